@@ -1,0 +1,544 @@
+package solver
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// The pure-Go backend: a bounded dual and primal simplex whose basis is held
+// through its kernel.
+//
+// Design. featmap's LPs have many more rows than columns (|Z| evaluation
+// points against |Ω| frequencies) and a dense matrix. With a row activity
+// r = Ax per row, a simplex basis of the bounded problem has m basic
+// variables; most of them are row activities. If S is the set of basic
+// columns and T the set of rows whose activity is nonbasic (at a bound), then
+// |S| = |T| = k ≤ min(m, n) and the whole basis is represented by the k×k
+// kernel K = A[T, S]: every FTRAN, BTRAN and pivot row needs only K⁻¹ and
+// products with A. We keep G = K⁻¹ explicitly, update it in O(k²) per pivot
+// (the kernel grows, shrinks, or has a row or column replaced), and
+// refactorise it from scratch periodically. A pivot then costs O((m + n)·k)
+// instead of the O(m²) of an m×m basis; on featmap's LPs k stays at a few
+// dozen (the number of frequencies in use). This is the primal simplex on the
+// dual that lp-design.md measured (an n×n basis whose non-unit part is
+// small), written as a dual simplex on the primal so that general bounds,
+// free and fixed variables, ranged and equality rows all fit one framework.
+//
+// Algorithm. From a dual feasible start (featmap's design LPs: nonnegative
+// costs and variables, so the all-slack basis qualifies) the dual simplex
+// runs with Dantzig pricing and a two-pass Harris ratio test. Otherwise the
+// primal simplex runs, with a composite phase 1 (minimising the sum of
+// infeasibilities) when the start is not primal feasible. After either, the
+// kernel is refactorised, x and the duals are recomputed from scratch and
+// both feasibilities are re-checked; a residual infeasibility of either kind
+// sends the solve to the appropriate simplex again. The returned x is a
+// vertex: nonbasic variables sit at a bound (or at zero if free).
+
+func init() { Register(pureGo{}) }
+
+type pureGo struct{}
+
+func (pureGo) Name() string { return "purego" }
+
+// maxDenseEntries bounds m·n: the backend keeps two dense copies of A.
+const maxDenseEntries = 1 << 25
+
+func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	o = o.WithDefaults(p)
+	if m, n := p.NumRows, p.NumCols(); m > 0 && n > maxDenseEntries/m {
+		return nil, fmt.Errorf("solver: purego keeps A dense; %d×%d exceeds its limit of %d entries", m, n, maxDenseEntries)
+	}
+	s := newSimplex(p, o)
+	status, msg := s.run(o.WarmStart)
+	return Finish(p, o, s.solution(status, msg)), nil
+}
+
+// Variable statuses inside the backend. Index v < n is column v; v ≥ n is the
+// activity of row v−n.
+const (
+	stBasic uint8 = iota
+	stLower       // at lower bound (also: fixed variables)
+	stUpper       // at upper bound
+	stZero        // free and nonbasic, at zero
+)
+
+const (
+	pivotTol    = 1e-9  // smallest pivot magnitude accepted in a ratio test
+	refactorGap = 100   // kernel updates between refactorisations
+	singularTol = 1e-11 // relative pivot below which a kernel is singular
+)
+
+var errSingular = errors.New("singular kernel")
+
+type simplex struct {
+	m, n   int
+	a      []float64 // A, column-major: a[j*m+i]
+	ar     []float64 // A, row-major: ar[i*n+j]
+	cost   []float64 // len n+m; row activities cost nothing
+	lo, hi []float64 // len n+m
+	x      []float64 // values, len n+m
+	d      []float64 // reduced costs, len n+m (0 for basic)
+	st     []uint8   // len n+m
+
+	// The kernel: S[l] is the column in basic position l, T[t] the row whose
+	// activity is nonbasic in kernel position t; g[l*cap+t] = (K⁻¹)[l][t].
+	S, T       []int
+	posS, posT []int // position of a column in S / a row in T, or −1
+	g          []float64
+	cap        int
+	updates    int
+
+	tolP, tolD float64
+	iter       int
+	maxIter    int
+
+	// scratch
+	rho, alpha, u, v, w, z []float64
+}
+
+func newSimplex(p *Problem, o Options) *simplex {
+	m, n := p.NumRows, p.NumCols()
+	// The internal primal tolerance is a tenth of the requested one, so that
+	// the x recomputed from scratch by Finish is feasible with a margin.
+	s := &simplex{m: m, n: n, tolP: o.FeasibilityTol / 10, tolD: o.OptimalityTol, maxIter: o.MaxIterations}
+	s.a = make([]float64, m*n)
+	s.ar = make([]float64, m*n)
+	for j := 0; j < n; j++ {
+		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
+			i := p.RowIndex[k]
+			s.a[j*m+i] += p.Value[k]
+			s.ar[i*n+j] += p.Value[k]
+		}
+	}
+	s.cost = make([]float64, n+m)
+	copy(s.cost, p.Obj)
+	s.lo = append(append([]float64(nil), p.ColLower...), p.RowLower...)
+	s.hi = append(append([]float64(nil), p.ColUpper...), p.RowUpper...)
+	s.x = make([]float64, n+m)
+	s.d = make([]float64, n+m)
+	s.st = make([]uint8, n+m)
+	s.cap = min(m, n)
+	s.g = make([]float64, s.cap*s.cap)
+	s.posS = make([]int, n)
+	s.posT = make([]int, m)
+	s.rho = make([]float64, s.cap)
+	s.alpha = make([]float64, n)
+	s.u = make([]float64, s.cap)
+	s.v = make([]float64, s.cap)
+	s.w = make([]float64, s.cap)
+	s.z = make([]float64, m)
+	return s
+}
+
+func (s *simplex) col(j int) []float64 { return s.a[j*s.m : (j+1)*s.m] }
+func (s *simplex) row(i int) []float64 { return s.ar[i*s.n : (i+1)*s.n] }
+func (s *simplex) gRow(l int) []float64 {
+	return s.g[l*s.cap : l*s.cap+len(s.T)]
+}
+
+// k is the kernel size.
+func (s *simplex) k() int { return len(s.S) }
+
+// boundValue is where a nonbasic variable of status st sits.
+func (s *simplex) boundValue(v int, st uint8) float64 {
+	switch st {
+	case stLower:
+		return s.lo[v]
+	case stUpper:
+		return s.hi[v]
+	}
+	return 0
+}
+
+// defaultStatus places a nonbasic variable at the bound its cost prefers
+// (or at its only finite bound, or at zero if free).
+func (s *simplex) defaultStatus(v int) uint8 {
+	lf, hf := !math.IsInf(s.lo[v], -1), !math.IsInf(s.hi[v], 1)
+	switch {
+	case lf && hf:
+		if s.cost[v] < 0 && s.lo[v] != s.hi[v] {
+			return stUpper
+		}
+		return stLower
+	case lf:
+		return stLower
+	case hf:
+		return stUpper
+	}
+	return stZero
+}
+
+// slackBasis makes every row activity basic and every column nonbasic.
+func (s *simplex) slackBasis() {
+	s.S, s.T = s.S[:0], s.T[:0]
+	for j := range s.n {
+		s.posS[j] = -1
+		s.st[j] = s.defaultStatus(j)
+	}
+	for i := range s.m {
+		s.posT[i] = -1
+		s.st[s.n+i] = stBasic
+	}
+}
+
+// warmBasis installs b; it reports false (leaving a slack basis) if b does
+// not fit the problem or its kernel is singular.
+func (s *simplex) warmBasis(b *Basis) bool {
+	if b == nil || len(b.Cols) != s.n || len(b.Rows) != s.m {
+		return false
+	}
+	s.slackBasis()
+	for j, c := range b.Cols {
+		if c == Basic {
+			s.posS[j] = len(s.S)
+			s.S = append(s.S, j)
+			s.st[j] = stBasic
+		} else {
+			s.st[j] = s.nonbasicStatus(j, c)
+		}
+	}
+	for i, r := range b.Rows {
+		if r != Basic {
+			s.posT[i] = len(s.T)
+			s.T = append(s.T, i)
+			s.st[s.n+i] = s.nonbasicStatus(s.n+i, r)
+		}
+	}
+	if len(s.S) != len(s.T) || s.refactor() != nil {
+		s.slackBasis()
+		return false
+	}
+	return true
+}
+
+// nonbasicStatus converts a Basis status to an internal one that is valid
+// for v's bounds.
+func (s *simplex) nonbasicStatus(v int, c VarStatus) uint8 {
+	switch {
+	case c == AtLower && !math.IsInf(s.lo[v], -1):
+		return stLower
+	case c == AtUpper && !math.IsInf(s.hi[v], 1):
+		return stUpper
+	case c == AtZero && math.IsInf(s.lo[v], -1) && math.IsInf(s.hi[v], 1):
+		return stZero
+	}
+	return s.defaultStatus(v)
+}
+
+// run solves from the warm basis (or a slack basis) and returns the status.
+func (s *simplex) run(warm *Basis) (Status, string) {
+	if !s.warmBasis(warm) {
+		s.slackBasis()
+	}
+	const rounds = 12
+	for round := 0; round < rounds; round++ {
+		if err := s.refresh(); err != nil {
+			return NumericalFailure, err.Error()
+		}
+		pInf, dInf := s.primalInfeasibility(), s.dualInfeasible()
+		if pInf == 0 && !dInf {
+			return Optimal, ""
+		}
+		var st Status
+		var err error
+		switch {
+		case !dInf:
+			st, err = s.dualSimplex()
+		case pInf == 0:
+			st, err = s.primalSimplex(false)
+		default:
+			st, err = s.primalSimplex(true)
+		}
+		if err != nil {
+			if errors.Is(err, errSingular) && round < rounds-1 {
+				// A pivot produced a nearly singular kernel: restart cleanly
+				// from the slack basis rather than give up.
+				s.slackBasis()
+				continue
+			}
+			return NumericalFailure, err.Error()
+		}
+		if st != Optimal {
+			return st, ""
+		}
+	}
+	return NumericalFailure, "no convergence after repeated clean-up rounds"
+}
+
+// refresh refactorises the kernel and recomputes x_B, the duals and the
+// reduced costs from scratch.
+func (s *simplex) refresh() error {
+	if err := s.refactor(); err != nil {
+		return err
+	}
+	s.recomputePrimal()
+	s.recomputeDuals(s.cost)
+	return nil
+}
+
+// refactor recomputes G = K⁻¹ by Gauss–Jordan elimination with partial
+// pivoting.
+func (s *simplex) refactor() error {
+	k := s.k()
+	s.updates = 0
+	if k == 0 {
+		return nil
+	}
+	// K[t][l] = A[T[t], S[l]]; invert K into G (rows indexed by l, columns by t).
+	kk := make([]float64, k*k)
+	scale := 0.0
+	for t, i := range s.T {
+		for l, j := range s.S {
+			v := s.a[j*s.m+i]
+			kk[t*k+l] = v
+			scale = math.Max(scale, math.Abs(v))
+		}
+	}
+	inv := make([]float64, k*k)
+	for i := range k {
+		inv[i*k+i] = 1
+	}
+	// Solve K X = I by Gauss–Jordan on rows of K; X = K⁻¹ with X[l][t].
+	for c := range k {
+		p, best := -1, 0.0
+		for r := c; r < k; r++ {
+			if a := math.Abs(kk[r*k+c]); a > best {
+				p, best = r, a
+			}
+		}
+		if p < 0 || best <= singularTol*math.Max(scale, 1e-300) {
+			return fmt.Errorf("%w (size %d, pivot %.3g)", errSingular, k, best)
+		}
+		if p != c {
+			for q := range k {
+				kk[p*k+q], kk[c*k+q] = kk[c*k+q], kk[p*k+q]
+				inv[p*k+q], inv[c*k+q] = inv[c*k+q], inv[p*k+q]
+			}
+		}
+		f := 1 / kk[c*k+c]
+		for q := range k {
+			kk[c*k+q] *= f
+			inv[c*k+q] *= f
+		}
+		for r := range k {
+			if r == c {
+				continue
+			}
+			f := kk[r*k+c]
+			if f == 0 {
+				continue
+			}
+			for q := range k {
+				kk[r*k+q] -= f * kk[c*k+q]
+				inv[r*k+q] -= f * inv[c*k+q]
+			}
+		}
+	}
+	// inv = K⁻¹ with rows indexed like K's columns (l) and columns like K's
+	// rows (t).
+	for l := range k {
+		copy(s.g[l*s.cap:l*s.cap+k], inv[l*k:(l+1)*k])
+	}
+	return nil
+}
+
+// recomputePrimal sets nonbasic variables to their bounds, solves for the
+// basic columns and recomputes every row activity.
+func (s *simplex) recomputePrimal() {
+	for v := range s.n + s.m {
+		if s.st[v] != stBasic {
+			s.x[v] = s.boundValue(v, s.st[v])
+		}
+	}
+	// r_T − A[T, N] x_N, then x_S = G (that).
+	k := s.k()
+	for t, i := range s.T {
+		rhs := s.x[s.n+i]
+		row := s.row(i)
+		for j := range s.n {
+			if s.st[j] != stBasic && s.x[j] != 0 {
+				rhs -= row[j] * s.x[j]
+			}
+		}
+		s.w[t] = rhs
+	}
+	for l, j := range s.S {
+		s.x[j] = dotN(s.g[l*s.cap:l*s.cap+k], s.w[:k])
+	}
+	// Basic row activities.
+	r := s.z
+	clear(r)
+	for j := range s.n {
+		if xj := s.x[j]; xj != 0 {
+			axpy(r, xj, s.col(j))
+		}
+	}
+	for i := range s.m {
+		if s.st[s.n+i] == stBasic {
+			s.x[s.n+i] = r[i]
+		}
+	}
+}
+
+// recomputeDuals computes π_T = Gᵀ c_S and every reduced cost for costs c
+// (len n+m; only basic columns' and nonbasic variables' entries are read).
+// Basic row activities must have zero cost here.
+func (s *simplex) recomputeDuals(c []float64) {
+	k := s.k()
+	pi := s.rho[:k]
+	clear(pi)
+	for l, j := range s.S {
+		if cj := c[j]; cj != 0 {
+			axpy(pi, cj, s.gRow(l))
+		}
+	}
+	s.reducedCosts(c, pi, nil)
+}
+
+// reducedCosts sets d = c − Aᵀπ for nonbasic variables given π on T (piT)
+// and optionally π on other rows (piR, a full-length m vector or nil).
+func (s *simplex) reducedCosts(c, piT, piR []float64) {
+	alpha := s.alpha
+	clear(alpha)
+	for t, i := range s.T {
+		if piT[t] != 0 {
+			axpy(alpha, piT[t], s.row(i))
+		}
+	}
+	if piR != nil {
+		for i, p := range piR {
+			if p != 0 {
+				axpy(alpha, p, s.row(i))
+			}
+		}
+	}
+	for j := range s.n {
+		if s.st[j] == stBasic {
+			s.d[j] = 0
+		} else {
+			s.d[j] = c[j] - alpha[j]
+		}
+	}
+	for i := range s.m {
+		s.d[s.n+i] = 0
+	}
+	for t, i := range s.T {
+		s.d[s.n+i] = piT[t]
+	}
+}
+
+// primalInfeasibility returns the largest bound violation of a basic
+// variable beyond the tolerance (0 if primal feasible).
+func (s *simplex) primalInfeasibility() float64 {
+	worst := 0.0
+	for v := range s.n + s.m {
+		if s.st[v] == stBasic {
+			if e := s.infeasibility(v); e > worst {
+				worst = e
+			}
+		}
+	}
+	return worst
+}
+
+// infeasibility is how far x_v lies outside its bounds beyond the tolerance.
+func (s *simplex) infeasibility(v int) float64 {
+	x := s.x[v]
+	if x < s.lo[v] {
+		if e := s.lo[v] - x; e > s.tolP*math.Max(1, math.Abs(s.lo[v])) {
+			return e
+		}
+	} else if x > s.hi[v] {
+		if e := x - s.hi[v]; e > s.tolP*math.Max(1, math.Abs(s.hi[v])) {
+			return e
+		}
+	}
+	return 0
+}
+
+// dualInfeasible reports whether a nonbasic variable's reduced cost has the
+// wrong sign beyond the tolerance.
+func (s *simplex) dualInfeasible() bool {
+	for v := range s.n + s.m {
+		if s.dualViolation(v) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// dualViolation is how much v's reduced cost violates its sign condition.
+func (s *simplex) dualViolation(v int) float64 {
+	if s.lo[v] == s.hi[v] {
+		return 0 // fixed: any sign is optimal
+	}
+	d := s.d[v]
+	switch s.st[v] {
+	case stLower:
+		if d < -s.tolD {
+			return -d
+		}
+	case stUpper:
+		if d > s.tolD {
+			return d
+		}
+	case stZero:
+		if math.Abs(d) > s.tolD {
+			return math.Abs(d)
+		}
+	}
+	return 0
+}
+
+// solution extracts the result in the package's conventions.
+func (s *simplex) solution(st Status, msg string) *Solution {
+	sol := &Solution{Status: st, Iterations: s.iter, Message: msg}
+	sol.X = append([]float64(nil), s.x[:s.n]...)
+	sol.ColDual = make([]float64, s.n)
+	sol.RowDual = make([]float64, s.m)
+	for j := range s.n {
+		sol.ColDual[j] = s.d[j]
+	}
+	for _, i := range s.T {
+		sol.RowDual[i] = s.d[s.n+i]
+	}
+	sol.Basis = &Basis{Cols: make([]VarStatus, s.n), Rows: make([]VarStatus, s.m)}
+	conv := func(v int) VarStatus {
+		switch s.st[v] {
+		case stBasic:
+			return Basic
+		case stUpper:
+			return AtUpper
+		case stZero:
+			return AtZero
+		}
+		return AtLower
+	}
+	for j := range s.n {
+		sol.Basis.Cols[j] = conv(j)
+	}
+	for i := range s.m {
+		sol.Basis.Rows[i] = conv(s.n + i)
+	}
+	return sol
+}
+
+func axpy(y []float64, a float64, x []float64) {
+	x = x[:len(y)]
+	for i := range y {
+		y[i] += a * x[i]
+	}
+}
+
+func dotN(a, b []float64) float64 {
+	b = b[:len(a)]
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}

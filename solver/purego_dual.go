@@ -1,0 +1,165 @@
+package solver
+
+import "math"
+
+// dualSimplex runs the bounded dual simplex from a dual feasible basis until
+// the basis is primal feasible (Optimal), the dual is unbounded
+// (Infeasible) or the iteration limit is reached.
+func (s *simplex) dualSimplex() (Status, error) {
+	for {
+		if s.iter >= s.maxIter {
+			return IterationLimit, nil
+		}
+		p, delta := s.chooseLeaving()
+		if p < 0 {
+			return Optimal, nil
+		}
+		k := s.k()
+		rho := s.rho[:k]
+		s.leavingRow(p, rho)
+		s.pivotRowStructural(p, rho)
+		// x_p below its lower bound leaves to it (its reduced cost becomes
+		// +θ); above its upper bound, to that (−θ). The reduced costs move by
+		// θ·sign·α.
+		sign := 1.0
+		pst := stLower
+		if delta > 0 {
+			sign, pst = -1, stUpper
+		}
+		q, thetaD := s.dualRatio(rho, sign)
+		if q < 0 {
+			return Infeasible, nil
+		}
+		alphaRow := s.pivotElement(q, rho)
+		u := s.u[:k]
+		s.ftran(q, u)
+		z := s.z
+		s.rowActivityDirection(q, u, z)
+		alphaCol := s.columnElement(p, u, z)
+		if math.Abs(alphaRow-alphaCol) > 1e-8*(1+math.Abs(alphaCol)) && s.updates > 0 {
+			// The updated inverse has drifted: refactorise and price again.
+			if err := s.refresh(); err != nil {
+				return NumericalFailure, err
+			}
+			continue
+		}
+		s.step(q, delta/alphaCol, u, z)
+		// Dual update.
+		for j := range s.n {
+			if s.st[j] != stBasic {
+				s.d[j] += thetaD * sign * s.alpha[j]
+			}
+		}
+		for t, i := range s.T {
+			s.d[s.n+i] -= thetaD * sign * rho[t]
+		}
+		s.d[q] = 0
+		s.d[p] = sign * thetaD
+		if err := s.pivot(p, q, pst, u, rho); err != nil {
+			return NumericalFailure, err
+		}
+		s.iter++
+	}
+}
+
+// chooseLeaving returns the basic variable with the largest bound violation
+// and its signed violation x − bound, or −1 if the basis is primal feasible.
+func (s *simplex) chooseLeaving() (int, float64) {
+	best, p, delta := 0.0, -1, 0.0
+	consider := func(v int) {
+		if e := s.infeasibility(v); e > best {
+			best, p = e, v
+			if s.x[v] < s.lo[v] {
+				delta = s.x[v] - s.lo[v]
+			} else {
+				delta = s.x[v] - s.hi[v]
+			}
+		}
+	}
+	for _, j := range s.S {
+		consider(j)
+	}
+	for i := range s.m {
+		if s.st[s.n+i] == stBasic {
+			consider(s.n + i)
+		}
+	}
+	return p, delta
+}
+
+// pivotElement is α_q of the pivot row for nonbasic q: s.alpha[q] for a
+// column, −ρ_t for the activity of kernel row t.
+func (s *simplex) pivotElement(q int, rho []float64) float64 {
+	if q < s.n {
+		return s.alpha[q]
+	}
+	return -rho[s.posT[q-s.n]]
+}
+
+// columnElement is the entry of B⁻¹a_q at basic variable p.
+func (s *simplex) columnElement(p int, u, z []float64) float64 {
+	if p < s.n {
+		return u[s.posS[p]]
+	}
+	return z[p-s.n]
+}
+
+// dualRatio is the two-pass Harris ratio test of the dual simplex: the
+// reduced costs move by θ·sign·α; it returns the entering variable (−1 if
+// none blocks: the dual is unbounded) and the dual step θ ≥ 0.
+func (s *simplex) dualRatio(rho []float64, sign float64) (int, float64) {
+	// ratio returns the step at which v's reduced cost reaches zero, the
+	// Harris-relaxed step, and whether v can block at all.
+	ratio := func(v int, a float64) (r, relaxed float64, ok bool) {
+		if s.isFixed(v) {
+			return 0, 0, false
+		}
+		d := s.d[v]
+		switch s.st[v] {
+		case stLower:
+			if a < -pivotTol {
+				return math.Max(d, 0) / -a, (d + s.tolD) / -a, true
+			}
+		case stUpper:
+			if a > pivotTol {
+				return math.Max(-d, 0) / a, (-d + s.tolD) / a, true
+			}
+		case stZero:
+			if math.Abs(a) > pivotTol {
+				return math.Abs(d) / math.Abs(a), (math.Abs(d) + s.tolD) / math.Abs(a), true
+			}
+		}
+		return 0, 0, false
+	}
+	bound := math.Inf(1)
+	for j := range s.n {
+		if s.st[j] != stBasic {
+			if _, rel, ok := ratio(j, sign*s.alpha[j]); ok && rel < bound {
+				bound = rel
+			}
+		}
+	}
+	for t, i := range s.T {
+		if _, rel, ok := ratio(s.n+i, -sign*rho[t]); ok && rel < bound {
+			bound = rel
+		}
+	}
+	if math.IsInf(bound, 1) {
+		return -1, 0
+	}
+	q, theta, best := -1, 0.0, 0.0
+	pick := func(v int, a float64) {
+		if r, _, ok := ratio(v, a); ok && r <= bound && math.Abs(a) > best {
+			q, theta, best = v, r, math.Abs(a)
+		}
+	}
+	for j := range s.n {
+		if s.st[j] != stBasic {
+			pick(j, sign*s.alpha[j])
+		}
+	}
+	for t, i := range s.T {
+		pick(s.n+i, -sign*rho[t])
+	}
+	return q, theta
+}

@@ -1,0 +1,269 @@
+package solver
+
+import "math"
+
+// Basis algebra of the pure-Go backend, through the kernel inverse G = K⁻¹,
+// K = A[T, S]. The basis matrix of the problem [A −I][x; r] = 0 is
+// B = [A[:, S]  −I[:, R]] with R the rows whose activity is basic, so
+//
+//	B z = a  ⇔  z_S = G a_T,  z_R = A[R, S] z_S − a_R
+//	row of B⁻¹ for basic column S[l]:  ρ_T = G[l, :]
+//	row of B⁻¹ for basic row i ∉ T:    ρ_T = A[i, S] G,  ρ_i = −1.
+
+// ftran sets u (len k) to the S-part of B⁻¹ a_q for an entering variable q.
+func (s *simplex) ftran(q int, u []float64) {
+	k := s.k()
+	if q < s.n {
+		w := s.w[:k]
+		for t, i := range s.T {
+			w[t] = s.a[q*s.m+i]
+		}
+		for l := range k {
+			u[l] = dotN(s.gRow(l), w)
+		}
+		return
+	}
+	t := s.posT[q-s.n]
+	for l := range k {
+		u[l] = -s.g[l*s.cap+t]
+	}
+}
+
+// leavingRow sets rho (len k) to the T-part of the row of B⁻¹ belonging to
+// the basic variable p.
+func (s *simplex) leavingRow(p int, rho []float64) {
+	if p < s.n {
+		copy(rho, s.gRow(s.posS[p]))
+		return
+	}
+	clear(rho)
+	row := s.row(p - s.n)
+	for l, j := range s.S {
+		if a := row[j]; a != 0 {
+			axpy(rho, a, s.gRow(l))
+		}
+	}
+}
+
+// pivotRowStructural fills s.alpha[j] = (row of B⁻¹ for p)·a_j for every
+// column j (basic columns included; callers skip them).
+func (s *simplex) pivotRowStructural(p int, rho []float64) {
+	alpha := s.alpha
+	clear(alpha)
+	for t, i := range s.T {
+		if rho[t] != 0 {
+			axpy(alpha, rho[t], s.row(i))
+		}
+	}
+	if p >= s.n {
+		axpy(alpha, -1, s.row(p-s.n))
+	}
+}
+
+// rowActivityDirection sets z (len m) to A[:, S] u − a_q (q a column) or
+// A[:, S] u (q a row activity): the rate at which each row activity falls
+// when q rises by one.
+func (s *simplex) rowActivityDirection(q int, u []float64, z []float64) {
+	clear(z)
+	for l, j := range s.S {
+		if u[l] != 0 {
+			axpy(z, u[l], s.col(j))
+		}
+	}
+	if q < s.n {
+		axpy(z, -1, s.col(q))
+	}
+}
+
+// step moves the entering variable q by delta and the basic variables with
+// it (u = B⁻¹a_q on S, z the row-activity direction from
+// rowActivityDirection).
+func (s *simplex) step(q int, delta float64, u, z []float64) {
+	if delta == 0 {
+		return
+	}
+	s.x[q] += delta
+	for l, j := range s.S {
+		s.x[j] -= delta * u[l]
+	}
+	for i := range s.m {
+		if s.st[s.n+i] == stBasic {
+			s.x[s.n+i] -= delta * z[i]
+		}
+	}
+}
+
+// pivot replaces basic variable p by nonbasic q; p becomes nonbasic with
+// status pst and sits exactly at that bound. u = B⁻¹a_q on S (from ftran)
+// and rho the leaving row from leavingRow. It updates G in O(k²) and
+// refactorises periodically.
+func (s *simplex) pivot(p, q int, pst uint8, u, rho []float64) error {
+	k := s.k()
+	switch {
+	case p < s.n && q < s.n: // column replaces column
+		l := s.posS[p]
+		s.replaceColumn(l, u)
+		s.S[l] = q
+		s.posS[q], s.posS[p] = l, -1
+	case p < s.n: // a row activity enters, a column leaves: kernel shrinks
+		l, t := s.posS[p], s.posT[q-s.n]
+		s.shrink(l, t)
+		s.posS[p] = -1
+		s.posT[q-s.n] = -1
+		s.removeS(l)
+		s.removeT(t)
+	case q < s.n: // a column enters, a row activity leaves: kernel grows
+		i := p - s.n
+		sc := s.a[q*s.m+i] - dotN(s.rowOnS(i), u[:k])
+		s.grow(u, rho, sc)
+		s.posS[q] = k
+		s.S = append(s.S, q)
+		s.posT[i] = k
+		s.T = append(s.T, i)
+	default: // a row activity replaces another
+		t := s.posT[q-s.n]
+		s.replaceRow(t, rho)
+		s.posT[q-s.n] = -1
+		s.T[t] = p - s.n
+		s.posT[p-s.n] = t
+	}
+	s.st[q] = stBasic
+	s.st[p] = pst
+	s.x[p] = s.boundValue(p, pst)
+	s.updates++
+	if s.updates >= refactorGap {
+		return s.refresh()
+	}
+	return nil
+}
+
+// rowOnS gathers A[i, S] into s.v.
+func (s *simplex) rowOnS(i int) []float64 {
+	v := s.v[:s.k()]
+	row := s.row(i)
+	for l, j := range s.S {
+		v[l] = row[j]
+	}
+	return v
+}
+
+// replaceColumn updates G when basic position l gets a column with
+// u = G a_T (the pivot is u[l]).
+func (s *simplex) replaceColumn(l int, u []float64) {
+	k := s.k()
+	gl := s.gRow(l)
+	f := 1 / u[l]
+	for t := range k {
+		gl[t] *= f
+	}
+	for r := range k {
+		if r == l || u[r] == 0 {
+			continue
+		}
+		axpy(s.gRow(r), -u[r], gl)
+	}
+}
+
+// replaceRow updates G when kernel row position t gets row i with
+// v = A[i, S] G (the pivot is v[t]).
+func (s *simplex) replaceRow(t int, v []float64) {
+	k := s.k()
+	f := 1 / v[t]
+	w := s.w[:k]
+	for b := range k {
+		w[b] = v[b] * f
+	}
+	w[t] -= f // (v − e_t)/v_t
+	for l := range k {
+		gl := s.gRow(l)
+		if c := gl[t]; c != 0 {
+			axpy(gl, -c, w)
+		}
+	}
+}
+
+// grow borders K with a new row (A[i, S], giving v = A[i, S] G) and column
+// (a_T, giving u = G a_T) with Schur complement sc = A[i, j] − A[i, S] u.
+func (s *simplex) grow(u, v []float64, sc float64) {
+	k := s.k()
+	f := 1 / sc
+	for l := range k {
+		gl := s.g[l*s.cap : l*s.cap+k+1]
+		if c := u[l] * f; c != 0 {
+			axpy(gl[:k], c, v[:k])
+		}
+		gl[k] = -u[l] * f
+	}
+	gk := s.g[k*s.cap : k*s.cap+k+1]
+	for t := range k {
+		gk[t] = -v[t] * f
+	}
+	gk[k] = f
+}
+
+// shrink removes basic position l and kernel row position t from G
+// (G' = G₋ₗ,₋ₜ − G₋ₗ,ₜ Gₗ,₋ₜ / Gₗₜ), then moves the last position into the
+// holes.
+func (s *simplex) shrink(l, t int) {
+	k := s.k()
+	gl := s.gRow(l)
+	f := 1 / gl[t]
+	for r := range k {
+		if r == l {
+			continue
+		}
+		gr := s.gRow(r)
+		if c := gr[t] * f; c != 0 {
+			axpy(gr, -c, gl)
+		}
+	}
+	last := k - 1
+	if l != last {
+		copy(s.g[l*s.cap:l*s.cap+k], s.g[last*s.cap:last*s.cap+k])
+	}
+	if t != last {
+		for r := range k {
+			s.g[r*s.cap+t] = s.g[r*s.cap+last]
+		}
+	}
+}
+
+// removeS deletes basic position l by moving the last position into it.
+func (s *simplex) removeS(l int) {
+	last := len(s.S) - 1
+	if l != last {
+		s.S[l] = s.S[last]
+		s.posS[s.S[l]] = l
+	}
+	s.S = s.S[:last]
+}
+
+// removeT deletes kernel row position t by moving the last position into it.
+func (s *simplex) removeT(t int) {
+	last := len(s.T) - 1
+	if t != last {
+		s.T[t] = s.T[last]
+		s.posT[s.T[t]] = t
+	}
+	s.T = s.T[:last]
+}
+
+// isFixed reports whether v cannot move.
+func (s *simplex) isFixed(v int) bool { return s.lo[v] == s.hi[v] }
+
+// nearestBound returns the status of the bound of v closest to value x.
+func (s *simplex) nearestBound(v int, x float64) uint8 {
+	lf, hf := !math.IsInf(s.lo[v], -1), !math.IsInf(s.hi[v], 1)
+	switch {
+	case lf && hf:
+		if math.Abs(x-s.lo[v]) <= math.Abs(x-s.hi[v]) {
+			return stLower
+		}
+		return stUpper
+	case lf:
+		return stLower
+	case hf:
+		return stUpper
+	}
+	return stZero
+}

@@ -1,0 +1,216 @@
+package solver
+
+import (
+	"errors"
+	"math"
+)
+
+// primalSimplex runs the bounded primal simplex. With phase1 set it
+// minimises the sum of bound violations of the basic variables (a composite
+// phase 1: costs ±1 on the violated ones, recomputed every iteration) and
+// returns Optimal once the basis is primal feasible, or Infeasible if the
+// violations cannot be reduced further. Without phase1 it minimises cᵀx from
+// a primal feasible basis and returns Optimal or Unbounded.
+func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
+	c := s.cost
+	var piR []float64
+	if phase1 {
+		c = make([]float64, s.n+s.m)
+		piR = make([]float64, s.m)
+	}
+	for {
+		if s.iter >= s.maxIter {
+			return IterationLimit, nil
+		}
+		if phase1 {
+			if !s.phase1Duals(c, piR) {
+				return Optimal, nil // feasible: the caller continues with phase 2
+			}
+		} else {
+			s.recomputeDuals(c)
+		}
+		q := s.chooseEntering()
+		if q < 0 {
+			if phase1 {
+				return Infeasible, nil
+			}
+			return Optimal, nil
+		}
+		dir := 1.0
+		if s.d[q] > 0 {
+			dir = -1
+		}
+		k := s.k()
+		u := s.u[:k]
+		s.ftran(q, u)
+		z := s.z
+		s.rowActivityDirection(q, u, z)
+		p, theta, pst := s.primalRatio(q, dir, u, z, phase1)
+		if p == -1 {
+			if phase1 {
+				return NumericalFailure, errors.New("phase 1 found an unbounded improving direction")
+			}
+			return Unbounded, nil
+		}
+		if p == q { // bound flip: no basis change
+			s.step(q, dir*theta, u, z)
+			if s.st[q] == stLower {
+				s.st[q] = stUpper
+			} else {
+				s.st[q] = stLower
+			}
+			s.x[q] = s.boundValue(q, s.st[q])
+			s.iter++
+			continue
+		}
+		rho := s.rho[:k]
+		if p >= s.n {
+			s.leavingRow(p, rho)
+		}
+		s.step(q, dir*theta, u, z)
+		if err := s.pivot(p, q, pst, u, rho); err != nil {
+			return NumericalFailure, err
+		}
+		s.iter++
+	}
+}
+
+// phase1Duals sets the phase-1 costs c (−1 below a lower bound, +1 above an
+// upper bound, for basic variables) and the reduced costs they give. It
+// reports false when no basic variable is infeasible.
+func (s *simplex) phase1Duals(c, piR []float64) bool {
+	clear(c)
+	clear(piR)
+	any := false
+	for v := range s.n + s.m {
+		if s.st[v] != stBasic || s.infeasibility(v) == 0 {
+			continue
+		}
+		any = true
+		if s.x[v] < s.lo[v] {
+			c[v] = -1
+		} else {
+			c[v] = 1
+		}
+		if v >= s.n {
+			piR[v-s.n] = -c[v] // a basic row activity r_i: −π_i = c_i
+		}
+	}
+	if !any {
+		return false
+	}
+	// π_T = Gᵀ (c_S − A[R, S]ᵀ π_R).
+	k := s.k()
+	e := s.w[:k]
+	for l, j := range s.S {
+		e[l] = c[j]
+	}
+	for i, p := range piR {
+		if p == 0 {
+			continue
+		}
+		row := s.row(i)
+		for l, j := range s.S {
+			e[l] -= p * row[j]
+		}
+	}
+	pi := s.rho[:k]
+	clear(pi)
+	for l := range k {
+		if e[l] != 0 {
+			axpy(pi, e[l], s.gRow(l))
+		}
+	}
+	s.reducedCosts(c, pi, piR)
+	return true
+}
+
+// chooseEntering returns the nonbasic variable whose reduced cost most
+// violates its optimality condition (Dantzig), or −1.
+func (s *simplex) chooseEntering() int {
+	q, best := -1, 0.0
+	for v := range s.n + s.m {
+		if s.st[v] == stBasic {
+			continue
+		}
+		if e := s.dualViolation(v); e > best {
+			q, best = v, e
+		}
+	}
+	return q
+}
+
+// primalRatio is the two-pass Harris ratio test of the primal simplex for
+// entering q moving in direction dir. Basic variable b changes by
+// −dir·θ·(B⁻¹a_q)_b. It returns the leaving variable (q itself for a bound
+// flip, −1 if nothing blocks), the step θ ≥ 0 and the bound the leaving
+// variable reaches.
+func (s *simplex) primalRatio(q int, dir float64, u, z []float64, phase1 bool) (int, float64, uint8) {
+	// limit returns, for a basic variable moving at rate r per unit step, the
+	// step to its blocking bound, the Harris-relaxed step, that bound's
+	// status and whether it blocks.
+	limit := func(b int, r float64) (step, relaxed float64, st uint8, ok bool) {
+		x, lo, hi := s.x[b], s.lo[b], s.hi[b]
+		tl := s.tolP * math.Max(1, math.Abs(lo))
+		th := s.tolP * math.Max(1, math.Abs(hi))
+		switch {
+		case r < -pivotTol:
+			if phase1 && x > hi+th { // infeasible above, falling: blocks at hi
+				return (x - hi) / -r, (x - hi + th) / -r, stUpper, true
+			}
+			if math.IsInf(lo, -1) || (phase1 && x < lo-tl) {
+				return 0, 0, 0, false
+			}
+			return math.Max(x-lo, 0) / -r, (x - lo + tl) / -r, stLower, true
+		case r > pivotTol:
+			if phase1 && x < lo-tl { // infeasible below, rising: blocks at lo
+				return (lo - x) / r, (lo - x + tl) / r, stLower, true
+			}
+			if math.IsInf(hi, 1) || (phase1 && x > hi+th) {
+				return 0, 0, 0, false
+			}
+			return math.Max(hi-x, 0) / r, (hi - x + th) / r, stUpper, true
+		}
+		return 0, 0, 0, false
+	}
+	rate := func(b int) float64 {
+		if b < s.n {
+			return -dir * u[s.posS[b]]
+		}
+		return -dir * z[b-s.n]
+	}
+	bound := math.Inf(1)
+	each := func(f func(b int)) {
+		for _, j := range s.S {
+			f(j)
+		}
+		for i := range s.m {
+			if s.st[s.n+i] == stBasic {
+				f(s.n + i)
+			}
+		}
+	}
+	each(func(b int) {
+		if _, rel, _, ok := limit(b, rate(b)); ok && rel < bound {
+			bound = rel
+		}
+	})
+	flip := s.hi[q] - s.lo[q] // finite only for boxed variables
+	if math.IsInf(bound, 1) {
+		if !math.IsInf(flip, 0) && !math.IsNaN(flip) {
+			return q, flip, 0
+		}
+		return -1, 0, 0
+	}
+	p, theta, pst, best := -1, 0.0, uint8(0), 0.0
+	each(func(b int) {
+		r := rate(b)
+		if step, _, st, ok := limit(b, r); ok && step <= bound && math.Abs(r) > best {
+			p, theta, pst, best = b, step, st, math.Abs(r)
+		}
+	})
+	if !math.IsInf(flip, 0) && !math.IsNaN(flip) && flip <= theta {
+		return q, flip, 0
+	}
+	return p, theta, pst
+}

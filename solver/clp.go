@@ -95,9 +95,9 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 	}
 	o = o.WithDefaults(p)
 	n, m := p.NumCols(), p.NumRows
-	if o.WarmStart != nil && (len(o.WarmStart.Cols) != n || len(o.WarmStart.Rows) != m) {
-		return nil, fmt.Errorf("solver: clp: warm-start basis has %d columns and %d rows, problem has %d and %d",
-			len(o.WarmStart.Cols), len(o.WarmStart.Rows), n, m)
+	warm := o.WarmStart
+	if warm != nil && (len(warm.Cols) != n || len(warm.Rows) != m) {
+		warm = nil // a basis of another shape is ignored, as purego does
 	}
 	if len(p.RowIndex) > math.MaxInt32 || n > math.MaxInt32 || m > math.MaxInt32 {
 		return nil, errors.New("solver: clp: problem too large for CLP's 32-bit indices")
@@ -133,12 +133,12 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 	C.Clp_setPrimalTolerance(model, C.double(o.FeasibilityTol))
 	C.Clp_setDualTolerance(model, C.double(o.OptimalityTol))
 	C.Clp_setMaximumIterations(model, C.int(min(o.MaxIterations, math.MaxInt32)))
-	if o.WarmStart != nil && n+m > 0 {
+	if warm != nil && n+m > 0 {
 		st := make([]C.uchar, n+m)
-		for j, s := range o.WarmStart.Cols {
+		for j, s := range warm.Cols {
 			st[j] = C.uchar(clpStatusIn(s, p.ColLower[j], p.ColUpper[j]))
 		}
-		for i, s := range o.WarmStart.Rows {
+		for i, s := range warm.Rows {
 			st[n+i] = C.uchar(clpStatusIn(s, p.RowLower[i], p.RowUpper[i]))
 		}
 		C.Clp_copyinStatus(model, (*C.uchar)(unsafe.Pointer(&st[0])))

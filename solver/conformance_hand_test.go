@@ -2,6 +2,8 @@ package solver_test
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/featmap/featmap/solver"
@@ -117,6 +119,14 @@ func handCases() []handCase {
 		[]float64{1, -1}, [][]float64{{1, 0}},
 		[]float64{1}, []float64{inf}, []float64{0, 0}, []float64{inf, inf}))
 
+	// Rows and columns but no nonzero entry (CLP's "empty problem" path).
+	add("all-zero matrix", opt, -2*3+1*(-1), []float64{3, -1}, dense(
+		[]float64{-2, 1}, [][]float64{{0, 0}, {0, 0}},
+		[]float64{-1, 0}, []float64{1, inf}, []float64{0, -1}, []float64{3, 2}))
+	add("all-zero matrix infeasible", solver.Infeasible, 0, nil, dense(
+		[]float64{-2, 1}, [][]float64{{0, 0}, {0, 0}},
+		[]float64{-1, 0.5}, []float64{1, inf}, []float64{0, -1}, []float64{3, 2}))
+
 	// n = 0: feasible iff every row's bounds contain 0.
 	add("no columns", opt, 0, []float64{}, dense(nil, [][]float64{{}, {}},
 		[]float64{-1, 0}, []float64{1, inf}, nil, nil))
@@ -181,4 +191,44 @@ func TestHandMadeLPs(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestRegressionLPs solves the LPs in testdata/regress (problems that once
+// exposed a backend bug) and certifies an optimal vertex.
+func TestRegressionLPs(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "regress", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no regression LPs found: %v", err)
+	}
+	forEachBackend(t, func(t *testing.T, b solver.Backend) {
+		for _, f := range files {
+			t.Run(filepath.Base(f), func(t *testing.T) {
+				p := readLP(t, f)
+				sol := solve(t, b, p, solver.Options{})
+				if e := certify(p, sol, defaultCert); e != "" {
+					t.Fatalf("not certified optimal: %s", e)
+				}
+				if e := basisDefect(p, sol); e != "" {
+					t.Errorf("basis: %s", e)
+				}
+				if e := vertexDefect(p, sol.X, 1e-9); e != "" {
+					t.Errorf("not a vertex: %s", e)
+				}
+			})
+		}
+	})
+}
+
+func readLP(t testing.TB, path string) *solver.Problem {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := solver.ReadJSON(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return p
 }

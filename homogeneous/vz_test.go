@@ -359,3 +359,89 @@ func TestVZTable1VLFeat(t *testing.T) {
 		}
 	}
 }
+
+// TestVZMapFields checks the map VZ returns: kernel, gamma, domain,
+// negative rule, method, Log transform, Fourier form, VLFeat's component
+// order (terms (0, κ̂₀), (f_jL, 2κ̂_j)) and that it validates.
+func TestVZMapFields(t *testing.T) {
+	dom := design.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}}
+	m, err := VZ(Problem{Kernel: JS, Gamma: 0.5, Domain: dom, Dim: 7, Negative: design.NegativeZero}, VZOptions{Window: Uniform, Period: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Validate(); err != nil {
+		t.Error(err)
+	}
+	if m.Kernel.Type != "js" || m.Kernel.Gamma != 0.5 || m.Gamma != 0.5 || m.Method != MethodVZ ||
+		m.Transform != design.Log || m.Form != design.Fourier || m.Negative != design.NegativeZero ||
+		!m.Domain.Integer || m.Domain.Hi[0] != 255 || m.Dim != 7 || m.InDim != 1 {
+		t.Errorf("map fields: %+v", m)
+	}
+	s, err := NewVZSpectrum(JS, 3, 5, Uniform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Terms) != 4 || m.Terms[0].Freq[0] != 0 || m.Terms[0].Weight != s.Kappa[0] {
+		t.Fatalf("terms %+v", m.Terms)
+	}
+	for j := 1; j <= 3; j++ {
+		if m.Terms[j].Freq[0] != float64(s.Freq[j])*s.Step || m.Terms[j].Weight != 2*s.Kappa[j] {
+			t.Errorf("term %d = %+v, want (%v, %v)", j, m.Terms[j], float64(s.Freq[j])*s.Step, 2*s.Kappa[j])
+		}
+	}
+	// The default problem fills γ = 1, the sign rule and the rectangular window.
+	d, err := VZ(Problem{Kernel: Chi2, Domain: dom, Dim: 3}, VZOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rect, err := NewVZSpectrum(Chi2, 1, 8.80*math.Sqrt(1+4.44)-12.6, Rectangular)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Gamma != 1 || d.Negative != design.NegativeSign || d.Terms[0].Weight != rect.Kappa[0] {
+		t.Errorf("defaults: γ %v, negative %q, κ̂₀ %v (rectangular %v)", d.Gamma, d.Negative, d.Terms[0].Weight, rect.Kappa[0])
+	}
+}
+
+// TestVZBadInput checks that VZ, VLFeatPeriod and NewVZSpectrum return
+// errors naming the problem for bad input, never panicking.
+func TestVZBadInput(t *testing.T) {
+	dom := design.Domain{Lo: []float64{0}, Hi: []float64{1}}
+	tests := []struct {
+		name string
+		p    Problem
+		opt  VZOptions
+		want string
+	}{
+		{"even 6", Problem{Kernel: Chi2, Domain: dom, Dim: 6}, VZOptions{}, "vz makes odd dimensions only: 5 or 7"},
+		{"even 2", Problem{Kernel: JS, Domain: dom, Dim: 2}, VZOptions{}, "vz makes odd dimensions only: 1 or 3"},
+		{"hellinger 3", Problem{Kernel: Hellinger, Domain: dom, Dim: 3}, VZOptions{}, "exact 1-dimensional map"},
+		{"zero dim", Problem{Kernel: Chi2, Domain: dom}, VZOptions{}, "dimension 0"},
+		{"window", Problem{Kernel: Chi2, Domain: dom, Dim: 3}, VZOptions{Window: "hann"}, "unknown vz window"},
+		{"period", Problem{Kernel: Chi2, Domain: dom, Dim: 3}, VZOptions{Period: -2}, "vz period -2"},
+		{"period nan", Problem{Kernel: Chi2, Domain: dom, Dim: 3}, VZOptions{Period: math.NaN()}, "vz period NaN"},
+		{"gamma", Problem{Kernel: Chi2, Gamma: math.Inf(1), Domain: dom, Dim: 3}, VZOptions{}, "gamma +Inf"},
+		{"kernel", Problem{Kernel: "rbf", Domain: dom, Dim: 3}, VZOptions{}, "unknown kernel"},
+		{"domain", Problem{Kernel: Chi2, Domain: design.Domain{}, Dim: 3}, VZOptions{}, "exactly one axis"},
+	}
+	for _, tc := range tests {
+		if _, err := VZ(tc.p, tc.opt); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := VLFeatPeriod(Hellinger, Uniform, 1); err == nil {
+		t.Error("VLFeatPeriod(hellinger): no error")
+	}
+	if _, err := VLFeatPeriod(Chi2, "x", 1); err == nil {
+		t.Error("VLFeatPeriod with an unknown window: no error")
+	}
+	if _, err := VLFeatPeriod(Chi2, Uniform, -1); err == nil {
+		t.Error("VLFeatPeriod with n < 0: no error")
+	}
+	if _, err := NewVZSpectrum(Chi2, 2, 0, Uniform); err == nil {
+		t.Error("NewVZSpectrum with period 0: no error")
+	}
+	if p, err := VLFeatPeriod(Intersection, Rectangular, 0); err != nil || p != math.Max(2*math.Log(0.99)+3.52, 1) {
+		t.Errorf("VLFeatPeriod(intersection, rectangular, 0) = %v, %v", p, err)
+	}
+}

@@ -144,6 +144,27 @@ func (k Kernel) Eval(x, y, gamma float64) float64 {
 	if x == 0 || y == 0 {
 		return 0
 	}
+	if gamma == 1 {
+		// Direct forms: exact for intersection, a few ulps for χ² (and
+		// several times faster than the signature form).
+		switch k {
+		case Intersection:
+			return math.Min(x, y)
+		case Chi2:
+			// 2·min·(max/(x+y)): the ratio lies in [1/2, 1], so nothing
+			// underflows unless the result does.
+			if s := x + y; s <= math.MaxFloat64 {
+				return 2 * math.Min(x, y) * (math.Max(x, y) / s)
+			}
+		case Hellinger:
+			return math.Sqrt(x) * math.Sqrt(y)
+		}
+	}
+	return k.evalSignature(x, y, gamma)
+}
+
+// evalSignature returns (xy)^{γ/2}·k(log(y/x)) for x, y > 0.
+func (k Kernel) evalSignature(x, y, gamma float64) float64 {
 	amp := math.Pow(x, gamma/2) * math.Pow(y, gamma/2)
 	if k == Hellinger {
 		return amp

@@ -76,7 +76,9 @@ func closedForm(k Kernel, x, y float64) float64 {
 }
 
 // TestKernelEval checks Eval against the closed forms for γ = 1 on a grid
-// (4e-15 relative), homogeneity K_γ(tx, ty) = t^γ K_γ(x, y) for γ = 0.5, 1,
+// (4e-15 relative), its γ = 1 direct forms against the signature form
+// (4e-15 + 2e-16|λ| relative, extreme ratios included: exp amplifies the
+// rounding of λ), homogeneity K_γ(tx, ty) = t^γ K_γ(x, y) for γ = 0.5, 1,
 // 2 (1e-14 relative), the zero and invalid-input cases, and finiteness at
 // the ends of the float64 range.
 func TestKernelEval(t *testing.T) {
@@ -101,6 +103,16 @@ func TestKernelEval(t *testing.T) {
 			}
 			if v := k.Eval(x, 0, 0.5); v != 0 {
 				t.Errorf("%s(%g, 0) = %g, want 0", k, x, v)
+			}
+		}
+		// The γ = 1 direct forms agree with the signature form.
+		for _, x := range append(pts, 1e-300, 1e300, 7e-200) {
+			for _, y := range append(pts, 1e-300, 1e300, 3e150) {
+				// The signature form loses |λ|·ulp(log y) to exp's argument.
+				tol := 4e-15 + 2e-16*math.Abs(math.Log(y)-math.Log(x))
+				if e := relErr(k.Eval(x, y, 1), k.evalSignature(x, y, 1)); e > tol {
+					t.Errorf("%s(%g, %g): Eval %.17g, signature form %.17g (rel. %.2g)", k, x, y, k.Eval(x, y, 1), k.evalSignature(x, y, 1), e)
+				}
 			}
 		}
 		for _, bad := range [][3]float64{{-1, 1, 1}, {1, math.NaN(), 1}, {math.Inf(1), 1, 1}, {1, 1, 0}, {1, 1, -1}, {1, 1, math.NaN()}} {

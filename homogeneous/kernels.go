@@ -132,11 +132,14 @@ func sech(a float64) float64 {
 }
 
 // Eval returns the kernel value K_γ(x, y) = (xy)^{γ/2}·k(log(y/x)) for
-// x, y ≥ 0, with K_γ(0, ·) = K_γ(·, 0) = 0. gamma must be positive. Negative,
-// infinite or NaN inputs, a non-positive or non-finite gamma and an unknown
-// kernel give NaN. The result does not overflow in intermediate steps
-// (x and y may be as large as the largest float64).
+// x, y ≥ 0, with K_γ(0, ·) = K_γ(·, 0) = 0. gamma = 0 means the default 1.
+// Negative, infinite or NaN inputs, a negative or non-finite gamma and an
+// unknown kernel give NaN. The result does not overflow in intermediate
+// steps (x and y may be as large as the largest float64).
 func (k Kernel) Eval(x, y, gamma float64) float64 {
+	if gamma == 0 {
+		gamma = 1
+	}
 	if k.check() != nil || !(gamma > 0) || math.IsInf(gamma, 1) ||
 		!(x >= 0) || !(y >= 0) || math.IsInf(x, 1) || math.IsInf(y, 1) {
 		return math.NaN()

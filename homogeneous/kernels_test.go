@@ -79,7 +79,7 @@ func closedForm(k Kernel, x, y float64) float64 {
 // (4e-15 relative), its γ = 1 direct forms against the signature form
 // (4e-15 + 2e-16|λ| relative, extreme ratios included: exp amplifies the
 // rounding of λ), homogeneity K_γ(tx, ty) = t^γ K_γ(x, y) for γ = 0.5, 1,
-// 2 (1e-14 relative), the zero and invalid-input cases, and finiteness at
+// 2 (1e-14 relative), the zero and invalid-input cases, γ = 0 meaning 1, and finiteness at
 // the ends of the float64 range.
 func TestKernelEval(t *testing.T) {
 	pts := []float64{1e-12, 1e-6, 0.003, 0.1, 0.25, 0.5, 0.9, 1, 3, 255, 1e6}
@@ -115,7 +115,7 @@ func TestKernelEval(t *testing.T) {
 				}
 			}
 		}
-		for _, bad := range [][3]float64{{-1, 1, 1}, {1, math.NaN(), 1}, {math.Inf(1), 1, 1}, {1, 1, 0}, {1, 1, -1}, {1, 1, math.NaN()}} {
+		for _, bad := range [][3]float64{{-1, 1, 1}, {1, math.NaN(), 1}, {math.Inf(1), 1, 1}, {1, 1, -1}, {1, 1, math.Inf(1)}, {1, 1, math.NaN()}} {
 			if v := k.Eval(bad[0], bad[1], bad[2]); !math.IsNaN(v) {
 				t.Errorf("%s.Eval(%v, %v, γ=%v) = %v, want NaN", k, bad[0], bad[1], bad[2], v)
 			}
@@ -126,6 +126,9 @@ func TestKernelEval(t *testing.T) {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 				t.Errorf("%s(%g, %g) = %v, want finite and ≥ 0", k, p[0], p[1], v)
 			}
+		}
+		if k.Eval(0.3, 0.7, 0) != k.Eval(0.3, 0.7, 1) {
+			t.Errorf("%s: gamma 0 does not mean 1", k)
 		}
 		if v := k.Eval(big, big, 1); relErr(v, big) > 4e-16 {
 			t.Errorf("%s(max, max) = %g, want %g", k, v, big)

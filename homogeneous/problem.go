@@ -8,17 +8,22 @@ import (
 	"github.com/featmap/featmap/design"
 )
 
+// MaxDim is the largest output dimension the methods of this package make
+// (a guard against runaway input: useful maps have tens of dimensions).
+const MaxDim = 10000
+
 // Problem is what every closed-form method of this package is asked for: a
 // feature map of dimension Dim for a homogeneous kernel on a one-dimensional
 // domain of nonnegative inputs.
 type Problem struct {
+	// Kernel is the kernel to approximate.
 	Kernel Kernel
 	// Gamma is the homogeneity degree γ; 0 means 1.
 	Gamma float64
 	// Domain is the input domain, one axis with 0 ≤ Lo < Hi (integers when
 	// Domain.Integer is set).
 	Domain design.Domain
-	// Dim is the target output dimension D.
+	// Dim is the target output dimension D, 1..MaxDim.
 	Dim int
 	// Negative is what the map does with x < 0; "" means design.NegativeSign.
 	Negative design.Negative
@@ -38,8 +43,8 @@ func (p Problem) normalized() (Problem, error) {
 	if err := checkDomain(p.Domain); err != nil {
 		return p, err
 	}
-	if p.Dim < 1 {
-		return p, fmt.Errorf("homogeneous: dimension %d: the target dimension must be at least 1", p.Dim)
+	if p.Dim < 1 || p.Dim > MaxDim {
+		return p, fmt.Errorf("homogeneous: dimension %d: the target dimension must be 1..%d", p.Dim, MaxDim)
 	}
 	switch p.Negative {
 	case "":

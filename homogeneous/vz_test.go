@@ -417,6 +417,7 @@ func TestVZBadInput(t *testing.T) {
 		{"even 2", Problem{Kernel: JS, Domain: dom, Dim: 2}, VZOptions{}, "vz makes odd dimensions only: 1 or 3"},
 		{"hellinger 3", Problem{Kernel: Hellinger, Domain: dom, Dim: 3}, VZOptions{}, "exact 1-dimensional map"},
 		{"zero dim", Problem{Kernel: Chi2, Domain: dom}, VZOptions{}, "dimension 0"},
+		{"huge dim", Problem{Kernel: Chi2, Domain: dom, Dim: 1e9 + 1}, VZOptions{}, "must be 1..10000"},
 		{"window", Problem{Kernel: Chi2, Domain: dom, Dim: 3}, VZOptions{Window: "hann"}, "unknown vz window"},
 		{"period", Problem{Kernel: Chi2, Domain: dom, Dim: 3}, VZOptions{Period: -2}, "vz period -2"},
 		{"period nan", Problem{Kernel: Chi2, Domain: dom, Dim: 3}, VZOptions{Period: math.NaN()}, "vz period NaN"},

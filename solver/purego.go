@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // The pure-Go backend: a bounded dual and primal simplex whose basis is held
@@ -79,8 +80,14 @@ type simplex struct {
 	a      []float64 // A, column-major: a[j*m+i]
 	ar     []float64 // A, row-major: ar[i*n+j]
 	cost   []float64 // len n+m; row activities cost nothing
+	// orig is the problem's cost vector; cost may hold a perturbed copy
+	// while the dual simplex runs.
+	orig []float64
 	lo, hi []float64 // len n+m
-	x      []float64 // values, len n+m
+	// loT and hiT are the bounds relaxed by the primal tolerance (relative
+	// to max(1, |bound|)): a value inside [loT, hiT] counts as feasible.
+	loT, hiT []float64
+	x        []float64 // values, len n+m
 	d      []float64 // reduced costs, len n+m (0 for basic)
 	st     []uint8   // len n+m
 
@@ -116,8 +123,15 @@ func newSimplex(p *Problem, o Options) *simplex {
 	}
 	s.cost = make([]float64, n+m)
 	copy(s.cost, p.Obj)
+	s.orig = slices.Clone(s.cost)
 	s.lo = append(append([]float64(nil), p.ColLower...), p.RowLower...)
 	s.hi = append(append([]float64(nil), p.ColUpper...), p.RowUpper...)
+	s.loT = make([]float64, n+m)
+	s.hiT = make([]float64, n+m)
+	for v := range s.lo {
+		s.loT[v] = s.lo[v] - s.tolP*math.Max(1, math.Abs(s.lo[v]))
+		s.hiT[v] = s.hi[v] + s.tolP*math.Max(1, math.Abs(s.hi[v]))
+	}
 	s.x = make([]float64, n+m)
 	s.d = make([]float64, n+m)
 	s.st = make([]uint8, n+m)
@@ -247,7 +261,7 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 		var err error
 		switch {
 		case !dInf:
-			st, err = s.dualSimplex()
+			st, err = s.perturbedDualSimplex()
 		case pInf == 0:
 			st, err = s.primalSimplex(false)
 		default:
@@ -448,14 +462,11 @@ func (s *simplex) primalInfeasibility() float64 {
 // infeasibility is how far x_v lies outside its bounds beyond the tolerance.
 func (s *simplex) infeasibility(v int) float64 {
 	x := s.x[v]
-	if x < s.lo[v] {
-		if e := s.lo[v] - x; e > s.tolP*math.Max(1, math.Abs(s.lo[v])) {
-			return e
-		}
-	} else if x > s.hi[v] {
-		if e := x - s.hi[v]; e > s.tolP*math.Max(1, math.Abs(s.hi[v])) {
-			return e
-		}
+	if x < s.loT[v] {
+		return s.lo[v] - x
+	}
+	if x > s.hiT[v] {
+		return x - s.hi[v]
 	}
 	return 0
 }

@@ -2,6 +2,44 @@ package solver
 
 import "math"
 
+// perturbationScale is the relative size of the cost perturbation that
+// keeps the dual simplex out of dual degeneracy.
+const perturbationScale = 1e-7
+
+// perturbedDualSimplex runs the dual simplex on slightly perturbed costs and
+// restores the true costs afterwards. Zero reduced costs (every column of a
+// pure feasibility or trust-region LP has cost 0) make every dual step
+// degenerate, so the plain dual simplex can stall or cycle; moving each
+// nonbasic column's cost away from zero in its dual feasible direction by a
+// tiny, deterministic, column-dependent amount breaks the ties. The caller's
+// clean-up round re-prices with the true costs and lets the primal simplex
+// remove the few dual infeasibilities the perturbation leaves.
+func (s *simplex) perturbedDualSimplex() (Status, error) {
+	scale := 0.0
+	for _, c := range s.orig[:s.n] {
+		scale = math.Max(scale, math.Abs(c))
+	}
+	if scale == 0 {
+		scale = 1
+	}
+	for j := range s.n {
+		if s.st[j] == stBasic || s.isFixed(j) || s.st[j] == stZero {
+			continue
+		}
+		// A deterministic pseudo-random factor in [0.5, 1).
+		f := 0.5 + 0.5*math.Mod(float64(j+1)*0.6180339887498949, 1)
+		delta := perturbationScale * f * (scale + math.Abs(s.orig[j]))
+		if s.st[j] == stUpper {
+			delta = -delta
+		}
+		s.cost[j] = s.orig[j] + delta
+		s.d[j] += delta
+	}
+	st, err := s.dualSimplex()
+	copy(s.cost, s.orig)
+	return st, err
+}
+
 // dualSimplex runs the bounded dual simplex from a dual feasible basis until
 // the basis is primal feasible (Optimal), the dual is unbounded
 // (Infeasible) or the iteration limit is reached.
@@ -65,26 +103,34 @@ func (s *simplex) dualSimplex() (Status, error) {
 // chooseLeaving returns the basic variable with the largest bound violation
 // and its signed violation x − bound, or −1 if the basis is primal feasible.
 func (s *simplex) chooseLeaving() (int, float64) {
-	best, p, delta := 0.0, -1, 0.0
-	consider := func(v int) {
-		if e := s.infeasibility(v); e > best {
-			best, p = e, v
-			if s.x[v] < s.lo[v] {
-				delta = s.x[v] - s.lo[v]
-			} else {
-				delta = s.x[v] - s.hi[v]
+	best, p := 0.0, -1
+	for _, j := range s.S {
+		if x := s.x[j]; x < s.loT[j] && s.lo[j]-x > best {
+			best, p = s.lo[j]-x, j
+		} else if x > s.hiT[j] && x-s.hi[j] > best {
+			best, p = x-s.hi[j], j
+		}
+	}
+	n := s.n
+	x, loT, hiT, lo, hi, st := s.x[n:], s.loT[n:], s.hiT[n:], s.lo[n:], s.hi[n:], s.st[n:]
+	for i := range x {
+		if xi := x[i]; xi < loT[i] {
+			if e := lo[i] - xi; e > best && st[i] == stBasic {
+				best, p = e, n+i
+			}
+		} else if xi > hiT[i] {
+			if e := xi - hi[i]; e > best && st[i] == stBasic {
+				best, p = e, n+i
 			}
 		}
 	}
-	for _, j := range s.S {
-		consider(j)
+	if p < 0 {
+		return -1, 0
 	}
-	for i := range s.m {
-		if s.st[s.n+i] == stBasic {
-			consider(s.n + i)
-		}
+	if s.x[p] < s.lo[p] {
+		return p, s.x[p] - s.lo[p]
 	}
-	return p, delta
+	return p, s.x[p] - s.hi[p]
 }
 
 // pivotElement is α_q of the pivot row for nonbasic q: s.alpha[q] for a

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -144,6 +145,17 @@ func NewBuilder(rowLower, rowUpper []float64) *Builder {
 	b.p.RowUpper = append([]float64(nil), rowUpper...)
 	b.p.ColStart = []int{0}
 	return b
+}
+
+// Reserve makes room for cols more columns with nnz more nonzero entries, so
+// that adding them does not reallocate.
+func (b *Builder) Reserve(cols, nnz int) {
+	b.p.Obj = slices.Grow(b.p.Obj, cols)
+	b.p.ColLower = slices.Grow(b.p.ColLower, cols)
+	b.p.ColUpper = slices.Grow(b.p.ColUpper, cols)
+	b.p.ColStart = slices.Grow(b.p.ColStart, cols)
+	b.p.RowIndex = slices.Grow(b.p.RowIndex, nnz)
+	b.p.Value = slices.Grow(b.p.Value, nnz)
 }
 
 // AddColumn appends a column with cost c, bounds [lo, hi] and the given

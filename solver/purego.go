@@ -76,20 +76,20 @@ const (
 var errSingular = errors.New("singular kernel")
 
 type simplex struct {
-	m, n   int
-	a      []float64 // A, column-major: a[j*m+i]
-	ar     []float64 // A, row-major: ar[i*n+j]
-	cost   []float64 // len n+m; row activities cost nothing
+	m, n int
+	a    []float64 // A, column-major: a[j*m+i]
+	ar   []float64 // A, row-major: ar[i*n+j]
+	cost []float64 // len n+m; row activities cost nothing
 	// orig is the problem's cost vector; cost may hold a perturbed copy
 	// while the dual simplex runs.
-	orig []float64
+	orig   []float64
 	lo, hi []float64 // len n+m
 	// loT and hiT are the bounds relaxed by the primal tolerance (relative
 	// to max(1, |bound|)): a value inside [loT, hiT] counts as feasible.
 	loT, hiT []float64
 	x        []float64 // values, len n+m
-	d      []float64 // reduced costs, len n+m (0 for basic)
-	st     []uint8   // len n+m
+	d        []float64 // reduced costs, len n+m (0 for basic)
+	st       []uint8   // len n+m
 
 	// The kernel: S[l] is the column in basic position l, T[t] the row whose
 	// activity is nonbasic in kernel position t; g[l*cap+t] = (K⁻¹)[l][t].

@@ -98,13 +98,12 @@ func Chum(p *Problem, dim int, opt ChumOptions, sv solver.Backend, progress func
 		return nil, fmt.Errorf("design: |Z| = %d is too small", opt.ZPoints)
 	}
 	z := grid(p.M, opt.ZPoints-1)
-	ref := *p.Reference
-	ref.Z = make([][]float64, len(z))
+	zPts := make([][]float64, len(z))
 	for i, l := range z {
-		ref.Z[i] = []float64{l}
+		zPts[i] = []float64{l}
 	}
-	ref.ZOn = fmt.Sprintf("Z: %d equally spaced λ in [0, %.6g]", len(z), p.M)
-	c := &chum{p: p, dim: dim, opt: opt, ref: &ref, lp: &lpSolver{fit: newFitSet(p, z), sv: sv}, progress: progress}
+	c := &chum{p: p, dim: dim, opt: opt, z: zPts, lp: &lpSolver{fit: newFitSet(p, z), sv: sv}, progress: progress}
+	c.zOn = fmt.Sprintf("Z: %d equally spaced λ in [0, %.6g]", len(z), p.M)
 	res, err := c.run(poolSize)
 	if err != nil {
 		return nil, err
@@ -117,7 +116,8 @@ type chum struct {
 	p        *Problem
 	dim      int
 	opt      ChumOptions
-	ref      *Reference
+	z        [][]float64 // Z as points, for SignatureError
+	zOn      string
 	lp       *lpSolver
 	extraLPs int
 	mu       sync.Mutex
@@ -196,7 +196,8 @@ func (c *chum) finish(res *Result, i int) *Result {
 // stage builds, verifies and records a stage map.
 func (c *chum) stage(name string, omega, alpha []float64) Stage {
 	m := c.p.fourierMap("chum", omega, alpha)
-	v := Verify(m, c.ref)
+	v := Verify(m, c.p.Reference)
+	v.Design = SignatureError(m, c.p.Reference, c.z, c.zOn)
 	return Stage{Name: name, Error: v.Reported, Map: m}
 }
 

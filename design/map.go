@@ -173,8 +173,8 @@ func (m *Map) Validate() error {
 			}
 		}
 	case LiSeries:
-		if m.InDim != 1 {
-			return errors.New("design: the Li series is one-dimensional")
+		if m.InDim != 1 || m.Gamma != 1 {
+			return errors.New("design: the Li series is one-dimensional with gamma 1")
 		}
 		for _, k := range m.LiK {
 			if !(k > 0) || math.IsInf(k, 0) {
@@ -182,8 +182,8 @@ func (m *Map) Validate() error {
 			}
 		}
 	case Chebyshev:
-		if m.InDim != 1 {
-			return errors.New("design: the Chebyshev series is one-dimensional")
+		if m.InDim != 1 || m.Gamma != 1 {
+			return errors.New("design: the Chebyshev series is one-dimensional with gamma 1")
 		}
 	default:
 		return fmt.Errorf("design: unknown form %q", m.Form)

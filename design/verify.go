@@ -3,6 +3,7 @@ package design
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Measure is the error measure a design optimises and reports.
@@ -46,7 +47,8 @@ type Verification struct {
 	// Signature is the weighted signature error w(λ)|k(λ) − k̂(λ)| on a grid
 	// at least ten times denser than the design set.
 	Signature Measurement `json:"signature"`
-	// Design is the same weighted signature error on the design set Z.
+	// Design is the same weighted signature error on the design set Z of an
+	// optimising method (empty for closed forms).
 	Design Measurement `json:"design"`
 }
 
@@ -62,9 +64,27 @@ type Reference struct {
 	// Signature is the exact signature k(λ) and Weight the error weight w(λ).
 	Signature func(lambda []float64) float64
 	Weight    func(lambda []float64) float64
-	// Dense is the dense λ grid, Z the design set; DenseOn and ZOn name them.
-	Dense, Z     [][]float64
-	DenseOn, ZOn string
+	// Dense is the dense λ grid and DenseOn names it.
+	Dense   [][]float64
+	DenseOn string
+
+	exactOnce sync.Once
+	exact     []float64 // Exact over all ordered pairs of Inputs, row-major
+}
+
+// exactPairs returns K over all ordered pairs of the inputs, computed once
+// per Reference (a design verifies several stage maps against one).
+func (r *Reference) exactPairs() []float64 {
+	r.exactOnce.Do(func() {
+		n := len(r.Inputs)
+		r.exact = make([]float64, n*n)
+		for i, x := range r.Inputs {
+			for j, y := range r.Inputs {
+				r.exact[i*n+j] = r.Exact(x, y)
+			}
+		}
+	})
+	return r.exact
 }
 
 // Verify measures m against ref and stores the result in m.Errors.
@@ -72,8 +92,7 @@ func Verify(m *Map, ref *Reference) *Verification {
 	v := &Verification{Measure: ref.Measure}
 	abs, rel := pairErrors(m, ref)
 	v.Absolute = abs
-	v.Signature = signatureErrors(m, ref, ref.Dense, ref.DenseOn)
-	v.Design = signatureErrors(m, ref, ref.Z, ref.ZOn)
+	v.Signature = SignatureError(m, ref, ref.Dense, ref.DenseOn)
 	switch ref.Measure {
 	case Relative:
 		v.Reported = rel
@@ -95,11 +114,12 @@ func pairErrors(m *Map, ref *Reference) (abs, rel Measurement) {
 		psi[i] = make([]float64, m.Dim)
 		m.Eval(psi[i], x)
 	}
+	exact := ref.exactPairs()
 	var sa, sr float64
 	relCount := 0
 	for i := range n {
 		for j := range n {
-			k := ref.Exact(ref.Inputs[i], ref.Inputs[j])
+			k := exact[i*n+j]
 			e := math.Abs(k - dot(psi[i], psi[j]))
 			abs.LInf = nanMax(abs.LInf, e)
 			sa += e * e
@@ -132,7 +152,9 @@ func nanMax(a, b float64) float64 {
 	return math.Max(a, b)
 }
 
-func signatureErrors(m *Map, ref *Reference, pts [][]float64, on string) Measurement {
+// SignatureError measures the weighted signature error w(λ)|k(λ) − k̂(λ)| of
+// m on the λ points pts, named on.
+func SignatureError(m *Map, ref *Reference, pts [][]float64, on string) Measurement {
 	return signatureErrorsWeighted(m, ref, pts, on, ref.Weight)
 }
 
@@ -151,20 +173,19 @@ func signatureErrorsWeighted(m *Map, ref *Reference, pts [][]float64, on string,
 	return out
 }
 
-// SignatureAt returns the map's approximation of the signature at λ,
-// computed with the reference evaluator from a pair of inputs whose
-// signature argument is λ. Shift-invariant maps use x = 0, y = λ. Homogeneous
-// maps use y = the domain's upper end and x = y·e^{−λ} (λ ≥ 0), divided by the
-// amplitude (xy)^{γ/2}; for Fourier maps this is exactly Σα cos(ωλ), for the
-// Li and Chebyshev series (which are not exactly homogeneous) it is the
-// normalised approximation along the pairs where the absolute error is
-// largest.
+// SignatureAt returns the map's approximation of the signature at λ. For
+// Fourier and Modulation maps it is k̂(λ) itself (Signature), which is what
+// Ψ(x)·Ψ(y)/(amp(x)amp(y)) equals for every pair with argument λ. The Li and
+// Chebyshev series are not exactly homogeneous: for them it is computed with
+// the reference evaluator along the pairs where the absolute error is
+// largest, y = the domain's upper end and x = y·e^{−|λ|}, divided by the
+// amplitude (xy)^{γ/2}.
 func (m *Map) SignatureAt(lambda []float64) float64 {
-	if !m.Homogeneous() {
-		return m.Dot(make([]float64, len(lambda)), lambda)
+	if m.Form == Fourier || m.Form == Modulation {
+		return m.Signature(lambda)
 	}
 	l := math.Abs(lambda[0])
 	y := m.Domain.Hi[0]
 	x := y * math.Exp(-l)
-	return m.Dot([]float64{x}, []float64{y}) / math.Pow(x*y, m.Gamma/2)
+	return m.Dot([]float64{x}, []float64{y}) / (math.Pow(x, m.Gamma/2) * math.Pow(y, m.Gamma/2))
 }

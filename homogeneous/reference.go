@@ -33,8 +33,6 @@ const (
 //     for the relative error (w_R), 1 for the uniform signature error;
 //   - Dense is λ on [0, M], M = log(hi/m) with m the smallest nonzero
 //     input, in steps of at most 0.001 and at least 2001 points.
-//
-// Z (the design set) is left nil: the LP designer sets it.
 func NewReference(k Kernel, gamma float64, dom design.Domain, measure design.Measure) (*design.Reference, error) {
 	if err := k.check(); err != nil {
 		return nil, err

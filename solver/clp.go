@@ -130,8 +130,14 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 	// CLP's automatic scaling returns wrong "optimal" answers on the design
 	// LPs (lp-design.md): always off.
 	C.Clp_scaling(model, 0)
-	C.Clp_setPrimalTolerance(model, C.double(o.FeasibilityTol))
-	C.Clp_setDualTolerance(model, C.double(o.OptimalityTol))
+	// CLP accepts any tolerance in (0, 1e10) and otherwise keeps its default
+	// (1e-7). It uses its tolerances as room: a final basis may violate
+	// rows by almost the whole primal tolerance, which on the design LPs
+	// (duals summing to γ ≈ 10³) moves the objective by ~1e-7 relative. So
+	// it works at clpTolFactor times the acceptance tolerances of Options,
+	// and Finish still judges X by Options.FeasibilityTol itself.
+	C.Clp_setPrimalTolerance(model, C.double(clpWorkingTol(o.FeasibilityTol)))
+	C.Clp_setDualTolerance(model, C.double(clpWorkingTol(o.OptimalityTol)))
 	C.Clp_setMaximumIterations(model, C.int(min(o.MaxIterations, math.MaxInt32)))
 	if warm != nil && n+m > 0 {
 		st := make([]C.uchar, n+m)
@@ -195,6 +201,16 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 	}
 	return Finish(p, o, sol), nil
 }
+
+// clpTolFactor scales Options' tolerances to CLP's working tolerances;
+// clpMinTol is the smallest working tolerance passed (below it CLP's own
+// rounding dominates).
+const (
+	clpTolFactor = 0.01
+	clpMinTol    = 1e-13
+)
+
+func clpWorkingTol(tol float64) float64 { return max(tol*clpTolFactor, clpMinTol) }
 
 // clpCopy copies k doubles from CLP's array (nil for k = 0 is fine).
 func clpCopy(a *C.double, k int) []float64 {

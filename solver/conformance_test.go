@@ -179,8 +179,8 @@ func certify(p *solver.Problem, sol *solver.Solution, tol certTol) string {
 	dtol := tol.dual * dscale
 	// Sign conditions and the dual objective Σ y_i b_i + Σ d_j β_j, where b
 	// and β are the bounds the multipliers price. A multiplier within dtol of
-	// zero may price an infinite bound; it then prices the current value.
-	dualObj, terms := 0.0, 0.0
+	// zero prices the current value.
+	dualObj, terms, slackGap := 0.0, 0.0, 0.0
 	price := func(kind string, idx int, mult, lo, hi, val float64) string {
 		var bound float64
 		switch {
@@ -195,15 +195,16 @@ func certify(p *solver.Problem, sol *solver.Solution, tol certTol) string {
 			}
 			bound = hi
 		default:
+			// Zero within tolerance: treated as zero, it prices the
+			// current value (its sign and the distance to a bound,
+			// possibly huge, do not count).
 			bound = val
-			if mult > 0 && !math.IsInf(lo, -1) {
-				bound = lo
-			} else if mult < 0 && !math.IsInf(hi, 1) {
-				bound = hi
-			}
 		}
 		dualObj += mult * bound
 		terms += math.Abs(mult * bound)
+		// x may violate each bound by tol.primal·max(1, |bound|), which
+		// lets cᵀx fall below the optimum by as much times |mult|.
+		slackGap += tol.primal * math.Abs(mult) * math.Max(1, math.Abs(bound))
 		return ""
 	}
 	// Position: a multiplier may be away from zero only towards a bound the
@@ -240,7 +241,7 @@ func certify(p *solver.Problem, sol *solver.Solution, tol certTol) string {
 		primalObj += c * sol.X[j]
 		terms += math.Abs(c * sol.X[j])
 	}
-	if gap := math.Abs(primalObj - dualObj); gap > tol.gap*math.Max(1, terms) {
+	if gap := math.Abs(primalObj - dualObj); gap > tol.gap*math.Max(1, terms)+slackGap {
 		return fmt.Sprintf("duality gap %.3g: primal %.12g, dual %.12g (scale %.3g)", gap, primalObj, dualObj, terms)
 	}
 	if math.Abs(sol.Objective-primalObj) > 1e-12*math.Max(1, terms) {

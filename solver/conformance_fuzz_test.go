@@ -1,0 +1,136 @@
+package solver_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/featmap/featmap/solver"
+)
+
+// Values the fuzzer draws matrix entries and costs from, and bounds from:
+// zeros, units, and large and tiny magnitudes that stress tolerances.
+var (
+	fuzzValues = []float64{0, 1, -1, 2, -2, 0.5, -3, 1e6, -1e6, 1e-6, -1e-6, 1e-9, 7, -0.25, 1e3, 0.1}
+	fuzzBounds = []float64{ninf, 0, 1, -1, 2, -5, 10, 1e6, -1e6, 1e-6, -1e-9, 0.5, 3, -2, inf, 0}
+)
+
+// fuzzLP decodes bytes into a small valid LP: up to 4 columns and 5 rows,
+// entries, costs and bounds from the sets above (missing bytes read as 0).
+func fuzzLP(data []byte) *solver.Problem {
+	k := 0
+	next := func() int {
+		if k >= len(data) {
+			return 0
+		}
+		k++
+		return int(data[k-1])
+	}
+	n, m := next()%5, next()%6
+	bounds := func() (float64, float64) {
+		lo, hi := fuzzBounds[next()%len(fuzzBounds)], fuzzBounds[next()%len(fuzzBounds)]
+		if math.IsInf(lo, 1) {
+			lo = ninf
+		}
+		if math.IsInf(hi, -1) {
+			hi = inf
+		}
+		if lo > hi {
+			lo, hi = hi, lo
+		}
+		return lo, hi
+	}
+	rl, ru := make([]float64, m), make([]float64, m)
+	for i := range rl {
+		rl[i], ru[i] = bounds()
+	}
+	b := solver.NewBuilder(rl, ru)
+	for j := 0; j < n; j++ {
+		c := fuzzValues[next()%len(fuzzValues)]
+		lo, hi := bounds()
+		col := make([]float64, m)
+		for i := range col {
+			if v := next(); v&1 == 1 {
+				col[i] = fuzzValues[(v>>1)%len(fuzzValues)]
+			}
+		}
+		b.AddDenseColumn(c, lo, hi, col)
+	}
+	return b.Problem()
+}
+
+// fuzzDeadline bounds one solve of a fuzzed LP (a few pivots at most).
+const fuzzDeadline = 10 * time.Second
+
+// FuzzSolve feeds decoded LPs to every backend: no panic, no hang (bounded
+// iterations and a deadline), and an Optimal answer must be feasible by an
+// independent check of X. When the matrix and costs are well scaled, an
+// Optimal answer must also pass the optimality certificate at loose
+// tolerances (with entries like 1e-9 next to 1e6 an exact dual may need
+// multipliers of 1e9, and the backends' pivot tolerances rightly refuse it).
+func FuzzSolve(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{2, 2, 1, 14, 1, 14, 1, 1, 0, 3, 5, 1, 3, 14, 3, 3})
+	f.Add([]byte{4, 5, 0, 14, 1, 14, 3, 6, 9, 12, 15, 3, 1, 14, 1, 1, 3, 3, 5, 7, 1, 1, 0, 14, 3, 5, 7, 9, 11, 2, 1, 14, 13, 15, 17, 19, 21})
+	f.Add([]byte{3, 4, 0, 0, 1, 1, 2, 2, 3, 3, 8, 1, 7, 15, 31, 29, 9, 2, 14, 0, 27, 25, 23, 5, 3, 9, 0, 14, 19, 17, 15, 13})
+	f.Add([]byte{1, 1, 15, 0, 9, 0, 14, 15})                   // tiny values, free column
+	f.Add([]byte{2, 3, 7, 7, 8, 8, 9, 9, 13, 7, 14, 15, 15, 15}) // large magnitudes
+	f.Add([]byte{4, 0, 6, 0, 14, 8, 14, 15, 0, 1, 10, 0, 15})   // no rows
+	f.Add([]byte{0, 5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10})          // no columns
+	bs := backends(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := fuzzLP(data)
+		if err := p.Validate(); err != nil {
+			t.Fatalf("decoder made an invalid problem: %v", err)
+		}
+		for _, b := range bs {
+			done := make(chan struct{})
+			var sol *solver.Solution
+			var err error
+			go func() {
+				defer close(done)
+				sol, err = b.Solve(p, solver.Options{MaxIterations: 1000})
+			}()
+			select {
+			case <-done:
+			case <-time.After(fuzzDeadline):
+				t.Fatalf("%s: no answer after %v", b.Name(), fuzzDeadline)
+			}
+			if err != nil {
+				t.Fatalf("%s: error on a valid problem: %v", b.Name(), err)
+			}
+			if sol.Status != solver.Optimal {
+				continue
+			}
+			if v, where := primalViolation(p, sol.X); v > solver.DefaultFeasibilityTol {
+				t.Fatalf("%s: optimal but infeasible by %.3g: %s", b.Name(), v, where)
+			}
+			if math.IsNaN(sol.Objective) || math.IsInf(sol.Objective, 0) {
+				t.Fatalf("%s: optimal with objective %v", b.Name(), sol.Objective)
+			}
+			if !wellScaled(p) {
+				continue
+			}
+			if e := certify(p, sol, certTol{primal: solver.DefaultFeasibilityTol, dual: 1e-6, gap: 1e-6}); e != "" {
+				t.Fatalf("%s: optimal but not certified: %s", b.Name(), e)
+			}
+		}
+	})
+}
+
+// wellScaled reports whether every nonzero matrix entry and cost of p has a
+// magnitude in [0.1, 10].
+func wellScaled(p *solver.Problem) bool {
+	ok := func(v float64) bool { a := math.Abs(v); return a == 0 || a >= 0.1 && a <= 10 }
+	for _, v := range p.Value {
+		if !ok(v) {
+			return false
+		}
+	}
+	for _, c := range p.Obj {
+		if !ok(c) {
+			return false
+		}
+	}
+	return true
+}

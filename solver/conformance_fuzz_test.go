@@ -73,10 +73,10 @@ func FuzzSolve(f *testing.F) {
 	f.Add([]byte{2, 2, 1, 14, 1, 14, 1, 1, 0, 3, 5, 1, 3, 14, 3, 3})
 	f.Add([]byte{4, 5, 0, 14, 1, 14, 3, 6, 9, 12, 15, 3, 1, 14, 1, 1, 3, 3, 5, 7, 1, 1, 0, 14, 3, 5, 7, 9, 11, 2, 1, 14, 13, 15, 17, 19, 21})
 	f.Add([]byte{3, 4, 0, 0, 1, 1, 2, 2, 3, 3, 8, 1, 7, 15, 31, 29, 9, 2, 14, 0, 27, 25, 23, 5, 3, 9, 0, 14, 19, 17, 15, 13})
-	f.Add([]byte{1, 1, 15, 0, 9, 0, 14, 15})                   // tiny values, free column
+	f.Add([]byte{1, 1, 15, 0, 9, 0, 14, 15})                     // tiny values, free column
 	f.Add([]byte{2, 3, 7, 7, 8, 8, 9, 9, 13, 7, 14, 15, 15, 15}) // large magnitudes
-	f.Add([]byte{4, 0, 6, 0, 14, 8, 14, 15, 0, 1, 10, 0, 15})   // no rows
-	f.Add([]byte{0, 5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10})          // no columns
+	f.Add([]byte{4, 0, 6, 0, 14, 8, 14, 15, 0, 1, 10, 0, 15})    // no rows
+	f.Add([]byte{0, 5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10})           // no columns
 	bs := backends(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := fuzzLP(data)

@@ -73,10 +73,17 @@ func FuzzSolve(f *testing.F) {
 	f.Add([]byte{2, 2, 1, 14, 1, 14, 1, 1, 0, 3, 5, 1, 3, 14, 3, 3})
 	f.Add([]byte{4, 5, 0, 14, 1, 14, 3, 6, 9, 12, 15, 3, 1, 14, 1, 1, 3, 3, 5, 7, 1, 1, 0, 14, 3, 5, 7, 9, 11, 2, 1, 14, 13, 15, 17, 19, 21})
 	f.Add([]byte{3, 4, 0, 0, 1, 1, 2, 2, 3, 3, 8, 1, 7, 15, 31, 29, 9, 2, 14, 0, 27, 25, 23, 5, 3, 9, 0, 14, 19, 17, 15, 13})
-	f.Add([]byte{1, 1, 15, 0, 9, 0, 14, 15})                     // tiny values, free column
-	f.Add([]byte{2, 3, 7, 7, 8, 8, 9, 9, 13, 7, 14, 15, 15, 15}) // large magnitudes
-	f.Add([]byte{4, 0, 6, 0, 14, 8, 14, 15, 0, 1, 10, 0, 15})    // no rows
-	f.Add([]byte{0, 5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10})           // no columns
+	// Every hand-made case whose numbers the decoder can express.
+	seeds := 0
+	for _, c := range handCases() {
+		if data, ok := fuzzEncode(c.p); ok {
+			f.Add(data)
+			seeds++
+		}
+	}
+	if seeds < 5 {
+		f.Fatalf("only %d hand-made cases encodable as fuzz seeds", seeds)
+	}
 	bs := backends(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := fuzzLP(data)
@@ -133,4 +140,68 @@ func wellScaled(p *solver.Problem) bool {
 		}
 	}
 	return true
+}
+
+// fuzzEncode is the inverse of fuzzLP for problems whose sizes, costs,
+// entries and bounds it can express.
+func fuzzEncode(p *solver.Problem) ([]byte, bool) {
+	n, m := p.NumCols(), p.NumRows
+	if n > 4 || m > 5 {
+		return nil, false
+	}
+	index := func(set []float64, v float64) (byte, bool) {
+		for k, s := range set {
+			if s == v {
+				return byte(k), true
+			}
+		}
+		return 0, false
+	}
+	ok := true
+	data := []byte{byte(n), byte(m)}
+	put := func(set []float64, v float64) {
+		k, found := index(set, v)
+		ok = ok && found
+		data = append(data, k)
+	}
+	for i := 0; i < m; i++ {
+		put(fuzzBounds, p.RowLower[i])
+		put(fuzzBounds, p.RowUpper[i])
+	}
+	a := denseOf(p)
+	for j := 0; j < n; j++ {
+		put(fuzzValues, p.Obj[j])
+		put(fuzzBounds, p.ColLower[j])
+		put(fuzzBounds, p.ColUpper[j])
+		for i := 0; i < m; i++ {
+			if a[i][j] == 0 {
+				data = append(data, 0)
+				continue
+			}
+			k, found := index(fuzzValues, a[i][j])
+			ok = ok && found
+			data = append(data, 1|k<<1)
+		}
+	}
+	return data, ok
+}
+
+// TestFuzzEncoding checks that the fuzz decoder reproduces the encodable
+// hand-made problems exactly.
+func TestFuzzEncoding(t *testing.T) {
+	n := 0
+	for _, c := range handCases() {
+		data, ok := fuzzEncode(c.p)
+		if !ok {
+			continue
+		}
+		n++
+		if d := problemDiff(c.p, fuzzLP(data), 0); d != "" {
+			t.Errorf("%s: decoded problem differs: %s", c.name, d)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no hand-made case is encodable")
+	}
+	t.Logf("%d hand-made cases encodable", n)
 }

@@ -97,13 +97,24 @@ func Chum(p *Problem, dim int, opt ChumOptions, sv solver.Backend, progress func
 	case opt.ZPoints < 3:
 		return nil, fmt.Errorf("design: |Z| = %d is too small", opt.ZPoints)
 	}
-	z := grid(p.M, opt.ZPoints-1)
+	var z, w []float64
+	var zOn string
+	if p.Exact != nil {
+		z, w = p.Exact.cells(p.M, p.M/float64(opt.ZPoints-1))
+		zOn = fmt.Sprintf("Z: the heaviest of the domain's %d attainable λ in each of %d cells of [0, %.6g]", len(p.Exact.Lambda), opt.ZPoints-1, p.M)
+	} else {
+		z = grid(p.M, opt.ZPoints-1)
+		zOn = fmt.Sprintf("Z: %d equally spaced λ in [0, %.6g]", len(z), p.M)
+	}
 	zPts := make([][]float64, len(z))
 	for i, l := range z {
 		zPts[i] = []float64{l}
 	}
-	c := &chum{p: p, dim: dim, opt: opt, z: zPts, lp: &lpSolver{fit: newFitSet(p, z), sv: sv}, progress: progress}
-	c.zOn = fmt.Sprintf("Z: %d equally spaced λ in [0, %.6g]", len(z), p.M)
+	c := &chum{p: p, dim: dim, opt: opt, z: zPts, zOn: zOn, lp: &lpSolver{fit: newFitSet(p, z, w), sv: sv}, progress: progress}
+	c.score = c.lp.fit
+	if p.Exact != nil {
+		c.score = newFitSet(p, p.Exact.Lambda, p.Exact.Weight)
+	}
 	res, err := c.run(poolSize)
 	if err != nil {
 		return nil, err
@@ -119,6 +130,9 @@ type chum struct {
 	z        [][]float64 // Z as points, for SignatureError
 	zOn      string
 	lp       *lpSolver
+	// score is the set on which designs are finally compared: the exact set
+	// when the problem has one, else Z.
+	score *fitSet
 	extraLPs int
 	mu       sync.Mutex
 	cands    []candidate
@@ -175,9 +189,15 @@ func (c *chum) run(poolSize int) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.p.Exact != nil && c.p.Norm == LInf {
+		if best, err = c.exchange(best); err != nil {
+			return nil, err
+		}
+	}
 	res.Stages = append(res.Stages, c.stage(StagePolished, best.omega, best.alpha))
-	// Keep the best stage by the objective on Z (the paper's refinement is
-	// not monotone; the polish starts from the refit, so it rarely loses).
+	// Keep the best stage by the objective on the scoring set (the paper's
+	// refinement is not monotone; the polish starts from the refit, so it
+	// rarely loses).
 	bestStage, bestScore := 0, math.Inf(1)
 	for i, st := range res.Stages {
 		if s := c.scoreMap(st.Map); s < bestScore {
@@ -201,13 +221,13 @@ func (c *chum) stage(name string, omega, alpha []float64) Stage {
 	return Stage{Name: name, Error: v.Reported, Map: m}
 }
 
-// scoreMap is a map's objective on Z.
+// scoreMap is a map's objective on the scoring set.
 func (c *chum) scoreMap(m *Map) float64 {
 	om, al := make([]float64, len(m.Terms)), make([]float64, len(m.Terms))
 	for j, t := range m.Terms {
 		om[j], al[j] = t.Freq[0], t.Weight
 	}
-	return c.lp.fit.objective(om, al)
+	return c.score.objective(om, al)
 }
 
 // search runs the γ search of Chum §2.1 over a pool: bracket γ by factors of
@@ -429,6 +449,50 @@ func (c *chum) starts() [][]float64 {
 		add(ladder)
 	}
 	return out
+}
+
+// exchange re-polishes the best design with the working set grown by every
+// point of the exact set whose weighted error exceeds the working set's
+// maximum (a Remez-style exchange), until the maximum over the whole exact
+// set is attained on the working set.
+func (c *chum) exchange(best *candidate) (*candidate, error) {
+	ex := c.p.Exact
+	full := c.score
+	fit := c.lp.fit
+	r := make([]float64, len(ex.Lambda))
+	for round := 0; round < 8; round++ {
+		full.residuals(r, best.omega, best.alpha)
+		onW := fit.objective(best.omega, best.alpha)
+		var add []int
+		for i, e := range r {
+			if math.Abs(e) > onW*(1+1e-9) {
+				add = append(add, i)
+			}
+		}
+		if len(add) == 0 {
+			break
+		}
+		c.progress(fmt.Sprintf("exchange %d: %d of %d attainable λ exceed the working set's maximum", round+1, len(add), len(ex.Lambda)))
+		slices.SortFunc(add, func(a, b int) int { return cmp.Compare(math.Abs(r[b]), math.Abs(r[a])) })
+		if len(add) > 200 {
+			add = add[:200]
+		}
+		z, w := slices.Clone(fit.z), slices.Clone(fit.w)
+		for _, i := range add {
+			z = append(z, ex.Lambda[i])
+			w = append(w, ex.Weight[i])
+		}
+		fit = newFitSet(c.p, z, w)
+		lp := &lpSolver{fit: fit, sv: c.lp.sv}
+		om, al, score, err := lp.polish(best.omega, best.alpha)
+		c.extraLPs += lp.n
+		if err != nil {
+			return nil, err
+		}
+		best = &candidate{om, al, score}
+	}
+	best.score = full.objective(best.omega, best.alpha)
+	return best, nil
 }
 
 func maxAbsDiff(a, b []float64) float64 {

@@ -15,10 +15,16 @@ type fitSet struct {
 	norm    Norm
 }
 
-func newFitSet(p *Problem, z []float64) *fitSet {
-	f := &fitSet{z: z, w: make([]float64, len(z)), k: make([]float64, len(z)), norm: p.Norm}
+// newFitSet samples p on the points z with weights w (p.Weight if w is nil).
+func newFitSet(p *Problem, z, w []float64) *fitSet {
+	f := &fitSet{z: z, w: w, k: make([]float64, len(z)), norm: p.Norm}
+	if w == nil {
+		f.w = make([]float64, len(z))
+	}
 	for i, l := range z {
-		f.w[i] = p.Weight(l)
+		if w == nil {
+			f.w[i] = p.Weight(l)
+		}
 		f.k[i] = p.Signature(l)
 	}
 	return f

@@ -38,9 +38,57 @@ type Problem struct {
 	// frequency and the spacing of Z; ChumOptions override them.
 	OmegaMax float64
 	ZStep    float64
-	// Reference measures designed maps (Verify). Its Z is filled in by the
-	// designer.
+	// Exact, if set, is the complete finite set of signature arguments the
+	// domain attains (an integer domain), with the exact weight of each; the
+	// designer then optimises the error on exactly these points.
+	Exact *ExactSet
+	// Reference measures designed maps (Verify).
 	Reference *Reference
+}
+
+// ExactSet is the complete finite set of signature arguments λ ≥ 0 that an
+// integer domain attains, with the exact error weight of each: for the
+// absolute error of a homogeneous kernel on {lo..hi}, the largest amplitude
+// (xy)^{γ/2}/hi^γ over the pairs with log(y/x) = λ, which the continuous
+// weight w_A = e^{−γλ/2} only bounds from above. With one, the designer's
+// LPs use the heaviest point of each grid cell, and the polish exchanges in
+// every point whose error exceeds the working set's maximum until none does,
+// so that the integer-grid error itself is what is minimised.
+type ExactSet struct {
+	Lambda []float64 // ascending
+	Weight []float64
+}
+
+// cells picks from the set the heaviest point of every cell of width step
+// on [0, M] (and always the first point): the LP working set.
+func (e *ExactSet) cells(M, step float64) (z, w []float64) {
+	best := -1
+	cell := -1
+	flush := func() {
+		if best >= 0 {
+			z = append(z, e.Lambda[best])
+			w = append(w, e.Weight[best])
+		}
+	}
+	for i, l := range e.Lambda {
+		c := int(math.Floor(l / step))
+		if i == 0 || c != cell {
+			flush()
+			best, cell = i, c
+			if i == 0 {
+				// The first point (λ = 0 on a homogeneous domain) is a cell
+				// of its own: it carries the largest weight of all.
+				flush()
+				best, cell = -1, -1
+			}
+			continue
+		}
+		if e.Weight[i] > e.Weight[best] {
+			best = i
+		}
+	}
+	flush()
+	return z, w
 }
 
 // Check reports the first inconsistency of p.

@@ -1,8 +1,10 @@
 package homogeneous
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/featmap/featmap/design"
 )
@@ -65,5 +67,59 @@ func DesignProblem(p Problem, measure design.Measure, norm design.Norm) (*design
 	default:
 		return nil, fmt.Errorf("homogeneous: unknown error measure %q", measure)
 	}
+	if p.Domain.Integer {
+		dp.Exact = exactSet(p.Domain, g, measure, k)
+	}
 	return dp, dp.Check()
+}
+
+// MaxExactInput is the largest integer-domain end for which DesignProblem
+// enumerates the attainable signature arguments (about 0.3·hi² of them);
+// larger integer domains are optimised on the grid.
+const MaxExactInput = 1024
+
+// exactSet enumerates λ = log(b/a) over the reduced fractions b/a ≥ 1 of an
+// integer domain {lo..hi} with the exact weight of each: for the absolute
+// error the largest amplitude (xy)^{γ/2}/hi^γ over the pairs (x, y) =
+// (ma, mb) in the domain, for the relative error 1/k(λ), else 1.
+func exactSet(dom design.Domain, gamma float64, measure design.Measure, k Kernel) *design.ExactSet {
+	lo, hi := int(math.Max(dom.Lo[0], 1)), int(dom.Hi[0])
+	if hi > MaxExactInput {
+		return nil
+	}
+	type point struct{ l, w float64 }
+	var pts []point
+	for a := lo; a <= hi; a++ {
+		for b := a; b <= hi; b++ {
+			if gcd(a, b) != 1 {
+				continue
+			}
+			mMin, mMax := (lo+a-1)/a, hi/b
+			if mMin > mMax {
+				continue
+			}
+			l := math.Log(float64(b) / float64(a))
+			w := 1.0
+			switch measure {
+			case design.Absolute:
+				w = math.Pow(float64(mMax*mMax)*float64(a)*float64(b), gamma/2) / math.Pow(float64(hi), gamma)
+			case design.Relative:
+				w = 1 / k.Signature(l)
+			}
+			pts = append(pts, point{l, w})
+		}
+	}
+	slices.SortFunc(pts, func(p, q point) int { return cmp.Compare(p.l, q.l) })
+	e := &design.ExactSet{Lambda: make([]float64, len(pts)), Weight: make([]float64, len(pts))}
+	for i, p := range pts {
+		e.Lambda[i], e.Weight[i] = p.l, p.w
+	}
+	return e
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }

@@ -89,7 +89,8 @@ func exactSet(dom design.Domain, gamma float64, measure design.Measure, k Kernel
 	}
 	type point struct{ l, w float64 }
 	var pts []point
-	for a := lo; a <= hi; a++ {
+	for a := 1; a <= hi; a++ { // a reduced ratio's a may lie below lo: (2, 4) → 1/2
+
 		for b := a; b <= hi; b++ {
 			if gcd(a, b) != 1 {
 				continue

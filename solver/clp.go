@@ -55,9 +55,9 @@ const (
 //	10 status was 3 (limit) but stopped because primal feasible
 //	100+ an event handler's code
 //
-// On a main status 0 every nonzero secondary status but 6 on an empty
-// problem is treated as a numerical failure.
-const clpSecondaryEmpty = 6
+// On a main status 0 every nonzero secondary status is treated as a
+// numerical failure. (Status 6 cannot occur: problems without matrix
+// entries never reach CLP.)
 
 // clpInf replaces ±Inf in bounds: CLP treats ±COIN_DBL_MAX (its
 // getInfinity) as infinite.
@@ -101,6 +101,14 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 	}
 	if len(p.RowIndex) > math.MaxInt32 || n > math.MaxInt32 || m > math.MaxInt32 {
 		return nil, errors.New("solver: clp: problem too large for CLP's 32-bit indices")
+	}
+
+	if clpEmptyMatrix(p) {
+		// CLP routes a problem without matrix entries to a trivial
+		// "empty problem" routine (secondary status 6) that answers status
+		// 4 when a row is infeasible and a column unbounded at once. Such a
+		// problem separates into single variables: solve it here.
+		return Finish(p, o, solveSeparable(p, o)), nil
 	}
 
 	start := make([]C.CoinBigIndex, n+1)
@@ -168,7 +176,7 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 	switch status {
 	case 0:
 		sol.Status = Optimal
-		if secondary != 0 && !(secondary == clpSecondaryEmpty && clpEmptyMatrix(p)) {
+		if secondary != 0 {
 			sol.Status = NumericalFailure
 			sol.Message = fmt.Sprintf("clp: optimal with secondary status %d", secondary)
 		}
@@ -272,8 +280,8 @@ func clpStatusOut(st int, lo, hi, v float64) VarStatus {
 	return AtZero
 }
 
-// clpEmptyMatrix reports whether A has no nonzero entry, the case CLP
-// solves by its empty-problem check (secondary status 6).
+// clpEmptyMatrix reports whether A has no nonzero entry (which includes
+// problems without rows or without columns).
 func clpEmptyMatrix(p *Problem) bool {
 	for _, v := range p.Value {
 		if v != 0 {
@@ -336,4 +344,53 @@ func clpRepairFakeBounds(model unsafe.Pointer, p *Problem, o Options) bool {
 		fix(n+i, &r[i], p.RowLower[i], p.RowUpper[i])
 	}
 	return changed
+}
+
+// solveSeparable solves a problem whose matrix has no nonzero entry: every
+// row activity is 0, so the problem is infeasible if a row's bounds exclude
+// 0 (beyond the feasibility tolerance), and otherwise each column sits at the
+// bound its cost prefers; a cost pointing at an infinite bound makes it
+// unbounded. Row duals are 0 and reduced costs equal the costs; every row is
+// basic and every column nonbasic.
+func solveSeparable(p *Problem, o Options) *Solution {
+	n, m := p.NumCols(), p.NumRows
+	sol := &Solution{
+		Status:  Optimal,
+		X:       make([]float64, n),
+		RowDual: make([]float64, m),
+		ColDual: append([]float64(nil), p.Obj...),
+		Basis:   &Basis{Cols: make([]VarStatus, n), Rows: make([]VarStatus, m)},
+	}
+	unbounded := false
+	for j, c := range p.Obj {
+		lo, hi := p.ColLower[j], p.ColUpper[j]
+		loFin, hiFin := !math.IsInf(lo, -1), !math.IsInf(hi, 1)
+		switch {
+		case c > 0 && !loFin, c < 0 && !hiFin:
+			unbounded = true
+			sol.Basis.Cols[j] = clpStatusOut(clpFree, lo, hi, 0)
+			if sol.Basis.Cols[j] == AtLower {
+				sol.X[j] = lo
+			} else if sol.Basis.Cols[j] == AtUpper {
+				sol.X[j] = hi
+			}
+		case c < 0 || c == 0 && !loFin && hiFin:
+			sol.X[j], sol.Basis.Cols[j] = hi, AtUpper
+		case loFin:
+			sol.X[j], sol.Basis.Cols[j] = lo, AtLower
+		default:
+			sol.X[j], sol.Basis.Cols[j] = 0, AtZero
+		}
+	}
+	for i := 0; i < m; i++ {
+		if _, rel := violation(p.RowLower[i], p.RowUpper[i], 0); rel > o.FeasibilityTol {
+			sol.Status = Infeasible
+			sol.Message = fmt.Sprintf("row %d has no entries and bounds [%g, %g]", i, p.RowLower[i], p.RowUpper[i])
+			return sol
+		}
+	}
+	if unbounded {
+		sol.Status = Unbounded
+	}
+	return sol
 }

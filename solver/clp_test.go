@@ -4,7 +4,6 @@ package solver
 
 import (
 	"math"
-	"sync"
 	"testing"
 )
 
@@ -101,86 +100,6 @@ func TestCLPDualSigns(t *testing.T) {
 		if math.Abs(sol.ColDual[j]-want) > 1e-12 {
 			t.Errorf("ColDual = %v, want [0 0 1.5]", sol.ColDual)
 		}
-	}
-}
-
-// TestCLPConcurrent solves different problems from several goroutines and
-// compares with sequential solves: each Solve owns its CLP model.
-func TestCLPConcurrent(t *testing.T) {
-	var probs []*Problem
-	for k := 0; k < 16; k++ {
-		probs = append(probs, clpTestLP(12+k, 6+k%5, uint64(k)))
-	}
-	seq := make([]*Solution, len(probs))
-	for k, p := range probs {
-		s, err := clpBackend{}.Solve(p, Options{})
-		if err != nil || s.Status != Optimal {
-			t.Fatalf("problem %d: %v %v", k, err, s.Status)
-		}
-		seq[k] = s
-	}
-	var wg sync.WaitGroup
-	par := make([]*Solution, len(probs))
-	for rep := 0; rep < 4; rep++ {
-		for k, p := range probs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				s, err := clpBackend{}.Solve(p, Options{})
-				if err == nil && rep == 0 {
-					par[k] = s
-				}
-			}()
-		}
-	}
-	wg.Wait()
-	for k := range probs {
-		if par[k] == nil {
-			t.Fatalf("problem %d: concurrent solve failed", k)
-		}
-		for j := range seq[k].X {
-			if par[k].X[j] != seq[k].X[j] {
-				t.Errorf("problem %d: concurrent x differs from sequential x", k)
-				break
-			}
-		}
-	}
-}
-
-// clpTestLP is a deterministic dense LP min Σx s.t. A x ≥ 1, x ≥ 0 with
-// positive entries (feasible and bounded).
-func clpTestLP(m, n int, seed uint64) *Problem {
-	lo := make([]float64, m)
-	hi := make([]float64, m)
-	for i := range lo {
-		lo[i], hi[i] = 1, math.Inf(1)
-	}
-	b := NewBuilder(lo, hi)
-	state := seed*2654435761 + 1
-	for j := 0; j < n; j++ {
-		col := make([]float64, m)
-		for i := range col {
-			state = state*6364136223846793005 + 1442695040888963407
-			col[i] = 0.1 + float64(state>>40)/float64(1<<24)
-		}
-		b.AddDenseColumn(1+float64(j%3), 0, math.Inf(1), col)
-	}
-	return b.Problem()
-}
-
-// TestCLPIterationLimitStatus maps CLP's status 3.
-func TestCLPIterationLimitStatus(t *testing.T) {
-	p := clpTestLP(40, 20, 7)
-	full, err := clpBackend{}.Solve(p, Options{})
-	if err != nil || full.Status != Optimal || full.Iterations < 3 {
-		t.Fatalf("full solve: %v %v after %d pivots; need ≥ 3 pivots", err, full.Status, full.Iterations)
-	}
-	s, err := clpBackend{}.Solve(p, Options{MaxIterations: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Status != IterationLimit {
-		t.Errorf("status %v after %d pivots with MaxIterations 1, want iteration limit", s.Status, s.Iterations)
 	}
 }
 

@@ -90,6 +90,7 @@ func FuzzSolve(f *testing.F) {
 		if err := p.Validate(); err != nil {
 			t.Fatalf("decoder made an invalid problem: %v", err)
 		}
+		statuses := map[solver.Status][]string{}
 		for _, b := range bs {
 			done := make(chan struct{})
 			var sol *solver.Solution
@@ -106,6 +107,7 @@ func FuzzSolve(f *testing.F) {
 			if err != nil {
 				t.Fatalf("%s: error on a valid problem: %v", b.Name(), err)
 			}
+			statuses[sol.Status] = append(statuses[sol.Status], b.Name())
 			if sol.Status != solver.Optimal {
 				continue
 			}
@@ -122,7 +124,30 @@ func FuzzSolve(f *testing.F) {
 				t.Fatalf("%s: optimal but not certified: %s", b.Name(), e)
 			}
 		}
+		// On a well-posed problem every verdict is clear-cut, so the
+		// backends must agree on it.
+		if len(statuses) > 1 && wellPosed(p) {
+			t.Fatalf("backends disagree on a well-posed problem: %v", statuses)
+		}
 	})
+}
+
+// wellPosed reports whether p is well scaled and every finite bound is a
+// small number of moderate size, so that no verdict hinges on a tolerance:
+// an infeasible problem then misses feasibility by far more than 1e-9, and
+// an optimum's slack from a bound is 0 or far from it.
+func wellPosed(p *solver.Problem) bool {
+	if !wellScaled(p) {
+		return false
+	}
+	for _, v := range [][]float64{p.ColLower, p.ColUpper, p.RowLower, p.RowUpper} {
+		for _, b := range v {
+			if a := math.Abs(b); !math.IsInf(b, 0) && a != 0 && (a < 0.1 || a > 10) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // wellScaled reports whether every nonzero matrix entry and cost of p has a

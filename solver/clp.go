@@ -130,23 +130,28 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 		obj[j] = C.double(c)
 	}
 
-	model := C.Clp_newModel()
-	defer C.Clp_deleteModel(model)
-	C.Clp_setLogLevel(model, 0)
-	C.Clp_loadProblem(model, C.int(n), C.int(m), ptr(start), ptr(index), ptr(value),
-		ptr(colLo), ptr(colHi), ptr(obj), ptr(rowLo), ptr(rowHi))
-	// CLP's automatic scaling returns wrong "optimal" answers on the design
-	// LPs (lp-design.md): always off.
-	C.Clp_scaling(model, 0)
-	// CLP accepts any tolerance in (0, 1e10) and otherwise keeps its default
-	// (1e-7). It uses its tolerances as room: a final basis may violate
-	// rows by almost the whole primal tolerance, which on the design LPs
-	// (duals summing to γ ≈ 10³) moves the objective by ~1e-7 relative. So
-	// it works at clpTolFactor times the acceptance tolerances of Options,
-	// and Finish still judges X by Options.FeasibilityTol itself.
-	C.Clp_setPrimalTolerance(model, C.double(clpWorkingTol(o.FeasibilityTol)))
-	C.Clp_setDualTolerance(model, C.double(clpWorkingTol(o.OptimalityTol)))
-	C.Clp_setMaximumIterations(model, C.int(min(o.MaxIterations, math.MaxInt32)))
+	newModel := func() unsafe.Pointer {
+		model := C.Clp_newModel()
+		C.Clp_setLogLevel(model, 0)
+		C.Clp_loadProblem(model, C.int(n), C.int(m), ptr(start), ptr(index), ptr(value),
+			ptr(colLo), ptr(colHi), ptr(obj), ptr(rowLo), ptr(rowHi))
+		// CLP's automatic scaling returns wrong "optimal" answers on the
+		// design LPs (lp-design.md): always off.
+		C.Clp_scaling(model, 0)
+		// CLP accepts any tolerance in (0, 1e10) and otherwise keeps its
+		// default (1e-7). It uses its tolerances as room: a final basis may
+		// violate rows by almost the whole primal tolerance, which on the
+		// design LPs (duals summing to γ ≈ 10³) moves the objective by ~1e-7
+		// relative. So it works at clpTolFactor times the acceptance
+		// tolerances of Options, and Finish still judges X by
+		// Options.FeasibilityTol itself.
+		C.Clp_setPrimalTolerance(model, C.double(clpWorkingTol(o.FeasibilityTol)))
+		C.Clp_setDualTolerance(model, C.double(clpWorkingTol(o.OptimalityTol)))
+		C.Clp_setMaximumIterations(model, C.int(min(o.MaxIterations, math.MaxInt32)))
+		return model
+	}
+	model := newModel()
+	defer func() { C.Clp_deleteModel(model) }()
 	if warm != nil && n+m > 0 {
 		st := make([]C.uchar, n+m)
 		for j, s := range warm.Cols {
@@ -160,13 +165,30 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 
 	C.Clp_dual(model, 0)
 	iterations := int(C.Clp_numberIterations(model))
+	remaining := func() C.int { return C.int(max(1, min(o.MaxIterations-iterations, math.MaxInt32))) }
+	if C.Clp_status(model) == 1 {
+		// CLP 1.17's dual simplex can call a feasible problem infeasible
+		// (met with free zero-cost columns: testdata/regress/
+		// clp-dual-false-infeasible.json). A cold primal simplex on a fresh
+		// model checks the verdict; only its optimal answer (whose x Finish
+		// verifies) overrides it. (Continuing with the primal from where
+		// the dual stopped can end in CLP's status 4 on infeasible LPs.)
+		alt := newModel()
+		C.Clp_setMaximumIterations(alt, remaining())
+		C.Clp_primal(alt, 0)
+		iterations += int(C.Clp_numberIterations(alt))
+		if C.Clp_status(alt) == 0 {
+			model, alt = alt, model
+		}
+		C.Clp_deleteModel(alt)
+	}
 	if C.Clp_status(model) == 0 && clpRepairFakeBounds(model, p, o) {
 		// The dual simplex parks variables with an infinite bound at a
 		// "fake" bound (±1e10) and may stop there when their reduced cost
 		// is zero: an optimal but non-basic point with huge entries. Move
 		// them to a real bound (or zero) and let the primal simplex restore
 		// feasibility from that basis.
-		C.Clp_setMaximumIterations(model, C.int(max(1, min(o.MaxIterations-iterations, math.MaxInt32))))
+		C.Clp_setMaximumIterations(model, remaining())
 		C.Clp_primal(model, 0)
 		iterations += int(C.Clp_numberIterations(model))
 	}

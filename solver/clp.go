@@ -169,15 +169,18 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 	if C.Clp_status(model) == 1 {
 		// CLP 1.17's dual simplex can call a feasible problem infeasible
 		// (met with free zero-cost columns: testdata/regress/
-		// clp-dual-false-infeasible.json). A cold primal simplex on a fresh
-		// model checks the verdict; only its optimal answer (whose x Finish
-		// verifies) overrides it. (Continuing with the primal from where
-		// the dual stopped can end in CLP's status 4 on infeasible LPs.)
+		// clp-dual-false-infeasible.json, or a feasible and unbounded one:
+		// clp-dual-false-infeasible.unbounded.json). A cold primal simplex
+		// on a fresh model checks the verdict; its "optimal" (whose x Finish
+		// verifies) or "unbounded" (declared only once phase 1 has found a
+		// feasible point) overrides it. (Continuing with the primal from
+		// where the dual stopped can end in CLP's status 4 on infeasible
+		// LPs.)
 		alt := newModel()
 		C.Clp_setMaximumIterations(alt, remaining())
 		C.Clp_primal(alt, 0)
 		iterations += int(C.Clp_numberIterations(alt))
-		if C.Clp_status(alt) == 0 {
+		if st := C.Clp_status(alt); st == 0 || st == 2 {
 			model, alt = alt, model
 		}
 		C.Clp_deleteModel(alt)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/featmap/featmap/solver"
@@ -194,7 +195,9 @@ func TestHandMadeLPs(t *testing.T) {
 }
 
 // TestRegressionLPs solves the LPs in testdata/regress (problems that once
-// exposed a backend bug) and certifies an optimal vertex.
+// exposed a backend bug). A file named *.infeasible.json or
+// *.unbounded.json must get that status; any other must give a certified
+// optimal vertex.
 func TestRegressionLPs(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "regress", "*.json"))
 	if err != nil || len(files) == 0 {
@@ -205,6 +208,14 @@ func TestRegressionLPs(t *testing.T) {
 			t.Run(filepath.Base(f), func(t *testing.T) {
 				p := readLP(t, f)
 				sol := solve(t, b, p, solver.Options{})
+				for _, want := range []solver.Status{solver.Infeasible, solver.Unbounded} {
+					if strings.HasSuffix(f, "."+want.String()+".json") {
+						if sol.Status != want {
+							t.Fatalf("status %v (%s), want %v", sol.Status, sol.Message, want)
+						}
+						return
+					}
+				}
 				if e := certify(p, sol, defaultCert); e != "" {
 					t.Fatalf("not certified optimal: %s", e)
 				}

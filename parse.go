@@ -235,11 +235,31 @@ func (p *parser) typeErr(n *yaml.Node, field, want string) *SpecError {
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// yamlParserProblems are the problems of yaml.v3's parser (as opposed to
+// its scanner), for which it reports the 0-based line of the context (the
+// collection being parsed) or of the problem.
+var yamlParserProblems = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"found undefined tag handle":             true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected key":              true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found duplicate %TAG directive":         true,
+}
+
 // yamlErr turns a YAML parser error into a *SpecError with its line.
 func (p *parser) yamlErr(err error) *SpecError {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
+		if yamlParserProblems[m[2]] {
+			line++
+		}
 		return &SpecError{Path: p.path, Line: line, Msg: "invalid YAML: " + m[2], Err: err}
 	}
 	return &SpecError{Path: p.path, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: "), Err: err}

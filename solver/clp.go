@@ -95,22 +95,39 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 	}
 	o = o.WithDefaults(p)
 	n, m := p.NumCols(), p.NumRows
+	if len(p.RowIndex) > math.MaxInt32 || n > math.MaxInt32 || m > math.MaxInt32 {
+		return nil, errors.New("solver: clp: problem too large for CLP's 32-bit indices")
+	}
 	warm := o.WarmStart
 	if warm != nil && (len(warm.Cols) != n || len(warm.Rows) != m) {
 		warm = nil // a basis of another shape is ignored, as purego does
 	}
-	if len(p.RowIndex) > math.MaxInt32 || n > math.MaxInt32 || m > math.MaxInt32 {
-		return nil, errors.New("solver: clp: problem too large for CLP's 32-bit indices")
+	r := clpReduce(p, o)
+	if r.infeasibleRow >= 0 {
+		sol := r.expand(p, &Solution{Status: Infeasible})
+		sol.Message = fmt.Sprintf("clp: row %d has no entries and bounds [%g, %g]",
+			r.infeasibleRow, p.RowLower[r.infeasibleRow], p.RowUpper[r.infeasibleRow])
+		return Finish(p, o, sol), nil
 	}
-
-	if clpEmptyMatrix(p) {
-		// CLP routes a problem without matrix entries to a trivial
-		// "empty problem" routine (secondary status 6) that answers status
-		// 4 when a row is infeasible and a column unbounded at once. Such a
-		// problem separates into single variables: solve it here.
-		return Finish(p, o, solveSeparable(p, o)), nil
+	var core *Solution
+	if r.q.NumRows == 0 || r.q.NumCols() == 0 {
+		core = &Solution{Status: Optimal, X: []float64{}, RowDual: []float64{}, ColDual: []float64{},
+			Basis: &Basis{Cols: []VarStatus{}, Rows: []VarStatus{}}}
+	} else {
+		if warm != nil {
+			warm = r.reduceBasis(warm)
+		}
+		core = clpSolveCore(r.q, o, warm)
 	}
+	return Finish(p, o, r.expand(p, core)), nil
+}
 
+// clpSolveCore solves p, which has at least one row and one column and no
+// empty row or column, with CLP's dual simplex. It fills in the status, x,
+// duals, basis and iteration count; the caller maps them back and calls
+// Finish.
+func clpSolveCore(p *Problem, o Options, warm *Basis) *Solution {
+	n, m := p.NumCols(), p.NumRows
 	start := make([]C.CoinBigIndex, n+1)
 	for j, s := range p.ColStart {
 		start[j] = C.CoinBigIndex(s)
@@ -232,7 +249,7 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 		}
 		sol.Basis = b
 	}
-	return Finish(p, o, sol), nil
+	return sol
 }
 
 // clpTolFactor scales Options' tolerances to CLP's working tolerances;
@@ -305,17 +322,6 @@ func clpStatusOut(st int, lo, hi, v float64) VarStatus {
 	return AtZero
 }
 
-// clpEmptyMatrix reports whether A has no nonzero entry (which includes
-// problems without rows or without columns).
-func clpEmptyMatrix(p *Problem) bool {
-	for _, v := range p.Value {
-		if v != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // clpRepairFakeBounds finds nonbasic variables that are not at the bound
 // their status names (or at zero, when free) and gives each a status and
 // value on a real bound: the finite bound nearest to its value, or zero when
@@ -371,51 +377,147 @@ func clpRepairFakeBounds(model unsafe.Pointer, p *Problem, o Options) bool {
 	return changed
 }
 
-// solveSeparable solves a problem whose matrix has no nonzero entry: every
-// row activity is 0, so the problem is infeasible if a row's bounds exclude
-// 0 (beyond the feasibility tolerance), and otherwise each column sits at the
-// bound its cost prefers; a cost pointing at an infinite bound makes it
-// unbounded. Row duals are 0 and reduced costs equal the costs; every row is
-// basic and every column nonbasic.
-func solveSeparable(p *Problem, o Options) *Solution {
+// clpReduced is p without the parts that need no simplex: free rows (both
+// bounds infinite) and rows without nonzero entries are dropped, then every
+// column without a nonzero entry in a kept row. Those pieces separate: a
+// dropped row has dual 0 and is basic (an empty one is infeasible unless its
+// bounds contain 0), and a dropped column sits at the bound its cost
+// prefers, with reduced cost c_j, or makes the problem unbounded (if the
+// rest is feasible) when the cost points at an infinite bound. CLP never
+// sees such rows and columns: its dual simplex has aborted the process (a
+// failed assertion in ClpSimplexDual::dualColumn0, testdata/regress/
+// clp-abort-empty-column.unbounded.json) and misreported statuses on them,
+// and on a problem without entries it runs an "empty problem" routine
+// (secondary status 6) that answers status 4 when a row is infeasible and a
+// column unbounded at once.
+type clpReduced struct {
+	q             *Problem
+	rows, cols    []int // kept rows and columns of p, in order
+	sepX          []float64
+	sepStatus     []VarStatus
+	unbounded     int // a dropped column whose cost points at an infinite bound, or −1
+	infeasibleRow int // a dropped row whose bounds exclude 0, or −1
+}
+
+func clpReduce(p *Problem, o Options) *clpReduced {
 	n, m := p.NumCols(), p.NumRows
-	sol := &Solution{
-		Status:  Optimal,
-		X:       make([]float64, n),
-		RowDual: make([]float64, m),
-		ColDual: append([]float64(nil), p.Obj...),
-		Basis:   &Basis{Cols: make([]VarStatus, n), Rows: make([]VarStatus, m)},
-	}
-	unbounded := false
-	for j, c := range p.Obj {
-		lo, hi := p.ColLower[j], p.ColUpper[j]
-		loFin, hiFin := !math.IsInf(lo, -1), !math.IsInf(hi, 1)
-		switch {
-		case c > 0 && !loFin, c < 0 && !hiFin:
-			unbounded = true
-			sol.Basis.Cols[j] = clpStatusOut(clpFree, lo, hi, 0)
-			if sol.Basis.Cols[j] == AtLower {
-				sol.X[j] = lo
-			} else if sol.Basis.Cols[j] == AtUpper {
-				sol.X[j] = hi
-			}
-		case c < 0 || c == 0 && !loFin && hiFin:
-			sol.X[j], sol.Basis.Cols[j] = hi, AtUpper
-		case loFin:
-			sol.X[j], sol.Basis.Cols[j] = lo, AtLower
-		default:
-			sol.X[j], sol.Basis.Cols[j] = 0, AtZero
+	r := &clpReduced{sepX: make([]float64, n), sepStatus: make([]VarStatus, n), unbounded: -1, infeasibleRow: -1}
+	entries := make([]int, m)
+	for k, i := range p.RowIndex {
+		if p.Value[k] != 0 {
+			entries[i]++
 		}
 	}
+	newRow := make([]int, m)
 	for i := 0; i < m; i++ {
-		if _, rel := violation(p.RowLower[i], p.RowUpper[i], 0); rel > o.FeasibilityTol {
-			sol.Status = Infeasible
-			sol.Message = fmt.Sprintf("row %d has no entries and bounds [%g, %g]", i, p.RowLower[i], p.RowUpper[i])
-			return sol
+		newRow[i] = -1
+		free := math.IsInf(p.RowLower[i], -1) && math.IsInf(p.RowUpper[i], 1)
+		switch {
+		case free:
+		case entries[i] == 0:
+			if _, rel := violation(p.RowLower[i], p.RowUpper[i], 0); rel > o.FeasibilityTol && r.infeasibleRow < 0 {
+				r.infeasibleRow = i
+			}
+		default:
+			newRow[i] = len(r.rows)
+			r.rows = append(r.rows, i)
 		}
 	}
-	if unbounded {
+	rowLo, rowHi := make([]float64, len(r.rows)), make([]float64, len(r.rows))
+	for k, i := range r.rows {
+		rowLo[k], rowHi[k] = p.RowLower[i], p.RowUpper[i]
+	}
+	b := NewBuilder(rowLo, rowHi)
+	var idx []int
+	var val []float64
+	for j := 0; j < n; j++ {
+		idx, val = idx[:0], val[:0]
+		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
+			if ni := newRow[p.RowIndex[k]]; ni >= 0 && p.Value[k] != 0 {
+				idx = append(idx, ni)
+				val = append(val, p.Value[k])
+			}
+		}
+		if len(idx) > 0 {
+			r.cols = append(r.cols, j)
+			b.AddColumn(p.Obj[j], p.ColLower[j], p.ColUpper[j], idx, val)
+			continue
+		}
+		var unb bool
+		r.sepX[j], r.sepStatus[j], unb = separableColumn(p.Obj[j], p.ColLower[j], p.ColUpper[j])
+		if unb && r.unbounded < 0 {
+			r.unbounded = j
+		}
+	}
+	r.q = b.Problem()
+	return r
+}
+
+// separableColumn minimises c·x over [lo, hi]: the preferred bound (lower
+// for c = 0 when finite), or 0 for a free zero-cost column. unbounded
+// reports a cost that points at an infinite bound; x is then the finite
+// bound, if any.
+func separableColumn(c, lo, hi float64) (x float64, st VarStatus, unbounded bool) {
+	loFin, hiFin := !math.IsInf(lo, -1), !math.IsInf(hi, 1)
+	unbounded = c > 0 && !loFin || c < 0 && !hiFin
+	switch {
+	case hiFin && (c < 0 || !loFin):
+		return hi, AtUpper, unbounded
+	case loFin:
+		return lo, AtLower, unbounded
+	}
+	return 0, AtZero, unbounded
+}
+
+// reduceBasis restricts a basis of p to the kept rows and columns.
+func (r *clpReduced) reduceBasis(b *Basis) *Basis {
+	out := &Basis{Cols: make([]VarStatus, len(r.cols)), Rows: make([]VarStatus, len(r.rows))}
+	for k, j := range r.cols {
+		out.Cols[k] = b.Cols[j]
+	}
+	for k, i := range r.rows {
+		out.Rows[k] = b.Rows[i]
+	}
+	return out
+}
+
+// expand maps a solution of the reduced problem back to p, filling in the
+// dropped rows and columns, and settles the status: a dropped unbounded
+// column makes a feasible problem unbounded.
+func (r *clpReduced) expand(p *Problem, core *Solution) *Solution {
+	m := p.NumRows
+	sol := &Solution{Status: core.Status, Message: core.Message, Iterations: core.Iterations}
+	sol.X = append([]float64(nil), r.sepX...)
+	sol.ColDual = append([]float64(nil), p.Obj...)
+	sol.RowDual = make([]float64, m)
+	if len(core.X) == len(r.cols) {
+		for k, j := range r.cols {
+			sol.X[j] = core.X[k]
+		}
+	}
+	if len(core.ColDual) == len(r.cols) {
+		for k, j := range r.cols {
+			sol.ColDual[j] = core.ColDual[k]
+		}
+	}
+	if len(core.RowDual) == len(r.rows) {
+		for k, i := range r.rows {
+			sol.RowDual[i] = core.RowDual[k]
+		}
+	}
+	if core.Basis != nil {
+		sol.Basis = &Basis{Cols: append([]VarStatus(nil), r.sepStatus...), Rows: make([]VarStatus, m)}
+		for k, j := range r.cols {
+			sol.Basis.Cols[j] = core.Basis.Cols[k]
+		}
+		for k, i := range r.rows {
+			sol.Basis.Rows[i] = core.Basis.Rows[k]
+		}
+	}
+	if sol.Status == Optimal && r.unbounded >= 0 {
+		j := r.unbounded
 		sol.Status = Unbounded
+		sol.Message = fmt.Sprintf("clp: column %d has no entries, cost %g and bounds [%g, %g]", j, p.Obj[j], p.ColLower[j], p.ColUpper[j])
 	}
 	return sol
 }

@@ -11,10 +11,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -144,6 +144,7 @@ type dataRef struct {
 // parser walks one spec's YAML tree.
 type parser struct {
 	path string
+	data []byte
 	refs []dataRef
 	// targetDim is the target.dim value node, for dimension errors.
 	targetDim *yaml.Node
@@ -158,12 +159,32 @@ func (p *parser) errAt(n *yaml.Node, field, format string, args ...any) *SpecErr
 	return &SpecError{Path: p.path, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-// child returns the key path of key under field.
+// child returns the key path of key under field; a key that is not a
+// plain name is quoted.
 func child(field, key string) string {
+	switch {
+	case len(key) > 64:
+		key = strconv.Quote(key[:40]) + "..."
+	case !plainKey(key):
+		key = strconv.Quote(key)
+	}
 	if field == "" {
 		return key
 	}
 	return field + "." + key
+}
+
+// plainKey reports whether key can stand unquoted in a key path.
+func plainKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for _, r := range key {
+		if !(r == '_' || r == '-' || r == '<' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // elem returns the key path of list element i of field.
@@ -262,7 +283,44 @@ func (p *parser) yamlErr(err error) *SpecError {
 		}
 		return &SpecError{Path: p.path, Line: line, Msg: "invalid YAML: " + m[2], Err: err}
 	}
-	return &SpecError{Path: p.path, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: "), Err: err}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	return &SpecError{Path: p.path, Line: p.guessLine(msg), Msg: "invalid YAML: " + msg, Err: err}
+}
+
+var unknownAnchorRE = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+
+// guessLine finds the line of a YAML error reported without one: the first
+// use of an unknown anchor, or the first character YAML does not allow. It
+// returns 0 if it finds nothing.
+func (p *parser) guessLine(msg string) int {
+	lineAt := func(off int) int { return 1 + bytes.Count(p.data[:off], []byte("\n")) }
+	if m := unknownAnchorRE.FindStringSubmatch(msg); m != nil {
+		if i := bytes.Index(p.data, []byte("*"+m[1])); i >= 0 {
+			return lineAt(i)
+		}
+		return 0
+	}
+	if bytes.HasPrefix(p.data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(p.data, []byte{0xFF, 0xFE}) {
+		return 0 // UTF-16: offsets are not bytes of data
+	}
+	for off := 0; off < len(p.data); {
+		r, size := utf8.DecodeRune(p.data[off:])
+		if (r == utf8.RuneError && size == 1) || !yamlPrintable(r) {
+			return lineAt(off)
+		}
+		off += size
+	}
+	return 0
+}
+
+// yamlPrintable reports whether YAML allows r in a stream.
+func yamlPrintable(r rune) bool {
+	switch {
+	case r == 0x09, r == 0x0A, r == 0x0D, r >= 0x20 && r <= 0x7E, r == 0x85,
+		r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
+		return true
+	}
+	return false
 }
 
 // decodeDoc decodes the next document of dec, turning a panic of the YAML
@@ -618,7 +676,7 @@ var (
 
 // parseSpec parses data, returning the spec and the data files to read.
 func parseSpec(path string, data []byte) (*Spec, []dataRef, error) {
-	p := &parser{path: path}
+	p := &parser{path: path, data: data}
 	root, err := p.document(data)
 	if err != nil {
 		return nil, nil, err
@@ -1072,17 +1130,18 @@ func (p *parser) compare(n *yaml.Node, s *Spec) error {
 	if len(items) == 0 {
 		return p.errAt(mn, "compare.methods", "must name at least one method")
 	}
+	seenMethods := make(map[string]int)
 	for i, it := range items {
 		field := elem("compare.methods", i)
 		ms, _, err := p.method(it, field, it.Line, i, s)
 		if err != nil {
 			return err
 		}
-		for j := range c.Methods {
-			if sameMethod(&c.Methods[j], ms) {
-				return p.errAt(it, field, "same method and options as %s", elem("compare.methods", j))
-			}
+		key := methodKey(ms)
+		if j, dup := seenMethods[key]; dup {
+			return p.errAt(it, field, "same method and options as %s", elem("compare.methods", j))
 		}
+		seenMethods[key] = i
 		c.Methods = append(c.Methods, *ms)
 	}
 	dn, _ := m.get("dims")
@@ -1113,12 +1172,12 @@ func (p *parser) compare(n *yaml.Node, s *Spec) error {
 	return nil
 }
 
-// sameMethod reports whether a and b are the same method with the same
-// options (their lines aside).
-func sameMethod(a, b *MethodSpec) bool {
-	x, y := *a, *b
-	x.Line, y.Line = 0, 0
-	return reflect.DeepEqual(x, y)
+// methodKey returns a string that is equal for two methods exactly when
+// they have the same name and options (their lines aside).
+func methodKey(ms *MethodSpec) string {
+	x := *ms
+	x.Line = 0
+	return fmt.Sprintf("%#v", x)
 }
 
 // ---- methods -------------------------------------------------------------------

@@ -406,10 +406,14 @@ var malformed = []struct {
 	{"not a mapping", "- version\n- 1\n", "x.yaml:1: a spec must be a mapping of keys (version, name, kernel, ...), not a list"},
 	{"invalid YAML", with(4, "domain: {integers: [0, 255]"), "x.yaml:4: invalid YAML: did not find expected ',' or '}'"},
 	{"two documents", with(0, "---", "version: 1"), "x.yaml:7: more than one YAML document; a spec is a single document"},
+	{"unknown anchor", with(6, "method: {name: chum, seed: *s}"), "x.yaml:6: invalid YAML: unknown anchor 's' referenced"},
+	{"control character", with(2, "name: Chi2\x01"), "x.yaml:2: invalid YAML: control characters are not allowed"},
+	{"invalid UTF-8", with(3, "kernel: {type: chi2\xff}"), "x.yaml:3: invalid YAML: invalid leading UTF-8 octet"},
 	{"tab indentation", "version: 1\nkernel:\n\ttype: chi2\n", "x.yaml:3: invalid YAML: found character that cannot start any token"},
 
 	// Unknown keys at every level.
 	{"unknown top-level key", with(0, "colour: red"), "x.yaml:7: colour: unknown key; top-level keys are version, name, kernel, domain, error, target, method, compare"},
+	{"unknown key that is not a name", with(0, `"my key": 1`), `x.yaml:7: "my key": unknown key; top-level keys are version, name, kernel, domain, error, target, method, compare`},
 	{"unknown top-level key, typo", with(0, "eror: {norm: l1}"), "x.yaml:7: eror: unknown key (did you mean error?); top-level keys are version, name, kernel, domain, error, target, method, compare"},
 	{"unknown kernel key", with(3, "kernel: {type: chi2, gama: 2}"), "x.yaml:3: kernel.gama: unknown key (did you mean gamma?); kernel keys are type, gamma, sigma"},
 	{"unknown domain key", with(4, "domain:", "  integers: [0, 255]", "  step: 1"), "x.yaml:6: domain.step: unknown key; domain keys are dims, integers, interval, negative"},

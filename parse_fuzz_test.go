@@ -1,0 +1,166 @@
+package featmap
+
+import (
+	"errors"
+	"go/token"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/featmap/featmap/design"
+)
+
+// FuzzParseSpec checks that ParseSpec never panics, that every error is a
+// *SpecError for the file with a line, and that every accepted spec is complete and
+// consistent (defaults filled, one shape, values in range, the target
+// dimension one the method can make).
+func FuzzParseSpec(f *testing.F) {
+	f.Add([]byte(lines(base...)))
+	for _, tt := range malformed {
+		f.Add([]byte(tt.src))
+	}
+	files, _ := filepath.Glob("testdata/specs/*.yaml")
+	for _, name := range files {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("version: 1\nname: R\nkernel: {type: rbf, sigma: [1, 2]}\ndomain: {dims: 2, interval: [[0, 1], [2, 3]]}\ncompare: {methods: [chum], dims: [1]}\n"))
+	f.Add([]byte("version: 1\nname: A\nkernel: &k {type: chi2}\ndomain: {integers: [0, 9]}\ncompare: {methods: [chum, {name: li, k: [1]}, vz, *k], dims: [3, 1]}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ParseSpec("fuzz.yaml", data)
+		if err != nil {
+			checkSpecError(t, err)
+			return
+		}
+		checkSpec(t, s, data)
+		again, err := ParseSpec("fuzz.yaml", data)
+		if err != nil || !reflect.DeepEqual(s, again) {
+			t.Fatalf("ParseSpec is not deterministic: %v", err)
+		}
+	})
+}
+
+func checkSpecError(t *testing.T, err error) {
+	var se *SpecError
+	if !errors.As(err, &se) {
+		t.Fatalf("error %v is a %T, not a *SpecError", err, err)
+	}
+	if se.Path != "fuzz.yaml" || se.Line < 1 || se.Msg == "" || !strings.HasPrefix(err.Error(), "fuzz.yaml") {
+		t.Fatalf("malformed SpecError %#v: %s", *se, err)
+	}
+}
+
+func finitePositive(v float64) bool { return v > 0 && !math.IsInf(v, 1) }
+
+// checkSpec checks the invariants of an accepted spec.
+func checkSpec(t *testing.T, s *Spec, data []byte) {
+	t.Helper()
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf("accepted spec %s\n"+format, append([]any{dump(s)}, args...)...)
+	}
+	if s.Path != "fuzz.yaml" || s.Hash != hashOf(string(data)) || s.Version != 1 {
+		fail("path, hash or version")
+	}
+	if !token.IsIdentifier(s.Name) || !token.IsExported(s.Name) {
+		fail("name %q", s.Name)
+	}
+	k, d := s.Kernel, s.Domain
+	if !slices.Contains(kernelTypes, k.Type) {
+		fail("kernel %q", k.Type)
+	}
+	if d.Dims < 1 || d.Dims > 3 || len(d.Lo) != d.Dims || len(d.Hi) != d.Dims {
+		fail("domain dims")
+	}
+	for i := range d.Lo {
+		lo, hi := d.Lo[i], d.Hi[i]
+		if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			fail("domain axis %d", i)
+		}
+		if d.Integer && (lo != math.Trunc(lo) || hi != math.Trunc(hi) || math.Abs(lo) > maxExactInteger || math.Abs(hi) > maxExactInteger) {
+			fail("integer domain")
+		}
+	}
+	if d.Integer && d.Dims != 1 {
+		fail("integer domain with %d axes", d.Dims)
+	}
+	if k.Homogeneous() {
+		if !finitePositive(k.Gamma) || k.Sigma != nil || d.Dims != 1 || d.Lo[0] < 0 || (!d.Integer && d.Lo[0] == 0) {
+			fail("homogeneous kernel")
+		}
+		if d.Negative != design.NegativeSign && d.Negative != design.NegativeZero {
+			fail("negative rule")
+		}
+	} else {
+		if k.Gamma != 0 || len(k.Sigma) != d.Dims || d.Negative != "" {
+			fail("rbf kernel")
+		}
+		for _, v := range k.Sigma {
+			if !finitePositive(v) {
+				fail("sigma")
+			}
+		}
+	}
+	if !slices.Contains(norms, string(s.Error.Norm)) || !slices.Contains(weights, string(s.Error.Weight)) {
+		fail("error section")
+	}
+	var ms []MethodSpec
+	switch {
+	case s.Compare == nil && s.Target != nil && s.Method != nil:
+		tg := s.Target
+		switch {
+		case tg.Dim > 0:
+			if tg.MaxError != 0 || tg.MaxDim != 0 {
+				fail("target with dim")
+			}
+			if !s.CanMake(*s.Method, tg.Dim) {
+				fail("the method cannot make target.dim")
+			}
+		case finitePositive(tg.MaxError):
+			if tg.MaxDim < 1 {
+				fail("max_dim")
+			}
+			if len(s.Method.Li.K) > 0 {
+				fail("li k with max_error")
+			}
+		default:
+			fail("target")
+		}
+		ms = []MethodSpec{*s.Method}
+	case s.Compare != nil && s.Target == nil && s.Method == nil:
+		c := s.Compare
+		if len(c.Methods) == 0 || len(c.Dims) == 0 {
+			fail("empty comparison")
+		}
+		seen := map[int]bool{}
+		for _, dim := range c.Dims {
+			if dim < 1 || seen[dim] {
+				fail("compare dims")
+			}
+			seen[dim] = true
+		}
+		ms = c.Methods
+	default:
+		fail("shape")
+	}
+	for _, m := range ms {
+		def := methodByName(m.Name)
+		switch {
+		case def == nil:
+			fail("method %q", m.Name)
+		case def.kernelOK(k) != "" || d.Dims > def.axes:
+			fail("method %s for this kernel and domain", m.Name)
+		case m.Line < 1:
+			fail("method line")
+		case m.Name == MethodVZ && m.VZ.Window == "":
+			fail("vz window default")
+		case m.Name == MethodLi && (m.Li.Bins < 2 || (m.Li.K != nil && m.Li.Data != "") || m.Li.Values != nil):
+			fail("li options")
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func writeSpec(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "spec.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const vzSpec = `version: 1
+name: Chi2VZ
+kernel: {type: chi2}
+domain: {integers: [0, 255]}
+target: {dim: 5}
+method: {name: vz}
+`
+
+// TestDesignJSON checks the fields the issue promises in design -json.
+func TestDesignJSON(t *testing.T) {
+	code, out, errOut := runCLI("design", "-json", writeSpec(t, vzSpec))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var v struct {
+		Name   string
+		Kernel struct{ Type string }
+		Method string
+		Dim    int
+		Errors struct {
+			LInf, RMS float64
+			Measure   string
+			On        string
+		}
+		Stages []struct{ Name string }
+		Map    struct {
+			Form  string
+			Terms []struct {
+				Freq   []float64
+				Weight float64
+			}
+		}
+		Seconds *float64
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if v.Name != "Chi2VZ" || v.Kernel.Type != "chi2" || v.Method != "vz" || v.Dim != 5 || v.Map.Form != "fourier" || len(v.Map.Terms) != 3 || v.Seconds == nil {
+		t.Errorf("unexpected design JSON: %+v", v)
+	}
+	// VLFeat's 5-D χ² map (rectangular window) measures 3.1874 / 1.2447.
+	if v.Errors.Measure != "absolute" || v.Errors.LInf < 3.18 || v.Errors.LInf > 3.19 || !strings.Contains(v.Errors.On, "65536") {
+		t.Errorf("errors %+v", v.Errors)
+	}
+}
+
+// TestDesignHuman checks the human summary names the verified error.
+func TestDesignHuman(t *testing.T) {
+	code, out, errOut := runCLI("design", writeSpec(t, vzSpec))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"Chi2VZ", "D = 5", "verified absolute error: L∞ 3.18", "65536 ordered pairs"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestExitCodes: bad usage and bad specs exit 2 with a clear message, a
+// failed design exits 1.
+func TestExitCodes(t *testing.T) {
+	bad := writeSpec(t, "version: 1\nname: X\nkernel: {type: chi2}\ndomain: {interval: [1, 0.5]}\ntarget: {dim: 5}\nmethod: {name: chum}\n")
+	unreachable := writeSpec(t, strings.Replace(vzSpec, "target: {dim: 5}", "target: {max_error: 1e-12, max_dim: 3}", 1))
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, exitUsage, "Usage"},
+		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
+		{[]string{"design"}, exitUsage, "want exactly one spec file"},
+		{[]string{"design", "-nosuchflag", bad}, exitUsage, "flag provided but not defined"},
+		{[]string{"design", "does-not-exist.yaml"}, exitUsage, "does-not-exist.yaml"},
+		{[]string{"design", bad}, exitUsage, ":4: domain.interval: lo must be < hi"},
+		{[]string{"design", "-solver", "simplex9", bad}, exitUsage, `unknown backend "simplex9"`},
+		{[]string{"design", unreachable}, exitFailed, "unreachable"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("featmap %v: exit %d, stderr %q; want exit %d mentioning %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+	if code, out, _ := runCLI("version"); code != exitOK || !strings.HasPrefix(out, "featmap ") {
+		t.Errorf("version: exit %d, %q", code, out)
+	}
+}

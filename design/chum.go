@@ -124,15 +124,15 @@ func Chum(p *Problem, dim int, opt ChumOptions, sv solver.Backend, progress func
 }
 
 type chum struct {
-	p        *Problem
-	dim      int
-	opt      ChumOptions
-	z        [][]float64 // Z as points, for SignatureError
-	zOn      string
-	lp       *lpSolver
+	p   *Problem
+	dim int
+	opt ChumOptions
+	z   [][]float64 // Z as points, for SignatureError
+	zOn string
+	lp  *lpSolver
 	// score is the set on which designs are finally compared: the exact set
 	// when the problem has one, else Z.
-	score *fitSet
+	score    *fitSet
 	extraLPs int
 	mu       sync.Mutex
 	cands    []candidate

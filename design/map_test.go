@@ -172,7 +172,9 @@ func TestValidateRejects(t *testing.T) {
 		"no gamma":          func(m *Map) { m.Gamma = 0 },
 		"bad negative rule": func(m *Map) { m.Negative = "abs" },
 		"unknown form":      func(m *Map) { m.Form = "wavelet" },
-		"li with gamma 0.5": func(m *Map) { m.Form, m.Transform, m.LiK, m.Gamma, m.Terms = LiSeries, Identity, []float64{1}, 0.5, nil },
+		"li with gamma 0.5": func(m *Map) {
+			m.Form, m.Transform, m.LiK, m.Gamma, m.Terms = LiSeries, Identity, []float64{1}, 0.5, nil
+		},
 	}
 	for name, mutate := range cases {
 		m := homogeneousFourier()

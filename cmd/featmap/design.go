@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/featmap/featmap"
+)
+
+func cmdDesign(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("design", flag.ContinueOnError)
+	var c commonFlags
+	c.register(fs)
+	asJSON := fs.Bool("json", false, "print the design as one JSON object")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: featmap design [-json] [-solver purego|clp] SPEC.yaml")
+		fs.PrintDefaults()
+	}
+	spec, opts, code := parseCommand(fs, &c, args, stderr)
+	if code != exitOK {
+		return code
+	}
+	d, err := spec.Design(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "featmap: %s: %v\n", spec.Path, err)
+		return exitFailed
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(d.JSON()); err != nil {
+			fmt.Fprintln(stderr, "featmap:", err)
+			return exitFailed
+		}
+		return exitOK
+	}
+	printDesign(stdout, d)
+	return exitOK
+}
+
+// printDesign writes the human summary of a design.
+func printDesign(w io.Writer, d *featmap.Design) {
+	m, v := d.Map, d.Map.Errors
+	fmt.Fprintf(w, "%s: %s, D = %d, method %s\n", d.Spec.Name, describeKernel(d.Spec), m.Dim, d.Method.Name)
+	fmt.Fprintf(w, "domain: %s\n", describeDomain(d.Spec))
+	if len(m.Terms) > 0 {
+		fmt.Fprintln(w, "\nfrequencies and weights:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  ω\tα\tdims")
+		for _, t := range m.Terms {
+			dims := 2
+			if t.Freq[0] == 0 {
+				dims = 1
+			}
+			fmt.Fprintf(tw, "  %.10g\t%.10g\t%d\n", t.Freq[0], t.Weight, dims)
+		}
+		tw.Flush()
+	}
+	if len(m.LiK) > 0 {
+		fmt.Fprintf(w, "\nLi parameters k: %.6g\n", m.LiK)
+	}
+	if len(d.Stages) > 0 {
+		fmt.Fprintf(w, "\n%s error per stage (L∞ / RMS):\n", v.Measure)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, st := range d.Stages {
+			fmt.Fprintf(tw, "  %s\t%.6g\t%.6g\n", st.Name, st.Error.LInf, st.Error.RMS)
+		}
+		tw.Flush()
+	}
+	fmt.Fprintf(w, "\nverified %s error: L∞ %.6g, RMS %.6g\n  on %s\n", v.Measure, v.Reported.LInf, v.Reported.RMS, v.Reported.On)
+	fmt.Fprintf(w, "weighted signature error: L∞ %.6g on %s\n", v.Signature.LInf, v.Signature.On)
+	if v.Design.Points > 0 {
+		fmt.Fprintf(w, "  (L∞ %.6g on the design set %s)\n", v.Design.LInf, v.Design.On)
+	}
+	fmt.Fprintf(w, "design time %.2f s", d.Seconds)
+	if d.LPs > 0 {
+		fmt.Fprintf(w, ", %d LPs", d.LPs)
+	}
+	fmt.Fprintln(w)
+}
+
+func describeKernel(s *featmap.Spec) string {
+	if s.Kernel.Homogeneous() {
+		return fmt.Sprintf("%s kernel (γ = %g)", s.Kernel.Type, s.Kernel.Gamma)
+	}
+	return fmt.Sprintf("%s kernel (σ = %g)", s.Kernel.Type, s.Kernel.Sigma)
+}
+
+func describeDomain(s *featmap.Spec) string {
+	var parts []string
+	for i := range s.Domain.Lo {
+		if s.Domain.Integer {
+			parts = append(parts, fmt.Sprintf("{%g..%g}", s.Domain.Lo[i], s.Domain.Hi[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("[%g, %g]", s.Domain.Lo[i], s.Domain.Hi[i]))
+		}
+	}
+	return strings.Join(parts, " × ")
+}

@@ -47,8 +47,8 @@ const (
 //	3 scaled problem optimal, unscaled problem has dual infeasibilities
 //	4 scaled problem optimal, unscaled problem has primal and dual infeasibilities
 //	5 giving up in primal with flagged variables
-//	6 "empty problem check": the problem had no rows or no columns and was
-//	  solved by the trivial code path, not the simplex
+//	6 "empty problem check": the matrix had no elements and the problem
+//	  went to a trivial routine, not the simplex
 //	7 postsolve says not optimal
 //	8 failed the bad-element check
 //	9 status was 3 (limit) and it stopped on time
@@ -169,7 +169,7 @@ func clpSolveCore(p *Problem, o Options, warm *Basis) *Solution {
 	}
 	model := newModel()
 	defer func() { C.Clp_deleteModel(model) }()
-	if warm != nil && n+m > 0 {
+	if warm != nil {
 		st := make([]C.uchar, n+m)
 		for j, s := range warm.Cols {
 			st[j] = C.uchar(clpStatusIn(s, p.ColLower[j], p.ColUpper[j]))

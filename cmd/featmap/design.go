@@ -11,6 +11,8 @@ import (
 	"github.com/featmap/featmap"
 )
 
+func init() { commands["design"] = cmdDesign }
+
 func cmdDesign(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("design", flag.ContinueOnError)
 	var c commonFlags

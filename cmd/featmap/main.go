@@ -42,11 +42,10 @@ Usage:
 Run "featmap COMMAND -h" for a command's flags.
 `
 
-// commands maps a subcommand name to its implementation (each in its own
-// file); it receives the arguments after the name and returns the exit code.
-var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
-	"design": cmdDesign,
-}
+// commands maps a subcommand name to its implementation; each lives in its
+// own file and registers itself from init. It receives the arguments after
+// the name and returns the exit code.
+var commands = map[string]func(args []string, stdout, stderr io.Writer) int{}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {

@@ -167,7 +167,7 @@ func (s *Spec) designHomogeneous(d *Design, dim int, o RunOptions) error {
 	if err != nil {
 		return err
 	}
-	ref, err := homogeneous.NewReference(hp.Kernel, hp.Gamma, hp.Domain, s.Error.Weight)
+	ref, err := s.Reference()
 	if err != nil {
 		return err
 	}
@@ -207,4 +207,26 @@ func runSignatureMethod(d *Design, dp *design.Problem, dim int, o RunOptions) er
 		return fmt.Errorf("featmap: method %q does not apply to this kernel", d.Method.Name)
 	}
 	return nil
+}
+
+// Reference returns what a map designed for the spec is verified against:
+// the exact kernel, the verification inputs, the signature and the weight
+// of the spec's error measure (used by Design, and by reports to plot
+// signature errors and kernel-error maps).
+func (s *Spec) Reference() (*design.Reference, error) {
+	if s.Kernel.Homogeneous() {
+		hp, err := s.homogeneousProblem(1)
+		if err != nil {
+			return nil, err
+		}
+		return homogeneous.NewReference(hp.Kernel, hp.Gamma, hp.Domain, s.Error.Weight)
+	}
+	if s.Domain.Dims != 1 {
+		return nil, fmt.Errorf("featmap: no reference for %d-dimensional domains yet", s.Domain.Dims)
+	}
+	p, err := design.RBFProblem(s.Kernel.Sigma[0], s.Domain.Design(), s.Error.Weight, s.Error.Norm)
+	if err != nil {
+		return nil, err
+	}
+	return p.Reference, nil
 }

@@ -1,0 +1,362 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/featmap/featmap/codegen/internal/testmaps"
+	"github.com/featmap/featmap/design"
+)
+
+func testInfo(name string) Info {
+	return Info{
+		Name: name, Package: "gentest", Version: "v0.0.1-test",
+		SpecPath: "specs/" + strings.ToLower(name) + ".yaml", SpecHash: "sha256:0123456789abcdef",
+		Spec: "a hand-made test map (codegen/internal/testmaps)",
+	}
+}
+
+// generatedCase is a test map with its plan, emitted source and inputs.
+type generatedCase struct {
+	name string
+	p    *plan
+	src  []byte
+	in   *testInputs
+}
+
+func generateCases(t *testing.T, cases []testmaps.Case) []generatedCase {
+	t.Helper()
+	var gs []generatedCase
+	for _, c := range cases {
+		m := c.Map()
+		src, err := Generate(m, testInfo(c.Name))
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		p, err := newPlan(m, testInfo(c.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, generatedCase{name: c.Name, p: p, src: src, in: inputsFor(p)})
+	}
+	return gs
+}
+
+// TestEmittedAgree builds every test map's emitted code in a temporary
+// module, runs go vet and the harness there (0 allocations, slice length
+// panics), and checks every emitted function against m.Eval on the map's
+// test inputs:
+//   - NaN and ±Inf components exactly where the reference has them;
+//   - float64: within the polynomial error target relative to ‖Ψ(x)‖ on the
+//     pieces, within rounding (scaled by the phase size) elsewhere, and the
+//     kernel error added on the domain ≤ 1e-3 × the design's L∞ error;
+//   - slices: bit for bit equal to the scalar function;
+//   - float32: within 2⁻²⁴ of each component plus the float64 tolerance.
+func TestEmittedAgree(t *testing.T) {
+	cases := testmaps.Cases()
+	if testing.Short() {
+		var golden []testmaps.Case
+		for _, c := range cases {
+			if c.Golden {
+				golden = append(golden, c)
+			}
+		}
+		cases = golden
+	}
+	gs := generateCases(t, cases)
+	var ems []emitted
+	for _, g := range gs {
+		ems = append(ems, emitted{Name: g.name, In: g.p.in, Src: g.src})
+	}
+	dir := writeModule(t, ems)
+	dump := t.TempDir()
+	for _, g := range gs {
+		var flat []float64
+		for _, x := range g.in.xs {
+			flat = append(flat, x...)
+		}
+		writeF64(t, filepath.Join(dump, g.name+".in"), flat)
+	}
+	start := time.Now()
+	goRun(t, dir, nil, "vet", "./...")
+	t.Logf("go vet: %v", time.Since(start))
+	start = time.Now()
+	goRun(t, dir, []string{"FEATMAP_DUMP=" + dump, "FEATMAP_ALLOC_INPUTS=64"},
+		"test", "-count=1", "-run", "^(TestDump|TestAllocs|TestSlicePanics)$", ".")
+	t.Logf("go test: %v", time.Since(start))
+	for _, g := range gs {
+		t.Run(g.name, func(t *testing.T) { checkAgreement(t, g, dump) })
+	}
+}
+
+func checkAgreement(t *testing.T, g generatedCase, dump string) {
+	p, m, d := g.p, g.p.m, g.p.dim
+	out64 := readF64(t, filepath.Join(dump, g.name+".out64"))
+	sl64 := readF64(t, filepath.Join(dump, g.name+".slice64"))
+	out32 := readF32(t, filepath.Join(dump, g.name+".out32"))
+	sl32 := readF32(t, filepath.Join(dump, g.name+".slice32"))
+	n := len(g.in.xs)
+	if len(out64) != n*d || len(sl64) != n*d || len(out32) != n*d || len(sl32) != n*d {
+		t.Fatalf("output lengths %d %d %d %d, want %d", len(out64), len(sl64), len(out32), len(sl32), n*d)
+	}
+	for i := range out64 {
+		if !sameBits64(out64[i], sl64[i]) {
+			t.Fatalf("%sSlice differs from %s at input %v", g.name, g.name, g.in.xs[i/d])
+		}
+		if !sameBits64(float64(out32[i]), float64(sl32[i])) {
+			t.Fatalf("%sSlice32 differs from %s32 at input %v", g.name, g.name, g.in.xs[i/d])
+		}
+	}
+	ref := make([]float64, d)
+	var worstPiece, worstExact float64
+	fails := 0
+	for i, x := range g.in.xs {
+		m.Eval(ref, x)
+		if msg := compare(p, x, out64[i*d:(i+1)*d], ref, 0); msg != "" {
+			if fails++; fails <= 5 {
+				t.Errorf("%s(%v): %s", g.name, x, msg)
+			}
+		}
+		if rel, ok := relDiff(out64[i*d:(i+1)*d], ref); ok && phaseSize(m, x) < 1e9 {
+			if p.inPieces(x) {
+				worstPiece = math.Max(worstPiece, rel)
+			} else {
+				worstExact = math.Max(worstExact, rel)
+			}
+		}
+	}
+	var worst32 float64
+	o32 := make([]float64, d)
+	for i, x := range g.in.xs {
+		x32 := make([]float64, len(x))
+		for j, v := range x {
+			x32[j] = float64(float32(v))
+		}
+		m.Eval(ref, x32)
+		for k := range o32 {
+			o32[k] = float64(out32[i*d+k])
+		}
+		if msg := compare(p, x32, o32, ref, 0x1p-24); msg != "" {
+			if fails++; fails <= 10 {
+				t.Errorf("%s32(%v): %s", g.name, x32, msg)
+			}
+		}
+		if rel, ok := relDiff(o32, ref); ok && phaseSize(m, x32) < 1e9 && finiteAll(ref) && maxAbs(ref) < math.MaxFloat32 {
+			worst32 = math.Max(worst32, rel)
+		}
+	}
+	k64, k32, r2 := kernelErrors(g, out64, out32)
+	t.Logf("‖Ψ̃−Ψ‖/‖Ψ‖: pieces %.3g (target %.3g), exact path %.3g, float32 %.3g; kernel error added on the domain: float64 %.3g, float32 %.3g (budget %.3g, max ‖Ψ‖² %.3g)",
+		worstPiece, p.pieceTarget(), worstExact, worst32, k64, k32, p.budget, r2)
+	if !(k64 <= p.budget) {
+		t.Errorf("float64 kernel error added %.3g exceeds the budget %.3g = 1e-3 × L∞", k64, p.budget)
+	}
+	if lim := math.Max(p.budget, 4*0x1p-24*r2); !(k32 <= lim) {
+		t.Errorf("float32 kernel error added %.3g exceeds %.3g", k32, lim)
+	}
+}
+
+func sameBits64(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+}
+
+func finiteAll(v []float64) bool {
+	for _, x := range v {
+		if !finite(x) {
+			return false
+		}
+	}
+	return true
+}
+
+func maxAbs(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s = math.Max(s, math.Abs(x))
+	}
+	return s
+}
+
+// relDiff returns ‖a − b‖/‖b‖ when both are finite and b ≠ 0.
+func relDiff(a, b []float64) (float64, bool) {
+	if !finiteAll(a) || !finiteAll(b) {
+		return 0, false
+	}
+	nb := norm(b)
+	if nb < 1e-280 {
+		return 0, false
+	}
+	d := make([]float64, len(a))
+	for i := range a {
+		d[i] = a[i] - b[i]
+	}
+	return norm(d) / nb, true
+}
+
+// inPieces reports whether x is evaluated by the polynomial pieces.
+func (p *plan) inPieces(x []float64) bool {
+	pc := p.pieces
+	if pc == nil || len(x) != 1 {
+		return false
+	}
+	v := x[0]
+	if p.m.Homogeneous() && p.m.Negative == design.NegativeSign {
+		v = math.Abs(v) // −Ψ(|x|) by the same pieces
+	}
+	if pc.kind == binade {
+		return v > 0 && v >= pc.start() && v < pc.end()
+	}
+	u := (v - pc.lo) * pc.invH
+	return u >= 0 && u < float64(pc.count)
+}
+
+func (p *plan) pieceTarget() float64 {
+	if p.pieces == nil {
+		return 0
+	}
+	return p.pieces.target
+}
+
+// compare checks one output against the reference and returns what is
+// wrong, or "". round is the relative rounding of the output type (0 for
+// float64, 2⁻²⁴ for float32), allowed per component on top of the float64
+// tolerance.
+func compare(p *plan, x, got, ref []float64, round float64) string {
+	if !finiteAll(x) {
+		for k := range got {
+			if !math.IsNaN(got[k]) {
+				return fmt.Sprintf("component %d is %v, want NaN for a non-finite input", k, got[k])
+			}
+		}
+		return ""
+	}
+	if phase := phaseSize(p.m, x); phase >= 1e9 {
+		// The phases keep no correct digit (ω·x may even overflow in one
+		// evaluation and not in the other): every component must be NaN
+		// or bounded by its term's √α.
+		bound := math.Sqrt(p.m.Signature(make([]float64, p.in))) * (1 + 1e-9)
+		for k := range got {
+			if !math.IsNaN(got[k]) && !(math.Abs(got[k]) <= bound) {
+				return fmt.Sprintf("component %d is %v, beyond √Σα = %v", k, got[k], bound)
+			}
+		}
+		return ""
+	}
+	if (p.m.Form == design.LiSeries || p.m.Form == design.Chebyshev) && !finiteAll(ref) && math.Abs(x[0]) > 1e300 {
+		// design.Map.Eval overflows (2√k·x, 2x) where the emitted
+		// code returns the finite value: see TestHugeInputsFinite.
+		if !finiteAll(got) {
+			return fmt.Sprintf("got %v, want finite components", got)
+		}
+		return ""
+	}
+	for k := range ref {
+		if math.IsNaN(ref[k]) != math.IsNaN(got[k]) {
+			return fmt.Sprintf("component %d is %v, want %v", k, got[k], ref[k])
+		}
+	}
+	if !finiteAll(ref) {
+		for k := range ref {
+			if !math.IsNaN(ref[k]) && ref[k] != got[k] {
+				return fmt.Sprintf("component %d is %v, want %v", k, got[k], ref[k])
+			}
+		}
+		return ""
+	}
+	if round != 0 && maxAbs(ref) >= math.MaxFloat32 {
+		return "" // beyond float32: Inf components are the right rounding
+	}
+	if !finiteAll(got) {
+		return fmt.Sprintf("got %v, want the finite %v", got, ref)
+	}
+	nrm := norm(ref)
+	rel := 2e-15 * (32 + 4*phaseSize(p.m, x))
+	if p.inPieces(x) {
+		rel = p.pieces.target
+	}
+	for k := range ref {
+		// 1e-300: subnormal results keep few significant bits in any
+		// evaluation.
+		tol := rel*nrm + round*math.Abs(ref[k]) + 1e-300
+		if round != 0 {
+			tol += 0x1p-149 // float32 subnormal spacing
+		}
+		if d := math.Abs(got[k] - ref[k]); !(d <= tol) {
+			return fmt.Sprintf("component %d is %v, want %v (difference %.3g > tolerance %.3g)", k, got[k], ref[k], d, tol)
+		}
+	}
+	return ""
+}
+
+// norm is the Euclidean norm of v, without underflow for tiny components.
+func norm(v []float64) float64 {
+	s := maxAbs(v)
+	if s == 0 || math.IsInf(s, 0) {
+		return s
+	}
+	q := 0.0
+	for _, x := range v {
+		q += (x / s) * (x / s)
+	}
+	return s * math.Sqrt(q)
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// kernelErrors returns the largest |Ψ̃(x)·Ψ̃(y) − Ψ(x)·Ψ(y)| over pairs of
+// at most 500 of the domain's dense inputs, for the float64 and the float32
+// outputs, and the largest ‖Ψ(x)‖² among them.
+func kernelErrors(g generatedCase, out64 []float64, out32 []float32) (k64, k32, r2 float64) {
+	var idx []int
+	for i, ok := range g.in.dense {
+		if ok {
+			idx = append(idx, i)
+		}
+	}
+	if step := (len(idx) + 499) / 500; step > 1 {
+		var sub []int
+		for j := 0; j < len(idx); j += step {
+			sub = append(sub, idx[j])
+		}
+		idx = sub
+	}
+	d := g.p.dim
+	ref := make([][]float64, len(idx))
+	ref32 := make([][]float64, len(idx))
+	o64 := make([][]float64, len(idx))
+	o32 := make([][]float64, len(idx))
+	for j, i := range idx {
+		x := g.in.xs[i]
+		ref[j] = make([]float64, d)
+		g.p.m.Eval(ref[j], x)
+		x32 := make([]float64, len(x))
+		for a, v := range x {
+			x32[a] = float64(float32(v))
+		}
+		ref32[j] = make([]float64, d)
+		g.p.m.Eval(ref32[j], x32)
+		o64[j] = out64[i*d : (i+1)*d]
+		o32[j] = make([]float64, d)
+		for k := range d {
+			o32[j][k] = float64(out32[i*d+k])
+		}
+		r2 = math.Max(r2, dot(ref[j], ref[j]))
+	}
+	for a := range idx {
+		for b := range idx {
+			k64 = math.Max(k64, math.Abs(dot(o64[a], o64[b])-dot(ref[a], ref[b])))
+			k32 = math.Max(k32, math.Abs(dot(o32[a], o32[b])-dot(ref32[a], ref32[b])))
+		}
+	}
+	return k64, k32, r2
+}

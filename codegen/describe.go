@@ -1,0 +1,420 @@
+package codegen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/featmap/featmap/design"
+)
+
+// num formats v for prose: the shortest round-trip decimal.
+func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// g4 formats a measured error with four significant digits.
+func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// wrap splits prose into lines of at most 76 columns.
+func wrap(s string) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len([]rune(line))+1+len([]rune(w)) > 76 {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// paragraphs joins wrapped paragraphs with blank lines; a paragraph that
+// starts with a tab is kept verbatim (preformatted).
+func paragraphs(ps ...string) []string {
+	var out []string
+	for _, p := range ps {
+		if p == "" {
+			continue
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		if strings.HasPrefix(p, "\t") {
+			out = append(out, strings.Split(p, "\n")...)
+			continue
+		}
+		out = append(out, wrap(p)...)
+	}
+	return out
+}
+
+func commentBody(lines []string) string { return commentBlock(lines) }
+
+var superscripts = []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+func sup(n int) string {
+	var b strings.Builder
+	for _, c := range strconv.Itoa(n) {
+		b.WriteRune(superscripts[c-'0'])
+	}
+	return b.String()
+}
+
+// kernelText names the kernel with its formula.
+func kernelText(m *design.Map) string {
+	g := m.Gamma
+	homog := func(name, one, general string) string {
+		if g == 1 {
+			return name + " kernel K(x, y) = " + one
+		}
+		return fmt.Sprintf("%s-homogeneous %s kernel K(x, y) = %s, γ = %s", num(g), name, general, num(g))
+	}
+	switch m.Kernel.Type {
+	case "chi2":
+		return homog("χ²", "2xy/(x+y)", "(xy)^{γ/2}·sech(log(y/x)/2)")
+	case "intersection":
+		return homog("intersection", "min(x, y)", "(xy)^{γ/2}·e^{−|log(y/x)|/2}")
+	case "js":
+		return homog("Jensen–Shannon", "(x/2)·log₂((x+y)/x) + (y/2)·log₂((x+y)/y)", "(xy)^{γ/2}·k_JS(log(y/x))")
+	case "hellinger":
+		return homog("Hellinger", "√(xy)", "(xy)^{γ/2}")
+	case "rbf":
+		sig := make([]string, len(m.Kernel.Sigma))
+		for i, s := range m.Kernel.Sigma {
+			sig[i] = num(s)
+		}
+		if m.InDim == 1 {
+			return fmt.Sprintf("Gaussian RBF kernel K(x, y) = exp(−(x−y)²/(2σ²)), σ = %s", strings.Join(sig, ", "))
+		}
+		return fmt.Sprintf("Gaussian RBF kernel K(x, y) = exp(−Σᵢ(xᵢ−yᵢ)²/(2σᵢ²)), σ = (%s)", strings.Join(sig, ", "))
+	}
+	if m.Homogeneous() {
+		return fmt.Sprintf("%q kernel (γ = %s)", m.Kernel.Type, num(g))
+	}
+	return fmt.Sprintf("%q kernel", m.Kernel.Type)
+}
+
+// domainText describes the designed domain.
+func domainText(m *design.Map) string {
+	d := m.Domain
+	if m.InDim == 1 {
+		if d.Integer {
+			return fmt.Sprintf("the integers %s..%s", num(d.Lo[0]), num(d.Hi[0]))
+		}
+		return fmt.Sprintf("the interval [%s, %s]", num(d.Lo[0]), num(d.Hi[0]))
+	}
+	axes := make([]string, m.InDim)
+	for i := range axes {
+		if d.Integer {
+			axes[i] = fmt.Sprintf("{%s..%s}", num(d.Lo[i]), num(d.Hi[i]))
+		} else {
+			axes[i] = fmt.Sprintf("[%s, %s]", num(d.Lo[i]), num(d.Hi[i]))
+		}
+	}
+	return strings.Join(axes, " × ")
+}
+
+func measureText(ms design.Measure) string {
+	switch ms {
+	case design.Absolute:
+		return "absolute error |K(x, y) − Ψ(x)·Ψ(y)|"
+	case design.Relative:
+		return "relative error |K(x, y) − Ψ(x)·Ψ(y)|/K(x, y) over the pairs with K > 0"
+	case design.Uniform:
+		return "signature error |k(λ) − k̂(λ)|, the kernel error of a shift-invariant kernel"
+	}
+	return fmt.Sprintf("%q error", string(ms))
+}
+
+func measurementText(r design.Measurement) string {
+	return fmt.Sprintf("L∞ %s, RMS %s on %s", g4(r.LInf), g4(r.RMS), r.On)
+}
+
+// formText describes the functional form.
+func formText(m *design.Map) string {
+	switch m.Form {
+	case design.LiSeries:
+		return "Li et al.'s direct χ² series c_q(x) = Π_{p<q} ρ_p(x)·2√k_q·x/(x+k_q), ρ_p(x) = (x−k_p)/(x+k_p)"
+	case design.Chebyshev:
+		return "Li et al.'s Chebyshev χ² series: d_0 = 2x/(x+1), d_1 = −(√2·log x/π)·d_0, d_q = [(−1)^q·(2·log x/π)·d_{q−1} + (q−2)·d_{q−2}]/q"
+	case design.Modulation:
+		return "modulation map: per term √α·⊗ᵢ[cos(ωᵢxᵢ), sin(ωᵢxᵢ)] over the axes with ωᵢ ≠ 0, the first axis varying slowest"
+	}
+	if m.Transform == design.Log {
+		return fmt.Sprintf("Fourier map in t = log|x|: Ψ(x) = |x|^{%s}·[√α cos(ωt), √α sin(ωt)] per term (√α alone for ω = 0)", num(m.Gamma/2))
+	}
+	if m.InDim == 1 {
+		return "Fourier map: Ψ(x) = [√α cos(ωx), √α sin(ωx)] per term (√α alone for ω = 0)"
+	}
+	return "projection map: Ψ(x) = [√α cos(ω·x), √α sin(ω·x)] per term, ω ∈ ℝ" + sup(m.InDim) + " (√α alone for ω = 0)"
+}
+
+// negativeText says what x = 0, x < 0 and non-finite inputs give.
+func negativeText(m *design.Map) string {
+	nf := "NaN and ±Inf give NaN in every component."
+	if m.InDim > 1 {
+		nf = "An input with a NaN or ±Inf coordinate gives NaN in every component."
+	}
+	if !m.Homogeneous() {
+		return nf + " Very large inputs, where ω·x keeps no correct digit, still give bounded components (|Ψ_j| ≤ √α of its term) but not meaningful ones."
+	}
+	neg := "x < 0 gives −Ψ(|x|) (the positive-definite extension sign(x)·sign(y)·K(|x|, |y|))"
+	if m.Negative == design.NegativeZero {
+		neg = "x < 0 gives zeros"
+	}
+	return "x = 0 gives zeros; " + neg + "; " + nf
+}
+
+// header returns the lines of the file's header comment after the first.
+func (e *emitter) header() []string {
+	p := e.p
+	m := p.m
+	v := m.Errors
+	lines := []string{"", fmt.Sprintf("Spec: %s (hash %s)", p.info.SpecPath, p.info.SpecHash)}
+	if s := strings.TrimRight(p.info.Spec, "\n"); s != "" {
+		for _, l := range strings.Split(s, "\n") {
+			lines = append(lines, "  "+strings.TrimRight(l, "\r"))
+		}
+	}
+	lines = append(lines, "")
+	lines = append(lines, wrap(fmt.Sprintf("%s is a feature map Ψ: ℝ%s → ℝ%s with Ψ(x)·Ψ(y) ≈ K(x, y), stated the way an approximation generator states its interval and maximum error:",
+		p.name, supIn(m.InDim), sup(m.Dim)))...)
+	lines = append(lines, "")
+	row := func(k, v string) { lines = append(lines, fmt.Sprintf("\t%-10s %s", k, v)) }
+	row("kernel", kernelText(m))
+	row("domain", domainText(m))
+	row("measure", measureText(v.Measure))
+	row("method", m.Method)
+	row("form", formText(m))
+	row("error", measurementText(v.Reported))
+	if v.Measure != design.Absolute && v.Absolute.Points > 0 {
+		row("absolute", measurementText(v.Absolute))
+	}
+	if v.Signature.Points > 0 {
+		row("signature", measurementText(v.Signature))
+	}
+	if v.Design.Points > 0 {
+		row("design", measurementText(v.Design))
+	}
+	lines = append(lines, "")
+	lines = append(lines, e.parameterLines()...)
+	lines = append(lines, "")
+	lines = append(lines, "Evaluation:")
+	lines = append(lines, "")
+	for _, l := range e.evaluationLines() {
+		w := wrap(l)
+		lines = append(lines, "\t- "+w[0])
+		for _, c := range w[1:] {
+			lines = append(lines, "\t  "+c)
+		}
+	}
+	return lines
+}
+
+func supIn(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return sup(n)
+}
+
+// parameterLines lists the map's parameters with round-trip precision.
+func (e *emitter) parameterLines() []string {
+	m := e.p.m
+	switch m.Form {
+	case design.LiSeries:
+		ks := make([]string, len(m.LiK))
+		for i, k := range m.LiK {
+			ks[i] = num(k)
+		}
+		return append([]string{"Parameters k_1..k_N:", ""}, "\t"+strings.Join(ks, ", "))
+	case design.Chebyshev:
+		return []string{fmt.Sprintf("Terms d_0..d_%d (no parameters).", m.Dim-1)}
+	}
+	lines := []string{"Terms (frequency ω, weight α → components):", ""}
+	k := 0
+	for _, t := range m.Terms {
+		fs := make([]string, len(t.Freq))
+		for i, w := range t.Freq {
+			fs[i] = num(w)
+		}
+		f := strings.Join(fs, ", ")
+		if len(fs) > 1 {
+			f = "(" + f + ")"
+		}
+		n := termComponents(m.Form, t)
+		comps := strconv.Itoa(k)
+		if n > 1 {
+			comps = fmt.Sprintf("%d..%d", k, k+n-1)
+		}
+		lines = append(lines, fmt.Sprintf("\tω = %-24s α = %-24s → %s", f, num(t.Weight), comps))
+		k += n
+	}
+	return lines
+}
+
+func termComponents(f design.Form, t design.Term) int {
+	nz := 0
+	for _, w := range t.Freq {
+		if w != 0 {
+			nz++
+		}
+	}
+	switch {
+	case f == design.Modulation:
+		return 1 << nz
+	case nz == 0:
+		return 1
+	}
+	return 2
+}
+
+// evaluationLines describes every evaluation path with its measured error.
+func (e *emitter) evaluationLines() []string {
+	p := e.p
+	var out []string
+	if tb := p.table; tb != nil {
+		out = append(out, fmt.Sprintf("Integer x in %d..%d reads a table of Ψ(x) computed by featmap's reference evaluator (no error beyond rounding to float64, or to float32 for %s).", tb.lo, tb.hi, e.name32()))
+	}
+	if pc := p.pieces; pc != nil {
+		out = append(out, e.piecesText())
+	}
+	gen := "All inputs"
+	if p.table != nil || p.pieces != nil {
+		gen = "Other inputs"
+	}
+	out = append(out, fmt.Sprintf("%s take the formula: %s.", gen, e.formulaText()))
+	out = append(out, fmt.Sprintf("%s and %s round the float64 result to float32 component by component.", e.name32(), e.slice32Name()))
+	return out
+}
+
+// addedError is the kernel error the pieces add at most, (2ε + ε²)·scale.
+func (pc *pieces) addedError() float64 { return (2*pc.err + pc.err*pc.err) * pc.scale }
+
+func (e *emitter) piecesText() string {
+	pc := e.p.pieces
+	var where string
+	if pc.kind == binade {
+		where = fmt.Sprintf("x in [%s, %s) (%d pieces: %d per binade, indexed by the exponent and the top %d mantissa bits)",
+			num(pc.start()), num(pc.end()), pc.count, 1<<pc.k, pc.k)
+	} else {
+		where = fmt.Sprintf("x in [%s, %s) (%d pieces of width %s)", num(pc.start()), num(pc.end()), pc.count, num(pc.h))
+	}
+	return fmt.Sprintf("%s evaluates Ψ by polynomials of degree %d in the position within the piece (Horner's rule with math.FMA). Measured against the reference evaluator at %d points, ‖Ψ̃(x) − Ψ(x)‖ ≤ %s·‖Ψ(x)‖ (target %s), which adds at most %s to the kernel error on the domain: within the budget %s = 1e-3 × the L∞ error.",
+		where, pc.deg, pc.points, g4(pc.err), g4(pc.target), g4(pc.addedError()), g4(e.p.budget))
+}
+
+// formulaText describes the exact evaluation.
+func (e *emitter) formulaText() string {
+	m := e.p.m
+	switch m.Form {
+	case design.LiSeries:
+		return "a running product with one division per term and no transcendental function"
+	case design.Chebyshev:
+		return "one log and the stable upward recurrence"
+	}
+	var parts []string
+	if m.Transform == design.Log {
+		a := "math.Pow"
+		switch m.Gamma {
+		case 1:
+			a = "one square root"
+		case 2:
+			a = "no root"
+		}
+		parts = append(parts, "one log", a)
+	}
+	if e.p.perTerm {
+		parts = append(parts, fmt.Sprintf("one sincos of ω·x per term (%d)", nonzeroTerms(m)))
+	} else {
+		for i, ax := range e.p.axes {
+			on := ""
+			if m.InDim > 1 {
+				on = fmt.Sprintf(" on axis %d", i)
+			}
+			switch {
+			case len(ax.freqs) == 0:
+			case ax.ladder != nil:
+				parts = append(parts, fmt.Sprintf("one sincos%s of %s·%s and the angle-addition recurrence up to the multiple %d (harmonic frequencies)",
+					on, num(ax.ladder.base), e.axisArg(i), ax.ladder.top))
+			default:
+				parts = append(parts, fmt.Sprintf("%d sincos%s, one per distinct frequency", len(ax.freqs), on))
+			}
+		}
+		if m.InDim > 1 && m.Form == design.Fourier {
+			parts = append(parts, "angle addition per term")
+		}
+		if m.Form == design.Modulation {
+			parts = append(parts, "products per term")
+		}
+	}
+	if len(parts) == 0 {
+		return "constants"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// docN is the doc comment of N.
+func (e *emitter) docN() []string {
+	p := e.p
+	m := p.m
+	v := m.Errors
+	first := fmt.Sprintf("%s writes Ψ(x) to out: the %d-dimensional feature map of the %s, with Ψ(x)·Ψ(y) ≈ K(x, y).", p.name, p.dim, kernelText(m))
+	dom := fmt.Sprintf("On its domain, %s, the measured kernel error (%s) is L∞ %s and RMS %s, on %s.",
+		domainText(m), measureText(v.Measure), g4(v.Reported.LInf), g4(v.Reported.RMS), v.Reported.On)
+	outside := "Other inputs get the formula's value, but that error bound does not hold for them. " + negativeText(m)
+	return paragraphs(first, dom, outside, e.speedText())
+}
+
+// speedText summarises the fast path for N's doc comment.
+func (e *emitter) speedText() string {
+	p := e.p
+	switch {
+	case p.table != nil:
+		return fmt.Sprintf("Integer inputs %d..%d read a precomputed table; see the file header for the evaluation of the others.", p.table.lo, p.table.hi)
+	case p.pieces != nil:
+		return fmt.Sprintf("Inputs in [%s, %s) use piecewise polynomials that add at most %s to the kernel error; see the file header.",
+			num(p.pieces.start()), num(p.pieces.end()), g4(p.pieces.addedError()))
+	}
+	return ""
+}
+
+func (e *emitter) docSlice(name, fn, typ string) []string {
+	p := e.p
+	if p.in == 1 {
+		return paragraphs(fmt.Sprintf("%s maps src[i] to dst[i*%s:(i+1)*%s] with %s (an additive kernel's map of a histogram); it panics if len(dst) != %s*len(src).",
+			name, e.dimName(), e.dimName(), fn, e.dimName()))
+	}
+	return paragraphs(fmt.Sprintf("%s maps the consecutive %s-tuples src[i*%s:(i+1)*%s] to dst[i*%s:(i+1)*%s] with %s; it panics unless len(src)%%%s == 0 and len(dst) == %s*len(src)/%s.",
+		name, e.inName(), e.inName(), e.inName(), e.dimName(), e.dimName(), fn, e.inName(), e.dimName(), e.inName()))
+}
+
+func (e *emitter) doc32() []string {
+	p := e.p
+	s := fmt.Sprintf("%s is %s in float32: it evaluates in float64 and rounds every component to float32", e.name32(), p.name)
+	if p.table != nil {
+		s += fmt.Sprintf(" (integer inputs %d..%d read a float32 table)", p.table.lo, p.table.hi)
+	}
+	return paragraphs(s + ", so each component is the float64 value correctly rounded, up to a relative 2⁻²⁴. Edge inputs behave as in " + p.name + ".")
+}
+
+func (e *emitter) docGeneral() []string {
+	return paragraphs(fmt.Sprintf("%s evaluates Ψ(x) by its formula: %s.", e.generalName(), e.formulaText()))
+}
+
+func (e *emitter) docSpecial() []string {
+	return paragraphs(fmt.Sprintf("%s handles the inputs that are not positive and finite: %s", e.specialName(), negativeText(e.p.m)))
+}
+
+func (e *emitter) docPoly() []string {
+	pc := e.p.pieces
+	return paragraphs(fmt.Sprintf("%s[i][j][p] is the coefficient of s^p of component j on piece i, s ∈ [−1/2, 1/2) the position within the piece: Chebyshev interpolants of the reference evaluator, measured error %s relative to ‖Ψ(x)‖.",
+		e.polyName(), g4(pc.err)))
+}

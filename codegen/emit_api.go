@@ -1,0 +1,170 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// api emits the exported functions N, NSlice, N32 and NSlice32.
+func (e *emitter) api(f *jen.File) {
+	p := e.p
+	f.Comment(commentBody(e.docN()))
+	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.scalarBody()...)
+	f.Line()
+
+	f.Comment(commentBody(e.docSlice(e.sliceName(), p.name, "float64")))
+	f.Func().Id(e.sliceName()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float64()).
+		Block(e.sliceBody(e.sliceName(), p.name, jen.Float64)...)
+	f.Line()
+
+	f.Comment(commentBody(e.doc32()))
+	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.body32()...)
+	f.Line()
+
+	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
+	f.Func().Id(e.slice32Name()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float32()).
+		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
+}
+
+// params is (out *[NDim]T, x T) or (out *[NDim]T, x *[NIn]T).
+func (e *emitter) params(t func() *jen.Statement) []jen.Code {
+	x := jen.Id("x").Add(t())
+	if e.p.in > 1 {
+		x = jen.Id("x").Add(e.inType(t))
+	}
+	return []jen.Code{jen.Id("out").Add(e.outType(t)), x}
+}
+
+// scalarBody is the body of N: the fast paths in order, then the exact
+// evaluation (inline when there is no fast path).
+func (e *emitter) scalarBody() []jen.Code {
+	var body []jen.Code
+	if e.p.table != nil {
+		body = append(body, e.tableLookup(e.tableName(), jen.Float64))
+	}
+	if e.p.pieces != nil {
+		body = append(body, e.piecesBlock()...)
+	}
+	if len(body) == 0 {
+		return e.generalBody()
+	}
+	return append(body, jen.Id(e.generalName()).Call(jen.Id("out"), jen.Id("x")))
+}
+
+// hasGeneral reports whether the exact evaluation is a function of its own.
+func (e *emitter) hasGeneral() bool { return e.p.table != nil || e.p.pieces != nil }
+
+// sliceBody checks the lengths and applies fn to every input.
+func (e *emitter) sliceBody(name, fn string, t func() *jen.Statement) []jen.Code {
+	p := e.p
+	dim := jen.Id(e.dimName())
+	outAt := jen.Parens(e.outType(t)).Call(jen.Id("dst").Index(jen.Id("i").Op("*").Add(dim.Clone()).Op(":")))
+	if p.in == 1 {
+		msg := fmt.Sprintf("%s: %s: len(dst) != %s*len(src)", p.info.Package, name, e.dimName())
+		return []jen.Code{
+			jen.If(jen.Len(jen.Id("dst")).Op("!=").Add(dim.Clone()).Op("*").Len(jen.Id("src"))).Block(
+				jen.Panic(jen.Lit(msg)),
+			),
+			jen.For(jen.List(jen.Id("i"), jen.Id("x")).Op(":=").Range().Id("src")).Block(
+				jen.Id(fn).Call(outAt, jen.Id("x")),
+			),
+		}
+	}
+	in := jen.Id(e.inName())
+	msg := fmt.Sprintf("%s: %s: len(src) is not a multiple of %s or len(dst) != %s*len(src)/%s",
+		p.info.Package, name, e.inName(), e.dimName(), e.inName())
+	inAt := jen.Parens(e.inType(t)).Call(jen.Id("src").Index(jen.Id("i").Op("*").Add(in.Clone()).Op(":")))
+	return []jen.Code{
+		jen.If(jen.Len(jen.Id("src")).Op("%").Add(in.Clone()).Op("!=").Lit(0).Op("||").
+			Len(jen.Id("dst")).Op("!=").Add(dim.Clone()).Op("*").Parens(jen.Len(jen.Id("src")).Op("/").Add(in.Clone()))).Block(
+			jen.Panic(jen.Lit(msg)),
+		),
+		jen.For(jen.Id("i").Op(":=").Range().Len(jen.Id("src")).Op("/").Add(in.Clone())).Block(
+			jen.Id(fn).Call(outAt, inAt),
+		),
+	}
+}
+
+// body32 is the body of N32: the float32 table for integer inputs, else
+// the float64 evaluation rounded to float32.
+func (e *emitter) body32() []jen.Code {
+	p := e.p
+	var body []jen.Code
+	callee := p.name
+	if p.table != nil {
+		body = append(body, e.tableLookup(e.table32Name(), jen.Float32))
+		callee = e.generalName() // the table test has failed already
+	}
+	arg := jen.Float64().Call(jen.Id("x"))
+	if p.in > 1 {
+		var xs []jen.Code
+		for i := range p.in {
+			xs = append(xs, jen.Float64().Call(jen.Id("x").Index(integer(i))))
+		}
+		arg = jen.Op("&").Index(jen.Id(e.inName())).Float64().Values(xs...)
+	}
+	return append(body,
+		jen.Var().Id("t").Index(jen.Id(e.dimName())).Float64(),
+		jen.Id(callee).Call(jen.Op("&").Id("t"), arg),
+		jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(
+			jen.Id("out").Index(jen.Id("i")).Op("=").Float32().Call(jen.Id("t").Index(jen.Id("i"))),
+		),
+	)
+}
+
+// helpers emits the unexported functions and tables.
+func (e *emitter) helpers(f *jen.File) {
+	p := e.p
+	if e.hasGeneral() {
+		f.Line()
+		f.Comment(commentBody(e.docGeneral()))
+		f.Func().Id(e.generalName()).Params(e.params(jen.Float64)...).Block(e.generalBody()...)
+	}
+	if p.m.Homogeneous() {
+		f.Line()
+		f.Comment(commentBody(e.docSpecial()))
+		f.Func().Id(e.specialName()).Params(e.params(jen.Float64)...).Block(e.specialBody()...)
+	}
+	if p.table != nil {
+		e.tables(f)
+	}
+	if p.pieces != nil {
+		e.polyTable(f)
+	}
+}
+
+// nanFill sets every component of out to NaN.
+func nanFill() []jen.Code {
+	return []jen.Code{
+		jen.Id("nan").Op(":=").Qual("math", "NaN").Call(),
+		jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(
+			jen.Id("out").Index(jen.Id("i")).Op("=").Id("nan"),
+		),
+	}
+}
+
+// specialBody handles x = 0, x < 0 and non-finite x of a homogeneous map.
+func (e *emitter) specialBody() []jen.Code {
+	p := e.p
+	zero := jen.Op("*").Id("out").Op("=").Index(jen.Id(e.dimName())).Float64().Values()
+	negFinite := jen.Id("x").Op("<").Lit(0).Op("&&").Id("x").Op(">=").Op("-").Qual("math", "MaxFloat64")
+	var cases []jen.Code
+	if p.m.Negative == "zero" {
+		cases = append(cases,
+			jen.Case(jen.Id("x").Op("==").Lit(0).Op("||").Add(negFinite)).Block(zero),
+		)
+	} else {
+		cases = append(cases,
+			jen.Case(jen.Id("x").Op("==").Lit(0)).Block(zero),
+			jen.Case(negFinite).Block(
+				jen.Id(p.name).Call(jen.Id("out"), jen.Op("-").Id("x")),
+				jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(
+					jen.Id("out").Index(jen.Id("i")).Op("=").Op("-").Id("out").Index(jen.Id("i")),
+				),
+			),
+		)
+	}
+	cases = append(cases, jen.Default().Block(nanFill()...))
+	return []jen.Code{jen.Switch().Block(cases...)}
+}

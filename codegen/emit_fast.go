@@ -1,0 +1,146 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// tableLookup returns, for an integer x in lo..hi, the table row:
+//
+//	if i := int(x) - lo; uint(i) < n && T(i+lo) == x { *out = table[i]; return }
+//
+// int(x) of a non-integral, huge or NaN x is some integer; the comparison
+// T(i+lo) == x rejects it.
+func (e *emitter) tableLookup(table string, t func() *jen.Statement) jen.Code {
+	tb := e.p.table
+	n := tb.hi - tb.lo + 1
+	idx := jen.Int().Call(jen.Id("x"))
+	back := jen.Id("i")
+	if tb.lo != 0 {
+		idx = idx.Op("-").Add(integer(tb.lo))
+		back = jen.Id("i").Op("+").Add(integer(tb.lo))
+	}
+	return jen.If(
+		jen.Id("i").Op(":=").Add(idx),
+		jen.Uint().Call(jen.Id("i")).Op("<").Add(integer(n)).Op("&&").Add(t()).Call(back).Op("==").Id("x"),
+	).Block(
+		jen.Op("*").Id("out").Op("=").Id(table).Index(jen.Id("i")),
+		jen.Return(),
+	)
+}
+
+// tables emits the float64 and float32 tables of an integer domain.
+func (e *emitter) tables(f *jen.File) {
+	tb := e.p.table
+	n := len(tb.rows)
+	rows64 := make([]jen.Code, n)
+	rows32 := make([]jen.Code, n)
+	for i, r := range tb.rows {
+		v64 := make([]jen.Code, len(r))
+		v32 := make([]jen.Code, len(r))
+		for j, v := range r {
+			v64[j] = e.lit.f64(v)
+			v32[j] = e.lit.f32(float32(v))
+		}
+		rows64[i] = jen.Values(v64...)
+		rows32[i] = jen.Values(v32...)
+	}
+	multi := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+	f.Line()
+	f.Comment(fmt.Sprintf("%s[i] is Ψ(%s) for the integer inputs %d..%d, computed by featmap's reference evaluator.",
+		e.tableName(), plusLo(tb.lo), tb.lo, tb.hi))
+	f.Var().Id(e.tableName()).Op("=").Index(integer(n)).Index(jen.Id(e.dimName())).Float64().Custom(multi, rows64...)
+	f.Line()
+	f.Comment(fmt.Sprintf("%s is %s rounded to float32.", e.table32Name(), e.tableName()))
+	f.Var().Id(e.table32Name()).Op("=").Index(integer(n)).Index(jen.Id(e.dimName())).Float32().Custom(multi, rows32...)
+}
+
+func plusLo(lo int) string {
+	switch {
+	case lo == 0:
+		return "i"
+	case lo < 0:
+		return fmt.Sprintf("i%d", lo)
+	}
+	return fmt.Sprintf("i+%d", lo)
+}
+
+// piecesBlock returns the piecewise polynomial evaluation of N: find the
+// piece, compute the local variable s ∈ [−1/2, 1/2), evaluate every
+// component by Horner's rule with fused multiply-adds, return.
+func (e *emitter) piecesBlock() []jen.Code {
+	pc := e.p.pieces
+	var find []jen.Code
+	var cond jen.Code
+	var pre []jen.Code
+	switch pc.kind {
+	case binade:
+		shift := mantBits - pc.k
+		find = append(find, jen.Id("b").Op(":=").Qual("math", "Float64bits").Call(jen.Id("x")))
+		cond = jen.Id("i").Op(":=").Id("b").Op(">>").Add(integer(shift)).Op("-").Add(integer(int(pc.first)))
+		bits := jen.Id("b")
+		if pc.k > 0 {
+			bits = bits.Op("<<").Add(integer(pc.k))
+		}
+		pre = append(pre, jen.Id("s").Op(":=").Qual("math", "Float64frombits").Call(
+			bits.Op("&").Add(hex(mantMask)).Op("|").Add(hex(oneBits)),
+		).Op("-").Lit(1.5))
+		return append(find,
+			jen.If(cond, jen.Id("i").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre)...),
+		)
+	default:
+		u := jen.Id("x")
+		if pc.lo != 0 {
+			u = jen.Parens(jen.Id("x").Op("-").Add(e.lit.f64(pc.lo)))
+		}
+		cond = jen.Id("u").Op(":=").Add(u).Op("*").Add(e.lit.f64(pc.invH))
+		pre = append(pre,
+			jen.Id("i").Op(":=").Int().Call(jen.Id("u")),
+			jen.Id("s").Op(":=").Id("u").Op("-").Float64().Call(jen.Id("i")).Op("-").Lit(0.5),
+		)
+		return []jen.Code{
+			jen.If(cond, jen.Id("u").Op(">=").Lit(0).Op("&&").Id("u").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre)...),
+		}
+	}
+}
+
+// hornerBlock evaluates the piece's polynomials at s into out and returns.
+func (e *emitter) hornerBlock(pre []jen.Code) []jen.Code {
+	pc := e.p.pieces
+	body := append(pre, jen.Id("c").Op(":=").Op("&").Id(e.polyName()).Index(jen.Id("i")))
+	for j := range e.p.dim {
+		if v, ok := e.p.constants[j]; ok {
+			body = append(body, outAssign(j, e.lit.f64(v)))
+			continue
+		}
+		coef := func(p int) jen.Code { return jen.Id("c").Index(integer(j)).Index(integer(p)) }
+		v := jen.Add(coef(pc.deg))
+		for p := pc.deg - 1; p >= 0; p-- {
+			v = jen.Qual("math", "FMA").Call(v, jen.Id("s"), coef(p))
+		}
+		body = append(body, outAssign(j, v))
+	}
+	return append(body, jen.Return())
+}
+
+// polyTable emits the coefficients of the pieces, one line per component.
+func (e *emitter) polyTable(f *jen.File) {
+	pc := e.p.pieces
+	multi := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+	rows := make([]jen.Code, pc.count)
+	for i, piece := range pc.coef {
+		comps := make([]jen.Code, len(piece))
+		for j, c := range piece {
+			vs := make([]jen.Code, len(c))
+			for p, v := range c {
+				vs[p] = e.lit.f64(v)
+			}
+			comps[j] = jen.Values(vs...)
+		}
+		rows[i] = jen.Custom(multi, comps...)
+	}
+	f.Line()
+	f.Comment(commentBody(e.docPoly()))
+	f.Var().Id(e.polyName()).Op("=").Index(integer(pc.count)).Index(jen.Id(e.dimName())).Index(integer(pc.deg + 1)).Float64().Custom(multi, rows...)
+}

@@ -1,0 +1,287 @@
+// Package testmaps builds the hand-made design.Map values that codegen's
+// tests, golden files and benchmarks share. Their parameters and measured
+// errors are realistic: they were taken from featmap's own designers and
+// verification (χ² maps verified with homogeneous.NewReference, the RBF maps
+// with their exact signature) and are hard-coded here so that codegen's
+// tests do not depend on the designers.
+package testmaps
+
+import (
+	"math"
+
+	"github.com/featmap/featmap/design"
+)
+
+// Case is one test map.
+type Case struct {
+	// Name is the Go name of the emitted map.
+	Name string
+	// Golden marks the maps whose emitted source is kept in
+	// codegen/testdata/<name>.golden.
+	Golden bool
+	// Map builds a fresh, validated map.
+	Map func() *design.Map
+}
+
+// Cases returns every test map, golden ones first.
+func Cases() []Case {
+	return []Case{
+		{"Chi2Int", true, Chi2Int},
+		{"Chi2Interval", true, Chi2Interval},
+		{"VZ", true, VZ},
+		{"Li", true, Li},
+		{"Cheb", true, Cheb},
+		{"RBF", true, RBF},
+		{"Proj2", true, Proj2},
+		{"Mod2", true, Mod2},
+		{"Chi2Gamma", false, Chi2Gamma},
+		{"VZInt", false, VZInt},
+		{"LiInt", false, LiInt},
+		{"ChebInt", false, ChebInt},
+		{"RBFHarmonic", false, RBFHarmonic},
+		{"RBFInt", false, RBFInt},
+		{"Hellinger", false, Hellinger},
+	}
+}
+
+func must(m *design.Map) *design.Map {
+	if err := m.Validate(); err != nil {
+		panic("testmaps: " + err.Error())
+	}
+	return m
+}
+
+func terms1(freq, weight []float64) []design.Term {
+	ts := make([]design.Term, len(freq))
+	for i := range freq {
+		ts[i] = design.Term{Freq: []float64{freq[i]}, Weight: weight[i]}
+	}
+	return ts
+}
+
+func intDomain(lo, hi float64) design.Domain {
+	return design.Domain{Integer: true, Lo: []float64{lo}, Hi: []float64{hi}}
+}
+
+func interval(lo, hi float64) design.Domain {
+	return design.Domain{Lo: []float64{lo}, Hi: []float64{hi}}
+}
+
+func absolute(linf, rms float64, points int, on string) *design.Verification {
+	r := design.Measurement{On: on, Points: points, LInf: linf, RMS: rms}
+	return &design.Verification{Measure: design.Absolute, Reported: r, Absolute: r}
+}
+
+// chi2Terms are the 7-D χ² Fourier map in log x of the brief (Chum's LP).
+func chi2Terms() []design.Term {
+	return terms1([]float64{0, 0.5736, 1.3268, 2.2816}, []float64{0.52044, 0.42386, 0.052239, 0.0034187})
+}
+
+func chi2(dom design.Domain, v *design.Verification) *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Dim: 7, Domain: dom,
+		Transform: design.Log, Gamma: 1, Negative: design.NegativeSign, Form: design.Fourier,
+		Terms: chi2Terms(), Method: "chum", Errors: v,
+	})
+}
+
+// Chi2Int is the 7-D χ² map on the integers 0..255 (8-bit histograms).
+func Chi2Int() *design.Map {
+	return chi2(intDomain(0, 255), absolute(0.01204, 0.005249, 65536, "all 65536 ordered pairs of x, y ∈ {0..255}"))
+}
+
+// Chi2Interval is the same map on the interval [0.001, 1] (normalised
+// histograms).
+func Chi2Interval() *design.Map {
+	return chi2(interval(0.001, 1), absolute(0.003618, 0.0001768, 2253001, "all 2253001 ordered pairs of x, y ∈ {0} ∪ 1500 log-spaced points in [0.001, 1]"))
+}
+
+// vzTerms are VZ's 7-D χ² map (rectangular window, VLFeat's period): the
+// harmonic ladder ω = j·L.
+func vzTerms() []design.Term {
+	const step = 0.5510019489889677
+	return terms1([]float64{0, step, 2 * step, 3 * step},
+		[]float64{0.5104983455180482, 0.41500878815396286, 0.055275632312763105, 0.018999984997677466})
+}
+
+// VZ is VZ's 7-D χ² map on [0.001, 1] with the zero rule for x < 0.
+func VZ() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Dim: 7, Domain: interval(0.001, 1),
+		Transform: design.Log, Gamma: 1, Negative: design.NegativeZero, Form: design.Fourier,
+		Terms: vzTerms(), Method: "vz",
+		Errors: absolute(0.00448, 0.0003468, 2253001, "all 2253001 ordered pairs of x, y ∈ {0} ∪ 1500 log-spaced points in [0.001, 1]"),
+	})
+}
+
+// VZInt is the same ladder on the integers 0..255.
+func VZInt() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Dim: 7, Domain: intDomain(0, 255),
+		Transform: design.Log, Gamma: 1, Negative: design.NegativeSign, Form: design.Fourier,
+		Terms: vzTerms(), Method: "vz",
+		Errors: absolute(0.142, 0.05316, 65536, "all 65536 ordered pairs of x, y ∈ {0..255}"),
+	})
+}
+
+// Chi2Gamma is a 0.5-homogeneous χ² map on [0.01, 100] with the zero rule
+// (exercises math.Pow and a domain across 1).
+func Chi2Gamma() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "chi2", Gamma: 0.5}, InDim: 1, Dim: 7, Domain: interval(0.01, 100),
+		Transform: design.Log, Gamma: 0.5, Negative: design.NegativeZero, Form: design.Fourier,
+		Terms: chi2Terms(), Method: "chum",
+		Errors: absolute(0.05, 0.01, 10000, "all 10000 ordered pairs of 100 log-spaced points in [0.01, 100]"),
+	})
+}
+
+// Hellinger is the exact one-dimensional Hellinger map √x.
+func Hellinger() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "hellinger", Gamma: 1}, InDim: 1, Dim: 1, Domain: interval(0, 1),
+		Transform: design.Log, Gamma: 1, Negative: design.NegativeSign, Form: design.Fourier,
+		Terms: terms1([]float64{0}, []float64{1}), Method: "vz",
+		Errors: absolute(1.1e-16, 2e-17, 1000, "1000 pairs"),
+	})
+}
+
+// liK are Algorithm 1's parameters for N = 7, log-uniform on [0.001, 1].
+var liK = []float64{0.9660508789898133, 0.3198895109691398, 0.09885530946569389, 0.6382634861905487,
+	0.028510182675039093, 0.00881048873008014, 0.18407720014689558}
+
+// Li is Li's 7-D direct χ² series on [0.001, 1].
+func Li() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Dim: 7, Domain: interval(0.001, 1),
+		Transform: design.Identity, Gamma: 1, Negative: design.NegativeSign, Form: design.LiSeries,
+		LiK: append([]float64(nil), liK...), Method: "li",
+		Errors: absolute(0.000538, 9.736e-05, 2253001, "all 2253001 ordered pairs of x, y ∈ {0} ∪ 1500 log-spaced points in [0.001, 1]"),
+	})
+}
+
+// LiInt is Li's 7-D series for the integers 0..255 (Algorithm 1 on
+// [1, 255]), with the zero rule.
+func LiInt() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Dim: 7, Domain: intDomain(0, 255),
+		Transform: design.Identity, Gamma: 1, Negative: design.NegativeZero, Form: design.LiSeries,
+		LiK:    []float64{248.03186540138742, 10.538518850204053, 1.7893146550102468, 55.55736387131201, 4.342433214313359, 127.5623930316889, 1.0280937071828902},
+		Method: "li",
+		Errors: absolute(0.05845, 0.01172, 65536, "all 65536 ordered pairs of x, y ∈ {0..255}"),
+	})
+}
+
+// Cheb is Li's 7-D Chebyshev series on [1e-6, 1].
+func Cheb() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Dim: 7, Domain: interval(1e-6, 1),
+		Transform: design.Identity, Gamma: 1, Negative: design.NegativeSign, Form: design.Chebyshev,
+		Method: "chebyshev",
+		Errors: absolute(0.006184, 0.0009091, 2253001, "all 2253001 ordered pairs of x, y ∈ {0} ∪ 1500 log-spaced points in [1e-06, 1]"),
+	})
+}
+
+// ChebInt is the 11-D Chebyshev series on the integers 0..255.
+func ChebInt() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Dim: 11, Domain: intDomain(0, 255),
+		Transform: design.Identity, Gamma: 1, Negative: design.NegativeSign, Form: design.Chebyshev,
+		Method: "chebyshev",
+		Errors: absolute(30.5, 12.1, 65536, "all 65536 ordered pairs of x, y ∈ {0..255}"),
+	})
+}
+
+// rbfTerms are Chum's 11-D design for the RBF kernel, σ = 0.3 on [0, π]
+// (continuous refinement and polish: off-grid frequencies).
+func rbfTerms() []design.Term {
+	return terms1(
+		[]float64{0, 1.6072094369295384, 3.224073745080786, 4.8612860589077656, 6.531447523732628, 8.245796045542516},
+		[]float64{0.19216682647712752, 0.3431694131559485, 0.24366842384100457, 0.1364776930080118, 0.059327056881231945, 0.020353930458880384})
+}
+
+func rbfErrors(linf, rms float64, points int, on string) *design.Verification {
+	r := design.Measurement{On: on, Points: points, LInf: linf, RMS: rms}
+	return &design.Verification{Measure: design.Uniform, Reported: r, Absolute: r, Signature: r}
+}
+
+// RBF is the 11-D map of the Gaussian RBF kernel, σ = 0.3, on [0, π].
+func RBF() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{0.3}}, InDim: 1, Dim: 11, Domain: interval(0, math.Pi),
+		Transform: design.Identity, Form: design.Fourier, Terms: rbfTerms(), Method: "chum",
+		Errors: rbfErrors(0.004852, 0.003421, 2001, "2001 equally spaced λ in [0, 3.14159]"),
+	})
+}
+
+// RBFInt is the same design used on the integers −3..3.
+func RBFInt() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{0.3}}, InDim: 1, Dim: 11, Domain: intDomain(-3, 3),
+		Transform: design.Identity, Form: design.Fourier, Terms: rbfTerms(), Method: "chum",
+		Errors: rbfErrors(0.004852, 0.003421, 7, "the differences 0..6"),
+	})
+}
+
+// RBFHarmonic is the 17-D harmonic projection of the RBF kernel σ = 0.3 on
+// [0, π]: ω = j (a ladder with base 1).
+func RBFHarmonic() *design.Map {
+	freq := make([]float64, 9)
+	weight := make([]float64, 9)
+	for j := range freq {
+		freq[j] = float64(j)
+		// Spectrum of exp(−λ²/(2σ²)) sampled with step 1 (2× for j > 0).
+		weight[j] = 0.3 / math.Sqrt(2*math.Pi) * math.Exp(-0.09*float64(j*j)/2)
+		if j > 0 {
+			weight[j] *= 2
+		}
+	}
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{0.3}}, InDim: 1, Dim: 17, Domain: interval(0, math.Pi),
+		Transform: design.Identity, Form: design.Fourier, Terms: terms1(freq, weight), Method: "harmonic",
+		Errors: rbfErrors(0.0105, 0.004, 2001, "2001 equally spaced λ in [0, 3.14159]"),
+	})
+}
+
+// Proj2 is a 2-D projection map of the RBF kernel, σ = 0.3 per axis, on
+// [0, π]²: the "Proj ⊗" pool of the 1-D design's first four frequencies,
+// ω = (ω_i, ±ω_j) with α = α_iα_j/2 (α_iα_j when one of them is 0).
+func Proj2() *design.Map {
+	ts := rbfTerms()[:4]
+	var terms []design.Term
+	for _, a := range ts {
+		for _, b := range ts {
+			w := a.Weight * b.Weight / 2
+			terms = append(terms,
+				design.Term{Freq: []float64{a.Freq[0], b.Freq[0]}, Weight: w},
+				design.Term{Freq: []float64{a.Freq[0], -b.Freq[0]}, Weight: w})
+		}
+	}
+	m := &design.Map{
+		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{0.3, 0.3}}, InDim: 2,
+		Domain:    design.Domain{Lo: []float64{0, 0}, Hi: []float64{math.Pi, math.Pi}},
+		Transform: design.Identity, Form: design.Fourier, Terms: terms, Method: "projection",
+		Errors: rbfErrors(0.1175, 0.02317, 10201, "101 × 101 equally spaced λ in [−3.14159, 3.14159] × [0, 3.14159]"),
+	}
+	m.Canonical()
+	return must(m)
+}
+
+// Mod2 is a 2-D modulation map of the same kernel: the Cartesian product of
+// the 1-D design's first four terms, α = α_iα_j.
+func Mod2() *design.Map {
+	ts := rbfTerms()[:4]
+	var terms []design.Term
+	for _, a := range ts {
+		for _, b := range ts {
+			terms = append(terms, design.Term{Freq: []float64{a.Freq[0], b.Freq[0]}, Weight: a.Weight * b.Weight})
+		}
+	}
+	m := &design.Map{
+		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{0.3, 0.3}}, InDim: 2,
+		Domain:    design.Domain{Lo: []float64{0, 0}, Hi: []float64{math.Pi, math.Pi}},
+		Transform: design.Identity, Form: design.Modulation, Terms: terms, Method: "modulation",
+		Errors: rbfErrors(0.1175, 0.02317, 10201, "101 × 101 equally spaced λ in [0, 3.14159]²"),
+	}
+	m.Canonical()
+	return must(m)
+}

@@ -1,0 +1,359 @@
+package codegen
+
+import (
+	"math"
+
+	"github.com/featmap/featmap/design"
+)
+
+// pieceKind says how an input finds its polynomial piece.
+type pieceKind int
+
+const (
+	// binade pieces split every binade [2^e, 2^{e+1}) into 2^k equal parts;
+	// the piece index is the input's bits >> (52−k), the local variable
+	// comes from the next mantissa bits. Used for the log transform, where
+	// the components are smooth and self-similar from binade to binade.
+	binade pieceKind = iota
+	// uniform pieces split [lo, lo+count·h) into count parts of width h.
+	// Used for one-dimensional shift-invariant maps.
+	uniform
+)
+
+const (
+	mantBits = 52
+	mantMask = 1<<mantBits - 1
+	oneBits  = 0x3ff0000000000000 // the bits of 1.0
+	maxDeg   = 7
+	// maxBinades caps the binades a binade table covers; below them (a
+	// domain reaching down to 0) inputs take the exact path.
+	maxBinades = 64
+	// checkPoints is the number of equally spaced points per piece at
+	// which a fit is measured (ends included).
+	checkPoints = 17
+)
+
+// pieces is a piecewise polynomial approximation of Ψ on a range of
+// inputs: on piece i with local variable s ∈ [−1/2, 1/2),
+// Ψ_j(x) ≈ Σ_p coef[i][j][p]·s^p, evaluated by Horner's rule.
+type pieces struct {
+	kind  pieceKind
+	deg   int
+	count int
+	// binade: 2^k pieces per binade, the first piece's index bits>>(52−k).
+	k     int
+	first uint64
+	// uniform: pieces [lo + i·h, lo + (i+1)·h).
+	lo, h, invH float64
+
+	coef [][][]float64
+	// err is the largest ‖δ(x)‖/‖Ψ(x)‖ measured at the check points, target
+	// the bound it had to meet, points the number of check points.
+	err, target float64
+	points      int
+	// scale converts the relative error ε into the kernel error it adds,
+	// (2ε + ε²)·scale (see polyScale).
+	scale float64
+}
+
+// start and end return the range [start, end) the pieces cover.
+func (pc *pieces) start() float64 {
+	if pc.kind == uniform {
+		return pc.lo
+	}
+	return math.Float64frombits(pc.first << (mantBits - pc.k))
+}
+
+func (pc *pieces) end() float64 {
+	if pc.kind == uniform {
+		return pc.lo + float64(pc.count)*pc.h
+	}
+	return math.Float64frombits((pc.first + uint64(pc.count)) << (mantBits - pc.k))
+}
+
+// fitPieces returns the cheapest piecewise polynomial approximation of m
+// whose measured error is within the budget, or nil when the map's form
+// has no such fast path or no fit within maxPolyCoefs meets the target.
+func fitPieces(m *design.Map, budget float64) (*pieces, error) {
+	if m.InDim != 1 || m.Domain.Integer || (m.Form != design.Fourier && m.Form != design.Modulation) {
+		return nil, nil
+	}
+	if nonzeroTerms(m) == 0 || !(budget > 0) {
+		return nil, nil
+	}
+	scale := polyScale(m)
+	target := budget / (2 * scale * safety)
+	if !(target > 0) {
+		return nil, nil
+	}
+	var g grid
+	switch m.Transform {
+	case design.Log:
+		g = newBinadeGrid(m)
+	case design.Identity:
+		g = newUniformGrid(m)
+	}
+	if g == nil {
+		return nil, nil
+	}
+	for deg := 1; deg <= maxDeg; deg++ {
+		for level := 0; ; level++ {
+			count, ok := g.count(level)
+			if !ok || count*m.Dim*(deg+1) > maxPolyCoefs {
+				break
+			}
+			pc := g.pieces(level, deg)
+			pc.target, pc.scale = target, scale
+			if fit(m, g, pc) && pc.err <= target {
+				return pc, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// polyScale is the factor that converts a bound ε on ‖δ(x)‖/‖Ψ(x)‖, the
+// relative error of the polynomial components, into the kernel error it
+// adds, at most (2ε + ε²)·scale. With
+// Ψ̃ = Ψ + δ, Ψ̃(x)·Ψ̃(y) − Ψ(x)·Ψ(y) = δ(x)·Ψ(y) + Ψ(x)·δ(y) + δ(x)·δ(y),
+// at most (2ε + ε²)‖Ψ(x)‖‖Ψ(y)‖. For absolute and uniform errors
+// ‖Ψ(x)‖‖Ψ(y)‖ ≤ R², the largest ‖Ψ‖² on the domain; for relative errors
+// it is divided by K(x, y) ≥ k_min·amp(x)·amp(y), with k_min the smallest
+// value of the map's signature over the domain's range of λ.
+func polyScale(m *design.Map) float64 {
+	r2 := amplitudeNorm2(m)
+	if !(r2 > 0) || math.IsInf(r2, 0) {
+		return math.Inf(1)
+	}
+	scale := r2
+	if m.Errors.Measure == design.Relative {
+		k0 := m.Signature([]float64{0})
+		span := m.Domain.Hi[0] - m.Domain.Lo[0]
+		if m.Transform == design.Log {
+			span = math.Log(m.Domain.Hi[0] / math.Max(m.Domain.Lo[0], m.Domain.Hi[0]*0x1p-64))
+		}
+		kmin := k0
+		for i := 0; i <= 1000; i++ {
+			kmin = math.Min(kmin, m.Signature([]float64{span * float64(i) / 1000}))
+		}
+		scale = k0 / math.Max(kmin, 1e-6*k0)
+	}
+	return scale
+}
+
+// grid lays out pieces over the input range of one map.
+type grid interface {
+	// count returns the number of pieces at refinement level (each level
+	// halves the width), and false when the level is not available.
+	count(level int) (int, bool)
+	// pieces returns an empty pieces value at the level with degree deg.
+	pieces(level, deg int) *pieces
+	// at returns the input at local variable s of piece i, rounded to
+	// float64, and the local variable the emitted code computes for it.
+	at(pc *pieces, i int, s float64) (x, sx float64)
+}
+
+// binadeGrid covers [lo, hi] (at most maxBinades binades below hi) with
+// binade pieces.
+type binadeGrid struct{ lo, hi float64 }
+
+func newBinadeGrid(m *design.Map) grid {
+	lo, hi := m.Domain.Lo[0], m.Domain.Hi[0]
+	if !(hi > 0) {
+		return nil
+	}
+	if floor := math.Ldexp(1, math.Ilogb(hi)-maxBinades+1); !(lo >= floor) {
+		lo = floor
+	}
+	return binadeGrid{lo: lo, hi: hi}
+}
+
+func (g binadeGrid) index(x float64, k int) uint64 {
+	return math.Float64bits(x) >> (mantBits - k)
+}
+
+func (g binadeGrid) count(k int) (int, bool) {
+	if k > 20 {
+		return 0, false
+	}
+	return int(g.index(g.hi, k)-g.index(g.lo, k)) + 1, true
+}
+
+func (g binadeGrid) pieces(k, deg int) *pieces {
+	n, _ := g.count(k)
+	return &pieces{kind: binade, deg: deg, count: n, k: k, first: g.index(g.lo, k)}
+}
+
+func (g binadeGrid) at(pc *pieces, i int, s float64) (x, sx float64) {
+	left := math.Float64frombits((pc.first + uint64(i)) << (mantBits - pc.k))
+	width := math.Float64frombits((pc.first+uint64(i)+1)<<(mantBits-pc.k)) - left
+	x = left + (s+0.5)*width
+	// Exact: x and left share a binade, width is a power of two.
+	return x, (x-left)/width - 0.5
+}
+
+// sOfBinade is the local variable the emitted code computes for x in a
+// binade piece with 2^k pieces per binade.
+func sOfBinade(x float64, k int) float64 {
+	b := math.Float64bits(x)
+	return math.Float64frombits(b<<k&mantMask|oneBits) - 1.5
+}
+
+// uniformGrid covers [lo, hi] with pieces of equal width. Level 0 has
+// about one piece per radian of the largest frequency.
+type uniformGrid struct {
+	lo, hi float64
+	base   int
+}
+
+func newUniformGrid(m *design.Map) grid {
+	lo, hi := m.Domain.Lo[0], m.Domain.Hi[0]
+	if !(hi > lo) {
+		return nil
+	}
+	wmax := 0.0
+	for _, t := range m.Terms {
+		wmax = math.Max(wmax, math.Abs(t.Freq[0]))
+	}
+	base := int(math.Ceil((hi - lo) * wmax / 4))
+	if base < 1 {
+		base = 1
+	}
+	if base > maxPolyCoefs {
+		return nil
+	}
+	return uniformGrid{lo: lo, hi: hi, base: base}
+}
+
+func (g uniformGrid) count(level int) (int, bool) {
+	if level > 24 {
+		return 0, false
+	}
+	return g.base << level, true
+}
+
+func (g uniformGrid) pieces(level, deg int) *pieces {
+	n, _ := g.count(level)
+	h := (g.hi - g.lo) / float64(n)
+	return &pieces{kind: uniform, deg: deg, count: n, lo: g.lo, h: h, invH: float64(n) / (g.hi - g.lo)}
+}
+
+func (g uniformGrid) at(pc *pieces, i int, s float64) (x, sx float64) {
+	x = pc.lo + (float64(i)+0.5+s)*pc.h
+	return x, sOfUniform(pc, x, i)
+}
+
+// sOfUniform is the local variable the emitted code computes for x in
+// uniform piece i.
+func sOfUniform(pc *pieces, x float64, i int) float64 {
+	u := (x - pc.lo) * pc.invH
+	return u - float64(i) - 0.5
+}
+
+// fit interpolates every piece at deg+1 Chebyshev nodes and measures the
+// error at checkPoints equally spaced points per piece. It stops early
+// (returning false) as soon as a piece misses the target.
+func fit(m *design.Map, g grid, pc *pieces) bool {
+	n := pc.deg + 1
+	pc.coef = make([][][]float64, pc.count)
+	pc.err, pc.points = 0, 0
+	xs := make([]float64, n)
+	vals := make([][]float64, n)
+	for j := range vals {
+		vals[j] = make([]float64, m.Dim)
+	}
+	psi := make([]float64, m.Dim)
+	approx := make([]float64, m.Dim)
+	for i := range pc.coef {
+		for j := range n {
+			s := 0.5 * math.Cos(math.Pi*(float64(j)+0.5)/float64(n))
+			x, sx := g.at(pc, i, s)
+			xs[j] = sx
+			m.Eval(vals[j], []float64{x})
+		}
+		pc.coef[i] = interpolate(xs, vals, m.Dim)
+		for j := range checkPoints {
+			s := -0.5 + float64(j)/float64(checkPoints-1)
+			x, sx := g.at(pc, i, s)
+			m.Eval(psi, []float64{x})
+			horner(approx, pc.coef[i], sx)
+			e := relErr(approx, psi)
+			pc.points++
+			if !(e <= pc.target) {
+				pc.err = e
+				return false
+			}
+			pc.err = math.Max(pc.err, e)
+		}
+	}
+	return true
+}
+
+// relErr returns ‖a − b‖/‖b‖ (Euclidean norms).
+func relErr(a, b []float64) float64 {
+	var d, n float64
+	for i := range a {
+		d += (a[i] - b[i]) * (a[i] - b[i])
+		n += b[i] * b[i]
+	}
+	return math.Sqrt(d / n)
+}
+
+// horner evaluates the polynomials c[j] at s exactly as the emitted code
+// does: Horner's rule with fused multiply-adds.
+func horner(dst []float64, c [][]float64, s float64) {
+	for j, cj := range c {
+		v := cj[len(cj)-1]
+		for p := len(cj) - 2; p >= 0; p-- {
+			v = math.FMA(v, s, cj[p])
+		}
+		dst[j] = v
+	}
+}
+
+// interpolate returns, for every component j, the coefficients of the
+// polynomial of degree len(s)−1 through (s[i], v[i][j]). It solves the
+// Vandermonde system in u = 2s ∈ [−1, 1] (well conditioned at Chebyshev
+// nodes) by Gaussian elimination with partial pivoting and scales back.
+func interpolate(s []float64, v [][]float64, dim int) [][]float64 {
+	n := len(s)
+	a := make([][]float64, n)
+	for i := range a {
+		a[i] = make([]float64, n+dim)
+		u := 2 * s[i]
+		p := 1.0
+		for k := range n {
+			a[i][k] = p
+			p *= u
+		}
+		copy(a[i][n:], v[i])
+	}
+	for col := range n {
+		piv := col
+		for r := col + 1; r < n; r++ {
+			if math.Abs(a[r][col]) > math.Abs(a[piv][col]) {
+				piv = r
+			}
+		}
+		a[col], a[piv] = a[piv], a[col]
+		for r := range n {
+			if r == col {
+				continue
+			}
+			f := a[r][col] / a[col][col]
+			for k := col; k < n+dim; k++ {
+				a[r][k] -= f * a[col][k]
+			}
+		}
+	}
+	c := make([][]float64, dim)
+	for j := range c {
+		c[j] = make([]float64, n)
+		scale := 1.0
+		for k := range n {
+			c[j][k] = a[k][n+j] / a[k][k] * scale
+			scale *= 2
+		}
+	}
+	return c
+}

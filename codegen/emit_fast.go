@@ -142,5 +142,5 @@ func (e *emitter) polyTable(f *jen.File) {
 	}
 	f.Line()
 	f.Comment(commentBody(e.docPoly()))
-	f.Var().Id(e.polyName()).Op("=").Index(integer(pc.count)).Index(jen.Id(e.dimName())).Index(integer(pc.deg + 1)).Float64().Custom(multi, rows...)
+	f.Var().Id(e.polyName()).Op("=").Index(integer(pc.count)).Index(jen.Id(e.dimName())).Index(integer(pc.deg+1)).Float64().Custom(multi, rows...)
 }

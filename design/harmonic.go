@@ -34,7 +34,13 @@ func Harmonic(p *Problem, dim int) (*Map, error) {
 			alpha[j] = 0
 		}
 	}
-	m := p.fourierMap("harmonic", omega, alpha)
+	m := p.newMap("harmonic")
+	for j, a := range alpha {
+		if a > 0 {
+			m.Terms = append(m.Terms, Term{Freq: []float64{omega[j]}, Weight: a})
+		}
+	}
+	m.Canonical()
 	if len(m.Terms) == 0 {
 		return nil, fmt.Errorf("design: every harmonic coefficient of the signature is ≤ 0")
 	}

@@ -3,17 +3,16 @@ package design
 import (
 	"math"
 	"slices"
-
-	"github.com/featmap/featmap/solver"
 )
 
 // Polish: a minimax (or L1) trust-region sequential LP on frequencies and
 // weights jointly, the support and hence D fixed (Madsen's method). Each
 // step solves
 //
-//	min  C(r + J Δ)   s.t.  |Δω_j| ≤ ρ,  |Δα_j| ≤ ρ·s_j,  α + Δα ≥ 0,  ω + Δω ≥ 0
+//	min  C(r + J Δ)   s.t.  |Δω_jc| ≤ ρ,  |Δα_j| ≤ ρ·s_j,  α + Δα ≥ 0
 //
-// and adapts ρ by the ratio of the actual to the predicted decrease.
+// (and ω + Δω ≥ 0 where frequencies are kept nonnegative) and adapts ρ by
+// the ratio of the actual to the predicted decrease.
 
 const (
 	polishMaxSteps = 80
@@ -22,72 +21,75 @@ const (
 	polishRhoMin   = 1e-10
 )
 
-// polish improves (ω, α) on the fitting set and returns the best iterate
-// and its objective. Frequencies equal to 0 stay at 0 (the constant term).
-func (s *lpSolver) polish(omega, alpha []float64) ([]float64, []float64, float64, error) {
-	omega, alpha = slices.Clone(omega), slices.Clone(alpha)
+// polish improves (ω, α) on the fitting set and returns the best iterate and
+// its objective. Coordinates that are not movable (the zero frequency, zero
+// modulation factors) stay where they are.
+func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []float64, float64, error) {
+	omega, alpha = cloneFreqs(omega), slices.Clone(alpha)
 	f := s.fit
-	nz := len(f.z)
+	nz := f.size()
 	r := make([]float64, nz)
 	f.residuals(r, omega, alpha)
 	F := f.normOf(r)
 	rho := polishRho0
 	v := make([]float64, nz)
+	grad := make([]float64, nz*f.n)
+	phi := make([]float64, nz)
 	for step := 0; step < polishMaxSteps && rho > polishRhoMin; step++ {
-		lo := make([]float64, 2*nz)
-		hi := make([]float64, 2*nz)
-		for i, e := range r {
-			lo[2*i], lo[2*i+1] = e, -e
-			hi[2*i], hi[2*i+1] = math.Inf(1), math.Inf(1)
+		nvar := 0
+		for _, om := range omega {
+			nvar += 1 + len(f.movable(om))
 		}
-		b := solver.NewBuilder(lo, hi)
+		b := s.newBuilder(r, 2*nvar+nz+1, 4*nz*(nvar+1))
 		s.errorColumns(b, 1)
 		scale := 0.0
 		for _, a := range alpha {
 			scale += a
 		}
-		// Every step variable is split into nonnegative parts Δ = Δ⁺ − Δ⁻, so
-		// that the LP starts from Δ = 0 at a vertex.
+		// Every step variable is split into nonnegative parts Δ = Δ⁺ − Δ⁻,
+		// so that the LP starts from Δ = 0 at a vertex.
 		type varRef struct {
-			j     int
-			omega bool
-			sign  float64
+			j, c int // c < 0: the weight α_j; else the frequency coordinate ω_jc
+			sign float64
 		}
 		var refs []varRef
-		b.Reserve(4*len(alpha), 8*nz*len(alpha))
-		addPair := func(j int, omega bool, down, up float64) {
+		addPair := func(j, c int, down, up float64) {
 			addSigned(b, 0, 0, up, v)
-			refs = append(refs, varRef{j, omega, 1})
+			refs = append(refs, varRef{j, c, 1})
 			for i := range v {
 				v[i] = -v[i]
 			}
 			addSigned(b, 0, 0, down, v)
-			refs = append(refs, varRef{j, omega, -1})
+			refs = append(refs, varRef{j, c, -1})
 		}
 		for j, a := range alpha {
-			// −∂r/∂α_j = w cos(ω z)
-			for i, z := range f.z {
-				v[i] = f.w[i] * math.Cos(omega[j]*z)
+			om := omega[j]
+			for i := range nz {
+				phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
+			}
+			// −∂r/∂α_j = w φ
+			for i := range nz {
+				v[i] = f.w[i] * phi[i]
 			}
 			sj := math.Max(a, 1e-3*scale)
-			addPair(j, false, math.Min(rho*sj, a), rho*sj)
-			if omega[j] == 0 {
-				continue
+			addPair(j, -1, math.Min(rho*sj, a), rho*sj)
+			for _, c := range f.movable(om) {
+				// −∂r/∂ω_jc = w α ∂φ/∂ω_c
+				for i := range nz {
+					v[i] = f.w[i] * a * grad[i*f.n+c]
+				}
+				down := rho
+				if f.nonneg {
+					down = math.Min(rho, om[c])
+				}
+				addPair(j, c, down, rho)
 			}
-			// −∂r/∂ω_j = −w α z sin(ω z)
-			for i, z := range f.z {
-				v[i] = -f.w[i] * a * z * math.Sin(omega[j]*z)
-			}
-			addPair(j, true, math.Min(rho, omega[j]), rho)
 		}
 		sol, err := s.solve(b.Problem(), nil)
 		if err != nil {
 			return nil, nil, 0, err
 		}
-		first := 1
-		if f.norm == L1 {
-			first = nz
-		}
+		first := s.firstColumn()
 		predicted := 0.0
 		for c := 0; c < first; c++ {
 			if f.norm == L1 {
@@ -100,11 +102,14 @@ func (s *lpSolver) polish(omega, alpha []float64) ([]float64, []float64, float64
 		if !(pred > 1e-13*F) {
 			break // the linear model sees no descent: stationary
 		}
-		om2, al2 := slices.Clone(omega), slices.Clone(alpha)
-		for c, ref := range refs {
-			d := ref.sign * sol.X[first+c]
-			if ref.omega {
-				om2[ref.j] = math.Max(om2[ref.j]+d, 0)
+		om2, al2 := cloneFreqs(omega), slices.Clone(alpha)
+		for k, ref := range refs {
+			d := ref.sign * sol.X[first+k]
+			if ref.c >= 0 {
+				om2[ref.j][ref.c] += d
+				if f.nonneg {
+					om2[ref.j][ref.c] = math.Max(om2[ref.j][ref.c], 0)
+				}
 			} else {
 				al2[ref.j] = math.Max(al2[ref.j]+d, 0)
 			}
@@ -124,4 +129,12 @@ func (s *lpSolver) polish(omega, alpha []float64) ([]float64, []float64, float64
 		}
 	}
 	return omega, alpha, F, nil
+}
+
+func cloneFreqs(omega [][]float64) [][]float64 {
+	out := make([][]float64, len(omega))
+	for j, om := range omega {
+		out[j] = slices.Clone(om)
+	}
+	return out
 }

@@ -122,19 +122,6 @@ func (p *Problem) newMap(method string) *Map {
 	}
 }
 
-// fourierMap builds a canonical Fourier map of p from frequencies and
-// weights (zero weights dropped).
-func (p *Problem) fourierMap(method string, omega, alpha []float64) *Map {
-	m := p.newMap(method)
-	for j, a := range alpha {
-		if a > 0 {
-			m.Terms = append(m.Terms, Term{Freq: []float64{omega[j]}, Weight: a})
-		}
-	}
-	m.Canonical()
-	return m
-}
-
 // grid returns n+1 equally spaced points on [0, M].
 func grid(M float64, n int) []float64 {
 	z := make([]float64, n+1)

@@ -28,7 +28,8 @@ import (
 //	specs/x.yaml:7: domain.interval: lo must be < hi
 //
 // Field is empty for errors about the file as a whole (invalid YAML, several
-// documents); Line is 0 when the YAML parser gave no line.
+// documents). Line is at least 1 in every error ParseSpec returns; Error
+// leaves out a Line of 0.
 type SpecError struct {
 	Path  string // the spec's path as given
 	Line  int    // 1-based line of the offending node, 0 if unknown
@@ -290,18 +291,19 @@ func (p *parser) yamlErr(err error) *SpecError {
 var unknownAnchorRE = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
 
 // guessLine finds the line of a YAML error reported without one: the first
-// use of an unknown anchor, or the first character YAML does not allow. It
-// returns 0 if it finds nothing.
+// use of an unknown anchor, or the first character YAML does not allow.
+// Otherwise it returns 1: yaml.v3 omits the line of scanner and parser
+// errors on the first line.
 func (p *parser) guessLine(msg string) int {
 	lineAt := func(off int) int { return 1 + bytes.Count(p.data[:off], []byte("\n")) }
 	if m := unknownAnchorRE.FindStringSubmatch(msg); m != nil {
 		if i := bytes.Index(p.data, []byte("*"+m[1])); i >= 0 {
 			return lineAt(i)
 		}
-		return 0
+		return 1
 	}
 	if bytes.HasPrefix(p.data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(p.data, []byte{0xFF, 0xFE}) {
-		return 0 // UTF-16: offsets are not bytes of data
+		return 1 // UTF-16: offsets are not bytes of data
 	}
 	for off := 0; off < len(p.data); {
 		r, size := utf8.DecodeRune(p.data[off:])
@@ -310,7 +312,7 @@ func (p *parser) guessLine(msg string) int {
 		}
 		off += size
 	}
-	return 0
+	return 1
 }
 
 // yamlPrintable reports whether YAML allows r in a stream.

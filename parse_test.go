@@ -409,6 +409,8 @@ var malformed = []struct {
 	{"unknown anchor", with(6, "method: {name: chum, seed: *s}"), "x.yaml:6: invalid YAML: unknown anchor 's' referenced"},
 	{"control character", with(2, "name: Chi2\x01"), "x.yaml:2: invalid YAML: control characters are not allowed"},
 	{"invalid UTF-8", with(3, "kernel: {type: chi2\xff}"), "x.yaml:3: invalid YAML: invalid leading UTF-8 octet"},
+	{"unterminated string", "version: 1\nname: \"Chi2\n", "x.yaml:2: invalid YAML: found unexpected end of stream"},
+	{"error on line 1", "\"", "x.yaml:1: invalid YAML: found unexpected end of stream"},
 	{"tab indentation", "version: 1\nkernel:\n\ttype: chi2\n", "x.yaml:3: invalid YAML: found character that cannot start any token"},
 
 	// Unknown keys at every level.

@@ -19,7 +19,7 @@ func (e *emitter) api(f *jen.File) {
 	f.Line()
 
 	f.Comment(commentBody(e.doc32()))
-	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.body32()...)
+	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.body32("out", jen.Return())...)
 	f.Line()
 
 	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
@@ -39,17 +39,23 @@ func (e *emitter) params(t func() *jen.Statement) []jen.Code {
 // scalarBody is the body of N: the fast paths in order, then the exact
 // evaluation (inline when there is no fast path).
 func (e *emitter) scalarBody() []jen.Code {
-	var body []jen.Code
-	if e.p.table != nil {
-		body = append(body, e.tableLookup(e.tableName(), jen.Float64))
-	}
-	if e.p.pieces != nil {
-		body = append(body, e.piecesBlock()...)
-	}
-	if len(body) == 0 {
+	if !e.hasGeneral() {
 		return e.generalBody()
 	}
-	return append(body, jen.Id(e.generalName()).Call(jen.Id("out"), jen.Id("x")))
+	return append(e.fastPaths("out", jen.Return()), jen.Id(e.generalName()).Call(jen.Id("out"), jen.Id("x")))
+}
+
+// fastPaths returns the table lookup and the polynomial pieces writing to
+// out, each ending in done when it applies.
+func (e *emitter) fastPaths(out string, done jen.Code) []jen.Code {
+	var body []jen.Code
+	if e.p.table != nil {
+		body = append(body, e.tableLookup(e.tableName(), jen.Float64, out, done))
+	}
+	if e.p.pieces != nil {
+		body = append(body, e.piecesBlock(out, done)...)
+	}
+	return body
 }
 
 // hasGeneral reports whether the exact evaluation is a function of its own.
@@ -62,13 +68,22 @@ func (e *emitter) sliceBody(name, fn string, t func() *jen.Statement) []jen.Code
 	outAt := jen.Parens(e.outType(t)).Call(jen.Id("dst").Index(jen.Id("i").Op("*").Add(dim.Clone()).Op(":")))
 	if p.in == 1 {
 		msg := fmt.Sprintf("%s: %s: len(dst) != %s*len(src)", p.info.Package, name, e.dimName())
+		// The loop body is fn with its fast paths inlined.
+		loop := []jen.Code{jen.Id(fn).Call(outAt, jen.Id("x"))}
+		if e.hasGeneral() {
+			loop = []jen.Code{jen.Id("o").Op(":=").Add(outAt)}
+			if fn == p.name {
+				loop = append(loop, e.fastPaths("o", jen.Continue())...)
+				loop = append(loop, jen.Id(e.generalName()).Call(jen.Id("o"), jen.Id("x")))
+			} else {
+				loop = append(loop, e.body32("o", jen.Continue())...)
+			}
+		}
 		return []jen.Code{
 			jen.If(jen.Len(jen.Id("dst")).Op("!=").Add(dim.Clone()).Op("*").Len(jen.Id("src"))).Block(
 				jen.Panic(jen.Lit(msg)),
 			),
-			jen.For(jen.List(jen.Id("i"), jen.Id("x")).Op(":=").Range().Id("src")).Block(
-				jen.Id(fn).Call(outAt, jen.Id("x")),
-			),
+			jen.For(jen.List(jen.Id("i"), jen.Id("x")).Op(":=").Range().Id("src")).Block(loop...),
 		}
 	}
 	in := jen.Id(e.inName())
@@ -86,14 +101,14 @@ func (e *emitter) sliceBody(name, fn string, t func() *jen.Statement) []jen.Code
 	}
 }
 
-// body32 is the body of N32: the float32 table for integer inputs, else
-// the float64 evaluation rounded to float32.
-func (e *emitter) body32() []jen.Code {
+// body32 is the body of N32 writing to out: the float32 table for integer
+// inputs (then done), else the float64 evaluation rounded to float32.
+func (e *emitter) body32(out string, done jen.Code) []jen.Code {
 	p := e.p
 	var body []jen.Code
 	callee := p.name
 	if p.table != nil {
-		body = append(body, e.tableLookup(e.table32Name(), jen.Float32))
+		body = append(body, e.tableLookup(e.table32Name(), jen.Float32, out, done))
 		callee = e.generalName() // the table test has failed already
 	}
 	arg := jen.Float64().Call(jen.Id("x"))
@@ -107,8 +122,8 @@ func (e *emitter) body32() []jen.Code {
 	return append(body,
 		jen.Var().Id("t").Index(jen.Id(e.dimName())).Float64(),
 		jen.Id(callee).Call(jen.Op("&").Id("t"), arg),
-		jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(
-			jen.Id("out").Index(jen.Id("i")).Op("=").Float32().Call(jen.Id("t").Index(jen.Id("i"))),
+		jen.For(jen.Id("k").Op(":=").Range().Id(out)).Block(
+			jen.Id(out).Index(jen.Id("k")).Op("=").Float32().Call(jen.Id("t").Index(jen.Id("k"))),
 		),
 	)
 }

@@ -8,25 +8,25 @@ import (
 
 // tableLookup returns, for an integer x in lo..hi, the table row:
 //
-//	if i := int(x) - lo; uint(i) < n && T(i+lo) == x { *out = table[i]; return }
+//	if j := int(x) - lo; uint(j) < n && T(j+lo) == x { *out = table[j]; done }
 //
 // int(x) of a non-integral, huge or NaN x is some integer; the comparison
-// T(i+lo) == x rejects it.
-func (e *emitter) tableLookup(table string, t func() *jen.Statement) jen.Code {
+// T(j+lo) == x rejects it. done is return (N) or continue (NSlice).
+func (e *emitter) tableLookup(table string, t func() *jen.Statement, out string, done jen.Code) jen.Code {
 	tb := e.p.table
 	n := tb.hi - tb.lo + 1
 	idx := jen.Int().Call(jen.Id("x"))
-	back := jen.Id("i")
+	back := jen.Id("j")
 	if tb.lo != 0 {
 		idx = idx.Op("-").Add(integer(tb.lo))
-		back = jen.Id("i").Op("+").Add(integer(tb.lo))
+		back = jen.Id("j").Op("+").Add(integer(tb.lo))
 	}
 	return jen.If(
-		jen.Id("i").Op(":=").Add(idx),
-		jen.Uint().Call(jen.Id("i")).Op("<").Add(integer(n)).Op("&&").Add(t()).Call(back).Op("==").Id("x"),
+		jen.Id("j").Op(":=").Add(idx),
+		jen.Uint().Call(jen.Id("j")).Op("<").Add(integer(n)).Op("&&").Add(t()).Call(back).Op("==").Id("x"),
 	).Block(
-		jen.Op("*").Id("out").Op("=").Id(table).Index(jen.Id("i")),
-		jen.Return(),
+		jen.Op("*").Id(out).Op("=").Id(table).Index(jen.Id("j")),
+		done,
 	)
 }
 
@@ -68,8 +68,9 @@ func plusLo(lo int) string {
 
 // piecesBlock returns the piecewise polynomial evaluation of N: find the
 // piece, compute the local variable s ∈ [−1/2, 1/2), evaluate every
-// component by Horner's rule with fused multiply-adds, return.
-func (e *emitter) piecesBlock() []jen.Code {
+// component into out by Horner's rule with fused multiply-adds, then done
+// (return or continue).
+func (e *emitter) piecesBlock(out string, done jen.Code) []jen.Code {
 	pc := e.p.pieces
 	var find []jen.Code
 	var cond jen.Code
@@ -78,7 +79,7 @@ func (e *emitter) piecesBlock() []jen.Code {
 	case binade:
 		shift := mantBits - pc.k
 		find = append(find, jen.Id("b").Op(":=").Qual("math", "Float64bits").Call(jen.Id("x")))
-		cond = jen.Id("i").Op(":=").Id("b").Op(">>").Add(integer(shift)).Op("-").Add(integer(int(pc.first)))
+		cond = jen.Id("j").Op(":=").Id("b").Op(">>").Add(integer(shift)).Op("-").Add(integer(int(pc.first)))
 		bits := jen.Id("b")
 		if pc.k > 0 {
 			bits = bits.Op("<<").Add(integer(pc.k))
@@ -87,7 +88,7 @@ func (e *emitter) piecesBlock() []jen.Code {
 			bits.Op("&").Add(hex(mantMask)).Op("|").Add(hex(oneBits)),
 		).Op("-").Lit(1.5))
 		return append(find,
-			jen.If(cond, jen.Id("i").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre)...),
+			jen.If(cond, jen.Id("j").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre, out, done)...),
 		)
 	default:
 		u := jen.Id("x")
@@ -96,22 +97,22 @@ func (e *emitter) piecesBlock() []jen.Code {
 		}
 		cond = jen.Id("u").Op(":=").Add(u).Op("*").Add(e.lit.f64(pc.invH))
 		pre = append(pre,
-			jen.Id("i").Op(":=").Int().Call(jen.Id("u")),
-			jen.Id("s").Op(":=").Id("u").Op("-").Float64().Call(jen.Id("i")).Op("-").Lit(0.5),
+			jen.Id("j").Op(":=").Int().Call(jen.Id("u")),
+			jen.Id("s").Op(":=").Id("u").Op("-").Float64().Call(jen.Id("j")).Op("-").Lit(0.5),
 		)
 		return []jen.Code{
-			jen.If(cond, jen.Id("u").Op(">=").Lit(0).Op("&&").Id("u").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre)...),
+			jen.If(cond, jen.Id("u").Op(">=").Lit(0).Op("&&").Id("u").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre, out, done)...),
 		}
 	}
 }
 
-// hornerBlock evaluates the piece's polynomials at s into out and returns.
-func (e *emitter) hornerBlock(pre []jen.Code) []jen.Code {
+// hornerBlock evaluates the polynomials of piece j at s into out, then done.
+func (e *emitter) hornerBlock(pre []jen.Code, out string, done jen.Code) []jen.Code {
 	pc := e.p.pieces
-	body := append(pre, jen.Id("c").Op(":=").Op("&").Id(e.polyName()).Index(jen.Id("i")))
+	body := append(pre, jen.Id("c").Op(":=").Op("&").Id(e.polyName()).Index(jen.Id("j")))
 	for j := range e.p.dim {
 		if v, ok := e.p.constants[j]; ok {
-			body = append(body, outAssign(j, e.lit.f64(v)))
+			body = append(body, assign(out, j, e.lit.f64(v)))
 			continue
 		}
 		coef := func(p int) jen.Code { return jen.Id("c").Index(integer(j)).Index(integer(p)) }
@@ -119,9 +120,9 @@ func (e *emitter) hornerBlock(pre []jen.Code) []jen.Code {
 		for p := pc.deg - 1; p >= 0; p-- {
 			v = jen.Qual("math", "FMA").Call(v, jen.Id("s"), coef(p))
 		}
-		body = append(body, outAssign(j, v))
+		body = append(body, assign(out, j, v))
 	}
-	return append(body, jen.Return())
+	return append(body, done)
 }
 
 // polyTable emits the coefficients of the pieces, one line per component.

@@ -227,8 +227,11 @@ func (e *emitter) angleSum(freq []float64, nz []int) (c, s *jen.Statement) {
 	return c, s
 }
 
-func outAssign(k int, v jen.Code) jen.Code {
-	return jen.Id("out").Index(integer(k)).Op("=").Add(v)
+func outAssign(k int, v jen.Code) jen.Code { return assign("out", k, v) }
+
+// assign is out[k] = v.
+func assign(out string, k int, v jen.Code) jen.Code {
+	return jen.Id(out).Index(integer(k)).Op("=").Add(v)
 }
 
 // liBody evaluates Li's direct series at x > 0: a running product P of

@@ -423,6 +423,25 @@ func clpReduce(p *Problem, o Options) *clpReduced {
 			r.rows = append(r.rows, i)
 		}
 	}
+	if len(r.rows) == m && r.infeasibleRow < 0 {
+		// Fast path: every row stays; if every column has an entry and A
+		// stores no explicit zero, p itself is the reduced problem.
+		whole := true
+		for j := 0; j < n && whole; j++ {
+			whole = p.ColStart[j+1] > p.ColStart[j]
+		}
+		for _, v := range p.Value {
+			whole = whole && v != 0
+		}
+		if whole {
+			r.q = p
+			r.cols = make([]int, n)
+			for j := range r.cols {
+				r.cols[j] = j
+			}
+			return r
+		}
+	}
 	rowLo, rowHi := make([]float64, len(r.rows)), make([]float64, len(r.rows))
 	for k, i := range r.rows {
 		rowLo[k], rowHi[k] = p.RowLower[i], p.RowUpper[i]

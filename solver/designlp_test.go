@@ -107,7 +107,7 @@ func designFile(name string, gamma float64) string {
 }
 
 // TestDesignLPFiles checks that testdata/lp holds what the generator makes
-// (go test -run DesignLPFiles -update ./solver/ rewrites the files).
+// (go test ./solver/ -run DesignLPFiles -update rewrites the files).
 func TestDesignLPFiles(t *testing.T) {
 	for _, s := range designSpecs() {
 		for _, g := range s.gammas {

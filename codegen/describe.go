@@ -291,7 +291,7 @@ func (e *emitter) evaluationLines() []string {
 		gen = "Other inputs"
 	}
 	out = append(out, fmt.Sprintf("%s take the formula: %s.", gen, e.formulaText()))
-	out = append(out, fmt.Sprintf("%s and %s round the float64 result to float32 component by component.", e.name32(), e.slice32Name()))
+	out = append(out, fmt.Sprintf("%s and %s evaluate the same way in float64 and round each component to float32.", e.name32(), e.slice32Name()))
 	return out
 }
 
@@ -307,7 +307,7 @@ func (e *emitter) piecesText() string {
 	} else {
 		where = fmt.Sprintf("x in [%s, %s) (%d pieces of width %s)", num(pc.start()), num(pc.end()), pc.count, num(pc.h))
 	}
-	return fmt.Sprintf("%s evaluates Ψ by polynomials of degree %d in the position within the piece (Horner's rule with math.FMA). Measured against the reference evaluator at %d points, ‖Ψ̃(x) − Ψ(x)‖ ≤ %s·‖Ψ(x)‖ (target %s), which adds at most %s to the kernel error on the domain: within the budget %s = 1e-3 × the L∞ error.",
+	return fmt.Sprintf("%s evaluates Ψ by polynomials of degree %d in the position within the piece (Horner's rule). Measured against the reference evaluator at %d points, ‖Ψ̃(x) − Ψ(x)‖ ≤ %s·‖Ψ(x)‖ (target %s), which adds at most %s to the kernel error on the domain: within the budget %s = 1e-3 × the L∞ error.",
 		where, pc.deg, pc.points, g4(pc.err), g4(pc.target), g4(pc.addedError()), g4(e.p.budget))
 }
 

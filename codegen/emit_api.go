@@ -19,7 +19,7 @@ func (e *emitter) api(f *jen.File) {
 	f.Line()
 
 	f.Comment(commentBody(e.doc32()))
-	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.body32("out", jen.Return())...)
+	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.body32(sink{out: "out", x: "x", done: jen.Return(), is32: true})...)
 	f.Line()
 
 	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
@@ -42,18 +42,23 @@ func (e *emitter) scalarBody() []jen.Code {
 	if !e.hasGeneral() {
 		return e.generalBody()
 	}
-	return append(e.fastPaths("out", jen.Return()), jen.Id(e.generalName()).Call(jen.Id("out"), jen.Id("x")))
+	k := sink{out: "out", x: "x", done: jen.Return()}
+	return append(e.fastPaths(k), jen.Id(e.generalName()).Call(jen.Id("out"), jen.Id("x")))
 }
 
 // fastPaths returns the table lookup and the polynomial pieces writing to
-// out, each ending in done when it applies.
-func (e *emitter) fastPaths(out string, done jen.Code) []jen.Code {
+// the sink, each ending in its done when it applies.
+func (e *emitter) fastPaths(k sink) []jen.Code {
 	var body []jen.Code
 	if e.p.table != nil {
-		body = append(body, e.tableLookup(e.tableName(), jen.Float64, out, done))
+		name, t := e.tableName(), jen.Float64
+		if k.is32 {
+			name, t = e.table32Name(), jen.Float32
+		}
+		body = append(body, e.tableLookup(name, t, k))
 	}
 	if e.p.pieces != nil {
-		body = append(body, e.piecesBlock(out, done)...)
+		body = append(body, e.piecesBlock(k)...)
 	}
 	return body
 }
@@ -73,10 +78,10 @@ func (e *emitter) sliceBody(name, fn string, t func() *jen.Statement) []jen.Code
 		if e.hasGeneral() {
 			loop = []jen.Code{jen.Id("o").Op(":=").Add(outAt)}
 			if fn == p.name {
-				loop = append(loop, e.fastPaths("o", jen.Continue())...)
+				loop = append(loop, e.fastPaths(sink{out: "o", x: "x", done: jen.Continue()})...)
 				loop = append(loop, jen.Id(e.generalName()).Call(jen.Id("o"), jen.Id("x")))
 			} else {
-				loop = append(loop, e.body32("o", jen.Continue())...)
+				loop = append(loop, e.body32(sink{out: "o", x: "x", done: jen.Continue(), is32: true})...)
 			}
 		}
 		return []jen.Code{
@@ -101,15 +106,15 @@ func (e *emitter) sliceBody(name, fn string, t func() *jen.Statement) []jen.Code
 	}
 }
 
-// body32 is the body of N32 writing to out: the float32 table for integer
-// inputs (then done), else the float64 evaluation rounded to float32.
-func (e *emitter) body32(out string, done jen.Code) []jen.Code {
+// body32 is the body of N32 writing to the sink k: the fast paths (the
+// float32 table, or the polynomials rounded to float32), else the float64
+// evaluation rounded to float32.
+func (e *emitter) body32(k sink) []jen.Code {
 	p := e.p
-	var body []jen.Code
+	body := e.fastPaths(k)
 	callee := p.name
-	if p.table != nil {
-		body = append(body, e.tableLookup(e.table32Name(), jen.Float32, out, done))
-		callee = e.generalName() // the table test has failed already
+	if e.hasGeneral() {
+		callee = e.generalName() // the fast paths have been tried
 	}
 	arg := jen.Float64().Call(jen.Id("x"))
 	if p.in > 1 {
@@ -119,13 +124,14 @@ func (e *emitter) body32(out string, done jen.Code) []jen.Code {
 		}
 		arg = jen.Op("&").Index(jen.Id(e.inName())).Float64().Values(xs...)
 	}
-	return append(body,
+	body = append(body,
 		jen.Var().Id("t").Index(jen.Id(e.dimName())).Float64(),
 		jen.Id(callee).Call(jen.Op("&").Id("t"), arg),
-		jen.For(jen.Id("k").Op(":=").Range().Id(out)).Block(
-			jen.Id(out).Index(jen.Id("k")).Op("=").Float32().Call(jen.Id("t").Index(jen.Id("k"))),
-		),
 	)
+	for j := range p.dim {
+		body = append(body, assign(k.out, j, jen.Float32().Call(jen.Id("t").Index(integer(j)))))
+	}
+	return body
 }
 
 // helpers emits the unexported functions and tables.

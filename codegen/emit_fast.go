@@ -12,10 +12,10 @@ import (
 //
 // int(x) of a non-integral, huge or NaN x is some integer; the comparison
 // T(j+lo) == x rejects it. done is return (N) or continue (NSlice).
-func (e *emitter) tableLookup(table string, t func() *jen.Statement, out string, done jen.Code) jen.Code {
+func (e *emitter) tableLookup(table string, t func() *jen.Statement, k sink) jen.Code {
 	tb := e.p.table
 	n := tb.hi - tb.lo + 1
-	idx := jen.Int().Call(jen.Id("x"))
+	idx := jen.Int().Call(jen.Id(k.x))
 	back := jen.Id("j")
 	if tb.lo != 0 {
 		idx = idx.Op("-").Add(integer(tb.lo))
@@ -23,10 +23,10 @@ func (e *emitter) tableLookup(table string, t func() *jen.Statement, out string,
 	}
 	return jen.If(
 		jen.Id("j").Op(":=").Add(idx),
-		jen.Uint().Call(jen.Id("j")).Op("<").Add(integer(n)).Op("&&").Add(t()).Call(back).Op("==").Id("x"),
+		jen.Uint().Call(jen.Id("j")).Op("<").Add(integer(n)).Op("&&").Add(t()).Call(back).Op("==").Id(k.x),
 	).Block(
-		jen.Op("*").Id(out).Op("=").Id(table).Index(jen.Id("j")),
-		done,
+		jen.Op("*").Id(k.out).Op("=").Id(table).Index(jen.Id("j")),
+		k.done,
 	)
 }
 
@@ -66,11 +66,11 @@ func plusLo(lo int) string {
 	return fmt.Sprintf("i+%d", lo)
 }
 
-// piecesBlock returns the piecewise polynomial evaluation of N: find the
-// piece, compute the local variable s ∈ [−1/2, 1/2), evaluate every
-// component into out by Horner's rule with fused multiply-adds, then done
-// (return or continue).
-func (e *emitter) piecesBlock(out string, done jen.Code) []jen.Code {
+// piecesBlock returns the piecewise polynomial evaluation: find the piece,
+// compute the local variable s ∈ [−1/2, 1/2), evaluate every component
+// into the sink by Horner's rule, then the sink's done (return or
+// continue).
+func (e *emitter) piecesBlock(k sink) []jen.Code {
 	pc := e.p.pieces
 	var find []jen.Code
 	var cond jen.Code
@@ -78,7 +78,7 @@ func (e *emitter) piecesBlock(out string, done jen.Code) []jen.Code {
 	switch pc.kind {
 	case binade:
 		shift := mantBits - pc.k
-		find = append(find, jen.Id("b").Op(":=").Qual("math", "Float64bits").Call(jen.Id("x")))
+		find = append(find, jen.Id("b").Op(":=").Qual("math", "Float64bits").Call(k.x64()))
 		cond = jen.Id("j").Op(":=").Id("b").Op(">>").Add(integer(shift)).Op("-").Add(integer(int(pc.first)))
 		bits := jen.Id("b")
 		if pc.k > 0 {
@@ -88,12 +88,12 @@ func (e *emitter) piecesBlock(out string, done jen.Code) []jen.Code {
 			bits.Op("&").Add(hex(mantMask)).Op("|").Add(hex(oneBits)),
 		).Op("-").Lit(1.5))
 		return append(find,
-			jen.If(cond, jen.Id("j").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre, out, done)...),
+			jen.If(cond, jen.Id("j").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre, k)...),
 		)
 	default:
-		u := jen.Id("x")
+		u := k.x64()
 		if pc.lo != 0 {
-			u = jen.Parens(jen.Id("x").Op("-").Add(e.lit.f64(pc.lo)))
+			u = jen.Parens(k.x64().Op("-").Add(e.lit.f64(pc.lo)))
 		}
 		cond = jen.Id("u").Op(":=").Add(u).Op("*").Add(e.lit.f64(pc.invH))
 		pre = append(pre,
@@ -101,28 +101,54 @@ func (e *emitter) piecesBlock(out string, done jen.Code) []jen.Code {
 			jen.Id("s").Op(":=").Id("u").Op("-").Float64().Call(jen.Id("j")).Op("-").Lit(0.5),
 		)
 		return []jen.Code{
-			jen.If(cond, jen.Id("u").Op(">=").Lit(0).Op("&&").Id("u").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre, out, done)...),
+			jen.If(cond, jen.Id("u").Op(">=").Lit(0).Op("&&").Id("u").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre, k)...),
 		}
 	}
 }
 
-// hornerBlock evaluates the polynomials of piece j at s into out, then done.
-func (e *emitter) hornerBlock(pre []jen.Code, out string, done jen.Code) []jen.Code {
+// sink says where a fast path writes: the output array variable, the
+// statement that ends the evaluation (return in N, continue in NSlice), the
+// input variable and whether it and the output are float32.
+type sink struct {
+	out, x string
+	done   jen.Code
+	is32   bool
+}
+
+// x64 is the input as a float64 expression.
+func (k sink) x64() *jen.Statement {
+	if k.is32 {
+		return jen.Float64().Call(jen.Id(k.x))
+	}
+	return jen.Id(k.x)
+}
+
+// assign is out[j] = v, converted to float32 for a float32 sink.
+func (k sink) assign(j int, v jen.Code) jen.Code {
+	if k.is32 {
+		v = jen.Float32().Call(v)
+	}
+	return assign(k.out, j, v)
+}
+
+// hornerBlock evaluates the polynomials of piece j at s into the sink,
+// then the sink's done.
+func (e *emitter) hornerBlock(pre []jen.Code, k sink) []jen.Code {
 	pc := e.p.pieces
 	body := append(pre, jen.Id("c").Op(":=").Op("&").Id(e.polyName()).Index(jen.Id("j")))
 	for j := range e.p.dim {
 		if v, ok := e.p.constants[j]; ok {
-			body = append(body, assign(out, j, e.lit.f64(v)))
+			body = append(body, k.assign(j, e.lit.f64(v)))
 			continue
 		}
 		coef := func(p int) jen.Code { return jen.Id("c").Index(integer(j)).Index(integer(p)) }
-		v := jen.Add(coef(pc.deg))
-		for p := pc.deg - 1; p >= 0; p-- {
-			v = jen.Qual("math", "FMA").Call(v, jen.Id("s"), coef(p))
+		v := jen.Add(coef(pc.deg)).Op("*").Id("s").Op("+").Add(coef(pc.deg - 1))
+		for p := pc.deg - 2; p >= 0; p-- {
+			v = jen.Parens(v).Op("*").Id("s").Op("+").Add(coef(p))
 		}
-		body = append(body, assign(out, j, v))
+		body = append(body, k.assign(j, v))
 	}
-	return append(body, done)
+	return append(body, k.done)
 }
 
 // polyTable emits the coefficients of the pieces, one line per component.

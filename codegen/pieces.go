@@ -299,13 +299,14 @@ func relErr(a, b []float64) float64 {
 	return math.Sqrt(d / n)
 }
 
-// horner evaluates the polynomials c[j] at s exactly as the emitted code
-// does: Horner's rule with fused multiply-adds.
+// horner evaluates the polynomials c[j] at s as the emitted code does:
+// Horner's rule with separate multiplications and additions (a compiler
+// that fuses them, as Go's may on arm64, only rounds less).
 func horner(dst []float64, c [][]float64, s float64) {
 	for j, cj := range c {
 		v := cj[len(cj)-1]
 		for p := len(cj) - 2; p >= 0; p-- {
-			v = math.FMA(v, s, cj[p])
+			v = v*s + cj[p]
 		}
 		dst[j] = v
 	}

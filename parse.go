@@ -70,16 +70,35 @@ const (
 	// halves the trust region, and after 50 halvings of the pool spacing it
 	// is below float64 resolution.
 	maxRefineIterations = 50
-	// maxStarts bounds chum's starts (the default is a dozen or so).
+	// maxStarts bounds chum's starts, each a full multi-start polish run.
 	maxStarts = 1000
 	// maxExactInteger is the largest integer every float64 holds exactly.
 	maxExactInteger = 1 << 53
 )
 
 // ParseSpec parses and validates a spec (format version 1) given its
-// content; path is only used in messages and recorded in Spec.Path. Every
-// default is filled in. It does not read method.data files (LoadSpec does):
-// LiOptions.Data is set and LiOptions.Values left nil.
+// content; path is only used in messages and recorded in Spec.Path, and
+// Spec.Hash is the hex SHA-256 of data. The spec is one YAML document, a
+// mapping of
+//
+//	version: 1                      required
+//	name:    Chi2U8D7               required, an exported Go identifier
+//	kernel:  {type, gamma, sigma}   required; gamma homogeneous only, sigma rbf only
+//	domain:  {dims, integers | interval, negative}
+//	error:   {norm, weight}         optional
+//	target:  {dim | max_error, max_dim}   and   method: {name, options…}
+//	  or
+//	compare: {methods: [name or {name, options…}, …], dims: [D, …]}
+//
+// Every default is filled in: gamma 1, dims 1, negative sign (homogeneous
+// kernels), norm linf, weight absolute (homogeneous) or uniform (rbf),
+// max_dim DefaultMaxDim, sigma broadcast to every axis, the vz window
+// rectangular and the li bins homogeneous.DefaultLiBins. Chum's numeric
+// options stay 0 when not given, which design.ChumOptions documents as its
+// default (they depend on the problem). Method options are checked against
+// the kernel, the domain and (for a single design) the target dimension.
+// ParseSpec does not read method.data files (LoadSpec does): LiOptions.Data
+// is set and LiOptions.Values left nil.
 //
 // Every error is a *SpecError naming the file, the line and the key path.
 func ParseSpec(path string, data []byte) (*Spec, error) {
@@ -740,21 +759,13 @@ func (p *parser) name(top *mapNode, s *Spec) error {
 	switch {
 	case !token.IsIdentifier(name):
 		return p.errAt(n, "name", "%s is not a Go identifier (letters, digits and _, not starting with a digit)", strconv.Quote(name))
-	case !token.IsExported(name) || !isUpperLetter(name):
+	case !token.IsExported(name):
 		return p.errAt(n, "name", "%s must start with an uppercase letter: it prefixes exported Go names", strconv.Quote(name))
 	case token.IsKeyword(name):
 		return p.errAt(n, "name", "%s is a Go keyword", strconv.Quote(name))
 	}
 	s.Name = name
 	return nil
-}
-
-// isUpperLetter reports whether name starts with an uppercase letter.
-func isUpperLetter(name string) bool {
-	for _, r := range name {
-		return r != '_' && strings.ToLower(string(r)) != string(r)
-	}
-	return false
 }
 
 // sigmaValue is the kernel's sigma as written, checked once domain.dims is

@@ -24,6 +24,8 @@ func FuzzParseSpec(f *testing.F) {
 		f.Add([]byte(tt.src))
 	}
 	files, _ := filepath.Glob("testdata/specs/*.yaml")
+	shipped, _ := filepath.Glob("specs/*.yaml")
+	files = append(files, shipped...)
 	for _, name := range files {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -740,6 +741,20 @@ func TestMethodTableExtension(t *testing.T) {
 	} {
 		if _, err := ParseSpec("x.yaml", []byte(tt.src)); err == nil || err.Error() != tt.want {
 			t.Errorf("ParseSpec error %v, want %s", err, tt.want)
+		}
+	}
+}
+
+// TestShippedSpecsLoad loads every spec shipped in specs/: they are the
+// format's examples, so each must parse (data files included).
+func TestShippedSpecsLoad(t *testing.T) {
+	files, err := filepath.Glob("specs/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if _, err := LoadSpec(name); err != nil {
+			t.Errorf("LoadSpec: %v", err)
 		}
 	}
 }

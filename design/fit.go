@@ -72,10 +72,10 @@ const (
 	StagePolished = "polished"
 )
 
-// maxRefineColumns bounds the columns of a continuous-refinement LP: beyond
-// it the refinement works on the frequencies some LP of the previous search
-// used, not on the whole pool.
-const maxRefineColumns = 1200
+// maxRefineEntries bounds rows × columns of a continuous-refinement LP:
+// beyond it the refinement works on the frequencies some LP of the discrete
+// search used, not on the whole pool.
+const maxRefineEntries = 2_000_000
 
 // Fit designs a map of dimension dim for p with Chum's LP method: the
 // discrete pool and γ search (§2.1) and the continuous frequency refinement
@@ -158,7 +158,7 @@ func (c *fitter) run() (*Result, error) {
 	// Continuous refinement from the LP output closest above the target.
 	out := closestAbove(outs, c.dim)
 	pool := out.omega
-	if len(pool)*(1<<c.lp.fit.n) > maxRefineColumns {
+	if 2*c.lp.fit.size()*len(pool)*(1<<c.lp.fit.n) > maxRefineEntries {
 		pool = usedFrequencies(outs)
 	}
 	dmax := c.p.Spacing

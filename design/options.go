@@ -4,7 +4,7 @@ package design
 // optional: the zero value selects the documented default.
 type ChumOptions struct {
 	// OmegaMax is the largest frequency of the discrete pool Ω. Default: 5 for
-	// homogeneous kernels (signatures in log space), 4/σ for the RBF kernel.
+	// homogeneous kernels (signatures in log space), 5/σ for the RBF kernel.
 	OmegaMax float64 `json:"omega_max,omitempty"`
 	// Spacing is the step of the discrete pool and the initial trust region
 	// d_max of the continuous refinement (Chum §4.2). Default 0.1.
@@ -18,9 +18,10 @@ type ChumOptions struct {
 	RefineIterations int `json:"refine_iterations,omitempty"`
 	// NoPolish skips the refit and the joint (ω, α) polish beyond the paper.
 	NoPolish bool `json:"no_polish,omitempty"`
-	// Starts is the number of polish starts (distinct LP candidates and
-	// structured ladders). Default 8.
+	// Starts is the number of polish starts (distinct LP candidates,
+	// structured ladders and random ones). Default 16.
 	Starts int `json:"starts,omitempty"`
-	// Seed seeds every random choice of the design. Default 1.
+	// Seed seeds every random choice of the design. 0 selects the default,
+	// 1.
 	Seed int64 `json:"seed,omitempty"`
 }

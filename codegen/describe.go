@@ -286,11 +286,19 @@ func (e *emitter) evaluationLines() []string {
 	if pc := p.pieces; pc != nil {
 		out = append(out, e.piecesText())
 	}
-	gen := "All inputs"
-	if p.table != nil || p.pieces != nil {
-		gen = "Other inputs"
+	if p.hasAxisPieces() {
+		err, target, added := p.axisError()
+		out = append(out, fmt.Sprintf("On every axis with polynomial pieces (below), inputs in their range take cos(ωxᵢ) and sin(ωxᵢ) from the pieces instead of sincos. Together the pieces perturb Ψ by at most Σᵢ√Fᵢ·εᵢ = %s relative to ‖Ψ(x)‖ (target %s; Fᵢ frequencies and measured error εᵢ on axis i), which adds at most %s to the kernel error on the domain: within the budget %s = 1e-3 × the L∞ error.",
+			g4(err), g4(target), g4(added), g4(p.budget)))
 	}
-	out = append(out, fmt.Sprintf("%s take the formula: %s.", gen, e.formulaText()))
+	switch {
+	case p.in > 1:
+		out = append(out, fmt.Sprintf("Ψ(x) is the formula, computed with %s.", e.formulaText()))
+	case p.table != nil || p.pieces != nil:
+		out = append(out, fmt.Sprintf("Other inputs take the formula: %s.", e.formulaText()))
+	default:
+		out = append(out, fmt.Sprintf("All inputs take the formula: %s.", e.formulaText()))
+	}
 	out = append(out, fmt.Sprintf("%s and %s evaluate the same way in float64 and round each component to float32.", e.name32(), e.slice32Name()))
 	return out
 }
@@ -339,8 +347,15 @@ func (e *emitter) formulaText() string {
 			if m.InDim > 1 {
 				on = fmt.Sprintf(" on axis %d", i)
 			}
+			var pc *pieces
+			if e.p.axisPieces != nil {
+				pc = e.p.axisPieces[i]
+			}
 			switch {
 			case len(ax.freqs) == 0:
+			case pc != nil:
+				parts = append(parts, fmt.Sprintf("on axis %d, %d polynomial pieces of degree %d over [%s, %s) (measured error %s relative to the norm of the axis's cos/sin values, %d points), else %s",
+					i, pc.count, pc.deg, num(pc.start()), num(pc.end()), g4(pc.err), pc.points, e.axisSincosText(i)))
 			case ax.ladder != nil:
 				parts = append(parts, fmt.Sprintf("one sincos%s of %s·%s and the angle-addition recurrence up to the multiple %d (harmonic frequencies)",
 					on, num(ax.ladder.base), e.axisArg(i), ax.ladder.top))
@@ -359,6 +374,15 @@ func (e *emitter) formulaText() string {
 		return "constants"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// axisSincosText describes the sincos evaluation of axis i.
+func (e *emitter) axisSincosText(i int) string {
+	ax := e.p.axes[i]
+	if ax.ladder != nil {
+		return fmt.Sprintf("one sincos of %s·%s and the angle-addition recurrence up to the multiple %d", num(ax.ladder.base), e.axisArg(i), ax.ladder.top)
+	}
+	return fmt.Sprintf("%d sincos", len(ax.freqs))
 }
 
 // docN is the doc comment of N.
@@ -382,6 +406,9 @@ func (e *emitter) speedText() string {
 	case p.pieces != nil:
 		return fmt.Sprintf("Inputs in [%s, %s) use piecewise polynomials that add at most %s to the kernel error; see the file header.",
 			num(p.pieces.start()), num(p.pieces.end()), g4(p.pieces.addedError()))
+	case p.hasAxisPieces():
+		_, _, added := p.axisError()
+		return fmt.Sprintf("Coordinates in the domain take their cos/sin values from piecewise polynomials that add at most %s to the kernel error; see the file header.", g4(added))
 	}
 	return ""
 }
@@ -413,8 +440,14 @@ func (e *emitter) docSpecial() []string {
 	return paragraphs(fmt.Sprintf("%s handles the inputs that are not positive and finite: %s", e.specialName(), negativeText(e.p.m)))
 }
 
-func (e *emitter) docPoly() []string {
+func (e *emitter) docPoly() string {
 	pc := e.p.pieces
-	return paragraphs(fmt.Sprintf("%s[i][j][p] is the coefficient of s^p of component j on piece i, s ∈ [−1/2, 1/2) the position within the piece: Chebyshev interpolants of the reference evaluator, measured error %s relative to ‖Ψ(x)‖.",
-		e.polyName(), g4(pc.err)))
+	return fmt.Sprintf("%s[i][j][p] is the coefficient of s^p of component j on piece i, s ∈ [−1/2, 1/2) the position within the piece: Chebyshev interpolants of the reference evaluator, measured error %s relative to ‖Ψ(x)‖.",
+		e.polyName(), g4(pc.err))
+}
+
+func (e *emitter) docAxisPoly(i int) string {
+	pc := e.p.axisPieces[i]
+	return fmt.Sprintf("%s[i][j][p] is the coefficient of s^p on piece i, s ∈ [−1/2, 1/2) the position within the piece, of cos(ω x%d) (j = 2k) and sin(ω x%d) (j = 2k+1) for the k-th frequency ω of axis %d: Chebyshev interpolants, measured error %s relative to the norm of these values.",
+		e.axisPolyName(i), i, i, i, g4(pc.err))
 }

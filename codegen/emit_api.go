@@ -151,7 +151,12 @@ func (e *emitter) helpers(f *jen.File) {
 		e.tables(f)
 	}
 	if p.pieces != nil {
-		e.polyTable(f)
+		e.polyTable(f, p.pieces, e.polyName(), e.docPoly())
+	}
+	for i, pc := range p.axisPieces {
+		if pc != nil {
+			e.polyTable(f, pc, e.axisPolyName(i), e.docAxisPoly(i))
+		}
 	}
 }
 

@@ -66,44 +66,66 @@ func plusLo(lo int) string {
 	return fmt.Sprintf("i+%d", lo)
 }
 
-// piecesBlock returns the piecewise polynomial evaluation: find the piece,
-// compute the local variable s ∈ [−1/2, 1/2), evaluate every component
-// into the sink by Horner's rule, then the sink's done (return or
-// continue).
+// piecesBlock returns the piecewise polynomial evaluation of a 1-D map:
+// find the piece, evaluate every component into the sink, then the sink's
+// done (return or continue).
 func (e *emitter) piecesBlock(k sink) []jen.Code {
-	pc := e.p.pieces
-	var find []jen.Code
-	var cond jen.Code
-	var pre []jen.Code
+	set := func(j int, v jen.Code) jen.Code {
+		if c, ok := e.p.constants[j]; ok {
+			v = e.lit.f64(c)
+		}
+		return k.assign(j, v)
+	}
+	pre, st := e.polyIf(e.p.pieces, e.polyName(), k.x64, e.p.dim, set, k.done)
+	return append(pre, st)
+}
+
+// polyIf returns the statements that evaluate the pieces pc (coefficient
+// table named table) at the float64 expression x:
+//
+//	b := math.Float64bits(x)                         // binade pieces only
+//	if <x in piece j> { s := …; c := &table[j]; set(0, …); …; tail }
+//
+// The if statement is returned separately so that the caller can add an
+// else branch.
+func (e *emitter) polyIf(pc *pieces, table string, x func() *jen.Statement, dim int, set func(j int, v jen.Code) jen.Code, tail ...jen.Code) ([]jen.Code, *jen.Statement) {
+	var pre, body []jen.Code
+	var init, cond jen.Code
 	switch pc.kind {
 	case binade:
-		shift := mantBits - pc.k
-		find = append(find, jen.Id("b").Op(":=").Qual("math", "Float64bits").Call(k.x64()))
-		cond = jen.Id("j").Op(":=").Id("b").Op(">>").Add(integer(shift)).Op("-").Add(integer(int(pc.first)))
+		pre = append(pre, jen.Id("b").Op(":=").Qual("math", "Float64bits").Call(x()))
+		init = jen.Id("j").Op(":=").Id("b").Op(">>").Add(integer(mantBits - pc.k)).Op("-").Add(integer(int(pc.first)))
+		cond = jen.Id("j").Op("<").Add(integer(pc.count))
 		bits := jen.Id("b")
 		if pc.k > 0 {
 			bits = bits.Op("<<").Add(integer(pc.k))
 		}
-		pre = append(pre, jen.Id("s").Op(":=").Qual("math", "Float64frombits").Call(
+		body = append(body, jen.Id("s").Op(":=").Qual("math", "Float64frombits").Call(
 			bits.Op("&").Add(hex(mantMask)).Op("|").Add(hex(oneBits)),
 		).Op("-").Lit(1.5))
-		return append(find,
-			jen.If(cond, jen.Id("j").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre, k)...),
-		)
 	default:
-		u := k.x64()
+		u := x()
 		if pc.lo != 0 {
-			u = jen.Parens(k.x64().Op("-").Add(e.lit.f64(pc.lo)))
+			u = jen.Parens(x().Op("-").Add(e.lit.f64(pc.lo)))
 		}
-		cond = jen.Id("u").Op(":=").Add(u).Op("*").Add(e.lit.f64(pc.invH))
-		pre = append(pre,
+		init = jen.Id("u").Op(":=").Add(u).Op("*").Add(e.lit.f64(pc.invH))
+		cond = jen.Id("u").Op(">=").Lit(0).Op("&&").Id("u").Op("<").Add(integer(pc.count))
+		body = append(body,
 			jen.Id("j").Op(":=").Int().Call(jen.Id("u")),
 			jen.Id("s").Op(":=").Id("u").Op("-").Float64().Call(jen.Id("j")).Op("-").Lit(0.5),
 		)
-		return []jen.Code{
-			jen.If(cond, jen.Id("u").Op(">=").Lit(0).Op("&&").Id("u").Op("<").Add(integer(pc.count))).Block(e.hornerBlock(pre, k)...),
-		}
 	}
+	body = append(body, jen.Id("c").Op(":=").Op("&").Id(table).Index(jen.Id("j")))
+	for j := range dim {
+		coef := func(p int) jen.Code { return jen.Id("c").Index(integer(j)).Index(integer(p)) }
+		v := jen.Add(coef(pc.deg)).Op("*").Id("s").Op("+").Add(coef(pc.deg - 1))
+		for p := pc.deg - 2; p >= 0; p-- {
+			v = jen.Parens(v).Op("*").Id("s").Op("+").Add(coef(p))
+		}
+		body = append(body, set(j, v))
+	}
+	body = append(body, tail...)
+	return pre, jen.If(init, cond).Block(body...)
 }
 
 // sink says where a fast path writes: the output array variable, the
@@ -131,29 +153,9 @@ func (k sink) assign(j int, v jen.Code) jen.Code {
 	return assign(k.out, j, v)
 }
 
-// hornerBlock evaluates the polynomials of piece j at s into the sink,
-// then the sink's done.
-func (e *emitter) hornerBlock(pre []jen.Code, k sink) []jen.Code {
-	pc := e.p.pieces
-	body := append(pre, jen.Id("c").Op(":=").Op("&").Id(e.polyName()).Index(jen.Id("j")))
-	for j := range e.p.dim {
-		if v, ok := e.p.constants[j]; ok {
-			body = append(body, k.assign(j, e.lit.f64(v)))
-			continue
-		}
-		coef := func(p int) jen.Code { return jen.Id("c").Index(integer(j)).Index(integer(p)) }
-		v := jen.Add(coef(pc.deg)).Op("*").Id("s").Op("+").Add(coef(pc.deg - 1))
-		for p := pc.deg - 2; p >= 0; p-- {
-			v = jen.Parens(v).Op("*").Id("s").Op("+").Add(coef(p))
-		}
-		body = append(body, k.assign(j, v))
-	}
-	return append(body, k.done)
-}
-
-// polyTable emits the coefficients of the pieces, one line per component.
-func (e *emitter) polyTable(f *jen.File) {
-	pc := e.p.pieces
+// polyTable emits the coefficients of the pieces pc as the table name, one
+// line per component.
+func (e *emitter) polyTable(f *jen.File, pc *pieces, name, doc string) {
 	multi := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 	rows := make([]jen.Code, pc.count)
 	for i, piece := range pc.coef {
@@ -168,6 +170,6 @@ func (e *emitter) polyTable(f *jen.File) {
 		rows[i] = jen.Custom(multi, comps...)
 	}
 	f.Line()
-	f.Comment(commentBody(e.docPoly()))
-	f.Var().Id(e.polyName()).Op("=").Index(integer(pc.count)).Index(jen.Id(e.dimName())).Index(integer(pc.deg+1)).Float64().Custom(multi, rows...)
+	f.Comment(commentBody(paragraphs(doc)))
+	f.Var().Id(name).Op("=").Index(integer(pc.count)).Index(integer(len(pc.coef[0]))).Index(integer(pc.deg+1)).Float64().Custom(multi, rows...)
 }

@@ -92,30 +92,74 @@ func (e *emitter) trigOf(i int, w float64) (c, s string) {
 	panic("codegen: frequency not on its axis")
 }
 
-// axisTrig emits the cos/sin variables of every axis.
+// axisTrig emits the cos/sin variables of every axis: by polynomial
+// pieces where the axis has them and x_i is in their range, else by sincos
+// (one per frequency, or one and the angle-addition recurrence for a
+// harmonic ladder).
 func (e *emitter) axisTrig() []jen.Code {
 	var body []jen.Code
 	for i, ax := range e.p.axes {
-		arg := e.axisArg(i)
-		if ax.ladder == nil {
-			for j, w := range ax.freqs {
-				c, s := e.trig(i, j+1)
-				body = append(body, jen.List(jen.Id(s), jen.Id(c)).Op(":=").Qual("math", "Sincos").Call(e.lit.f64(w).(*jen.Statement).Op("*").Id(arg)))
-			}
+		if len(ax.freqs) == 0 {
 			continue
 		}
-		l := ax.ladder
-		c1, s1 := e.trig(i, 1)
-		body = append(body, jen.List(jen.Id(s1), jen.Id(c1)).Op(":=").Qual("math", "Sincos").Call(e.lit.f64(l.base).(*jen.Statement).Op("*").Id(arg)))
-		for n := 2; n <= l.top; n++ {
-			cp, sp := e.trig(i, n-1)
-			cn, sn := e.trig(i, n)
-			// cos(nθ) = cos((n−1)θ)cos θ − sin((n−1)θ)sin θ, sin likewise.
-			body = append(body, jen.List(jen.Id(cn), jen.Id(sn)).Op(":=").List(
-				jen.Id(cp).Op("*").Id(c1).Op("-").Id(sp).Op("*").Id(s1),
-				jen.Id(sp).Op("*").Id(c1).Op("+").Id(cp).Op("*").Id(s1),
-			))
+		var pc *pieces
+		if e.p.axisPieces != nil {
+			pc = e.p.axisPieces[i]
 		}
+		if pc == nil {
+			body = append(body, e.sincosAxis(i, ":=")...)
+			continue
+		}
+		// Declare every variable the sincos branch assigns.
+		n := len(ax.freqs)
+		if ax.ladder != nil {
+			n = ax.ladder.top
+		}
+		var names []jen.Code
+		for j := 1; j <= n; j++ {
+			c, s := e.trig(i, j)
+			names = append(names, jen.Id(c), jen.Id(s))
+		}
+		body = append(body, jen.Var().List(names...).Float64())
+		set := func(j int, v jen.Code) jen.Code {
+			c, s := e.trigOf(i, ax.freqs[j/2])
+			if j%2 == 1 {
+				c = s
+			}
+			return jen.Id(c).Op("=").Add(v)
+		}
+		x := func() *jen.Statement { return jen.Id(e.axisArg(i)) }
+		pre, st := e.polyIf(pc, e.axisPolyName(i), x, 2*len(ax.freqs), set)
+		body = append(body, pre...)
+		body = append(body, st.Else().Block(e.sincosAxis(i, "=")...))
+	}
+	return body
+}
+
+// sincosAxis computes the cos/sin variables of axis i by sincos, declaring
+// them (op ":=") or assigning declared ones (op "=").
+func (e *emitter) sincosAxis(i int, op string) []jen.Code {
+	ax := e.p.axes[i]
+	arg := e.axisArg(i)
+	var body []jen.Code
+	if ax.ladder == nil {
+		for j, w := range ax.freqs {
+			c, s := e.trig(i, j+1)
+			body = append(body, jen.List(jen.Id(s), jen.Id(c)).Op(op).Qual("math", "Sincos").Call(e.lit.f64(w).(*jen.Statement).Op("*").Id(arg)))
+		}
+		return body
+	}
+	l := ax.ladder
+	c1, s1 := e.trig(i, 1)
+	body = append(body, jen.List(jen.Id(s1), jen.Id(c1)).Op(op).Qual("math", "Sincos").Call(e.lit.f64(l.base).(*jen.Statement).Op("*").Id(arg)))
+	for n := 2; n <= l.top; n++ {
+		cp, sp := e.trig(i, n-1)
+		cn, sn := e.trig(i, n)
+		// cos(nθ) = cos((n−1)θ)cos θ − sin((n−1)θ)sin θ, sin likewise.
+		body = append(body, jen.List(jen.Id(cn), jen.Id(sn)).Op(op).List(
+			jen.Id(cp).Op("*").Id(c1).Op("-").Id(sp).Op("*").Id(s1),
+			jen.Id(sp).Op("*").Id(c1).Op("+").Id(cp).Op("*").Id(s1),
+		))
 	}
 	return body
 }

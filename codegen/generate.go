@@ -132,6 +132,9 @@ func (e *emitter) tableName() string   { return e.p.priv + "Table" }
 func (e *emitter) table32Name() string { return e.p.priv + "Table32" }
 func (e *emitter) polyName() string    { return e.p.priv + "Poly" }
 func (e *emitter) generalName() string { return e.p.priv + "General" }
+func (e *emitter) axisPolyName(i int) string {
+	return fmt.Sprintf("%sAxis%dPoly", e.p.priv, i)
+}
 func (e *emitter) specialName() string { return e.p.priv + "Special" }
 
 // outType is *[NDim]T, inType *[NIn]T.

@@ -264,6 +264,71 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
+// BenchmarkEmitted times every map on $FEATMAP_DUMP/<name>.bench (4096
+// inputs in its domain), reporting ns per input.
+func BenchmarkEmitted(b *testing.B) {
+	dir := os.Getenv("FEATMAP_DUMP")
+	if dir == "" {
+		b.Skip("FEATMAP_DUMP is not set")
+	}
+	for _, e := range entries {
+		src := readB(b, filepath.Join(dir, e.name+".bench"))
+		src32 := to32(src)
+		n := len(src) / e.in
+		dst := make([]float64, n*e.dim)
+		dst32 := make([]float32, n*e.dim)
+		per := func(b *testing.B) {
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/input")
+		}
+		b.Run(e.name+"/scalar", func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				for i := range n {
+					e.f64(dst[i*e.dim:(i+1)*e.dim], src[i*e.in:(i+1)*e.in])
+				}
+			}
+			per(b)
+		})
+		b.Run(e.name+"/slice", func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				e.slice64(dst, src)
+			}
+			per(b)
+		})
+		b.Run(e.name+"/float32", func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				for i := range n {
+					e.f32(dst32[i*e.dim:(i+1)*e.dim], src32[i*e.in:(i+1)*e.in])
+				}
+			}
+			per(b)
+		})
+		b.Run(e.name+"/copy", func(b *testing.B) {
+			row := make([]float64, e.dim)
+			for range b.N {
+				for i := range n {
+					copy(dst[i*e.dim:(i+1)*e.dim], row)
+				}
+			}
+			per(b)
+		})
+	}
+}
+
+func readB(b *testing.B, path string) []float64 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := make([]float64, len(data)/8)
+	for i := range v {
+		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
+	}
+	return v
+}
+
 func mustPanic(t *testing.T, what string, f func()) {
 	defer func() {
 		if recover() == nil {

@@ -71,9 +71,10 @@ func (pc *pieces) end() float64 {
 	return math.Float64frombits((pc.first + uint64(pc.count)) << (mantBits - pc.k))
 }
 
-// fitPieces returns the cheapest piecewise polynomial approximation of m
-// whose measured error is within the budget, or nil when the map's form
-// has no such fast path or no fit within maxPolyCoefs meets the target.
+// fitPieces returns the cheapest piecewise polynomial approximation of a
+// one-dimensional Fourier or Modulation map whose measured error is within
+// the budget, or nil when the map has no such fast path or no fit within
+// maxPolyCoefs meets the target.
 func fitPieces(m *design.Map, budget float64) (*pieces, error) {
 	if m.InDim != 1 || m.Domain.Integer || (m.Form != design.Fourier && m.Form != design.Modulation) {
 		return nil, nil
@@ -82,9 +83,15 @@ func fitPieces(m *design.Map, budget float64) (*pieces, error) {
 		return nil, nil
 	}
 	scale := polyScale(m)
-	target := budget / (2 * scale * safety)
+	return fitTarget(m, budget/(2*scale*safety), scale), nil
+}
+
+// fitTarget fits m (one input axis, log or identity transform) with the
+// lowest degree, then the fewest pieces, that meets target; nil if none
+// does within maxPolyCoefs.
+func fitTarget(m *design.Map, target, scale float64) *pieces {
 	if !(target > 0) {
-		return nil, nil
+		return nil
 	}
 	var g grid
 	switch m.Transform {
@@ -94,7 +101,7 @@ func fitPieces(m *design.Map, budget float64) (*pieces, error) {
 		g = newUniformGrid(m)
 	}
 	if g == nil {
-		return nil, nil
+		return nil
 	}
 	for deg := 1; deg <= maxDeg; deg++ {
 		for level := 0; ; level++ {
@@ -105,11 +112,49 @@ func fitPieces(m *design.Map, budget float64) (*pieces, error) {
 			pc := g.pieces(level, deg)
 			pc.target, pc.scale = target, scale
 			if fit(m, g, pc) && pc.err <= target {
-				return pc, nil
+				return pc
 			}
 		}
 	}
-	return nil, nil
+	return nil
+}
+
+// axisPieces fits, for every axis of an n-D map evaluated per axis, the
+// values cos(ωx_i), sin(ωx_i) of the axis's distinct frequencies on
+// [lo_i, hi_i]. A component of the map is √α times a product (or, by angle
+// addition, a rotation) of one such pair per axis, so relative errors ε_i
+// of the pairs perturb Ψ by at most Σ_i ε_i relative to ‖Ψ‖; the axis
+// vector of F frequencies has norm √F, so its fit must meet
+// target/(n·√F) relative to that norm. The entry of an axis without
+// frequencies or without a fit is nil.
+func axisPieces(m *design.Map, axes []axis, budget float64) []*pieces {
+	if !(budget > 0) || m.InDim < 2 {
+		return nil
+	}
+	scale := polyScale(m)
+	target := budget / (2 * scale * safety)
+	out := make([]*pieces, len(axes))
+	for i, ax := range axes {
+		if len(ax.freqs) == 0 {
+			continue
+		}
+		am := axisMap(m, i, ax.freqs)
+		out[i] = fitTarget(am, target/(float64(m.InDim)*math.Sqrt(float64(len(ax.freqs)))), scale)
+	}
+	return out
+}
+
+// axisMap is the one-dimensional map x ↦ [cos ω₁x, sin ω₁x, cos ω₂x, …] of
+// axis i with unit weights: its reference evaluator gives the exact values.
+func axisMap(m *design.Map, i int, freqs []float64) *design.Map {
+	am := &design.Map{
+		InDim: 1, Dim: 2 * len(freqs), Transform: design.Identity, Form: design.Fourier,
+		Domain: design.Domain{Lo: []float64{m.Domain.Lo[i]}, Hi: []float64{m.Domain.Hi[i]}},
+	}
+	for _, w := range freqs {
+		am.Terms = append(am.Terms, design.Term{Freq: []float64{w}, Weight: 1})
+	}
+	return am
 }
 
 // polyScale is the factor that converts a bound ε on ‖δ(x)‖/‖Ψ(x)‖, the

@@ -45,10 +45,39 @@ type plan struct {
 	constants map[int]float64
 
 	table  *table  // integer-domain table, or nil
-	pieces *pieces // piecewise polynomials, or nil
+	pieces *pieces // piecewise polynomials of a 1-D map, or nil
+	// axisPieces are the piecewise polynomials of the per-axis cos/sin
+	// values of an n-D map (nil entries: sincos on that axis).
+	axisPieces []*pieces
 	// budget is the evaluation error a fast path may add to the kernel:
 	// budgetFraction × Errors.Reported.LInf.
 	budget float64
+}
+
+// axisError returns the bound Σ_i √F_i·ε_i on ‖δΨ‖/‖Ψ‖ of the per-axis
+// pieces (F_i frequencies and measured error ε_i on axis i), the target it
+// had to meet, and the kernel error it adds at most.
+func (p *plan) axisError() (err, target, added float64) {
+	for i, pc := range p.axisPieces {
+		if pc == nil {
+			continue
+		}
+		f := math.Sqrt(float64(len(p.axes[i].freqs)))
+		err += f * pc.err
+		target = pc.target * float64(p.in) * f
+		added = (2*err + err*err) * pc.scale
+	}
+	return err, target, added
+}
+
+// hasAxisPieces reports whether some axis has polynomial pieces.
+func (p *plan) hasAxisPieces() bool {
+	for _, pc := range p.axisPieces {
+		if pc != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // axis holds the distinct frequencies |ω| > 0 of one input axis.
@@ -94,8 +123,11 @@ func newPlan(m *design.Map, info Info) (*plan, error) {
 		if m.Form == design.Fourier && m.InDim > 1 {
 			p.perTerm = sincosCount(p.axes) >= nonzeroTerms(m)
 		}
+		if !p.perTerm {
+			p.axisPieces = axisPieces(m, p.axes, p.budget)
+		}
 	}
-	if m.Transform == design.Identity && (m.Form == design.Fourier || m.Form == design.Modulation) {
+	if m.InDim == 1 && m.Transform == design.Identity && (m.Form == design.Fourier || m.Form == design.Modulation) {
 		p.constants = map[int]float64{}
 		k := 0
 		for _, t := range m.Terms {

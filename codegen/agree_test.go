@@ -261,8 +261,8 @@ func compare(p *plan, x, got, ref []float64, round float64) string {
 		return ""
 	}
 	if (p.m.Form == design.LiSeries || p.m.Form == design.Chebyshev) && !finiteAll(ref) && math.Abs(x[0]) > 1e300 {
-		// design.Map.Eval overflows (2√k·x, 2x) where the emitted
-		// code returns the finite value: see TestHugeInputsFinite.
+		// design.Map.Eval overflows (p·2·√k·x, 2·x) for such x where
+		// the emitted code returns the finite value (x/(x+k) ≤ 1).
 		if !finiteAll(got) {
 			return fmt.Sprintf("got %v, want finite components", got)
 		}

@@ -293,7 +293,7 @@ func (e *emitter) evaluationLines() []string {
 	}
 	switch {
 	case p.in > 1:
-		out = append(out, fmt.Sprintf("Ψ(x) is the formula, computed with %s.", e.formulaText()))
+		out = append(out, fmt.Sprintf("Ψ(x) is the formula, computed with: %s.", e.formulaText()))
 	case p.table != nil || p.pieces != nil:
 		out = append(out, fmt.Sprintf("Other inputs take the formula: %s.", e.formulaText()))
 	default:
@@ -372,6 +372,9 @@ func (e *emitter) formulaText() string {
 	}
 	if len(parts) == 0 {
 		return "constants"
+	}
+	if m.InDim > 1 {
+		return strings.Join(parts, "; ")
 	}
 	return strings.Join(parts, ", ")
 }

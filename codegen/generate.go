@@ -2,9 +2,10 @@ package codegen
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"go/token"
+	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -37,8 +38,8 @@ func (info Info) check() error {
 	if !isIdent(info.Name) {
 		return fmt.Errorf("codegen: map name %q is not a Go identifier", info.Name)
 	}
-	if info.Name == "math" {
-		return errors.New(`codegen: map name "math" would shadow the math package`)
+	if reservedName(info.Name) {
+		return fmt.Errorf("codegen: map name %q would collide with an identifier of the emitted code (a predeclared name, the math package or a local variable)", info.Name)
 	}
 	if !isIdent(info.Package) {
 		return fmt.Errorf("codegen: package name %q is not a Go identifier", info.Package)
@@ -57,6 +58,22 @@ func (info Info) check() error {
 		}
 	}
 	return nil
+}
+
+// reserved are the identifiers the emitted code uses besides the map's own
+// names: the imported package, the predeclared names it relies on (all of
+// them, to be safe) and its local variables.
+var reserved = strings.Fields(`math
+	bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string
+	uint uint8 uint16 uint32 uint64 uintptr any comparable true false iota nil
+	append cap clear close complex copy delete imag len make max min new panic print println real recover
+	out x t a b s c j u o i k p nan dst src`)
+
+// localPattern matches the numbered local variables (x0, c1, s0_2, r3, d4).
+var localPattern = regexp.MustCompile(`^[xcsrd][0-9]+(_[0-9]+)?$`)
+
+func reservedName(name string) bool {
+	return slices.Contains(reserved, name) || localPattern.MatchString(name)
 }
 
 func isIdent(s string) bool {

@@ -33,7 +33,7 @@ func inputsFor(p *plan) *testInputs {
 var edgeValues = []float64{
 	0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1),
 	5e-324, 1e-310, 0x1p-1022, 1e-300, 1e-20, 1e20, 1e300, -1e300, 1e15, -1e15,
-	-5e-324, -1e-310, math.MaxFloat64 / 4, -math.MaxFloat64 / 4,
+	-5e-324, -1e-310, math.MaxFloat64 / 4, -math.MaxFloat64 / 4, math.MaxFloat64, -math.MaxFloat64,
 }
 
 func inputs1D(p *plan) *testInputs {

@@ -41,6 +41,9 @@ func Cases() []Case {
 		{"RBFHarmonic", false, RBFHarmonic},
 		{"RBFInt", false, RBFInt},
 		{"Hellinger", false, Hellinger},
+		{"Li1", false, Li1},
+		{"Cheb2", false, Cheb2},
+		{"Proj3", false, Proj3},
 	}
 }
 
@@ -131,7 +134,7 @@ func Chi2Gamma() *design.Map {
 		Kernel: design.Kernel{Type: "chi2", Gamma: 0.5}, InDim: 1, Dim: 7, Domain: interval(0.01, 100),
 		Transform: design.Log, Gamma: 0.5, Negative: design.NegativeZero, Form: design.Fourier,
 		Terms: chi2Terms(), Method: "chum",
-		Errors: absolute(0.05, 0.01, 10000, "all 10000 ordered pairs of 100 log-spaced points in [0.01, 100]"),
+		Errors: absolute(0.7766, 0.09429, 2253001, "all 2253001 ordered pairs of x, y ∈ {0} ∪ 1500 log-spaced points in [0.01, 100]"),
 	})
 }
 
@@ -141,7 +144,7 @@ func Hellinger() *design.Map {
 		Kernel: design.Kernel{Type: "hellinger", Gamma: 1}, InDim: 1, Dim: 1, Domain: interval(0, 1),
 		Transform: design.Log, Gamma: 1, Negative: design.NegativeSign, Form: design.Fourier,
 		Terms: terms1([]float64{0}, []float64{1}), Method: "vz",
-		Errors: absolute(1.1e-16, 2e-17, 1000, "1000 pairs"),
+		Errors: absolute(0, 0, 2253001, "all 2253001 ordered pairs of x, y ∈ {0} ∪ 1500 log-spaced points in [1e-06, 1]"),
 	})
 }
 
@@ -187,7 +190,7 @@ func ChebInt() *design.Map {
 		Kernel: design.Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Dim: 11, Domain: intDomain(0, 255),
 		Transform: design.Identity, Gamma: 1, Negative: design.NegativeSign, Form: design.Chebyshev,
 		Method: "chebyshev",
-		Errors: absolute(30.5, 12.1, 65536, "all 65536 ordered pairs of x, y ∈ {0..255}"),
+		Errors: absolute(26.92, 10.19, 65536, "all 65536 ordered pairs of x, y ∈ {0..255}"),
 	})
 }
 
@@ -213,12 +216,13 @@ func RBF() *design.Map {
 	})
 }
 
-// RBFInt is the same design used on the integers −3..3.
+// RBFInt is the same design used on the integers −1..2 (differences 0..3,
+// inside the designed [0, π]).
 func RBFInt() *design.Map {
 	return must(&design.Map{
-		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{0.3}}, InDim: 1, Dim: 11, Domain: intDomain(-3, 3),
+		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{0.3}}, InDim: 1, Dim: 11, Domain: intDomain(-1, 2),
 		Transform: design.Identity, Form: design.Fourier, Terms: rbfTerms(), Method: "chum",
-		Errors: rbfErrors(0.004852, 0.003421, 7, "the differences 0..6"),
+		Errors: rbfErrors(0.004837, 0.003482, 4, "the differences λ = 0..3"),
 	})
 }
 
@@ -238,7 +242,7 @@ func RBFHarmonic() *design.Map {
 	return must(&design.Map{
 		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{0.3}}, InDim: 1, Dim: 17, Domain: interval(0, math.Pi),
 		Transform: design.Identity, Form: design.Fourier, Terms: terms1(freq, weight), Method: "harmonic",
-		Errors: rbfErrors(0.0105, 0.004, 2001, "2001 equally spaced λ in [0, 3.14159]"),
+		Errors: rbfErrors(0.01048, 0.00487, 2001, "2001 equally spaced λ in [0, 3.14159]"),
 	})
 }
 
@@ -260,7 +264,7 @@ func Proj2() *design.Map {
 		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{0.3, 0.3}}, InDim: 2,
 		Domain:    design.Domain{Lo: []float64{0, 0}, Hi: []float64{math.Pi, math.Pi}},
 		Transform: design.Identity, Form: design.Fourier, Terms: terms, Method: "projection",
-		Errors: rbfErrors(0.1175, 0.02317, 10201, "101 × 101 equally spaced λ in [−3.14159, 3.14159] × [0, 3.14159]"),
+		Errors: rbfErrors(0.1619, 0.01749, 10201, "101 × 101 equally spaced λ in [−3.14159, 3.14159] × [0, 3.14159]"),
 	}
 	m.Canonical()
 	return must(m)
@@ -280,8 +284,48 @@ func Mod2() *design.Map {
 		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{0.3, 0.3}}, InDim: 2,
 		Domain:    design.Domain{Lo: []float64{0, 0}, Hi: []float64{math.Pi, math.Pi}},
 		Transform: design.Identity, Form: design.Modulation, Terms: terms, Method: "modulation",
-		Errors: rbfErrors(0.1175, 0.02317, 10201, "101 × 101 equally spaced λ in [0, 3.14159]²"),
+		Errors: rbfErrors(0.1619, 0.01783, 10201, "101 × 101 equally spaced λ in [0, 3.14159]²"),
 	}
 	m.Canonical()
 	return must(m)
+}
+
+// Li1 is Li's series with one term, k = 0.3, on [0.001, 1].
+func Li1() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Dim: 1, Domain: interval(0.001, 1),
+		Transform: design.Identity, Gamma: 1, Negative: design.NegativeSign, Form: design.LiSeries,
+		LiK: []float64{0.3}, Method: "li",
+		Errors: absolute(0.2899, 0.01794, 2253001, "all 2253001 ordered pairs of x, y ∈ {0} ∪ 1500 log-spaced points in [0.001, 1]"),
+	})
+}
+
+// Cheb2 is the Chebyshev series with two terms on [0.001, 1].
+func Cheb2() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Dim: 2, Domain: interval(0.001, 1),
+		Transform: design.Identity, Gamma: 1, Negative: design.NegativeZero, Form: design.Chebyshev,
+		Method: "chebyshev",
+		Errors: absolute(0.03243, 0.01012, 2253001, "all 2253001 ordered pairs of x, y ∈ {0} ∪ 1500 log-spaced points in [0.001, 1]"),
+	})
+}
+
+// Proj3 is a hand-made, non-canonical 3-D projection map of the RBF
+// kernel σ = 0.5 on [0, 2]³ (a poor one: L∞ 0.91): negative frequencies (a
+// negative first coordinate included) and three-axis phases exercise the
+// sign handling and the chained angle addition.
+func Proj3() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{0.5, 0.5, 0.5}}, InDim: 3, Dim: 9,
+		Domain:    design.Domain{Lo: []float64{0, 0, 0}, Hi: []float64{2, 2, 2}},
+		Transform: design.Identity, Form: design.Fourier, Method: "projection",
+		Terms: []design.Term{
+			{Freq: []float64{0, 0, 0}, Weight: 0.2},
+			{Freq: []float64{1.5, -1.5, 0}, Weight: 0.3},
+			{Freq: []float64{-1.5, 0, 1.5}, Weight: 0.25},
+			{Freq: []float64{0, 3, -1.5}, Weight: 0.15},
+			{Freq: []float64{1.5, 1.5, 1.5}, Weight: 0.1},
+		},
+		Errors: rbfErrors(0.9069, 0.3677, 9261, "21 × 21 × 21 equally spaced λ in [−2, 2] × [0, 2]²"),
+	})
 }

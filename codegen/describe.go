@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -14,8 +15,14 @@ func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // g4 formats a measured error with four significant digits.
 func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
-// wrap splits prose into lines of at most 76 columns.
+// glued matches the short parenthesised lists that wrap keeps on one line,
+// such as K(x, y) or sign(x)·sign(y)·K(|x|, |y|).
+var glued = regexp.MustCompile(`\(([^()\s]{1,8}), ([^()\s]{1,8})\)`)
+
+// wrap splits prose into lines of at most 76 columns, never inside a
+// glued list.
 func wrap(s string) []string {
+	s = glued.ReplaceAllString(s, "($1,\x00$2)")
 	var lines []string
 	line := ""
 	for _, w := range strings.Fields(s) {
@@ -31,6 +38,9 @@ func wrap(s string) []string {
 	}
 	if line != "" {
 		lines = append(lines, line)
+	}
+	for i := range lines {
+		lines[i] = strings.ReplaceAll(lines[i], "\x00", " ")
 	}
 	return lines
 }

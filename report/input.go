@@ -1,0 +1,113 @@
+// Package report renders a comparison of designed feature maps — several
+// methods, each at several output dimensions D — as a self-contained HTML
+// page (index.html, inline SVG, no scripts, no network), a Markdown summary
+// with its plots as SVG files beside it (report.md), and the numbers in
+// machine-readable form (results.json).
+//
+// It runs nothing itself: its Input holds maps that were already designed
+// and verified (design.Map with its Verification), the reasons why a method
+// cannot make a dimension, and the design.Reference the maps were verified
+// against, which the plots evaluate. Output is deterministic: the same Input
+// gives the same bytes (results.json keeps the only run-dependent numbers,
+// the design times, in a field of its own).
+package report
+
+import (
+	"github.com/featmap/featmap/design"
+)
+
+// Input is everything a report shows.
+type Input struct {
+	// Name is the comparison's name (the spec's name).
+	Name string
+	// SpecPath and SpecSHA identify the spec the comparison ran (its path
+	// as given and the hex SHA-256 of its content).
+	SpecPath, SpecSHA string
+	// Spec restates the spec in words, in order (kernel, domain, error,
+	// methods, dimensions, ...).
+	Spec []Item
+	// Summary is a one-line description of the problem, e.g.
+	// "χ² kernel (γ = 1) on the integers {0..255}, absolute error".
+	Summary string
+	// Kernel and Domain are what every map approximates, and Measure the
+	// error measure the table reports (Verification.Reported).
+	Kernel  design.Kernel
+	Domain  design.Domain
+	Measure design.Measure
+	// Methods are the rows of the table, Dims its columns, in spec order.
+	Methods []Method
+	Dims    []int
+	// Cells[i][j] is method i at dimension Dims[j].
+	Cells [][]Cell
+	// Reference is what the maps were verified against: the plots evaluate
+	// the exact kernel and signature from it. Nil leaves out the signature
+	// curves and the kernel-error map.
+	Reference *design.Reference
+	// Workers is how many designs ran at once (their times are wall times
+	// under that load) and CPUs the number of CPUs of the machine.
+	Workers, CPUs int
+	// Generator names the program and version that made the report, and
+	// Command the command line that regenerates it (both optional).
+	Generator string
+	Command   string
+}
+
+// Item is one line of the spec restated: a key and its value in words.
+type Item struct {
+	Key, Value string
+}
+
+// Method is one row of the comparison.
+type Method struct {
+	// Label tells the method apart from the others in the comparison,
+	// e.g. "vz (uniform)"; Name is the method's name, e.g. "vz".
+	Label, Name string
+	// Options describes the method's options in words ("" for none).
+	Options string
+}
+
+// Cell is one method at one dimension: made, not possible, or failed.
+type Cell struct {
+	// Map is the designed and verified map (Map.Errors set); nil when the
+	// method cannot make the dimension or the design failed.
+	Map *design.Map
+	// NA says why the method cannot make this dimension ("" if it can).
+	NA string
+	// Err says why the design failed ("" if it did not).
+	Err string
+	// Stages are the intermediate designs of an optimising method with
+	// their measured errors; LPs the number of linear programs solved.
+	Stages []design.Stage
+	LPs    int
+	// Seconds is the design's wall time, verification included.
+	Seconds float64
+}
+
+// Status values of a cell.
+const (
+	StatusOK     = "ok"
+	StatusNA     = "n/a"
+	StatusFailed = "failed"
+)
+
+// Status returns StatusOK, StatusNA or StatusFailed.
+func (c Cell) Status() string {
+	switch {
+	case c.NA != "":
+		return StatusNA
+	case c.Map == nil || c.Map.Errors == nil || c.Err != "":
+		return StatusFailed
+	}
+	return StatusOK
+}
+
+// ok reports whether the cell holds a verified map.
+func (c Cell) ok() bool { return c.Status() == StatusOK }
+
+// errorText returns why a failed cell failed.
+func (c Cell) errorText() string {
+	if c.Err != "" {
+		return c.Err
+	}
+	return "no verified map"
+}

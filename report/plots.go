@@ -1,0 +1,246 @@
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/featmap/featmap/design"
+)
+
+// figure is one plot of the report: its SVG file name, the SVG, a title
+// and a caption (in words, for HTML and Markdown).
+type figure struct {
+	File, Title, Caption string
+	SVG                  []byte
+}
+
+// Plot sizes.
+const (
+	errorW, errorH = 420, 290
+	sigW, sigH     = 830, 330
+	heatW, heatH   = 480, 390
+)
+
+// figures draws every plot the input allows, in page order.
+func (in *Input) figures() ([]figure, error) {
+	var figs []figure
+	for _, q := range []quantity{qLInf, qRMS} {
+		f, err := in.errorFigure(q)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f)
+	}
+	j, why := in.chosenDim()
+	if j < 0 || in.Reference == nil {
+		return figs, nil
+	}
+	if f, ok, err := in.signatureFigure(j, why); err != nil {
+		return nil, err
+	} else if ok {
+		figs = append(figs, f)
+	}
+	if f, ok, err := in.heatFigure(j, why); err != nil {
+		return nil, err
+	} else if ok {
+		figs = append(figs, f)
+	}
+	return figs, nil
+}
+
+// errorName returns the name of the verified error in words and its
+// formula, for axis labels.
+func (in *Input) errorName() (name, formula string) {
+	switch in.Measure {
+	case design.Relative:
+		return "relative error", "|K − Ψ·Ψ| / K"
+	case design.Uniform:
+		return "signature error", "|k − k̂|"
+	}
+	return "absolute error", "|K − Ψ·Ψ|"
+}
+
+// errorFigure plots the L∞ or RMS error of every method against D on a
+// log scale.
+func (in *Input) errorFigure(q quantity) (figure, error) {
+	name, formula := in.errorName()
+	what, file := "L∞", "error-linf.svg"
+	if q == qRMS {
+		what, file = "RMS", "error-rms.svg"
+	}
+	title := fmt.Sprintf("%s %s vs dimension D", what, name)
+	p := newPlot(title, "output dimension D (features per input)", fmt.Sprintf("%s of %s (kernel units)", what, formula))
+	if in.Measure == design.Relative {
+		p.Y.Label.Text = fmt.Sprintf("%s of %s", what, formula)
+	}
+	lo, hi := math.Inf(1), 0.0
+	for i := range in.Methods {
+		for j := range in.Dims {
+			if c := in.Cells[i][j]; c.ok() && c.value(q) > 0 {
+				lo, hi = math.Min(lo, c.value(q)), math.Max(hi, c.value(q))
+			}
+		}
+	}
+	if hi == 0 {
+		lo, hi = 1e-16, 1
+	}
+	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
+	p.Y.Min, p.Y.Max = decades(lo, hi)
+	var entries []entry
+	for i, m := range in.Methods {
+		var xys plotter.XYs
+		for j, d := range in.Dims {
+			if c := in.Cells[i][j]; c.ok() {
+				xys = append(xys, plotter.XY{X: float64(d), Y: math.Max(c.value(q), p.Y.Min)})
+			}
+		}
+		ls, gs := methodStyle(i)
+		e := entry{label: m.Label}
+		if len(xys) == 0 {
+			e.label += " (no maps)"
+		} else {
+			line, pts, err := plotter.NewLinePoints(xys)
+			if err != nil {
+				return figure{}, err
+			}
+			line.LineStyle, pts.GlyphStyle = ls, gs
+			p.Add(line, pts)
+			e.thumb = []plot.Thumbnailer{line, pts}
+		}
+		entries = append(entries, e)
+	}
+	in.dimAxis(p)
+	svg, err := renderSVG(errorW, errorH, func(c draw.Canvas) { drawWithLegend(c, p, entries) })
+	caption := fmt.Sprintf("%s error of each method at each D, measured on %s. Log scale: one gridline per factor of ten.", what, in.measuredOn())
+	return figure{File: file, Title: title, Caption: caption, SVG: svg}, err
+}
+
+// dimAxis puts a tick at every compared D on p's x axis.
+func (in *Input) dimAxis(p *plot.Plot) {
+	var ticks plot.ConstantTicks
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, d := range in.Dims {
+		ticks = append(ticks, plot.Tick{Value: float64(d), Label: fmt.Sprint(d)})
+		lo, hi = math.Min(lo, float64(d)), math.Max(hi, float64(d))
+	}
+	p.X.Tick.Marker = ticks
+	p.X.Min, p.X.Max = lo-0.5, hi+0.5
+}
+
+// measuredOn returns the set the reported errors were measured on, in
+// words (from the first verified map).
+func (in *Input) measuredOn() string {
+	for i := range in.Methods {
+		for j := range in.Dims {
+			if c := in.Cells[i][j]; c.ok() {
+				return c.Map.Errors.Reported.On
+			}
+		}
+	}
+	return "the verification set"
+}
+
+// maxCurvePoints bounds the points of one signature curve (the dense λ
+// grid is subsampled evenly to it).
+const maxCurvePoints = 1200
+
+// signatureFigure plots |k(λ) − k̂(λ)| of every method made at column j.
+func (in *Input) signatureFigure(j int, why string) (figure, bool, error) {
+	ref := in.Reference
+	if ref.Signature == nil || len(ref.Dense) < 2 || len(ref.Dense[0]) != 1 {
+		return figure{}, false, nil
+	}
+	d := in.Dims[j]
+	stride := (len(ref.Dense) + maxCurvePoints - 1) / maxCurvePoints
+	var idx []int
+	for k := 0; k < len(ref.Dense); k += stride {
+		idx = append(idx, k)
+	}
+	if last := len(ref.Dense) - 1; idx[len(idx)-1] != last {
+		idx = append(idx, last)
+	}
+	curves := make([]plotter.XYs, len(in.Methods))
+	top := 0.0
+	var xLabel string
+	for i := range in.Methods {
+		c := in.Cells[i][j]
+		if !c.ok() {
+			continue
+		}
+		xLabel = lambdaLabel(c.Map)
+		for _, k := range idx {
+			l := ref.Dense[k]
+			e := math.Abs(ref.Signature(l) - c.Map.SignatureAt(l))
+			if math.IsNaN(e) || math.IsInf(e, 0) {
+				continue
+			}
+			curves[i] = append(curves[i], plotter.XY{X: l[0], Y: e})
+			top = math.Max(top, e)
+		}
+	}
+	if top == 0 {
+		top = 1
+	}
+	// The errors touch zero where k̂ crosses k: a floor three decades below
+	// the smallest curve's maximum keeps those dips from squashing the rest
+	// while every curve shows.
+	floor := top
+	for _, cv := range curves {
+		m := 0.0
+		for _, p := range cv {
+			m = math.Max(m, p.Y)
+		}
+		if m > 0 {
+			floor = math.Min(floor, m*1e-3)
+		}
+	}
+	floor = math.Max(floor, top*1e-12)
+	lo := top
+	for _, cv := range curves {
+		for _, p := range cv {
+			if p.Y > floor {
+				lo = math.Min(lo, p.Y)
+			}
+		}
+	}
+	title := fmt.Sprintf("Signature error at D = %d", d)
+	p := newPlot(title, xLabel, "|k(λ) − k̂(λ)|  (kernel units)")
+	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
+	p.Y.Min, p.Y.Max = decades(math.Max(lo, floor), top)
+	var entries []entry
+	for i, m := range in.Methods {
+		if len(curves[i]) == 0 {
+			continue
+		}
+		for k := range curves[i] {
+			curves[i][k].Y = math.Max(curves[i][k].Y, p.Y.Min)
+		}
+		line, err := plotter.NewLine(curves[i])
+		if err != nil {
+			return figure{}, false, err
+		}
+		line.LineStyle, _ = methodStyle(i)
+		line.LineStyle.Width = vg.Points(1.2)
+		p.Add(line)
+		entries = append(entries, entry{label: m.Label, thumb: []plot.Thumbnailer{line}})
+	}
+	p.X.Min, p.X.Max = ref.Dense[0][0], ref.Dense[len(ref.Dense)-1][0]
+	svg, err := renderSVG(sigW, sigH, func(c draw.Canvas) { drawWithLegend(c, p, entries) })
+	caption := fmt.Sprintf("How well each method's map reproduces the kernel's signature k(λ) at D = %d (%s): "+
+		"|k(λ) − k̂(λ)| on %s, unweighted. The verified error weighs it by the error weight w(λ) of the %s measure; "+
+		"dips are where k̂ crosses k.", d, why, ref.DenseOn, in.Measure)
+	return figure{File: "signature-error.svg", Title: title, Caption: caption, SVG: svg}, true, err
+}
+
+// lambdaLabel names the signature's argument for the maps of m's kind.
+func lambdaLabel(m *design.Map) string {
+	if m.Homogeneous() {
+		return "λ = |ln x − ln y|  (log-ratio of the inputs)"
+	}
+	return "λ = |x − y|  (input units)"
+}

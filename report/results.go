@@ -1,0 +1,160 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/featmap/featmap/design"
+)
+
+// Results is the content of results.json: every number of the report's
+// table, in machine-readable form. Everything but Timings depends only on
+// the Input's spec and maps, so two runs of the same spec give the same
+// Results apart from Timings.
+type Results struct {
+	Name      string         `json:"name"`
+	Spec      string         `json:"spec"`
+	SpecSHA   string         `json:"spec_sha256"`
+	Generator string         `json:"generator,omitempty"`
+	Kernel    design.Kernel  `json:"kernel"`
+	Domain    design.Domain  `json:"domain"`
+	Measure   design.Measure `json:"measure"`
+	// Methods are the method labels (the table's rows), Dims its columns.
+	Methods []MethodResult `json:"methods"`
+	Dims    []int          `json:"dims"`
+	// Cells is every method at every dimension, method by method.
+	Cells []CellResult `json:"cells"`
+	// Best names, per dimension, the methods with the smallest errors.
+	Best []BestResult `json:"best"`
+	// PlotDim is the D the signature and kernel-error plots show.
+	PlotDim int `json:"plot_dim,omitempty"`
+	// Timings are the design times: the only numbers that differ between
+	// two runs of the same spec.
+	Timings Timings `json:"timings"`
+}
+
+// MethodResult is one row of the table.
+type MethodResult struct {
+	Label   string `json:"label"`
+	Name    string `json:"name"`
+	Options string `json:"options,omitempty"`
+}
+
+// CellResult is one method at one dimension. LInf and RMS are the verified
+// error in the report's measure (Verification.Reported), present exactly
+// when Status is "ok".
+type CellResult struct {
+	Method string   `json:"method"` // the method's label
+	Dim    int      `json:"dim"`
+	Status string   `json:"status"` // ok, n/a or failed
+	Reason string   `json:"reason,omitempty"`
+	LInf   *float64 `json:"linf,omitempty"`
+	RMS    *float64 `json:"rms,omitempty"`
+	// On is the set the error was measured on, in words.
+	On           string               `json:"on,omitempty"`
+	Verification *design.Verification `json:"verification,omitempty"`
+	Stages       []StageResult        `json:"stages,omitempty"`
+	LPs          int                  `json:"lps,omitempty"`
+	Map          *design.Map          `json:"map,omitempty"`
+}
+
+// StageResult is one stage of an optimising design with its measured
+// error.
+type StageResult struct {
+	Name string  `json:"name"`
+	LInf float64 `json:"linf"`
+	RMS  float64 `json:"rms"`
+}
+
+// BestResult names the methods with the smallest L∞ and RMS errors at one
+// dimension (several on a tie, none if no method made it).
+type BestResult struct {
+	Dim  int      `json:"dim"`
+	LInf []string `json:"linf"`
+	RMS  []string `json:"rms"`
+}
+
+// Timings holds the design times, in seconds of wall time.
+type Timings struct {
+	// Workers designs ran at once on CPUs CPUs.
+	Workers int          `json:"workers"`
+	CPUs    int          `json:"cpus"`
+	Cells   []TimeResult `json:"cells"`
+}
+
+// TimeResult is the design time of one made or failed cell.
+type TimeResult struct {
+	Method  string  `json:"method"`
+	Dim     int     `json:"dim"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Results returns the content of results.json.
+func (in *Input) Results() *Results {
+	r := &Results{
+		Name: in.Name, Spec: in.SpecPath, SpecSHA: in.SpecSHA, Generator: in.Generator,
+		Kernel: in.Kernel, Domain: in.Domain, Measure: in.Measure,
+		Dims:    append([]int{}, in.Dims...),
+		Methods: []MethodResult{}, Cells: []CellResult{}, Best: []BestResult{},
+		Timings: Timings{Workers: in.Workers, CPUs: in.CPUs, Cells: []TimeResult{}},
+	}
+	for i, m := range in.Methods {
+		r.Methods = append(r.Methods, MethodResult{Label: m.Label, Name: m.Name, Options: m.Options})
+		for j, d := range in.Dims {
+			r.Cells = append(r.Cells, cellResult(m.Label, d, in.Cells[i][j]))
+			if c := in.Cells[i][j]; c.Status() != StatusNA {
+				r.Timings.Cells = append(r.Timings.Cells, TimeResult{Method: m.Label, Dim: d, Seconds: c.Seconds})
+			}
+		}
+	}
+	bl, br := in.best(qLInf), in.best(qRMS)
+	for j, d := range in.Dims {
+		b := BestResult{Dim: d, LInf: []string{}, RMS: []string{}}
+		for i, m := range in.Methods {
+			if bl[i][j] {
+				b.LInf = append(b.LInf, m.Label)
+			}
+			if br[i][j] {
+				b.RMS = append(b.RMS, m.Label)
+			}
+		}
+		r.Best = append(r.Best, b)
+	}
+	if j, _ := in.chosenDim(); j >= 0 {
+		r.PlotDim = in.Dims[j]
+	}
+	return r
+}
+
+func cellResult(label string, dim int, c Cell) CellResult {
+	out := CellResult{Method: label, Dim: dim, Status: c.Status()}
+	switch out.Status {
+	case StatusNA:
+		out.Reason = c.NA
+	case StatusFailed:
+		out.Reason = c.errorText()
+	default:
+		v := c.Map.Errors
+		linf, rms := v.Reported.LInf, v.Reported.RMS
+		out.LInf, out.RMS, out.On = &linf, &rms, v.Reported.On
+		m := *c.Map
+		m.Errors = nil // it is Verification
+		out.Verification, out.LPs, out.Map = v, c.LPs, &m
+		for _, st := range c.Stages {
+			out.Stages = append(out.Stages, StageResult{Name: st.Name, LInf: st.Error.LInf, RMS: st.Error.RMS})
+		}
+	}
+	return out
+}
+
+// resultsJSON returns results.json's bytes.
+func (in *Input) resultsJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(in.Results()); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,153 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// File is one file of a report: its name in the report's directory and its
+// content.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Render renders the report's files in memory, sorted by name: index.html,
+// report.md, results.json and one SVG file per plot.
+func Render(in *Input) ([]File, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	figs, err := in.figures()
+	if err != nil {
+		return nil, err
+	}
+	res, err := in.resultsJSON()
+	if err != nil {
+		return nil, fmt.Errorf("report: results.json: %w", err)
+	}
+	page, err := in.html(figs)
+	if err != nil {
+		return nil, err
+	}
+	files := []File{
+		{Name: "index.html", Data: page},
+		{Name: "report.md", Data: in.markdown(figs)},
+		{Name: "results.json", Data: res},
+	}
+	for _, f := range figs {
+		files = append(files, File{Name: f.File, Data: f.SVG})
+	}
+	sort.Slice(files, func(a, b int) bool { return files[a].Name < files[b].Name })
+	return files, nil
+}
+
+// check rejects an Input whose cells do not match its methods and dims.
+func (in *Input) check() error {
+	if len(in.Methods) == 0 || len(in.Dims) == 0 {
+		return errors.New("report: nothing to compare (no methods or no dimensions)")
+	}
+	if len(in.Cells) != len(in.Methods) {
+		return fmt.Errorf("report: %d rows of cells for %d methods", len(in.Cells), len(in.Methods))
+	}
+	for i, row := range in.Cells {
+		if len(row) != len(in.Dims) {
+			return fmt.Errorf("report: method %s has %d cells for %d dimensions", in.Methods[i].Label, len(row), len(in.Dims))
+		}
+	}
+	return nil
+}
+
+// plotFiles are the names of every plot a report may have, for removing
+// the ones an earlier report in the same directory left behind.
+var plotFiles = []string{"error-linf.svg", "error-rms.svg", "kernel-error.svg", "signature-error.svg"}
+
+// Write renders the report (Render) and writes its files into dir,
+// creating dir if needed. Every file is written atomically: its content
+// goes to a temporary file in dir first, and only once every file is
+// written in full are they renamed over their targets. So a failure while
+// rendering or writing leaves dir as it was (no temporary files behind);
+// then plots an earlier report left in dir that this one lacks are
+// removed.
+func Write(dir string, in *Input) error {
+	files, err := Render(in)
+	if err != nil {
+		return err
+	}
+	return writeFiles(dir, files)
+}
+
+// writeTemp writes data to a new temporary file in dir for the target
+// name and returns its path (a variable so tests can make it fail).
+var writeTemp = func(dir, name string, data []byte) (string, error) {
+	f, err := os.CreateTemp(dir, "."+name+".tmp*")
+	if err != nil {
+		return "", err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+// writeFiles writes files into dir atomically, as Write describes.
+func writeFiles(dir string, files []File) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	// A target that exists but is not a regular file would fail its rename
+	// after others succeeded: refuse before writing anything.
+	for _, f := range files {
+		if fi, err := os.Lstat(filepath.Join(dir, f.Name)); err == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("report: %s exists and is not a regular file", filepath.Join(dir, f.Name))
+		}
+	}
+	tmps := make([]string, 0, len(files))
+	cleanup := func() {
+		for _, t := range tmps {
+			os.Remove(t)
+		}
+	}
+	for _, f := range files {
+		tmp, err := writeTemp(dir, f.Name, f.Data)
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("report: writing %s: %w", filepath.Join(dir, f.Name), err)
+		}
+		tmps = append(tmps, tmp)
+	}
+	for i, f := range files {
+		if err := os.Rename(tmps[i], filepath.Join(dir, f.Name)); err != nil {
+			tmps = tmps[i:]
+			cleanup()
+			return fmt.Errorf("report: %w", err)
+		}
+	}
+	written := map[string]bool{}
+	for _, f := range files {
+		written[f.Name] = true
+	}
+	for _, name := range plotFiles {
+		if !written[name] {
+			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("report: removing a stale plot: %w", err)
+			}
+		}
+	}
+	return nil
+}

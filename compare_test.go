@@ -1,0 +1,216 @@
+package featmap
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/featmap/featmap/report"
+)
+
+func parseCompare(t *testing.T, text string) *Spec {
+	t.Helper()
+	s, err := ParseSpec("compare.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// smallCompare is quick: closed forms and a small chum design on {0..31}.
+const smallCompare = `version: 1
+name: SmallCompare
+kernel: {type: chi2}
+domain: {integers: [0, 31]}
+compare:
+  methods: [{name: chum, starts: 2}, vz, {name: vz, window: uniform}, {name: li, k: [0.3, 1, 3]}, chebyshev]
+  dims: [2, 3]
+`
+
+// TestRunComparison: every method × dim is a cell in spec order; cells a
+// method cannot make are n/a with the reason; made cells equal DesignDim's
+// design of the same method and D; progress is serialised.
+func TestRunComparison(t *testing.T) {
+	s := parseCompare(t, smallCompare)
+	var msgs []string // appended without a lock: RunComparison serialises
+	c, err := s.RunComparison(RunOptions{Progress: func(m string) { msgs = append(msgs, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLabels := []string{"chum (starts 2)", "vz (rectangular)", "vz (uniform)", "li (k [0.3 1 3])", "chebyshev"}
+	if !reflect.DeepEqual(c.Labels, wantLabels) {
+		t.Errorf("labels %q, want %q", c.Labels, wantLabels)
+	}
+	wantNA := map[[2]int]string{
+		{1, 0}: "vz makes odd dimensions only",
+		{2, 0}: "vz makes odd dimensions only",
+		{3, 0}: "li with explicit k makes D = 3 only (one dimension per k)",
+	}
+	for i, m := range c.Methods {
+		for j, d := range c.Dims {
+			cell := c.Cells[i][j]
+			if why, na := wantNA[[2]int{i, j}]; na {
+				if cell.NA != why || cell.Design != nil || cell.Err != nil {
+					t.Errorf("%s D=%d: %+v, want n/a %q", c.Labels[i], d, cell, why)
+				}
+				continue
+			}
+			if cell.Err != nil || cell.Design == nil {
+				t.Fatalf("%s D=%d: %+v", c.Labels[i], d, cell)
+			}
+			if cell.Design.Map.Dim != d || cell.Design.Method.Name != m.Name {
+				t.Errorf("%s D=%d: cell holds %s D=%d", c.Labels[i], d, cell.Design.Method.Name, cell.Design.Map.Dim)
+			}
+			alone, err := s.DesignDim(m, d, RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(alone.Map, cell.Design.Map) {
+				t.Errorf("%s D=%d: the comparison's map differs from DesignDim's", c.Labels[i], d)
+			}
+		}
+	}
+	done := 0
+	for _, m := range msgs {
+		if strings.Contains(m, "/7] ") {
+			done++
+		}
+	}
+	if done != 7 {
+		t.Errorf("%d completion messages, want 7:\n%s", done, strings.Join(msgs, "\n"))
+	}
+	if c.Failed() != 0 || c.Workers < 1 {
+		t.Errorf("failed %d, workers %d", c.Failed(), c.Workers)
+	}
+}
+
+// TestRunComparisonFailures: a failing design is recorded in its cell and
+// the others still run; a comparison with no map at all is an error.
+func TestRunComparisonFailures(t *testing.T) {
+	s := parseCompare(t, `version: 1
+name: Fails
+kernel: {type: chi2}
+domain: {integers: [0, 31]}
+compare:
+  methods: [{name: chum, omega_max: 1000, spacing: 0.01}, vz]
+  dims: [2, 3]
+`)
+	c, err := s.RunComparison(RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Cells[0][0].Err == nil || c.Cells[0][1].Err == nil || c.Failed() != 2 {
+		t.Errorf("chum with a pool of 100 001 frequencies did not fail: %+v", c.Cells[0])
+	}
+	if c.Cells[1][1].Design == nil || c.Cells[1][0].NA == "" {
+		t.Errorf("vz cells: %+v", c.Cells[1])
+	}
+
+	s = parseCompare(t, strings.Replace(strings.Replace(smallCompare, "dims: [2, 3]", "dims: [2, 4]", 1),
+		"[{name: chum, starts: 2}, vz, {name: vz, window: uniform}, {name: li, k: [0.3, 1, 3]}, chebyshev]", "[vz]", 1))
+	if _, err := s.RunComparison(RunOptions{}); err == nil || !strings.Contains(err.Error(), "no compared method can make") {
+		t.Errorf("all n/a: err %v", err)
+	}
+	s = parseCompare(t, `version: 1
+name: AllFail
+kernel: {type: chi2}
+domain: {integers: [0, 31]}
+compare:
+  methods: [{name: chum, omega_max: 1000, spacing: 0.01}]
+  dims: [2]
+`)
+	if _, err := s.RunComparison(RunOptions{}); err == nil || !strings.Contains(err.Error(), "every design of the comparison failed") {
+		t.Errorf("all failed: err %v", err)
+	}
+	single := parseCompare(t, "version: 1\nname: X\nkernel: {type: chi2}\ndomain: {integers: [0, 31]}\ntarget: {dim: 3}\nmethod: {name: vz}\n")
+	if _, err := single.RunComparison(RunOptions{}); err == nil {
+		t.Error("a single-design spec was compared")
+	}
+}
+
+// TestReportInput: the report's input carries every cell with its map,
+// reason or error, the labels, and numbers equal to the designs' JSON.
+func TestReportInput(t *testing.T) {
+	s := parseCompare(t, strings.Replace(smallCompare, "{name: chum, starts: 2}, ", "", 1))
+	c, err := s.RunComparison(RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := c.ReportInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Reference == nil || in.Measure != s.Error.Weight || !in.Domain.Integer || len(in.Cells) != 4 {
+		t.Fatalf("input %+v", in)
+	}
+	raw, err := json.Marshal(in.Results())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report.Results
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	for k, rc := range r.Cells {
+		i, j := k/len(c.Dims), k%len(c.Dims)
+		cell := c.Cells[i][j]
+		switch {
+		case cell.NA != "":
+			if rc.Status != report.StatusNA || rc.Reason != cell.NA {
+				t.Errorf("cell %d: %+v", k, rc)
+			}
+		default:
+			dj := cell.Design.JSON()
+			if rc.Status != report.StatusOK || *rc.LInf != dj.Errors.LInf || *rc.RMS != dj.Errors.RMS || rc.Method != c.Labels[i] {
+				t.Errorf("cell %d: %+v, design -json says %+v", k, rc, dj.Errors)
+			}
+		}
+	}
+	want := []report.Item{
+		{Key: "kernel", Value: "χ² kernel (γ = 1)"},
+		{Key: "domain", Value: "the integers {0..31}"},
+	}
+	if !reflect.DeepEqual(in.Spec[:2], want) {
+		t.Errorf("spec restated as %+v", in.Spec)
+	}
+}
+
+// TestMethodLabels: labels show the options that tell methods apart or
+// differ from the defaults.
+func TestMethodLabels(t *testing.T) {
+	cases := []struct {
+		methods string
+		want    []string
+	}{
+		{"[chum, vz, li, chebyshev]", []string{"chum", "vz", "li", "chebyshev"}},
+		{"[vz, {name: vz, window: uniform}]", []string{"vz (rectangular)", "vz (uniform)"}},
+		{"[{name: vz, window: uniform}]", []string{"vz (uniform)"}},
+		{"[{name: vz, period: 0.6}, vz]", []string{"vz (period 0.6)", "vz"}},
+		{"[chum, {name: chum, polish: false, starts: 4}]", []string{"chum", "chum (no polish, starts 4)"}},
+		{"[li, {name: li, bins: 10}]", []string{"li (bins 100)", "li (bins 10)"}},
+	}
+	for _, c := range cases {
+		s := parseCompare(t, "version: 1\nname: L\nkernel: {type: chi2}\ndomain: {integers: [0, 255]}\ncompare:\n  methods: "+c.methods+"\n  dims: [3]\n")
+		if got := MethodLabels(s.Compare.Methods); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: labels %q, want %q", c.methods, got, c.want)
+		}
+	}
+}
+
+// TestDescribeDims: runs of dimensions are written compactly.
+func TestDescribeDims(t *testing.T) {
+	for _, c := range []struct {
+		dims []int
+		want string
+	}{
+		{[]int{3, 4, 5, 6}, "3..6"},
+		{[]int{3, 5, 7, 9, 11}, "3, 5, …, 11"},
+		{[]int{1, 2, 7}, "1, 2, 7"},
+		{[]int{9}, "9"},
+	} {
+		if got := describeDims(c.dims); got != c.want {
+			t.Errorf("describeDims(%v) = %q, want %q", c.dims, got, c.want)
+		}
+	}
+}

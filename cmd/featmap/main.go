@@ -4,6 +4,7 @@
 // Usage:
 //
 //	featmap design [-json] [-solver purego|clp] SPEC.yaml
+//	featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
 //	featmap version
 //
 // Exit codes: 0 success, 1 the design failed (e.g. a target error that no
@@ -37,6 +38,7 @@ const usage = `featmap designs explicit kernel feature maps and emits them as Go
 
 Usage:
   featmap design [-json] [-solver purego|clp] SPEC.yaml
+  featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
   featmap version
 
 Run "featmap COMMAND -h" for a command's flags.

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/featmap/featmap"
+	"github.com/featmap/featmap/report"
+)
+
+func init() { commands["compare"] = cmdCompare }
+
+func cmdCompare(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	var c commonFlags
+	c.register(fs)
+	out := fs.String("o", "", "the report's directory (default ./report-NAME, NAME the spec's name)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml")
+		fs.PrintDefaults()
+	}
+	spec, opts, code := parseCommand(fs, &c, args, stderr)
+	if code != exitOK {
+		return code
+	}
+	if spec.Compare == nil {
+		fmt.Fprintf(stderr, "featmap compare: %s has no compare section (it is a single design: use featmap design)\n", spec.Path)
+		return exitUsage
+	}
+	dir := *out
+	if dir == "" {
+		dir = "report-" + spec.Name
+	}
+	cmp, err := spec.RunComparison(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "featmap: %s: %v\n", spec.Path, err)
+		return exitFailed
+	}
+	in, err := cmp.ReportInput()
+	if err != nil {
+		fmt.Fprintf(stderr, "featmap: %s: %v\n", spec.Path, err)
+		return exitFailed
+	}
+	in.Command = compareCommand(*out, c.solver, spec.Path)
+	if err := report.Write(dir, in); err != nil {
+		fmt.Fprintln(stderr, "featmap:", err)
+		return exitFailed
+	}
+	printComparison(stdout, cmp)
+	fmt.Fprintf(stdout, "\nreport: %s (index.html, report.md, results.json) in %.1f s\n", dir, cmp.Seconds)
+	if n := cmp.Failed(); n > 0 {
+		fmt.Fprintf(stderr, "featmap: %d of the comparison's designs failed (their errors are in the report)\n", n)
+	}
+	return exitOK
+}
+
+// compareCommand returns the command line that regenerates a report, as
+// the report shows it.
+func compareCommand(out, solverName, spec string) string {
+	parts := []string{"featmap compare"}
+	if out != "" {
+		parts = append(parts, "-o "+filepath.ToSlash(out))
+	}
+	if solverName != "" && solverName != "purego" {
+		parts = append(parts, "-solver "+solverName)
+	}
+	return strings.Join(append(parts, filepath.ToSlash(spec)), " ")
+}
+
+// printComparison writes the L∞ table of a comparison.
+func printComparison(w io.Writer, c *featmap.Comparison) {
+	fmt.Fprintf(w, "%s: L∞ %s error per method and D\n", c.Spec.Name, c.Spec.Error.Weight)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "method\t")
+	for _, d := range c.Dims {
+		fmt.Fprintf(tw, "D = %d\t", d)
+	}
+	fmt.Fprintln(tw)
+	for i, row := range c.Cells {
+		fmt.Fprintf(tw, "%s\t", c.Labels[i])
+		for _, cell := range row {
+			switch {
+			case cell.NA != "":
+				fmt.Fprint(tw, "n/a\t")
+			case cell.Err != nil:
+				fmt.Fprint(tw, "failed\t")
+			default:
+				fmt.Fprintf(tw, "%.3g\t", cell.Design.Map.Errors.Reported.LInf)
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}

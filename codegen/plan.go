@@ -70,6 +70,20 @@ func (p *plan) axisError() (err, target, added float64) {
 	return err, target, added
 }
 
+// allAxisPieces reports whether every axis with frequencies has
+// polynomial pieces.
+func (p *plan) allAxisPieces() bool {
+	if p.axisPieces == nil {
+		return false
+	}
+	for i, ax := range p.axes {
+		if len(ax.freqs) > 0 && p.axisPieces[i] == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // hasAxisPieces reports whether some axis has polynomial pieces.
 func (p *plan) hasAxisPieces() bool {
 	for _, pc := range p.axisPieces {
@@ -120,11 +134,13 @@ func newPlan(m *design.Map, info Info) (*plan, error) {
 	p.budget = budgetFraction * m.Errors.Reported.LInf
 	if m.Form == design.Fourier || m.Form == design.Modulation {
 		p.axes = axesOf(m)
-		if m.Form == design.Fourier && m.InDim > 1 {
-			p.perTerm = sincosCount(p.axes) >= nonzeroTerms(m)
-		}
-		if !p.perTerm {
-			p.axisPieces = axisPieces(m, p.axes, p.budget)
+		p.axisPieces = axisPieces(m, p.axes, p.budget)
+		if m.Form == design.Fourier && m.InDim > 1 && !p.allAxisPieces() {
+			// Without pieces on every axis, one sincos of ω·x per term is
+			// cheaper when there are no more terms than per-axis sincos.
+			if p.perTerm = sincosCount(p.axes) >= nonzeroTerms(m); p.perTerm {
+				p.axisPieces = nil
+			}
 		}
 	}
 	if m.InDim == 1 && m.Transform == design.Identity && (m.Form == design.Fourier || m.Form == design.Modulation) {

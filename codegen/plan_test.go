@@ -94,6 +94,8 @@ func TestPlanChoices(t *testing.T) {
 		{"RBFHarmonic", false, true, uniform, true, false},
 		{"Proj2", false, false, 0, false, false},
 		{"Mod2", false, false, 0, false, false},
+		{"Proj3", false, false, 0, false, false},
+		{"ProjWide", false, false, 0, false, true},
 	} {
 		var p *plan
 		for _, tc := range testmaps.Cases() {

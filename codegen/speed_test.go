@@ -58,7 +58,7 @@ func TestEmittedSpeed(t *testing.T) {
 		writeF64(t, filepath.Join(dump, g.name+".bench"), benchInputs(g.p))
 	}
 	dir := writeModule(t, ems)
-	out := goRun(t, dir, []string{"FEATMAP_DUMP=" + dump}, "test", "-run", "^$", "-bench", "BenchmarkEmitted/("+pattern+")", "-count", "5", "-benchtime", "200x", ".")
+	out := goRun(t, dir, []string{"FEATMAP_DUMP=" + dump}, "test", "-run", "^$", "-bench", "BenchmarkEmitted/("+pattern+")", "-count", "5", "-benchtime", "500x", ".")
 	t.Log("\n" + out)
 }
 

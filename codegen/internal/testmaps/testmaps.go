@@ -44,6 +44,7 @@ func Cases() []Case {
 		{"Li1", false, Li1},
 		{"Cheb2", false, Cheb2},
 		{"Proj3", false, Proj3},
+		{"ProjWide", false, ProjWide},
 	}
 }
 
@@ -327,5 +328,22 @@ func Proj3() *design.Map {
 			{Freq: []float64{1.5, 1.5, 1.5}, Weight: 0.1},
 		},
 		Errors: rbfErrors(0.9069, 0.3677, 9261, "21 × 21 × 21 equally spaced λ in [−2, 2] × [0, 2]²"),
+	})
+}
+
+// ProjWide is a hand-made 2-D projection map with three off-grid terms on
+// the wide domain [0, 10⁴]²: too many periods for polynomial pieces, so it
+// is evaluated with one sincos of ω·x per term.
+func ProjWide() *design.Map {
+	return must(&design.Map{
+		Kernel: design.Kernel{Type: "rbf", Sigma: []float64{3, 3}}, InDim: 2, Dim: 5,
+		Domain:    design.Domain{Lo: []float64{0, 0}, Hi: []float64{1e4, 1e4}},
+		Transform: design.Identity, Form: design.Fourier, Method: "projection",
+		Terms: []design.Term{
+			{Freq: []float64{0, 0}, Weight: 0.4},
+			{Freq: []float64{0.21, -0.13}, Weight: 0.35},
+			{Freq: []float64{0.37, 0.29}, Weight: 0.25},
+		},
+		Errors: rbfErrors(0.5, 0.2, 10201, "101 × 101 equally spaced λ in [−10⁴, 10⁴] × [0, 10⁴] (a poor map, for tests only)"),
 	})
 }

@@ -79,10 +79,13 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 		p.Y.Label.Text = fmt.Sprintf("%s of %s", what, formula)
 	}
 	lo, hi := math.Inf(1), 0.0
+	zeros := false
 	for i := range in.Methods {
 		for j := range in.Dims {
 			if c := in.Cells[i][j]; c.ok() && c.value(q) > 0 {
 				lo, hi = math.Min(lo, c.value(q)), math.Max(hi, c.value(q))
+			} else if c.ok() {
+				zeros = true
 			}
 		}
 	}
@@ -117,6 +120,9 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 	in.dimAxis(p)
 	svg, err := renderSVG(errorW, errorH, func(c draw.Canvas) { drawWithLegend(c, p, entries) })
 	caption := fmt.Sprintf("%s error of each method at each D, measured on %s. Log scale: one gridline per factor of ten.", what, in.measuredOn())
+	if zeros {
+		caption += " Errors of exactly 0 (exact maps) sit on the bottom edge."
+	}
 	return figure{File: file, Title: title, Caption: caption, SVG: svg}, err
 }
 

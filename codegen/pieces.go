@@ -74,9 +74,10 @@ func (pc *pieces) end() float64 {
 // fitPieces returns the cheapest piecewise polynomial approximation of a
 // one-dimensional Fourier or Modulation map whose measured error is within
 // the budget, or nil when the map has no such fast path or no fit within
-// maxPolyCoefs meets the target.
+// maxPolyCoefs meets the target. (An integer domain gets pieces only when
+// it is too large for a table.)
 func fitPieces(m *design.Map, budget float64) (*pieces, error) {
-	if m.InDim != 1 || m.Domain.Integer || (m.Form != design.Fourier && m.Form != design.Modulation) {
+	if m.InDim != 1 || (m.Form != design.Fourier && m.Form != design.Modulation) {
 		return nil, nil
 	}
 	if nonzeroTerms(m) == 0 || !(budget > 0) {
@@ -206,6 +207,9 @@ func newBinadeGrid(m *design.Map) grid {
 	lo, hi := m.Domain.Lo[0], m.Domain.Hi[0]
 	if !(hi > 0) {
 		return nil
+	}
+	if m.Domain.Integer && lo < 1 {
+		lo = 1 // the smallest nonzero integer input
 	}
 	if floor := math.Ldexp(1, math.Ilogb(hi)-maxBinades+1); !(lo >= floor) {
 		lo = floor

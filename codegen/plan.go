@@ -58,16 +58,17 @@ type plan struct {
 // pieces (F_i frequencies and measured error ε_i on axis i), the target it
 // had to meet, and the kernel error it adds at most.
 func (p *plan) axisError() (err, target, added float64) {
+	scale := 0.0
 	for i, pc := range p.axisPieces {
 		if pc == nil {
 			continue
 		}
 		f := math.Sqrt(float64(len(p.axes[i].freqs)))
 		err += f * pc.err
-		target = pc.target * float64(p.in) * f
-		added = (2*err + err*err) * pc.scale
+		// Every axis's target is the map's target/(n·√F_i).
+		target, scale = pc.target*float64(p.in)*f, pc.scale
 	}
-	return err, target, added
+	return err, target, (2*err + err*err) * scale
 }
 
 // allAxisPieces reports whether every axis with frequencies has

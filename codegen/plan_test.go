@@ -86,6 +86,7 @@ func TestPlanChoices(t *testing.T) {
 	}{
 		{"Chi2Int", true, false, 0, false, false},
 		{"Chi2Interval", false, true, binade, false, false},
+		{"Chi2Wide", false, true, binade, false, false},
 		{"VZ", false, true, binade, true, false},
 		{"VZInt", true, false, 0, true, false},
 		{"Li", false, false, 0, false, false},

@@ -155,8 +155,9 @@ func (c *fitter) run() (*Result, error) {
 	}
 	res.Stages = append(res.Stages, c.stage(StageDiscrete, discrete.omega, discrete.alpha))
 
-	// Continuous refinement from the LP output closest above the target.
-	out := closestAbove(outs, c.dim)
+	// Continuous refinement from the LP output whose truncation fits best
+	// (Chum §2.1 selects the best fit among the outputs).
+	out := bestScored(outs)
 	pool := out.omega
 	if 2*c.lp.fit.size()*len(pool)*(1<<c.lp.fit.n) > maxRefineEntries {
 		pool = usedFrequencies(outs)
@@ -168,7 +169,7 @@ func (c *fitter) run() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = closestAbove(outs, c.dim)
+		out = bestScored(outs)
 		pool = out.omega
 		dmax /= 2
 	}
@@ -265,10 +266,10 @@ func (c *fitter) scoreMap(m *Map) float64 {
 func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int) ([]*lpOutput, error) {
 	var outs []*lpOutput
 	solve := func(g float64) (*lpOutput, error) {
-		var warm *solver.Basis
+		var warm *pairWarm
 		for _, o := range outs { // a warm start pays only for nearby γ
 			if math.Abs(math.Log(g/o.tradeoff)) < 0.01 {
-				warm = o.basis
+				warm = o.warm
 			}
 		}
 		o, err := c.lp.chum(pool, dmax, g, warm)
@@ -329,26 +330,13 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int) ([]*lpOut
 	return outs, nil
 }
 
-// closestAbove returns the output with the fewest dimensions ≥ target (the
-// most dimensions if none reaches it), preferring the smaller γ.
-func closestAbove(outs []*lpOutput, target int) *lpOutput {
-	var best *lpOutput
-	for _, o := range outs {
-		switch {
-		case best == nil:
+// bestScored returns the output whose truncation to the target dimension
+// fits best (the first of equals).
+func bestScored(outs []*lpOutput) *lpOutput {
+	best := outs[0]
+	for _, o := range outs[1:] {
+		if o.score < best.score {
 			best = o
-		case (o.dims >= target) != (best.dims >= target):
-			if o.dims >= target {
-				best = o
-			}
-		case o.dims >= target:
-			if o.dims < best.dims || (o.dims == best.dims && o.tradeoff < best.tradeoff) {
-				best = o
-			}
-		default:
-			if o.dims > best.dims {
-				best = o
-			}
 		}
 	}
 	return best
@@ -357,11 +345,13 @@ func closestAbove(outs []*lpOutput, target int) *lpOutput {
 // addCandidate truncates an LP output to the target dimension (largest
 // weights first, as Chum §2.1) and records it with its objective.
 func (c *fitter) addCandidate(o *lpOutput) {
+	o.score = math.Inf(1)
 	om, al := truncate(c.lp.fit, o.omega, o.alpha, c.dim)
 	if len(om) == 0 {
 		return
 	}
-	c.cands = append(c.cands, candidate{om, al, c.lp.fit.objective(om, al)})
+	o.score = c.lp.fit.objective(om, al)
+	c.cands = append(c.cands, candidate{om, al, o.score})
 }
 
 // truncate keeps the largest weights that fit in dim dimensions.

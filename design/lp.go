@@ -1,6 +1,7 @@
 package design
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -151,7 +152,10 @@ type lpOutput struct {
 	alpha    []float64
 	dims     int     // D of the (untruncated) output
 	tradeoff float64 // γ of the LP
-	basis    *solver.Basis
+	warm     *pairWarm
+	// score is the objective of the output truncated to the target
+	// dimension (+Inf if nothing is left).
+	score float64
 }
 
 // lpSolver builds and solves the design LPs of one fitting set.
@@ -161,44 +165,180 @@ type lpSolver struct {
 	n   int // LPs solved
 }
 
-// errorColumns appends the error variables: one epigraph variable t for
-// L∞ (cost γ) or one e_i per point for L1 (cost γ each). Rows come in pairs
-// per point: (+) t + ŝ ≥ w k and (−) t − ŝ ≥ −w k, with ŝ = w k̂.
-func (s *lpSolver) errorColumns(b *solver.Builder, cost float64) {
-	m := 2 * s.fit.size()
-	if s.fit.norm == L1 {
-		for i := range s.fit.size() {
-			b.AddColumn(cost, 0, math.Inf(1), []int{2 * i, 2*i + 1}, []float64{1, 1})
+// pairLP is a fitting LP. For every point i it has the two rows
+//
+//	(+) e_i + Σ_j v_ji x_j ≥ r_i,   (−) e_i − Σ_j v_ji x_j ≥ −r_i,
+//
+// that is |r_i − Σ_j v_ji x_j| ≤ e_i, where e_i is one epigraph variable t
+// shared by all points (L∞) or a variable of its own (L1), each with cost
+// errCost; the columns x_j have costs, bounds and values v_j at the points.
+type pairLP struct {
+	r            []float64
+	errCost      float64
+	cost, lo, hi []float64
+	v            [][]float64
+	// initial, if set, lists the points an L∞ row generation starts from.
+	initial []int
+}
+
+func (lp *pairLP) add(cost, lo, hi float64, v []float64) {
+	lp.cost = append(lp.cost, cost)
+	lp.lo = append(lp.lo, lo)
+	lp.hi = append(lp.hi, hi)
+	lp.v = append(lp.v, v)
+}
+
+// pairWarm is what a solved L∞ pair LP leaves for a warm start of the next
+// one with the same columns: the points its last LP had and its basis.
+type pairWarm struct {
+	rows  []int
+	basis *solver.Basis
+}
+
+// Row generation: an L∞ fit has few active points (about one per
+// parameter), so the LP starts from a sample of the points and adds every
+// point the solution violates, re-solving warm from the previous basis
+// (the dual simplex absorbs the new rows in a few pivots), until none is
+// violated. The result is the optimum of the full LP.
+const (
+	rowGenMin    = 200 // below this many points the full LP is solved at once
+	rowGenStart  = 8   // start from every rowGenStart-th point
+	rowGenMaxAdd = 400 // points added per round at most
+	rowGenRounds = 50
+	rowGenRelTol = 1e-9
+	rowGenAbsTol = 1e-13
+)
+
+// solvePairs solves the LP and returns the column values x (error variables
+// excluded), the optimal error t (L∞) and a warm start for the next LP.
+func (s *lpSolver) solvePairs(lp *pairLP, warm *pairWarm) ([]float64, float64, *pairWarm, error) {
+	np := len(lp.r)
+	l1 := s.fit.norm == L1
+	if l1 || np <= rowGenMin {
+		all := make([]int, np)
+		for i := range all {
+			all[i] = i
 		}
-		return
+		var w *solver.Basis
+		if warm != nil && len(warm.rows) == np {
+			w = warm.basis
+		}
+		x, t, sol, err := s.solveRows(lp, all, w)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		return x, t, &pairWarm{rows: all, basis: sol.Basis}, nil
 	}
-	col := make([]float64, m)
-	for i := range col {
-		col[i] = 1
+	var rows []int
+	var basis *solver.Basis
+	switch {
+	case warm != nil:
+		rows, basis = slices.Clone(warm.rows), warm.basis
+	case lp.initial != nil:
+		rows = slices.Clone(lp.initial)
+	default:
+		for i := 0; i < np; i += rowGenStart {
+			rows = append(rows, i)
+		}
+		if rows[len(rows)-1] != np-1 {
+			rows = append(rows, np-1)
+		}
 	}
-	b.AddDenseColumn(cost, 0, math.Inf(1), col)
+	in := make([]bool, np)
+	for _, i := range rows {
+		in[i] = true
+	}
+	res := make([]float64, np)
+	for round := 0; ; round++ {
+		x, t, sol, err := s.solveRows(lp, rows, basis)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		// Residuals of the solution at every point.
+		copy(res, lp.r)
+		for j, xj := range x {
+			if xj != 0 {
+				for i, v := range lp.v[j] {
+					res[i] -= v * xj
+				}
+			}
+		}
+		tol := rowGenRelTol*math.Max(t, 0) + rowGenAbsTol
+		var add []int
+		for i, e := range res {
+			if !in[i] && math.Abs(e) > t+tol {
+				add = append(add, i)
+			}
+		}
+		if len(add) == 0 {
+			return x, t, &pairWarm{rows: rows, basis: sol.Basis}, nil
+		}
+		if round == rowGenRounds {
+			return nil, 0, nil, fmt.Errorf("design: row generation did not settle after %d rounds (%d of %d points)", round, len(rows), np)
+		}
+		slices.SortFunc(add, func(a, b int) int { return cmp.Compare(math.Abs(res[b]), math.Abs(res[a])) })
+		if len(add) > rowGenMaxAdd {
+			add = add[:rowGenMaxAdd]
+		}
+		// The new points' rows enter basic (their slacks absorb the
+		// violation the dual simplex then removes).
+		basis = sol.Basis.Clone()
+		for _, i := range add {
+			in[i] = true
+			rows = append(rows, i)
+			basis.Rows = append(basis.Rows, solver.Basic, solver.Basic)
+		}
+	}
 }
 
-// firstColumn is the index of the first non-error column.
-func (s *lpSolver) firstColumn() int {
-	if s.fit.norm == L1 {
-		return s.fit.size()
-	}
-	return 1
-}
-
-// newBuilder starts an LP whose rows bound |r_i| with the given residual
-// offsets: lo = (r_i, −r_i) for the (+) and (−) rows.
-func (s *lpSolver) newBuilder(r []float64, cols, nnz int) *solver.Builder {
-	m := 2 * len(r)
+// solveRows builds the LP on the given points (in that order) and solves
+// it; it returns x, the error bound t (L∞; 0 for L1) and the solution.
+func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]float64, float64, *solver.Solution, error) {
+	m := 2 * len(rows)
 	lo, hi := make([]float64, m), make([]float64, m)
-	for i, e := range r {
-		lo[2*i], lo[2*i+1] = e, -e
-		hi[2*i], hi[2*i+1] = math.Inf(1), math.Inf(1)
+	for k, i := range rows {
+		lo[2*k], lo[2*k+1] = lp.r[i], -lp.r[i]
+		hi[2*k], hi[2*k+1] = math.Inf(1), math.Inf(1)
 	}
 	b := solver.NewBuilder(lo, hi)
-	b.Reserve(cols, nnz)
-	return b
+	l1 := s.fit.norm == L1
+	nerr := 1
+	if l1 {
+		nerr = len(rows)
+	}
+	b.Reserve(nerr+len(lp.cost), 2*m+m*len(lp.cost))
+	if l1 {
+		for k := range rows {
+			b.AddColumn(lp.errCost, 0, math.Inf(1), []int{2 * k, 2*k + 1}, []float64{1, 1})
+		}
+	} else {
+		col := make([]float64, m)
+		for k := range col {
+			col[k] = 1
+		}
+		b.AddDenseColumn(lp.errCost, 0, math.Inf(1), col)
+	}
+	col := make([]float64, m)
+	for j, v := range lp.v {
+		for k, i := range rows {
+			col[2*k], col[2*k+1] = v[i], -v[i]
+		}
+		b.AddDenseColumn(lp.cost[j], lp.lo[j], lp.hi[j], col)
+	}
+	sol, err := s.solve(b.Problem(), warm)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	t := 0.0
+	if !l1 {
+		t = sol.X[0]
+	}
+	return sol.X[nerr:], t, sol, nil
+}
+
+// newPairLP starts an LP with residual offsets r.
+func newPairLP(r []float64, errCost float64) *pairLP {
+	return &pairLP{r: r, errCost: errCost}
 }
 
 // weightedSignature returns w_i k_i, the residual offsets of a fitting LP.
@@ -208,15 +348,6 @@ func (s *lpSolver) weightedSignature() []float64 {
 		r[i] = s.fit.w[i] * s.fit.k[i]
 	}
 	return r
-}
-
-// addSigned appends a column whose (+) rows hold v_i and (−) rows −v_i.
-func addSigned(b *solver.Builder, cost, lo, hi float64, v []float64) {
-	col := make([]float64, 2*len(v))
-	for i, x := range v {
-		col[2*i], col[2*i+1] = x, -x
-	}
-	b.AddDenseColumn(cost, lo, hi, col)
 }
 
 // corners returns the 2^len(mv) sign vectors over the movable coordinates.
@@ -239,11 +370,10 @@ func corners(mv []int) [][]float64 {
 // so each frequency gets one nonnegative column per corner s,
 // φ(ω, z) + dmax Σ_c s_c ∂φ/∂ω_c(ω, z), with α = Σ_s p_s, β = dmax Σ_s s·p_s,
 // and the frequency moves to ω + β/α.
-func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *solver.Basis) (*lpOutput, error) {
+func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm) (*lpOutput, error) {
 	f := s.fit
 	nz := f.size()
-	b := s.newBuilder(s.weightedSignature(), 4*len(pool)+nz+1, 8*nz*(len(pool)+1))
-	s.errorColumns(b, gamma)
+	lp := newPairLP(s.weightedSignature(), gamma)
 	type colRef struct {
 		j  int
 		mv []int
@@ -252,7 +382,6 @@ func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *solver.Basi
 	var refs []colRef
 	phi := make([]float64, nz)
 	grad := make([]float64, nz*f.n)
-	v := make([]float64, nz)
 	for j, om := range pool {
 		for i := range nz {
 			phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
@@ -260,14 +389,16 @@ func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *solver.Basi
 		cost := float64(f.termDims(om))
 		mv := f.movable(om)
 		if dmax == 0 || len(mv) == 0 {
+			v := make([]float64, nz)
 			for i := range nz {
 				v[i] = f.w[i] * phi[i]
 			}
-			addSigned(b, cost, 0, math.Inf(1), v)
+			lp.add(cost, 0, math.Inf(1), v)
 			refs = append(refs, colRef{j: j})
 			continue
 		}
 		for _, sg := range corners(mv) {
+			v := make([]float64, nz)
 			for i := range nz {
 				d := 0.0
 				gi := grad[i*f.n : (i+1)*f.n]
@@ -276,26 +407,28 @@ func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *solver.Basi
 				}
 				v[i] = f.w[i] * (phi[i] + dmax*d)
 			}
-			addSigned(b, cost, 0, math.Inf(1), v)
+			lp.add(cost, 0, math.Inf(1), v)
 			refs = append(refs, colRef{j: j, mv: mv, s: sg})
 		}
 	}
-	sol, err := s.solve(b.Problem(), warm)
+	if warm != nil && len(warm.basis.Cols) != len(lp.cost)+1 {
+		warm = nil
+	}
+	x, _, w, err := s.solvePairs(lp, warm)
 	if err != nil {
 		return nil, err
 	}
-	first := s.firstColumn()
-	out := &lpOutput{omega: make([][]float64, len(pool)), alpha: make([]float64, len(pool)), tradeoff: gamma, basis: sol.Basis}
+	out := &lpOutput{omega: make([][]float64, len(pool)), alpha: make([]float64, len(pool)), tradeoff: gamma, warm: w}
 	beta := make([][]float64, len(pool))
 	for j := range pool {
 		out.omega[j] = slices.Clone(pool[j])
 		beta[j] = make([]float64, f.n)
 	}
 	for c, r := range refs {
-		x := math.Max(sol.X[first+c], 0)
-		out.alpha[r.j] += x
+		xc := math.Max(x[c], 0)
+		out.alpha[r.j] += xc
 		for k, cc := range r.mv {
-			beta[r.j][cc] += r.s[k] * dmax * x
+			beta[r.j][cc] += r.s[k] * dmax * xc
 		}
 	}
 	for j, a := range out.alpha {
@@ -323,22 +456,21 @@ const alphaFloor = 1e-12
 func (s *lpSolver) refit(omega [][]float64) ([]float64, error) {
 	f := s.fit
 	nz := f.size()
-	b := s.newBuilder(s.weightedSignature(), len(omega)+nz+1, 2*nz*(len(omega)+1))
-	s.errorColumns(b, 1)
-	v := make([]float64, nz)
+	lp := newPairLP(s.weightedSignature(), 1)
 	for _, om := range omega {
+		v := make([]float64, nz)
 		for i := range nz {
 			v[i] = f.w[i] * f.phiGrad(om, f.point(i), nil)
 		}
-		addSigned(b, 0, 0, math.Inf(1), v)
+		lp.add(0, 0, math.Inf(1), v)
 	}
-	sol, err := s.solve(b.Problem(), nil)
+	x, _, _, err := s.solvePairs(lp, nil)
 	if err != nil {
 		return nil, err
 	}
 	alpha := make([]float64, len(omega))
 	for j := range omega {
-		alpha[j] = math.Max(sol.X[s.firstColumn()+j], 0)
+		alpha[j] = math.Max(x[j], 0)
 	}
 	return alpha, nil
 }

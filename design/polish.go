@@ -32,16 +32,16 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 	f.residuals(r, omega, alpha)
 	F := f.normOf(r)
 	rho := polishRho0
-	v := make([]float64, nz)
 	grad := make([]float64, nz*f.n)
 	phi := make([]float64, nz)
 	for step := 0; step < polishMaxSteps && rho > polishRhoMin; step++ {
-		nvar := 0
-		for _, om := range omega {
-			nvar += 1 + len(f.movable(om))
+		lp := newPairLP(r, 1)
+		// L∞: start the row generation from the points near the maximum.
+		for i, e := range r {
+			if math.Abs(e) >= 0.5*F {
+				lp.initial = append(lp.initial, i)
+			}
 		}
-		b := s.newBuilder(r, 2*nvar+nz+1, 4*nz*(nvar+1))
-		s.errorColumns(b, 1)
 		scale := 0.0
 		for _, a := range alpha {
 			scale += a
@@ -53,13 +53,14 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 			sign float64
 		}
 		var refs []varRef
-		addPair := func(j, c int, down, up float64) {
-			addSigned(b, 0, 0, up, v)
+		addPair := func(j, c int, down, up float64, v []float64) {
+			lp.add(0, 0, up, v)
 			refs = append(refs, varRef{j, c, 1})
+			neg := make([]float64, len(v))
 			for i := range v {
-				v[i] = -v[i]
+				neg[i] = -v[i]
 			}
-			addSigned(b, 0, 0, down, v)
+			lp.add(0, 0, down, neg)
 			refs = append(refs, varRef{j, c, -1})
 		}
 		for j, a := range alpha {
@@ -68,13 +69,15 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 				phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
 			}
 			// −∂r/∂α_j = w φ
+			v := make([]float64, nz)
 			for i := range nz {
 				v[i] = f.w[i] * phi[i]
 			}
 			sj := math.Max(a, 1e-3*scale)
-			addPair(j, -1, math.Min(rho*sj, a), rho*sj)
+			addPair(j, -1, math.Min(rho*sj, a), rho*sj, v)
 			for _, c := range f.movable(om) {
 				// −∂r/∂ω_jc = w α ∂φ/∂ω_c
+				v := make([]float64, nz)
 				for i := range nz {
 					v[i] = f.w[i] * a * grad[i*f.n+c]
 				}
@@ -82,21 +85,23 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 				if f.nonneg {
 					down = math.Min(rho, om[c])
 				}
-				addPair(j, c, down, rho)
+				addPair(j, c, down, rho, v)
 			}
 		}
-		sol, err := s.solve(b.Problem(), nil)
+		x, t, _, err := s.solvePairs(lp, nil)
 		if err != nil {
 			return nil, nil, 0, err
 		}
-		first := s.firstColumn()
-		predicted := 0.0
-		for c := 0; c < first; c++ {
-			if f.norm == L1 {
-				predicted += sol.X[c]
-			} else {
-				predicted = sol.X[c]
+		predicted := t
+		if f.norm == L1 {
+			// The L1 objective of the model: Σ_i |r_i − Σ_j v_ji x_j|.
+			res := slices.Clone(r)
+			for j, xj := range x {
+				for i, v := range lp.v[j] {
+					res[i] -= v * xj
+				}
 			}
+			predicted = f.normOf(res)
 		}
 		pred := F - predicted
 		if !(pred > 1e-13*F) {
@@ -104,7 +109,7 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 		}
 		om2, al2 := cloneFreqs(omega), slices.Clone(alpha)
 		for k, ref := range refs {
-			d := ref.sign * sol.X[first+k]
+			d := ref.sign * x[k]
 			if ref.c >= 0 {
 				om2[ref.j][ref.c] += d
 				if f.nonneg {

@@ -145,6 +145,12 @@ func (m *Map) Validate() error {
 	if len(m.Domain.Lo) != m.InDim || len(m.Domain.Hi) != m.InDim {
 		return errors.New("design: map domain does not match its input dimension")
 	}
+	for i := range m.InDim {
+		lo, hi := m.Domain.Lo[i], m.Domain.Hi[i]
+		if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(lo < hi) {
+			return fmt.Errorf("design: map domain [%v, %v] on axis %d is not a finite interval", lo, hi, i)
+		}
+	}
 	switch m.Transform {
 	case Identity:
 	case Log:
@@ -365,7 +371,7 @@ func modulationComponents(dst, freq, t []float64, a float64) int {
 func evalLi(dst, ks []float64, x float64) {
 	p := 1.0
 	for q, k := range ks {
-		dst[q] = p * 2 * math.Sqrt(k) * x / (x + k)
+		dst[q] = p * 2 * math.Sqrt(k) * (x / (x + k)) // x/(x+k) first: no overflow at huge x
 		p *= (x - k) / (x + k)
 	}
 }
@@ -378,7 +384,7 @@ func evalChebyshev(dst []float64, x float64) {
 		return
 	}
 	c := 2 * math.Log(x) / math.Pi
-	dst[0] = 2 * x / (x + 1)
+	dst[0] = 2 * (x / (x + 1)) // x/(x+1) first: no overflow at huge x
 	if len(dst) > 1 {
 		dst[1] = -c / math.Sqrt2 * dst[0]
 	}

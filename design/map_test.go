@@ -172,6 +172,8 @@ func TestValidateRejects(t *testing.T) {
 		"no gamma":          func(m *Map) { m.Gamma = 0 },
 		"bad negative rule": func(m *Map) { m.Negative = "abs" },
 		"unknown form":      func(m *Map) { m.Form = "wavelet" },
+		"empty domain":      func(m *Map) { m.Domain.Hi[0] = m.Domain.Lo[0] },
+		"infinite domain":   func(m *Map) { m.Domain.Hi[0] = math.Inf(1) },
 		"li with gamma 0.5": func(m *Map) {
 			m.Form, m.Transform, m.LiK, m.Gamma, m.Terms = LiSeries, Identity, []float64{1}, 0.5, nil
 		},
@@ -207,6 +209,28 @@ func TestMapJSONRoundTrip(t *testing.T) {
 		for i := range a {
 			if a[i] != c[i] {
 				t.Fatalf("Ψ(%g)[%d]: %v before JSON, %v after", x, i, a[i], c[i])
+			}
+		}
+	}
+}
+
+// TestEvalHugeInputFinite: the Li and Chebyshev series have finite limits
+// at huge x, and the evaluator must not overflow on the way there.
+func TestEvalHugeInputFinite(t *testing.T) {
+	base := Map{Kernel: Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Domain: Domain{Lo: []float64{0}, Hi: []float64{1}},
+		Transform: Identity, Gamma: 1, Negative: NegativeSign}
+	li, cheb := base, base
+	li.Form, li.LiK, li.Dim = LiSeries, []float64{1, 0.1}, 2
+	cheb.Form, cheb.Dim = Chebyshev, 3
+	for _, m := range []*Map{&li, &cheb} {
+		if err := m.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]float64, m.Dim)
+		m.Eval(dst, []float64{math.MaxFloat64})
+		for i, v := range dst {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				t.Errorf("%s: Ψ_%d(MaxFloat64) = %v, want finite", m.Form, i, v)
 			}
 		}
 	}

@@ -21,7 +21,7 @@ func (c *Comparison) ReportInput() (*report.Input, error) {
 	}
 	in := &report.Input{
 		Name: s.Name, SpecPath: s.Path, SpecSHA: s.Hash,
-		Summary:   fmt.Sprintf("%s on %s, %s error", describeKernel(s.Kernel), describeDomain(s.Domain), s.Error.Weight),
+		Summary:   fmt.Sprintf("%s on %s, %s error", s.Kernel.Describe(), s.Domain.Describe(), s.Error.Weight),
 		Kernel:    kernelOf(s),
 		Domain:    s.Domain.Design(),
 		Measure:   s.Error.Weight,
@@ -54,8 +54,8 @@ func (c *Comparison) ReportInput() (*report.Input, error) {
 		in.Cells = append(in.Cells, row)
 	}
 	in.Spec = []report.Item{
-		{Key: "kernel", Value: describeKernel(s.Kernel)},
-		{Key: "domain", Value: describeDomain(s.Domain)},
+		{Key: "kernel", Value: s.Kernel.Describe()},
+		{Key: "domain", Value: s.Domain.Describe()},
 		{Key: "error", Value: fmt.Sprintf("%s (%s), methods that optimise minimise its %s norm", s.Error.Weight, measureSymbol(s.Error.Weight), s.Error.Norm)},
 		{Key: "methods", Value: strings.Join(labels, "; ")},
 		{Key: "dimensions", Value: describeDims(c.Dims)},
@@ -75,42 +75,6 @@ func kernelOf(s *Spec) (k design.Kernel) {
 		k.Sigma = append([]float64(nil), s.Kernel.Sigma...)
 	}
 	return k
-}
-
-// describeKernel names the kernel in words, e.g. "χ² kernel (γ = 1)".
-func describeKernel(k KernelSpec) string {
-	names := map[string]string{
-		KernelChi2: "χ²", KernelIntersection: "intersection", KernelJS: "Jensen–Shannon",
-		KernelHellinger: "Hellinger", KernelRBF: "RBF",
-	}
-	name := names[k.Type]
-	if name == "" {
-		name = k.Type
-	}
-	if k.Homogeneous() {
-		return fmt.Sprintf("%s kernel (γ = %g)", name, k.Gamma)
-	}
-	sig := make([]string, len(k.Sigma))
-	for i, v := range k.Sigma {
-		sig[i] = fmt.Sprint(v)
-	}
-	return fmt.Sprintf("%s kernel (σ = %s)", name, strings.Join(sig, ", "))
-}
-
-// describeDomain names the domain in words, e.g. "the integers {0..255}".
-func describeDomain(d DomainSpec) string {
-	var parts []string
-	for i := range d.Lo {
-		if d.Integer {
-			parts = append(parts, fmt.Sprintf("{%g..%g}", d.Lo[i], d.Hi[i]))
-		} else {
-			parts = append(parts, fmt.Sprintf("[%g, %g]", d.Lo[i], d.Hi[i]))
-		}
-	}
-	if d.Integer {
-		return "the integers " + strings.Join(parts, " × ")
-	}
-	return "the interval " + strings.Join(parts, " × ")
 }
 
 // measureSymbol returns the paper's name of an error measure.

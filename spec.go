@@ -1,6 +1,9 @@
 package featmap
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
 )
@@ -105,4 +108,61 @@ type MethodSpec struct {
 type CompareSpec struct {
 	Methods []MethodSpec
 	Dims    []int
+}
+
+// Describe names the kernel in words, e.g. "χ² kernel (γ = 1)".
+func (k KernelSpec) Describe() string {
+	names := map[string]string{
+		KernelChi2: "χ²", KernelIntersection: "intersection", KernelJS: "Jensen–Shannon",
+		KernelHellinger: "Hellinger", KernelRBF: "RBF",
+	}
+	name := names[k.Type]
+	if name == "" {
+		name = k.Type
+	}
+	if k.Homogeneous() {
+		return fmt.Sprintf("%s kernel (γ = %g)", name, k.Gamma)
+	}
+	sig := make([]string, len(k.Sigma))
+	for i, v := range k.Sigma {
+		sig[i] = fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%s kernel (σ = %s)", name, strings.Join(sig, ", "))
+}
+
+// Describe names the domain in words, e.g. "the integers {0..255}".
+func (d DomainSpec) Describe() string {
+	var parts []string
+	for i := range d.Lo {
+		if d.Integer {
+			parts = append(parts, fmt.Sprintf("{%g..%g}", d.Lo[i], d.Hi[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("[%g, %g]", d.Lo[i], d.Hi[i]))
+		}
+	}
+	if d.Integer {
+		return "the integers " + strings.Join(parts, " × ")
+	}
+	return "the interval " + strings.Join(parts, " × ")
+}
+
+// Describe restates the spec in a few lines of words: kernel, domain,
+// error measure, and target and method (or the comparison).
+func (s *Spec) Describe() []string {
+	lines := []string{
+		"kernel: " + s.Kernel.Describe(),
+		"domain: " + s.Domain.Describe(),
+		fmt.Sprintf("error: %s, minimised in the %s norm", s.Error.Weight, s.Error.Norm),
+	}
+	if s.Target != nil {
+		if s.Target.Dim > 0 {
+			lines = append(lines, fmt.Sprintf("target: D = %d", s.Target.Dim))
+		} else {
+			lines = append(lines, fmt.Sprintf("target: the smallest D ≤ %d with error ≤ %g", s.Target.MaxDim, s.Target.MaxError))
+		}
+	}
+	if s.Method != nil {
+		lines = append(lines, "method: "+MethodLabels([]MethodSpec{*s.Method})[0])
+	}
+	return lines
 }

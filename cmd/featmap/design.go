@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/featmap/featmap"
@@ -47,8 +46,8 @@ func cmdDesign(args []string, stdout, stderr io.Writer) int {
 // printDesign writes the human summary of a design.
 func printDesign(w io.Writer, d *featmap.Design) {
 	m, v := d.Map, d.Map.Errors
-	fmt.Fprintf(w, "%s: %s, D = %d, method %s\n", d.Spec.Name, describeKernel(d.Spec), m.Dim, d.Method.Name)
-	fmt.Fprintf(w, "domain: %s\n", describeDomain(d.Spec))
+	fmt.Fprintf(w, "%s: %s, D = %d, method %s\n", d.Spec.Name, d.Spec.Kernel.Describe(), m.Dim, d.Method.Name)
+	fmt.Fprintf(w, "domain: %s\n", d.Spec.Domain.Describe())
 	if len(m.Terms) > 0 {
 		fmt.Fprintln(w, "\nfrequencies and weights:")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -83,23 +82,4 @@ func printDesign(w io.Writer, d *featmap.Design) {
 		fmt.Fprintf(w, ", %d LPs", d.LPs)
 	}
 	fmt.Fprintln(w)
-}
-
-func describeKernel(s *featmap.Spec) string {
-	if s.Kernel.Homogeneous() {
-		return fmt.Sprintf("%s kernel (γ = %g)", s.Kernel.Type, s.Kernel.Gamma)
-	}
-	return fmt.Sprintf("%s kernel (σ = %g)", s.Kernel.Type, s.Kernel.Sigma)
-}
-
-func describeDomain(s *featmap.Spec) string {
-	var parts []string
-	for i := range s.Domain.Lo {
-		if s.Domain.Integer {
-			parts = append(parts, fmt.Sprintf("{%g..%g}", s.Domain.Lo[i], s.Domain.Hi[i]))
-		} else {
-			parts = append(parts, fmt.Sprintf("[%g, %g]", s.Domain.Lo[i], s.Domain.Hi[i]))
-		}
-	}
-	return strings.Join(parts, " × ")
 }

@@ -4,6 +4,7 @@
 // Usage:
 //
 //	featmap design [-json] [-solver purego|clp] SPEC.yaml
+//	featmap gen [-o FILE] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
 //	featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
 //	featmap version
 //
@@ -38,6 +39,7 @@ const usage = `featmap designs explicit kernel feature maps and emits them as Go
 
 Usage:
   featmap design [-json] [-solver purego|clp] SPEC.yaml
+  featmap gen [-o FILE] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
   featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
   featmap version
 

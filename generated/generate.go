@@ -1,0 +1,24 @@
+// Package generated holds feature maps emitted by featmap from the shipped
+// specs in ../specs: the maps of Chum's Table 1 and VLFeat's rows of it, a
+// χ² map for real-valued histograms by each method, and RBF maps. The code
+// is generated; `go generate ./generated` rebuilds it (CI rebuilds it and
+// fails if anything changes). testdata/*.map.json holds each map as featmap
+// designed it, with its measured errors, for the tests here that hold the
+// emitted functions to featmap's reference evaluator.
+package generated
+
+//go:generate go run ../cmd/featmap gen -o chi2_u8_d5.go -map testdata/Chi2U8D5.map.json ../specs/table1-chi2-5d.yaml
+//go:generate go run ../cmd/featmap gen -o chi2_u8_d7.go -map testdata/Chi2U8D7.map.json ../specs/table1-chi2-7d.yaml
+//go:generate go run ../cmd/featmap gen -o intersection_u8_d5.go -map testdata/IntersectionU8D5.map.json ../specs/table1-intersection-5d.yaml
+//go:generate go run ../cmd/featmap gen -o intersection_u8_d7.go -map testdata/IntersectionU8D7.map.json ../specs/table1-intersection-7d.yaml
+//go:generate go run ../cmd/featmap gen -o js_u8_d5.go -map testdata/JSU8D5.map.json ../specs/table1-js-5d.yaml
+//go:generate go run ../cmd/featmap gen -o js_u8_d7.go -map testdata/JSU8D7.map.json ../specs/table1-js-7d.yaml
+//go:generate go run ../cmd/featmap gen -o chi2_vlfeat_u8_d5.go -map testdata/Chi2VLFeatU8D5.map.json ../specs/table1-vlfeat-chi2-5d.yaml
+//go:generate go run ../cmd/featmap gen -o chi2_vlfeat_u8_d7.go -map testdata/Chi2VLFeatU8D7.map.json ../specs/table1-vlfeat-chi2-7d.yaml
+//go:generate go run ../cmd/featmap gen -o intersection_vlfeat_u8_d7.go -map testdata/IntersectionVLFeatU8D7.map.json ../specs/table1-vlfeat-intersection-7d.yaml
+//go:generate go run ../cmd/featmap gen -o js_vlfeat_u8_d7.go -map testdata/JSVLFeatU8D7.map.json ../specs/table1-vlfeat-js-7d.yaml
+//go:generate go run ../cmd/featmap gen -o chi2_hist_d7.go -map testdata/Chi2HistD7.map.json ../specs/chi2-hist-7d.yaml
+//go:generate go run ../cmd/featmap gen -o chi2_li_hist_d7.go -map testdata/Chi2LiHistD7.map.json ../specs/li-chi2-hist-7d.yaml
+//go:generate go run ../cmd/featmap gen -o chi2_cheb_hist_d7.go -map testdata/Chi2ChebHistD7.map.json ../specs/chebyshev-chi2-hist-7d.yaml
+//go:generate go run ../cmd/featmap gen -o rbf_s03_d11.go -map testdata/RBFS03D11.map.json ../specs/rbf-sigma03-11d.yaml
+//go:generate go run ../cmd/featmap gen -o rbf_s03_harmonic17.go -map testdata/RBFS03Harmonic17.map.json ../specs/harmonic-rbf-sigma03-17d.yaml

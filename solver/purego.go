@@ -249,6 +249,7 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 		s.slackBasis()
 	}
 	const rounds = 12
+	confirmed := false
 	for round := 0; round < rounds; round++ {
 		if err := s.refresh(); err != nil {
 			return NumericalFailure, err.Error()
@@ -275,6 +276,20 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 				continue
 			}
 			return NumericalFailure, err.Error()
+		}
+		if st == Infeasible && !dInf && !confirmed {
+			// The dual simplex's proof of infeasibility rests on its pivot
+			// row; confirm it with the primal phase 1 before reporting it.
+			confirmed = true
+			if err := s.refresh(); err != nil {
+				return NumericalFailure, err.Error()
+			}
+			if st, err = s.primalSimplex(true); err != nil {
+				return NumericalFailure, err.Error()
+			}
+			if st == Optimal {
+				continue // feasible after all: go on optimising
+			}
 		}
 		if st != Optimal {
 			return st, ""

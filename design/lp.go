@@ -478,7 +478,10 @@ func (s *lpSolver) refit(omega [][]float64) ([]float64, error) {
 // solve runs one LP and insists on a verified optimum.
 func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis) (*solver.Solution, error) {
 	s.n++
-	sol, err := s.sv.Solve(p, solver.Options{WarmStart: warm})
+	// A design LP takes a small multiple of rows + columns pivots; one that
+	// takes far more is hopeless for this design and better given up early.
+	maxIter := 3*(p.NumRows+p.NumCols()) + 1000
+	sol, err := s.sv.Solve(p, solver.Options{WarmStart: warm, MaxIterations: maxIter})
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,8 @@
 //
 // A spec names a kernel, an input domain, an error measure and either a
 // target (dimension or error) with a method, or a comparison of several
-// methods and dimensions. Design runs one method; Compare (report package)
-// runs several. Every map is verified on the domain before it is returned:
+// methods and dimensions. Spec.Design runs one method; Spec.RunComparison
+// runs several (and package report renders the comparison). Every map is verified on the domain before it is returned:
 // its measured errors travel with it (Map.Errors).
 package featmap
 

@@ -25,6 +25,10 @@ func cmdDesign(args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		return code
 	}
+	if spec.Target == nil {
+		fmt.Fprintf(stderr, "featmap design: %s is a comparison spec; run featmap compare on it\n", spec.Path)
+		return exitUsage
+	}
 	d, err := spec.Design(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "featmap: %s: %v\n", spec.Path, err)

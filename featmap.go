@@ -16,6 +16,7 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
+	"github.com/featmap/featmap/multidim"
 	"github.com/featmap/featmap/solver"
 )
 
@@ -177,14 +178,44 @@ func (s *Spec) designHomogeneous(d *Design, dim int, o RunOptions) error {
 }
 
 func (s *Spec) designRBF(d *Design, dim int, o RunOptions) error {
-	if s.Domain.Dims != 1 {
-		return fmt.Errorf("featmap: %d-dimensional domains need a multi-dimensional method", s.Domain.Dims)
+	if s.Domain.Dims > 1 {
+		return s.designMulti(d, dim, o)
 	}
 	dp, err := design.RBFProblem(s.Kernel.Sigma[0], s.Domain.Design(), s.Error.Weight, s.Error.Norm)
 	if err != nil {
 		return err
 	}
 	return runSignatureMethod(d, dp, dim, o)
+}
+
+// multiProblem is the spec's multi-dimensional RBF problem.
+func (s *Spec) multiProblem() *multidim.Problem {
+	return &multidim.Problem{
+		Sigma: append([]float64(nil), s.Kernel.Sigma...), Lo: append([]float64(nil), s.Domain.Lo...),
+		Hi: append([]float64(nil), s.Domain.Hi...), Measure: s.Error.Weight, Norm: s.Error.Norm,
+	}
+}
+
+// designMulti runs a multi-dimensional method (Chum §6).
+func (s *Spec) designMulti(d *Design, dim int, o RunOptions) error {
+	p := s.multiProblem()
+	var res *design.Result
+	var err error
+	switch d.Method.Name {
+	case MethodProjection:
+		res, err = multidim.Projection(p, dim, d.Method.Multi, o.solver(), o.Progress)
+	case MethodModulation:
+		res, err = multidim.Modulation(p, dim, d.Method.Multi, o.solver(), o.Progress)
+	case MethodTensorGreedy:
+		res, err = multidim.TensorGreedy(p, dim, d.Method.Multi, o.solver(), o.Progress)
+	default:
+		return fmt.Errorf("featmap: method %q does not design %d-dimensional maps", d.Method.Name, s.Domain.Dims)
+	}
+	if err != nil {
+		return err
+	}
+	d.Map, d.Stages, d.LPs = res.Map, res.Stages, res.LPs
+	return nil
 }
 
 // runSignatureMethod runs chum or harmonic on a signature problem.
@@ -221,8 +252,8 @@ func (s *Spec) Reference() (*design.Reference, error) {
 		}
 		return homogeneous.NewReference(hp.Kernel, hp.Gamma, hp.Domain, s.Error.Weight)
 	}
-	if s.Domain.Dims != 1 {
-		return nil, fmt.Errorf("featmap: no reference for %d-dimensional domains yet", s.Domain.Dims)
+	if s.Domain.Dims > 1 {
+		return s.multiProblem().Reference(multidim.Options{})
 	}
 	p, err := design.RBFProblem(s.Kernel.Sigma[0], s.Domain.Design(), s.Error.Weight, s.Error.Norm)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
+	"github.com/featmap/featmap/multidim"
 )
 
 // SpecError is an error in a spec: the file, the 1-based line of the
@@ -1199,8 +1200,9 @@ func methodKey(ms *MethodSpec) string {
 // options it takes. Adding a method is adding an entry to methodDefs.
 type methodDef struct {
 	name string
-	// axes is the largest domain.dims the method designs for.
-	axes int
+	// axes is the largest domain.dims the method designs for, minAxes the
+	// smallest (0 means 1).
+	axes, minAxes int
 	// oddOnly is set for methods whose maps have odd dimensions only.
 	oddOnly bool
 	// kernelOK returns "" if the method applies to the kernel, else why not.
@@ -1282,6 +1284,48 @@ var methodDefs = []methodDef{
 		},
 	},
 	{name: MethodChebyshev, axes: 1, kernelOK: chi2Only(MethodChebyshev)},
+	{name: MethodProjection, axes: multidim.MaxDims, minAxes: 2, kernelOK: rbfOnly(MethodProjection),
+		options: append(multiOptions(),
+			enumOption("pool", "pool", []string{multidim.PoolPolar, multidim.PoolTensor}, func(ms *MethodSpec, v string) { ms.Multi.Pool = v }),
+			intOption("angles", 2, 360, func(ms *MethodSpec, v int64) { ms.Multi.Angles = int(v) }),
+			intOption("radii", 1, 500, func(ms *MethodSpec, v int64) { ms.Multi.Radii = int(v) }),
+			positiveOption("omega_max", func(ms *MethodSpec, v float64) { ms.Multi.OmegaMax = v }),
+		),
+		defaults: func(ms *MethodSpec) {
+			if ms.Multi.Pool == "" {
+				ms.Multi.Pool = multidim.PoolPolar
+			}
+		},
+	},
+	{name: MethodModulation, axes: multidim.MaxDims, minAxes: 2, kernelOK: rbfOnly(MethodModulation), options: multiOptions()},
+	{name: MethodTensorGreedy, axes: multidim.MaxDims, minAxes: 2, kernelOK: rbfOnly(MethodTensorGreedy),
+		options: []option{
+			intOption("axis_dim", 1, 201, func(ms *MethodSpec, v int64) { ms.Multi.AxisDim = int(v) }),
+			intOption("z_points", 3, multidim.MaxZPoints, func(ms *MethodSpec, v int64) { ms.Multi.ZPoints = int(v) }),
+			intOption("seed", math.MinInt64, math.MaxInt64, func(ms *MethodSpec, v int64) { ms.Multi.Chum.Seed = v }),
+		},
+	},
+}
+
+// multiOptions are the options of the multi-dimensional LP methods.
+func multiOptions() []option {
+	return []option{
+		intOption("axis_dim", 1, 201, func(ms *MethodSpec, v int64) { ms.Multi.AxisDim = int(v) }),
+		intOption("z_points", 3, multidim.MaxZPoints, func(ms *MethodSpec, v int64) { ms.Multi.ZPoints = int(v) }),
+		intOption("refine_iterations", 1, maxRefineIterations, func(ms *MethodSpec, v int64) { ms.Multi.Chum.RefineIterations = int(v) }),
+		boolOption("polish", func(ms *MethodSpec, v bool) { ms.Multi.Chum.NoPolish = !v }),
+		intOption("starts", 1, maxStarts, func(ms *MethodSpec, v int64) { ms.Multi.Chum.Starts = int(v) }),
+		intOption("seed", math.MinInt64, math.MaxInt64, func(ms *MethodSpec, v int64) { ms.Multi.Chum.Seed = v }),
+	}
+}
+
+func rbfOnly(method string) func(KernelSpec) string {
+	return func(k KernelSpec) string {
+		if k.Type == KernelRBF {
+			return ""
+		}
+		return fmt.Sprintf("%s designs maps of the multiplicative rbf kernel, not %s", method, k.Type)
+	}
 }
 
 // methodNames returns the names of methodDefs.
@@ -1461,6 +1505,9 @@ func (p *parser) method(n *yaml.Node, field string, line, index int, s *Spec) (*
 	}
 	if s.Domain.Dims > def.axes {
 		return nil, nil, p.errAt(mc.nameNode, mc.nameFld, "%s designs maps of %s; domain.dims is %d", name, axesText(def.axes), s.Domain.Dims)
+	}
+	if s.Domain.Dims < def.minAxes {
+		return nil, nil, p.errAt(mc.nameNode, mc.nameFld, "%s designs maps of %d or %d input axes; domain.dims is %d (one axis: use chum)", name, def.minAxes, def.axes, s.Domain.Dims)
 	}
 	if mc.m != nil {
 		if err := p.methodOptions(mc, def); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
+	"github.com/featmap/featmap/multidim"
 )
 
 // lines joins spec lines with newlines, so that a test reads line numbers
@@ -442,10 +443,10 @@ var malformed = []struct {
 	{"missing domain", with(4), "x.yaml:1: domain: missing required key (a mapping with integers: [lo, hi] or interval: [lo, hi])"},
 	{"missing domain range", with(4, "domain: {negative: zero}"), "x.yaml:4: domain: missing integers or interval (exactly one is required)"},
 	{"missing rbf sigma", with(3, "kernel: {type: rbf}"), "x.yaml:3: kernel.sigma: missing required key (the rbf width: a number > 0, or one per axis)"},
-	{"missing method name", with(6, "method: {seed: 3}"), "x.yaml:6: method.name: missing required key (one of chum, harmonic, vz, li, chebyshev)"},
-	{"missing compare item name", edit(5, 6, "compare: {methods: [{window: uniform}], dims: [3]}"), "x.yaml:5: compare.methods[0].name: missing required key (one of chum, harmonic, vz, li, chebyshev)"},
+	{"missing method name", with(6, "method: {seed: 3}"), "x.yaml:6: method.name: missing required key (one of chum, harmonic, vz, li, chebyshev, projection, modulation, tensor-greedy)"},
+	{"missing compare item name", edit(5, 6, "compare: {methods: [{window: uniform}], dims: [3]}"), "x.yaml:5: compare.methods[0].name: missing required key (one of chum, harmonic, vz, li, chebyshev, projection, modulation, tensor-greedy)"},
 	{"missing target and method", edit(5, 6), "x.yaml:1: missing target and method (one design) or compare (a comparison)"},
-	{"missing method", with(6), "x.yaml:1: method: missing required key (target at line 5 needs a method: name: chum | harmonic | vz | li | chebyshev)"},
+	{"missing method", with(6), "x.yaml:1: method: missing required key (target at line 5 needs a method: name: chum | harmonic | vz | li | chebyshev | projection | modulation | tensor-greedy)"},
 	{"method without target", with(5), "x.yaml:1: target: missing required key (method at line 5 needs a target: dim or max_error)"},
 	{"target without dim or max_error", with(5, "target: {}"), "x.yaml:5: target: missing dim or max_error (exactly one is required)"},
 	{"compare without methods", edit(5, 6, "compare: {dims: [3]}"), "x.yaml:5: compare.methods: missing required key (a list of methods, e.g. [chum, vz])"},
@@ -521,7 +522,7 @@ var malformed = []struct {
 	{"max_error zero", with(5, "target: {max_error: 0}"), "x.yaml:5: target.max_error: must be > 0, not 0"},
 	{"max_error negative", with(5, "target: {max_error: -1e-3}"), "x.yaml:5: target.max_error: must be > 0, not -1e-3"},
 	{"max_dim zero", with(5, "target: {max_error: 0.1, max_dim: 0}"), "x.yaml:5: target.max_dim: must be >= 1, not 0"},
-	{"unknown method", with(6, "method: {name: nystroem}"), `x.yaml:6: method.name: unknown method "nystroem"; want one of chum, harmonic, vz, li, chebyshev`},
+	{"unknown method", with(6, "method: {name: nystroem}"), `x.yaml:6: method.name: unknown method "nystroem"; want one of chum, harmonic, vz, li, chebyshev, projection, modulation, tensor-greedy`},
 	{"chum omega_max zero", with(6, "method: {name: chum, omega_max: 0}"), "x.yaml:6: method.omega_max: must be > 0, not 0"},
 	{"chum spacing negative", with(6, "method: {name: chum, spacing: -0.1}"), "x.yaml:6: method.spacing: must be > 0, not -0.1"},
 	{"chum z_points 2", with(6, "method: {name: chum, z_points: 2}"), "x.yaml:6: method.z_points: must be >= 3, not 2"},
@@ -535,7 +536,7 @@ var malformed = []struct {
 	{"li bins 1", with(6, "method: {name: li, bins: 1}"), "x.yaml:6: method.bins: must be >= 2, not 1"},
 	{"li data empty", with(6, `method: {name: li, data: ""}`), "x.yaml:6: method.data: must not be empty"},
 	{"compare methods empty", edit(5, 6, "compare: {methods: [], dims: [3]}"), "x.yaml:5: compare.methods: must name at least one method"},
-	{"compare unknown method", edit(5, 6, "compare:", "  methods: [chum, fourier]", "  dims: [3]"), `x.yaml:6: compare.methods[1]: unknown method "fourier"; want one of chum, harmonic, vz, li, chebyshev`},
+	{"compare unknown method", edit(5, 6, "compare:", "  methods: [chum, fourier]", "  dims: [3]"), `x.yaml:6: compare.methods[1]: unknown method "fourier"; want one of chum, harmonic, vz, li, chebyshev, projection, modulation, tensor-greedy`},
 	{"compare same method twice", edit(5, 6, "compare:", "  methods: [vz, {name: vz, window: rectangular}]", "  dims: [3]"), "x.yaml:6: compare.methods[1]: same method and options as compare.methods[0]"},
 	{"compare dims empty", edit(5, 6, "compare: {methods: [chum], dims: []}"), "x.yaml:5: compare.dims: must give at least one dimension"},
 	{"compare dims zero", edit(5, 6, "compare: {methods: [chum], dims: [0]}"), "x.yaml:5: compare.dims[0]: must be >= 1, not 0"},
@@ -680,16 +681,10 @@ func TestLoadSpecErrors(t *testing.T) {
 	}
 }
 
-// TestMethodTableExtension adds a multi-dimensional method the way a later
-// issue will (one methodDefs entry) and checks that dims > 1 specs then
-// parse: per-axis intervals, per-axis sigma, and the method's options.
-func TestMethodTableExtension(t *testing.T) {
-	saved := methodDefs
-	t.Cleanup(func() { methodDefs = saved })
-	methodDefs = append(append([]methodDef(nil), saved...), methodDef{
-		name: "projection", axes: 3, kernelOK: anyKernel,
-		options: []option{intOption("z_points", 3, 100, func(ms *MethodSpec, v int64) { ms.Chum.ZPoints = int(v) })},
-	})
+// TestMultiDimensionalMethods parses specs of the multi-dimensional methods
+// (issue 7): per-axis intervals and sigma, the methods' options, and the
+// errors that keep 1-D and n-D methods apart.
+func TestMultiDimensionalMethods(t *testing.T) {
 	src := lines(
 		"version: 1",
 		"name: RBF2D",
@@ -698,7 +693,7 @@ func TestMethodTableExtension(t *testing.T) {
 		"  dims: 2",
 		"  interval: [[0, 3.25], [-1, 1]]",
 		"target: {dim: 31}",
-		"method: {name: projection, z_points: 50}",
+		"method: {name: projection, z_points: 50, pool: tensor, axis_dim: 9, starts: 2}",
 	)
 	s, err := ParseSpec("x.yaml", []byte(src))
 	if err != nil {
@@ -710,37 +705,41 @@ func TestMethodTableExtension(t *testing.T) {
 		Domain: DomainSpec{Dims: 2, Lo: []float64{0, -1}, Hi: []float64{3.25, 1}},
 		Error:  ErrorSpec{Norm: design.LInf, Weight: design.Uniform},
 		Target: &TargetSpec{Dim: 31},
-		Method: &MethodSpec{Name: "projection", Line: 8, Chum: design.ChumOptions{ZPoints: 50}},
+		Method: &MethodSpec{Name: MethodProjection, Line: 8,
+			Multi: multidim.Options{ZPoints: 50, Pool: multidim.PoolTensor, AxisDim: 9, Chum: design.ChumOptions{Starts: 2}}},
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("ParseSpec\n got %s\nwant %s", dump(s), dump(want))
 	}
 
-	// One interval and one sigma for all three axes.
+	// One interval and one sigma for all three axes; the projection pool
+	// defaults to polar.
 	src = lines(
 		"version: 1",
 		"name: RBF3D",
 		"kernel: {type: rbf, sigma: 0.5}",
 		"domain: {dims: 3, interval: [0, 1]}",
-		"compare: {methods: [projection, {name: projection, z_points: 9}], dims: [31, 73]}",
+		"compare: {methods: [projection, {name: modulation, z_points: 9}, tensor-greedy], dims: [31, 73]}",
 	)
 	s, err = ParseSpec("x.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(s.Kernel.Sigma, []float64{0.5, 0.5, 0.5}) || !reflect.DeepEqual(s.Domain.Lo, []float64{0, 0, 0}) ||
-		!reflect.DeepEqual(s.Domain.Hi, []float64{1, 1, 1}) || len(s.Compare.Methods) != 2 || s.Compare.Methods[1].Chum.ZPoints != 9 {
+		!reflect.DeepEqual(s.Domain.Hi, []float64{1, 1, 1}) || len(s.Compare.Methods) != 3 ||
+		s.Compare.Methods[0].Multi.Pool != multidim.PoolPolar || s.Compare.Methods[1].Multi.ZPoints != 9 {
 		t.Errorf("ParseSpec: %s", dump(s))
 	}
 
-	// The new method's options are checked, and the 1-D methods still refuse dims 2.
 	for _, tt := range []struct{ src, want string }{
-		{strings.Replace(src, "z_points: 9", "z_points: 900", 1), "x.yaml:5: compare.methods[1].z_points: must be <= 100, not 900"},
+		{strings.Replace(src, "z_points: 9", "z_points: 900", 1), "x.yaml:5: compare.methods[1].z_points: must be <= 201, not 900"},
 		{strings.Replace(src, "[projection,", "[harmonic,", 1), "x.yaml:5: compare.methods[0]: harmonic designs maps of one input axis only; domain.dims is 3"},
 		{strings.Replace(src, "sigma: 0.5", "sigma: [0.5, 0.5]", 1), "x.yaml:3: kernel.sigma: has 2 values but domain.dims is 3: give one per axis, or a single number for all"},
+		{strings.Replace(src, "{dims: 3, interval: [0, 1]}", "{interval: [0, 1]}", 1), "x.yaml:5: compare.methods[0]: projection designs maps of 2 or 3 input axes; domain.dims is 1 (one axis: use chum)"},
+		{strings.Replace(src, "{name: modulation, z_points: 9}", "{name: modulation, pool: tensor}", 1), "x.yaml:5: compare.methods[1].pool: unknown option; modulation options are axis_dim, z_points, refine_iterations, polish, starts, seed"},
 	} {
 		if _, err := ParseSpec("x.yaml", []byte(tt.src)); err == nil || err.Error() != tt.want {
-			t.Errorf("ParseSpec error %v, want %s", err, tt.want)
+			t.Errorf("ParseSpec error %v\nwant %s", err, tt.want)
 		}
 	}
 }

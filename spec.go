@@ -6,6 +6,7 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
+	"github.com/featmap/featmap/multidim"
 )
 
 // Spec is a parsed and validated featmap spec (format version 1). After
@@ -91,6 +92,10 @@ const (
 	MethodVZ        = "vz"
 	MethodLi        = "li"
 	MethodChebyshev = "chebyshev"
+	// The multi-dimensional methods (domain.dims 2 or 3, kernel rbf).
+	MethodProjection   = "projection"
+	MethodModulation   = "modulation"
+	MethodTensorGreedy = "tensor-greedy"
 )
 
 // MethodSpec is one method with its options. Only the options struct of the
@@ -100,6 +105,8 @@ type MethodSpec struct {
 	Chum design.ChumOptions
 	VZ   homogeneous.VZOptions
 	Li   homogeneous.LiOptions
+	// Multi tunes the multi-dimensional methods.
+	Multi multidim.Options
 	// Line is where the method was declared in the spec (for messages).
 	Line int
 }

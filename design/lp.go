@@ -480,7 +480,7 @@ func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis) (*solver.Solutio
 	s.n++
 	// A design LP takes a small multiple of rows + columns pivots; one that
 	// takes far more is hopeless for this design and better given up early.
-	maxIter := 3*(p.NumRows+p.NumCols()) + 1000
+	maxIter := 10*(p.NumRows+p.NumCols()) + 2000
 	sol, err := s.sv.Solve(p, solver.Options{WarmStart: warm, MaxIterations: maxIter})
 	if err != nil {
 		return nil, err

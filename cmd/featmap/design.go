@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/featmap/featmap"
+	"github.com/featmap/featmap/design"
 )
 
 func init() { commands["design"] = cmdDesign }
@@ -57,11 +58,19 @@ func printDesign(w io.Writer, d *featmap.Design) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  ω\tα\tdims")
 		for _, t := range m.Terms {
-			dims := 2
-			if t.Freq[0] == 0 {
-				dims = 1
+			dims := 1
+			for _, w := range t.Freq {
+				if w != 0 && m.Form == design.Modulation {
+					dims *= 2
+				} else if w != 0 {
+					dims = 2
+				}
 			}
-			fmt.Fprintf(tw, "  %.10g\t%.10g\t%d\n", t.Freq[0], t.Weight, dims)
+			freq := fmt.Sprintf("%.10g", t.Freq[0])
+			if len(t.Freq) > 1 {
+				freq = fmt.Sprintf("%.6g", t.Freq)
+			}
+			fmt.Fprintf(tw, "  %s\t%.10g\t%d\n", freq, t.Weight, dims)
 		}
 		tw.Flush()
 	}

@@ -102,6 +102,9 @@ func TestEveryMapIsTested(t *testing.T) {
 	for _, e := range maps {
 		tested = append(tested, e.name)
 	}
+	for _, e := range mapsND {
+		tested = append(tested, e.name)
+	}
 	slices.Sort(names)
 	slices.Sort(tested)
 	if !slices.Equal(names, tested) {

@@ -102,6 +102,10 @@ type simplex struct {
 	tolP, tolD float64
 	iter       int
 	maxIter    int
+	// degenerate counts consecutive degenerate primal pivots; bland is set
+	// while Bland's anti-cycling rule is in force.
+	degenerate int
+	bland      bool
 
 	// scratch
 	rho, alpha, u, v, w, z []float64

@@ -191,14 +191,14 @@ func (s *simplex) dualRatio(rho []float64, sign float64) (int, float64) {
 	bound := math.Inf(1)
 	for j := range s.n {
 		if s.st[j] != stBasic {
-			if _, rel, ok := ratio(j, sign*s.alpha[j]); ok && rel < bound {
-				bound = rel
+			if _, rel, ok := ratio(j, sign*s.alpha[j]); ok && math.Max(rel, 0) < bound {
+				bound = math.Max(rel, 0)
 			}
 		}
 	}
 	for t, i := range s.T {
-		if _, rel, ok := ratio(s.n+i, -sign*rho[t]); ok && rel < bound {
-			bound = rel
+		if _, rel, ok := ratio(s.n+i, -sign*rho[t]); ok && math.Max(rel, 0) < bound {
+			bound = math.Max(rel, 0)
 		}
 	}
 	if math.IsInf(bound, 1) {

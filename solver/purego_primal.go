@@ -47,6 +47,14 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 		s.rowActivityDirection(q, u, z)
 		p, theta, pst := s.primalRatio(q, dir, u, z, phase1)
 		if p == -1 {
+			if s.updates > 0 {
+				// Perhaps only the updated inverse sees no blocking variable:
+				// refactorise and price again before concluding.
+				if err := s.refresh(); err != nil {
+					return NumericalFailure, err
+				}
+				continue
+			}
 			if phase1 {
 				return NumericalFailure, errors.New("phase 1 found an unbounded improving direction")
 			}
@@ -63,6 +71,12 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 			s.iter++
 			continue
 		}
+		if theta == 0 {
+			s.degenerate++
+		} else {
+			s.degenerate = 0
+		}
+		s.bland = s.degenerate >= blandAfter
 		rho := s.rho[:k]
 		if p >= s.n {
 			s.leavingRow(p, rho)
@@ -127,6 +141,11 @@ func (s *simplex) phase1Duals(c, piR []float64) bool {
 
 // chooseEntering returns the nonbasic variable whose reduced cost most
 // violates its optimality condition (Dantzig), or −1.
+//
+// After a run of degenerate pivots it switches to Bland's rule — the
+// improving variable of lowest index, and in the ratio test the blocking
+// variable of lowest index — which cannot cycle, until a pivot makes
+// progress again.
 func (s *simplex) chooseEntering() int {
 	q, best := -1, 0.0
 	for v := range s.n + s.m {
@@ -135,10 +154,17 @@ func (s *simplex) chooseEntering() int {
 		}
 		if e := s.dualViolation(v); e > best {
 			q, best = v, e
+			if s.bland {
+				break
+			}
 		}
 	}
 	return q
 }
+
+// blandAfter is the number of consecutive degenerate primal pivots after
+// which Bland's rule takes over.
+const blandAfter = 50
 
 // primalRatio is the two-pass Harris ratio test of the primal simplex for
 // entering q moving in direction dir. Basic variable b changes by
@@ -191,8 +217,11 @@ func (s *simplex) primalRatio(q int, dir float64, u, z []float64, phase1 bool) (
 		}
 	}
 	each(func(b int) {
-		if _, rel, _, ok := limit(b, rate(b)); ok && rel < bound {
-			bound = rel
+		// A variable already beyond its bound (by up to the tolerance the
+		// Harris test allows) gives a negative relaxed step; it must still
+		// bound the step at zero, or the second pass would find nothing.
+		if _, rel, _, ok := limit(b, rate(b)); ok && math.Max(rel, 0) < bound {
+			bound = math.Max(rel, 0)
 		}
 	})
 	flip := s.hi[q] - s.lo[q] // finite only for boxed variables
@@ -205,7 +234,7 @@ func (s *simplex) primalRatio(q int, dir float64, u, z []float64, phase1 bool) (
 	p, theta, pst, best := -1, 0.0, uint8(0), 0.0
 	each(func(b int) {
 		r := rate(b)
-		if step, _, st, ok := limit(b, r); ok && step <= bound && math.Abs(r) > best {
+		if step, _, st, ok := limit(b, r); ok && step <= bound && (math.Abs(r) > best && !s.bland || s.bland && (p < 0 || b < p)) {
 			p, theta, pst, best = b, step, st, math.Abs(r)
 		}
 	})

@@ -1,0 +1,50 @@
+package solver
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+)
+
+// TestWarmStartDegenerateRegression solves an n-D design LP (834×210, from
+// featmap's 2-D projection design) from the basis of its γ-neighbour. The
+// primal simplex once reported it unbounded (a Harris bound made negative
+// by a variable just beyond its bound let the second pass find nothing),
+// and then cycled on degenerate pivots (Bland's rule now breaks the run).
+// It must reach the cold solve's optimum.
+func TestWarmStartDegenerateRegression(t *testing.T) {
+	f, err := os.Open("testdata/regress/warm-start-degenerate.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ReadJSON(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("testdata/regress/warm-start-degenerate.basis.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var basis Basis
+	if err := json.Unmarshal(b, &basis); err != nil {
+		t.Fatal(err)
+	}
+	cold, err := pureGo{}.Solve(p, Options{})
+	if err != nil || cold.Status != Optimal {
+		t.Fatalf("cold solve: %v %v", cold.Status, err)
+	}
+	warm, err := pureGo{}.Solve(p, Options{WarmStart: &basis})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warm.Status != Optimal || math.Abs(warm.Objective-cold.Objective) > 1e-9*cold.Objective {
+		t.Errorf("warm start: %v, objective %.12g (cold %.12g) after %d pivots", warm.Status, warm.Objective, cold.Objective, warm.Iterations)
+	}
+}

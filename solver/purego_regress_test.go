@@ -15,7 +15,7 @@ import (
 // and then cycled on degenerate pivots (Bland's rule now breaks the run).
 // It must reach the cold solve's optimum.
 func TestWarmStartDegenerateRegression(t *testing.T) {
-	f, err := os.Open("testdata/regress/warm-start-degenerate.json.gz")
+	f, err := os.Open("testdata/warmstart/degenerate.json.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestWarmStartDegenerateRegression(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile("testdata/regress/warm-start-degenerate.basis.json")
+	b, err := os.ReadFile("testdata/warmstart/degenerate.basis")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -485,6 +485,14 @@ func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis) (*solver.Solutio
 	if err != nil {
 		return nil, err
 	}
+	if sol.Status != solver.Optimal && warm != nil {
+		// A warm start can lead the simplex astray where a cold one does
+		// not: try once more from scratch.
+		s.n++
+		if sol, err = s.sv.Solve(p, solver.Options{MaxIterations: maxIter}); err != nil {
+			return nil, err
+		}
+	}
 	if sol.Status != solver.Optimal {
 		return nil, fmt.Errorf("design: %s LP (%d×%d) ended %v: %s", s.sv.Name(), p.NumRows, p.NumCols(), sol.Status, sol.Message)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/featmap/featmap/design"
@@ -199,4 +200,22 @@ method: {name: chum}
 		t.Errorf("absolute error: ε_A design %.4g, ε_R design %.4g", absAbs, relAbs)
 	}
 	t.Logf("relative L∞: ε_R design %.4g, ε_A design %.4g; absolute L∞: ε_A design %.4g, ε_R design %.4g", relRel, absRel, absAbs, relAbs)
+}
+
+// BenchmarkTable1 designs each Table-1 spec end to end (design and
+// verification) with the default solver; the target is ≤ 5 s each.
+func BenchmarkTable1(b *testing.B) {
+	for _, c := range table1 {
+		s, err := LoadSpec(c.spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(strings.TrimSuffix(strings.TrimPrefix(c.spec, "specs/table1-"), ".yaml"), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.Design(RunOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

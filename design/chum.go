@@ -20,6 +20,12 @@ func (o ChumOptions) withDefaults(p *Problem) ChumOptions {
 	if o.ZPoints <= 0 {
 		o.ZPoints = int(math.Ceil(p.M/p.ZStep)) + 1
 	}
+	return o.fitDefaults()
+}
+
+// fitDefaults fills in the defaults of the options every fitting problem
+// uses (refinement, polish starts, seed).
+func (o ChumOptions) fitDefaults() ChumOptions {
 	if o.RefineIterations <= 0 {
 		o.RefineIterations = 8
 	}

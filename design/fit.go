@@ -73,8 +73,8 @@ const (
 )
 
 // maxRefineEntries bounds rows × columns of a continuous-refinement LP:
-// beyond it the refinement works on the frequencies some LP of the discrete
-// search used, not on the whole pool.
+// beyond it the refinement works on the heaviest frequencies of the best LP
+// output, not on the whole pool.
 const maxRefineEntries = 2_000_000
 
 // Fit designs a map of dimension dim for p with Chum's LP method: the
@@ -99,15 +99,7 @@ func Fit(p *FitProblem, dim int, opt ChumOptions, sv solver.Backend, progress fu
 	if progress == nil {
 		progress = func(string) {}
 	}
-	if opt.RefineIterations <= 0 {
-		opt.RefineIterations = 8
-	}
-	if opt.Starts <= 0 {
-		opt.Starts = 16
-	}
-	if opt.Seed == 0 {
-		opt.Seed = 1
-	}
+	opt = opt.fitDefaults()
 	fit := newFitSet(p.Template.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
 	c := &fitter{p: p, dim: dim, opt: opt, lp: &lpSolver{fit: fit, sv: sv}, progress: progress}
 	c.score = fit
@@ -156,11 +148,13 @@ func (c *fitter) run() (*Result, error) {
 	res.Stages = append(res.Stages, c.stage(StageDiscrete, discrete.omega, discrete.alpha))
 
 	// Continuous refinement from the LP output whose truncation fits best
-	// (Chum §2.1 selects the best fit among the outputs).
+	// (Chum §2.1 selects the best fit among the outputs), over the whole
+	// pool if its LP stays small, else over the heaviest frequencies of
+	// that output, about twice as many as the map has.
 	out := bestScored(outs)
 	pool := out.omega
 	if 2*c.lp.fit.size()*len(pool)*(1<<c.lp.fit.n) > maxRefineEntries {
-		pool = usedFrequencies(outs)
+		pool = heaviestFrequencies(out, c.dim+2)
 	}
 	dmax := c.p.Spacing
 	for it := 0; it < c.opt.RefineIterations; it++ {
@@ -215,16 +209,21 @@ func (c *fitter) run() (*Result, error) {
 	return res, nil
 }
 
-// usedFrequencies returns the distinct frequencies with a positive weight in
-// any of the outputs, in order of first use.
-func usedFrequencies(outs []*lpOutput) [][]float64 {
-	var pool [][]float64
-	for _, o := range outs {
-		for j, a := range o.alpha {
-			if a > 0 && !slices.ContainsFunc(pool, func(q []float64) bool { return slices.Equal(q, o.omega[j]) }) {
-				pool = append(pool, o.omega[j])
-			}
+// heaviestFrequencies returns up to k frequencies of an output with the
+// largest positive weights, in pool order.
+func heaviestFrequencies(o *lpOutput, k int) [][]float64 {
+	var idx []int
+	for j, a := range o.alpha {
+		if a > 0 {
+			idx = append(idx, j)
 		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(o.alpha[b], o.alpha[a]) })
+	idx = idx[:min(k, len(idx))]
+	slices.Sort(idx)
+	pool := make([][]float64, len(idx))
+	for i, j := range idx {
+		pool[i] = o.omega[j]
 	}
 	return pool
 }

@@ -33,9 +33,10 @@ type Options struct {
 	ZPoints int
 	// Pool is the projection method's pool: polar (default) or tensor.
 	Pool string
-	// Angles and Radii size the polar pool (default 16 each): in 2-D,
-	// Angles directions in [0, π) times Radii radii up to OmegaMax; in 3-D,
-	// Angles²/2 directions on a hemisphere.
+	// Angles and Radii size the polar pool (default 24 and 16): Radii
+	// circles up to OmegaMax, the outermost with Angles directions in
+	// [0, π) (in 3-D about Angles²/2 on a hemisphere), the inner ones with
+	// proportionally fewer, so that the pool's density is about even.
 	Angles, Radii int
 	// OmegaMax is the polar pool's largest |ω| (default 3/min σ).
 	OmegaMax float64
@@ -68,7 +69,7 @@ func (o Options) withDefaults(p *Problem, dim int) Options {
 		o.Pool = PoolPolar
 	}
 	if o.Angles <= 0 {
-		o.Angles = 16
+		o.Angles = 24
 	}
 	if o.Radii <= 0 {
 		o.Radii = 16
@@ -123,16 +124,23 @@ func tensorTerms(axes []*design.Map) []design.Term {
 	return terms
 }
 
-// TensorGreedy is "⊗ no LP" (Chum §6.2): the Kronecker product of the
-// per-axis 1-D designs, keeping the products with the largest weights
-// α = Π α_i that fit in dim dimensions. The map is verified.
-func TensorGreedy(p *Problem, dim int, o Options, sv solver.Backend, progress func(string)) (*design.Result, error) {
+// prepare checks the problem, fills in the options' defaults and designs the
+// per-axis 1-D maps that the tensor pools are made of.
+func (p *Problem) prepare(dim int, o Options, sv solver.Backend, progress func(string)) (Options, func(string), []*design.Map, int, error) {
 	if err := p.check(); err != nil {
-		return nil, err
+		return o, nil, nil, 0, err
 	}
 	progress = quiet(progress)
 	o = o.withDefaults(p, dim)
 	axes, lps, err := axisDesigns(p, o, sv, progress)
+	return o, progress, axes, lps, err
+}
+
+// TensorGreedy is "⊗ no LP" (Chum §6.2): the Kronecker product of the
+// per-axis 1-D designs, keeping the products with the largest weights
+// α = Π α_i that fit in dim dimensions. The map is verified.
+func TensorGreedy(p *Problem, dim int, o Options, sv solver.Backend, progress func(string)) (*design.Result, error) {
+	o, progress, axes, lps, err := p.prepare(dim, o, sv, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -191,12 +199,7 @@ func denser(n int) int {
 // with Z on Π[0, M_i] and the pool Ω⊗ of the per-axis designs' frequency
 // products, through the LP designer with continuous refinement and polish.
 func Modulation(p *Problem, dim int, o Options, sv solver.Backend, progress func(string)) (*design.Result, error) {
-	if err := p.check(); err != nil {
-		return nil, err
-	}
-	progress = quiet(progress)
-	o = o.withDefaults(p, dim)
-	axes, lps, err := axisDesigns(p, o, sv, progress)
+	o, progress, axes, lps, err := p.prepare(dim, o, sv, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -293,28 +296,32 @@ func projectionsOf(terms []design.Term) [][]float64 {
 	return pool
 }
 
-// polarPool returns ω = 0 and radii × directions: in 2-D, angles in
-// [0, π); in 3-D, a Fibonacci lattice on the hemisphere of positive last
-// coordinate.
+// polarPool returns ω = 0 and a polar grid of frequencies out to omegaMax
+// whose density in the frequency plane is about even: the b-th of `radii`
+// circles carries about angles·b/radii directions (at least one per
+// quadrant pair), so the small circles hold no near-duplicate columns. In
+// 2-D the directions lie in [0, π); in 3-D they are a Fibonacci lattice on
+// the upper hemisphere with about (angles·b/radii)²/2 points.
 func polarPool(n, angles, radii int, omegaMax float64) [][]float64 {
-	var dirs [][]float64
-	if n == 2 {
-		for a := range angles {
-			th := math.Pi * float64(a) / float64(angles)
-			dirs = append(dirs, []float64{math.Cos(th), math.Sin(th)})
-		}
-	} else {
-		k := max(angles*angles/2, 1)
-		golden := math.Pi * (3 - math.Sqrt(5))
-		for i := range k {
-			z := (float64(i) + 0.5) / float64(k) // (0, 1): the upper hemisphere
-			r := math.Sqrt(1 - z*z)
-			dirs = append(dirs, []float64{r * math.Cos(golden*float64(i)), r * math.Sin(golden*float64(i)), z})
-		}
-	}
 	pool := [][]float64{make([]float64, n)}
 	for b := 1; b <= radii; b++ {
 		r := omegaMax * float64(b) / float64(radii)
+		k := max(2, int(math.Ceil(float64(angles*b)/float64(radii))))
+		var dirs [][]float64
+		if n == 2 {
+			for a := range k {
+				th := math.Pi * float64(a) / float64(k)
+				dirs = append(dirs, []float64{math.Cos(th), math.Sin(th)})
+			}
+		} else {
+			k = max(k*k/2, 2)
+			golden := math.Pi * (3 - math.Sqrt(5))
+			for i := range k {
+				z := (float64(i) + 0.5) / float64(k) // (0, 1): the upper hemisphere
+				rho := math.Sqrt(1 - z*z)
+				dirs = append(dirs, []float64{rho * math.Cos(golden*float64(i)), rho * math.Sin(golden*float64(i)), z})
+			}
+		}
 		for _, d := range dirs {
 			w := make([]float64, n)
 			for i := range w {

@@ -11,7 +11,7 @@ import (
 	"github.com/featmap/featmap/codegen/internal/testmaps"
 )
 
-var update = flag.Bool("update", false, "rewrite codegen/testdata/*.golden and codegen/internal/benchmaps")
+var update = flag.Bool("update", false, "rewrite codegen/testdata/*.golden")
 
 // checkFile compares got with the file at path, or writes it with -update.
 func checkFile(t *testing.T, path string, got []byte) {
@@ -45,26 +45,5 @@ func TestGolden(t *testing.T) {
 			}
 			checkFile(t, filepath.Join("testdata", strings.ToLower(c.Name)+".golden"), src)
 		})
-	}
-}
-
-// benchInfo names the maps of package benchmaps.
-func benchInfo(name string) Info {
-	return Info{
-		Name: name, Package: "benchmaps", Version: "(codegen test)",
-		SpecPath: "codegen/internal/testmaps", SpecHash: "none",
-		Spec: "testmaps." + name + "(), emitted by go test ./codegen -update",
-	}
-}
-
-// TestBenchmapsUpToDate checks that the emitted maps benchmarked in
-// internal/benchmaps are what Generate makes today.
-func TestBenchmapsUpToDate(t *testing.T) {
-	for _, c := range []testmaps.Case{{Name: "Chi2Int", Map: testmaps.Chi2Int}, {Name: "Chi2Interval", Map: testmaps.Chi2Interval}} {
-		src, err := Generate(c.Map(), benchInfo(c.Name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkFile(t, filepath.Join("internal", "benchmaps", strings.ToLower(c.Name)+".go"), src)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/homogeneous"
+	"github.com/featmap/featmap/multidim"
 )
 
 // Comparison is the outcome of Spec.RunComparison: every method of the spec's
@@ -279,6 +280,22 @@ func methodOptionList(m MethodSpec) []methodOption {
 		if len(m.Li.K) == 0 {
 			add("bins", fmt.Sprintf("bins %d", m.Li.Bins), m.Li.Bins != 0 && m.Li.Bins != homogeneous.DefaultLiBins)
 		}
+	case MethodProjection, MethodModulation, MethodTensorGreedy:
+		o := m.Multi
+		if m.Name == MethodProjection {
+			add("pool", "pool "+o.Pool, o.Pool != multidim.PoolPolar)
+			num("angles", float64(o.Angles))
+			num("radii", float64(o.Radii))
+			num("omega_max", o.OmegaMax)
+		}
+		num("axis_dim", float64(o.AxisDim))
+		num("z_points", float64(o.ZPoints))
+		num("refine_iterations", float64(o.Chum.RefineIterations))
+		if o.Chum.NoPolish {
+			add("polish", "no polish", true)
+		}
+		num("starts", float64(o.Chum.Starts))
+		num("seed", float64(o.Chum.Seed))
 	}
 	return out
 }

@@ -190,11 +190,27 @@ func TestMethodLabels(t *testing.T) {
 		{"[chum, {name: chum, polish: false, starts: 4}]", []string{"chum", "chum (no polish, starts 4)"}},
 		{"[li, {name: li, bins: 10}]", []string{"li (bins 100)", "li (bins 10)"}},
 	}
-	for _, c := range cases {
-		s := parseCompare(t, "version: 1\nname: L\nkernel: {type: chi2}\ndomain: {integers: [0, 255]}\ncompare:\n  methods: "+c.methods+"\n  dims: [3]\n")
-		if got := MethodLabels(s.Compare.Methods); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: labels %q, want %q", c.methods, got, c.want)
+	multi := []struct {
+		methods string
+		want    []string
+	}{
+		{"[projection, {name: projection, pool: tensor}, modulation, tensor-greedy]",
+			[]string{"projection (pool polar)", "projection (pool tensor)", "modulation", "tensor-greedy"}},
+		{"[{name: modulation, starts: 2}, modulation]", []string{"modulation (starts 2)", "modulation"}},
+		{"[{name: projection, angles: 12}]", []string{"projection (angles 12)"}},
+	}
+	check := func(spec, methods string, want []string) {
+		t.Helper()
+		s := parseCompare(t, spec)
+		if got := MethodLabels(s.Compare.Methods); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: labels %q, want %q", methods, got, want)
 		}
+	}
+	for _, c := range cases {
+		check("version: 1\nname: L\nkernel: {type: chi2}\ndomain: {integers: [0, 255]}\ncompare:\n  methods: "+c.methods+"\n  dims: [3]\n", c.methods, c.want)
+	}
+	for _, c := range multi {
+		check("version: 1\nname: L\nkernel: {type: rbf, sigma: 0.3}\ndomain: {dims: 2, interval: [0, 1]}\ncompare:\n  methods: "+c.methods+"\n  dims: [9]\n", c.methods, c.want)
 	}
 }
 

@@ -171,6 +171,7 @@ func TestEmittedMatchesReference(t *testing.T) {
 			if !(worst <= budget) {
 				t.Errorf("fast path changes a kernel value by %.3g, budget %.3g (10⁻³ of L∞ %.4g)", worst, budget, m.Errors.Reported.LInf)
 			}
+			t.Logf("fast path changes a kernel value by at most %.3g over %d×%d pairs: %.2g of the budget", worst, len(in), len(in), worst/budget)
 			w, g := make([]float64, e.dim), make([]float64, e.dim)
 			for _, x := range edge {
 				m.Eval(w, []float64{x})

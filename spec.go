@@ -152,24 +152,3 @@ func (d DomainSpec) Describe() string {
 	}
 	return "the interval " + strings.Join(parts, " × ")
 }
-
-// Describe restates the spec in a few lines of words: kernel, domain,
-// error measure, and target and method (or the comparison).
-func (s *Spec) Describe() []string {
-	lines := []string{
-		"kernel: " + s.Kernel.Describe(),
-		"domain: " + s.Domain.Describe(),
-		fmt.Sprintf("error: %s, minimised in the %s norm", s.Error.Weight, s.Error.Norm),
-	}
-	if s.Target != nil {
-		if s.Target.Dim > 0 {
-			lines = append(lines, fmt.Sprintf("target: D = %d", s.Target.Dim))
-		} else {
-			lines = append(lines, fmt.Sprintf("target: the smallest D ≤ %d with error ≤ %g", s.Target.MaxDim, s.Target.MaxError))
-		}
-	}
-	if s.Method != nil {
-		lines = append(lines, "method: "+MethodLabels([]MethodSpec{*s.Method})[0])
-	}
-	return lines
-}

@@ -119,8 +119,8 @@ func (in *Input) measured() []measuredItem {
 	items = append(items, measuredItem{"Error", errText + strings.Join(reported, "; ") +
 		". L∞ = max |E|; RMS = √(mean of E²) over the same set. Every number comes from the map's plain reference evaluator, never from an optimiser."})
 	if in.Reference != nil && in.Reference.DenseOn != "" {
-		items = append(items, measuredItem{"Signature", "k(λ) is the kernel's signature and k̂(λ) the map's (Ψ(x)·Ψ(y) = amplitude · k̂(λ)); the curves show |k − k̂| on " +
-			in.Reference.DenseOn + ". The verification records the weighted error w(λ)|k − k̂| on " + strings.Join(signature, "; ") + "."})
+		items = append(items, measuredItem{"Signature", "k(λ) is the kernel's signature and k̂(λ) the map's (Ψ(x)·Ψ(y) = amplitude · k̂(λ)). " +
+			"The verification also records the weighted signature error w(λ)|k − k̂| on " + strings.Join(signature, "; ") + "."})
 	}
 	if len(designSets) > 0 {
 		items = append(items, measuredItem{"Design sets", "Optimising methods fit on their own sets, smaller than the verification sets above: " +

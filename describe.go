@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/multidim"
 )
@@ -102,18 +103,23 @@ func methodOptionList(m MethodSpec) []methodOption {
 			add(key, fmt.Sprintf("%s %g", key, v), true)
 		}
 	}
-	switch m.Name {
-	case MethodChum:
-		c := m.Chum
-		num("omega_max", c.OmegaMax)
-		num("spacing", c.Spacing)
-		num("z_points", float64(c.ZPoints))
+	// fit adds the LP designer's options that chum and the
+	// multi-dimensional LP methods share.
+	fit := func(c design.ChumOptions) {
 		num("refine_iterations", float64(c.RefineIterations))
 		if c.NoPolish {
 			add("polish", "no polish", true)
 		}
 		num("starts", float64(c.Starts))
 		num("seed", float64(c.Seed))
+	}
+	switch m.Name {
+	case MethodChum:
+		c := m.Chum
+		num("omega_max", c.OmegaMax)
+		num("spacing", c.Spacing)
+		num("z_points", float64(c.ZPoints))
+		fit(c)
 	case MethodVZ:
 		add("window", string(m.VZ.Window), m.VZ.Window != homogeneous.Rectangular)
 		out[len(out)-1].desc = "window " + string(m.VZ.Window)
@@ -138,12 +144,7 @@ func methodOptionList(m MethodSpec) []methodOption {
 		}
 		num("axis_dim", float64(o.AxisDim))
 		num("z_points", float64(o.ZPoints))
-		num("refine_iterations", float64(o.Chum.RefineIterations))
-		if o.Chum.NoPolish {
-			add("polish", "no polish", true)
-		}
-		num("starts", float64(o.Chum.Starts))
-		num("seed", float64(o.Chum.Seed))
+		fit(o.Chum)
 	}
 	return out
 }

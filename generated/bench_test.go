@@ -25,8 +25,8 @@ func benchSrc(integer bool) []float64 {
 }
 
 // benchMap times a map's forms over the same inputs. scalarLoop calls the
-// scalar function N once per input directly (as a caller's loop would, so
-// that the call can be inlined), slice is NSlice.
+// scalar function N directly once per input, as a caller's loop would (not
+// through a func value per input); slice is NSlice.
 func benchMap(b *testing.B, name string, dim int, integer bool, scalarLoop, slice func(dst, src []float64)) {
 	src := benchSrc(integer)
 	dst := make([]float64, dim*len(src))

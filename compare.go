@@ -1,6 +1,7 @@
 package featmap
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -40,13 +41,14 @@ type CompareCell struct {
 // RunComparison designs every method of the compare section at every
 // dimension (it would be Spec.Compare, but that name is the section's field).
 // Cells a method cannot make are marked n/a with the reason; the others are
-// designed in parallel, runtime.NumCPU() at a time (each design is
-// independent), and placed by method and dimension, so the result does not
-// depend on scheduling. A design that fails records its error in its cell;
-// RunComparison fails only when no cell holds a map (it still returns the
-// Comparison then, for the cells' errors). o.Progress, if set, is called
-// from one goroutine at a time.
-func (s *Spec) RunComparison(o RunOptions) (*Comparison, error) {
+// designed in parallel, runtime.NumCPU() at a time, and placed by method
+// and dimension, so the result does not depend on scheduling (a chum
+// design of one dimension continues from the one below it, which the
+// method remembers: its cells share the work). A design that fails records
+// its error in its cell; RunComparison fails only when no cell holds a map
+// (it still returns the Comparison then, for the cells' errors).
+// set.Progress, if set, is called from one goroutine at a time.
+func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, error) {
 	if s.Compare == nil {
 		return nil, errors.New("featmap: the spec has no compare section (it is a single design)")
 	}
@@ -63,8 +65,8 @@ func (s *Spec) RunComparison(o RunOptions) (*Comparison, error) {
 	for i, m := range c.Methods {
 		c.Cells[i] = make([]CompareCell, len(c.Dims))
 		for j, d := range c.Dims {
-			if !s.CanMake(m, d) {
-				c.Cells[i][j].NA = s.cannotMake(m, d)
+			if ok, why := s.CanMake(m, d); !ok {
+				c.Cells[i][j].NA = why
 				continue
 			}
 			jobs = append(jobs, job{i, j})
@@ -76,11 +78,9 @@ func (s *Spec) RunComparison(o RunOptions) (*Comparison, error) {
 	c.Workers = max(1, min(runtime.NumCPU(), len(jobs)))
 	var mu sync.Mutex
 	say := func(msg string) {
-		if o.Progress != nil {
-			mu.Lock()
-			defer mu.Unlock()
-			o.Progress(msg)
-		}
+		mu.Lock()
+		defer mu.Unlock()
+		set.Say(msg)
 	}
 	say(fmt.Sprintf("comparing %d methods × %d dimensions: %d designs, %d at a time", len(c.Methods), len(c.Dims), len(jobs), c.Workers))
 	next := make(chan job)
@@ -94,9 +94,7 @@ func (s *Spec) RunComparison(o RunOptions) (*Comparison, error) {
 				name := fmt.Sprintf("%s, D = %d", c.Labels[jb.i], c.Dims[jb.j])
 				// The designs' own progress would interleave unreadably:
 				// only their completions are reported.
-				opts := o
-				opts.Progress = nil
-				d, err := s.designCell(c.Methods[jb.i], c.Dims[jb.j], opts)
+				d, err := s.DesignDim(ctx, c.Methods[jb.i], c.Dims[jb.j], set.Quiet())
 				cell := &c.Cells[jb.i][jb.j]
 				cell.Design, cell.Err = d, err
 				mu.Lock()
@@ -106,7 +104,7 @@ func (s *Spec) RunComparison(o RunOptions) (*Comparison, error) {
 				if err != nil {
 					say(fmt.Sprintf("[%d/%d] %s failed: %v", n, len(jobs), name, err))
 				} else {
-					say(fmt.Sprintf("[%d/%d] %s: L∞ %.4g in %.2f s", n, len(jobs), name, d.Map.Errors.Reported.LInf, d.Seconds))
+					say(fmt.Sprintf("[%d/%d] %s: L∞ %.4g in %.2f s", n, len(jobs), name, d.Verification.Reported.LInf, d.Seconds))
 				}
 			}
 		}()
@@ -118,17 +116,6 @@ func (s *Spec) RunComparison(o RunOptions) (*Comparison, error) {
 	wg.Wait()
 	c.Seconds = time.Since(start).Seconds()
 	return c, c.check()
-}
-
-// designCell designs one cell, turning a panic into an error so that one
-// broken design does not take the others down.
-func (s *Spec) designCell(m MethodSpec, dim int, o RunOptions) (d *Design, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			d, err = nil, fmt.Errorf("featmap: %s panicked at D = %d: %v", m.Name, dim, r)
-		}
-	}()
-	return s.DesignDim(m, dim, o)
 }
 
 // check returns an error if no cell holds a map.
@@ -161,18 +148,4 @@ func (c *Comparison) Failed() int {
 		}
 	}
 	return n
-}
-
-// cannotMake says why method m cannot make dimension dim (for a cell where
-// CanMake is false).
-func (s *Spec) cannotMake(m MethodSpec, dim int) string {
-	switch {
-	case s.Kernel.Type == KernelHellinger:
-		return "hellinger's exact map is 1-dimensional"
-	case m.Name == MethodVZ || m.Name == MethodHarmonic:
-		return m.Name + " makes odd dimensions only"
-	case m.Name == MethodLi && len(m.Li.K) > 0:
-		return fmt.Sprintf("li with explicit k makes D = %d only (one dimension per k)", len(m.Li.K))
-	}
-	return fmt.Sprintf("%s cannot make D = %d", m.Name, dim)
 }

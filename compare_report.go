@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/report"
 )
 
@@ -15,16 +15,17 @@ import (
 // reference for the plots.
 func (c *Comparison) ReportInput() (*report.Input, error) {
 	s := c.Spec
-	ref, err := s.Reference()
+	ref, err := s.Problem.Reference()
 	if err != nil {
 		return nil, err
 	}
+	p := s.Problem
 	in := &report.Input{
 		Name: s.Name, SpecPath: s.Path, SpecSHA: s.Hash,
-		Summary:   fmt.Sprintf("%s on %s, %s error", s.Kernel.Describe(), s.Domain.Describe(), s.Error.Weight),
-		Kernel:    kernelOf(s),
-		Domain:    s.Domain.Design(),
-		Measure:   s.Error.Weight,
+		Summary:   fmt.Sprintf("%s on %s, %s error", p.Kernel.Describe(), p.Domain.Describe(), p.Measure),
+		Kernel:    p.Kernel,
+		Domain:    p.Domain,
+		Measure:   p.Measure,
 		Dims:      append([]int(nil), c.Dims...),
 		Reference: ref,
 		Workers:   c.Workers,
@@ -33,11 +34,7 @@ func (c *Comparison) ReportInput() (*report.Input, error) {
 	}
 	var labels []string
 	for i, m := range c.Methods {
-		var opts []string
-		for _, o := range methodOptionList(m) {
-			opts = append(opts, o.desc)
-		}
-		in.Methods = append(in.Methods, report.Method{Label: c.Labels[i], Name: m.Name, Options: strings.Join(opts, ", ")})
+		in.Methods = append(in.Methods, report.Method{Label: c.Labels[i], Name: m.Name(), Options: strings.Join(optionTexts(m), ", ")})
 		labels = append(labels, c.Labels[i])
 		row := make([]report.Cell, len(c.Dims))
 		for j, cell := range c.Cells[i] {
@@ -48,15 +45,19 @@ func (c *Comparison) ReportInput() (*report.Input, error) {
 				row[j].Err = cell.Err.Error()
 			default:
 				d := cell.Design
-				row[j] = report.Cell{Map: d.Map, Stages: d.Stages, LPs: d.LPs, Seconds: d.Seconds}
+				v := d.Verification
+				row[j] = report.Cell{Map: d.Map, Verification: &v, LPs: d.LPs, Seconds: d.Seconds}
+				for _, st := range d.Steps {
+					row[j].Steps = append(row[j].Steps, report.Step{Name: st.Name, Error: st.Error})
+				}
 			}
 		}
 		in.Cells = append(in.Cells, row)
 	}
 	in.Spec = []report.Item{
-		{Key: "kernel", Value: s.Kernel.Describe()},
-		{Key: "domain", Value: s.Domain.Describe()},
-		{Key: "error", Value: fmt.Sprintf("%s (%s), methods that optimise minimise its %s norm", s.Error.Weight, measureSymbol(s.Error.Weight), s.Error.Norm)},
+		{Key: "kernel", Value: p.Kernel.Describe()},
+		{Key: "domain", Value: p.Domain.Describe()},
+		{Key: "error", Value: fmt.Sprintf("%s (%s), methods that optimise minimise its %s norm", p.Measure, measureSymbol(p.Measure), p.Norm)},
 		{Key: "methods", Value: strings.Join(labels, "; ")},
 		{Key: "dimensions", Value: describeDims(c.Dims)},
 	}
@@ -66,23 +67,12 @@ func (c *Comparison) ReportInput() (*report.Input, error) {
 	return in, nil
 }
 
-// kernelOf returns the spec's kernel as maps record it.
-func kernelOf(s *Spec) (k design.Kernel) {
-	k.Type = s.Kernel.Type
-	if s.Kernel.Homogeneous() {
-		k.Gamma = s.Kernel.Gamma
-	} else {
-		k.Sigma = append([]float64(nil), s.Kernel.Sigma...)
-	}
-	return k
-}
-
 // measureSymbol returns the paper's name of an error measure.
-func measureSymbol(m design.Measure) string {
+func measureSymbol(m fmap.Measure) string {
 	switch m {
-	case design.Absolute:
+	case fmap.Absolute:
 		return "Chum's ε_A: |K − Ψ·Ψ|"
-	case design.Relative:
+	case fmap.Relative:
 		return "Chum's ε_R: |K − Ψ·Ψ| / K"
 	}
 	return "the unweighted signature error |k − k̂|"

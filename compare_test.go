@@ -1,6 +1,7 @@
 package featmap
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -34,7 +35,7 @@ compare:
 func TestRunComparison(t *testing.T) {
 	s := parseCompare(t, smallCompare)
 	var msgs []string // appended without a lock: RunComparison serialises
-	c, err := s.RunComparison(RunOptions{Progress: func(m string) { msgs = append(msgs, m) }})
+	c, err := s.RunComparison(context.Background(), Settings{Progress: func(m string) { msgs = append(msgs, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,10 +60,10 @@ func TestRunComparison(t *testing.T) {
 			if cell.Err != nil || cell.Design == nil {
 				t.Fatalf("%s D=%d: %+v", c.Labels[i], d, cell)
 			}
-			if cell.Design.Map.Dim != d || cell.Design.Method.Name != m.Name {
-				t.Errorf("%s D=%d: cell holds %s D=%d", c.Labels[i], d, cell.Design.Method.Name, cell.Design.Map.Dim)
+			if cell.Design.Map.Dim != d || cell.Design.Method.Name() != m.Name() {
+				t.Errorf("%s D=%d: cell holds %s D=%d", c.Labels[i], d, cell.Design.Method.Name(), cell.Design.Map.Dim)
 			}
-			alone, err := s.DesignDim(m, d, RunOptions{})
+			alone, err := s.DesignDim(context.Background(), m, d, Settings{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +97,7 @@ compare:
   methods: [{name: chum, omega_max: 1000, spacing: 0.01}, vz]
   dims: [2, 3]
 `)
-	c, err := s.RunComparison(RunOptions{})
+	c, err := s.RunComparison(context.Background(), Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +110,7 @@ compare:
 
 	s = parseCompare(t, strings.Replace(strings.Replace(smallCompare, "dims: [2, 3]", "dims: [2, 4]", 1),
 		"[{name: chum, starts: 2}, vz, {name: vz, window: uniform}, {name: li, k: [0.3, 1, 3]}, chebyshev]", "[vz]", 1))
-	if _, err := s.RunComparison(RunOptions{}); err == nil || !strings.Contains(err.Error(), "no compared method can make") {
+	if _, err := s.RunComparison(context.Background(), Settings{}); err == nil || !strings.Contains(err.Error(), "no compared method can make") {
 		t.Errorf("all n/a: err %v", err)
 	}
 	s = parseCompare(t, `version: 1
@@ -120,11 +121,11 @@ compare:
   methods: [{name: chum, omega_max: 1000, spacing: 0.01}]
   dims: [2]
 `)
-	if _, err := s.RunComparison(RunOptions{}); err == nil || !strings.Contains(err.Error(), "every design of the comparison failed") {
+	if _, err := s.RunComparison(context.Background(), Settings{}); err == nil || !strings.Contains(err.Error(), "every design of the comparison failed") {
 		t.Errorf("all failed: err %v", err)
 	}
 	single := parseCompare(t, "version: 1\nname: X\nkernel: {type: chi2}\ndomain: {integers: [0, 31]}\ntarget: {dim: 3}\nmethod: {name: vz}\n")
-	if _, err := single.RunComparison(RunOptions{}); err == nil {
+	if _, err := single.RunComparison(context.Background(), Settings{}); err == nil {
 		t.Error("a single-design spec was compared")
 	}
 }
@@ -133,7 +134,7 @@ compare:
 // reason or error, the labels, and numbers equal to the designs' JSON.
 func TestReportInput(t *testing.T) {
 	s := parseCompare(t, strings.Replace(smallCompare, "{name: chum, starts: 2}, ", "", 1))
-	c, err := s.RunComparison(RunOptions{})
+	c, err := s.RunComparison(context.Background(), Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestReportInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in.Reference == nil || in.Measure != s.Error.Weight || !in.Domain.Integer || len(in.Cells) != 4 {
+	if in.Reference == nil || in.Measure != s.Problem.Measure || !in.Domain.Integer || len(in.Cells) != 4 {
 		t.Fatalf("input %+v", in)
 	}
 	raw, err := json.Marshal(in.Results())

@@ -7,11 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/homogeneous"
 )
 
 // FuzzParseSpec checks that ParseSpec never panics, that every error is a
@@ -72,44 +73,29 @@ func checkSpec(t *testing.T, s *Spec, data []byte) {
 	if !token.IsIdentifier(s.Name) || !token.IsExported(s.Name) {
 		fail("name %q", s.Name)
 	}
-	k, d := s.Kernel, s.Domain
-	if !slices.Contains(kernelTypes, k.Type) {
-		fail("kernel %q", k.Type)
+	p := s.Problem
+	if err := p.Check(); err != nil {
+		fail("problem: %v", err)
 	}
-	if d.Dims < 1 || d.Dims > 3 || len(d.Lo) != d.Dims || len(d.Hi) != d.Dims {
+	k, d := p.Kernel, p.Domain
+	if d.Dims() > fmap.MaxRBFAxes {
 		fail("domain dims")
 	}
 	for i := range d.Lo {
 		lo, hi := d.Lo[i], d.Hi[i]
-		if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-			fail("domain axis %d", i)
-		}
-		if d.Integer && (lo != math.Trunc(lo) || hi != math.Trunc(hi) || math.Abs(lo) > maxExactInteger || math.Abs(hi) > maxExactInteger) {
-			fail("integer domain")
+		if d.Integer && (math.Abs(lo) > maxExactInteger || math.Abs(hi) > maxExactInteger) {
+			fail("integer domain beyond 2^53")
 		}
 	}
-	if d.Integer && d.Dims != 1 {
-		fail("integer domain with %d axes", d.Dims)
+	if d.Integer && d.Dims() != 1 {
+		fail("integer domain with %d axes", d.Dims())
 	}
 	if k.Homogeneous() {
-		if !finitePositive(k.Gamma) || k.Sigma != nil || d.Dims != 1 || d.Lo[0] < 0 || (!d.Integer && d.Lo[0] == 0) {
+		if !finitePositive(k.Gamma) || k.Sigma != nil || (!d.Integer && d.Lo[0] == 0) {
 			fail("homogeneous kernel")
 		}
-		if d.Negative != design.NegativeSign && d.Negative != design.NegativeZero {
-			fail("negative rule")
-		}
-	} else {
-		if k.Gamma != 0 || len(k.Sigma) != d.Dims || d.Negative != "" {
-			fail("rbf kernel")
-		}
-		for _, v := range k.Sigma {
-			if !finitePositive(v) {
-				fail("sigma")
-			}
-		}
-	}
-	if !slices.Contains(norms, string(s.Error.Norm)) || !slices.Contains(weights, string(s.Error.Weight)) {
-		fail("error section")
+	} else if k.Gamma != 0 || p.Negative != "" {
+		fail("rbf kernel")
 	}
 	var ms []MethodSpec
 	switch {
@@ -120,14 +106,14 @@ func checkSpec(t *testing.T, s *Spec, data []byte) {
 			if tg.MaxError != 0 || tg.MaxDim != 0 {
 				fail("target with dim")
 			}
-			if !s.CanMake(*s.Method, tg.Dim) {
+			if ok, _ := s.CanMake(*s.Method, tg.Dim); !ok {
 				fail("the method cannot make target.dim")
 			}
 		case finitePositive(tg.MaxError):
 			if tg.MaxDim < 1 {
 				fail("max_dim")
 			}
-			if len(s.Method.Li.K) > 0 {
+			if ok, _ := s.CanMake(*s.Method, 1); !ok && s.Method.Name() == "li" {
 				fail("li k with max_error")
 			}
 		default:
@@ -151,18 +137,22 @@ func checkSpec(t *testing.T, s *Spec, data []byte) {
 		fail("shape")
 	}
 	for _, m := range ms {
-		def := methodByName(m.Name)
 		switch {
-		case def == nil:
-			fail("method %q", m.Name)
-		case def.kernelOK(k) != "" || d.Dims > def.axes:
-			fail("method %s for this kernel and domain", m.Name)
+		case NewMethod(m.Name()) == nil:
+			fail("method %q", m.Name())
+		case m.Applies(p) != nil:
+			fail("method %s for this kernel and domain", m.Name())
 		case m.Line < 1:
 			fail("method line")
-		case m.Name == MethodVZ && m.VZ.Window == "":
+		}
+		if c, ok := m.Method.(design.OptionChecker); ok && c.CheckOptions() != nil {
+			fail("method %s options: %v", m.Name(), c.CheckOptions())
+		}
+		if vz, ok := m.Method.(*homogeneous.VZ); ok && vz.Opts.Window == "" {
 			fail("vz window default")
-		case m.Name == MethodLi && (m.Li.Bins < 2 || (m.Li.K != nil && m.Li.Data != "") || m.Li.Values != nil):
-			fail("li options")
+		}
+		if li, ok := m.Method.(*homogeneous.Li); ok && li.Opts.Values != nil {
+			fail("li values read by ParseSpec")
 		}
 	}
 }

@@ -3,6 +3,7 @@ package featmap
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/multidim"
 )
@@ -30,10 +32,20 @@ func hashOf(src string) string {
 // chi2U8 is the kernel and domain of Chum's Table 1 with every default.
 func chi2U8(s *Spec) {
 	s.Version = 1
-	s.Kernel = KernelSpec{Type: KernelChi2, Gamma: 1}
-	s.Domain = DomainSpec{Dims: 1, Integer: true, Lo: []float64{0}, Hi: []float64{255}, Negative: design.NegativeSign}
-	s.Error = ErrorSpec{Norm: design.LInf, Weight: design.Absolute}
+	s.Problem = &fmap.Problem{
+		Kernel:  fmap.Kernel{Type: fmap.Chi2, Gamma: 1},
+		Domain:  fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}},
+		Measure: fmap.Absolute, Norm: fmap.LInf, Negative: fmap.NegativeSign,
+	}
 }
+
+// problem is a spec's problem with its fields, for the expectations.
+func problem(k fmap.Kernel, d fmap.Domain, measure fmap.Measure, norm fmap.Norm, neg fmap.Negative) *fmap.Problem {
+	return &fmap.Problem{Kernel: k, Domain: d, Measure: measure, Norm: norm, Negative: neg}
+}
+
+// off is a false switch option.
+func off() *bool { return new(bool) }
 
 func TestParseSpecValid(t *testing.T) {
 	tests := []struct {
@@ -60,7 +72,7 @@ func TestParseSpecValid(t *testing.T) {
 				chi2U8(s)
 				s.Name = "Chi2U8D7"
 				s.Target = &TargetSpec{Dim: 7}
-				s.Method = &MethodSpec{Name: MethodChum, Line: 10}
+				s.Method = &MethodSpec{Method: &design.Chum{}, Line: 10}
 			},
 		},
 		{
@@ -85,13 +97,13 @@ func TestParseSpecValid(t *testing.T) {
 			want: func(s *Spec) {
 				s.Version = 1
 				s.Name = "JsU8"
-				s.Kernel = KernelSpec{Type: KernelJS, Gamma: 2}
-				s.Domain = DomainSpec{Dims: 1, Integer: true, Lo: []float64{0}, Hi: []float64{255}, Negative: design.NegativeZero}
-				s.Error = ErrorSpec{Norm: design.L1, Weight: design.Relative}
+				s.Problem = problem(fmap.Kernel{Type: fmap.JS, Gamma: 2}, fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}},
+					fmap.Relative, fmap.L1, fmap.NegativeZero)
 				s.Target = &TargetSpec{Dim: 5}
-				s.Method = &MethodSpec{Name: MethodChum, Line: 7, Chum: design.ChumOptions{
-					OmegaMax: 6.5, Spacing: 0.05, ZPoints: 501, RefineIterations: 4, NoPolish: true, Starts: 3, Seed: -42,
-				}}
+				s.Method = &MethodSpec{Method: &design.Chum{Opts: design.ChumOptions{
+					OmegaMax: 6.5, Spacing: 0.05, ZPoints: 501,
+					FitOptions: design.FitOptions{RefineIterations: 4, Polish: off(), Starts: 3, Seed: -42},
+				}}, Line: 7}
 			},
 		},
 		{
@@ -107,11 +119,10 @@ func TestParseSpecValid(t *testing.T) {
 			want: func(s *Spec) {
 				s.Version = 1
 				s.Name = "RBF03"
-				s.Kernel = KernelSpec{Type: KernelRBF, Sigma: []float64{0.3}}
-				s.Domain = DomainSpec{Dims: 1, Lo: []float64{0}, Hi: []float64{3.141592653589793}}
-				s.Error = ErrorSpec{Norm: design.LInf, Weight: design.Uniform}
+				s.Problem = problem(fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.3}}, fmap.Domain{Lo: []float64{0}, Hi: []float64{3.141592653589793}},
+					fmap.Uniform, fmap.LInf, "")
 				s.Target = &TargetSpec{MaxError: 1e-3, MaxDim: 21}
-				s.Method = &MethodSpec{Name: MethodHarmonic, Line: 6}
+				s.Method = &MethodSpec{Method: design.Harmonic{}, Line: 6}
 			},
 		},
 		{
@@ -128,11 +139,11 @@ func TestParseSpecValid(t *testing.T) {
 			want: func(s *Spec) {
 				s.Version = 1
 				s.Name = "RBFInt"
-				s.Kernel = KernelSpec{Type: KernelRBF, Sigma: []float64{2}}
-				s.Domain = DomainSpec{Dims: 1, Integer: true, Lo: []float64{-8}, Hi: []float64{8}}
-				s.Error = ErrorSpec{Norm: design.LInf, Weight: design.Absolute}
+				s.Problem = problem(fmap.Kernel{Type: fmap.RBF, Sigma: []float64{2}}, fmap.Domain{Integer: true, Lo: []float64{-8}, Hi: []float64{8}},
+					fmap.Absolute, fmap.LInf, "")
 				s.Target = &TargetSpec{MaxError: 0.01, MaxDim: DefaultMaxDim}
-				s.Method = &MethodSpec{Name: MethodChum, Line: 7}
+				yes := true
+				s.Method = &MethodSpec{Method: &design.Chum{Opts: design.ChumOptions{FitOptions: design.FitOptions{Polish: &yes}}}, Line: 7}
 			},
 		},
 		{
@@ -148,11 +159,10 @@ func TestParseSpecValid(t *testing.T) {
 			want: func(s *Spec) {
 				s.Version = 1
 				s.Name = "IntersectionVZ"
-				s.Kernel = KernelSpec{Type: KernelIntersection, Gamma: 0.5}
-				s.Domain = DomainSpec{Dims: 1, Lo: []float64{1e-6}, Hi: []float64{1}, Negative: design.NegativeSign}
-				s.Error = ErrorSpec{Norm: design.LInf, Weight: design.Absolute}
+				s.Problem = problem(fmap.Kernel{Type: fmap.Intersection, Gamma: 0.5}, fmap.Domain{Lo: []float64{1e-6}, Hi: []float64{1}},
+					fmap.Absolute, fmap.LInf, fmap.NegativeSign)
 				s.Target = &TargetSpec{Dim: 7}
-				s.Method = &MethodSpec{Name: MethodVZ, Line: 6, VZ: homogeneous.VZOptions{Period: 0.7, Window: homogeneous.Uniform}}
+				s.Method = &MethodSpec{Method: &homogeneous.VZ{Opts: homogeneous.VZOptions{Period: 0.7, Window: homogeneous.Uniform}}, Line: 6}
 			},
 		},
 		{
@@ -168,10 +178,10 @@ func TestParseSpecValid(t *testing.T) {
 			want: func(s *Spec) {
 				chi2U8(s)
 				s.Name = "Hellinger"
-				s.Kernel.Type = KernelHellinger
-				s.Domain.Hi = []float64{1}
+				s.Problem.Kernel.Type = fmap.Hellinger
+				s.Problem.Domain.Hi = []float64{1}
 				s.Target = &TargetSpec{Dim: 1}
-				s.Method = &MethodSpec{Name: MethodVZ, Line: 6, VZ: homogeneous.VZOptions{Window: homogeneous.Rectangular}}
+				s.Method = &MethodSpec{Method: &homogeneous.VZ{Opts: homogeneous.VZOptions{Window: homogeneous.Rectangular}}, Line: 6}
 			},
 		},
 		{
@@ -188,7 +198,7 @@ func TestParseSpecValid(t *testing.T) {
 				chi2U8(s)
 				s.Name = "Chi2Li"
 				s.Target = &TargetSpec{Dim: 3}
-				s.Method = &MethodSpec{Name: MethodLi, Line: 6, Li: homogeneous.LiOptions{K: []float64{0.1, 1, 10}, Bins: homogeneous.DefaultLiBins}}
+				s.Method = &MethodSpec{Method: &homogeneous.Li{Opts: homogeneous.LiOptions{K: []float64{0.1, 1, 10}}}, Line: 6}
 			},
 		},
 		{
@@ -208,7 +218,7 @@ func TestParseSpecValid(t *testing.T) {
 				chi2U8(s)
 				s.Name = "Chi2LiData"
 				s.Target = &TargetSpec{Dim: 5}
-				s.Method = &MethodSpec{Name: MethodLi, Line: 6, Li: homogeneous.LiOptions{Bins: 20, Data: "no/such/file.txt"}}
+				s.Method = &MethodSpec{Method: &homogeneous.Li{Opts: homogeneous.LiOptions{Bins: 20, Data: "no/such/file.txt"}}, Line: 6}
 			},
 		},
 		{
@@ -225,7 +235,7 @@ func TestParseSpecValid(t *testing.T) {
 				chi2U8(s)
 				s.Name = "Chi2Cheb"
 				s.Target = &TargetSpec{Dim: 4}
-				s.Method = &MethodSpec{Name: MethodChebyshev, Line: 6}
+				s.Method = &MethodSpec{Method: homogeneous.Chebyshev{}, Line: 6}
 			},
 		},
 		{
@@ -250,12 +260,12 @@ func TestParseSpecValid(t *testing.T) {
 				s.Name = "CompareChi2U8"
 				s.Compare = &CompareSpec{
 					Methods: []MethodSpec{
-						{Name: MethodChum, Line: 7},
-						{Name: MethodVZ, Line: 8, VZ: homogeneous.VZOptions{Window: homogeneous.Rectangular}},
-						{Name: MethodVZ, Line: 9, VZ: homogeneous.VZOptions{Window: homogeneous.Uniform}},
+						{Method: &design.Chum{}, Line: 7},
+						{Method: &homogeneous.VZ{Opts: homogeneous.VZOptions{Window: homogeneous.Rectangular}}, Line: 8},
+						{Method: &homogeneous.VZ{Opts: homogeneous.VZOptions{Window: homogeneous.Uniform}}, Line: 9},
 						// k has 3 values while dims has 11 and 5: n/a in the report, not an error.
-						{Name: MethodLi, Line: 10, Li: homogeneous.LiOptions{K: []float64{1, 2, 3}, Bins: homogeneous.DefaultLiBins}},
-						{Name: MethodChebyshev, Line: 12},
+						{Method: &homogeneous.Li{Opts: homogeneous.LiOptions{K: []float64{1, 2, 3}}}, Line: 10},
+						{Method: homogeneous.Chebyshev{}, Line: 12},
 					},
 					Dims: []int{11, 3, 5},
 				}
@@ -273,11 +283,10 @@ func TestParseSpecValid(t *testing.T) {
 			want: func(s *Spec) {
 				s.Version = 1
 				s.Name = "CompareHellinger"
-				s.Kernel = KernelSpec{Type: KernelHellinger, Gamma: 1}
-				s.Domain = DomainSpec{Dims: 1, Lo: []float64{0.01}, Hi: []float64{1}, Negative: design.NegativeSign}
-				s.Error = ErrorSpec{Norm: design.LInf, Weight: design.Absolute}
+				s.Problem = problem(fmap.Kernel{Type: fmap.Hellinger, Gamma: 1}, fmap.Domain{Lo: []float64{0.01}, Hi: []float64{1}},
+					fmap.Absolute, fmap.LInf, fmap.NegativeSign)
 				s.Compare = &CompareSpec{
-					Methods: []MethodSpec{{Name: MethodHarmonic, Line: 5}, {Name: MethodVZ, Line: 5, VZ: homogeneous.VZOptions{Window: homogeneous.Rectangular}}},
+					Methods: []MethodSpec{{Method: design.Harmonic{}, Line: 5}, {Method: &homogeneous.VZ{Opts: homogeneous.VZOptions{Window: homogeneous.Rectangular}}, Line: 5}},
 					Dims:    []int{2, 4},
 				}
 			},
@@ -298,7 +307,7 @@ func TestParseSpecValid(t *testing.T) {
 				chi2U8(s)
 				s.Name = "Aliased"
 				s.Target = &TargetSpec{Dim: 7}
-				s.Method = &MethodSpec{Name: MethodChum, Line: 7, Chum: design.ChumOptions{Seed: 1}}
+				s.Method = &MethodSpec{Method: &design.Chum{Opts: design.ChumOptions{FitOptions: design.FitOptions{Seed: 1}}}, Line: 7}
 			},
 		},
 	}
@@ -310,11 +319,31 @@ func TestParseSpecValid(t *testing.T) {
 			}
 			want := &Spec{Path: "specs/x.yaml", Hash: hashOf(tt.src)}
 			tt.want(want)
-			if !reflect.DeepEqual(got, want) {
+			if !reflect.DeepEqual(view(got), view(want)) {
 				t.Errorf("ParseSpec\n got %s\nwant %s", dump(got), dump(want))
 			}
 		})
 	}
+}
+
+// view returns a copy of s without what the expectations do not state
+// (where each method's keys are).
+func view(s *Spec) Spec {
+	v := *s
+	strip := func(m MethodSpec) MethodSpec { m.field, m.keys = "", nil; return m }
+	if s.Method != nil {
+		m := strip(*s.Method)
+		v.Method = &m
+	}
+	if s.Compare != nil {
+		c := *s.Compare
+		c.Methods = nil
+		for _, m := range s.Compare.Methods {
+			c.Methods = append(c.Methods, strip(m))
+		}
+		v.Compare = &c
+	}
+	return v
 }
 
 // dump prints a spec with its pointers followed.
@@ -323,16 +352,27 @@ func dump(s *Spec) string {
 		return "<nil>"
 	}
 	c := *s
-	c.Target, c.Method, c.Compare = nil, nil, nil
+	c.Problem, c.Target, c.Method, c.Compare = nil, nil, nil, nil
 	out := fmt.Sprintf("%+v", c)
+	if p := s.Problem; p != nil {
+		out += fmt.Sprintf(" Problem:{%+v %+v %s %s %q}", p.Kernel, p.Domain, p.Measure, p.Norm, p.Negative)
+	}
 	if s.Target != nil {
 		out += fmt.Sprintf(" Target:%+v", *s.Target)
 	}
+	method := func(m MethodSpec) string {
+		js, _ := json.Marshal(m.Options())
+		return fmt.Sprintf("{%s %s line %d}", m.Name(), js, m.Line)
+	}
 	if s.Method != nil {
-		out += fmt.Sprintf(" Method:%+v", *s.Method)
+		out += " Method:" + method(*s.Method)
 	}
 	if s.Compare != nil {
-		out += fmt.Sprintf(" Compare:%+v", *s.Compare)
+		out += " Compare:{"
+		for _, m := range s.Compare.Methods {
+			out += method(m) + " "
+		}
+		out += fmt.Sprintf("dims %v}", s.Compare.Dims)
 	}
 	return out
 }
@@ -516,6 +556,8 @@ var malformed = []struct {
 	{"unknown negative rule", with(4, "domain: {integers: [0, 255], negative: abs}"), `x.yaml:4: domain.negative: unknown rule "abs"; want one of sign, zero`},
 	{"negative for rbf", edit(3, 4, "kernel: {type: rbf, sigma: 1}", "domain: {interval: [0, 1], negative: zero}"), "x.yaml:4: domain.negative: applies to homogeneous kernels only, not rbf"},
 	{"unknown norm", with(0, "error: {norm: l2}"), `x.yaml:7: error.norm: unknown norm "l2"; want one of linf, l1`},
+	{"relative rbf where K vanishes", edit(3, 4, "kernel: {type: rbf, sigma: 0.3}", "domain: {interval: [0, 3.141592653589793]}", "error: {weight: relative}"),
+		"x.yaml:5: error.weight: relative divides by the kernel, which falls to 1.5e-24 on this domain (at λ = 3.142): no fit follows it there; use absolute, or a domain where K stays above 0.0001"},
 	{"unknown weight", with(0, "error: {weight: squared}"), `x.yaml:7: error.weight: unknown weight "squared"; want one of absolute, relative, uniform`},
 	{"dim 0", with(5, "target: {dim: 0}"), "x.yaml:5: target.dim: must be >= 1, not 0"},
 	{"dim too large", with(5, "target: {dim: 10001}"), "x.yaml:5: target.dim: must be <= 10000, not 10001"},
@@ -596,13 +638,21 @@ func TestParseSpecMalformed(t *testing.T) {
 	}
 }
 
+// liOptions returns the options of a li method (zero for another method).
+func liOptions(m MethodSpec) homogeneous.LiOptions {
+	if li, ok := m.Method.(*homogeneous.Li); ok {
+		return li.Opts
+	}
+	return homogeneous.LiOptions{}
+}
+
 func TestLoadSpec(t *testing.T) {
 	s, err := LoadSpec("testdata/specs/li-data.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := homogeneous.LiOptions{Bins: homogeneous.DefaultLiBins, Data: "data/values.txt", Values: []float64{0.5, 0.25, 0.125, 0, 1}}
-	if s.Method == nil || !reflect.DeepEqual(s.Method.Li, want) {
+	if s.Method == nil || !reflect.DeepEqual(liOptions(*s.Method), want) {
 		t.Errorf("LoadSpec: method %+v, want li options %+v", s.Method, want)
 	}
 	if s.Path != "testdata/specs/li-data.yaml" || s.Method.Line != 10 {
@@ -620,16 +670,16 @@ func TestLoadSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Method.Li.Values != nil || p.Method.Li.Data != "data/values.txt" {
-		t.Errorf("ParseSpec: li options %+v, want Data set and no Values", p.Method.Li)
+	if o := liOptions(*p.Method); o.Values != nil || o.Data != "data/values.txt" {
+		t.Errorf("ParseSpec: li options %+v, want Data set and no Values", o)
 	}
 
 	c, err := LoadSpec("testdata/specs/compare-data.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Compare.Methods; len(got) != 3 || got[0].Li.Values != nil ||
-		!reflect.DeepEqual(got[1].Li.Values, want.Values) || !reflect.DeepEqual(got[2].Li.Values, want.Values) || got[2].Li.Bins != 10 {
+	if got := c.Compare.Methods; len(got) != 3 || liOptions(got[0]).Values != nil ||
+		!reflect.DeepEqual(liOptions(got[1]).Values, want.Values) || !reflect.DeepEqual(liOptions(got[2]).Values, want.Values) || liOptions(got[2]).Bins != 10 {
 		t.Errorf("LoadSpec: compare methods %+v, want the values in items 1 and 2", got)
 	}
 }
@@ -650,8 +700,8 @@ func TestLoadSpecAbsoluteData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(s.Method.Li.Values, []float64{1, 2, 3}) || s.Method.Li.Data != data {
-		t.Errorf("LoadSpec: li options %+v", s.Method.Li)
+	if o := liOptions(*s.Method); !reflect.DeepEqual(o.Values, []float64{1, 2, 3}) || o.Data != data {
+		t.Errorf("LoadSpec: li options %+v", o)
 	}
 }
 
@@ -682,7 +732,7 @@ func TestLoadSpecErrors(t *testing.T) {
 }
 
 // TestMultiDimensionalMethods parses specs of the multi-dimensional methods
-// (issue 7): per-axis intervals and sigma, the methods' options, and the
+// (Chum §6): per-axis intervals and sigma, the methods' options, and the
 // errors that keep 1-D and n-D methods apart.
 func TestMultiDimensionalMethods(t *testing.T) {
 	src := lines(
@@ -701,14 +751,13 @@ func TestMultiDimensionalMethods(t *testing.T) {
 	}
 	want := &Spec{
 		Path: "x.yaml", Hash: hashOf(src), Version: 1, Name: "RBF2D",
-		Kernel: KernelSpec{Type: KernelRBF, Sigma: []float64{0.2, 0.3}},
-		Domain: DomainSpec{Dims: 2, Lo: []float64{0, -1}, Hi: []float64{3.25, 1}},
-		Error:  ErrorSpec{Norm: design.LInf, Weight: design.Uniform},
+		Problem: problem(fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.2, 0.3}}, fmap.Domain{Lo: []float64{0, -1}, Hi: []float64{3.25, 1}},
+			fmap.Uniform, fmap.LInf, ""),
 		Target: &TargetSpec{Dim: 31},
-		Method: &MethodSpec{Name: MethodProjection, Line: 8,
-			Multi: multidim.Options{ZPoints: 50, Pool: multidim.PoolTensor, AxisDim: 9, Chum: design.ChumOptions{Starts: 2}}},
+		Method: &MethodSpec{Method: &multidim.Projection{Opts: multidim.ProjectionOptions{
+			Grid: multidim.Grid{ZPoints: 50, AxisDim: 9}, Pool: multidim.PoolTensor, FitOptions: design.FitOptions{Starts: 2}}}, Line: 8},
 	}
-	if !reflect.DeepEqual(s, want) {
+	if !reflect.DeepEqual(view(s), view(want)) {
 		t.Errorf("ParseSpec\n got %s\nwant %s", dump(s), dump(want))
 	}
 
@@ -725,9 +774,11 @@ func TestMultiDimensionalMethods(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(s.Kernel.Sigma, []float64{0.5, 0.5, 0.5}) || !reflect.DeepEqual(s.Domain.Lo, []float64{0, 0, 0}) ||
-		!reflect.DeepEqual(s.Domain.Hi, []float64{1, 1, 1}) || len(s.Compare.Methods) != 3 ||
-		s.Compare.Methods[0].Multi.Pool != multidim.PoolPolar || s.Compare.Methods[1].Multi.ZPoints != 9 {
+	p := s.Problem
+	if !reflect.DeepEqual(p.Kernel.Sigma, []float64{0.5, 0.5, 0.5}) || !reflect.DeepEqual(p.Domain.Lo, []float64{0, 0, 0}) ||
+		!reflect.DeepEqual(p.Domain.Hi, []float64{1, 1, 1}) || len(s.Compare.Methods) != 3 ||
+		s.Compare.Methods[0].Method.(*multidim.Projection).Opts.Pool != multidim.PoolPolar ||
+		s.Compare.Methods[1].Method.(*multidim.Modulation).Opts.ZPoints != 9 {
 		t.Errorf("ParseSpec: %s", dump(s))
 	}
 

@@ -1,38 +1,39 @@
 package featmap
 
 import (
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // DesignJSON is the machine-readable form of a Design, as printed by
 // `featmap design -json`.
 type DesignJSON struct {
-	Name    string        `json:"name"`
-	Spec    string        `json:"spec"`
-	SpecSHA string        `json:"spec_sha256"`
-	Kernel  design.Kernel `json:"kernel"`
-	Method  string        `json:"method"`
-	Dim     int           `json:"dim"`
+	Name    string      `json:"name"`
+	Spec    string      `json:"spec"`
+	SpecSHA string      `json:"spec_sha256"`
+	Kernel  fmap.Kernel `json:"kernel"`
+	Method  string      `json:"method"`
+	Dim     int         `json:"dim"`
 	// Errors is the verified error in the measure the spec asked for.
 	Errors ErrorsJSON `json:"errors"`
 	// Verification holds every measured error of the map.
-	Verification *design.Verification `json:"verification"`
-	Stages       []StageJSON          `json:"stages,omitempty"`
-	Map          *design.Map          `json:"map"`
-	LPs          int                  `json:"lps,omitempty"`
-	Seconds      float64              `json:"seconds"`
-	Version      string               `json:"featmap_version"`
+	Verification *fmap.Verification `json:"verification"`
+	// Stages are the steps of the design pipeline with their errors.
+	Stages  []StageJSON `json:"stages,omitempty"`
+	Map     *fmap.Map   `json:"map"`
+	LPs     int         `json:"lps,omitempty"`
+	Seconds float64     `json:"seconds"`
+	Version string      `json:"featmap_version"`
 }
 
 // ErrorsJSON is the reported error of a design.
 type ErrorsJSON struct {
-	LInf    float64        `json:"linf"`
-	RMS     float64        `json:"rms"`
-	Measure design.Measure `json:"measure"`
-	On      string         `json:"on"`
+	LInf    float64      `json:"linf"`
+	RMS     float64      `json:"rms"`
+	Measure fmap.Measure `json:"measure"`
+	On      string       `json:"on"`
 }
 
-// StageJSON is one stage of a design with its measured error.
+// StageJSON is one step of a design with its measured error.
 type StageJSON struct {
 	Name string  `json:"name"`
 	LInf float64 `json:"linf"`
@@ -41,22 +42,22 @@ type StageJSON struct {
 
 // JSON returns d in its machine-readable form.
 func (d *Design) JSON() *DesignJSON {
-	v := d.Map.Errors
+	v := d.Verification
 	out := &DesignJSON{
 		Name:         d.Spec.Name,
 		Spec:         d.Spec.Path,
 		SpecSHA:      d.Spec.Hash,
 		Kernel:       d.Map.Kernel,
-		Method:       d.Method.Name,
+		Method:       d.Method.Name(),
 		Dim:          d.Map.Dim,
 		Errors:       ErrorsJSON{LInf: v.Reported.LInf, RMS: v.Reported.RMS, Measure: v.Measure, On: v.Reported.On},
-		Verification: v,
+		Verification: &v,
 		Map:          d.Map,
 		LPs:          d.LPs,
 		Seconds:      d.Seconds,
 		Version:      Version,
 	}
-	for _, st := range d.Stages {
+	for _, st := range d.Steps {
 		out.Stages = append(out.Stages, StageJSON{Name: st.Name, LInf: st.Error.LInf, RMS: st.Error.RMS})
 	}
 	return out

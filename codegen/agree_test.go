@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 func testInfo(name string) Info {
@@ -213,7 +213,7 @@ func (p *plan) inPieces(x []float64) bool {
 		return false
 	}
 	v := x[0]
-	if p.m.Homogeneous() && p.m.Negative == design.NegativeSign {
+	if p.m.Homogeneous() && p.m.Negative == fmap.NegativeSign {
 		v = math.Abs(v) // −Ψ(|x|) by the same pieces
 	}
 	if pc.kind == binade {
@@ -260,8 +260,8 @@ func compare(p *plan, x, got, ref []float64, round float64) string {
 		}
 		return ""
 	}
-	if (p.m.Form == design.LiSeries || p.m.Form == design.Chebyshev) && !finiteAll(ref) && math.Abs(x[0]) > 1e300 {
-		// design.Map.Eval overflows (p·2·√k·x, 2·x) for such x where
+	if (p.m.Form == fmap.LiSeries || p.m.Form == fmap.Chebyshev) && !finiteAll(ref) && math.Abs(x[0]) > 1e300 {
+		// fmap.Map.Eval overflows (p·2·√k·x, 2·x) for such x where
 		// the emitted code returns the finite value (x/(x+k) ≤ 1).
 		if !finiteAll(got) {
 			return fmt.Sprintf("got %v, want finite components", got)

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // num formats v for prose: the shortest round-trip decimal.
@@ -78,7 +78,7 @@ func sup(n int) string {
 }
 
 // kernelText names the kernel with its formula.
-func kernelText(m *design.Map) string {
+func kernelText(m *shape) string {
 	g := m.Gamma
 	homog := func(name, one, general string) string {
 		if g == 1 {
@@ -112,7 +112,7 @@ func kernelText(m *design.Map) string {
 }
 
 // domainText describes the designed domain.
-func domainText(m *design.Map) string {
+func domainText(m *shape) string {
 	d := m.Domain
 	if m.InDim == 1 {
 		if d.Integer {
@@ -131,33 +131,33 @@ func domainText(m *design.Map) string {
 	return strings.Join(axes, " × ")
 }
 
-func measureText(ms design.Measure) string {
+func measureText(ms fmap.Measure) string {
 	switch ms {
-	case design.Absolute:
+	case fmap.Absolute:
 		return "absolute error |K(x, y) − Ψ(x)·Ψ(y)|"
-	case design.Relative:
+	case fmap.Relative:
 		return "relative error |K(x, y) − Ψ(x)·Ψ(y)|/K(x, y) over the pairs with K > 0"
-	case design.Uniform:
+	case fmap.Uniform:
 		return "signature error |k(λ) − k̂(λ)|, the kernel error of a shift-invariant kernel"
 	}
 	return fmt.Sprintf("%q error", string(ms))
 }
 
-func measurementText(r design.Measurement) string {
+func measurementText(r fmap.Measurement) string {
 	return fmt.Sprintf("L∞ %s, RMS %s on %s", g4(r.LInf), g4(r.RMS), r.On)
 }
 
 // formText describes the functional form.
-func formText(m *design.Map) string {
+func formText(m *shape) string {
 	switch m.Form {
-	case design.LiSeries:
+	case fmap.LiSeries:
 		return "Li et al.'s direct χ² series c_q(x) = Π_{p<q} ρ_p(x)·2√k_q·x/(x+k_q), ρ_p(x) = (x−k_p)/(x+k_p)"
-	case design.Chebyshev:
+	case fmap.Chebyshev:
 		return "Li et al.'s Chebyshev χ² series: d_0 = 2x/(x+1), d_1 = −(√2·log x/π)·d_0, d_q = [(−1)^q·(2·log x/π)·d_{q−1} + (q−2)·d_{q−2}]/q"
-	case design.Modulation:
+	case fmap.Modulation:
 		return "modulation map: per term √α·⊗ᵢ[cos(ωᵢxᵢ), sin(ωᵢxᵢ)] over the axes with ωᵢ ≠ 0, the first axis varying slowest"
 	}
-	if m.Transform == design.Log {
+	if m.Transform == fmap.Log {
 		return fmt.Sprintf("Fourier map in t = log|x|: Ψ(x) = |x|^{%s}·[√α cos(ωt), √α sin(ωt)] per term (√α alone for ω = 0)", num(m.Gamma/2))
 	}
 	if m.InDim == 1 {
@@ -167,7 +167,7 @@ func formText(m *design.Map) string {
 }
 
 // negativeText says what x = 0, x < 0 and non-finite inputs give.
-func negativeText(m *design.Map) string {
+func negativeText(m *shape) string {
 	nf := "NaN and ±Inf give NaN in every component."
 	if m.InDim > 1 {
 		nf = "An input with a NaN or ±Inf coordinate gives NaN in every component."
@@ -176,7 +176,7 @@ func negativeText(m *design.Map) string {
 		return nf + " Very large inputs, where ω·x keeps no correct digit, still give bounded components (|Ψ_j| ≤ √α of its term) but not meaningful ones."
 	}
 	neg := "x < 0 gives −Ψ(|x|) (the positive-definite extension sign(x)·sign(y)·K(|x|, |y|))"
-	if m.Negative == design.NegativeZero {
+	if m.Negative == fmap.NegativeZero {
 		neg = "x < 0 gives zeros"
 	}
 	return "x = 0 gives zeros; " + neg + "; " + nf
@@ -204,7 +204,7 @@ func (e *emitter) header() []string {
 	row("method", m.Method)
 	row("form", formText(m))
 	row("error", measurementText(v.Reported))
-	if v.Measure != design.Absolute && v.Absolute.Points > 0 {
+	if v.Measure != fmap.Absolute && v.Absolute.Points > 0 {
 		row("absolute", measurementText(v.Absolute))
 	}
 	if v.Signature.Points > 0 {
@@ -239,13 +239,13 @@ func supIn(n int) string {
 func (e *emitter) parameterLines() []string {
 	m := e.p.m
 	switch m.Form {
-	case design.LiSeries:
+	case fmap.LiSeries:
 		ks := make([]string, len(m.LiK))
 		for i, k := range m.LiK {
 			ks[i] = num(k)
 		}
 		return append([]string{"Parameters k_1..k_N:", ""}, "\t"+strings.Join(ks, ", "))
-	case design.Chebyshev:
+	case fmap.Chebyshev:
 		return []string{fmt.Sprintf("Terms d_0..d_%d (no parameters).", m.Dim-1)}
 	}
 	lines := []string{"Terms (frequency ω, weight α → components):", ""}
@@ -259,7 +259,7 @@ func (e *emitter) parameterLines() []string {
 		if len(fs) > 1 {
 			f = "(" + f + ")"
 		}
-		n := termComponents(m.Form, t)
+		n := fmap.TermDim(m.Form, t.Freq)
 		comps := strconv.Itoa(k)
 		if n > 1 {
 			comps = fmt.Sprintf("%d..%d", k, k+n-1)
@@ -268,22 +268,6 @@ func (e *emitter) parameterLines() []string {
 		k += n
 	}
 	return lines
-}
-
-func termComponents(f design.Form, t design.Term) int {
-	nz := 0
-	for _, w := range t.Freq {
-		if w != 0 {
-			nz++
-		}
-	}
-	switch {
-	case f == design.Modulation:
-		return 1 << nz
-	case nz == 0:
-		return 1
-	}
-	return 2
 }
 
 // evaluationLines describes every evaluation path with its measured error.
@@ -333,13 +317,13 @@ func (e *emitter) piecesText() string {
 func (e *emitter) formulaText() string {
 	m := e.p.m
 	switch m.Form {
-	case design.LiSeries:
+	case fmap.LiSeries:
 		return "a running product with one division per term and no transcendental function"
-	case design.Chebyshev:
+	case fmap.Chebyshev:
 		return "one log and the stable upward recurrence"
 	}
 	var parts []string
-	if m.Transform == design.Log {
+	if m.Transform == fmap.Log {
 		a := "math.Pow"
 		switch m.Gamma {
 		case 1:
@@ -373,10 +357,10 @@ func (e *emitter) formulaText() string {
 				parts = append(parts, fmt.Sprintf("%d sincos%s, one per distinct frequency", len(ax.freqs), on))
 			}
 		}
-		if m.InDim > 1 && m.Form == design.Fourier {
+		if m.InDim > 1 && m.Form == fmap.FourierForm {
 			parts = append(parts, "angle addition per term")
 		}
-		if m.Form == design.Modulation {
+		if m.Form == fmap.Modulation {
 			parts = append(parts, "products per term")
 		}
 	}

@@ -1,4 +1,4 @@
-// Package codegen turns a designed design.Map into Go source that
+// Package codegen turns a designed and verified fmap.Map into Go source that
 // downstream projects commit and call in hot loops: specialised,
 // allocation-free, importing only the standard library, with the map's
 // measured errors in its doc comments.
@@ -25,7 +25,7 @@
 // literal, prints every constant so that it round-trips exactly and is
 // byte-identical for the same input.
 //
-// Semantics are those of the reference evaluator design.Map.Eval: NaN and
+// Semantics are those of the reference evaluator fmap.Map.Eval: NaN and
 // ±Inf inputs give NaN components; a homogeneous map gives zeros at x = 0
 // and follows Map.Negative for x < 0; inputs outside the designed domain
 // get the formula's value without the error bound.

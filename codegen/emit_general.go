@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // generalBody evaluates the map by its formula: the reference evaluator's
@@ -24,9 +24,9 @@ func (e *emitter) generalBody() []jen.Code {
 		body = append(body, e.finiteCheck()...)
 	}
 	switch p.m.Form {
-	case design.LiSeries:
+	case fmap.LiSeries:
 		return append(body, e.liBody()...)
-	case design.Chebyshev:
+	case fmap.Chebyshev:
 		return append(body, e.chebyshevBody()...)
 	}
 	return append(body, e.fourierBody()...)
@@ -60,7 +60,7 @@ func (e *emitter) finiteCheck() []jen.Code {
 // transform), x (1-D) or x<i>.
 func (e *emitter) axisArg(i int) string {
 	switch {
-	case e.p.m.Transform == design.Log:
+	case e.p.m.Transform == fmap.Log:
 		return "t"
 	case e.p.in == 1:
 		return "x"
@@ -171,7 +171,7 @@ func (e *emitter) fourierBody() []jen.Code {
 	m := p.m
 	var body []jen.Code
 	amp := ""
-	if m.Transform == design.Log {
+	if m.Transform == fmap.Log {
 		if nonzeroTerms(m) > 0 {
 			body = append(body, jen.Id("t").Op(":=").Qual("math", "Log").Call(jen.Id("x")))
 		}
@@ -209,7 +209,7 @@ func (e *emitter) fourierBody() []jen.Code {
 		case len(nz) == 0:
 			body = append(body, outAssign(k, coef()))
 			k++
-		case m.Form == design.Modulation:
+		case m.Form == fmap.Modulation:
 			for b := range 1 << len(nz) {
 				x := coef()
 				for pos, i := range nz {

@@ -6,26 +6,26 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/codegen"
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // A 3-dimensional χ² map in log x (VZ-like: ω = 0 and one frequency) on
 // the integers 0..255, emitted as the package "hist".
 func ExampleGenerate() {
-	m := &design.Map{
-		Kernel: design.Kernel{Type: "chi2", Gamma: 1}, InDim: 1, Dim: 3,
-		Domain:    design.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}},
-		Transform: design.Log, Gamma: 1, Negative: design.NegativeSign,
-		Form: design.Fourier, Method: "vz",
-		Terms: []design.Term{
-			{Freq: []float64{0}, Weight: 0.6},
-			{Freq: []float64{0.661}, Weight: 0.4},
-		},
-		Errors: &design.Verification{Measure: design.Absolute, Reported: design.Measurement{
-			On: "all 65536 ordered pairs of x, y ∈ {0..255}", Points: 65536, LInf: 3.19, RMS: 1.25,
-		}},
-	}
-	src, err := codegen.Generate(m, codegen.Info{
+	m := fmap.NewFourierMap(
+		fmap.Kernel{Type: "chi2", Gamma: 1},
+		fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}},
+		"vz",
+		&fmap.Fourier{Form: fmap.FourierForm, Transform: fmap.Log, Gamma: 1, Negative: fmap.NegativeSign,
+			Terms: []fmap.Term{
+				{Freq: []float64{0}, Weight: 0.6},
+				{Freq: []float64{0.661}, Weight: 0.4},
+			}},
+	)
+	v := &fmap.Verification{Measure: fmap.Absolute, Reported: fmap.Measurement{
+		On: "all 65536 ordered pairs of x, y ∈ {0..255}", Points: 65536, LInf: 3.19, RMS: 1.25,
+	}}
+	src, err := codegen.Generate(fmap.Verified{Map: m, Verification: v}, codegen.Info{
 		Name: "Chi2", Package: "hist", Version: "v1.0.0",
 		SpecPath: "specs/chi2-3d.yaml", SpecHash: "sha256:…",
 	})

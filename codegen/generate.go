@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // Info says where a generated file comes from and what it is called.
@@ -113,11 +113,12 @@ func private(name string) string {
 	return string(rs)
 }
 
-// Generate returns the Go source of m: gofmt'd, importing only the
+// Generate returns the Go source of a verified map (its measured errors
+// are stated in the header and bound the fast paths): gofmt'd, importing only the
 // standard library, byte-identical for the same input. See the package
 // documentation for the emitted API.
-func Generate(m *design.Map, info Info) ([]byte, error) {
-	p, err := newPlan(m, info)
+func Generate(vm fmap.Verified, info Info) ([]byte, error) {
+	p, err := newPlan(vm, info)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // TestGenerateProperties checks, for every test map, that the output is
@@ -23,9 +23,9 @@ import (
 func TestGenerateProperties(t *testing.T) {
 	for _, c := range testmaps.Cases() {
 		t.Run(c.Name, func(t *testing.T) {
-			m := c.Map()
+			vm := c.Map()
 			info := testInfo(c.Name)
-			a, err := Generate(m, info)
+			a, err := Generate(vm, info)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,8 +46,8 @@ func TestGenerateProperties(t *testing.T) {
 			checkImports(t, a)
 			checkLiterals(t, a)
 			for _, want := range []string{
-				"L∞ " + g4(m.Errors.Reported.LInf), "RMS " + g4(m.Errors.Reported.RMS), m.Errors.Reported.On,
-				domainText(m), info.SpecHash, info.Spec,
+				"L∞ " + g4(vm.Verification.Reported.LInf), "RMS " + g4(vm.Verification.Reported.RMS), vm.Verification.Reported.On,
+				domainText(&shape{Map: vm.Map}), info.SpecHash, info.Spec,
 			} {
 				if !strings.Contains(string(a), want) {
 					t.Errorf("output does not mention %q", want)
@@ -167,20 +167,20 @@ func TestFormatFloat(t *testing.T) {
 func TestGenerateErrors(t *testing.T) {
 	good := testInfo("Chi2")
 	noErrors := testmaps.Chi2Int()
-	noErrors.Errors = nil
+	noErrors.Verification = nil
 	nanErrors := testmaps.Chi2Int()
-	nanErrors.Errors.Reported.LInf = math.NaN()
+	nanErrors.Verification.Reported.LInf = math.NaN()
 	invalid := testmaps.Chi2Int()
-	invalid.Dim = 6
+	invalid.Map.Dim = 6
 	nonFinite := testmaps.RBF()
-	nonFinite.Terms[1].Weight = math.Inf(1)
+	nonFinite.Map.Fourier().Terms[1].Weight = math.Inf(1)
 	for _, c := range []struct {
 		name string
-		m    *design.Map
+		m    fmap.Verified
 		info Info
 		want string
 	}{
-		{"nil map", nil, good, "nil map"},
+		{"nil map", fmap.Verified{}, good, "nil map"},
 		{"no errors", noErrors, good, "no measured errors"},
 		{"NaN error", nanErrors, good, "not finite"},
 		{"invalid map", invalid, good, "invalid map"},

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // testInputs are the inputs a map is checked on: edge cases first, then a
@@ -147,12 +147,12 @@ func inputsND(p *plan) *testInputs {
 
 // phaseSize is the largest |ω·t| of the map at x: the size of the phases
 // whose rounding limits the agreement of any two evaluations.
-func phaseSize(m *design.Map, x []float64) float64 {
-	if m.Form != design.Fourier && m.Form != design.Modulation {
+func phaseSize(m *shape, x []float64) float64 {
+	if m.Form != fmap.FourierForm && m.Form != fmap.Modulation {
 		return 0
 	}
 	t := x
-	if m.Transform == design.Log {
+	if m.Transform == fmap.Log {
 		if x[0] == 0 {
 			return 0
 		}

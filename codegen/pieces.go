@@ -3,7 +3,7 @@ package codegen
 import (
 	"math"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // pieceKind says how an input finds its polynomial piece.
@@ -76,8 +76,8 @@ func (pc *pieces) end() float64 {
 // the budget, or nil when the map has no such fast path or no fit within
 // maxPolyCoefs meets the target. (An integer domain gets pieces only when
 // it is too large for a table.)
-func fitPieces(m *design.Map, budget float64) (*pieces, error) {
-	if m.InDim != 1 || (m.Form != design.Fourier && m.Form != design.Modulation) {
+func fitPieces(m *shape, budget float64) (*pieces, error) {
+	if m.InDim != 1 || (m.Form != fmap.FourierForm && m.Form != fmap.Modulation) {
 		return nil, nil
 	}
 	if nonzeroTerms(m) == 0 || !(budget > 0) {
@@ -90,15 +90,15 @@ func fitPieces(m *design.Map, budget float64) (*pieces, error) {
 // fitTarget fits m (one input axis, log or identity transform) with the
 // lowest degree, then the fewest pieces, that meets target; nil if none
 // does within maxPolyCoefs.
-func fitTarget(m *design.Map, target, scale float64) *pieces {
+func fitTarget(m *shape, target, scale float64) *pieces {
 	if !(target > 0) {
 		return nil
 	}
 	var g grid
 	switch m.Transform {
-	case design.Log:
+	case fmap.Log:
 		g = newBinadeGrid(m)
-	case design.Identity:
+	case fmap.Identity:
 		g = newUniformGrid(m)
 	}
 	if g == nil {
@@ -128,7 +128,7 @@ func fitTarget(m *design.Map, target, scale float64) *pieces {
 // vector of F frequencies has norm √F, so its fit must meet
 // target/(n·√F) relative to that norm. The entry of an axis without
 // frequencies or without a fit is nil.
-func axisPieces(m *design.Map, axes []axis, budget float64) []*pieces {
+func axisPieces(m *shape, axes []axis, budget float64) []*pieces {
 	if !(budget > 0) || m.InDim < 2 {
 		return nil
 	}
@@ -147,14 +147,12 @@ func axisPieces(m *design.Map, axes []axis, budget float64) []*pieces {
 
 // axisMap is the one-dimensional map x ↦ [cos ω₁x, sin ω₁x, cos ω₂x, …] of
 // axis i with unit weights: its reference evaluator gives the exact values.
-func axisMap(m *design.Map, i int, freqs []float64) *design.Map {
-	am := &design.Map{
-		InDim: 1, Dim: 2 * len(freqs), Transform: design.Identity, Form: design.Fourier,
-		Domain: design.Domain{Lo: []float64{m.Domain.Lo[i]}, Hi: []float64{m.Domain.Hi[i]}},
-	}
+func axisMap(m *shape, i int, freqs []float64) *shape {
+	f := &fmap.Fourier{Form: fmap.FourierForm, Transform: fmap.Identity}
 	for _, w := range freqs {
-		am.Terms = append(am.Terms, design.Term{Freq: []float64{w}, Weight: 1})
+		f.Terms = append(f.Terms, fmap.Term{Freq: []float64{w}, Weight: 1})
 	}
+	am, _ := shapeOf(fmap.NewFourierMap(fmap.Kernel{}, fmap.Domain{Lo: []float64{m.Domain.Lo[i]}, Hi: []float64{m.Domain.Hi[i]}}, "", f), nil)
 	return am
 }
 
@@ -166,16 +164,16 @@ func axisMap(m *design.Map, i int, freqs []float64) *design.Map {
 // ‖Ψ(x)‖‖Ψ(y)‖ ≤ R², the largest ‖Ψ‖² on the domain; for relative errors
 // it is divided by K(x, y) ≥ k_min·amp(x)·amp(y), with k_min the smallest
 // value of the map's signature over the domain's range of λ.
-func polyScale(m *design.Map) float64 {
+func polyScale(m *shape) float64 {
 	r2 := amplitudeNorm2(m)
 	if !(r2 > 0) || math.IsInf(r2, 0) {
 		return math.Inf(1)
 	}
 	scale := r2
-	if m.Errors.Measure == design.Relative {
+	if m.Errors.Measure == fmap.Relative {
 		k0 := m.Signature([]float64{0})
 		span := m.Domain.Hi[0] - m.Domain.Lo[0]
-		if m.Transform == design.Log {
+		if m.Transform == fmap.Log {
 			span = math.Log(m.Domain.Hi[0] / math.Max(m.Domain.Lo[0], m.Domain.Hi[0]*0x1p-64))
 		}
 		kmin := k0
@@ -203,7 +201,7 @@ type grid interface {
 // binade pieces.
 type binadeGrid struct{ lo, hi float64 }
 
-func newBinadeGrid(m *design.Map) grid {
+func newBinadeGrid(m *shape) grid {
 	lo, hi := m.Domain.Lo[0], m.Domain.Hi[0]
 	if !(hi > 0) {
 		return nil
@@ -255,7 +253,7 @@ type uniformGrid struct {
 	base   int
 }
 
-func newUniformGrid(m *design.Map) grid {
+func newUniformGrid(m *shape) grid {
 	lo, hi := m.Domain.Lo[0], m.Domain.Hi[0]
 	if !(hi > lo) {
 		return nil
@@ -302,7 +300,7 @@ func sOfUniform(pc *pieces, x float64, i int) float64 {
 // fit interpolates every piece at deg+1 Chebyshev nodes and measures the
 // error at checkPoints equally spaced points per piece. It stops early
 // (returning false) as soon as a piece misses the target.
-func fit(m *design.Map, g grid, pc *pieces) bool {
+func fit(m *shape, g grid, pc *pieces) bool {
 	n := pc.deg + 1
 	pc.coef = make([][][]float64, pc.count)
 	pc.err, pc.points = 0, 0

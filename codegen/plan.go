@@ -6,7 +6,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // Limits of the fast paths. They keep the emitted file and its tables
@@ -17,7 +17,7 @@ const (
 	// maxPolyCoefs caps the coefficients of the piecewise polynomials.
 	maxPolyCoefs = 1 << 14
 	// budgetFraction is the share of the design's measured error that the
-	// evaluation error of a fast path may add (issue 4: ≤ 1e-3).
+	// evaluation error of a fast path may add (≤ 1e-3, the README's promise).
 	budgetFraction = 1e-3
 	// safety divides the polynomial error target, covering the gap between
 	// the check points and the true maximum between them.
@@ -27,7 +27,7 @@ const (
 // plan is what Generate decided for one map: names, the exact evaluation
 // of every form, and the fast paths with their measured errors.
 type plan struct {
-	m    *design.Map
+	m    *shape
 	info Info
 	name string // N: the exported prefix
 	priv string // the prefix of unexported names
@@ -109,15 +109,13 @@ type ladder struct {
 	top  int   // the largest multiple
 }
 
-func newPlan(m *design.Map, info Info) (*plan, error) {
-	if m == nil {
-		return nil, errors.New("codegen: nil map")
-	}
-	if err := m.Validate(); err != nil {
-		return nil, fmt.Errorf("codegen: invalid map: %w", err)
+func newPlan(vm fmap.Verified, info Info) (*plan, error) {
+	m, err := shapeOf(vm.Map, vm.Verification)
+	if err != nil {
+		return nil, err
 	}
 	if m.Errors == nil {
-		return nil, errors.New("codegen: the map has no measured errors (verify it with design.Verify first)")
+		return nil, errors.New("codegen: the map has no measured errors (verify it with fmap.Verify first)")
 	}
 	if err := checkMeasurement(m.Errors.Reported); err != nil {
 		return nil, err
@@ -133,10 +131,10 @@ func newPlan(m *design.Map, info Info) (*plan, error) {
 	}
 	p := &plan{m: m, info: info, name: info.Name, priv: private(info.Name), dim: m.Dim, in: m.InDim}
 	p.budget = budgetFraction * m.Errors.Reported.LInf
-	if m.Form == design.Fourier || m.Form == design.Modulation {
+	if m.Form == fmap.FourierForm || m.Form == fmap.Modulation {
 		p.axes = axesOf(m)
 		p.axisPieces = axisPieces(m, p.axes, p.budget)
-		if m.Form == design.Fourier && m.InDim > 1 && !p.allAxisPieces() {
+		if m.Form == fmap.FourierForm && m.InDim > 1 && !p.allAxisPieces() {
 			// Without pieces on every axis, one sincos of ω·x per term is
 			// cheaper when there are no more terms than per-axis sincos.
 			if p.perTerm = sincosCount(p.axes) >= nonzeroTerms(m); p.perTerm {
@@ -144,14 +142,14 @@ func newPlan(m *design.Map, info Info) (*plan, error) {
 			}
 		}
 	}
-	if m.InDim == 1 && m.Transform == design.Identity && (m.Form == design.Fourier || m.Form == design.Modulation) {
+	if m.InDim == 1 && m.Transform == fmap.Identity && (m.Form == fmap.FourierForm || m.Form == fmap.Modulation) {
 		p.constants = map[int]float64{}
 		k := 0
 		for _, t := range m.Terms {
-			if nonzeroTerms(&design.Map{Terms: []design.Term{t}}) == 0 {
+			if isZeroFreq(t.Freq) {
 				p.constants[k] = math.Sqrt(t.Weight)
 			}
-			k += termComponents(m.Form, t)
+			k += fmap.TermDim(m.Form, t.Freq)
 		}
 	}
 	if m.InDim == 1 && m.Domain.Integer {
@@ -167,7 +165,7 @@ func newPlan(m *design.Map, info Info) (*plan, error) {
 	return p, nil
 }
 
-func checkMeasurement(r design.Measurement) error {
+func checkMeasurement(r fmap.Measurement) error {
 	if !(r.LInf >= 0) || math.IsInf(r.LInf, 0) || !(r.RMS >= 0) || math.IsInf(r.RMS, 0) {
 		return fmt.Errorf("codegen: the map's measured error (L∞ %v, RMS %v) is not finite and nonnegative", r.LInf, r.RMS)
 	}
@@ -178,7 +176,7 @@ func finite(v float64) bool { return math.Abs(v) <= math.MaxFloat64 }
 
 // axesOf collects the distinct nonzero |ω| of every axis and looks for a
 // harmonic ladder among them.
-func axesOf(m *design.Map) []axis {
+func axesOf(m *shape) []axis {
 	axes := make([]axis, m.InDim)
 	for i := range axes {
 		seen := map[float64]bool{}
@@ -237,7 +235,17 @@ func sincosCount(axes []axis) int {
 	return n
 }
 
-func nonzeroTerms(m *design.Map) int {
+// isZeroFreq reports whether every coordinate of ω is 0.
+func isZeroFreq(freq []float64) bool {
+	for _, w := range freq {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func nonzeroTerms(m *shape) int {
 	n := 0
 	for _, t := range m.Terms {
 		for _, w := range t.Freq {
@@ -252,12 +260,12 @@ func nonzeroTerms(m *design.Map) int {
 
 // amplitudeNorm2 returns the largest ‖Ψ(x)‖² over the domain of a Fourier
 // or Modulation map: Σα, times hi^γ for the log transform.
-func amplitudeNorm2(m *design.Map) float64 {
+func amplitudeNorm2(m *shape) float64 {
 	s := 0.0
 	for _, t := range m.Terms {
 		s += t.Weight
 	}
-	if m.Transform == design.Log {
+	if m.Transform == fmap.Log {
 		s *= math.Pow(m.Domain.Hi[0], m.Gamma)
 	}
 	return s
@@ -271,7 +279,7 @@ type table struct {
 
 // newTable tabulates m over its integer domain, or returns nil when the
 // domain is too large for a table.
-func newTable(m *design.Map) *table {
+func newTable(m *shape) *table {
 	lo, hi := m.Domain.Lo[0], m.Domain.Hi[0]
 	if lo != math.Trunc(lo) || hi != math.Trunc(hi) || math.Abs(lo) > 1<<30 || math.Abs(hi) > 1<<30 {
 		return nil

@@ -66,8 +66,9 @@ func TestEmittedSpeed(t *testing.T) {
 // TestEmittedSpeed, per test map (ns/input).
 func BenchmarkReference(b *testing.B) {
 	for _, c := range testmaps.Cases() {
-		m := c.Map()
-		p, err := newPlan(m, testInfo(c.Name))
+		vm := c.Map()
+		m := vm.Map
+		p, err := newPlan(vm, testInfo(c.Name))
 		if err != nil {
 			b.Fatal(err)
 		}

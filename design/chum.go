@@ -1,97 +1,228 @@
 package design
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
-	"github.com/featmap/featmap/solver"
+	"github.com/featmap/featmap/design/fmap"
 )
 
-// withDefaults fills in the documented defaults of o for p.
-func (o ChumOptions) withDefaults(p *Problem) ChumOptions {
-	if o.OmegaMax <= 0 {
-		o.OmegaMax = p.OmegaMax
-	}
-	if o.Spacing <= 0 {
-		o.Spacing = 0.1
-	}
-	if o.ZPoints <= 0 {
-		o.ZPoints = int(math.Ceil(p.M/p.ZStep)) + 1
-	}
-	return o.fitDefaults()
-}
-
-// fitDefaults fills in the defaults of the options every fitting problem
-// uses (refinement, polish starts, seed).
-func (o ChumOptions) fitDefaults() ChumOptions {
-	if o.RefineIterations <= 0 {
-		o.RefineIterations = 8
-	}
-	if o.Starts <= 0 {
-		o.Starts = 16
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-	}
-	return o
-}
-
-// MaxPool and MaxZ bound the LP sizes a 1-D design accepts.
+// MaxPool and MaxZ bound the LP sizes a one-dimensional design accepts.
 const (
 	MaxPool = 2000
 	MaxZ    = 20000
 )
 
-// Chum designs a one-dimensional map of dimension dim for p with Chum's LP
-// method (Fit): the pool is ω = 0, s, 2s, … up to opt.OmegaMax with s =
-// opt.Spacing, Z is a grid of opt.ZPoints points on [0, M] (or, when the
-// problem has an exact set, its heaviest point in each grid cell), and the
+// Chum is Chum's LP designer for maps of one input (method "chum"; ICCV
+// 2015, §2–§5): the pool is ω = 0, s, 2s, … up to OmegaMax with s =
+// Spacing, Z is a grid of ZPoints points on [0, M] (or, when the domain is
+// a set of integers, its heaviest attainable λ in each grid cell), and the
 // polish also starts from evenly spaced and geometric frequency ladders.
-func Chum(p *Problem, dim int, opt ChumOptions, sv solver.Backend, progress func(string)) (*Result, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
+//
+// A design of dimension D continues from the design of D − 1, which
+// continues from D − 2, down to D = 1 (Fit's Prev): so a map of one more
+// dimension never fits worse than the one it extends, and an even D keeps
+// the weight of the constant term in a term of tiny frequency instead of
+// losing it. A Chum value remembers the designs it made for a problem (and
+// LP backend), so a max_error search or a comparison pays for each
+// dimension once.
+type Chum struct {
+	Opts ChumOptions
+
+	mu     sync.Mutex
+	chains map[chainKey]*chain
+}
+
+// chainKey is what a remembered design depends on besides the options: the
+// problem and the LP backend.
+type chainKey struct {
+	p      *fmap.Problem
+	solver string
+}
+
+// Name returns "chum".
+func (*Chum) Name() string { return "chum" }
+
+// Options returns the options.
+func (c *Chum) Options() any { return &c.Opts }
+
+// Applies accepts any kernel on one input axis.
+func (*Chum) Applies(p *fmap.Problem) error { return oneAxis("chum", p) }
+
+// oneAxis is the Applies of the one-dimensional methods.
+func oneAxis(name string, p *fmap.Problem) error {
+	if n := p.InDim(); n != 1 {
+		return fmt.Errorf("%s designs maps of one input axis only; domain.dims is %d", name, n)
 	}
+	return nil
+}
+
+// Dims: every dimension.
+func (*Chum) Dims(*fmap.Problem) Dims { return AnyDim }
+
+// Design designs the map of dimension dim, and on the way every smaller
+// dimension it continues from that this Chum has not designed yet.
+func (c *Chum) Design(ctx context.Context, p *fmap.Problem, dim int, s Settings) (*Result, error) {
 	if dim < 1 {
 		return nil, fmt.Errorf("design: dimension %d", dim)
 	}
-	opt = opt.withDefaults(p)
+	fp, opt, err := c.fitProblem(p)
+	if err != nil {
+		return nil, err
+	}
+	key := chainKey{p, s.Backend().Name()}
+	c.mu.Lock()
+	if c.chains == nil {
+		c.chains = map[chainKey]*chain{}
+	}
+	ch := c.chains[key]
+	if ch == nil {
+		ch = &chain{}
+		c.chains[key] = ch
+	}
+	c.mu.Unlock()
+	return ch.design(ctx, fp, opt, dim, s)
+}
+
+// DesignOne designs the map of dimension dim alone, without the designs of
+// smaller dimensions to continue from: faster, without the guarantee that
+// one more dimension never fits worse. The multi-dimensional methods use it
+// for their per-axis designs, which only supply frequencies.
+func (c *Chum) DesignOne(ctx context.Context, p *fmap.Problem, dim int, s Settings) (*Result, error) {
+	fp, opt, err := c.fitProblem(p)
+	if err != nil {
+		return nil, err
+	}
+	return Fit(ctx, &fp, dim, opt, s)
+}
+
+// chain holds the designs of one problem by dimension.
+type chain struct {
+	mu     sync.Mutex
+	levels []*level
+}
+
+// level is the design of one dimension; mu is held while it is made.
+type level struct {
+	mu   sync.Mutex
+	res  *Result
+	err  error
+	done bool
+}
+
+func (ch *chain) level(d int) *level {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	for len(ch.levels) < d {
+		ch.levels = append(ch.levels, &level{})
+	}
+	return ch.levels[d-1]
+}
+
+// design returns the design of dimension dim, making the missing ones
+// below it first. A level that failed for a cancelled context is made
+// again by the next call.
+func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim int, s Settings) (*Result, error) {
+	var prev *Result
+	for d := 1; d <= dim; d++ {
+		lv := ch.level(d)
+		lv.mu.Lock()
+		if !lv.done || errors.Is(lv.err, context.Canceled) || errors.Is(lv.err, context.DeadlineExceeded) {
+			p := fp
+			if prev != nil {
+				p.Prev = prev.Map.Fourier().Terms
+			}
+			ls := s
+			if d < dim {
+				ls = s.Quiet()
+				s.Say(fmt.Sprintf("chum: D = %d on the way to %d", d, dim))
+			}
+			lv.res, lv.err = Fit(ctx, &p, d, opt, ls)
+			if lv.err == nil && prev != nil {
+				lv.res.LPs += prev.LPs
+			}
+			lv.done = true
+		}
+		res, err := lv.res, lv.err
+		lv.mu.Unlock()
+		if err != nil {
+			if d == dim || ctx.Err() != nil {
+				return nil, err
+			}
+			// A dimension below the target that cannot be made is skipped:
+			// the next one starts without a design to continue from.
+			prev = nil
+			continue
+		}
+		prev = res
+	}
+	return prev, nil
+}
+
+// fitProblem returns Chum's fitting problem for p with the options'
+// defaults filled in.
+func (c *Chum) fitProblem(p *fmap.Problem) (FitProblem, FitOptions, error) {
+	l, err := newLine(p)
+	if err != nil {
+		return FitProblem{}, FitOptions{}, err
+	}
+	opt := c.Opts
+	if opt.OmegaMax <= 0 {
+		opt.OmegaMax = l.OmegaMax
+	}
+	if opt.Spacing <= 0 {
+		opt.Spacing = 0.1
+	}
+	if opt.ZPoints <= 0 {
+		opt.ZPoints = int(math.Ceil(l.M/l.ZStep)) + 1
+	}
 	poolSize := int(math.Floor(opt.OmegaMax/opt.Spacing+1e-9)) + 1
 	switch {
 	case poolSize > MaxPool:
-		return nil, fmt.Errorf("design: the pool has %d frequencies (omega_max %g / spacing %g), more than %d: raise method.spacing or lower method.omega_max", poolSize, opt.OmegaMax, opt.Spacing, MaxPool)
+		return FitProblem{}, FitOptions{}, fmt.Errorf("design: the pool has %d frequencies (omega_max %g / spacing %g), more than %d: raise method.spacing or lower method.omega_max", poolSize, opt.OmegaMax, opt.Spacing, MaxPool)
 	case opt.ZPoints > MaxZ:
-		return nil, fmt.Errorf("design: |Z| = %d exceeds %d: lower method.z_points", opt.ZPoints, MaxZ)
+		return FitProblem{}, FitOptions{}, fmt.Errorf("design: |Z| = %d exceeds %d: lower method.z_points", opt.ZPoints, MaxZ)
 	case opt.ZPoints < 3:
-		return nil, fmt.Errorf("design: |Z| = %d is too small", opt.ZPoints)
+		return FitProblem{}, FitOptions{}, fmt.Errorf("design: |Z| = %d is too small", opt.ZPoints)
 	}
-	fp := &FitProblem{
-		Template:  *p.newMap("chum"),
-		Signature: func(l []float64) float64 { return p.Signature(l[0]) },
+	fp := FitProblem{
+		Form:      fmap.FourierForm,
+		NewMap:    func(terms []fmap.Term) *fmap.Map { return l.newMap("chum", terms) },
+		Signature: func(lambda []float64) float64 { return l.signature(lambda[0]) },
 		Norm:      p.Norm,
 		Spacing:   opt.Spacing,
 		Ladders:   ladders(opt.OmegaMax),
-		Reference: p.Reference,
 	}
 	for j := range poolSize {
 		fp.Pool = append(fp.Pool, []float64{float64(j) * opt.Spacing})
 	}
 	var z, w []float64
-	if p.Exact != nil {
-		z, w = p.Exact.cells(p.M, p.M/float64(opt.ZPoints-1))
-		fp.ZOn = fmt.Sprintf("Z: the heaviest of the domain's %d attainable λ in each of %d cells of [0, %.6g]", len(p.Exact.Lambda), opt.ZPoints-1, p.M)
-		fp.Exact, fp.ExactWeight = points(p.Exact.Lambda), p.Exact.Weight
+	if l.Exact != nil {
+		z, w = l.Exact.cells(l.M, l.M/float64(opt.ZPoints-1))
+		fp.ZOn = fmt.Sprintf("Z: the heaviest of the domain's %d attainable λ in each of %d cells of [0, %.6g]", len(l.Exact.Lambda), opt.ZPoints-1, l.M)
+		fp.Exact, fp.ExactWeight = points(l.Exact.Lambda), l.Exact.Weight
 	} else {
-		z = grid(p.M, opt.ZPoints-1)
-		fp.ZOn = fmt.Sprintf("Z: %d equally spaced λ in [0, %.6g]", len(z), p.M)
+		z = grid(l.M, opt.ZPoints-1)
+		fp.ZOn = fmt.Sprintf("Z: %d equally spaced λ in [0, %.6g]", len(z), l.M)
 		w = make([]float64, len(z))
-		for i, l := range z {
-			w[i] = p.Weight(l)
+		for i, v := range z {
+			w[i] = l.weight(v)
 		}
 	}
 	fp.Z, fp.ZWeight = points(z), w
-	return Fit(fp, dim, opt, sv, progress)
+	return fp, opt.FitOptions, nil
+}
+
+// newMap returns the one-stage Fourier map of the terms for l's problem.
+func (l *line) newMap(method string, terms []fmap.Term) *fmap.Map {
+	f := l.fourier()
+	f.Terms = terms
+	return fmap.NewFourierMap(l.p.Kernel, l.p.Domain, method, f)
 }
 
 // points turns scalars into one-dimensional points.

@@ -1,37 +1,54 @@
 package design
 
 import (
+	"context"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/solver"
+	"github.com/featmap/featmap/design/fmap"
 )
 
-func rbfProblem(t *testing.T, sigma float64) *Problem {
+// rbfProblem is the 1-D RBF kernel of width sigma on [0, π] with the
+// uniform error (Chum §7.1).
+func rbfProblem(sigma float64) *fmap.Problem {
+	return &fmap.Problem{
+		Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{sigma}}, Domain: fmap.Domain{Lo: []float64{0}, Hi: []float64{math.Pi}},
+		Measure: fmap.Uniform, Norm: fmap.LInf,
+	}
+}
+
+// chi2U8 is the χ² kernel on 8-bit integers with the given measure.
+func chi2U8(measure fmap.Measure) *fmap.Problem {
+	return &fmap.Problem{
+		Kernel: fmap.Kernel{Type: fmap.Chi2, Gamma: 1}, Domain: fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}},
+		Measure: measure, Norm: fmap.LInf, Negative: fmap.NegativeSign,
+	}
+}
+
+// verified designs p at dim with m and returns the result and the
+// reported (verified) error of every step by name.
+func verified(t *testing.T, m Method, p *fmap.Problem, dim int) (*Result, map[string]float64) {
 	t.Helper()
-	p, err := RBFProblem(sigma, Domain{Lo: []float64{0}, Hi: []float64{math.Pi}}, Uniform, LInf)
+	res, err := m.Design(context.Background(), p, dim, Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p
-}
-
-func stageError(t *testing.T, res *Result, name string) float64 {
-	t.Helper()
-	for _, st := range res.Stages {
-		if st.Name == name {
-			return st.Error.LInf
-		}
+	ref, err := p.Reference()
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no stage %q in %v", name, res.Stages)
-	return 0
+	errs := map[string]float64{"final": fmap.Verify(res.Map, ref).Reported.LInf}
+	for _, st := range res.Steps {
+		errs[st.Name] = fmap.Verify(st.Map, ref).Reported.LInf
+	}
+	return res, errs
 }
 
 // TestRBFClaims checks Chum §7.1's convention-free claims on the 1-D RBF
-// kernel on [0, π] with D = 11 (lp-design.md: the paper's absolute numbers
-// depend on an unknown σ convention, so they are not oracles):
+// kernel on [0, π] with D = 11 (docs/lp-design.md: the paper's absolute
+// numbers depend on an unknown σ convention, so they are not oracles):
 //   - the continuous method (the paper pipeline) beats the discrete LP;
 //   - the 11-D designed map beats the 17-D harmonic projection ω = 0..8.
 //
@@ -40,90 +57,95 @@ func stageError(t *testing.T, res *Result, name string) float64 {
 // 0.00485, 0.0105.
 func TestRBFClaims(t *testing.T) {
 	for _, sigma := range []float64{0.2, 0.3} {
-		p := rbfProblem(t, sigma)
-		res, err := Chum(p, 11, ChumOptions{}, solver.Default(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := rbfProblem(sigma)
+		res, errs := verified(t, &Chum{}, p, 11)
 		if res.Map.Dim != 11 {
 			t.Errorf("σ=%g: map has D = %d, want 11", sigma, res.Map.Dim)
 		}
-		discrete, paper := stageError(t, res, StageDiscrete), stageError(t, res, StagePaper)
+		discrete, paper := errs[StepDiscrete], errs[StepPaper]
 		if !(paper < discrete) {
 			t.Errorf("σ=%g: continuous %.4g does not beat discrete %.4g", sigma, paper, discrete)
 		}
-		h, err := Harmonic(p, 17)
-		if err != nil {
-			t.Fatal(err)
+		h, herrs := verified(t, Harmonic{}, p, 17)
+		if h.Map.Dim != 17 {
+			t.Errorf("σ=%g: harmonic map has D = %d, want 17", sigma, h.Map.Dim)
 		}
-		if h.Dim != 17 {
-			t.Errorf("σ=%g: harmonic map has D = %d, want 17", sigma, h.Dim)
+		if got := errs["final"]; !(got < herrs["final"]) {
+			t.Errorf("σ=%g: 11-D designed map %.4g does not beat the 17-D harmonic %.4g", sigma, got, herrs["final"])
 		}
-		hv := Verify(h, p.Reference)
-		if got := res.Map.Errors.Reported.LInf; !(got < hv.Reported.LInf) {
-			t.Errorf("σ=%g: 11-D designed map %.4g does not beat the 17-D harmonic %.4g", sigma, got, hv.Reported.LInf)
-		}
-		t.Logf("σ=%g: discrete %.4g, paper %.4g, polished %.4g, harmonic-17 %.4g (%d LPs)", sigma, discrete, paper, res.Map.Errors.Reported.LInf, hv.Reported.LInf, res.LPs)
+		t.Logf("σ=%g: discrete %.4g, paper %.4g, final %.4g, harmonic-17 %.4g (%d LPs)", sigma, discrete, paper, errs["final"], herrs["final"], res.LPs)
 	}
 }
 
-// TestChumDeterministic designs the same problem twice: identical maps.
+// TestChumDeterministic designs the same problem twice with two Chum
+// values: identical maps.
 func TestChumDeterministic(t *testing.T) {
-	p := rbfProblem(t, 0.3)
-	a, err := Chum(p, 7, ChumOptions{}, solver.Default(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Chum(rbfProblem(t, 0.3), 7, ChumOptions{}, solver.Default(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(a.Map.Terms, b.Map.Terms) {
-		t.Errorf("two designs differ:\n%v\n%v", a.Map.Terms, b.Map.Terms)
+	a, _ := verified(t, &Chum{}, rbfProblem(0.3), 7)
+	b, _ := verified(t, &Chum{}, rbfProblem(0.3), 7)
+	if !reflect.DeepEqual(a.Map, b.Map) {
+		t.Errorf("two designs differ:\n%v\n%v", a.Map.Fourier().Terms, b.Map.Fourier().Terms)
 	}
 }
 
-// TestChumVerifiedStages: every stage is measured with the reference, and
-// the final map is one of them with its errors set.
-func TestChumVerifiedStages(t *testing.T) {
-	p := rbfProblem(t, 0.3)
-	res, err := Chum(p, 5, ChumOptions{}, solver.Default(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := []string{StageDiscrete, StagePaper, StageRefit, StagePolished}
-	if len(res.Stages) != len(names) {
-		t.Fatalf("%d stages, want %v", len(res.Stages), names)
+// TestChumSteps: the steps are the paper's and featmap's, in order; the
+// final map is one of them with exactly the dimension asked for; the
+// design set is Z; the polish never ends worse than the refit it starts
+// from.
+func TestChumSteps(t *testing.T) {
+	p := rbfProblem(0.3)
+	res, errs := verified(t, &Chum{}, p, 5)
+	names := []string{StepDiscrete, StepPaper, StepRefit, StepPolished, StepContinued}
+	if len(res.Steps) != len(names) {
+		t.Fatalf("%d steps, want %v", len(res.Steps), names)
 	}
 	found := false
-	for i, st := range res.Stages {
-		if st.Name != names[i] || st.Map.Errors == nil || st.Error != st.Map.Errors.Reported {
-			t.Errorf("stage %d: %q with errors %+v", i, st.Name, st.Map.Errors)
-		}
-		if want := int(math.Ceil(p.M/p.ZStep)) + 1; st.Map.Errors.Design.Points != want {
-			t.Errorf("stage %q measured on %d points of Z, want %d", st.Name, st.Map.Errors.Design.Points, want)
+	for i, st := range res.Steps {
+		if st.Name != names[i] {
+			t.Errorf("step %d: %q, want %q", i, st.Name, names[i])
 		}
 		found = found || st.Map == res.Map
 	}
-	if !found {
-		t.Error("the final map is not one of the stages")
+	if !found || res.Map.Dim != 5 {
+		t.Errorf("the final map (D = %d) is not one of the steps", res.Map.Dim)
 	}
-	// The polish never ends worse than the refit it starts from.
-	if stageError(t, res, StagePolished) > stageError(t, res, StageRefit)*(1+1e-9) {
-		t.Errorf("polished %.4g worse than refit %.4g", stageError(t, res, StagePolished), stageError(t, res, StageRefit))
+	l, err := newLine(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int(math.Ceil(l.M/l.ZStep)) + 1; len(res.DesignSet) != want || !strings.HasPrefix(res.DesignSetOn, "Z: ") {
+		t.Errorf("design set of %d points (%q), want Z of %d", len(res.DesignSet), res.DesignSetOn, want)
+	}
+	if errs[StepPolished] > errs[StepRefit]*(1+1e-9) {
+		t.Errorf("polished %.4g worse than refit %.4g", errs[StepPolished], errs[StepRefit])
 	}
 }
 
 // TestChumOversizedPoolIsAClearError: a pool or Z beyond the limits is an
 // error naming the option to change, not an hour-long run.
 func TestChumOversizedPoolIsAClearError(t *testing.T) {
-	p := rbfProblem(t, 0.3)
-	_, err := Chum(p, 5, ChumOptions{Spacing: 1e-4}, solver.Default(), nil)
+	p := rbfProblem(0.3)
+	_, err := (&Chum{Opts: ChumOptions{Spacing: 1e-4}}).Design(context.Background(), p, 5, Settings{})
 	if err == nil || !strings.Contains(err.Error(), "method.spacing") {
 		t.Errorf("pool of 166667 frequencies: error %v, want one naming method.spacing", err)
 	}
-	_, err = Chum(p, 5, ChumOptions{ZPoints: MaxZ + 1}, solver.Default(), nil)
+	_, err = (&Chum{Opts: ChumOptions{ZPoints: MaxZ + 1}}).Design(context.Background(), p, 5, Settings{})
 	if err == nil || !strings.Contains(err.Error(), "method.z_points") {
 		t.Errorf("|Z| = %d: error %v, want one naming method.z_points", MaxZ+1, err)
+	}
+}
+
+// TestChumCancel: a cancelled context stops a design with the context's
+// error, and the next design of the same Chum value is made afresh.
+func TestChumCancel(t *testing.T) {
+	c := &Chum{}
+	p := chi2U8(fmap.Absolute)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Design(ctx, p, 5, Settings{}); err != context.Canceled {
+		t.Fatalf("cancelled design: error %v, want context.Canceled", err)
+	}
+	res, err := c.Design(context.Background(), p, 3, Settings{})
+	if err != nil || res.Map.Dim != 3 {
+		t.Fatalf("design after the cancelled one: %v", err)
 	}
 }

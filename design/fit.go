@@ -2,6 +2,7 @@ package design
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -9,18 +10,21 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/featmap/featmap/solver"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // FitProblem is a signature-fitting problem in n ≥ 1 dimensions given by
 // samples: the evaluation set Z with its weights, and the frequency pool.
 // Fit runs Chum's LP designer on it. The one-dimensional Chum builds one
-// from a Problem; package multidim builds projection and modulation ones.
+// from a fmap.Problem; package multidim builds projection and modulation
+// ones.
 type FitProblem struct {
-	// Template carries the fields every designed map copies: Kernel, InDim,
-	// Domain, Transform, Gamma, Negative, Form (Fourier or Modulation) and
-	// Method.
-	Template Map
+	// Form is the form of the terms: fmap.FourierForm (cosines of ω·λ) or
+	// fmap.Modulation (products of per-axis cosines).
+	Form fmap.Form
+	// NewMap returns the map of a support: the terms, made canonical, in a
+	// one-stage map of the problem's kernel and domain.
+	NewMap func(terms []fmap.Term) *fmap.Map
 	// Signature is the exact signature k(λ).
 	Signature func(lambda []float64) float64
 	// Z is the evaluation set, ZWeight the error weight at each point, and
@@ -28,7 +32,7 @@ type FitProblem struct {
 	Z       [][]float64
 	ZWeight []float64
 	ZOn     string
-	Norm    Norm
+	Norm    fmap.Norm
 	// Pool is the discrete frequency pool Ω (Chum §2.1).
 	Pool [][]float64
 	// Spacing is the initial trust region d_max of the continuous
@@ -44,32 +48,19 @@ type FitProblem struct {
 	// all of which are used, and random ones (drawn from rng), used while
 	// fewer than ChumOptions.Starts starts are listed.
 	Ladders func(best [][]float64, dim int, rng *rand.Rand) (structured, random [][][]float64)
-	// Reference measures every stage's map.
-	Reference *Reference
+	// Prev, if set, is the best design of one dimension less: the designer
+	// also continues from it (Continue), so that one more dimension never
+	// fits worse than the design it extends.
+	Prev []fmap.Term
 }
 
-// Stage is one step of a design pipeline with its measured error (in the
-// problem's measure, on the verification set).
-type Stage struct {
-	Name  string      `json:"name"`
-	Error Measurement `json:"error"`
-	Map   *Map        `json:"-"`
-}
-
-// Result is a finished design: the final map (verified, Errors set), the
-// stages that led to it and the number of LPs solved.
-type Result struct {
-	Map    *Map
-	Stages []Stage
-	LPs    int
-}
-
-// The stage names of Chum's pipeline.
+// The step names of Chum's pipeline.
 const (
-	StageDiscrete = "discrete LP"
-	StagePaper    = "paper pipeline"
-	StageRefit    = "refit"
-	StagePolished = "polished"
+	StepDiscrete  = "discrete LP"
+	StepPaper     = "paper pipeline"
+	StepRefit     = "refit"
+	StepPolished  = "polished"
+	StepContinued = "continued from D−1"
 )
 
 // maxRefineEntries bounds rows × columns of a continuous-refinement LP:
@@ -77,13 +68,16 @@ const (
 // output, not on the whole pool.
 const maxRefineEntries = 2_000_000
 
-// Fit designs a map of dimension dim for p with Chum's LP method: the
-// discrete pool and γ search (§2.1) and the continuous frequency refinement
-// (§4.2) — together the "paper pipeline" — then, unless opt.NoPolish, a
-// refit of the weights on the chosen support and a multi-start joint polish
-// of frequencies and weights. Every stage is verified against p.Reference;
-// the final map is the best stage by the objective on the evaluation set.
-func Fit(p *FitProblem, dim int, opt ChumOptions, sv solver.Backend, progress func(string)) (*Result, error) {
+// Fit designs a map of exactly dim dimensions for p with Chum's LP method:
+// the discrete pool and γ search (§2.1) and the continuous frequency
+// refinement (§4.2) — together the "paper pipeline" — then, unless polish
+// is off, a refit of the weights on the chosen support, a multi-start joint
+// polish of frequencies and weights, and the continuation of p.Prev. The
+// final map is the step of exactly dim dimensions with the lowest objective
+// on the scoring set (the exact set when the problem has one, else Z); a
+// term the optimum gives weight 0 stays as components that are identically
+// 0 (fmap.Map.ZeroComponents), so the map has dim outputs.
+func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings) (*Result, error) {
 	switch {
 	case dim < 1:
 		return nil, fmt.Errorf("design: dimension %d", dim)
@@ -91,26 +85,24 @@ func Fit(p *FitProblem, dim int, opt ChumOptions, sv solver.Backend, progress fu
 		return nil, errors.New("design: empty or unweighted evaluation set")
 	case len(p.Pool) == 0:
 		return nil, errors.New("design: empty frequency pool")
-	case p.Template.Form != Fourier && p.Template.Form != Modulation:
-		return nil, fmt.Errorf("design: the LP designer makes Fourier and modulation maps, not %q", p.Template.Form)
-	case p.Reference == nil || p.Signature == nil:
-		return nil, errors.New("design: fitting problem without signature or reference")
-	}
-	if progress == nil {
-		progress = func(string) {}
+	case p.Form != fmap.FourierForm && p.Form != fmap.Modulation:
+		return nil, fmt.Errorf("design: the LP designer makes Fourier and modulation maps, not %q", p.Form)
+	case p.Signature == nil || p.NewMap == nil:
+		return nil, errors.New("design: fitting problem without signature or map builder")
 	}
 	opt = opt.fitDefaults()
-	fit := newFitSet(p.Template.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
-	c := &fitter{p: p, dim: dim, opt: opt, lp: &lpSolver{fit: fit, sv: sv}, progress: progress}
+	fit := newFitSet(p.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
+	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend()}, progress: s.Say, workers: s.workers()}
 	c.score = fit
 	if p.Exact != nil {
-		c.score = newFitSet(p.Template.Form, p.Norm, p.Exact, p.ExactWeight, p.Signature)
+		c.score = newFitSet(p.Form, p.Norm, p.Exact, p.ExactWeight, p.Signature)
 	}
 	res, err := c.run()
 	if err != nil {
 		return nil, err
 	}
 	res.LPs = c.lp.n + c.extraLPs
+	res.DesignSet, res.DesignSetOn = p.Z, p.ZOn
 	return res, nil
 }
 
@@ -122,9 +114,10 @@ type candidate struct {
 }
 
 type fitter struct {
+	ctx context.Context
 	p   *FitProblem
 	dim int
-	opt ChumOptions
+	opt FitOptions
 	lp  *lpSolver
 	// score is the set on which designs are finally compared: the exact set
 	// when the problem has one, else Z.
@@ -132,10 +125,21 @@ type fitter struct {
 	extraLPs int
 	cands    []candidate
 	progress func(string)
+	workers  int
+}
+
+// step is a step of the pipeline with its objective on the scoring set.
+type step struct {
+	Step
+	score float64
 }
 
 func (c *fitter) run() (*Result, error) {
-	res := &Result{}
+	var steps []step
+	add := func(name string, omega [][]float64, alpha []float64) {
+		m := c.makeMap(omega, alpha)
+		steps = append(steps, step{Step{Name: name, Map: m}, c.scoreMap(m)})
+	}
 	c.progress(fmt.Sprintf("discrete LP: pool of %d frequencies, |Z| = %d, γ search for D = %d", len(c.p.Pool), c.lp.fit.size(), c.dim))
 	outs, err := c.search(c.p.Pool, 0, 100, 12)
 	if err != nil {
@@ -145,7 +149,7 @@ func (c *fitter) run() (*Result, error) {
 	if discrete == nil {
 		return nil, errors.New("design: the discrete LP produced no usable candidate")
 	}
-	res.Stages = append(res.Stages, c.stage(StageDiscrete, discrete.omega, discrete.alpha))
+	add(StepDiscrete, discrete.omega, discrete.alpha)
 
 	// Continuous refinement from the LP output whose truncation fits best
 	// (Chum §2.1 selects the best fit among the outputs), over the whole
@@ -161,6 +165,9 @@ func (c *fitter) run() (*Result, error) {
 		c.progress(fmt.Sprintf("continuous refinement %d/%d over %d frequencies, d_max = %.3g", it+1, c.opt.RefineIterations, len(pool), dmax))
 		outs, err := c.search(pool, dmax, out.tradeoff, 4)
 		if err != nil {
+			if ctxErr := c.ctx.Err(); ctxErr != nil {
+				return nil, ctxErr
+			}
 			// The refinement is a heuristic stage: a failed one ends it
 			// with the candidates found so far.
 			c.progress(fmt.Sprintf("continuous refinement stopped: %v", err))
@@ -171,42 +178,157 @@ func (c *fitter) run() (*Result, error) {
 		dmax /= 2
 	}
 	paper := c.best()
-	res.Stages = append(res.Stages, c.stage(StagePaper, paper.omega, paper.alpha))
-	if c.opt.NoPolish {
-		res.Map = res.Stages[len(res.Stages)-1].Map
-		return res, nil
+	add(StepPaper, paper.omega, paper.alpha)
+	if c.opt.polish() {
+		if err := c.polishSteps(paper, add); err != nil {
+			return nil, err
+		}
 	}
+	// Keep the step of exactly dim dimensions with the best objective on
+	// the scoring set (the paper's refinement is not monotone, and the
+	// polish and the continuation are separate searches).
+	best := -1
+	for i, st := range steps {
+		if st.Map.Dim == c.dim && (best < 0 || st.score < steps[best].score) {
+			best = i
+		}
+	}
+	if best < 0 {
+		dims := make([]int, len(steps))
+		for i, st := range steps {
+			dims[i] = st.Map.Dim
+		}
+		return nil, fmt.Errorf("design: no step made a %d-dimensional map (its steps made D = %v); the polish makes exactly D: leave method.polish on", c.dim, dims)
+	}
+	res := &Result{Map: steps[best].Map}
+	for _, st := range steps {
+		res.Steps = append(res.Steps, st.Step)
+	}
+	return res, nil
+}
 
-	c.progress("refit of the weights on the chosen support")
-	alpha, err := c.lp.refit(paper.omega)
-	if err != nil {
-		return nil, err
+// polishSteps runs the steps beyond the paper: the refit of the paper
+// pipeline's support, the multi-start polish and, with a design of one
+// dimension less, its continuation. They are heuristic searches: one whose
+// LP fails is skipped with a progress message (the final choice is among
+// the steps that succeeded); only a cancelled context ends them all.
+func (c *fitter) polishSteps(paper *candidate, add func(string, [][]float64, []float64)) error {
+	skip := func(step string, err error) error {
+		if ctxErr := c.ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		c.progress(fmt.Sprintf("%s skipped: %v", step, err))
+		return nil
 	}
-	res.Stages = append(res.Stages, c.stage(StageRefit, paper.omega, alpha))
+	c.progress("refit of the weights on the chosen support")
+	if alpha, err := c.lp.refit(paper.omega); err != nil {
+		if err := skip(StepRefit, err); err != nil {
+			return err
+		}
+	} else {
+		add(StepRefit, paper.omega, alpha)
+	}
 
 	starts := c.starts()
 	c.progress(fmt.Sprintf("polish from %d starts", len(starts)))
 	best, err := c.polishAll(starts)
+	if err == nil {
+		best, err = c.exchange(best)
+	}
 	if err != nil {
-		return nil, err
+		if err := skip(StepPolished, err); err != nil {
+			return err
+		}
+	} else {
+		add(StepPolished, best.omega, best.alpha)
 	}
-	if c.p.Exact != nil && c.p.Norm == LInf {
-		if best, err = c.exchange(best); err != nil {
-			return nil, err
+
+	omega := c.continuation()
+	if c.p.Prev == nil || omega == nil || c.dimsOf(omega) != c.dim {
+		return nil
+	}
+	c.progress(fmt.Sprintf("continuing from the %d-dimensional design", c.dim-1))
+	lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
+	cand, err := lp.refitPolish(omega)
+	c.extraLPs += lp.n
+	if err == nil {
+		cand, err = c.exchange(cand)
+	}
+	if err != nil {
+		return skip(StepContinued, err)
+	}
+	add(StepContinued, cand.omega, cand.alpha)
+	return nil
+}
+
+// continuation extends p.Prev, a design of dim−1 dimensions, to dim
+// dimensions. It keeps the terms with weight (a term the previous optimum
+// gave weight 0 is free again) and adds what the dimension lacks: an odd
+// shortfall in a one-dimensional Fourier map is made up by a constant term
+// (ω = 0) or, if there is one, by replacing it with a term of a tiny
+// frequency ε, whose cosine stays within 1e-4 of the previous design's
+// error of 1 on Z (it starts where the constant was, and the polish is free
+// to move it); the rest by new frequencies above the largest (at least the
+// pool's spacing), each 1.5 times the one before. The refit then sets the
+// weights.
+func (c *fitter) continuation() [][]float64 {
+	f := c.lp.fit
+	var omega [][]float64
+	var alpha []float64
+	for _, t := range c.p.Prev {
+		if t.Weight > 0 {
+			omega, alpha = append(omega, slices.Clone(t.Freq)), append(alpha, t.Weight)
 		}
 	}
-	res.Stages = append(res.Stages, c.stage(StagePolished, best.omega, best.alpha))
-	// Keep the best stage by the objective on the scoring set (the paper's
-	// refinement is not monotone; the polish starts from the refit, so it
-	// rarely loses).
-	bestStage, bestScore := 0, math.Inf(1)
-	for i, st := range res.Stages {
-		if s := c.scoreMap(st.Map); s < bestScore {
-			bestStage, bestScore = i, s
-		}
+	need := c.dim - c.dimsOf(omega)
+	if f.form != fmap.FourierForm || f.n != 1 || need < 1 {
+		return nil
 	}
-	res.Map = res.Stages[bestStage].Map
-	return res, nil
+	top := 0.0
+	for _, om := range omega {
+		top = math.Max(top, om[0])
+	}
+	maxZ := 0.0
+	for i := range f.size() {
+		maxZ = math.Max(maxZ, math.Abs(f.point(i)[0]))
+	}
+	if need%2 == 1 {
+		j := slices.IndexFunc(omega, isZero)
+		// A term of tiny frequency is a constant in all but name (an
+		// earlier continuation made it): it turns back into one, and its
+		// two dimensions go to a new frequency, rather than stand beside a
+		// new constant whose column it all but equals.
+		near := slices.IndexFunc(omega, func(om []float64) bool { return om[0]*maxZ < 1e-2 })
+		switch {
+		case j < 0 && near >= 0:
+			omega[near] = []float64{0}
+			need += 2
+		case j < 0:
+			omega = append(omega, []float64{0})
+		default:
+			// The constant's weight α₀ times (1 − cos ελ) ≤ ε²λ²/2 adds at
+			// most α₀·W·ε²M²/2 to the objective, W the largest weight (L∞)
+			// or the sum of the weights (L1): keep that below 1e-4 of it.
+			W := 0.0
+			for i := range f.size() {
+				if f.norm == fmap.L1 {
+					W += f.w[i]
+				} else {
+					W = math.Max(W, f.w[i])
+				}
+			}
+			budget := 1e-4 * f.objective(omega, alpha)
+			eps := math.Sqrt(2*budget/(alpha[j]*W)) / maxZ
+			omega[j] = []float64{math.Max(eps, 1e-9/maxZ)}
+		}
+		need--
+	}
+	top = math.Max(top, c.p.Spacing)
+	for ; need > 0; need -= 2 {
+		top *= 1.5
+		omega = append(omega, []float64{top})
+	}
+	return omega
 }
 
 // heaviestFrequencies returns up to k frequencies of an output with the
@@ -228,34 +350,21 @@ func heaviestFrequencies(o *lpOutput, k int) [][]float64 {
 	return pool
 }
 
-// stage builds, verifies and records a stage map.
-func (c *fitter) stage(name string, omega [][]float64, alpha []float64) Stage {
-	m := c.p.makeMap(omega, alpha)
-	v := Verify(m, c.p.Reference)
-	v.Design = SignatureError(m, c.p.Reference, c.p.Z, c.p.ZOn)
-	return Stage{Name: name, Error: v.Reported, Map: m}
-}
-
-// makeMap builds a canonical map of the problem's template from
-// frequencies and weights (zero weights dropped).
-func (p *FitProblem) makeMap(omega [][]float64, alpha []float64) *Map {
-	m := p.Template
-	m.Terms = nil
-	m.Errors = nil
-	m.Domain = Domain{Integer: p.Template.Domain.Integer, Lo: slices.Clone(p.Template.Domain.Lo), Hi: slices.Clone(p.Template.Domain.Hi)}
+// makeMap builds the canonical map of a support (terms of weight 0
+// included: they are components the dimension asks for).
+func (c *fitter) makeMap(omega [][]float64, alpha []float64) *fmap.Map {
+	terms := make([]fmap.Term, len(alpha))
 	for j, a := range alpha {
-		if a > 0 {
-			m.Terms = append(m.Terms, Term{Freq: slices.Clone(omega[j]), Weight: a})
-		}
+		terms[j] = fmap.Term{Freq: slices.Clone(omega[j]), Weight: a}
 	}
-	m.Canonical()
-	return &m
+	return c.p.NewMap(terms)
 }
 
 // scoreMap is a map's objective on the scoring set.
-func (c *fitter) scoreMap(m *Map) float64 {
-	om, al := make([][]float64, len(m.Terms)), make([]float64, len(m.Terms))
-	for j, t := range m.Terms {
+func (c *fitter) scoreMap(m *fmap.Map) float64 {
+	f := m.Fourier()
+	om, al := make([][]float64, len(f.Terms)), make([]float64, len(f.Terms))
+	for j, t := range f.Terms {
 		om[j], al[j] = t.Freq, t.Weight
 	}
 	return c.score.objective(om, al)
@@ -432,12 +541,18 @@ func (c *fitter) starts() [][][]float64 {
 		}
 	}
 	if len(out) == 0 && len(cands) > 0 {
-		add(cands[0].omega)
+		// No LP candidate has exactly dim dimensions: the best one, filled
+		// up with pool frequencies, is the first start if it can be.
+		add(c.fill(cands[0].omega))
 	}
-	if len(out) == 0 {
-		return nil
+	// The ladders scale with the best start, or the best candidate.
+	var best [][]float64
+	switch {
+	case len(out) > 0:
+		best = out[0]
+	case len(cands) > 0:
+		best = cands[0].omega
 	}
-	best := out[0]
 	rng := rand.New(rand.NewPCG(uint64(c.opt.Seed), 0x9e3779b97f4a7c15))
 	if c.p.Ladders != nil {
 		structured, random := c.p.Ladders(best, c.dim, rng)
@@ -455,6 +570,9 @@ func (c *fitter) starts() [][][]float64 {
 			}
 		}
 	}
+	if c.dimsOf(best) != c.dim {
+		return out
+	}
 	for tries := 0; len(out) < c.opt.Starts && tries < 10*c.opt.Starts; tries++ {
 		s := cloneFreqs(best)
 		for _, om := range s {
@@ -463,6 +581,29 @@ func (c *fitter) starts() [][][]float64 {
 			}
 		}
 		add(s)
+	}
+	return out
+}
+
+// fill adds pool frequencies that are not in omega, in pool order, while
+// they fit in the target dimension; it returns nil unless the result has
+// exactly the target dimension.
+func (c *fitter) fill(omega [][]float64) [][]float64 {
+	out := cloneFreqs(omega)
+	used := c.dimsOf(out)
+	for _, om := range c.p.Pool {
+		if used == c.dim {
+			break
+		}
+		d := c.lp.fit.termDims(om)
+		if used+d > c.dim || slices.ContainsFunc(out, func(o []float64) bool { return slices.Equal(o, om) }) {
+			continue
+		}
+		out = append(out, slices.Clone(om))
+		used += d
+	}
+	if used != c.dim {
+		return nil
 	}
 	return out
 }
@@ -497,21 +638,17 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 	}
 	results := make([]result, len(starts))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
+	sem := make(chan struct{}, c.workers)
 	for i, st := range starts {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			lp := &lpSolver{fit: c.lp.fit, sv: c.lp.sv}
-			alpha, err := lp.refit(st)
+			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
+			cand, err := lp.refitPolish(st)
 			if err == nil {
-				var om [][]float64
-				var al []float64
-				var score float64
-				om, al, score, err = lp.polish(st, alpha)
-				results[i].cand = candidate{om, al, score}
+				results[i].cand = *cand
 			}
 			results[i].lps, results[i].err = lp.n, err
 		}()
@@ -531,7 +668,13 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 			best = &results[i].cand
 		}
 	}
-	if best == nil {
+	switch {
+	case best != nil:
+	case c.ctx.Err() != nil:
+		return nil, c.ctx.Err()
+	case firstErr == nil:
+		return nil, fmt.Errorf("design: no polish start has %d dimensions", c.dim)
+	default:
 		return nil, fmt.Errorf("design: every polish start failed: %w", firstErr)
 	}
 	return best, nil
@@ -542,6 +685,9 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 // maximum (a Remez-style exchange), until the maximum over the whole exact
 // set is attained on the working set.
 func (c *fitter) exchange(best *candidate) (*candidate, error) {
+	if c.p.Exact == nil || c.p.Norm != fmap.LInf {
+		return best, nil
+	}
 	full := c.score
 	z, w := slices.Clone(c.p.Z), slices.Clone(c.p.ZWeight)
 	fit := c.lp.fit
@@ -567,12 +713,18 @@ func (c *fitter) exchange(best *candidate) (*candidate, error) {
 			z = append(z, c.p.Exact[i])
 			w = append(w, c.p.ExactWeight[i])
 		}
-		fit = newFitSet(c.p.Template.Form, c.p.Norm, z, w, c.p.Signature)
-		lp := &lpSolver{fit: fit, sv: c.lp.sv}
+		fit = newFitSet(c.p.Form, c.p.Norm, z, w, c.p.Signature)
+		lp := &lpSolver{ctx: c.ctx, fit: fit, sv: c.lp.sv}
 		om, al, _, err := lp.polish(best.omega, best.alpha)
 		c.extraLPs += lp.n
 		if err != nil {
-			return nil, err
+			if ctxErr := c.ctx.Err(); ctxErr != nil {
+				return nil, ctxErr
+			}
+			// The exchange refines a finished design: a round whose LP
+			// fails ends it with the design of the round before.
+			c.progress(fmt.Sprintf("exchange %d stopped: %v", round+1, err))
+			break
 		}
 		best = &candidate{om, al, 0}
 	}

@@ -1,50 +1,61 @@
 package design
 
 import (
+	"context"
 	"fmt"
 	"math"
+
+	"github.com/featmap/featmap/design/fmap"
 )
 
-// Harmonic returns the orthogonal projection of p's signature onto the
-// cosine basis cos(jπλ/M), j = 0..n, with D = 2n+1 (Chum §3, §7.1: the
-// "17D harmonic" baseline), dropping the frequencies whose coefficient is
-// negative (a map needs α ≥ 0). The projection is unweighted (p.Weight is
-// not used), as in the paper; the map may therefore have fewer than dim
-// dimensions.
-func Harmonic(p *Problem, dim int) (*Map, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
+// Harmonic is the orthogonal projection of the signature onto the cosine
+// basis cos(jπλ/M), j = 0..n, with D = 2n+1 (method "harmonic"; Chum §3,
+// §7.1: the "17D harmonic" baseline). A map needs α ≥ 0: a frequency whose
+// coefficient is negative keeps weight 0, so its two components are
+// identically 0 and the map still has D outputs (fmap.Map.ZeroComponents
+// counts them). The projection is unweighted, as in the paper.
+type Harmonic struct{}
+
+// Name returns "harmonic".
+func (Harmonic) Name() string { return "harmonic" }
+
+// Options: none.
+func (Harmonic) Options() any { return &struct{}{} }
+
+// Applies accepts any kernel on one input axis.
+func (Harmonic) Applies(p *fmap.Problem) error { return oneAxis("harmonic", p) }
+
+// Dims: odd dimensions.
+func (Harmonic) Dims(*fmap.Problem) Dims {
+	return Dims{Odd: true, Why: "harmonic makes odd dimensions only"}
+}
+
+// Design projects the signature on n+1 cosines, D = 2n+1.
+func (Harmonic) Design(_ context.Context, p *fmap.Problem, dim int, _ Settings) (*Result, error) {
 	if dim < 1 || dim%2 == 0 {
 		return nil, fmt.Errorf("design: harmonic makes odd dimensions only, not %d", dim)
 	}
+	l, err := newLine(p)
+	if err != nil {
+		return nil, err
+	}
 	n := (dim - 1) / 2
-	base := math.Pi / p.M
-	omega := make([]float64, n+1)
-	alpha := make([]float64, n+1)
-	for j := range omega {
-		omega[j] = float64(j) * base
-		c := integrate(func(l float64) float64 { return p.Signature(l) * math.Cos(omega[j]*l) }, p.M)
+	base := math.Pi / l.M
+	terms := make([]fmap.Term, n+1)
+	for j := range terms {
+		omega := float64(j) * base
+		c := integrate(func(x float64) float64 { return l.signature(x) * math.Cos(omega*x) }, l.M)
+		alpha := 2 * c / l.M
 		if j == 0 {
-			alpha[j] = c / p.M
-		} else {
-			alpha[j] = 2 * c / p.M
+			alpha = c / l.M
 		}
-		if alpha[j] < 0 {
-			alpha[j] = 0
-		}
+		terms[j] = fmap.Term{Freq: []float64{omega}, Weight: math.Max(alpha, 0)}
 	}
-	m := p.newMap("harmonic")
-	for j, a := range alpha {
-		if a > 0 {
-			m.Terms = append(m.Terms, Term{Freq: []float64{omega[j]}, Weight: a})
-		}
-	}
-	m.Canonical()
-	if len(m.Terms) == 0 {
+	m := l.newMap("harmonic", terms)
+	if m.ZeroComponents() == m.Dim {
 		return nil, fmt.Errorf("design: every harmonic coefficient of the signature is ≤ 0")
 	}
-	return m, m.Validate()
+	return &Result{Map: m}, m.Validate()
 }
 
 // integrate returns ∫_0^M f by composite Gauss–Legendre (5 nodes) on 2000

@@ -2,10 +2,12 @@ package design
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
 
+	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/solver"
 )
 
@@ -16,23 +18,23 @@ import (
 // the projection form in n-D) or Π_c cos(ω_c z_c) (Modulation).
 type fitSet struct {
 	n    int
-	form Form
+	form fmap.Form
 	z    []float64
 	w, k []float64
-	norm Norm
+	norm fmap.Norm
 	// nonneg keeps frequencies nonnegative: 1-D Fourier maps (cos is even)
 	// and modulation terms (each factor is).
 	nonneg bool
 }
 
 // newFitSet samples sig on the points z with the weights w.
-func newFitSet(form Form, norm Norm, z [][]float64, w []float64, sig func([]float64) float64) *fitSet {
+func newFitSet(form fmap.Form, norm fmap.Norm, z [][]float64, w []float64, sig func([]float64) float64) *fitSet {
 	n := 1
 	if len(z) > 0 {
 		n = len(z[0])
 	}
 	f := &fitSet{n: n, form: form, z: make([]float64, 0, n*len(z)), w: w, k: make([]float64, len(z)), norm: norm}
-	f.nonneg = form == Modulation || n == 1
+	f.nonneg = form == fmap.Modulation || n == 1
 	for i, p := range z {
 		f.z = append(f.z, p...)
 		f.k[i] = sig(p)
@@ -46,7 +48,7 @@ func (f *fitSet) point(i int) []float64 { return f.z[i*f.n : (i+1)*f.n] }
 
 // phiGrad returns φ(ω, z) and stores ∂φ/∂ω_c in g (if g is not nil).
 func (f *fitSet) phiGrad(om, z, g []float64) float64 {
-	if f.form == Modulation {
+	if f.form == fmap.Modulation {
 		p := 1.0
 		for c, w := range om {
 			if w != 0 {
@@ -90,7 +92,7 @@ func (f *fitSet) movable(om []float64) []int {
 	var mv []int
 	zero := isZero(om)
 	for c, w := range om {
-		if f.form == Modulation && w == 0 || f.form == Fourier && zero {
+		if f.form == fmap.Modulation && w == 0 || f.form == fmap.FourierForm && zero {
 			continue
 		}
 		mv = append(mv, c)
@@ -110,7 +112,7 @@ func isZero(om []float64) bool {
 // termDims is D_ω: 1 for ω = 0 and 2 otherwise for Fourier terms (Chum eq.
 // 3), 2^{#nonzero ω_c} for modulation terms (§6.2).
 func (f *fitSet) termDims(om []float64) int {
-	return termDim(f.form, Term{Freq: om})
+	return fmap.TermDim(f.form, om)
 }
 
 // residuals sets r_i = w_i (k_i − Σ_j α_j φ(ω_j, z_i)).
@@ -137,7 +139,7 @@ func (f *fitSet) objective(omega [][]float64, alpha []float64) float64 {
 func (f *fitSet) normOf(r []float64) float64 {
 	v := 0.0
 	for _, e := range r {
-		if f.norm == L1 {
+		if f.norm == fmap.L1 {
 			v += math.Abs(e)
 		} else {
 			v = math.Max(v, math.Abs(e))
@@ -160,6 +162,7 @@ type lpOutput struct {
 
 // lpSolver builds and solves the design LPs of one fitting set.
 type lpSolver struct {
+	ctx context.Context
 	fit *fitSet
 	sv  solver.Backend
 	n   int // LPs solved
@@ -213,7 +216,7 @@ const (
 // excluded), the optimal error t (L∞) and a warm start for the next LP.
 func (s *lpSolver) solvePairs(lp *pairLP, warm *pairWarm) ([]float64, float64, *pairWarm, error) {
 	np := len(lp.r)
-	l1 := s.fit.norm == L1
+	l1 := s.fit.norm == fmap.L1
 	if l1 || np <= rowGenMin {
 		all := make([]int, np)
 		for i := range all {
@@ -301,7 +304,7 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 		hi[2*k], hi[2*k+1] = math.Inf(1), math.Inf(1)
 	}
 	b := solver.NewBuilder(lo, hi)
-	l1 := s.fit.norm == L1
+	l1 := s.fit.norm == fmap.L1
 	nerr := 1
 	if l1 {
 		nerr = len(rows)
@@ -318,12 +321,28 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 		}
 		b.AddDenseColumn(lp.errCost, 0, math.Inf(1), col)
 	}
+	// A column far smaller than the largest (the frequency of a term of
+	// tiny frequency or weight in the polish) is scaled up to it, x_j =
+	// scale_j·x'_j, so that the simplex does not mistake it for zero.
+	big := 0.0
+	scale := make([]float64, len(lp.v))
+	for j, v := range lp.v {
+		for _, i := range rows {
+			scale[j] = math.Max(scale[j], math.Abs(v[i]))
+		}
+		big = math.Max(big, scale[j])
+	}
 	col := make([]float64, m)
 	for j, v := range lp.v {
-		for k, i := range rows {
-			col[2*k], col[2*k+1] = v[i], -v[i]
+		sc := 1.0
+		if scale[j] > 0 && scale[j] < tinyColumn*big {
+			sc = big / scale[j]
 		}
-		b.AddDenseColumn(lp.cost[j], lp.lo[j], lp.hi[j], col)
+		scale[j] = sc
+		for k, i := range rows {
+			col[2*k], col[2*k+1] = sc*v[i], -sc*v[i]
+		}
+		b.AddDenseColumn(sc*lp.cost[j], lp.lo[j]/sc, lp.hi[j]/sc, col)
 	}
 	sol, err := s.solve(b.Problem(), warm)
 	if err != nil {
@@ -333,8 +352,16 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 	if !l1 {
 		t = sol.X[0]
 	}
-	return sol.X[nerr:], t, sol, nil
+	x := sol.X[nerr:]
+	for j := range x {
+		x[j] *= scale[j]
+	}
+	return x, t, sol, nil
 }
+
+// tinyColumn is the size below which, relative to the largest column, a
+// design LP's column is scaled up.
+const tinyColumn = 1e-4
 
 // newPairLP starts an LP with residual offsets r.
 func newPairLP(r []float64, errCost float64) *pairLP {
@@ -365,7 +392,7 @@ func corners(mv []int) [][]float64 {
 
 // chum solves Chum's LP over a pool: min Σ D_ω α_ω + γ·C(k, k̂). With
 // dmax > 0 every movable frequency coordinate may move within ±dmax through
-// the first-order term (Chum eq. 12), in the cone encoding of lp-design.md:
+// the first-order term (Chum eq. 12), in the cone encoding of docs/lp-design.md:
 // the trust-region box |β_c| ≤ dmax·α is the cone spanned by its corners,
 // so each frequency gets one nonnegative column per corner s,
 // φ(ω, z) + dmax Σ_c s_c ∂φ/∂ω_c(ω, z), with α = Σ_s p_s, β = dmax Σ_s s·p_s,
@@ -477,6 +504,9 @@ func (s *lpSolver) refit(omega [][]float64) ([]float64, error) {
 
 // solve runs one LP and insists on a verified optimum.
 func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis) (*solver.Solution, error) {
+	if err := s.ctx.Err(); err != nil {
+		return nil, err
+	}
 	s.n++
 	// A design LP takes a small multiple of rows + columns pivots; one that
 	// takes far more is hopeless for this design and better given up early.

@@ -1,27 +1,53 @@
 package design
 
-// ChumOptions tune Chum's LP designer (method "chum"). Every field is
-// optional: the zero value selects the documented default.
+// FitOptions tune Chum's LP designer (Fit) wherever it runs: chum and the
+// multi-dimensional LP methods. Every field is optional: the zero value
+// selects the documented default. The yaml tags are the spec keys and the
+// spec tags their limits.
+type FitOptions struct {
+	// RefineIterations is the number of continuous-refinement LPs, each
+	// halving d_max (Chum §4.2). Default 8.
+	RefineIterations int `yaml:"refine_iterations" spec:"min=1,max=50"`
+	// Polish, unless false, adds the refit and the joint (ω, α) polish
+	// beyond the paper. Default true.
+	Polish *bool `yaml:"polish"`
+	// Starts is the number of polish starts (distinct LP candidates,
+	// structured ladders and random ones). Default 16 for chum.
+	Starts int `yaml:"starts" spec:"min=1,max=1000"`
+	// Seed seeds every random choice of the design. 0 selects the default,
+	// 1.
+	Seed int64 `yaml:"seed"`
+}
+
+// polish reports whether the polish runs.
+func (o FitOptions) polish() bool { return o.Polish == nil || *o.Polish }
+
+// fitDefaults fills in the defaults of the options every fitting problem
+// uses (refinement, polish starts, seed).
+func (o FitOptions) fitDefaults() FitOptions {
+	if o.RefineIterations <= 0 {
+		o.RefineIterations = 8
+	}
+	if o.Starts <= 0 {
+		o.Starts = 16
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	return o
+}
+
+// ChumOptions tune Chum's one-dimensional designer (method "chum").
 type ChumOptions struct {
 	// OmegaMax is the largest frequency of the discrete pool Ω. Default: 5 for
 	// homogeneous kernels (signatures in log space), 5/σ for the RBF kernel.
-	OmegaMax float64 `json:"omega_max,omitempty"`
+	OmegaMax float64 `yaml:"omega_max" spec:"positive"`
 	// Spacing is the step of the discrete pool and the initial trust region
 	// d_max of the continuous refinement (Chum §4.2). Default 0.1.
-	Spacing float64 `json:"spacing,omitempty"`
+	Spacing float64 `yaml:"spacing" spec:"positive"`
 	// ZPoints is the size |Z| of the evaluation set. Default: a step of 0.01
 	// on [0, M] for homogeneous kernels; for the RBF kernel at least 20
 	// points per period of OmegaMax.
-	ZPoints int `json:"z_points,omitempty"`
-	// RefineIterations is the number of continuous-refinement LPs, each
-	// halving d_max (Chum §4.2). Default 8.
-	RefineIterations int `json:"refine_iterations,omitempty"`
-	// NoPolish skips the refit and the joint (ω, α) polish beyond the paper.
-	NoPolish bool `json:"no_polish,omitempty"`
-	// Starts is the number of polish starts (distinct LP candidates,
-	// structured ladders and random ones). Default 16.
-	Starts int `json:"starts,omitempty"`
-	// Seed seeds every random choice of the design. 0 selects the default,
-	// 1.
-	Seed int64 `json:"seed,omitempty"`
+	ZPoints    int `yaml:"z_points" spec:"min=3,max=20000"`
+	FitOptions `yaml:",inline"`
 }

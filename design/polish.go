@@ -3,6 +3,8 @@ package design
 import (
 	"math"
 	"slices"
+
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // Polish: a minimax (or L1) trust-region sequential LP on frequencies and
@@ -23,7 +25,8 @@ const (
 
 // polish improves (ω, α) on the fitting set and returns the best iterate and
 // its objective. Coordinates that are not movable (the zero frequency, zero
-// modulation factors) stay where they are.
+// modulation factors) stay where they are. A step whose LP fails ends it
+// (only a cancelled context is an error).
 func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []float64, float64, error) {
 	omega, alpha = cloneFreqs(omega), slices.Clone(alpha)
 	f := s.fit
@@ -35,6 +38,9 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 	grad := make([]float64, nz*f.n)
 	phi := make([]float64, nz)
 	for step := 0; step < polishMaxSteps && rho > polishRhoMin; step++ {
+		if err := s.ctx.Err(); err != nil {
+			return nil, nil, 0, err
+		}
 		lp := newPairLP(r, 1)
 		// L∞: start the row generation from the points near the maximum.
 		for i, e := range r {
@@ -75,6 +81,11 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 			}
 			sj := math.Max(a, 1e-3*scale)
 			addPair(j, -1, math.Min(rho*sj, a), rho*sj, v)
+			if a == 0 {
+				// A term without weight has no gradient in ω: its
+				// frequency stays until its weight grows.
+				continue
+			}
 			for _, c := range f.movable(om) {
 				// −∂r/∂ω_jc = w α ∂φ/∂ω_c
 				v := make([]float64, nz)
@@ -83,17 +94,24 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 				}
 				down := rho
 				if f.nonneg {
-					down = math.Min(rho, om[c])
+					// Halving at most per step: a nonzero frequency never
+					// reaches 0, where its term would lose a dimension.
+					down = math.Min(rho, 0.5*om[c])
 				}
 				addPair(j, c, down, rho, v)
 			}
 		}
 		x, t, _, err := s.solvePairs(lp, nil)
 		if err != nil {
-			return nil, nil, 0, err
+			if ctxErr := s.ctx.Err(); ctxErr != nil {
+				return nil, nil, 0, ctxErr
+			}
+			// A step whose LP fails ends the polish at the current
+			// iterate, which is never worse than the start.
+			break
 		}
 		predicted := t
-		if f.norm == L1 {
+		if f.norm == fmap.L1 {
 			// The L1 objective of the model: Σ_i |r_i − Σ_j v_ji x_j|.
 			res := slices.Clone(r)
 			for j, xj := range x {
@@ -134,6 +152,19 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 		}
 	}
 	return omega, alpha, F, nil
+}
+
+// refitPolish refits the weights of a support and polishes the result.
+func (s *lpSolver) refitPolish(omega [][]float64) (*candidate, error) {
+	alpha, err := s.refit(omega)
+	if err != nil {
+		return nil, err
+	}
+	om, al, score, err := s.polish(omega, alpha)
+	if err != nil {
+		return nil, err
+	}
+	return &candidate{om, al, score}, nil
 }
 
 func cloneFreqs(omega [][]float64) [][]float64 {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // emitted is one generated map: its four functions behind slice adapters.
@@ -58,24 +58,32 @@ var maps = []emitted{
 		func(o []float32, x float32) { RBFS03Harmonic1732((*[RBFS03Harmonic17Dim]float32)(o), x) }, RBFS03Harmonic17Slice32},
 }
 
-// loadMap reads the map featmap designed for a generated file.
-func loadMap(t testing.TB, name string) *design.Map {
+// designed is a map featmap designed for a generated file, with its
+// measured errors.
+type designed struct {
+	*fmap.Map
+	Errors *fmap.Verification
+}
+
+// loadMap reads the map featmap designed for a generated file
+// (featmap gen -map).
+func loadMap(t testing.TB, name string) designed {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name+".map.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m design.Map
-	if err := json.Unmarshal(b, &m); err != nil {
+	var vm fmap.Verified
+	if err := json.Unmarshal(b, &vm); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Validate(); err != nil {
+	if vm.Map == nil || vm.Verification == nil {
+		t.Fatalf("%s: no map or no measured errors", name)
+	}
+	if err := vm.Map.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if m.Errors == nil {
-		t.Fatalf("%s: the map has no measured errors", name)
-	}
-	return &m
+	return designed{vm.Map, vm.Verification}
 }
 
 // TestEveryMapIsTested: every generated file's map is in the table above,
@@ -115,7 +123,7 @@ func TestEveryMapIsTested(t *testing.T) {
 // inputs returns the domain inputs a map is checked on (every integer of an
 // integer domain; 801 points of an interval, log-spaced for a homogeneous
 // map) and edge inputs around and outside the domain.
-func inputs(m *design.Map) (in, edge []float64) {
+func inputs(m designed) (in, edge []float64) {
 	lo, hi := m.Domain.Lo[0], m.Domain.Hi[0]
 	switch {
 	case m.Domain.Integer:

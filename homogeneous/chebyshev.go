@@ -1,33 +1,42 @@
 package homogeneous
 
-import "github.com/featmap/featmap/design"
+import (
+	"context"
 
-// MethodChebyshev is the Method of maps made by Chebyshev.
-const MethodChebyshev = "chebyshev"
+	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
+)
 
-// Chebyshev returns Li et al.'s Chebyshev χ² series (method "chebyshev",
-// γ = 1 only) with p.Dim = N terms d_0..d_{N−1}: a design.Chebyshev map,
-// evaluated by design's stable upward recurrence
+// Chebyshev is Li et al.'s Chebyshev χ² series (method "chebyshev", γ = 1
+// only; Li et al. §4) with D terms d_0..d_{D−1}, evaluated by the stable
+// upward recurrence
 //
 //	d_0 = 2x/(x+1),  d_1 = −(√2 log x/π) d_0,
 //	d_q = [(−1)^q (2 log x/π) d_{q−1} + (q−2) d_{q−2}]/q,
 //
 // with Σ_{q≥0} d_q(x)d_q(y) = 2xy/(x+y). The truncation error decays like
-// O(1/N) (formulas.md §3.3).
-func Chebyshev(p Problem) (*design.Map, error) {
-	p, err := p.normalized()
-	if err != nil {
+// O(1/D) (docs/formulas.md §3.3).
+type Chebyshev struct{}
+
+// Name returns "chebyshev".
+func (Chebyshev) Name() string { return "chebyshev" }
+
+// Options: none.
+func (Chebyshev) Options() any { return &struct{}{} }
+
+// Applies accepts the χ² kernel with γ = 1 on one input axis.
+func (Chebyshev) Applies(p *fmap.Problem) error { return chi2Only("chebyshev", p) }
+
+// Dims: every dimension.
+func (Chebyshev) Dims(*fmap.Problem) design.Dims { return design.AnyDim }
+
+// Design returns the series of dimension dim.
+func (Chebyshev) Design(_ context.Context, p *fmap.Problem, dim int, _ design.Settings) (*design.Result, error) {
+	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	if err := checkChi2(MethodChebyshev, p); err != nil {
+	if err := chi2Only("chebyshev", p); err != nil {
 		return nil, err
 	}
-	m := p.newMap(MethodChebyshev)
-	m.Transform = design.Identity
-	m.Form = design.Chebyshev
-	m.Dim = p.Dim
-	if err := m.Validate(); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return result(fmap.NewSeriesMap(p.Kernel, p.Domain, "chebyshev", &fmap.Series{Form: fmap.Chebyshev, Dim: dim, Negative: p.Negative}))
 }

@@ -6,17 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // chebMap returns the N-term Chebyshev map on [1e-6, 1] or fails the test.
-func chebMap(t *testing.T, n int) *design.Map {
+func chebMap(t *testing.T, n int) *fmap.Map {
 	t.Helper()
-	m, err := Chebyshev(Problem{Kernel: Chi2, Domain: design.Domain{Lo: []float64{1e-6}, Hi: []float64{1}}, Dim: n})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return design1(t, Chebyshev{}, problem(fmap.Chi2, 0, fmap.Domain{Lo: []float64{1e-6}, Hi: []float64{1}}), n)
 }
 
 // TestChebyshevRefs checks the li_cheb rows of formula_refs.csv: d_0..d_10
@@ -58,8 +54,8 @@ func TestChebyshevRefs(t *testing.T) {
 
 // TestChebyshevReciprocal checks d_q(1/x) = (−1)^q d_q(x)/x (from
 // K(1/x, 1/y) = K(x, y)/(xy)) for q < 40 at every point of G and a few
-// large and tiny x, to 1e-14·√(1/x) absolute (the scale of d_q(1/x)); the
-// notes found it exact in float for most x.
+// large and tiny x, to 1e-14·√(1/x) absolute (the scale of d_q(1/x));
+// docs/formulas.md §3 finds it exact in float for most x.
 func TestChebyshevReciprocal(t *testing.T) {
 	const n = 40
 	m := chebMap(t, n)
@@ -80,40 +76,41 @@ func TestChebyshevReciprocal(t *testing.T) {
 }
 
 // TestChebyshevErrorOnG checks the truncation error max |K − Σ_{q<N} d_q d_q|
-// over all pairs of the grid G against formulas.md §3.3: 1.556e-2,
+// over all pairs of the grid G against docs/formulas.md §3.3: 1.556e-2,
 // 8.662e-3, 6.176e-3, 3.983e-3 for N = 3, 5, 7, 11. The numbers have 4
 // significant digits, so each must match within 0.05 % relative.
 func TestChebyshevErrorOnG(t *testing.T) {
 	tests := []struct {
 		n    int
-		want float64 // formulas.md §3.3 table; tolerance 0.05 %
+		want float64 // docs/formulas.md §3.3 table; tolerance 0.05 %
 	}{
 		{3, 1.556e-2}, {5, 8.662e-3}, {7, 6.176e-3}, {11, 3.983e-3},
 	}
 	for _, tc := range tests {
 		got := maxErrorOnG(chebMap(t, tc.n))
-		t.Logf("chebyshev N=%d: max error on G %.5g (notes %.4g)", tc.n, got, tc.want)
+		t.Logf("chebyshev N=%d: max error on G %.5g (docs/formulas.md %.4g)", tc.n, got, tc.want)
 		if relErr(got, tc.want) > 5e-4 {
 			t.Errorf("chebyshev N=%d: max error on G = %.5g, want %.4g within 0.05 %%", tc.n, got, tc.want)
 		}
 	}
 }
 
-// TestChebyshevBadInput checks the errors for other kernels, γ ≠ 1 and a
-// bad dimension.
+// TestChebyshevBadInput checks the errors for other kernels, γ ≠ 1, a bad
+// dimension and an unknown kernel.
 func TestChebyshevBadInput(t *testing.T) {
-	dom := design.Domain{Lo: []float64{0}, Hi: []float64{1}}
+	dom := fmap.Domain{Lo: []float64{0}, Hi: []float64{1}}
 	for _, tc := range []struct {
-		p    Problem
+		p    *fmap.Problem
+		dim  int
 		want string
 	}{
-		{Problem{Kernel: JS, Domain: dom, Dim: 3}, "chi2 kernel only"},
-		{Problem{Kernel: Chi2, Gamma: 2, Domain: dom, Dim: 3}, "gamma 1 only"},
-		{Problem{Kernel: Chi2, Domain: dom, Dim: -1}, "dimension -1"},
-		{Problem{Kernel: "x", Domain: dom, Dim: 1}, "unknown kernel"},
+		{problem(fmap.JS, 0, dom), 3, "chebyshev needs kernel chi2 with gamma 1, not js"},
+		{problem(fmap.Chi2, 2, dom), 3, "chebyshev needs kernel chi2 with gamma 1, not gamma 2"},
+		{problem(fmap.Chi2, 0, dom), -1, "dimension -1"},
+		{problem("x", 0, dom), 1, "unknown kernel"},
 	} {
-		if _, err := Chebyshev(tc.p); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: error %v, want one containing %q", tc.p, err, tc.want)
+		if _, err := designErr(Chebyshev{}, tc.p, tc.dim); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v, dim %d: error %v, want one containing %q", tc.p, tc.dim, err, tc.want)
 		}
 	}
 }

@@ -6,18 +6,20 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // TestCompareChi2 measures, for χ² at D = 3, 5, 7, 11, the VZ map (uniform
 // and rectangular windows, VLFeat's default periods), Li's direct series
 // (Algorithm 1, log-uniform on the domain) and the Chebyshev series with
-// design.Verify (absolute measure, NewReference) on {0..255} and on the
+// fmap.Verify (absolute measure, Problem.Reference) on {0..255} and on the
 // interval [1e-6, 1], logs the table, and asserts the qualitative facts of
-// formulas.md §3.3 that hold on these sets:
+// docs/formulas.md §3.3 that hold on these sets:
 //
 //   - on the interval, Li beats both VZ windows and Chebyshev at every D;
 //   - on the interval, Chebyshev beats uniform-window VZ at D = 3 and 5 and
-//     loses to it at D = 7 and 11 (the crossing of the notes' table);
+//     loses to it at D = 7 and 11 (the crossing in the table of
+//     docs/formulas.md §3.3);
 //   - every method improves strictly with D on both domains.
 func TestCompareChi2(t *testing.T) {
 	if testing.Short() {
@@ -27,22 +29,23 @@ func TestCompareChi2(t *testing.T) {
 	methods := []string{"vz uniform", "vz rectangular", "li", "chebyshev"}
 	domains := []struct {
 		name string
-		dom  design.Domain
+		dom  fmap.Domain
 	}{
-		{"{0..255}", design.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}}},
-		{"[1e-6, 1]", design.Domain{Lo: []float64{1e-6}, Hi: []float64{1}}},
+		{"{0..255}", fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}}},
+		{"[1e-6, 1]", fmap.Domain{Lo: []float64{1e-6}, Hi: []float64{1}}},
 	}
 	// linf[domain][method][dim index]
 	linf := make([][][]float64, len(domains))
 	var tab strings.Builder
-	fmt.Fprintf(&tab, "χ², absolute error L∞ / RMS over all ordered pairs (design.Verify, NewReference):\n")
+	fmt.Fprintf(&tab, "χ², absolute error L∞ / RMS over all ordered pairs (fmap.Verify, Problem.Reference):\n")
 	fmt.Fprintf(&tab, "%-10s %-15s", "domain", "method")
 	for _, d := range dims {
 		fmt.Fprintf(&tab, " | %-19s", fmt.Sprintf("D = %d", d))
 	}
 	tab.WriteString("\n")
 	for di, dm := range domains {
-		ref, err := NewReference(Chi2, 1, dm.dom, design.Absolute)
+		p := problem(fmap.Chi2, 1, dm.dom)
+		ref, err := p.Reference()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,22 +53,18 @@ func TestCompareChi2(t *testing.T) {
 		for mi, method := range methods {
 			fmt.Fprintf(&tab, "%-10s %-15s", dm.name, method)
 			for _, d := range dims {
-				p := Problem{Kernel: Chi2, Domain: dm.dom, Dim: d}
-				var m *design.Map
+				var meth design.Method
 				switch method {
 				case "vz uniform":
-					m, err = VZ(p, VZOptions{Window: Uniform})
+					meth = &VZ{Opts: VZOptions{Window: Uniform}}
 				case "vz rectangular":
-					m, err = VZ(p, VZOptions{Window: Rectangular})
+					meth = &VZ{Opts: VZOptions{Window: Rectangular}}
 				case "li":
-					m, err = Li(p, LiOptions{})
+					meth = &Li{}
 				case "chebyshev":
-					m, err = Chebyshev(p)
+					meth = Chebyshev{}
 				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				a := design.Verify(m, ref).Absolute
+				a := fmap.Verify(design1(t, meth, p, d), ref).Absolute
 				linf[di][mi] = append(linf[di][mi], a.LInf)
 				fmt.Fprintf(&tab, " | %-19s", fmt.Sprintf("%.3g / %.3g", a.LInf, a.RMS))
 			}

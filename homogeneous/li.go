@@ -2,6 +2,7 @@ package homogeneous
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,10 +11,8 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
-
-// MethodLi is the Method of maps made by Li.
-const MethodLi = "li"
 
 // DefaultLiBins is the default number of logarithmic histogram bins of Li's
 // Algorithm 1, and MaxLiBins the largest number accepted.
@@ -22,43 +21,136 @@ const (
 	MaxLiBins     = 1 << 20
 )
 
-// checkChi2 returns an error unless p asks for the χ² kernel with γ = 1,
-// the only kernel Li's series (direct and Chebyshev) approximate.
-func checkChi2(method string, p Problem) error {
-	if p.Kernel != Chi2 {
-		return fmt.Errorf("homogeneous: %s approximates the chi2 kernel only, not %s", method, p.Kernel)
+// chi2Only is the Applies of the χ² series methods: Li's series (direct
+// and Chebyshev) approximate the χ² kernel with γ = 1 only.
+func chi2Only(method string, p *fmap.Problem) error {
+	switch k := p.Kernel; {
+	case k.Type != fmap.Chi2:
+		return fmt.Errorf("%s needs kernel chi2 with gamma 1, not %s", method, k.Type)
+	case gammaOf(k) != 1:
+		return fmt.Errorf("%s needs kernel chi2 with gamma 1, not gamma %v", method, k.Gamma)
 	}
-	if p.Gamma != 1 {
-		return fmt.Errorf("homogeneous: %s approximates chi2 with gamma 1 only, not gamma %g", method, p.Gamma)
+	return oneAxis(method, p)
+}
+
+// oneAxis is the Applies of the one-dimensional methods.
+func oneAxis(name string, p *fmap.Problem) error {
+	if n := p.InDim(); n != 1 {
+		return fmt.Errorf("%s designs maps of one input axis only; domain.dims is %d", name, n)
 	}
 	return nil
 }
 
-// Li returns Li, Lebanon and Sminchisescu's direct χ² series (method "li",
-// γ = 1 only) with p.Dim = N terms: a design.LiSeries map with
+// LiOptions tune Li's direct χ² series. At most one of K and Data is set;
+// with neither, Algorithm 1 runs on a log-uniform density over the domain.
+type LiOptions struct {
+	// K gives the parameters k_1..k_N explicitly (N is the dimension).
+	K []float64 `yaml:"k" spec:"positive,maxlen=10000"`
+	// Bins is the number of logarithmic histogram bins of Algorithm 1.
+	// Default 100.
+	Bins int `yaml:"bins" spec:"min=2,max=1048576"`
+	// Data is a file of data values (nonnegative numbers separated by white
+	// space, '#' comments) for the data-driven variant of Algorithm 1,
+	// relative to the spec's directory; LoadFiles reads it into Values.
+	Data   string    `yaml:"data" spec:"nonempty"`
+	Values []float64 `yaml:"-"`
+}
+
+// SetDefaults fills in the default number of bins of Algorithm 1 (which
+// explicit k skip).
+func (o *LiOptions) SetDefaults() {
+	if o.Bins == 0 && len(o.K) == 0 {
+		o.Bins = DefaultLiBins
+	}
+}
+
+// Li is Li, Lebanon and Sminchisescu's direct χ² series (method "li",
+// γ = 1 only; Li et al. §3): a map of N terms
 //
 //	c_q(x) = Π_{p<q} (x − k_p)/(x + k_p) · 2√k_q · x/(x + k_q),   q = 1..N,
 //
 // for which 2xy/(x+y) − Σ c_q(x)c_q(y) = Π_p ρ_p(x)ρ_p(y) · 2xy/(x+y)
-// exactly. The parameters are opt.K when given (its length must be N);
-// otherwise Algorithm 1 chooses them (LiFromValues on opt.Values when given,
-// else LiLogUniform on [m, b] = [smallest nonzero input of the domain, its
-// upper end]) with opt.Bins bins (0 means DefaultLiBins).
-func Li(p Problem, opt LiOptions) (*design.Map, error) {
-	p, err := p.normalized()
+// exactly. The parameters are Opts.K when given (its length is N);
+// otherwise Algorithm 1 chooses them (LiFromValues on Opts.Values when
+// given, else LiLogUniform on [m, b] = [smallest nonzero input of the
+// domain, its upper end]) with Opts.Bins bins.
+type Li struct{ Opts LiOptions }
+
+// Name returns "li".
+func (*Li) Name() string { return "li" }
+
+// Options returns the options.
+func (m *Li) Options() any { return &m.Opts }
+
+// Applies accepts the χ² kernel with γ = 1 on one input axis.
+func (*Li) Applies(p *fmap.Problem) error { return chi2Only("li", p) }
+
+// Dims: the length of explicit k, else every dimension.
+func (m *Li) Dims(*fmap.Problem) design.Dims {
+	if n := len(m.Opts.K); n > 0 {
+		return design.Dims{Only: []int{n}, Why: fmt.Sprintf("li with explicit k makes D = %d only (one dimension per k)", n)}
+	}
+	return design.AnyDim
+}
+
+// CheckOptions rejects explicit k together with Algorithm 1's options.
+func (m *Li) CheckOptions() error {
+	switch o := m.Opts; {
+	case len(o.K) > 0 && o.Data != "":
+		return &design.OptionError{Key: "data", Other: "k", Msg: "li takes explicit k or data for Algorithm 1, not both"}
+	case len(o.K) > 0 && o.Bins != 0:
+		return &design.OptionError{Key: "k", Other: "bins", Msg: "bins are for Algorithm 1, which explicit k skip"}
+	}
+	return nil
+}
+
+// CheckTarget: explicit k fix the dimension.
+func (m *Li) CheckTarget(dim int) error {
+	n := len(m.Opts.K)
+	switch {
+	case n == 0:
+	case dim == 0:
+		return &design.OptionError{Key: "k", Msg: fmt.Sprintf("fixes the dimension at %d (one per k): give target.dim: %d, not target.max_error", n, n)}
+	case n != dim:
+		return &design.OptionError{Key: "k", Msg: fmt.Sprintf("has %d values but target.dim is %d: li makes one dimension per k", n, dim)}
+	}
+	return nil
+}
+
+// LoadFiles reads the data file into Values: open returns the file's
+// content and its path as messages should name it.
+func (m *Li) LoadFiles(open func(name string) (io.ReadCloser, string, error)) error {
+	if m.Opts.Data == "" {
+		return nil
+	}
+	r, name, err := open(m.Opts.Data)
 	if err != nil {
+		return &design.OptionError{Key: "data", Msg: err.Error(), Err: err}
+	}
+	defer r.Close()
+	if m.Opts.Values, err = ParseValues(r, name); err != nil {
+		return &design.OptionError{Key: "data", Msg: err.Error(), Err: err}
+	}
+	return nil
+}
+
+// Design returns the series of dimension dim.
+func (m *Li) Design(_ context.Context, p *fmap.Problem, dim int, _ design.Settings) (*design.Result, error) {
+	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	if err := checkChi2(MethodLi, p); err != nil {
+	if err := chi2Only("li", p); err != nil {
 		return nil, err
 	}
+	opt := m.Opts
 	var ks []float64
+	var err error
 	switch {
 	case opt.K != nil && opt.Values != nil:
 		return nil, errors.New("homogeneous: li takes either explicit parameters k or data values, not both")
 	case opt.K != nil:
-		if len(opt.K) != p.Dim {
-			return nil, fmt.Errorf("homogeneous: li has %d parameters k for dimension %d; give exactly one per dimension", len(opt.K), p.Dim)
+		if len(opt.K) != dim {
+			return nil, fmt.Errorf("homogeneous: li has %d parameters k for dimension %d; give exactly one per dimension", len(opt.K), dim)
 		}
 		for i, k := range opt.K {
 			if !(k > 0) || math.IsInf(k, 1) {
@@ -67,27 +159,19 @@ func Li(p Problem, opt LiOptions) (*design.Map, error) {
 		}
 		ks = append([]float64(nil), opt.K...)
 	case opt.Values != nil:
-		if ks, err = LiFromValues(p.Dim, opt.Bins, opt.Values); err != nil {
+		if ks, err = LiFromValues(dim, opt.Bins, opt.Values); err != nil {
 			return nil, err
 		}
 	default:
-		m, err := smallestNonzero(p.Domain)
+		lo, err := p.SmallestNonzero()
 		if err != nil {
 			return nil, fmt.Errorf("%w (li's Algorithm 1 needs the range [m, b] of its log-uniform density)", err)
 		}
-		if ks, err = LiLogUniform(p.Dim, opt.Bins, m, p.Domain.Hi[0]); err != nil {
+		if ks, err = LiLogUniform(dim, opt.Bins, lo, p.Domain.Hi[0]); err != nil {
 			return nil, err
 		}
 	}
-	mp := p.newMap(MethodLi)
-	mp.Transform = design.Identity
-	mp.Form = design.LiSeries
-	mp.LiK = ks
-	mp.Dim = len(ks)
-	if err := mp.Validate(); err != nil {
-		return nil, err
-	}
-	return mp, nil
+	return result(fmap.NewSeriesMap(p.Kernel, p.Domain, "li", &fmap.Series{Form: fmap.LiSeries, K: ks, Dim: len(ks), Negative: p.Negative}))
 }
 
 // liBins returns the bin count with 0 meaning the default, or an error.
@@ -150,7 +234,7 @@ func liGreedy(n int, centres, mass []float64) []float64 {
 
 // LiLogUniform returns the parameters k_1..k_n that Li's Algorithm 1 picks
 // for a density uniform in log x on [m, b] (0 < m ≤ b): every one of the
-// bins logarithmic bins on [m, b] has the same mass (formulas.md §2.2).
+// bins logarithmic bins on [m, b] has the same mass (docs/formulas.md §2.2).
 // bins = 0 means DefaultLiBins. For m = 1e-5, b = 1 and 100 bins the picks
 // are the bins 99, 90, 80, 96, 69, 59, 85, 49, 75, 93, 39, ….
 func LiLogUniform(n, bins int, m, b float64) ([]float64, error) {

@@ -3,18 +3,23 @@ package homogeneous
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
-// unitInterval is the interval domain [1e-5, 1] of the notes' Li examples.
-var unitInterval = design.Domain{Lo: []float64{1e-5}, Hi: []float64{1}}
+// unitInterval is the interval domain [1e-5, 1] of the Li examples of
+// docs/formulas.md §2.
+var unitInterval = fmap.Domain{Lo: []float64{1e-5}, Hi: []float64{1}}
+
+// chi2 is the χ² kernel with γ = 1.
+var chi2 = fmap.Kernel{Type: fmap.Chi2, Gamma: 1}
 
 // maxErrorOnG returns max |K(x,y) − Ψ(x)·Ψ(y)| over all pairs of GridG.
-func maxErrorOnG(m *design.Map) float64 {
+func maxErrorOnG(m *fmap.Map) float64 {
 	g := GridG()
 	psi := make([][]float64, len(g))
 	for i, x := range g {
@@ -28,7 +33,7 @@ func maxErrorOnG(m *design.Map) float64 {
 			for c := range psi[i] {
 				d += psi[i][c] * psi[j][c]
 			}
-			worst = math.Max(worst, math.Abs(Chi2.Eval(x, y, 1)-d))
+			worst = math.Max(worst, math.Abs(chi2.Eval1(x, y)-d))
 		}
 	}
 	return worst
@@ -39,10 +44,7 @@ func maxErrorOnG(m *design.Map) float64 {
 // (|c_q| ≤ √x), exact zeros where x = k_p, Ψ(x)·Ψ(0.5) to 1e-14 relative,
 // and the remainder K − Ψ·Ψ to 1e-15 absolute (|K| ≤ 1.4 here).
 func TestLiDirectRefs(t *testing.T) {
-	m, err := Li(Problem{Kernel: Chi2, Domain: unitInterval, Dim: 5}, LiOptions{K: []float64{1, 0.1, 0.01, 0.001, 0.0001}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := design1(t, &Li{Opts: LiOptions{K: []float64{1, 0.1, 0.01, 0.001, 0.0001}}}, problem(fmap.Chi2, 0, unitInterval), 5)
 	rows := formulaRefs(t, "li_direct")
 	for _, r := range rows {
 		x := mustFloat(t, r.x)
@@ -55,7 +57,7 @@ func TestLiDirectRefs(t *testing.T) {
 		}
 		if y, ok := strings.CutPrefix(r.component, "remainder(y="); ok {
 			yv := mustFloat(t, strings.TrimSuffix(y, ")"))
-			got := Chi2.Eval(x, yv, 1) - m.Dot([]float64{x}, []float64{yv})
+			got := chi2.Eval1(x, yv) - m.Dot([]float64{x}, []float64{yv})
 			if math.Abs(got-r.value) > 1e-15 {
 				t.Errorf("remainder at (%g, %g) = %.17g, want %.17g", x, yv, got, r.value)
 			}
@@ -78,7 +80,7 @@ func TestLiDirectRefs(t *testing.T) {
 }
 
 // TestLiLogUniform checks Algorithm 1 on a log-uniform density on
-// [1e-5, 1] with 100 bins against formulas.md §2.2 and the
+// [1e-5, 1] with 100 bins against docs/formulas.md §2.2 and the
 // li_algo1_loguniform rows of formula_refs.csv: the bins picked are exactly
 // 99, 90, 80, 96, 69, 59, 85, 49, 75, 93, 39 (each k_i must be bit-equal to
 // the centre of that bin as computed by liEdges) and each k_i equals
@@ -106,37 +108,30 @@ func TestLiLogUniform(t *testing.T) {
 		}
 	}
 	// Li with no K and no values runs the same on the domain [m, b].
-	m, err := Li(Problem{Kernel: Chi2, Domain: unitInterval, Dim: 11}, LiOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := design1(t, &Li{}, problem(fmap.Chi2, 0, unitInterval), 11)
 	for i := range ks {
-		if m.LiK[i] != ks[i] {
-			t.Fatalf("Li on [1e-5, 1] gives k = %v, LiLogUniform %v", m.LiK, ks)
+		if m.Series().K[i] != ks[i] {
+			t.Fatalf("Li on [1e-5, 1] gives k = %v, LiLogUniform %v", m.Series().K, ks)
 		}
 	}
 }
 
 // TestLiErrorOnG checks the maximum error over all pairs of the grid G
-// (formulas.md §1.3) of Li's series with Algorithm 1 on a log-uniform
-// density on [1e-5, 1], 100 bins, against formulas.md §2.2 ("weight =
+// (docs/formulas.md §1.3) of Li's series with Algorithm 1 on a log-uniform
+// density on [1e-5, 1], 100 bins, against docs/formulas.md §2.2 ("weight =
 // mass"): 8.46e-2, 2.25e-2, 6.74e-3, 1.88e-3, 5.72e-4, 5.81e-5 for N = 1, 2,
 // 3, 5, 7, 11. The published numbers have 3 significant digits, so each
 // must match within 0.5 % relative.
 func TestLiErrorOnG(t *testing.T) {
 	tests := []struct {
 		n    int
-		want float64 // formulas.md §2.2 table; tolerance 0.5 %
+		want float64 // docs/formulas.md §2.2 table; tolerance 0.5 %
 	}{
 		{1, 8.46e-2}, {2, 2.25e-2}, {3, 6.74e-3}, {5, 1.88e-3}, {7, 5.72e-4}, {11, 5.81e-5},
 	}
 	for _, tc := range tests {
-		m, err := Li(Problem{Kernel: Chi2, Domain: unitInterval, Dim: tc.n}, LiOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := maxErrorOnG(m)
-		t.Logf("li N=%d: max error on G %.4g (notes %.3g)", tc.n, got, tc.want)
+		got := maxErrorOnG(design1(t, &Li{}, problem(fmap.Chi2, 0, unitInterval), tc.n))
+		t.Logf("li N=%d: max error on G %.4g (docs/formulas.md %.3g)", tc.n, got, tc.want)
 		if relErr(got, tc.want) > 5e-3 {
 			t.Errorf("li N=%d: max error on G = %.4g, want %.3g within 0.5 %%", tc.n, got, tc.want)
 		}
@@ -201,44 +196,45 @@ func TestLiFromValues(t *testing.T) {
 	}
 
 	// Li with Values uses them.
-	m, err := Li(Problem{Kernel: Chi2, Domain: unitInterval, Dim: 3}, LiOptions{Values: []float64{0.01, 0, 0.01, 0.5, 0.01, 0}, Bins: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if relErr(m.LiK[0], x1) > 1e-15 || relErr(m.LiK[1], x0) > 1e-15 {
-		t.Errorf("Li with values: k = %v, want %v", m.LiK, want)
+	m := design1(t, &Li{Opts: LiOptions{Values: []float64{0.01, 0, 0.01, 0.5, 0.01, 0}, Bins: 2}}, problem(fmap.Chi2, 0, unitInterval), 3)
+	if k := m.Series().K; relErr(k[0], x1) > 1e-15 || relErr(k[1], x0) > 1e-15 {
+		t.Errorf("Li with values: k = %v, want %v", k, want)
 	}
 }
 
-// TestLiMapFields checks that Li and Chebyshev maps carry the kernel,
-// domain, negative rule, gamma and method, and validate.
+// TestLiMapFields checks that Li and Chebyshev maps carry the problem's
+// kernel (as given: γ = 0 stays 0, meaning 1), the domain, the negative
+// rule and the method, are one-stage series maps of the right form and
+// dimension, and validate.
 func TestLiMapFields(t *testing.T) {
-	dom := design.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}}
-	li, err := Li(Problem{Kernel: Chi2, Domain: dom, Dim: 4, Negative: design.NegativeZero}, LiOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := Chebyshev(Problem{Kernel: Chi2, Gamma: 1, Domain: dom, Dim: 6})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dom := fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}}
+	lp := problem(fmap.Chi2, 0, dom)
+	lp.Negative = fmap.NegativeZero
+	li := design1(t, &Li{}, lp, 4)
+	cp := problem(fmap.Chi2, 1, dom)
+	ch := design1(t, Chebyshev{}, cp, 6)
 	for _, tc := range []struct {
-		m      *design.Map
+		m      *fmap.Map
+		p      *fmap.Problem
 		method string
-		form   design.Form
-		neg    design.Negative
+		form   fmap.Form
+		neg    fmap.Negative
 		dim    int
 	}{
-		{li, MethodLi, design.LiSeries, design.NegativeZero, 4},
-		{ch, MethodChebyshev, design.Chebyshev, design.NegativeSign, 6},
+		{li, lp, "li", fmap.LiSeries, fmap.NegativeZero, 4},
+		{ch, cp, "chebyshev", fmap.Chebyshev, fmap.NegativeSign, 6},
 	} {
 		m := tc.m
 		if err := m.Validate(); err != nil {
 			t.Error(err)
 		}
-		if m.Method != tc.method || m.Form != tc.form || m.Negative != tc.neg || m.Dim != tc.dim ||
-			m.Kernel.Type != "chi2" || m.Kernel.Gamma != 1 || m.Gamma != 1 || !m.Domain.Integer || m.Domain.Hi[0] != 255 {
-			t.Errorf("%s map: %+v", tc.method, m)
+		s := m.Series()
+		if s == nil {
+			t.Fatalf("%s: not a one-stage series map: %+v", tc.method, m)
+		}
+		if m.Method != tc.method || s.Form != tc.form || s.Negative != tc.neg || m.Negative() != tc.neg || m.Dim != tc.dim || s.Dim != tc.dim ||
+			!reflect.DeepEqual(m.Kernel, tc.p.Kernel) || m.Kernel.Type != "chi2" || !m.Domain.Integer || m.Domain.Hi[0] != 255 || m.InDim != 1 {
+			t.Errorf("%s map: %+v, stage %+v", tc.method, m, s)
 		}
 	}
 	// On {0..255} Algorithm 1 works on [1, 255].
@@ -247,8 +243,8 @@ func TestLiMapFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range want {
-		if li.LiK[i] != want[i] {
-			t.Fatalf("li on {0..255}: k = %v, want %v", li.LiK, want)
+		if li.Series().K[i] != want[i] {
+			t.Fatalf("li on {0..255}: k = %v, want %v", li.Series().K, want)
 		}
 	}
 }
@@ -257,28 +253,30 @@ func TestLiMapFields(t *testing.T) {
 // (never panic) for bad problems and options, each naming the problem.
 func TestLiBadInput(t *testing.T) {
 	iv := unitInterval
+	c2 := problem(fmap.Chi2, 0, iv)
 	tests := []struct {
 		name string
-		p    Problem
+		p    *fmap.Problem
+		dim  int
 		opt  LiOptions
 		want string
 	}{
-		{"kernel", Problem{Kernel: Intersection, Domain: iv, Dim: 3}, LiOptions{}, "chi2 kernel only"},
-		{"gamma", Problem{Kernel: Chi2, Gamma: 0.5, Domain: iv, Dim: 3}, LiOptions{}, "gamma 1 only"},
-		{"k length", Problem{Kernel: Chi2, Domain: iv, Dim: 3}, LiOptions{K: []float64{1, 2}}, "2 parameters k for dimension 3"},
-		{"k zero", Problem{Kernel: Chi2, Domain: iv, Dim: 2}, LiOptions{K: []float64{1, 0}}, "k2 = 0"},
-		{"k nan", Problem{Kernel: Chi2, Domain: iv, Dim: 1}, LiOptions{K: []float64{math.NaN()}}, "k1 = NaN"},
-		{"both", Problem{Kernel: Chi2, Domain: iv, Dim: 1}, LiOptions{K: []float64{1}, Values: []float64{1}}, "not both"},
-		{"no positive", Problem{Kernel: Chi2, Domain: iv, Dim: 1}, LiOptions{Values: []float64{0, 0}}, "no positive value"},
-		{"negative value", Problem{Kernel: Chi2, Domain: iv, Dim: 1}, LiOptions{Values: []float64{1, -2}}, "value 2 is -2"},
-		{"bins", Problem{Kernel: Chi2, Domain: iv, Dim: 1}, LiOptions{Bins: -1}, "bins -1"},
-		{"open interval", Problem{Kernel: Chi2, Domain: design.Domain{Lo: []float64{0}, Hi: []float64{1}}, Dim: 2}, LiOptions{}, "no smallest nonzero input"},
-		{"dim", Problem{Kernel: Chi2, Domain: iv}, LiOptions{}, "dimension 0"},
-		{"domain", Problem{Kernel: Chi2, Domain: design.Domain{Lo: []float64{2}, Hi: []float64{1}}, Dim: 2}, LiOptions{}, "need lo < hi"},
-		{"negative rule", Problem{Kernel: Chi2, Domain: iv, Dim: 2, Negative: "abs"}, LiOptions{}, "negative-input rule"},
+		{"kernel", problem(fmap.Intersection, 0, iv), 3, LiOptions{}, "li needs kernel chi2 with gamma 1, not intersection"},
+		{"gamma", problem(fmap.Chi2, 0.5, iv), 3, LiOptions{}, "li needs kernel chi2 with gamma 1, not gamma 0.5"},
+		{"k length", c2, 3, LiOptions{K: []float64{1, 2}}, "2 parameters k for dimension 3"},
+		{"k zero", c2, 2, LiOptions{K: []float64{1, 0}}, "k2 = 0"},
+		{"k nan", c2, 1, LiOptions{K: []float64{math.NaN()}}, "k1 = NaN"},
+		{"both", c2, 1, LiOptions{K: []float64{1}, Values: []float64{1}}, "not both"},
+		{"no positive", c2, 1, LiOptions{Values: []float64{0, 0}}, "no positive value"},
+		{"negative value", c2, 1, LiOptions{Values: []float64{1, -2}}, "value 2 is -2"},
+		{"bins", c2, 1, LiOptions{Bins: -1}, "bins -1"},
+		{"open interval", problem(fmap.Chi2, 0, fmap.Domain{Lo: []float64{0}, Hi: []float64{1}}), 2, LiOptions{}, "no smallest nonzero input"},
+		{"dim", c2, 0, LiOptions{}, "dimension 0"},
+		{"domain", problem(fmap.Chi2, 0, fmap.Domain{Lo: []float64{2}, Hi: []float64{1}}), 2, LiOptions{}, "need lo < hi"},
+		{"negative rule", &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.Chi2}, Domain: iv, Measure: fmap.Absolute, Norm: fmap.LInf, Negative: "abs"}, 2, LiOptions{}, "negative-input rule"},
 	}
 	for _, tc := range tests {
-		_, err := Li(tc.p, tc.opt)
+		_, err := designErr(&Li{Opts: tc.opt}, tc.p, tc.dim)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}

@@ -1,17 +1,51 @@
 package homogeneous
 
 import (
+	"context"
 	"encoding/csv"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
-// The reference data in testdata/ are copies of the project's shared
-// reference files (/work/shared/reference): formula_refs.csv, 615 values
-// computed at 30 digits from the checked formulas, and vlfeat_spectrum.csv,
-// the discrete spectra read off a compiled VLFeat v0.9.21.
+// problem returns the problem of the homogeneous kernel typ with degree
+// gamma (0 means 1) on dom: absolute error, L∞ norm, the sign rule for
+// negative inputs.
+func problem(typ string, gamma float64, dom fmap.Domain) *fmap.Problem {
+	return &fmap.Problem{
+		Kernel: fmap.Kernel{Type: typ, Gamma: gamma}, Domain: dom,
+		Measure: fmap.Absolute, Norm: fmap.LInf, Negative: fmap.NegativeSign,
+	}
+}
+
+// designErr designs a map of dimension dim for p with m.
+func designErr(m design.Method, p *fmap.Problem, dim int) (*fmap.Map, error) {
+	res, err := m.Design(context.Background(), p, dim, design.Settings{})
+	if err != nil {
+		return nil, err
+	}
+	return res.Map, nil
+}
+
+// design1 designs a map of dimension dim for p with m or fails the test.
+func design1(t *testing.T, m design.Method, p *fmap.Problem, dim int) *fmap.Map {
+	t.Helper()
+	mp, err := designErr(m, p, dim)
+	if err != nil {
+		t.Fatalf("%s, dim %d: %v", m.Name(), dim, err)
+	}
+	return mp
+}
+
+// The reference data in testdata/ are formula_refs.csv, 615 values
+// computed at 30 digits from the formulas of docs/formulas.md (its exact_*
+// rows are checked in package fmap, which has a copy), and
+// vlfeat_spectrum.csv, the discrete spectra read off a compiled VLFeat
+// v0.9.21.
 
 // formulaRef is one row of testdata/formula_refs.csv.
 type formulaRef struct {

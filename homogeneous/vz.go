@@ -1,14 +1,14 @@
 package homogeneous
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
-
-// MethodVZ is the Method of maps made by VZ.
-const MethodVZ = "vz"
 
 // VLFeatPeriod returns VLFeat's default period Λ of vl_homkermap for kernel
 // k, window w ("" means Rectangular) and order n (the map has 2n+1
@@ -19,11 +19,11 @@ const MethodVZ = "vz"
 //
 // Hellinger has no period (its map is exact), which is an error, as are an
 // unknown window and n < 0.
-func VLFeatPeriod(k Kernel, w Window, n int) (float64, error) {
-	if err := k.check(); err != nil {
+func VLFeatPeriod(k string, w Window, n int) (float64, error) {
+	if err := checkType(k); err != nil {
 		return 0, err
 	}
-	if k == Hellinger {
+	if k == fmap.Hellinger {
 		return 0, fmt.Errorf("homogeneous: the hellinger kernel has no vz period (its map x^{γ/2} is exact)")
 	}
 	if w == "" {
@@ -37,20 +37,20 @@ func VLFeatPeriod(k Kernel, w Window, n int) (float64, error) {
 	switch w {
 	case Uniform:
 		switch k {
-		case Chi2:
+		case fmap.Chi2:
 			p = 5.86*math.Sqrt(o) + 3.65
-		case JS:
+		case fmap.JS:
 			p = 6.64*math.Sqrt(o) + 7.24
-		case Intersection:
+		case fmap.Intersection:
 			p = 2.38*math.Log(o+0.8) + 5.6
 		}
 	case Rectangular:
 		switch k {
-		case Chi2:
+		case fmap.Chi2:
 			p = 8.80*math.Sqrt(o+4.44) - 12.6
-		case JS:
+		case fmap.JS:
 			p = 9.63*math.Sqrt(o+1.00) - 2.93
-		case Intersection:
+		case fmap.Intersection:
 			p = 2.00*math.Log(o+0.99) + 3.52
 		}
 	default:
@@ -65,7 +65,7 @@ func VLFeatPeriod(k Kernel, w Window, n int) (float64, error) {
 //
 //	Ψ(x) = x^{γ/2} [√κ̂₀, √(2κ̂₁) cos(f₁L log x), √(2κ̂₁) sin(f₁L log x), …].
 type VZSpectrum struct {
-	Kernel Kernel
+	Kernel string // the kernel type, e.g. fmap.Chi2
 	Window Window
 	Period float64 // Λ
 	Step   float64 // L = 2π/Λ
@@ -95,11 +95,11 @@ type VZSpectrum struct {
 //
 // Hellinger, whose spectrum is a delta, has no discrete spectrum: its map is
 // exact in one dimension (see VZ).
-func NewVZSpectrum(k Kernel, n int, period float64, w Window) (*VZSpectrum, error) {
-	if err := k.check(); err != nil {
+func NewVZSpectrum(k string, n int, period float64, w Window) (*VZSpectrum, error) {
+	if err := checkType(k); err != nil {
 		return nil, err
 	}
-	if k == Hellinger {
+	if k == fmap.Hellinger {
 		return nil, fmt.Errorf("homogeneous: the hellinger kernel has no vz spectrum (its map x^{γ/2} is exact)")
 	}
 	if w == "" {
@@ -133,10 +133,10 @@ func NewVZSpectrum(k Kernel, n int, period float64, w Window) (*VZSpectrum, erro
 // kappaHat returns κ̂(ω) for the spectrum's kernel, window and period.
 func (s *VZSpectrum) kappaHat(omega float64) float64 {
 	if s.Window == Uniform {
-		return s.Step * s.Kernel.Spectrum(omega)
+		return s.Step * Spectrum(s.Kernel, omega)
 	}
 	half := s.Period / 2
-	f := func(l float64) float64 { return s.Kernel.Signature(l) * math.Cos(omega*l) }
+	f := func(l float64) float64 { return signature(s.Kernel, l) * math.Cos(omega*l) }
 	// The integrand is bounded by 1, so an absolute tolerance is relative
 	// to the size of κ̂₀; split at every half period of the cosine so that
 	// each panel starts with little oscillation.
@@ -153,64 +153,118 @@ func (s *VZSpectrum) kappaHat(omega float64) float64 {
 	return math.Max(2*sum/s.Period, 0)
 }
 
-// VZ returns the Vedaldi–Zisserman homogeneous kernel map (method "vz") of
-// dimension p.Dim = 2n+1: a design.Fourier map with the Log transform and
-// terms (0, κ̂₀) and (f_jL, 2κ̂_j), j = 1..n, of NewVZSpectrum, so that its
-// components are VLFeat's [√κ̂₀ x^{γ/2}, cos₁, sin₁, cos₂, sin₂, …]. The
-// period is opt.Period, or VLFeatPeriod when it is 0; the window is
-// opt.Window ("" means Rectangular).
-//
-// Even dimensions are an error naming the nearest valid ones. For the
-// Hellinger kernel the map is the exact x^{γ/2}, and only p.Dim = 1 is
-// valid.
-func VZ(p Problem, opt VZOptions) (*design.Map, error) {
-	p, err := p.normalized()
-	if err != nil {
+// Window is the spectral window of the Vedaldi–Zisserman map.
+type Window string
+
+// The windows of VLFeat's vl_homkermap.
+const (
+	Uniform     Window = "uniform"
+	Rectangular Window = "rectangular"
+)
+
+// VZOptions tune the Vedaldi–Zisserman map.
+type VZOptions struct {
+	// Period is Λ; 0 selects VLFeat's default formula for the kernel,
+	// window and order (VLFeatPeriod).
+	Period float64 `yaml:"period" spec:"positive"`
+	// Window is the spectral window; "" means Rectangular (VLFeat's MATLAB
+	// default).
+	Window Window `yaml:"window" spec:"enum=uniform|rectangular,label"`
+}
+
+// SetDefaults fills in the default window.
+func (o *VZOptions) SetDefaults() {
+	if o.Window == "" {
+		o.Window = Rectangular
+	}
+}
+
+// VZ is the Vedaldi–Zisserman homogeneous kernel map (method "vz"; TPAMI
+// 2012, §4–§5, as VLFeat's vl_homkermap): a Fourier map in log x of
+// dimension 2n+1 with terms (0, κ̂₀) and (f_jL, 2κ̂_j), j = 1..n, of
+// NewVZSpectrum, so that its components are VLFeat's
+// [√κ̂₀ x^{γ/2}, cos₁, sin₁, cos₂, sin₂, …]. The period is Opts.Period, or
+// VLFeatPeriod when it is 0. For the Hellinger kernel the map is the exact
+// x^{γ/2} of dimension 1.
+type VZ struct{ Opts VZOptions }
+
+// Name returns "vz".
+func (*VZ) Name() string { return "vz" }
+
+// Options returns the options.
+func (m *VZ) Options() any { return &m.Opts }
+
+// Applies accepts the homogeneous kernels on one input axis.
+func (*VZ) Applies(p *fmap.Problem) error {
+	if !p.Kernel.Homogeneous() {
+		return fmt.Errorf("vz needs a homogeneous kernel (%s), not %s", strings.Join(fmap.HomogeneousTypes(), ", "), p.Kernel.Type)
+	}
+	return nil
+}
+
+// Dims: odd dimensions.
+func (*VZ) Dims(*fmap.Problem) design.Dims {
+	return design.Dims{Odd: true, Why: "vz makes odd dimensions only"}
+}
+
+// Design returns the map of dimension dim.
+func (m *VZ) Design(_ context.Context, p *fmap.Problem, dim int, _ design.Settings) (*design.Result, error) {
+	if err := p.Check(); err != nil {
 		return nil, err
 	}
+	opt := m.Opts
+	opt.SetDefaults()
 	w := opt.Window
-	if w == "" {
-		w = Rectangular
-	}
 	if w != Uniform && w != Rectangular {
 		return nil, fmt.Errorf("homogeneous: unknown vz window %q (want %q or %q)", string(w), string(Uniform), string(Rectangular))
 	}
 	if opt.Period != 0 && (!(opt.Period > 0) || math.IsInf(opt.Period, 1)) {
 		return nil, fmt.Errorf("homogeneous: vz period %v must be positive and finite (0 selects VLFeat's default)", opt.Period)
 	}
-	m := p.newMap(MethodVZ)
-	m.Transform = design.Log
-	m.Form = design.Fourier
-	if p.Kernel == Hellinger {
-		if p.Dim != 1 {
-			return nil, fmt.Errorf("homogeneous: vz for hellinger is the exact 1-dimensional map x^{γ/2}; dimension %d is not possible", p.Dim)
+	k := p.Kernel
+	f := &fmap.Fourier{Form: fmap.FourierForm, Transform: fmap.Log, Gamma: gammaOf(k), Negative: p.Negative}
+	if k.Type == fmap.Hellinger {
+		if dim != 1 {
+			return nil, fmt.Errorf("homogeneous: vz for hellinger is the exact 1-dimensional map x^{γ/2}; dimension %d is not possible", dim)
 		}
-		m.Terms = []design.Term{{Freq: []float64{0}, Weight: 1}}
-		m.Dim = 1
-		return m, m.Validate()
+		f.Terms = []fmap.Term{{Freq: []float64{0}, Weight: 1}}
+		return result(fmap.NewFourierMap(k, p.Domain, "vz", f))
 	}
-	if p.Dim%2 == 0 {
-		return nil, fmt.Errorf("homogeneous: vz makes odd dimensions only: %d or %d", p.Dim-1, p.Dim+1)
+	if dim < 1 || dim%2 == 0 {
+		return nil, fmt.Errorf("homogeneous: vz makes odd dimensions only: %d or %d", dim-1, dim+1)
 	}
-	n := (p.Dim - 1) / 2
+	n := (dim - 1) / 2
 	period := opt.Period
 	if period == 0 {
-		if period, err = VLFeatPeriod(p.Kernel, w, n); err != nil {
+		var err error
+		if period, err = VLFeatPeriod(k.Type, w, n); err != nil {
 			return nil, err
 		}
 	}
-	s, err := NewVZSpectrum(p.Kernel, n, period, w)
+	s, err := NewVZSpectrum(k.Type, n, period, w)
 	if err != nil {
 		return nil, err
 	}
-	m.Terms = make([]design.Term, n+1)
-	m.Terms[0] = design.Term{Freq: []float64{0}, Weight: s.Kappa[0]}
+	f.Terms = make([]fmap.Term, n+1)
+	f.Terms[0] = fmap.Term{Freq: []float64{0}, Weight: s.Kappa[0]}
 	for j := 1; j <= n; j++ {
-		m.Terms[j] = design.Term{Freq: []float64{float64(s.Freq[j]) * s.Step}, Weight: 2 * s.Kappa[j]}
+		f.Terms[j] = fmap.Term{Freq: []float64{float64(s.Freq[j]) * s.Step}, Weight: 2 * s.Kappa[j]}
 	}
-	m.Dim = 2*n + 1
+	return result(fmap.NewFourierMap(k, p.Domain, "vz", f))
+}
+
+// result validates a closed-form map and wraps it.
+func result(m *fmap.Map) (*design.Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	return m, nil
+	return &design.Result{Map: m}, nil
+}
+
+// gammaOf is the homogeneity degree γ of a kernel (0 means 1).
+func gammaOf(k fmap.Kernel) float64 {
+	if k.Gamma == 0 {
+		return 1
+	}
+	return k.Gamma
 }

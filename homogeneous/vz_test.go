@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
-	"strings"
-
-	"github.com/featmap/featmap/design"
+	"reflect"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // TestVZSpectrumVLFeat checks NewVZSpectrum against every row of
@@ -24,13 +25,13 @@ import (
 // 2049-term sum of the sinc-smoothed spectrum, whose truncation loses ~1e-6
 // for intersection's slowly decaying κ = (2/π)/(1+4ω²). There the exact κ̂
 // (checked against its closed form in TestVZRectangularIntersectionClosedForm)
-// must agree with VLFeat's within 1e-6 absolute (notes §1.2 measured
-// 9e-7), and vlfeatSmoothSpectrum, a transcription of VLFeat's sum, must
+// must agree with VLFeat's within 1e-6 absolute (docs/formulas.md §1.2
+// measured 9e-7), and vlfeatSmoothSpectrum, a transcription of VLFeat's sum, must
 // reproduce VLFeat's number to 1e-12 relative: that shows the whole
 // difference is VLFeat's sum, not a formula difference.
 func TestVZSpectrumVLFeat(t *testing.T) {
 	type config struct {
-		kernel        Kernel
+		kernel        string
 		window        Window
 		order         int
 		gamma, period float64
@@ -44,8 +45,8 @@ func TestVZSpectrumVLFeat(t *testing.T) {
 		key := fmt.Sprint(r[0:5])
 		c := index[key]
 		if c == nil {
-			k, err := ParseKernel(r[0])
-			if err != nil {
+			k := r[0]
+			if err := checkType(k); err != nil {
 				t.Fatal(err)
 			}
 			order, err := strconv.Atoi(r[2])
@@ -100,7 +101,7 @@ func TestVZSpectrumVLFeat(t *testing.T) {
 			}
 			got := s.Kappa[j] / s.Step
 			e := relErr(got, c.kappa[j])
-			if c.kernel == Intersection && c.window == Rectangular {
+			if c.kernel == fmap.Intersection && c.window == Rectangular {
 				worstInters = math.Max(worstInters, e)
 				if d := math.Abs(s.Kappa[j] - c.kappa[j]*s.Step); d > 1e-6 {
 					t.Errorf("%s: κ̂_%d = %.17g, VLFeat %.17g (abs. diff %.2g > 1e-6)", name, j, s.Kappa[j], c.kappa[j]*s.Step, d)
@@ -125,7 +126,7 @@ func TestVZSpectrumVLFeat(t *testing.T) {
 // a Riemann sum of the spectrum convolved with the window
 // (Λ/2π)·sinc(Λω/2) over |ω'| ≤ 2/(0.01Λ) in 2049 steps, clipped at 0. It
 // returns VLFeat's κ̂/L. It is only used to explain VLFeat's numbers.
-func vlfeatSmoothSpectrum(k Kernel, period, omega float64) float64 {
+func vlfeatSmoothSpectrum(k string, period, omega float64) float64 {
 	const epsilon = 1e-2
 	omegaRange := 2.0 / (period * epsilon)
 	domega := 2 * omegaRange / (2*1024.0 + 1)
@@ -137,7 +138,7 @@ func vlfeatSmoothSpectrum(k Kernel, period, omega float64) float64 {
 			win = math.Sin(x) / x
 		}
 		win *= period / (2.0 * math.Pi)
-		kappaHat += win * k.Spectrum(omegap+omega)
+		kappaHat += win * Spectrum(k, omegap+omega)
 	}
 	kappaHat *= domega
 	return math.Max(kappaHat, 0)
@@ -149,7 +150,7 @@ func vlfeatSmoothSpectrum(k Kernel, period, omega float64) float64 {
 // to 1e-15 absolute (κ̂ ≤ 1), for several periods and frequencies.
 func TestVZRectangularIntersectionClosedForm(t *testing.T) {
 	for _, period := range []float64{1, 4.896269277472802, 5, 6.287582461803544, 20, 60} {
-		s, err := NewVZSpectrum(Intersection, 40, period, Rectangular)
+		s, err := NewVZSpectrum(fmap.Intersection, 40, period, Rectangular)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +174,7 @@ func TestVZRectangularIntersectionClosedForm(t *testing.T) {
 // frequencies where κ(jL) underflows to 0, which exercises the cap.)
 func TestVZFrequencyRule(t *testing.T) {
 	skips, forced := 0, 0
-	for _, k := range []Kernel{Chi2, Intersection, JS} {
+	for _, k := range []string{fmap.Chi2, fmap.Intersection, fmap.JS} {
 		for _, w := range []Window{Uniform, Rectangular} {
 			for _, period := range []float64{1, 1.5, 2, 3, 5, 8, 13, 20} {
 				for _, n := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 40} {
@@ -249,7 +250,7 @@ func vzParams(t *testing.T, params string) (n int, period, gamma float64) {
 	return n, period, gamma
 }
 
-// TestVZFormulaRefs evaluates VZ maps with design's reference evaluator at
+// TestVZFormulaRefs evaluates VZ maps with fmap's reference evaluator at
 // every vz_* row of formula_refs.csv (χ² n = 1, 2, 3 with γ 1 and 0.5,
 // intersection and JS n = 2 at VLFeat's uniform periods, Hellinger): each
 // component to 1e-14·x^{γ/2} absolute (the component's natural scale; the
@@ -257,33 +258,29 @@ func vzParams(t *testing.T, params string) (n int, period, gamma float64) {
 // period 2π/L may round L by an ulp), and Ψ(x)·Ψ(0.5) to 1e-14 relative.
 func TestVZFormulaRefs(t *testing.T) {
 	rows := formulaRefs(t, "vz_")
-	maps := map[string]*designMap{}
+	maps := map[string]*fmap.Map{}
+	types := map[string]string{"vz_chi2": fmap.Chi2, "vz_inters": fmap.Intersection, "vz_js": fmap.JS, "vz_hell": fmap.Hellinger}
 	checked := 0
 	for _, r := range rows {
-		dm := maps[r.method+r.params]
-		if dm == nil {
-			k, err := ParseKernel(map[string]string{"vz_chi2": "chi2", "vz_inters": "intersection", "vz_js": "js", "vz_hell": "hellinger"}[r.method])
-			if err != nil {
-				t.Fatal(err)
+		m := maps[r.method+r.params]
+		if m == nil {
+			k, ok := types[r.method]
+			if !ok {
+				t.Fatalf("unknown method %q", r.method)
 			}
-			p := Problem{Kernel: k, Domain: design.Domain{Lo: []float64{0}, Hi: []float64{2}}, Dim: 1}
+			n, period, gamma := vzParams(t, r.params)
+			p := problem(k, gamma, fmap.Domain{Lo: []float64{0}, Hi: []float64{2}})
 			opt := VZOptions{Window: Uniform}
-			if k != Hellinger {
-				n, period, gamma := vzParams(t, r.params)
-				p.Dim, p.Gamma, opt.Period = 2*n+1, gamma, period
-			} else {
-				_, _, p.Gamma = vzParams(t, r.params)
+			dim := 1
+			if k != fmap.Hellinger {
+				dim, opt.Period = 2*n+1, period
 			}
-			m, err := VZ(p, opt)
-			if err != nil {
-				t.Fatalf("%s %s: %v", r.method, r.params, err)
-			}
-			dm = &designMap{m}
-			maps[r.method+r.params] = dm
+			m = design1(t, &VZ{Opts: opt}, p, dim)
+			maps[r.method+r.params] = m
 		}
 		x := mustFloat(t, r.x)
 		if y, ok := strings.CutPrefix(r.component, "dot(y="); ok {
-			got := dm.m.Dot([]float64{x}, []float64{mustFloat(t, strings.TrimSuffix(y, ")"))})
+			got := m.Dot([]float64{x}, []float64{mustFloat(t, strings.TrimSuffix(y, ")"))})
 			if e := relErr(got, r.value); e > 1e-14 {
 				t.Errorf("%s %s: Ψ(%s)·Ψ(%s = %.17g, want %.17g (rel. %.2g > 1e-14)", r.method, r.params, r.x, y, got, r.value, e)
 			}
@@ -294,9 +291,9 @@ func TestVZFormulaRefs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		psi := make([]float64, dm.m.Dim)
-		dm.m.Eval(psi, []float64{x})
-		tol := 1e-14 * math.Pow(x, dm.m.Gamma/2)
+		psi := make([]float64, m.Dim)
+		m.Eval(psi, []float64{x})
+		tol := 1e-14 * math.Pow(x, m.Fourier().Gamma/2)
 		if d := math.Abs(psi[c] - r.value); d > tol {
 			t.Errorf("%s %s: Ψ(%s)[%d] = %.17g, want %.17g (diff %.2g > %.2g)", r.method, r.params, r.x, c, psi[c], r.value, d, tol)
 		}
@@ -307,45 +304,39 @@ func TestVZFormulaRefs(t *testing.T) {
 	}
 }
 
-// designMap wraps a map so it can be cached by pointer in a test.
-type designMap struct{ m *design.Map }
-
 // TestVZTable1VLFeat reproduces the VLFeat columns of Chum (ICCV 2015)
 // Table 1: VZ maps with the rectangular window and VLFeat's default period,
-// measured with design.Verify over all 65 536 ordered pairs x, y ∈ {0..255}
+// measured with fmap.Verify over all 65 536 ordered pairs x, y ∈ {0..255}
 // (0 included), L∞ = max|E|, RMS = √(ΣE²/65 536). The expected numbers are
-// the closed-form map with exact κ̂ (the brief's values); each must match
-// within 0.1 % relative. Chum's printed VLFeat numbers (χ² 3.205/1.251,
-// 0.143/0.053; intersection 30.119/6.679, 22.287/4.436; JS 2.911/1.203,
-// 0.127/0.070) come from VLFeat's interpolated lookup table and differ from
-// the closed form by up to 5.4 % (JS 7D: 0.13386 against 0.127; the
-// reference README measured 4 % for VLFeat's own table); the last check
+// those of the closed-form map with exact κ̂; each must match within 0.1 %
+// relative. Chum's printed VLFeat numbers (χ² 3.205/1.251, 0.143/0.053;
+// intersection 30.119/6.679, 22.287/4.436; JS 2.911/1.203, 0.127/0.070)
+// come from VLFeat's interpolated lookup table and differ from the closed
+// form by up to 5.4 % (JS 7D: 0.13386 against 0.127); the last check
 // asserts agreement with them within 6 %.
 func TestVZTable1VLFeat(t *testing.T) {
-	dom := design.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}}
+	dom := fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}}
 	tests := []struct {
-		kernel         Kernel
+		kernel         string
 		dim            int
-		linf, rms      float64 // closed form, exact κ̂ (brief); tolerance 0.1 %
-		paperL, paperR float64 // Chum Table 1, VLFeat column; tolerance 5 %
+		linf, rms      float64 // closed form, exact κ̂; tolerance 0.1 %
+		paperL, paperR float64 // Chum Table 1, VLFeat column; tolerance 6 %
 	}{
-		{Chi2, 5, 3.1874, 1.2447, 3.205, 1.251},
-		{Chi2, 7, 0.14203, 0.05316, 0.143, 0.053},
-		{Intersection, 5, 30.088, 6.6728, 30.119, 6.679},
-		{Intersection, 7, 22.265, 4.4321, 22.287, 4.436},
-		{JS, 5, 2.8979, 1.1974, 2.911, 1.203},
-		{JS, 7, 0.13386, 0.07350, 0.127, 0.070},
+		{fmap.Chi2, 5, 3.1874, 1.2447, 3.205, 1.251},
+		{fmap.Chi2, 7, 0.14203, 0.05316, 0.143, 0.053},
+		{fmap.Intersection, 5, 30.088, 6.6728, 30.119, 6.679},
+		{fmap.Intersection, 7, 22.265, 4.4321, 22.287, 4.436},
+		{fmap.JS, 5, 2.8979, 1.1974, 2.911, 1.203},
+		{fmap.JS, 7, 0.13386, 0.07350, 0.127, 0.070},
 	}
 	for _, tc := range tests {
-		ref, err := NewReference(tc.kernel, 1, dom, design.Absolute)
+		p := problem(tc.kernel, 1, dom)
+		ref, err := p.Reference()
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := VZ(Problem{Kernel: tc.kernel, Domain: dom, Dim: tc.dim}, VZOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := design.Verify(m, ref)
+		m := design1(t, &VZ{}, p, tc.dim)
+		v := fmap.Verify(m, ref)
 		a := v.Absolute
 		t.Logf("%s %dD: L∞ %.5g, RMS %.5g (%d pairs)", tc.kernel, tc.dim, a.LInf, a.RMS, a.Points)
 		if a.Points != 65536 {
@@ -362,43 +353,45 @@ func TestVZTable1VLFeat(t *testing.T) {
 
 // TestVZMapFields checks the map VZ returns: kernel, gamma, domain,
 // negative rule, method, Log transform, Fourier form, VLFeat's component
-// order (terms (0, κ̂₀), (f_jL, 2κ̂_j)) and that it validates.
+// order (terms (0, κ̂₀), (f_jL, 2κ̂_j)) and that it validates; and that
+// with the default options and a kernel of γ = 0 (meaning 1) the stage has
+// γ = 1, the problem's sign rule and the rectangular window.
 func TestVZMapFields(t *testing.T) {
-	dom := design.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}}
-	m, err := VZ(Problem{Kernel: JS, Gamma: 0.5, Domain: dom, Dim: 7, Negative: design.NegativeZero}, VZOptions{Window: Uniform, Period: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dom := fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}}
+	p := problem(fmap.JS, 0.5, dom)
+	p.Negative = fmap.NegativeZero
+	m := design1(t, &VZ{Opts: VZOptions{Window: Uniform, Period: 5}}, p, 7)
 	if err := m.Validate(); err != nil {
 		t.Error(err)
 	}
-	if m.Kernel.Type != "js" || m.Kernel.Gamma != 0.5 || m.Gamma != 0.5 || m.Method != MethodVZ ||
-		m.Transform != design.Log || m.Form != design.Fourier || m.Negative != design.NegativeZero ||
-		!m.Domain.Integer || m.Domain.Hi[0] != 255 || m.Dim != 7 || m.InDim != 1 {
-		t.Errorf("map fields: %+v", m)
+	f := m.Fourier()
+	if f == nil {
+		t.Fatalf("not a one-stage Fourier map: %+v", m)
 	}
-	s, err := NewVZSpectrum(JS, 3, 5, Uniform)
+	if !reflect.DeepEqual(m.Kernel, p.Kernel) || m.Kernel.Type != "js" || m.Kernel.Gamma != 0.5 || f.Gamma != 0.5 || m.Method != (&VZ{}).Name() ||
+		f.Transform != fmap.Log || f.Form != fmap.FourierForm || f.Negative != fmap.NegativeZero || m.Negative() != fmap.NegativeZero ||
+		!m.Domain.Integer || m.Domain.Hi[0] != 255 || m.Dim != 7 || m.InDim != 1 {
+		t.Errorf("map fields: %+v, stage %+v", m, f)
+	}
+	s, err := NewVZSpectrum(fmap.JS, 3, 5, Uniform)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Terms) != 4 || m.Terms[0].Freq[0] != 0 || m.Terms[0].Weight != s.Kappa[0] {
-		t.Fatalf("terms %+v", m.Terms)
+	if len(f.Terms) != 4 || f.Terms[0].Freq[0] != 0 || f.Terms[0].Weight != s.Kappa[0] {
+		t.Fatalf("terms %+v", f.Terms)
 	}
 	for j := 1; j <= 3; j++ {
-		if m.Terms[j].Freq[0] != float64(s.Freq[j])*s.Step || m.Terms[j].Weight != 2*s.Kappa[j] {
-			t.Errorf("term %d = %+v, want (%v, %v)", j, m.Terms[j], float64(s.Freq[j])*s.Step, 2*s.Kappa[j])
+		if f.Terms[j].Freq[0] != float64(s.Freq[j])*s.Step || f.Terms[j].Weight != 2*s.Kappa[j] {
+			t.Errorf("term %d = %+v, want (%v, %v)", j, f.Terms[j], float64(s.Freq[j])*s.Step, 2*s.Kappa[j])
 		}
 	}
-	// The default problem fills γ = 1, the sign rule and the rectangular window.
-	d, err := VZ(Problem{Kernel: Chi2, Domain: dom, Dim: 3}, VZOptions{})
+	// The defaults: γ = 0 means 1, and the window is rectangular.
+	d := design1(t, &VZ{}, problem(fmap.Chi2, 0, dom), 3).Fourier()
+	rect, err := NewVZSpectrum(fmap.Chi2, 1, 8.80*math.Sqrt(1+4.44)-12.6, Rectangular)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rect, err := NewVZSpectrum(Chi2, 1, 8.80*math.Sqrt(1+4.44)-12.6, Rectangular)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Gamma != 1 || d.Negative != design.NegativeSign || d.Terms[0].Weight != rect.Kappa[0] {
+	if d.Gamma != 1 || d.Negative != fmap.NegativeSign || d.Terms[0].Weight != rect.Kappa[0] {
 		t.Errorf("defaults: γ %v, negative %q, κ̂₀ %v (rectangular %v)", d.Gamma, d.Negative, d.Terms[0].Weight, rect.Kappa[0])
 	}
 }
@@ -406,43 +399,47 @@ func TestVZMapFields(t *testing.T) {
 // TestVZBadInput checks that VZ, VLFeatPeriod and NewVZSpectrum return
 // errors naming the problem for bad input, never panicking.
 func TestVZBadInput(t *testing.T) {
-	dom := design.Domain{Lo: []float64{0}, Hi: []float64{1}}
+	dom := fmap.Domain{Lo: []float64{0}, Hi: []float64{1}}
+	with := func(p *fmap.Problem, f func(p *fmap.Problem)) *fmap.Problem { f(p); return p }
 	tests := []struct {
 		name string
-		p    Problem
+		p    *fmap.Problem
+		dim  int
 		opt  VZOptions
 		want string
 	}{
-		{"even 6", Problem{Kernel: Chi2, Domain: dom, Dim: 6}, VZOptions{}, "vz makes odd dimensions only: 5 or 7"},
-		{"even 2", Problem{Kernel: JS, Domain: dom, Dim: 2}, VZOptions{}, "vz makes odd dimensions only: 1 or 3"},
-		{"hellinger 3", Problem{Kernel: Hellinger, Domain: dom, Dim: 3}, VZOptions{}, "exact 1-dimensional map"},
-		{"zero dim", Problem{Kernel: Chi2, Domain: dom}, VZOptions{}, "dimension 0"},
-		{"huge dim", Problem{Kernel: Chi2, Domain: dom, Dim: 1e9 + 1}, VZOptions{}, "must be 1..10000"},
-		{"window", Problem{Kernel: Chi2, Domain: dom, Dim: 3}, VZOptions{Window: "hann"}, "unknown vz window"},
-		{"period", Problem{Kernel: Chi2, Domain: dom, Dim: 3}, VZOptions{Period: -2}, "vz period -2"},
-		{"period nan", Problem{Kernel: Chi2, Domain: dom, Dim: 3}, VZOptions{Period: math.NaN()}, "vz period NaN"},
-		{"gamma", Problem{Kernel: Chi2, Gamma: math.Inf(1), Domain: dom, Dim: 3}, VZOptions{}, "gamma +Inf"},
-		{"kernel", Problem{Kernel: "rbf", Domain: dom, Dim: 3}, VZOptions{}, "unknown kernel"},
-		{"domain", Problem{Kernel: Chi2, Domain: design.Domain{}, Dim: 3}, VZOptions{}, "exactly one axis"},
+		{"even 6", problem(fmap.Chi2, 0, dom), 6, VZOptions{}, "vz makes odd dimensions only: 5 or 7"},
+		{"even 2", problem(fmap.JS, 0, dom), 2, VZOptions{}, "vz makes odd dimensions only: 1 or 3"},
+		{"hellinger 3", problem(fmap.Hellinger, 0, dom), 3, VZOptions{}, "exact 1-dimensional map"},
+		{"zero dim", problem(fmap.Chi2, 0, dom), 0, VZOptions{}, "vz makes odd dimensions only"},
+		{"window", problem(fmap.Chi2, 0, dom), 3, VZOptions{Window: "hann"}, "unknown vz window"},
+		{"period", problem(fmap.Chi2, 0, dom), 3, VZOptions{Period: -2}, "vz period -2"},
+		{"period nan", problem(fmap.Chi2, 0, dom), 3, VZOptions{Period: math.NaN()}, "vz period NaN"},
+		{"gamma", problem(fmap.Chi2, math.Inf(1), dom), 3, VZOptions{}, "gamma +Inf"},
+		{"kernel", with(problem(fmap.RBF, 0, dom), func(p *fmap.Problem) { p.Kernel.Sigma = []float64{1} }), 3, VZOptions{}, "unknown kernel"},
+		{"unknown kernel", problem("x", 0, dom), 3, VZOptions{}, "unknown kernel"},
+		{"domain", problem(fmap.Chi2, 0, fmap.Domain{}), 3, VZOptions{}, "no axes"},
+		{"two axes", problem(fmap.Chi2, 0, fmap.Domain{Lo: []float64{0, 0}, Hi: []float64{1, 1}}), 3, VZOptions{}, "designed per input coordinate"},
+		{"negative rule", with(problem(fmap.Chi2, 0, dom), func(p *fmap.Problem) { p.Negative = "" }), 3, VZOptions{}, "negative-input rule"},
 	}
 	for _, tc := range tests {
-		if _, err := VZ(tc.p, tc.opt); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := designErr(&VZ{Opts: tc.opt}, tc.p, tc.dim); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}
 	}
-	if _, err := VLFeatPeriod(Hellinger, Uniform, 1); err == nil {
+	if _, err := VLFeatPeriod(fmap.Hellinger, Uniform, 1); err == nil {
 		t.Error("VLFeatPeriod(hellinger): no error")
 	}
-	if _, err := VLFeatPeriod(Chi2, "x", 1); err == nil {
+	if _, err := VLFeatPeriod(fmap.Chi2, "x", 1); err == nil {
 		t.Error("VLFeatPeriod with an unknown window: no error")
 	}
-	if _, err := VLFeatPeriod(Chi2, Uniform, -1); err == nil {
+	if _, err := VLFeatPeriod(fmap.Chi2, Uniform, -1); err == nil {
 		t.Error("VLFeatPeriod with n < 0: no error")
 	}
-	if _, err := NewVZSpectrum(Chi2, 2, 0, Uniform); err == nil {
+	if _, err := NewVZSpectrum(fmap.Chi2, 2, 0, Uniform); err == nil {
 		t.Error("NewVZSpectrum with period 0: no error")
 	}
-	if p, err := VLFeatPeriod(Intersection, Rectangular, 0); err != nil || p != math.Max(2*math.Log(0.99)+3.52, 1) {
+	if p, err := VLFeatPeriod(fmap.Intersection, Rectangular, 0); err != nil || p != math.Max(2*math.Log(0.99)+3.52, 1) {
 		t.Errorf("VLFeatPeriod(intersection, rectangular, 0) = %v, %v", p, err)
 	}
 }

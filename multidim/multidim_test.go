@@ -1,17 +1,42 @@
 package multidim
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/solver"
+	"github.com/featmap/featmap/design/fmap"
 )
 
-func table2Problem(sigma float64) *Problem {
-	return &Problem{Sigma: []float64{sigma, sigma}, Lo: []float64{0, 0}, Hi: []float64{math.Pi, math.Pi}, Measure: design.Uniform, Norm: design.LInf}
+// rbfBox is the multiplicative RBF kernel of width sigma on [0, hi]ⁿ with
+// the uniform error.
+func rbfBox(n int, sigma, hi float64) *fmap.Problem {
+	return &fmap.Problem{
+		Kernel:  fmap.Kernel{Type: fmap.RBF, Sigma: slices.Repeat([]float64{sigma}, n)},
+		Domain:  fmap.Domain{Lo: make([]float64, n), Hi: slices.Repeat([]float64{hi}, n)},
+		Measure: fmap.Uniform, Norm: fmap.LInf,
+	}
+}
+
+// table2Problem is Chum's Table 2 setting: σ on [0, π]².
+func table2Problem(sigma float64) *fmap.Problem { return rbfBox(2, sigma, math.Pi) }
+
+// designed designs p at dim with m and verifies the map against p's
+// reference.
+func designed(t testing.TB, m design.Method, p *fmap.Problem, dim int) (*design.Result, fmap.Verification) {
+	t.Helper()
+	res, err := m.Design(context.Background(), p, dim, design.Settings{})
+	if err != nil {
+		t.Fatalf("%s, D = %d: %v", m.Name(), dim, err)
+	}
+	ref, err := p.Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, fmap.Verify(res.Map, ref)
 }
 
 // TestTensorGreedy: "⊗ no LP" keeps the products of the per-axis designs'
@@ -19,15 +44,12 @@ func table2Problem(sigma float64) *Problem {
 // verified error is what its map measures.
 func TestTensorGreedy(t *testing.T) {
 	p := table2Problem(0.3)
-	res, err := TensorGreedy(p, 31, Options{}, solver.Default(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, v := designed(t, &TensorGreedy{}, p, 31)
 	m := res.Map
-	if m.Dim != 31 || m.Form != design.Modulation || m.InDim != 2 || m.Errors == nil {
-		t.Fatalf("map: D = %d, form %s, n = %d", m.Dim, m.Form, m.InDim)
+	if m.Dim != 31 || m.Fourier() == nil || m.Fourier().Form != fmap.Modulation || m.InDim != 2 {
+		t.Fatalf("map: D = %d, n = %d, stages %+v", m.Dim, m.InDim, m.Stages)
 	}
-	axes, _, err := axisDesigns(p, Options{}.withDefaults(p, 31), solver.Default(), func(string) {})
+	axes, _, err := axisDesigns(context.Background(), p, Grid{}.withDefaults(2, 31).AxisDim, 1, design.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +63,7 @@ func TestTensorGreedy(t *testing.T) {
 	// Every kept term is a product of axis terms, and no dropped term that
 	// would have fitted outweighs a kept one of the same dimension.
 	minKept := math.Inf(1)
-	for _, tm := range m.Terms {
+	for _, tm := range m.Fourier().Terms {
 		found := false
 		for _, a := range all {
 			if slices.Equal(a.Freq, tm.Freq) && math.Abs(a.Weight-tm.Weight) <= 1e-15*a.Weight {
@@ -56,8 +78,8 @@ func TestTensorGreedy(t *testing.T) {
 	if weights[0] < minKept {
 		t.Errorf("the largest product weight %g was dropped", weights[0])
 	}
-	if !strings.Contains(m.Errors.Reported.On, "801×401") {
-		t.Errorf("verified on %q, want the 10× dense grid", m.Errors.Reported.On)
+	if !strings.Contains(v.Reported.On, "801×401") {
+		t.Errorf("verified on %q, want the 10× dense grid", v.Reported.On)
 	}
 }
 
@@ -67,15 +89,9 @@ func TestTensorGreedy(t *testing.T) {
 // axis than Z.
 func TestModulationBeatsGreedy(t *testing.T) {
 	p := table2Problem(0.3)
-	g, err := TensorGreedy(p, 31, Options{}, solver.Default(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Modulation(p, 31, Options{}, solver.Default(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eg, em := g.Map.Errors.Reported.LInf, m.Map.Errors.Reported.LInf
+	_, gv := designed(t, &TensorGreedy{}, p, 31)
+	m, mv := designed(t, &Modulation{}, p, 31)
+	eg, em := gv.Reported.LInf, mv.Reported.LInf
 	if !(em < eg) {
 		t.Errorf("modulation %.4g does not beat tensor-greedy %.4g", em, eg)
 	}
@@ -88,22 +104,21 @@ func TestModulationBeatsGreedy(t *testing.T) {
 // TestThreeDimensions designs a small 3-D modulation map and checks its
 // shape and verification.
 func TestThreeDimensions(t *testing.T) {
-	p := &Problem{Sigma: []float64{0.5, 0.5, 0.5}, Lo: []float64{0, 0, 0}, Hi: []float64{2, 2, 2}, Measure: design.Uniform, Norm: design.LInf}
-	res, err := Modulation(p, 27, Options{ZPoints: 9, AxisDim: 5, Chum: design.ChumOptions{Starts: 2}}, solver.Default(), nil)
-	if err != nil {
-		t.Fatal(err)
+	p := rbfBox(3, 0.5, 2)
+	m := &Modulation{Opts: ModulationOptions{Grid: Grid{ZPoints: 9, AxisDim: 5}, FitOptions: design.FitOptions{Starts: 2}}}
+	res, v := designed(t, m, p, 27)
+	if res.Map.InDim != 3 || res.Map.Dim != 27 || !(v.Reported.LInf < 0.5) {
+		t.Errorf("3-D map: n = %d, D = %d, errors %+v", res.Map.InDim, res.Map.Dim, v)
 	}
-	if res.Map.InDim != 3 || res.Map.Dim != 27 || res.Map.Errors == nil || !(res.Map.Errors.Reported.LInf < 0.5) {
-		t.Errorf("3-D map: n = %d, D = %d, errors %+v", res.Map.InDim, res.Map.Dim, res.Map.Errors)
-	}
-	t.Logf("3-D, D = 27: L∞ %.4g on %s", res.Map.Errors.Reported.LInf, res.Map.Errors.Reported.On)
+	t.Logf("3-D, D = 27: L∞ %.4g on %s", v.Reported.LInf, v.Reported.On)
 }
 
 // TestOversizedLPIsAClearError: a pool and Z beyond the LP size limit is an
 // error naming the options to change, not an hour-long run.
 func TestOversizedLPIsAClearError(t *testing.T) {
 	p := table2Problem(0.3)
-	_, err := Projection(p, 31, Options{ZPoints: 201, Angles: 360, Radii: 200}, solver.Default(), nil)
+	m := &Projection{Opts: ProjectionOptions{Grid: Grid{ZPoints: 201}, Angles: 360, Radii: 200}}
+	_, err := m.Design(context.Background(), p, 31, design.Settings{})
 	if err == nil || !strings.Contains(err.Error(), "method.z_points") || !strings.Contains(err.Error(), "method.angles") {
 		t.Errorf("error %v, want one naming method.z_points and method.angles", err)
 	}
@@ -111,38 +126,41 @@ func TestOversizedLPIsAClearError(t *testing.T) {
 
 // TestBadProblems are errors, not panics.
 func TestBadProblems(t *testing.T) {
-	for name, p := range map[string]*Problem{
-		"1-D":         {Sigma: []float64{1}, Lo: []float64{0}, Hi: []float64{1}},
-		"4-D":         {Sigma: []float64{1, 1, 1, 1}, Lo: []float64{0, 0, 0, 0}, Hi: []float64{1, 1, 1, 1}},
-		"sigma 0":     {Sigma: []float64{1, 0}, Lo: []float64{0, 0}, Hi: []float64{1, 1}},
-		"empty box":   {Sigma: []float64{1, 1}, Lo: []float64{0, 1}, Hi: []float64{1, 1}},
-		"mismatched":  {Sigma: []float64{1, 1}, Lo: []float64{0}, Hi: []float64{1, 1}},
-		"infinite hi": {Sigma: []float64{1, 1}, Lo: []float64{0, 0}, Hi: []float64{1, math.Inf(1)}},
+	box := func(sigma, lo, hi []float64) *fmap.Problem {
+		return &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: sigma}, Domain: fmap.Domain{Lo: lo, Hi: hi}, Measure: fmap.Uniform, Norm: fmap.LInf}
+	}
+	for name, p := range map[string]*fmap.Problem{
+		"1-D":         box([]float64{1}, []float64{0}, []float64{1}),
+		"4-D":         box([]float64{1, 1, 1, 1}, []float64{0, 0, 0, 0}, []float64{1, 1, 1, 1}),
+		"sigma 0":     box([]float64{1, 0}, []float64{0, 0}, []float64{1, 1}),
+		"empty box":   box([]float64{1, 1}, []float64{0, 1}, []float64{1, 1}),
+		"mismatched":  box([]float64{1, 1}, []float64{0}, []float64{1, 1}),
+		"infinite hi": box([]float64{1, 1}, []float64{0, 0}, []float64{1, math.Inf(1)}),
 	} {
-		if _, err := Modulation(p, 5, Options{}, solver.Default(), nil); err == nil {
+		m := &Modulation{}
+		err := m.Applies(p)
+		if err == nil {
+			_, err = m.Design(context.Background(), p, 5, design.Settings{})
+		}
+		if err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
 }
 
 // BenchmarkDesign2D73 designs Table 2's 2-D map of D = 73 by modulation
-// (σ = 0.3) with the default solver: the target is 30 s.
+// (σ = 0.3) with the default solver.
 func BenchmarkDesign2D73(b *testing.B) {
 	for b.Loop() {
-		if _, err := Modulation(table2Problem(0.3), 73, Options{}, solver.Default(), nil); err != nil {
-			b.Fatal(err)
-		}
+		designed(b, &Modulation{}, table2Problem(0.3), 73)
 	}
 }
 
 // BenchmarkDesign3D73 designs the same kernel in 3-D ([0, π]³, σ = 0.3,
 // D = 73, Z of 15³ points) for the 2-D → 3-D scaling.
 func BenchmarkDesign3D73(b *testing.B) {
-	p := &Problem{Sigma: []float64{0.3, 0.3, 0.3}, Lo: []float64{0, 0, 0}, Hi: []float64{math.Pi, math.Pi, math.Pi}, Measure: design.Uniform, Norm: design.LInf}
 	for b.Loop() {
-		if _, err := Modulation(p, 73, Options{}, solver.Default(), nil); err != nil {
-			b.Fatal(err)
-		}
+		designed(b, &Modulation{}, rbfBox(3, 0.3, math.Pi), 73)
 	}
 }
 
@@ -159,24 +177,13 @@ func TestTable2Claims(t *testing.T) {
 		t.Skip("about two minutes of designs; skipped with -short")
 	}
 	p := table2Problem(0.3)
-	sv := solver.Default()
 	run := func(name string, dim int) float64 {
-		var res *design.Result
-		var err error
-		switch name {
-		case "tensor-greedy":
-			res, err = TensorGreedy(p, dim, Options{}, sv, nil)
-		case "modulation":
-			res, err = Modulation(p, dim, Options{}, sv, nil)
-		case "proj ⊗":
-			res, err = Projection(p, dim, Options{Pool: PoolTensor}, sv, nil)
-		case "proj":
-			res, err = Projection(p, dim, Options{}, sv, nil)
-		}
-		if err != nil {
-			t.Fatalf("%s, D = %d: %v", name, dim, err)
-		}
-		e := res.Map.Errors.Reported.LInf
+		m := map[string]design.Method{
+			"tensor-greedy": &TensorGreedy{}, "modulation": &Modulation{},
+			"proj ⊗": &Projection{Opts: ProjectionOptions{Pool: PoolTensor}}, "proj": &Projection{},
+		}[name]
+		res, v := designed(t, m, p, dim)
+		e := v.Reported.LInf
 		t.Logf("D = %d %-14s L∞ %.4g (%d LPs)", dim, name, e, res.LPs)
 		return e
 	}

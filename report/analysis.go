@@ -18,9 +18,9 @@ const (
 func (c Cell) value(q quantity) float64 {
 	switch q {
 	case qLInf:
-		return c.Map.Errors.Reported.LInf
+		return c.Verification.Reported.LInf
 	case qRMS:
-		return c.Map.Errors.Reported.RMS
+		return c.Verification.Reported.RMS
 	}
 	return c.Seconds
 }

@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // maxHeatSide bounds the side of the kernel-error map: larger integer
@@ -31,7 +31,7 @@ func (g *errorGrid) Y(r int) float64    { return g.v[r] }
 // kernelErrors evaluates m against the reference's exact kernel on (at most
 // maxHeatSide of) its verification inputs, and returns the grid and the
 // largest |error|.
-func kernelErrors(m *design.Map, ref *design.Reference) (*errorGrid, float64) {
+func kernelErrors(m *fmap.Map, ref *fmap.Reference) (*errorGrid, float64) {
 	n := len(ref.Inputs)
 	var pick []int
 	if n <= maxHeatSide {
@@ -72,7 +72,7 @@ func kernelErrors(m *design.Map, ref *design.Reference) (*errorGrid, float64) {
 func (in *Input) heatFigure(j int, why string) (figure, bool, error) {
 	ref := in.Reference
 	i := in.bestAt(j)
-	if i < 0 || !in.Domain.Integer || ref.Exact == nil || len(ref.Inputs) < 2 || len(ref.Inputs[0]) != 1 {
+	if i < 0 || !in.Domain.Integer || len(ref.Inputs) < 2 || len(ref.Inputs[0]) != 1 {
 		return figure{}, false, nil
 	}
 	m, d := in.Methods[i], in.Dims[j]

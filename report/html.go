@@ -7,7 +7,7 @@ import (
 	"html/template"
 	"strings"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 //go:embed page.html.tmpl
@@ -98,7 +98,7 @@ func (in *Input) measured() []measuredItem {
 			if !c.ok() {
 				continue
 			}
-			v := c.Map.Errors
+			v := c.Verification
 			reported = appendNew(reported, v.Reported.On)
 			signature = appendNew(signature, v.Signature.On)
 			if v.Design.Points > 0 {
@@ -109,9 +109,9 @@ func (in *Input) measured() []measuredItem {
 	var items []measuredItem
 	var errText string
 	switch in.Measure {
-	case design.Relative:
+	case fmap.Relative:
 		errText = "E = (K(x, y) − Ψ(x)·Ψ(y)) / K(x, y), the relative error (Chum's ε_R), over "
-	case design.Uniform:
+	case fmap.Uniform:
 		errText = "E(λ) = k(λ) − k̂(λ), the signature error (for a shift-invariant kernel, the kernel error at x − y = λ), over "
 	default:
 		errText = "E = K(x, y) − Ψ(x)·Ψ(y), the absolute kernel error (Chum's ε_A), over "

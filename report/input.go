@@ -5,15 +5,15 @@
 // machine-readable form (results.json).
 //
 // It runs nothing itself: its Input holds maps that were already designed
-// and verified (design.Map with its Verification), the reasons why a method
-// cannot make a dimension, and the design.Reference the maps were verified
+// and verified (fmap.Map with its Verification), the reasons why a method
+// cannot make a dimension, and the fmap.Reference the maps were verified
 // against, which the plots evaluate. Output is deterministic: the same Input
 // gives the same bytes (results.json keeps the only run-dependent numbers,
 // the design times, in a field of its own).
 package report
 
 import (
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // Input is everything a report shows.
@@ -31,9 +31,9 @@ type Input struct {
 	Summary string
 	// Kernel and Domain are what every map approximates, and Measure the
 	// error measure the table reports (Verification.Reported).
-	Kernel  design.Kernel
-	Domain  design.Domain
-	Measure design.Measure
+	Kernel  fmap.Kernel
+	Domain  fmap.Domain
+	Measure fmap.Measure
 	// Methods are the rows of the table, Dims its columns, in spec order.
 	Methods []Method
 	Dims    []int
@@ -42,7 +42,7 @@ type Input struct {
 	// Reference is what the maps were verified against: the plots evaluate
 	// the exact kernel and signature from it. Nil leaves out the signature
 	// curves and the kernel-error map.
-	Reference *design.Reference
+	Reference *fmap.Reference
 	// Workers is how many designs ran at once (their times are wall times
 	// under that load) and CPUs the number of CPUs of the machine.
 	Workers, CPUs int
@@ -68,19 +68,28 @@ type Method struct {
 
 // Cell is one method at one dimension: made, not possible, or failed.
 type Cell struct {
-	// Map is the designed and verified map (Map.Errors set); nil when the
-	// method cannot make the dimension or the design failed.
-	Map *design.Map
+	// Map is the designed map and Verification what was measured of it;
+	// both nil when the method cannot make the dimension or the design
+	// failed.
+	Map          *fmap.Map
+	Verification *fmap.Verification
 	// NA says why the method cannot make this dimension ("" if it can).
 	NA string
 	// Err says why the design failed ("" if it did not).
 	Err string
-	// Stages are the intermediate designs of an optimising method with
+	// Steps are the intermediate designs of an optimising method with
 	// their measured errors; LPs the number of linear programs solved.
-	Stages []design.Stage
-	LPs    int
+	Steps []Step
+	LPs   int
 	// Seconds is the design's wall time, verification included.
 	Seconds float64
+}
+
+// Step is one step of a design pipeline with its measured error (in the
+// problem's measure, on the verification set).
+type Step struct {
+	Name  string
+	Error fmap.Measurement
 }
 
 // Status values of a cell.
@@ -95,7 +104,7 @@ func (c Cell) Status() string {
 	switch {
 	case c.NA != "":
 		return StatusNA
-	case c.Map == nil || c.Map.Errors == nil || c.Err != "":
+	case c.Map == nil || c.Verification == nil || c.Err != "":
 		return StatusFailed
 	}
 	return StatusOK

@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // figure is one plot of the report: its SVG file name, the SVG, a title
@@ -57,9 +57,9 @@ func (in *Input) figures() ([]figure, error) {
 // formula, for axis labels.
 func (in *Input) errorName() (name, formula string) {
 	switch in.Measure {
-	case design.Relative:
+	case fmap.Relative:
 		return "relative error", "|K − Ψ·Ψ| / K"
-	case design.Uniform:
+	case fmap.Uniform:
 		return "signature error", "|k − k̂|"
 	}
 	return "absolute error", "|K − Ψ·Ψ|"
@@ -75,7 +75,7 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 	}
 	title := fmt.Sprintf("%s %s vs dimension D", what, name)
 	p := newPlot(title, "output dimension D (features per input)", fmt.Sprintf("%s of %s (kernel units)", what, formula))
-	if in.Measure == design.Relative {
+	if in.Measure == fmap.Relative {
 		p.Y.Label.Text = fmt.Sprintf("%s of %s", what, formula)
 	}
 	lo, hi := math.Inf(1), 0.0
@@ -144,7 +144,7 @@ func (in *Input) measuredOn() string {
 	for i := range in.Methods {
 		for j := range in.Dims {
 			if c := in.Cells[i][j]; c.ok() {
-				return c.Map.Errors.Reported.On
+				return c.Verification.Reported.On
 			}
 		}
 	}
@@ -158,7 +158,7 @@ const maxCurvePoints = 1200
 // signatureFigure plots |k(λ) − k̂(λ)| of every method made at column j.
 func (in *Input) signatureFigure(j int, why string) (figure, bool, error) {
 	ref := in.Reference
-	if ref.Signature == nil || len(ref.Dense) < 2 || len(ref.Dense[0]) != 1 {
+	if len(ref.Dense) < 2 || len(ref.Dense[0]) != 1 {
 		return figure{}, false, nil
 	}
 	d := in.Dims[j]
@@ -244,7 +244,7 @@ func (in *Input) signatureFigure(j int, why string) (figure, bool, error) {
 }
 
 // lambdaLabel names the signature's argument for the maps of m's kind.
-func lambdaLabel(m *design.Map) string {
+func lambdaLabel(m *fmap.Map) string {
 	if m.Homogeneous() {
 		return "λ = |ln x − ln y|  (log-ratio of the inputs)"
 	}

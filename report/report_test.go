@@ -67,11 +67,11 @@ func TestResultsNumbers(t *testing.T) {
 		}
 		switch c.Status {
 		case StatusOK:
-			v := cell.Map.Errors.Reported
+			v := cell.Verification.Reported
 			if c.LInf == nil || c.RMS == nil || *c.LInf != v.LInf || *c.RMS != v.RMS || c.On != v.On {
 				t.Errorf("cell %d: linf %v rms %v, want %v %v", k, c.LInf, c.RMS, v.LInf, v.RMS)
 			}
-			if !reflect.DeepEqual(c.Verification, cell.Map.Errors) {
+			if !reflect.DeepEqual(c.Verification, cell.Verification) {
 				t.Errorf("cell %d: verification differs", k)
 			}
 		case StatusNA:

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // Results is the content of results.json: every number of the report's
@@ -12,13 +12,13 @@ import (
 // the Input's spec and maps, so two runs of the same spec give the same
 // Results apart from Timings.
 type Results struct {
-	Name      string         `json:"name"`
-	Spec      string         `json:"spec"`
-	SpecSHA   string         `json:"spec_sha256"`
-	Generator string         `json:"generator,omitempty"`
-	Kernel    design.Kernel  `json:"kernel"`
-	Domain    design.Domain  `json:"domain"`
-	Measure   design.Measure `json:"measure"`
+	Name      string       `json:"name"`
+	Spec      string       `json:"spec"`
+	SpecSHA   string       `json:"spec_sha256"`
+	Generator string       `json:"generator,omitempty"`
+	Kernel    fmap.Kernel  `json:"kernel"`
+	Domain    fmap.Domain  `json:"domain"`
+	Measure   fmap.Measure `json:"measure"`
 	// Methods are the method labels (the table's rows), Dims its columns.
 	Methods []MethodResult `json:"methods"`
 	Dims    []int          `json:"dims"`
@@ -51,11 +51,11 @@ type CellResult struct {
 	LInf   *float64 `json:"linf,omitempty"`
 	RMS    *float64 `json:"rms,omitempty"`
 	// On is the set the error was measured on, in words.
-	On           string               `json:"on,omitempty"`
-	Verification *design.Verification `json:"verification,omitempty"`
-	Stages       []StageResult        `json:"stages,omitempty"`
-	LPs          int                  `json:"lps,omitempty"`
-	Map          *design.Map          `json:"map,omitempty"`
+	On           string             `json:"on,omitempty"`
+	Verification *fmap.Verification `json:"verification,omitempty"`
+	Stages       []StageResult      `json:"stages,omitempty"`
+	LPs          int                `json:"lps,omitempty"`
+	Map          *fmap.Map          `json:"map,omitempty"`
 }
 
 // StageResult is one stage of an optimising design with its measured
@@ -134,13 +134,11 @@ func cellResult(label string, dim int, c Cell) CellResult {
 	case StatusFailed:
 		out.Reason = c.errorText()
 	default:
-		v := c.Map.Errors
+		v := c.Verification
 		linf, rms := v.Reported.LInf, v.Reported.RMS
 		out.LInf, out.RMS, out.On = &linf, &rms, v.Reported.On
-		m := *c.Map
-		m.Errors = nil // it is Verification
-		out.Verification, out.LPs, out.Map = v, c.LPs, &m
-		for _, st := range c.Stages {
+		out.Verification, out.LPs, out.Map = v, c.LPs, c.Map
+		for _, st := range c.Steps {
 			out.Stages = append(out.Stages, StageResult{Name: st.Name, LInf: st.Error.LInf, RMS: st.Error.RMS})
 		}
 	}

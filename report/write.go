@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/featmap/featmap/internal/atomicfile"
 )
 
 // File is one file of a report: its name in the report's directory and its
@@ -80,63 +82,17 @@ func Write(dir string, in *Input) error {
 	return writeFiles(dir, files)
 }
 
-// writeTemp writes data to a new temporary file in dir for the target
-// name and returns its path (a variable so tests can make it fail).
-var writeTemp = func(dir, name string, data []byte) (string, error) {
-	f, err := os.CreateTemp(dir, "."+name+".tmp*")
-	if err != nil {
-		return "", err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return "", err
-	}
-	return tmp, nil
-}
-
 // writeFiles writes files into dir atomically, as Write describes.
 func writeFiles(dir string, files []File) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	// A target that exists but is not a regular file would fail its rename
-	// after others succeeded: refuse before writing anything.
-	for _, f := range files {
-		if fi, err := os.Lstat(filepath.Join(dir, f.Name)); err == nil && !fi.Mode().IsRegular() {
-			return fmt.Errorf("report: %s exists and is not a regular file", filepath.Join(dir, f.Name))
-		}
-	}
-	tmps := make([]string, 0, len(files))
-	cleanup := func() {
-		for _, t := range tmps {
-			os.Remove(t)
-		}
-	}
-	for _, f := range files {
-		tmp, err := writeTemp(dir, f.Name, f.Data)
-		if err != nil {
-			cleanup()
-			return fmt.Errorf("report: writing %s: %w", filepath.Join(dir, f.Name), err)
-		}
-		tmps = append(tmps, tmp)
-	}
+	set := make([]atomicfile.File, len(files))
 	for i, f := range files {
-		if err := os.Rename(tmps[i], filepath.Join(dir, f.Name)); err != nil {
-			tmps = tmps[i:]
-			cleanup()
-			return fmt.Errorf("report: %w", err)
-		}
+		set[i] = atomicfile.File{Path: filepath.Join(dir, f.Name), Data: f.Data}
+	}
+	if err := atomicfile.Write(set...); err != nil {
+		return fmt.Errorf("report: %w", err)
 	}
 	written := map[string]bool{}
 	for _, f := range files {

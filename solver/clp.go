@@ -153,7 +153,7 @@ func clpSolveCore(p *Problem, o Options, warm *Basis) *Solution {
 		C.Clp_loadProblem(model, C.int(n), C.int(m), ptr(start), ptr(index), ptr(value),
 			ptr(colLo), ptr(colHi), ptr(obj), ptr(rowLo), ptr(rowHi))
 		// CLP's automatic scaling returns wrong "optimal" answers on the
-		// design LPs (lp-design.md): always off.
+		// design LPs (docs/lp-design.md): always off.
 		C.Clp_scaling(model, 0)
 		// CLP accepts any tolerance in (0, 1e10) and otherwise keeps its
 		// default (1e-7). It uses its tolerances as room: a final basis may

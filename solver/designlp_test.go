@@ -16,7 +16,7 @@ import (
 
 var update = flag.Bool("update", false, "regenerate the design LPs in testdata/lp")
 
-// designSpec describes a design LP in lp-design.md's cone encoding:
+// designSpec describes a design LP in docs/lp-design.md's cone encoding:
 //
 //	min  γ t + Σ_j D_j α_j   (α_0 for ω = 0; p_j, q_j for ω_j > 0, D = 1, 2, 2)
 //	s.t. t + Σ_j col_ij x_j ≥  w_i k_i

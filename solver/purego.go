@@ -22,7 +22,7 @@ import (
 // refactorise it from scratch periodically. A pivot then costs O((m + n)·k)
 // instead of the O(m²) of an m×m basis; on featmap's LPs k stays at a few
 // dozen (the number of frequencies in use). This is the primal simplex on the
-// dual that lp-design.md measured (an n×n basis whose non-unit part is
+// dual that docs/lp-design.md measured (an n×n basis whose non-unit part is
 // small), written as a dual simplex on the primal so that general bounds,
 // free and fixed variables, ranged and equality rows all fit one framework.
 //

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +15,7 @@ import (
 
 func init() { commands["compare"] = cmdCompare }
 
-func cmdCompare(args []string, stdout, stderr io.Writer) int {
+func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	var c commonFlags
 	c.register(fs)
@@ -35,10 +36,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	if dir == "" {
 		dir = "report-" + spec.Name
 	}
-	cmp, err := spec.RunComparison(opts)
+	cmp, err := spec.RunComparison(ctx, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "featmap: %s: %v\n", spec.Path, err)
-		return exitFailed
+		return failed(stderr, spec.Path, err)
 	}
 	in, err := cmp.ReportInput()
 	if err != nil {
@@ -73,7 +73,7 @@ func compareCommand(out, solverName, spec string) string {
 
 // printComparison writes the L∞ table of a comparison.
 func printComparison(w io.Writer, c *featmap.Comparison) {
-	fmt.Fprintf(w, "%s: L∞ %s error per method and D\n", c.Spec.Name, c.Spec.Error.Weight)
+	fmt.Fprintf(w, "%s: L∞ %s error per method and D\n", c.Spec.Name, c.Spec.Problem.Measure)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "method\t")
 	for _, d := range c.Dims {
@@ -89,7 +89,7 @@ func printComparison(w io.Writer, c *featmap.Comparison) {
 			case cell.Err != nil:
 				fmt.Fprint(tw, "failed\t")
 			default:
-				fmt.Fprintf(tw, "%.3g\t", cell.Design.Map.Errors.Reported.LInf)
+				fmt.Fprintf(tw, "%.3g\t", cell.Design.Verification.Reported.LInf)
 			}
 		}
 		fmt.Fprintln(tw)

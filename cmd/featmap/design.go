@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -8,12 +9,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/featmap/featmap"
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 func init() { commands["design"] = cmdDesign }
 
-func cmdDesign(args []string, stdout, stderr io.Writer) int {
+func cmdDesign(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("design", flag.ContinueOnError)
 	var c commonFlags
 	c.register(fs)
@@ -30,10 +31,9 @@ func cmdDesign(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "featmap design: %s is a comparison spec; run featmap compare on it\n", spec.Path)
 		return exitUsage
 	}
-	d, err := spec.Design(opts)
+	d, err := spec.Design(ctx, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "featmap: %s: %v\n", spec.Path, err)
-		return exitFailed
+		return failed(stderr, spec.Path, err)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -50,37 +50,32 @@ func cmdDesign(args []string, stdout, stderr io.Writer) int {
 
 // printDesign writes the human summary of a design.
 func printDesign(w io.Writer, d *featmap.Design) {
-	m, v := d.Map, d.Map.Errors
-	fmt.Fprintf(w, "%s: %s, D = %d, method %s\n", d.Spec.Name, d.Spec.Kernel.Describe(), m.Dim, d.Method.Name)
-	fmt.Fprintf(w, "domain: %s\n", d.Spec.Domain.Describe())
-	if len(m.Terms) > 0 {
+	m, v, p := d.Map, d.Verification, d.Spec.Problem
+	fmt.Fprintf(w, "%s: %s, D = %d, method %s\n", d.Spec.Name, p.Kernel.Describe(), m.Dim, d.Method.Name())
+	fmt.Fprintf(w, "domain: %s\n", p.Domain.Describe())
+	if f := m.Fourier(); f != nil {
 		fmt.Fprintln(w, "\nfrequencies and weights:")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  ω\tα\tdims")
-		for _, t := range m.Terms {
-			dims := 1
-			for _, w := range t.Freq {
-				if w != 0 && m.Form == design.Modulation {
-					dims *= 2
-				} else if w != 0 {
-					dims = 2
-				}
-			}
+		for _, t := range f.Terms {
 			freq := fmt.Sprintf("%.10g", t.Freq[0])
 			if len(t.Freq) > 1 {
 				freq = fmt.Sprintf("%.6g", t.Freq)
 			}
-			fmt.Fprintf(tw, "  %s\t%.10g\t%d\n", freq, t.Weight, dims)
+			fmt.Fprintf(tw, "  %s\t%.10g\t%d\n", freq, t.Weight, fmap.TermDim(f.Form, t.Freq))
 		}
 		tw.Flush()
+		if z := m.ZeroComponents(); z > 0 {
+			fmt.Fprintf(w, "(%d of the %d components are identically 0: their terms have weight 0 at the optimum)\n", z, m.Dim)
+		}
 	}
-	if len(m.LiK) > 0 {
-		fmt.Fprintf(w, "\nLi parameters k: %.6g\n", m.LiK)
+	if s := m.Series(); s != nil && len(s.K) > 0 {
+		fmt.Fprintf(w, "\nLi parameters k: %.6g\n", s.K)
 	}
-	if len(d.Stages) > 0 {
+	if len(d.Steps) > 0 {
 		fmt.Fprintf(w, "\n%s error per stage (L∞ / RMS):\n", v.Measure)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, st := range d.Stages {
+		for _, st := range d.Steps {
 			fmt.Fprintf(tw, "  %s\t%.6g\t%.6g\n", st.Name, st.Error.LInf, st.Error.RMS)
 		}
 		tw.Flush()

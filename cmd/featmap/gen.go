@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/codegen"
+	"github.com/featmap/featmap/internal/atomicfile"
 )
 
 func init() { commands["gen"] = cmdGen }
@@ -19,7 +21,7 @@ func init() { commands["gen"] = cmdGen }
 // cmdGen designs the spec's map and writes it as Go source: to FILE with
 // -o (atomically: a temporary file renamed over it, so a failing run leaves
 // an existing FILE untouched), else to stdout.
-func cmdGen(args []string, stdout, stderr io.Writer) int {
+func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	var c commonFlags
 	c.register(fs)
@@ -39,12 +41,12 @@ func cmdGen(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	pkgName := packageName(*pkg, *out)
-	d, err := spec.Design(opts)
+	d, err := spec.Design(ctx, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "featmap: %s: %v\n", spec.Path, err)
-		return exitFailed
+		return failed(stderr, spec.Path, err)
 	}
-	src, err := codegen.Generate(d.Map, codegen.Info{
+	vm := d.Verified()
+	src, err := codegen.Generate(vm, codegen.Info{
 		Name:     spec.Name,
 		Package:  pkgName,
 		Version:  featmap.Version,
@@ -53,27 +55,25 @@ func cmdGen(args []string, stdout, stderr io.Writer) int {
 		Spec:     strings.Join(spec.Describe(), "\n"),
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "featmap: %s: %v\n", spec.Path, err)
-		return exitFailed
+		return failed(stderr, spec.Path, fmt.Errorf("%w: %v", featmap.ErrInternal, err))
 	}
+	var files []atomicfile.File
 	if *mapOut != "" {
-		js, err := json.MarshalIndent(d.Map, "", "  ")
-		if err == nil {
-			err = writeAtomic(*mapOut, append(js, '\n'))
-		}
+		js, err := json.MarshalIndent(vm, "", "  ")
 		if err != nil {
-			fmt.Fprintln(stderr, "featmap:", err)
-			return exitFailed
+			return failed(stderr, spec.Path, fmt.Errorf("%w: %v", featmap.ErrInternal, err))
 		}
+		files = append(files, atomicfile.File{Path: *mapOut, Data: append(js, '\n')})
 	}
 	if *out == "" {
 		if _, err := stdout.Write(src); err != nil {
 			fmt.Fprintln(stderr, "featmap:", err)
 			return exitFailed
 		}
-		return exitOK
+	} else {
+		files = append(files, atomicfile.File{Path: *out, Data: src})
 	}
-	if err := writeAtomic(*out, src); err != nil {
+	if err := atomicfile.Write(files...); err != nil {
 		fmt.Fprintln(stderr, "featmap:", err)
 		return exitFailed
 	}
@@ -105,32 +105,4 @@ func packageName(flagValue, out string) string {
 		}
 	}
 	return "featmap"
-}
-
-// writeAtomic writes data to a temporary file beside path and renames it
-// over path, so that readers never see a half-written file and a failure
-// leaves the old one untouched.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return werr
-	}
-	return nil
 }

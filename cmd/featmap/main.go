@@ -9,15 +9,23 @@
 //	featmap version
 //
 // Exit codes: 0 success, 1 the design failed (e.g. a target error that no
-// dimension up to target.max_dim reaches), 2 a bad spec or bad usage.
+// dimension up to target.max_dim reaches), 2 a bad spec or bad usage, 3 an
+// internal error (a bug or a solver breakdown: please report it).
+//
+// Ctrl-C (SIGINT) or SIGTERM stops a running design at its next LP or
+// polish step.
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/featmap/featmap"
@@ -26,13 +34,28 @@ import (
 
 // Exit codes.
 const (
-	exitOK     = 0
-	exitFailed = 1
-	exitUsage  = 2
+	exitOK       = 0
+	exitFailed   = 1
+	exitUsage    = 2
+	exitInternal = 3
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// failed reports a design's failure on stderr and returns its exit code:
+// exitInternal for featmap's own faults, exitFailed otherwise.
+func failed(stderr io.Writer, spec string, err error) int {
+	if errors.Is(err, featmap.ErrInternal) {
+		fmt.Fprintf(stderr, "featmap: %s: %v\n(this is a bug in featmap, not in the spec: please report it with the spec)\n", spec, err)
+		return exitInternal
+	}
+	fmt.Fprintf(stderr, "featmap: %s: %v\n", spec, err)
+	return exitFailed
 }
 
 const usage = `featmap designs explicit kernel feature maps and emits them as Go code.
@@ -49,15 +72,15 @@ Run "featmap COMMAND -h" for a command's flags.
 // commands maps a subcommand name to its implementation; each lives in its
 // own file and registers itself from init. It receives the arguments after
 // the name and returns the exit code.
-var commands = map[string]func(args []string, stdout, stderr io.Writer) int{}
+var commands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{}
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
 	if cmd, ok := commands[args[0]]; ok {
-		return cmd(args[1:], stdout, stderr)
+		return cmd(ctx, args[1:], stdout, stderr)
 	}
 	switch args[0] {
 	case "version":
@@ -82,27 +105,27 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 
 // parse parses the flags and the single spec argument, and loads the spec.
 // It returns a nonzero exit code on failure (having printed why).
-func parseCommand(fs *flag.FlagSet, c *commonFlags, args []string, stderr io.Writer) (*featmap.Spec, featmap.RunOptions, int) {
+func parseCommand(fs *flag.FlagSet, c *commonFlags, args []string, stderr io.Writer) (*featmap.Spec, featmap.Settings, int) {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
-		return nil, featmap.RunOptions{}, exitUsage
+		return nil, featmap.Settings{}, exitUsage
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintf(stderr, "featmap %s: want exactly one spec file, got %d arguments\n", fs.Name(), fs.NArg())
 		fs.Usage()
-		return nil, featmap.RunOptions{}, exitUsage
+		return nil, featmap.Settings{}, exitUsage
 	}
 	sv, err := solver.Get(c.solver)
 	if err != nil {
 		fmt.Fprintln(stderr, "featmap:", err)
-		return nil, featmap.RunOptions{}, exitUsage
+		return nil, featmap.Settings{}, exitUsage
 	}
 	spec, err := featmap.LoadSpec(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return nil, featmap.RunOptions{}, exitUsage
+		return nil, featmap.Settings{}, exitUsage
 	}
-	return spec, featmap.RunOptions{Solver: sv, Progress: progress(stderr)}, exitOK
+	return spec, featmap.Settings{Solver: sv, Progress: progress(stderr)}, exitOK
 }
 
 // progress returns a progress printer that stays silent during the first

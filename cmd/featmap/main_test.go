@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,7 +12,7 @@ import (
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	code = run(context.Background(), args, &o, &e)
 	return code, o.String(), e.String()
 }
 
@@ -32,7 +33,7 @@ target: {dim: 5}
 method: {name: vz}
 `
 
-// TestDesignJSON checks the fields the issue promises in design -json.
+// TestDesignJSON checks the fields design -json promises (README).
 func TestDesignJSON(t *testing.T) {
 	code, out, errOut := runCLI("design", "-json", writeSpec(t, vzSpec))
 	if code != exitOK {
@@ -50,10 +51,14 @@ func TestDesignJSON(t *testing.T) {
 		}
 		Stages []struct{ Name string }
 		Map    struct {
-			Form  string
-			Terms []struct {
-				Freq   []float64
-				Weight float64
+			Stages []struct {
+				Fourier struct {
+					Form  string
+					Terms []struct {
+						Freq   []float64
+						Weight float64
+					}
+				}
 			}
 		}
 		Seconds *float64
@@ -61,7 +66,7 @@ func TestDesignJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
-	if v.Name != "Chi2VZ" || v.Kernel.Type != "chi2" || v.Method != "vz" || v.Dim != 5 || v.Map.Form != "fourier" || len(v.Map.Terms) != 3 || v.Seconds == nil {
+	if v.Name != "Chi2VZ" || v.Kernel.Type != "chi2" || v.Method != "vz" || v.Dim != 5 || len(v.Map.Stages) != 1 || v.Map.Stages[0].Fourier.Form != "fourier" || len(v.Map.Stages[0].Fourier.Terms) != 3 || v.Seconds == nil {
 		t.Errorf("unexpected design JSON: %+v", v)
 	}
 	// VLFeat's 5-D χ² map (rectangular window) measures 3.1874 / 1.2447.

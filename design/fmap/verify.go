@@ -1,23 +1,8 @@
-package design
+package fmap
 
 import (
 	"fmt"
 	"math"
-	"sync"
-)
-
-// Measure is the error measure a design optimises and reports.
-type Measure string
-
-// The error measures.
-const (
-	// Absolute is |K(x,y) − Ψ(x)·Ψ(y)| over pairs of inputs (Chum's ε_A).
-	Absolute Measure = "absolute"
-	// Relative is |K − Ψ·Ψ|/K over pairs with K > 0 (Chum's ε_R).
-	Relative Measure = "relative"
-	// Uniform is the unweighted signature error |k(λ) − k̂(λ)|, which equals
-	// the kernel error of a shift-invariant kernel.
-	Uniform Measure = "uniform"
 )
 
 // Measurement is one measured error: the largest and the root-mean-square
@@ -31,6 +16,11 @@ type Measurement struct {
 
 func (m Measurement) String() string {
 	return fmt.Sprintf("L∞ %.6g, RMS %.6g on %s", m.LInf, m.RMS, m.On)
+}
+
+// Finite reports whether both numbers of m are finite.
+func (m Measurement) Finite() bool {
+	return !math.IsNaN(m.LInf) && !math.IsInf(m.LInf, 0) && !math.IsNaN(m.RMS) && !math.IsInf(m.RMS, 0)
 }
 
 // Verification is what Verify measured of a map. Every number is computed
@@ -52,44 +42,16 @@ type Verification struct {
 	Design Measurement `json:"design"`
 }
 
-// Reference is the exact kernel and the sets a map is measured on.
-type Reference struct {
-	Measure Measure
-	// Exact is the kernel K(x, y).
-	Exact func(x, y []float64) float64
-	// Inputs are the verification inputs: kernel errors are taken over all
-	// ordered pairs of them. InputsOn names them in words.
-	Inputs   [][]float64
-	InputsOn string
-	// Signature is the exact signature k(λ) and Weight the error weight w(λ).
-	Signature func(lambda []float64) float64
-	Weight    func(lambda []float64) float64
-	// Dense is the dense λ grid and DenseOn names it.
-	Dense   [][]float64
-	DenseOn string
-
-	exactOnce sync.Once
-	exact     []float64 // Exact over all ordered pairs of Inputs, row-major
+// Verified is a map with what was measured of it: what the code generator
+// emits and a report shows.
+type Verified struct {
+	Map          *Map          `json:"map"`
+	Verification *Verification `json:"verification"`
 }
 
-// exactPairs returns K over all ordered pairs of the inputs, computed once
-// per Reference (a design verifies several stage maps against one).
-func (r *Reference) exactPairs() []float64 {
-	r.exactOnce.Do(func() {
-		n := len(r.Inputs)
-		r.exact = make([]float64, n*n)
-		for i, x := range r.Inputs {
-			for j, y := range r.Inputs {
-				r.exact[i*n+j] = r.Exact(x, y)
-			}
-		}
-	})
-	return r.exact
-}
-
-// Verify measures m against ref and stores the result in m.Errors.
-func Verify(m *Map, ref *Reference) *Verification {
-	v := &Verification{Measure: ref.Measure}
+// Verify measures m against ref. It does not change m.
+func Verify(m *Map, ref *Reference) Verification {
+	v := Verification{Measure: ref.Measure}
 	abs, rel := pairErrors(m, ref)
 	v.Absolute = abs
 	v.Signature = SignatureError(m, ref, ref.Dense, ref.DenseOn)
@@ -97,11 +59,10 @@ func Verify(m *Map, ref *Reference) *Verification {
 	case Relative:
 		v.Reported = rel
 	case Uniform:
-		v.Reported = signatureErrorsWeighted(m, ref, ref.Dense, ref.DenseOn, func([]float64) float64 { return 1 })
+		v.Reported = signatureError(m, ref, ref.Dense, ref.DenseOn, func([]float64) float64 { return 1 })
 	default:
 		v.Reported = abs
 	}
-	m.Errors = v
 	return v
 }
 
@@ -155,12 +116,12 @@ func nanMax(a, b float64) float64 {
 // SignatureError measures the weighted signature error w(λ)|k(λ) − k̂(λ)| of
 // m on the λ points pts, named on.
 func SignatureError(m *Map, ref *Reference, pts [][]float64, on string) Measurement {
-	return signatureErrorsWeighted(m, ref, pts, on, ref.Weight)
+	return signatureError(m, ref, pts, on, ref.Weight)
 }
 
-func signatureErrorsWeighted(m *Map, ref *Reference, pts [][]float64, on string, w func([]float64) float64) Measurement {
+func signatureError(m *Map, ref *Reference, pts [][]float64, on string, w func([]float64) float64) Measurement {
 	out := Measurement{On: on, Points: len(pts)}
-	if len(pts) == 0 || ref.Signature == nil {
+	if len(pts) == 0 {
 		return out
 	}
 	s := 0.0
@@ -171,21 +132,4 @@ func signatureErrorsWeighted(m *Map, ref *Reference, pts [][]float64, on string,
 	}
 	out.RMS = math.Sqrt(s / float64(len(pts)))
 	return out
-}
-
-// SignatureAt returns the map's approximation of the signature at λ. For
-// Fourier and Modulation maps it is k̂(λ) itself (Signature), which is what
-// Ψ(x)·Ψ(y)/(amp(x)amp(y)) equals for every pair with argument λ. The Li and
-// Chebyshev series are not exactly homogeneous: for them it is computed with
-// the reference evaluator along the pairs where the absolute error is
-// largest, y = the domain's upper end and x = y·e^{−|λ|}, divided by the
-// amplitude (xy)^{γ/2}.
-func (m *Map) SignatureAt(lambda []float64) float64 {
-	if m.Form == Fourier || m.Form == Modulation {
-		return m.Signature(lambda)
-	}
-	l := math.Abs(lambda[0])
-	y := m.Domain.Hi[0]
-	x := y * math.Exp(-l)
-	return m.Dot([]float64{x}, []float64{y}) / (math.Pow(x, m.Gamma/2) * math.Pow(y, m.Gamma/2))
 }

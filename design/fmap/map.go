@@ -1,0 +1,562 @@
+package fmap
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+)
+
+// Map is a designed feature map Ψ: ℝⁿ → ℝᴰ with Ψ(x)·Ψ(y) ≈ K(x, y). It is
+// plain data: everything needed to evaluate it is in its fields, and it
+// round-trips through encoding/json.
+//
+// Ψ is the composition of Stages, applied in order; the first stage takes
+// the n inputs and the last one gives the D outputs. Every map featmap
+// makes today has one stage.
+type Map struct {
+	Kernel Kernel  `json:"kernel"`
+	InDim  int     `json:"in_dim"` // n
+	Dim    int     `json:"dim"`    // D
+	Domain Domain  `json:"domain"`
+	Method string  `json:"method"` // the method that made it
+	Stages []Stage `json:"stages"`
+}
+
+// Stage is one step of a map's pipeline. Exactly one field is set.
+type Stage struct {
+	Fourier *Fourier `json:"fourier,omitempty"`
+	Series  *Series  `json:"series,omitempty"`
+}
+
+// Transform says how an input is turned into the argument of a Fourier
+// stage.
+type Transform string
+
+const (
+	// Identity uses x as it is (shift-invariant kernels).
+	Identity Transform = "identity"
+	// Log uses t = log|x| and scales every component by |x|^{γ/2}
+	// (γ-homogeneous kernels, one input); x = 0 maps to 0 and negative x
+	// follows the stage's Negative rule.
+	Log Transform = "log"
+)
+
+// Form is the functional form of a stage.
+type Form string
+
+// The functional forms.
+const (
+	// FourierForm: Ψ = [√α cos(ω·t), √α sin(ω·t)] per term, one component
+	// √α for ω = 0, so that Ψ(x)·Ψ(y) = Σ α cos(ω·(t_x − t_y)). With one
+	// input this is Chum's eq. (2), the VZ map and the harmonic projection;
+	// with n > 1 it is the projection form of Chum §6.1.
+	FourierForm Form = "fourier"
+	// Modulation: per term √α ⊗_i [cos(ω_i t_i), sin(ω_i t_i)] over the axes
+	// with ω_i ≠ 0 (axes with ω_i = 0 contribute the factor 1), so that
+	// Ψ(x)·Ψ(y) = Σ α Π_i cos(ω_i (t_i − s_i)) (Chum §6.2).
+	Modulation Form = "modulation"
+	// LiSeries: Li, Lebanon and Sminchisescu's direct χ² series with
+	// parameters k_1..k_D (γ = 1): c_q(x) = Π_{p<q} ρ_p(x) · 2√k_q · x/(x+k_q),
+	// ρ_p(x) = (x − k_p)/(x + k_p).
+	LiSeries Form = "li"
+	// Chebyshev: Li et al.'s Chebyshev χ² series d_0..d_{D−1} (γ = 1).
+	Chebyshev Form = "chebyshev"
+)
+
+// Term is one frequency of a Fourier stage.
+type Term struct {
+	Freq   []float64 `json:"freq"`   // ω, one entry per input axis
+	Weight float64   `json:"weight"` // α ≥ 0
+}
+
+// Fourier is a cosine feature map of its n inputs (Chum, ICCV 2015, eqs.
+// 2–3 and §6): per term √α·[cos(ω·t), sin(ω·t)] (FourierForm) or √α times
+// the product of per-axis [cos, sin] pairs (Modulation), with t = x
+// (Identity) or t = log|x| and every component scaled by |x|^{γ/2} (Log:
+// homogeneous kernels, one input). A term with ω = 0 contributes the one
+// component √α; a term of weight 0 contributes components that are
+// identically 0 (a design that keeps them states so).
+type Fourier struct {
+	Form      Form      `json:"form"` // FourierForm or Modulation
+	Transform Transform `json:"transform"`
+	// Gamma and Negative apply to the Log transform: the homogeneity degree
+	// and what the map does with x < 0.
+	Gamma    float64  `json:"gamma,omitempty"`
+	Negative Negative `json:"negative,omitempty"`
+	Terms    []Term   `json:"terms"`
+}
+
+// Series is a χ² series map of one input (γ = 1): Li's direct series with
+// parameters K (LiSeries) or the Chebyshev series of dimension Dim. Both
+// give 0 at x = 0 and follow Negative for x < 0.
+type Series struct {
+	Form     Form      `json:"form"` // LiSeries or Chebyshev
+	K        []float64 `json:"k,omitempty"`
+	Dim      int       `json:"dim"`
+	Negative Negative  `json:"negative"`
+}
+
+// TermDim is the number of components a Fourier term with frequency ω
+// contributes: 1 for ω = 0 and 2 otherwise in FourierForm (Chum eq. 3),
+// 2^{#nonzero ω_i} in Modulation (§6.2).
+func TermDim(form Form, freq []float64) int {
+	nz := 0
+	for _, w := range freq {
+		if w != 0 {
+			nz++
+		}
+	}
+	switch {
+	case form == Modulation:
+		return 1 << nz
+	case nz == 0:
+		return 1
+	default:
+		return 2
+	}
+}
+
+// Dim is the number of components of the stage.
+func (f *Fourier) Dim() int {
+	d := 0
+	for _, t := range f.Terms {
+		d += TermDim(f.Form, t.Freq)
+	}
+	return d
+}
+
+// ZeroComponents is the number of components of terms with weight 0
+// (identically 0).
+func (f *Fourier) ZeroComponents() int {
+	d := 0
+	for _, t := range f.Terms {
+		if t.Weight == 0 {
+			d += TermDim(f.Form, t.Freq)
+		}
+	}
+	return d
+}
+
+// Homogeneous reports whether the stage treats 0 and negative inputs the
+// way a homogeneous kernel's map does.
+func (f *Fourier) Homogeneous() bool { return f.Transform == Log }
+
+// out is the output dimension of the stage.
+func (s Stage) out() int {
+	switch {
+	case s.Fourier != nil:
+		return s.Fourier.Dim()
+	case s.Series != nil:
+		return s.Series.Dim
+	}
+	return 0
+}
+
+// Fourier returns the map's Fourier stage if it is a one-stage Fourier map,
+// else nil.
+func (m *Map) Fourier() *Fourier {
+	if len(m.Stages) == 1 {
+		return m.Stages[0].Fourier
+	}
+	return nil
+}
+
+// Series returns the map's series stage if it is a one-stage series map,
+// else nil.
+func (m *Map) Series() *Series {
+	if len(m.Stages) == 1 {
+		return m.Stages[0].Series
+	}
+	return nil
+}
+
+// Homogeneous reports whether the map treats 0 and negative inputs the way a
+// homogeneous kernel's map does (x = 0 maps to 0; x < 0 follows the
+// Negative rule).
+func (m *Map) Homogeneous() bool {
+	if f := m.Fourier(); f != nil {
+		return f.Homogeneous()
+	}
+	return m.Series() != nil
+}
+
+// Negative is the map's rule for x < 0 ("" if it is not homogeneous).
+func (m *Map) Negative() Negative {
+	if f := m.Fourier(); f != nil && f.Homogeneous() {
+		return f.Negative
+	}
+	if s := m.Series(); s != nil {
+		return s.Negative
+	}
+	return ""
+}
+
+// ZeroComponents is the number of components of the map that are
+// identically 0 (terms a design kept with weight 0 to make exactly D).
+func (m *Map) ZeroComponents() int {
+	if f := m.Fourier(); f != nil {
+		return f.ZeroComponents()
+	}
+	return 0
+}
+
+// Validate checks that the map is self-consistent and evaluable.
+func (m *Map) Validate() error {
+	if m.InDim < 1 {
+		return fmt.Errorf("fmap: map input dimension %d", m.InDim)
+	}
+	if len(m.Domain.Lo) != m.InDim || len(m.Domain.Hi) != m.InDim {
+		return errors.New("fmap: map domain does not match its input dimension")
+	}
+	for i := range m.InDim {
+		lo, hi := m.Domain.Lo[i], m.Domain.Hi[i]
+		if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(lo < hi) {
+			return fmt.Errorf("fmap: map domain [%v, %v] on axis %d is not a finite interval", lo, hi, i)
+		}
+	}
+	if len(m.Stages) != 1 {
+		return fmt.Errorf("fmap: map with %d stages; one is supported", len(m.Stages))
+	}
+	st := m.Stages[0]
+	switch {
+	case st.Fourier != nil && st.Series == nil:
+		if err := st.Fourier.validate(m.InDim); err != nil {
+			return err
+		}
+	case st.Series != nil && st.Fourier == nil:
+		if err := st.Series.validate(m.InDim); err != nil {
+			return err
+		}
+	default:
+		return errors.New("fmap: a stage must hold exactly one of fourier and series")
+	}
+	if d := st.out(); m.Dim < 1 || m.Dim != d {
+		return fmt.Errorf("fmap: map dimension %d, its stages give %d", m.Dim, d)
+	}
+	return nil
+}
+
+func (f *Fourier) validate(n int) error {
+	switch f.Form {
+	case FourierForm, Modulation:
+	default:
+		return fmt.Errorf("fmap: unknown Fourier form %q", f.Form)
+	}
+	switch f.Transform {
+	case Identity:
+	case Log:
+		if n != 1 {
+			return errors.New("fmap: the log transform is one-dimensional")
+		}
+		if !(f.Gamma > 0) || math.IsInf(f.Gamma, 0) {
+			return fmt.Errorf("fmap: homogeneous map with gamma %v", f.Gamma)
+		}
+		if err := checkNegative(f.Negative); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("fmap: unknown transform %q", f.Transform)
+	}
+	for i, t := range f.Terms {
+		if len(t.Freq) != n {
+			return fmt.Errorf("fmap: term %d has %d frequencies for %d inputs", i, len(t.Freq), n)
+		}
+		if !(t.Weight >= 0) || math.IsInf(t.Weight, 0) {
+			return fmt.Errorf("fmap: term %d has weight %v", i, t.Weight)
+		}
+		for _, w := range t.Freq {
+			if math.IsNaN(w) || math.IsInf(w, 0) {
+				return fmt.Errorf("fmap: term %d has frequency %v", i, w)
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Series) validate(n int) error {
+	if n != 1 {
+		return errors.New("fmap: the χ² series maps are one-dimensional")
+	}
+	switch s.Form {
+	case LiSeries:
+		if len(s.K) != s.Dim {
+			return fmt.Errorf("fmap: Li series with %d parameters and dimension %d", len(s.K), s.Dim)
+		}
+		for _, k := range s.K {
+			if !(k > 0) || math.IsInf(k, 0) {
+				return fmt.Errorf("fmap: Li parameter %v is not positive and finite", k)
+			}
+		}
+	case Chebyshev:
+		if len(s.K) != 0 {
+			return errors.New("fmap: the Chebyshev series has no parameters")
+		}
+	default:
+		return fmt.Errorf("fmap: unknown series form %q", s.Form)
+	}
+	return checkNegative(s.Negative)
+}
+
+func checkNegative(n Negative) error {
+	if n != NegativeSign && n != NegativeZero {
+		return fmt.Errorf("fmap: homogeneous map with negative rule %q", n)
+	}
+	return nil
+}
+
+// Canonical sorts the terms by frequency and merges terms with equal
+// frequencies. One-dimensional Fourier frequencies are made non-negative
+// (cos is even, and negating ω negates a sine component in every Ψ alike),
+// as are modulation frequencies; a projection's first nonzero coordinate is
+// made positive. Terms of weight 0 are kept (they are components the design
+// asked for); negative weights are not valid and left for Validate.
+func (f *Fourier) Canonical() {
+	ts := make([]Term, 0, len(f.Terms))
+	for _, t := range f.Terms {
+		t.Freq = slices.Clone(t.Freq)
+		if f.Form == Modulation {
+			for i := range t.Freq {
+				t.Freq[i] = math.Abs(t.Freq[i])
+			}
+		} else {
+			for _, w := range t.Freq {
+				if w != 0 {
+					if w < 0 {
+						for i := range t.Freq {
+							t.Freq[i] = -t.Freq[i]
+						}
+					}
+					break
+				}
+			}
+		}
+		ts = append(ts, t)
+	}
+	sort.SliceStable(ts, func(a, b int) bool { return slices.Compare(ts[a].Freq, ts[b].Freq) < 0 })
+	var out []Term
+	for _, t := range ts {
+		if n := len(out); n > 0 && slices.Equal(out[n-1].Freq, t.Freq) {
+			out[n-1].Weight += t.Weight
+			continue
+		}
+		out = append(out, t)
+	}
+	f.Terms = out
+}
+
+// NewFourierMap returns a one-stage map of f (made canonical) with its
+// dimension set.
+func NewFourierMap(k Kernel, d Domain, method string, f *Fourier) *Map {
+	f.Canonical()
+	return &Map{Kernel: k, InDim: d.Dims(), Dim: f.Dim(), Domain: d.Clone(), Method: method, Stages: []Stage{{Fourier: f}}}
+}
+
+// NewSeriesMap returns a one-stage map of s with its dimension set.
+func NewSeriesMap(k Kernel, d Domain, method string, s *Series) *Map {
+	return &Map{Kernel: k, InDim: d.Dims(), Dim: s.Dim, Domain: d.Clone(), Method: method, Stages: []Stage{{Series: s}}}
+}
+
+// Eval writes Ψ(x) to dst. len(x) must be InDim and len(dst) Dim. It is the
+// reference evaluator: plain, direct and meant to be obviously right, not
+// fast. Non-finite inputs give NaN components.
+func (m *Map) Eval(dst, x []float64) {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			for i := range dst {
+				dst[i] = math.NaN()
+			}
+			return
+		}
+	}
+	st := m.Stages[0]
+	if st.Fourier != nil {
+		st.Fourier.eval(dst, x)
+	} else {
+		st.Series.eval(dst, x)
+	}
+}
+
+// homogeneousInput splits a homogeneous map's input into its absolute value
+// and sign; ok is false when the map gives zeros (x = 0, or x < 0 with the
+// zero rule).
+func homogeneousInput(v float64, neg Negative) (a, sign float64, ok bool) {
+	switch {
+	case v == 0 || (v < 0 && neg == NegativeZero):
+		return 0, 0, false
+	case v < 0:
+		return -v, -1, true
+	}
+	return v, 1, true
+}
+
+func (f *Fourier) eval(dst, x []float64) {
+	if f.Transform != Log {
+		f.evalTerms(dst, x, 1)
+		return
+	}
+	v, sign, ok := homogeneousInput(x[0], f.Negative)
+	if !ok {
+		clear(dst)
+		return
+	}
+	f.evalTerms(dst, []float64{math.Log(v)}, math.Pow(v, f.Gamma/2))
+	if sign < 0 {
+		for i := range dst {
+			dst[i] = -dst[i]
+		}
+	}
+}
+
+func (s *Series) eval(dst, x []float64) {
+	v, sign, ok := homogeneousInput(x[0], s.Negative)
+	if !ok {
+		clear(dst)
+		return
+	}
+	if s.Form == LiSeries {
+		evalLi(dst, s.K, v)
+	} else {
+		evalChebyshev(dst, v)
+	}
+	if sign < 0 {
+		for i := range dst {
+			dst[i] = -dst[i]
+		}
+	}
+}
+
+// evalTerms writes the components at argument t, scaled by amp.
+func (f *Fourier) evalTerms(dst, t []float64, amp float64) {
+	k := 0
+	for _, term := range f.Terms {
+		a := amp * math.Sqrt(term.Weight)
+		if f.Form == Modulation {
+			k += modulationComponents(dst[k:], term.Freq, t, a)
+			continue
+		}
+		phase := 0.0
+		zero := true
+		for i, w := range term.Freq {
+			phase += w * t[i]
+			zero = zero && w == 0
+		}
+		if zero {
+			dst[k] = a
+			k++
+			continue
+		}
+		dst[k] = a * math.Cos(phase)
+		dst[k+1] = a * math.Sin(phase)
+		k += 2
+	}
+}
+
+// modulationComponents writes a ⊗_i (cos ω_i t_i, sin ω_i t_i) over the axes
+// with ω_i ≠ 0, the first such axis varying slowest, and returns the count.
+func modulationComponents(dst, freq, t []float64, a float64) int {
+	n := 1
+	dst[0] = a
+	for i, w := range freq {
+		if w == 0 {
+			continue
+		}
+		c, s := math.Cos(w*t[i]), math.Sin(w*t[i])
+		// Expand in place from the back: entry j becomes (2j: ·c, 2j+1: ·s).
+		for j := n - 1; j >= 0; j-- {
+			v := dst[j]
+			dst[2*j] = v * c
+			dst[2*j+1] = v * s
+		}
+		n *= 2
+	}
+	return n
+}
+
+// evalLi writes Li's direct series c_1..c_N at x > 0 with a running product.
+func evalLi(dst, ks []float64, x float64) {
+	p := 1.0
+	for q, k := range ks {
+		dst[q] = p * 2 * math.Sqrt(k) * (x / (x + k)) // x/(x+k) first: no overflow at huge x
+		p *= (x - k) / (x + k)
+	}
+}
+
+// evalChebyshev writes d_0..d_{len(dst)−1} at x > 0 by the stable upward
+// recurrence d_0 = 2x/(x+1), d_1 = −(√2 log x/π) d_0,
+// d_q = [(−1)^q c d_{q−1} + (q−2) d_{q−2}]/q with c = 2 log x/π.
+func evalChebyshev(dst []float64, x float64) {
+	if len(dst) == 0 {
+		return
+	}
+	c := 2 * math.Log(x) / math.Pi
+	dst[0] = 2 * (x / (x + 1)) // x/(x+1) first: no overflow at huge x
+	if len(dst) > 1 {
+		dst[1] = -c / math.Sqrt2 * dst[0]
+	}
+	for q := 2; q < len(dst); q++ {
+		s := c
+		if q%2 == 1 {
+			s = -c
+		}
+		dst[q] = (s*dst[q-1] + float64(q-2)*dst[q-2]) / float64(q)
+	}
+}
+
+// Dot returns Ψ(x)·Ψ(y), the map's approximation of K(x, y).
+func (m *Map) Dot(x, y []float64) float64 {
+	a := make([]float64, m.Dim)
+	b := make([]float64, m.Dim)
+	m.Eval(a, x)
+	m.Eval(b, y)
+	return dot(a, b)
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// Signature returns the approximated signature k̂(λ) = Σ α cos(ω·λ)
+// (FourierForm) or Σ α Π_i cos(ω_i λ_i) (Modulation), with
+// Ψ(x)·Ψ(y) = amp(x)amp(y)·k̂(t_x − t_y).
+func (f *Fourier) Signature(lambda []float64) float64 {
+	s := 0.0
+	for _, t := range f.Terms {
+		if f.Form == Modulation {
+			p := t.Weight
+			for i, w := range t.Freq {
+				p *= math.Cos(w * lambda[i])
+			}
+			s += p
+			continue
+		}
+		ph := 0.0
+		for i, w := range t.Freq {
+			ph += w * lambda[i]
+		}
+		s += t.Weight * math.Cos(ph)
+	}
+	return s
+}
+
+// SignatureAt returns the map's approximation of the kernel's signature at
+// λ. For a Fourier map it is k̂(λ) itself, which is what
+// Ψ(x)·Ψ(y)/(amp(x)amp(y)) equals for every pair with argument λ. The Li
+// and Chebyshev series are not exactly homogeneous: for them it is computed
+// with the reference evaluator along the pairs where the absolute error is
+// largest, y = the domain's upper end and x = y·e^{−|λ|}, divided by the
+// amplitude √(xy).
+func (m *Map) SignatureAt(lambda []float64) float64 {
+	if f := m.Fourier(); f != nil {
+		return f.Signature(lambda)
+	}
+	l := math.Abs(lambda[0])
+	y := m.Domain.Hi[0]
+	x := y * math.Exp(-l)
+	return m.Dot([]float64{x}, []float64{y}) / (math.Sqrt(x) * math.Sqrt(y))
+}

@@ -1,0 +1,289 @@
+package fmap
+
+import (
+	"fmt"
+	"math"
+	"sync"
+)
+
+// Reference is the exact kernel of a problem and the sets its maps are
+// measured on. Problem.Reference builds it once per problem.
+type Reference struct {
+	// Problem is what the reference measures against: the exact kernel,
+	// its signature and the error weight of the measure.
+	Problem *Problem
+	// Measure is the measure reported: the problem's, except that the
+	// absolute error of a multi-dimensional shift-invariant kernel is
+	// reported as the (equal) uniform signature error, whose dense λ grid
+	// covers the differences x − y far more finely than pairs of a grid of
+	// inputs can.
+	Measure Measure
+	// Inputs are the verification inputs: kernel errors are taken over all
+	// ordered pairs of them. InputsOn names them in words.
+	Inputs   [][]float64
+	InputsOn string
+	// Dense is the dense grid of signature arguments λ and DenseOn names it
+	// (empty for kernels without a signature).
+	Dense   [][]float64
+	DenseOn string
+
+	exactOnce sync.Once
+	exact     []float64 // Exact over all ordered pairs of Inputs, row-major
+}
+
+// Exact is the kernel K(x, y).
+func (r *Reference) Exact(x, y []float64) float64 { return r.Problem.Kernel.Eval(x, y) }
+
+// Signature is the exact signature k(λ).
+func (r *Reference) Signature(lambda []float64) float64 { return r.Problem.Kernel.Signature(lambda) }
+
+// Weight is the error weight w(λ) of the problem's measure.
+func (r *Reference) Weight(lambda []float64) float64 { return r.Problem.Weight(lambda) }
+
+// Verification set sizes.
+const (
+	// HomogeneousInputs is the number of log-spaced verification inputs on
+	// an interval domain of a homogeneous kernel (besides 0).
+	HomogeneousInputs = 1500
+	// RBFInputs is the number of equally spaced verification inputs on a
+	// one-dimensional interval of the RBF kernel.
+	RBFInputs = 2001
+	// MaxHomogeneousIntegers and MaxRBFIntegers bound the integer domains
+	// whose every pair is verified.
+	MaxHomogeneousIntegers = 1 << 16
+	MaxRBFIntegers         = 4096
+	// DenseStep is the largest λ step of a homogeneous kernel's dense
+	// signature grid, and DenseMinPoints its smallest number of points.
+	DenseStep      = 0.001
+	DenseMinPoints = 2001
+)
+
+// newReference builds the reference of p:
+//
+//   - homogeneous kernels: every integer lo..hi of an integer domain (0
+//     included when lo = 0), or {0} ∪ 1500 log-spaced points from lo to hi
+//     of an interval (whose lo must be positive: it is the smallest nonzero
+//     input); the dense grid is λ on [0, M], M = log(hi/m) with m the
+//     smallest nonzero input, in steps of at most 0.001 and at least 2001
+//     points;
+//   - the RBF kernel on one axis: every integer of an integer domain, or
+//     2001 equally spaced points of an interval; the dense grid is λ on
+//     [0, hi − lo], ten times denser than the default evaluation set of
+//     Chum's designer (RBFZStep) and at least 2001 points;
+//   - the RBF kernel on 2 or 3 axes: a 15² or 8³ grid of inputs on the box,
+//     and a dense grid of λ = x − y over Π_{i<n}[−M_i, M_i] × [0, M_n]
+//     (every difference up to sign), ten (2-D) or four (3-D) times denser
+//     per axis than the multi-dimensional designer's default Z (41 or 15
+//     points per axis).
+func newReference(p *Problem) (*Reference, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	ref := &Reference{Problem: p, Measure: p.Measure}
+	switch {
+	case p.Kernel.Homogeneous():
+		return ref, ref.homogeneous()
+	case p.InDim() == 1:
+		return ref, ref.rbf1()
+	}
+	return ref, ref.rbfN()
+}
+
+func (ref *Reference) homogeneous() error {
+	p := ref.Problem
+	m, err := p.SmallestNonzero()
+	if err != nil {
+		return err
+	}
+	lo, hi := p.Domain.Lo[0], p.Domain.Hi[0]
+	if p.Domain.Integer {
+		n := int(hi-lo) + 1
+		if n > MaxHomogeneousIntegers {
+			return fmt.Errorf("fmap: integer domain {%g..%g} has %d inputs, more than the %d a pairwise verification can take", lo, hi, n, MaxHomogeneousIntegers)
+		}
+		ref.Inputs = make([][]float64, n)
+		for i := range ref.Inputs {
+			ref.Inputs[i] = []float64{lo + float64(i)}
+		}
+		ref.InputsOn = fmt.Sprintf("x, y ∈ {%g..%g}", lo, hi)
+	} else {
+		ref.Inputs = make([][]float64, 0, HomogeneousInputs+1)
+		ref.Inputs = append(ref.Inputs, []float64{0})
+		for _, x := range LogSpace(lo, hi, HomogeneousInputs) {
+			ref.Inputs = append(ref.Inputs, []float64{x})
+		}
+		ref.InputsOn = fmt.Sprintf("x, y ∈ {0} ∪ %d log-spaced points in [%g, %g]", HomogeneousInputs, lo, hi)
+	}
+	M := math.Log(hi / m)
+	n := max(DenseMinPoints, int(math.Ceil(M/DenseStep))+1)
+	ref.Dense = make([][]float64, n)
+	for i := range ref.Dense {
+		ref.Dense[i] = []float64{M * float64(i) / float64(n-1)}
+	}
+	ref.DenseOn = fmt.Sprintf("%d points of λ ∈ [0, log(%g/%g)] = [0, %.6g], step %.3g", n, hi, m, M, M/float64(n-1))
+	return nil
+}
+
+// RBFZStep is the default spacing of the evaluation set Z of Chum's
+// designer for the RBF kernel of width sigma on [lo, hi]: at least 20
+// points per period of the pool's largest frequency 5/σ and at least 200
+// points; the integers' spacing 1 on an integer domain.
+func RBFZStep(sigma, lo, hi float64, integer bool) float64 {
+	if integer {
+		return 1
+	}
+	return math.Min(2*math.Pi/(20*5/sigma), (hi-lo)/200)
+}
+
+func (ref *Reference) rbf1() error {
+	p := ref.Problem
+	lo, hi := p.Domain.Lo[0], p.Domain.Hi[0]
+	M := hi - lo
+	if p.Domain.Integer {
+		n := int(M) + 1
+		if n > MaxRBFIntegers {
+			return fmt.Errorf("fmap: integer domain {%g..%g} has %d inputs, more than the %d a pairwise verification takes", lo, hi, n, MaxRBFIntegers)
+		}
+		for i := range n {
+			ref.Inputs = append(ref.Inputs, []float64{lo + float64(i)})
+		}
+		ref.InputsOn = fmt.Sprintf("x, y ∈ {%g..%g}", lo, hi)
+	} else {
+		for i := range RBFInputs {
+			ref.Inputs = append(ref.Inputs, []float64{lo + M*float64(i)/(RBFInputs-1)})
+		}
+		ref.InputsOn = fmt.Sprintf("x, y on %d equally spaced points of [%g, %g]", RBFInputs, lo, hi)
+	}
+	step := RBFZStep(p.Kernel.Sigma[0], lo, hi, p.Domain.Integer)
+	n := max(2000, int(math.Ceil(10*M/step)))
+	ref.Dense = make([][]float64, n+1)
+	for i := range ref.Dense {
+		ref.Dense[i] = []float64{M * float64(i) / float64(n)}
+	}
+	ref.DenseOn = fmt.Sprintf("%d equally spaced λ in [0, %.6g]", n+1, M)
+	return nil
+}
+
+// Grids of the multi-dimensional RBF reference (2-D and 3-D).
+const (
+	// inputsPerAxis2 and inputsPerAxis3 are the verification inputs per
+	// axis.
+	inputsPerAxis2, inputsPerAxis3 = 15, 8
+	// ZPoints2 and ZPoints3 are the points per axis of the
+	// multi-dimensional designer's default evaluation set Z, which the
+	// dense grid refines ten (2-D) or four (3-D) times per axis.
+	ZPoints2, ZPoints3 = 41, 15
+	// MaxRBFAxes is the largest input dimension of the multiplicative RBF
+	// reference.
+	MaxRBFAxes = 3
+)
+
+func (ref *Reference) rbfN() error {
+	p := ref.Problem
+	n := p.InDim()
+	if n > MaxRBFAxes {
+		return fmt.Errorf("fmap: the rbf reference has grids for at most %d input axes, not %d", MaxRBFAxes, n)
+	}
+	if ref.Measure == Absolute {
+		ref.Measure = Uniform
+	}
+	g, z, denser := inputsPerAxis2, ZPoints2, 10
+	if n == 3 {
+		g, z, denser = inputsPerAxis3, ZPoints3, 4
+	}
+	span := func(i int) float64 { return p.Domain.Hi[i] - p.Domain.Lo[i] }
+	var axes [][]float64
+	for i := range n {
+		axes = append(axes, Linspace(p.Domain.Lo[i], p.Domain.Hi[i], g))
+	}
+	ref.Inputs = Product(axes)
+	ref.InputsOn = fmt.Sprintf("a %s grid on the box", gridShape(n, g))
+	var dense [][]float64
+	shape, box := "", ""
+	for i := range n {
+		zStep := span(i) / float64(z-1)
+		k := int(math.Ceil(span(i)/zStep))*denser + 1
+		var ax []float64
+		if i < n-1 {
+			ax = Linspace(-span(i), span(i), 2*k-1)
+		} else {
+			ax = Linspace(0, span(i), k)
+		}
+		dense = append(dense, ax)
+		if i > 0 {
+			shape += "×"
+			box += " × "
+		}
+		shape += fmt.Sprint(len(ax))
+		if i < n-1 {
+			box += fmt.Sprintf("[−%.4g, %.4g]", span(i), span(i))
+		} else {
+			box += fmt.Sprintf("[0, %.4g]", span(i))
+		}
+	}
+	ref.Dense = Product(dense)
+	ref.DenseOn = fmt.Sprintf("a %s grid of λ = x − y over %s", shape, box)
+	return nil
+}
+
+func gridShape(n, g int) string {
+	s := fmt.Sprint(g)
+	for i := 1; i < n; i++ {
+		s += fmt.Sprintf("×%d", g)
+	}
+	return s
+}
+
+// LogSpace returns n ≥ 2 points from lo to hi (both > 0) evenly spaced in
+// log, with the ends exact.
+func LogSpace(lo, hi float64, n int) []float64 {
+	out := make([]float64, n)
+	r := math.Log(hi / lo)
+	for i := range out {
+		out[i] = lo * math.Exp(r*float64(i)/float64(n-1))
+	}
+	out[0], out[n-1] = lo, hi
+	return out
+}
+
+// Linspace returns k ≥ 2 equally spaced points from a to b.
+func Linspace(a, b float64, k int) []float64 {
+	out := make([]float64, k)
+	for i := range out {
+		out[i] = a + (b-a)*float64(i)/float64(k-1)
+	}
+	return out
+}
+
+// Product returns the Cartesian product of the axes, the last axis varying
+// fastest.
+func Product(axes [][]float64) [][]float64 {
+	out := [][]float64{nil}
+	for _, ax := range axes {
+		next := make([][]float64, 0, len(out)*len(ax))
+		for _, p := range out {
+			for _, v := range ax {
+				q := make([]float64, len(p), len(p)+1)
+				copy(q, p)
+				next = append(next, append(q, v))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// exactPairs returns K over all ordered pairs of the inputs, computed once
+// per Reference (a design measures several maps against one).
+func (r *Reference) exactPairs() []float64 {
+	r.exactOnce.Do(func() {
+		n := len(r.Inputs)
+		r.exact = make([]float64, n*n)
+		for i, x := range r.Inputs {
+			for j, y := range r.Inputs {
+				r.exact[i*n+j] = r.Exact(x, y)
+			}
+		}
+	})
+	return r.exact
+}

@@ -1,0 +1,150 @@
+package fmap
+
+import (
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// cloneMap returns a deep copy of m.
+func cloneMap(m *Map) *Map {
+	c := *m
+	c.Kernel.Sigma = slices.Clone(m.Kernel.Sigma)
+	c.Domain = Domain{Integer: m.Domain.Integer, Lo: slices.Clone(m.Domain.Lo), Hi: slices.Clone(m.Domain.Hi)}
+	c.Stages = nil
+	for _, s := range m.Stages {
+		var cs Stage
+		if s.Fourier != nil {
+			f := *s.Fourier
+			f.Terms = nil
+			for _, t := range s.Fourier.Terms {
+				f.Terms = append(f.Terms, Term{Freq: slices.Clone(t.Freq), Weight: t.Weight})
+			}
+			cs.Fourier = &f
+		}
+		if s.Series != nil {
+			sr := *s.Series
+			sr.K = slices.Clone(s.Series.K)
+			cs.Series = &sr
+		}
+		c.Stages = append(c.Stages, cs)
+	}
+	return &c
+}
+
+// hellingerProblem is the Hellinger kernel √(xy) (γ = 1) on the integers
+// {0..10} with the given measure.
+func hellingerProblem(meas Measure) *Problem {
+	return &Problem{
+		Kernel: Kernel{Type: Hellinger, Gamma: 1}, Domain: Domain{Integer: true, Lo: []float64{0}, Hi: []float64{10}},
+		Measure: meas, Norm: LInf, Negative: NegativeSign,
+	}
+}
+
+// TestVerifyKnownError measures a map whose errors are known in closed
+// form. The map Ψ(x) = √0.81·√x (a Fourier stage in log x with the one term
+// ω = 0 of weight 0.81) has Ψ(x)·Ψ(y) = 0.81√(xy) against the Hellinger
+// kernel K = √(xy) on {0..10}, so over the 121 ordered pairs
+//
+//   - the absolute error is 0.19√(xy): L∞ 0.19·10 = 1.9 at x = y = 10, and
+//     RMS √(Σ 0.19²xy/121) = 0.19·(Σx)/11 = 0.19·55/11 = 0.95;
+//   - the relative error is 0.19 on each of the 100 pairs with K > 0
+//     (x, y ≥ 1), L∞ = RMS = 0.19;
+//   - the signature error is |1 − 0.81| = 0.19 at every λ, weighted by
+//     w_A = e^{−λ/2} for the absolute measure (L∞ 0.19 at λ = 0, RMS
+//     0.19·√(Σ_i e^{−λ_i}/n), a geometric sum over the n equally spaced
+//     λ_i of the dense grid), by w_R = 1/k = 1 for the relative one, and
+//     not at all for the uniform one (reported L∞ = RMS = 0.19).
+//
+// Every kernel value is at most 10, so the pair errors are exact to a few
+// ulps of 10 (1e-14 absolute); the signature errors involve values ≤ 1
+// (1e-15). Verify must not change the map.
+func TestVerifyKnownError(t *testing.T) {
+	p := hellingerProblem(Absolute)
+	m := NewFourierMap(p.Kernel, p.Domain, "test", &Fourier{
+		Form: FourierForm, Transform: Log, Gamma: 1, Negative: NegativeSign,
+		Terms: []Term{{Freq: []float64{0}, Weight: 0.81}},
+	})
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	before := cloneMap(m)
+	ref, err := p.Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Verify(m, ref)
+	if v.Measure != Absolute || v.Reported != v.Absolute {
+		t.Errorf("measure %q, reported %v, absolute %v: want the absolute error reported", v.Measure, v.Reported, v.Absolute)
+	}
+	if a := v.Absolute; math.Abs(a.LInf-1.9) > 1e-14 || math.Abs(a.RMS-0.95) > 1e-14 || a.Points != 121 {
+		t.Errorf("absolute L∞ %v, RMS %v over %d pairs; want 1.9, 0.95 over 121", a.LInf, a.RMS, a.Points)
+	}
+	n := len(ref.Dense)
+	M := ref.Dense[n-1][0]
+	if math.Abs(M-math.Log(10)) > 1e-15 {
+		t.Fatalf("dense grid ends at %v, want log 10", M)
+	}
+	// Σ_{i<n} e^{−iM/(n−1)} = (1 − e^{−Mn/(n−1)})/(1 − e^{−M/(n−1)}).
+	h := M / float64(n-1)
+	geo := -math.Expm1(-h*float64(n)) / -math.Expm1(-h)
+	if s := v.Signature; math.Abs(s.LInf-0.19) > 1e-15 || math.Abs(s.RMS-0.19*math.Sqrt(geo/float64(n))) > 1e-15 || s.Points != n {
+		t.Errorf("weighted signature L∞ %v, RMS %v on %d points; want 0.19, %v on %d", s.LInf, s.RMS, s.Points, 0.19*math.Sqrt(geo/float64(n)), n)
+	}
+	if v.Design != (Measurement{}) {
+		t.Errorf("design-set error %v of a map without a design set", v.Design)
+	}
+
+	rref, err := hellingerProblem(Relative).Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v = Verify(m, rref)
+	if r := v.Reported; math.Abs(r.LInf-0.19) > 1e-15 || math.Abs(r.RMS-0.19) > 1e-15 || r.Points != 100 {
+		t.Errorf("relative L∞ %v, RMS %v over %d pairs; want 0.19, 0.19 over 100", r.LInf, r.RMS, r.Points)
+	}
+	if s := v.Signature; math.Abs(s.LInf-0.19) > 1e-15 || math.Abs(s.RMS-0.19) > 1e-15 {
+		t.Errorf("relative-weighted signature L∞ %v, RMS %v; want 0.19, 0.19", s.LInf, s.RMS)
+	}
+
+	uref, err := hellingerProblem(Uniform).Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v = Verify(m, uref)
+	if r := v.Reported; math.Abs(r.LInf-0.19) > 1e-15 || math.Abs(r.RMS-0.19) > 1e-15 || r.Points != n {
+		t.Errorf("uniform L∞ %v, RMS %v on %d points; want 0.19, 0.19 on %d", r.LInf, r.RMS, r.Points, n)
+	}
+	if a := v.Absolute; math.Abs(a.LInf-1.9) > 1e-14 {
+		t.Errorf("absolute L∞ %v under the uniform measure, want 1.9", a.LInf)
+	}
+
+	if !reflect.DeepEqual(m, before) {
+		t.Errorf("Verify changed the map:\n%+v\nbefore:\n%+v", m, before)
+	}
+}
+
+// TestVerifyNaNIsNotHidden: a map that yields NaN must not verify as exact.
+// A stage weight of +Inf gives Ψ(1) = [∞·cos 0, ∞·sin 0] = [∞, NaN]. Validate
+// rejects such a map, so it is built directly, bypassing NewFourierMap.
+func TestVerifyNaNIsNotHidden(t *testing.T) {
+	p := hellingerProblem(Absolute)
+	m := &Map{
+		Kernel: p.Kernel, InDim: 1, Dim: 2, Domain: p.Domain.Clone(), Method: "test",
+		Stages: []Stage{{Fourier: &Fourier{
+			Form: FourierForm, Transform: Log, Gamma: 1, Negative: NegativeSign,
+			Terms: []Term{{Freq: []float64{1}, Weight: math.Inf(1)}},
+		}}},
+	}
+	if err := m.Validate(); err == nil {
+		t.Error("Validate accepted a map with an infinite weight")
+	}
+	ref, err := p.Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := Verify(m, ref); !math.IsNaN(v.Reported.LInf) || v.Reported.Finite() {
+		t.Errorf("reported %v for a map with an infinite weight, want a NaN L∞", v.Reported)
+	}
+}

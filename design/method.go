@@ -1,0 +1,198 @@
+package design
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/solver"
+)
+
+// Method is one way of designing a feature map. A method is a value that
+// carries its options: Options returns a pointer to them, which the spec
+// decoder fills (strictly, from the yaml tags of the struct it points to)
+// before Design runs. A method is one file: its options, the kernels and
+// dimensions it makes, and its design.
+type Method interface {
+	// Name is the method's name in a spec (method.name).
+	Name() string
+	// Applies returns nil if the method designs maps for p's kernel and
+	// input dimension, else an error saying why not.
+	Applies(p *fmap.Problem) error
+	// Options returns a pointer to the method's options struct. Its fields
+	// carry yaml tags (the spec keys) and optional spec tags with the
+	// values' limits (see package featmap's decoder); the zero value of
+	// every field means its documented default.
+	Options() any
+	// Dims says which output dimensions the method makes for p.
+	Dims(p *fmap.Problem) Dims
+	// Design designs a map of exactly dim outputs for p. It does not
+	// verify the map: the caller measures it, and the steps, against
+	// p.Reference().
+	Design(ctx context.Context, p *fmap.Problem, dim int, s Settings) (*Result, error)
+}
+
+// Defaulter is implemented by options structs with defaults that do not
+// depend on the problem (a window, a number of bins): SetDefaults fills
+// them in, so that descriptions and labels show them.
+type Defaulter interface {
+	SetDefaults()
+}
+
+// FileLoader is implemented by methods with options that name files:
+// LoadFiles reads them through open, which returns a file's content and
+// its path as messages should name it (relative to the spec's directory),
+// and returns an *OptionError naming the key.
+type FileLoader interface {
+	LoadFiles(open func(name string) (io.ReadCloser, string, error)) error
+}
+
+// OptionChecker is implemented by methods whose options constrain each
+// other; CheckOptions returns an *OptionError naming the key.
+type OptionChecker interface {
+	CheckOptions() error
+}
+
+// TargetChecker is implemented by methods whose options fix the dimension;
+// CheckTarget returns an *OptionError naming the key when the target
+// (dim > 0, or a max_error search when dim is 0) cannot be met.
+type TargetChecker interface {
+	CheckTarget(dim int) error
+}
+
+// OptionError is a problem with a method's option Key (its spec key). With
+// Other set, Key conflicts with the option Other. Err is the underlying
+// error, if any (reading a file the option names).
+type OptionError struct {
+	Key, Other string
+	Msg        string
+	Err        error
+}
+
+// Unwrap returns the underlying error.
+func (e *OptionError) Unwrap() error { return e.Err }
+
+func (e *OptionError) Error() string {
+	if e.Other != "" {
+		return fmt.Sprintf("method.%s: conflicts with method.%s: %s", e.Key, e.Other, e.Msg)
+	}
+	return fmt.Sprintf("method.%s: %s", e.Key, e.Msg)
+}
+
+// Settings are how a design runs: the LP backend, where progress goes and
+// how many goroutines it may use. The zero value is usable.
+type Settings struct {
+	// Solver is the LP backend (nil: the default, pure Go).
+	Solver solver.Backend
+	// Progress, if not nil, receives progress messages.
+	Progress func(string)
+	// Workers bounds the goroutines of one design (0: 2).
+	Workers int
+}
+
+// Backend returns the LP backend.
+func (s Settings) Backend() solver.Backend {
+	if s.Solver == nil {
+		return solver.Default()
+	}
+	return s.Solver
+}
+
+// Say reports progress.
+func (s Settings) Say(msg string) {
+	if s.Progress != nil {
+		s.Progress(msg)
+	}
+}
+
+// Quiet returns s without progress messages.
+func (s Settings) Quiet() Settings {
+	s.Progress = nil
+	return s
+}
+
+func (s Settings) workers() int {
+	if s.Workers <= 0 {
+		return 2
+	}
+	return s.Workers
+}
+
+// Result is a finished design: the map and the steps that led to it.
+type Result struct {
+	Map *fmap.Map
+	// Steps are the intermediate designs of an optimising method, in
+	// order (nil for closed forms).
+	Steps []Step
+	// LPs is the number of linear programs solved.
+	LPs int
+	// DesignSet, if set, is the evaluation set Z the method optimised on,
+	// named in words: the verification measures the map on it too.
+	DesignSet   [][]float64
+	DesignSetOn string
+}
+
+// Step is one step of a design pipeline, e.g. Chum's discrete LP.
+type Step struct {
+	Name string
+	Map  *fmap.Map
+}
+
+// Dims is the set of output dimensions a method makes for a problem.
+type Dims struct {
+	// Only, if not nil, lists every dimension it makes.
+	Only []int
+	// Odd restricts it to odd dimensions.
+	Odd bool
+	// Why says why another dimension cannot be made, e.g. "vz makes odd
+	// dimensions only" (empty when every dimension can).
+	Why string
+}
+
+// AnyDim is the set of every dimension.
+var AnyDim = Dims{}
+
+// DimsFor is the set of dimensions m makes for p: the Hellinger kernel's
+// exact map is one-dimensional, whatever the method; otherwise m.Dims(p).
+func DimsFor(m Method, p *fmap.Problem) Dims {
+	if p.Kernel.Type == fmap.Hellinger {
+		return Dims{Only: []int{1}, Why: "hellinger's exact map is 1-dimensional"}
+	}
+	return m.Dims(p)
+}
+
+// Has reports whether d is in the set.
+func (s Dims) Has(d int) bool {
+	switch {
+	case d < 1:
+		return false
+	case s.Only != nil:
+		return slices.Contains(s.Only, d)
+	case s.Odd:
+		return d%2 == 1
+	}
+	return true
+}
+
+// Suggest names the dimensions of the set nearest to d, e.g. "5 or 7", or
+// "dim must be 1" for a set of one (for use after Why in an error message).
+func (s Dims) Suggest(d int) string {
+	switch {
+	case len(s.Only) == 1:
+		return fmt.Sprintf("dim must be %d", s.Only[0])
+	case s.Only != nil:
+		parts := make([]string, len(s.Only))
+		for i, v := range s.Only {
+			parts[i] = fmt.Sprint(v)
+		}
+		return strings.Join(parts, " or ")
+	case s.Odd && d > 1:
+		return fmt.Sprintf("%d or %d", d-1, d+1)
+	case s.Odd:
+		return "1"
+	}
+	return ""
+}

@@ -1,0 +1,103 @@
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// dirNames lists the names in dir.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestWrite: every file is written with mode 0644, replacing the old ones,
+// and nothing else is left in the directory.
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if err := os.WriteFile(a, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(File{a, []byte("new a")}, File{b, []byte("new b")}); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{a: "new a", b: "new b"} {
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %q, %v; want %q", path, got, err, want)
+		}
+		if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v, want 0644", path, fi.Mode().Perm())
+		}
+	}
+	if names := dirNames(t, dir); !slices.Equal(names, []string{"a", "b"}) {
+		t.Errorf("directory holds %v", names)
+	}
+}
+
+// TestWriteFailureLeavesFilesUntouched: when writing any one file fails,
+// Write returns the error, every existing file keeps its content, and no
+// temporary file is left.
+func TestWriteFailureLeavesFilesUntouched(t *testing.T) {
+	orig := writeTemp
+	defer func() { writeTemp = orig }()
+	for k := range 3 {
+		dir := t.TempDir()
+		var files []File
+		for i := range 3 {
+			p := filepath.Join(dir, string(rune('a'+i)))
+			if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, File{p, []byte("new")})
+		}
+		calls := 0
+		writeTemp = func(path string, data []byte) (string, error) {
+			if calls++; calls == k+1 {
+				return "", errors.New("disk full")
+			}
+			return orig(path, data)
+		}
+		if err := Write(files...); err == nil || !strings.Contains(err.Error(), "disk full") {
+			t.Fatalf("failing file %d: err %v", k, err)
+		}
+		for _, f := range files {
+			if got, _ := os.ReadFile(f.Path); string(got) != "old" {
+				t.Errorf("failing file %d: %s holds %q", k, f.Path, got)
+			}
+		}
+		if names := dirNames(t, dir); len(names) != 3 {
+			t.Errorf("failing file %d: directory holds %v", k, names)
+		}
+	}
+}
+
+// TestWriteTargetNotAFile: a target that is a directory is refused before
+// anything is written.
+func TestWriteTargetNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	a, sub := filepath.Join(dir, "a"), filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := Write(File{a, []byte("a")}, File{sub, []byte("x")})
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("err %v", err)
+	}
+	if names := dirNames(t, dir); !slices.Equal(names, []string{"sub"}) {
+		t.Errorf("directory holds %v", names)
+	}
+}

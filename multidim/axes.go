@@ -1,0 +1,202 @@
+// Package multidim designs feature maps for kernels of several input
+// dimensions that are not sums of one-dimensional maps (Chum §6): the
+// multiplicative RBF kernel with a diagonal Σ on a box in ℝ² or ℝ³, by
+// projection (terms cos(ω·x), ω ∈ ℝⁿ), by modulation (products of per-axis
+// cosines) and by the greedy tensor product of per-axis 1-D designs
+// ("⊗ no LP"). The LP methods run design's LP designer on n-D evaluation
+// sets and pools. Each method is one file: projection.go, modulation.go,
+// tensor_greedy.go; this file holds what they share.
+package multidim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
+)
+
+// MaxDims is the largest input dimension supported.
+const MaxDims = fmap.MaxRBFAxes
+
+// MaxLPEntries bounds rows × columns of the discrete LP a design may build,
+// and MaxZPoints the points of Z per axis.
+const (
+	MaxLPEntries = 12_000_000
+	MaxZPoints   = 201
+)
+
+// Grid are the options every multi-dimensional method has: the per-axis
+// 1-D designs whose frequencies make the tensor pools, and the evaluation
+// set Z.
+type Grid struct {
+	// AxisDim is the dimension of the per-axis 1-D designs whose
+	// frequencies make the tensor pools (modulation, projection with pool
+	// tensor, tensor-greedy). Default 11 (Chum §7.3 uses the 11-D map of
+	// §7.1), raised to the smallest odd value whose n-th power exceeds the
+	// target dimension.
+	AxisDim int `yaml:"axis_dim" spec:"min=1,max=201"`
+	// ZPoints is the number of points of Z per axis on [0, M_i] (axes on
+	// [−M_i, M_i] get 2·ZPoints−1). Default 41 in 2-D, 15 in 3-D.
+	ZPoints int `yaml:"z_points" spec:"min=3,max=201"`
+}
+
+// withDefaults fills in the defaults for an n-D problem and dimension dim.
+func (g Grid) withDefaults(n, dim int) Grid {
+	if g.AxisDim <= 0 {
+		g.AxisDim = 11
+		for math.Pow(float64(g.AxisDim), float64(n)) <= float64(dim) {
+			g.AxisDim += 2
+		}
+	}
+	if g.ZPoints <= 0 {
+		g.ZPoints = fmap.ZPoints2
+		if n == 3 {
+			g.ZPoints = fmap.ZPoints3
+		}
+	}
+	return g
+}
+
+// rbfAxes is the Applies of the multi-dimensional methods.
+func rbfAxes(name string, p *fmap.Problem) error {
+	if p.Kernel.Type != fmap.RBF {
+		return fmt.Errorf("%s designs maps of the multiplicative rbf kernel, not %s", name, p.Kernel.Type)
+	}
+	if n := p.InDim(); n < 2 || n > MaxDims {
+		return fmt.Errorf("%s designs maps of 2 or %d input axes; domain.dims is %d (one axis: use chum)", name, MaxDims, n)
+	}
+	return nil
+}
+
+// span is M_i = hi_i − lo_i.
+func span(p *fmap.Problem, i int) float64 { return p.Domain.Hi[i] - p.Domain.Lo[i] }
+
+// axisDesigns designs the per-axis 1-D maps (Chum §6.2's Ψ^i), once per
+// distinct (σ_i, M_i): chum on [0, M_i] with the uniform error. It returns
+// their Fourier stages and the number of LPs.
+func axisDesigns(ctx context.Context, p *fmap.Problem, axisDim int, seed int64, s design.Settings) ([]*fmap.Fourier, int, error) {
+	n := p.InDim()
+	maps := make([]*fmap.Fourier, n)
+	lps := 0
+	for i := range n {
+		for j := range i {
+			if p.Kernel.Sigma[j] == p.Kernel.Sigma[i] && span(p, j) == span(p, i) {
+				maps[i] = maps[j]
+			}
+		}
+		if maps[i] != nil {
+			continue
+		}
+		s.Say(fmt.Sprintf("axis %d: 1-D design, D = %d", i+1, axisDim))
+		ap := &fmap.Problem{
+			Kernel:  fmap.Kernel{Type: fmap.RBF, Sigma: []float64{p.Kernel.Sigma[i]}},
+			Domain:  fmap.Domain{Lo: []float64{0}, Hi: []float64{span(p, i)}},
+			Measure: fmap.Uniform, Norm: fmap.LInf,
+		}
+		c := &design.Chum{Opts: design.ChumOptions{FitOptions: design.FitOptions{Seed: seed}}}
+		res, err := c.DesignOne(ctx, ap, axisDim, s.Quiet())
+		if err != nil {
+			return nil, 0, fmt.Errorf("multidim: axis %d: %w", i+1, err)
+		}
+		maps[i], lps = res.Map.Fourier(), lps+res.LPs
+	}
+	return maps, lps, nil
+}
+
+// tensorTerms returns the Kronecker product of the per-axis designs: every
+// combination of one term per axis, with α = Π α_i (Chum eq. 21).
+func tensorTerms(axes []*fmap.Fourier) []fmap.Term {
+	terms := []fmap.Term{{Weight: 1}}
+	for _, f := range axes {
+		var next []fmap.Term
+		for _, t := range terms {
+			for _, u := range f.Terms {
+				next = append(next, fmap.Term{Freq: append(slices.Clone(t.Freq), u.Freq[0]), Weight: t.Weight * u.Weight})
+			}
+		}
+		terms = next
+	}
+	return terms
+}
+
+// newMap returns the one-stage map of the terms.
+func newMap(p *fmap.Problem, form fmap.Form, method string, terms []fmap.Term) *fmap.Map {
+	return fmap.NewFourierMap(p.Kernel, p.Domain, method, &fmap.Fourier{Form: form, Transform: fmap.Identity, Terms: terms})
+}
+
+// fitProblem builds the LP designer's problem: Z on Π[0, M_i] (half = false)
+// or Π_{i<n}[−M_i, M_i] × [0, M_n] (half = true), with the pool.
+func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, pool [][]float64, half bool) (*design.FitProblem, error) {
+	n := p.InDim()
+	if zPoints < 3 {
+		return nil, fmt.Errorf("multidim: method.z_points %d is too small", zPoints)
+	}
+	var axes [][]float64
+	for i := range n {
+		if half && i < n-1 {
+			axes = append(axes, fmap.Linspace(-span(p, i), span(p, i), 2*zPoints-1))
+		} else {
+			axes = append(axes, fmap.Linspace(0, span(p, i), zPoints))
+		}
+	}
+	if rows, cols := 2*zCount(axes), len(pool)+1; rows*cols > MaxLPEntries {
+		return nil, fmt.Errorf("multidim: the LP would have %d rows × %d columns (|Z| = %d, %d pool frequencies), more than %d entries: lower method.z_points, method.angles or method.radii",
+			rows, cols, rows/2, len(pool), MaxLPEntries)
+	}
+	z := fmap.Product(axes)
+	w := make([]float64, len(z))
+	for i, l := range z {
+		w[i] = p.Weight(l)
+	}
+	return &design.FitProblem{
+		Form:      form,
+		NewMap:    func(terms []fmap.Term) *fmap.Map { return newMap(p, form, method, terms) },
+		Signature: p.Kernel.Signature,
+		Z:         z,
+		ZWeight:   w,
+		ZOn:       fmt.Sprintf("Z: a %s grid over %s", zShape(axes), boxWords(p, half)),
+		Norm:      p.Norm,
+		Pool:      pool,
+	}, nil
+}
+
+// zCount is the number of points of the product of the axes.
+func zCount(axes [][]float64) int {
+	n := 1
+	for _, a := range axes {
+		n *= len(a)
+	}
+	return n
+}
+
+func zShape(axes [][]float64) string {
+	s := ""
+	for i, a := range axes {
+		if i > 0 {
+			s += "×"
+		}
+		s += fmt.Sprint(len(a))
+	}
+	return s
+}
+
+// boxWords names the λ box: Π_{i<n}[−M_i, M_i] × [0, M_n] (half) or
+// Π[0, M_i].
+func boxWords(p *fmap.Problem, half bool) string {
+	s := ""
+	n := p.InDim()
+	for i := range n {
+		if i > 0 {
+			s += " × "
+		}
+		if half && i < n-1 {
+			s += fmt.Sprintf("[−%.4g, %.4g]", span(p, i), span(p, i))
+		} else {
+			s += fmt.Sprintf("[0, %.4g]", span(p, i))
+		}
+	}
+	return s
+}

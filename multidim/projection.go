@@ -1,0 +1,178 @@
+package multidim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
+)
+
+// Pool kinds of the projection method.
+const (
+	PoolPolar  = "polar"  // a grid of directions × radii ("Proj")
+	PoolTensor = "tensor" // the frequencies of the per-axis designs' product ("Proj ⊗")
+)
+
+// ProjectionOptions tune the projection method.
+type ProjectionOptions struct {
+	Grid              `yaml:",inline"`
+	design.FitOptions `yaml:",inline"`
+	// Pool is the projection method's pool: polar (default) or tensor.
+	Pool string `yaml:"pool" spec:"enum=polar|tensor"`
+	// Angles and Radii size the polar pool (default 24 and 16): Radii
+	// circles up to OmegaMax, the outermost with Angles directions in
+	// [0, π) (in 3-D about Angles²/2 on a hemisphere), the inner ones with
+	// proportionally fewer, so that the pool's density is about even.
+	Angles int `yaml:"angles" spec:"min=2,max=360"`
+	Radii  int `yaml:"radii" spec:"min=1,max=500"`
+	// OmegaMax is the polar pool's largest |ω| (default 3/min σ).
+	OmegaMax float64 `yaml:"omega_max" spec:"positive"`
+}
+
+// SetDefaults fills in the default pool.
+func (o *ProjectionOptions) SetDefaults() {
+	if o.Pool == "" {
+		o.Pool = PoolPolar
+	}
+}
+
+// Projection designs a projection map (method "projection", Chum §6.1):
+// terms α cos(ω·λ), ω ∈ ℝⁿ, with Z on Π_{i<n}[−M_i, M_i] × [0, M_n] and a
+// polar pool ("Proj") or the per-axis designs' products turned into
+// projections ("Proj ⊗": cos(a)cos(b) = ½cos(a+b) + ½cos(a−b)).
+type Projection struct{ Opts ProjectionOptions }
+
+// Name returns "projection".
+func (*Projection) Name() string { return "projection" }
+
+// Options returns the options.
+func (m *Projection) Options() any { return &m.Opts }
+
+// Applies accepts the RBF kernel on 2 or 3 axes.
+func (*Projection) Applies(p *fmap.Problem) error { return rbfAxes("projection", p) }
+
+// Dims: every dimension.
+func (*Projection) Dims(*fmap.Problem) design.Dims { return design.AnyDim }
+
+// Design designs the map of dimension dim.
+func (m *Projection) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Settings) (*design.Result, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	o := m.Opts
+	o.SetDefaults()
+	g := o.Grid.withDefaults(p.InDim(), dim)
+	fo := fitOptions(o.FitOptions)
+	angles, radii, omegaMax := o.Angles, o.Radii, o.OmegaMax
+	if angles <= 0 {
+		angles = 24
+	}
+	if radii <= 0 {
+		radii = 16
+	}
+	if omegaMax <= 0 {
+		omegaMax = 3 / slices.Min(p.Kernel.Sigma)
+	}
+	var pool [][]float64
+	lps := 0
+	spacing := 0.1
+	method := "projection"
+	switch o.Pool {
+	case PoolTensor:
+		axes, n, err := axisDesigns(ctx, p, g.AxisDim, fo.Seed, s)
+		if err != nil {
+			return nil, err
+		}
+		lps = n
+		pool = projectionsOf(tensorTerms(axes))
+		method = "projection (tensor pool)"
+	case PoolPolar:
+		pool = polarPool(p.InDim(), angles, radii, omegaMax)
+		spacing = omegaMax / float64(radii) / 2
+	default:
+		return nil, fmt.Errorf("multidim: unknown projection pool %q (want polar or tensor)", o.Pool)
+	}
+	fp, err := fitProblem(p, fmap.FourierForm, method, g.ZPoints, pool, true)
+	if err != nil {
+		return nil, err
+	}
+	fp.Spacing = spacing
+	res, err := design.Fit(ctx, fp, dim, fo, s)
+	if err != nil {
+		return nil, err
+	}
+	res.LPs += lps
+	return res, nil
+}
+
+// projectionsOf turns modulation frequencies into projection frequencies:
+// every sign pattern of the nonzero coordinates, the first nonzero one kept
+// positive (ω and −ω are the same projection).
+func projectionsOf(terms []fmap.Term) [][]float64 {
+	var pool [][]float64
+	seen := map[string]bool{}
+	for _, t := range terms {
+		vs := [][]float64{nil}
+		first := true
+		for _, w := range t.Freq {
+			var next [][]float64
+			for _, v := range vs {
+				next = append(next, append(slices.Clone(v), w))
+				if w != 0 && !first {
+					next = append(next, append(slices.Clone(v), -w))
+				}
+			}
+			if w != 0 {
+				first = false
+			}
+			vs = next
+		}
+		for _, v := range vs {
+			if k := fmt.Sprint(v); !seen[k] {
+				seen[k] = true
+				pool = append(pool, v)
+			}
+		}
+	}
+	return pool
+}
+
+// polarPool returns ω = 0 and a polar grid of frequencies out to omegaMax
+// whose density in the frequency plane is about even: the b-th of `radii`
+// circles carries about angles·b/radii directions (at least one per
+// quadrant pair), so the small circles hold no near-duplicate columns. In
+// 2-D the directions lie in [0, π); in 3-D they are a Fibonacci lattice on
+// the upper hemisphere with about (angles·b/radii)²/2 points.
+func polarPool(n, angles, radii int, omegaMax float64) [][]float64 {
+	pool := [][]float64{make([]float64, n)}
+	for b := 1; b <= radii; b++ {
+		r := omegaMax * float64(b) / float64(radii)
+		k := max(2, int(math.Ceil(float64(angles*b)/float64(radii))))
+		var dirs [][]float64
+		if n == 2 {
+			for a := range k {
+				th := math.Pi * float64(a) / float64(k)
+				dirs = append(dirs, []float64{math.Cos(th), math.Sin(th)})
+			}
+		} else {
+			k = max(k*k/2, 2)
+			golden := math.Pi * (3 - math.Sqrt(5))
+			for i := range k {
+				z := (float64(i) + 0.5) / float64(k) // (0, 1): the upper hemisphere
+				rho := math.Sqrt(1 - z*z)
+				dirs = append(dirs, []float64{rho * math.Cos(golden*float64(i)), rho * math.Sin(golden*float64(i)), z})
+			}
+		}
+		for _, d := range dirs {
+			w := make([]float64, n)
+			for i := range w {
+				w[i] = r * d[i]
+			}
+			pool = append(pool, w)
+		}
+	}
+	return pool
+}

@@ -3,8 +3,6 @@ package codegen
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
@@ -33,37 +31,10 @@ func benchInputs(p *plan) []float64 {
 	return xs
 }
 
-// TestEmittedSpeed runs the harness benchmarks (every emitted function of
-// every test map, and copying D floats per input) in the temporary module
-// when FEATMAP_SPEED is set, e.g.
-//
-//	FEATMAP_SPEED=1 go test ./codegen -run EmittedSpeed -v
-//
-// FEATMAP_SPEED may also be a -bench pattern such as "RBF|Mod2". Compare
-// with BenchmarkReference, the reference evaluator on the same inputs.
-func TestEmittedSpeed(t *testing.T) {
-	pattern := os.Getenv("FEATMAP_SPEED")
-	if pattern == "" {
-		t.Skip("set FEATMAP_SPEED=1 (or a benchmark pattern) to time the emitted code")
-	}
-	if pattern == "1" {
-		pattern = "."
-	}
-	gs := generateCases(t, testmaps.Cases())
-	var ems []emitted
-	dump := t.TempDir()
-	for _, g := range gs {
-		ems = append(ems, emitted{Name: g.name, In: g.p.in, Src: g.src})
-		writeF64(t, filepath.Join(dump, g.name+".in"), nil)
-		writeF64(t, filepath.Join(dump, g.name+".bench"), benchInputs(g.p))
-	}
-	dir := writeModule(t, ems)
-	out := goRun(t, dir, []string{"FEATMAP_DUMP=" + dump}, "test", "-run", "^$", "-bench", "BenchmarkEmitted/("+pattern+")", "-count", "5", "-benchtime", "500x", ".")
-	t.Log("\n" + out)
-}
-
-// BenchmarkReference times the reference evaluator m.Eval on the inputs of
-// TestEmittedSpeed, per test map (ns/input).
+// BenchmarkReference times the reference evaluator m.Eval per test map
+// (ns/input), on 4096 inputs in the map's domain. The emitted code of the
+// shipped maps is timed against it, and against copying D floats, in
+// package generated (go test -bench . ./generated).
 func BenchmarkReference(b *testing.B) {
 	for _, c := range testmaps.Cases() {
 		vm := c.Map()

@@ -511,7 +511,7 @@ func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis) (*solver.Solutio
 	// A design LP takes a small multiple of rows + columns pivots; one that
 	// takes far more is hopeless for this design and better given up early.
 	maxIter := 10*(p.NumRows+p.NumCols()) + 2000
-	sol, err := s.sv.Solve(p, solver.Options{WarmStart: warm, MaxIterations: maxIter})
+	sol, err := s.sv.Solve(p, solver.Options{WarmStart: warm, MaxIterations: maxIter, Context: s.ctx})
 	if err != nil {
 		return nil, err
 	}
@@ -519,7 +519,7 @@ func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis) (*solver.Solutio
 		// A warm start can lead the simplex astray where a cold one does
 		// not: try once more from scratch.
 		s.n++
-		if sol, err = s.sv.Solve(p, solver.Options{MaxIterations: maxIter}); err != nil {
+		if sol, err = s.sv.Solve(p, solver.Options{MaxIterations: maxIter, Context: s.ctx}); err != nil {
 			return nil, err
 		}
 	}

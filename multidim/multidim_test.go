@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
@@ -208,5 +209,20 @@ func TestTable2Claims(t *testing.T) {
 	}
 	if !(mod31 <= proj31 && projT31 <= proj31) {
 		t.Errorf("D = 31: modulation %.4g and proj ⊗ %.4g should not be worse than proj %.4g", mod31, projT31, proj31)
+	}
+}
+
+// TestDeadlineStopsADesign: a design of Table 2's largest LPs (Proj ⊗,
+// D = 101, minutes of LPs) given a 300 ms deadline returns the deadline's
+// error within a second of it: the designer checks its context before
+// every LP and polish step, the pure-Go solver every 64 pivots.
+func TestDeadlineStopsADesign(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	m := &Projection{Opts: ProjectionOptions{Pool: PoolTensor}}
+	_, err := m.Design(ctx, table2Problem(0.3), 101, design.Settings{})
+	if took := time.Since(start); err != context.DeadlineExceeded || took > 1300*time.Millisecond {
+		t.Errorf("design with a 300 ms deadline: error %v after %v, want the deadline's error within 1.3 s", err, took)
 	}
 }

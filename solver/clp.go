@@ -93,6 +93,9 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	if o.Context != nil && o.Context.Err() != nil {
+		return nil, o.Context.Err()
+	}
 	o = o.WithDefaults(p)
 	n, m := p.NumCols(), p.NumRows
 	if len(p.RowIndex) > math.MaxInt32 || n > math.MaxInt32 || m > math.MaxInt32 {

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -55,6 +56,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	}
 	s := newSimplex(p, o)
 	status, msg := s.run(o.WarmStart)
+	if s.stopped != nil {
+		return nil, s.stopped
+	}
 	return Finish(p, o, s.solution(status, msg)), nil
 }
 
@@ -102,6 +106,10 @@ type simplex struct {
 	tolP, tolD float64
 	iter       int
 	maxIter    int
+	// ctx stops the solve (Options.Context); stopped is its error once
+	// the simplex has noticed.
+	ctx     context.Context
+	stopped error
 	// degenerate counts consecutive degenerate primal pivots; bland is set
 	// while Bland's anti-cycling rule is in force.
 	degenerate int
@@ -115,7 +123,7 @@ func newSimplex(p *Problem, o Options) *simplex {
 	m, n := p.NumRows, p.NumCols()
 	// The internal primal tolerance is a tenth of the requested one, so that
 	// the x recomputed from scratch by Finish is feasible with a margin.
-	s := &simplex{m: m, n: n, tolP: o.FeasibilityTol / 10, tolD: o.OptimalityTol, maxIter: o.MaxIterations}
+	s := &simplex{m: m, n: n, tolP: o.FeasibilityTol / 10, tolD: o.OptimalityTol, maxIter: o.MaxIterations, ctx: o.Context}
 	s.a = make([]float64, m*n)
 	s.ar = make([]float64, m*n)
 	for j := 0; j < n; j++ {
@@ -247,6 +255,16 @@ func (s *simplex) nonbasicStatus(v int, c VarStatus) uint8 {
 	return s.defaultStatus(v)
 }
 
+// halt reports whether the simplex must stop: at the iteration limit, or
+// when its context is done (checked every 64 pivots; s.stopped is then
+// set).
+func (s *simplex) halt() bool {
+	if s.ctx != nil && s.iter%64 == 0 && s.stopped == nil {
+		s.stopped = s.ctx.Err()
+	}
+	return s.iter >= s.maxIter || s.stopped != nil
+}
+
 // run solves from the warm basis (or a slack basis) and returns the status.
 func (s *simplex) run(warm *Basis) (Status, string) {
 	if !s.warmBasis(warm) {
@@ -254,7 +272,7 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 	}
 	const rounds = 12
 	confirmed := false
-	for round := 0; round < rounds; round++ {
+	for round := 0; round < rounds && s.stopped == nil; round++ {
 		if err := s.refresh(); err != nil {
 			return NumericalFailure, err.Error()
 		}

@@ -45,7 +45,7 @@ func (s *simplex) perturbedDualSimplex() (Status, error) {
 // (Infeasible) or the iteration limit is reached.
 func (s *simplex) dualSimplex() (Status, error) {
 	for {
-		if s.iter >= s.maxIter {
+		if s.halt() {
 			return IterationLimit, nil
 		}
 		p, delta := s.chooseLeaving()

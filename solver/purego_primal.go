@@ -19,7 +19,7 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 		piR = make([]float64, s.m)
 	}
 	for {
-		if s.iter >= s.maxIter {
+		if s.halt() {
 			return IterationLimit, nil
 		}
 		if phase1 {

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -118,5 +119,17 @@ func TestWarmStartFromOwnBasis(t *testing.T) {
 		if w.Status != Optimal || w.Iterations != 0 || math.Abs(w.Objective-s.Objective) > 1e-9*(1+math.Abs(s.Objective)) {
 			t.Errorf("trial %d: warm re-solve %v after %d pivots, objective %v vs %v", trial, w.Status, w.Iterations, w.Objective, s.Objective)
 		}
+	}
+}
+
+// TestPureGoContext: a solve whose context is done returns the context's
+// error, not a solution.
+func TestPureGoContext(t *testing.T) {
+	b := NewBuilder([]float64{1}, []float64{math.Inf(1)})
+	b.AddColumn(1, 0, math.Inf(1), []int{0}, []float64{1})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if sol, err := Default().Solve(b.Problem(), Options{Context: ctx}); err != context.Canceled || sol != nil {
+		t.Errorf("Solve with a cancelled context: %v, %v; want nil, context.Canceled", sol, err)
 	}
 }

@@ -18,6 +18,7 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -270,6 +271,10 @@ type Options struct {
 	// WarmStart, if not nil, is a basis to start from (typically the Basis of
 	// an earlier solve of a closely related problem of the same shape).
 	WarmStart *Basis
+	// Context, if not nil, stops a solve once it is done: Solve then
+	// returns its error. The pure-Go backend checks it every 64 pivots;
+	// CLP, which cannot be interrupted, only before it starts.
+	Context context.Context
 }
 
 // Defaults of Options.

@@ -41,7 +41,9 @@ type Design struct {
 	Steps []Step
 	// LPs is the number of linear programs solved.
 	LPs int
-	// Seconds is the wall time of the design, verification included.
+	// Seconds is the time of the design, verification included: the wall
+	// time of the call, or for a design made from remembered ones (chum's
+	// continuation) their time too.
 	Seconds float64
 }
 
@@ -141,6 +143,7 @@ func (s *Spec) DesignDim(ctx context.Context, m MethodSpec, dim int, set Setting
 		return nil, fmt.Errorf("featmap: %w: %s made an invalid map: %v", ErrInternal, m.Name(), err)
 	}
 	set.Say("verifying")
+	verified := time.Now()
 	d = &Design{Spec: s, Method: m, Map: res.Map, LPs: res.LPs, Verification: fmap.Verify(res.Map, ref)}
 	if res.DesignSet != nil {
 		d.Verification.Design = fmap.SignatureError(res.Map, ref, res.DesignSet, res.DesignSetOn)
@@ -156,5 +159,10 @@ func (s *Spec) DesignDim(ctx context.Context, m MethodSpec, dim int, set Setting
 		d.Steps = append(d.Steps, Step{Name: st.Name, Map: st.Map, Error: e})
 	}
 	d.Seconds = time.Since(start).Seconds()
+	if res.Seconds > 0 {
+		// The method's own account of a design it made from remembered
+		// ones, plus this call's verification.
+		d.Seconds = res.Seconds + time.Since(verified).Seconds()
+	}
 	return d, nil
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/featmap/featmap/design/fmap"
 )
@@ -142,9 +143,14 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 				ls = s.Quiet()
 				s.Say(fmt.Sprintf("chum: D = %d on the way to %d", d, dim))
 			}
+			start := time.Now()
 			lv.res, lv.err = Fit(ctx, &p, d, opt, ls)
-			if lv.err == nil && prev != nil {
-				lv.res.LPs += prev.LPs
+			if lv.err == nil {
+				lv.res.Seconds = time.Since(start).Seconds()
+				if prev != nil {
+					lv.res.LPs += prev.LPs
+					lv.res.Seconds += prev.Seconds
+				}
 			}
 			lv.done = true
 		}

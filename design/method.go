@@ -133,6 +133,10 @@ type Result struct {
 	// named in words: the verification measures the map on it too.
 	DesignSet   [][]float64
 	DesignSetOn string
+	// Seconds, if set, is the time the design took, for a method that
+	// makes it from earlier designs it remembers (chum's designs of the
+	// dimensions below): their time counts, whoever asked for them.
+	Seconds float64
 }
 
 // Step is one step of a design pipeline, e.g. Chum's discrete LP.

@@ -376,13 +376,15 @@ type structField struct {
 
 // tagRules are the rules of a `spec:"..."` tag: positive (a finite number
 // > 0, or a list of them), min=N and max=N (integers), nonempty (a
-// string), enum=a|b (one of the strings), maxlen=N (a list), label (a
-// method label shows the value alone).
+// string), enum=a|b (one of the strings; what=w names them in messages,
+// by default the key), maxlen=N (a list), label (a method label shows the
+// value alone).
 type tagRules struct {
 	positive, nonempty, label bool
 	min, max                  int64
 	maxlen                    int
 	enum                      []string
+	what                      string
 }
 
 // structFields lists the fields of the struct v with a yaml key, inline
@@ -399,7 +401,7 @@ func structFields(v reflect.Value) []structField {
 		case name == "" || name == "-" || !f.IsExported():
 			continue
 		}
-		r := tagRules{min: math.MinInt64, max: math.MaxInt64}
+		r := tagRules{min: math.MinInt64, max: math.MaxInt64, what: name}
 		for _, rule := range strings.Split(f.Tag.Get("spec"), ",") {
 			k, val, _ := strings.Cut(rule, "=")
 			n, _ := strconv.ParseInt(val, 10, 64)
@@ -418,6 +420,8 @@ func structFields(v reflect.Value) []structField {
 				r.maxlen = int(n)
 			case "enum":
 				r.enum = strings.Split(val, "|")
+			case "what":
+				r.what = val
 			}
 		}
 		out = append(out, structField{name, v.Field(i), r})
@@ -454,7 +458,7 @@ func (p *parser) value(f structField, kn, vn *yaml.Node, field string) error {
 			v.SetBool(x)
 		}
 	case reflect.String:
-		s, err := p.str(vn, field, f.name, r.enum)
+		s, err := p.str(vn, field, r.what, r.enum)
 		if err == nil && r.nonempty && s == "" {
 			err = p.errAt(vn, field, "must not be empty")
 		}

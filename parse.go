@@ -132,24 +132,24 @@ type (
 		Compare kv `yaml:"compare"`
 	}
 	kernelDoc struct {
-		Type  kv `yaml:"type"`
-		Gamma kv `yaml:"gamma"`
-		Sigma kv `yaml:"sigma"`
+		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf,what=kernel"`
+		Gamma float64 `yaml:"gamma" spec:"positive"`
+		Sigma kv      `yaml:"sigma"`
 	}
 	domainDoc struct {
-		Dims     kv `yaml:"dims"`
-		Integers kv `yaml:"integers"`
-		Interval kv `yaml:"interval"`
-		Negative kv `yaml:"negative"`
+		Dims     int           `yaml:"dims" spec:"min=1,max=3"`
+		Integers kv            `yaml:"integers"`
+		Interval kv            `yaml:"interval"`
+		Negative fmap.Negative `yaml:"negative" spec:"enum=sign|zero,what=rule"`
 	}
 	errorDoc struct {
-		Norm   kv `yaml:"norm"`
-		Weight kv `yaml:"weight"`
+		Norm   fmap.Norm    `yaml:"norm" spec:"enum=linf|l1"`
+		Weight fmap.Measure `yaml:"weight" spec:"enum=absolute|relative|uniform"`
 	}
 	targetDoc struct {
-		Dim      kv `yaml:"dim"`
-		MaxError kv `yaml:"max_error"`
-		MaxDim   kv `yaml:"max_dim"`
+		Dim      int     `yaml:"dim" spec:"min=1,max=10000"`
+		MaxError float64 `yaml:"max_error" spec:"positive"`
+		MaxDim   int     `yaml:"max_dim" spec:"min=1,max=10000"`
 	}
 	compareDoc struct {
 		Methods kv `yaml:"methods"`
@@ -189,7 +189,7 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 	if err := p.name(top, d.Name, s); err != nil {
 		return err
 	}
-	s.Problem = &fmap.Problem{Norm: fmap.LInf}
+	s.Problem = &fmap.Problem{}
 	sigma, err := p.kernel(top, d.Kernel, s.Problem)
 	if err != nil {
 		return err
@@ -234,33 +234,29 @@ func (p *parser) kernel(top *mapping, n kv, pr *fmap.Problem) (*yaml.Node, error
 	}
 	var d kernelDoc
 	m, err := p.section(n.V, "kernel", &d)
-	if err != nil {
-		return nil, err
-	}
-	if d.Type.V == nil {
-		return nil, p.missing(m, "type", "one of "+strings.Join(types, ", "))
-	}
-	k := &pr.Kernel
-	if k.Type, err = p.str(d.Type.V, "kernel.type", "kernel", types); err != nil {
-		return nil, err
-	}
-	homog := k.Homogeneous()
-	switch {
-	case d.Gamma.V != nil && !homog:
-		return nil, p.errAt(d.Gamma.K, "kernel.gamma", "gamma is the degree of a homogeneous kernel; rbf has none (its width is sigma)")
-	case d.Gamma.V != nil:
-		k.Gamma, err = p.number(d.Gamma.V, "kernel.gamma", true)
-	case homog:
-		k.Gamma = 1
-	}
 	switch {
 	case err != nil:
 		return nil, err
-	case d.Sigma.V == nil && !homog:
+	case d.Type == "":
+		return nil, p.missing(m, "type", "one of "+strings.Join(types, ", "))
+	}
+	k := &pr.Kernel
+	k.Type, k.Gamma = d.Type, d.Gamma
+	homog := k.Homogeneous()
+	g, s := m.keys["gamma"], m.keys["sigma"]
+	switch {
+	case g != nil && !homog:
+		return nil, p.errAt(g, "kernel.gamma", "gamma is the degree of a homogeneous kernel; rbf has none (its width is sigma)")
+	case homog && g == nil:
+		k.Gamma = 1
+	}
+	switch {
+	case s == nil && !homog:
 		return nil, p.missing(m, "sigma", "the rbf width: a number > 0, or one per axis")
-	case d.Sigma.V != nil && homog:
-		return nil, p.errAt(d.Sigma.K, "kernel.sigma", "sigma is the width of kernel rbf; %s has none", k.Type)
-	case d.Sigma.V == nil:
+	case s != nil && homog:
+		return nil, p.errAt(s, "kernel.sigma", "sigma is the width of kernel rbf; %s has none", k.Type)
+	}
+	if d.Sigma.V == nil {
 		return nil, nil
 	}
 	if _, err := p.list(d.Sigma.V, "", ""); err != nil {
@@ -271,8 +267,7 @@ func (p *parser) kernel(top *mapping, n kv, pr *fmap.Problem) (*yaml.Node, error
 	var f struct {
 		Sigma []float64 `yaml:"sigma" spec:"positive"`
 	}
-	fs := structFields(reflect.ValueOf(&f).Elem())
-	err = p.value(fs[0], d.Sigma.K, d.Sigma.V, "kernel.sigma")
+	err = p.value(structFields(reflect.ValueOf(&f).Elem())[0], d.Sigma.K, d.Sigma.V, "kernel.sigma")
 	k.Sigma = f.Sigma
 	return d.Sigma.V, err
 }
@@ -295,28 +290,22 @@ func (p *parser) domain(top *mapping, n kv, pr *fmap.Problem) error {
 	if n.V == nil {
 		return p.missing(top, "domain", "a mapping with integers: [lo, hi] or interval: [lo, hi]")
 	}
-	var d domainDoc
+	d := domainDoc{Dims: 1}
 	m, err := p.section(n.V, "domain", &d)
 	if err != nil {
 		return err
 	}
 	homog := pr.Kernel.Homogeneous()
-	dims := int64(1)
-	if d.Dims.V != nil {
-		if dims, err = p.intIn(d.Dims.V, "domain.dims", 1, fmap.MaxRBFAxes); err != nil {
-			return err
-		}
-		if dims > 1 && homog {
-			return p.errAt(d.Dims.V, "domain.dims", "%s is additive, a sum over input dimensions: dims > 1 needs kernel rbf", pr.Kernel.Type)
-		}
+	if d.Dims > 1 && homog {
+		return p.errAt(m.value("dims"), "domain.dims", "%s is additive, a sum over input dimensions: dims > 1 needs kernel rbf", pr.Kernel.Type)
 	}
 	if err := p.exclusive(m, "integers", "interval", "give exactly one"); err != nil {
 		return err
 	}
 	dom := &pr.Domain
 	switch {
-	case d.Integers.V != nil && dims != 1:
-		return p.errAt(d.Integers.V, "domain.integers", "integer domains have one axis (domain.dims is %d); use interval", dims)
+	case d.Integers.V != nil && d.Dims != 1:
+		return p.errAt(d.Integers.V, "domain.integers", "integer domains have one axis (domain.dims is %d); use interval", d.Dims)
 	case d.Integers.V != nil:
 		lo, hi, err := p.pair(d.Integers.V, "domain.integers", true)
 		if err == nil && homog && lo < 0 {
@@ -327,19 +316,17 @@ func (p *parser) domain(top *mapping, n kv, pr *fmap.Problem) error {
 		}
 		dom.Integer, dom.Lo, dom.Hi = true, []float64{lo}, []float64{hi}
 	case d.Interval.V != nil:
-		if err := p.interval(d.Interval.V, int(dims), pr); err != nil {
+		if err := p.interval(d.Interval.V, d.Dims, pr); err != nil {
 			return err
 		}
 	default:
 		return p.errAt(m.node, "domain", "missing integers or interval (exactly one is required)")
 	}
-	switch {
-	case d.Negative.V != nil && !homog:
-		return p.errAt(d.Negative.K, "domain.negative", "applies to homogeneous kernels only, not rbf")
-	case d.Negative.V != nil:
-		v, err := p.str(d.Negative.V, "domain.negative", "rule", []string{string(fmap.NegativeSign), string(fmap.NegativeZero)})
-		pr.Negative = fmap.Negative(v)
-		return err
+	switch k := m.keys["negative"]; {
+	case k != nil && !homog:
+		return p.errAt(k, "domain.negative", "applies to homogeneous kernels only, not rbf")
+	case k != nil:
+		pr.Negative = d.Negative
 	case homog:
 		pr.Negative = fmap.NegativeSign
 	}
@@ -416,35 +403,22 @@ func (p *parser) interval(n *yaml.Node, dims int, pr *fmap.Problem) error {
 
 // errorSection reads the optional error section.
 func (p *parser) errorSection(n kv, pr *fmap.Problem) error {
-	pr.Measure = fmap.Absolute
+	d := errorDoc{Norm: fmap.LInf, Weight: fmap.Absolute}
 	if !pr.Kernel.Homogeneous() {
-		pr.Measure = fmap.Uniform
+		d.Weight = fmap.Uniform
 	}
-	if n.V == nil {
-		return nil
-	}
-	var d errorDoc
-	if _, err := p.section(n.V, "error", &d); err != nil {
-		return err
-	}
-	if d.Norm.V != nil {
-		v, err := p.str(d.Norm.V, "error.norm", "norm", []string{string(fmap.LInf), string(fmap.L1)})
+	if n.V != nil {
+		m, err := p.section(n.V, "error", &d)
 		if err != nil {
 			return err
 		}
-		pr.Norm = fmap.Norm(v)
-	}
-	if d.Weight.V != nil {
-		v, err := p.str(d.Weight.V, "error.weight", "weight", []string{string(fmap.Absolute), string(fmap.Relative), string(fmap.Uniform)})
-		if err != nil {
-			return err
-		}
-		pr.Measure = fmap.Measure(v)
-		if l, k, err := pr.Farthest(); pr.Measure == fmap.Relative && err == nil && !(k >= fmap.MinRelativeKernel) {
-			return p.errAt(d.Weight.V, "error.weight", "relative divides by the kernel, which falls to %.2g on this domain (at λ = %s): no fit follows it there; use absolute, or a domain where K stays above %g",
+		l, k, err := pr.Farthest()
+		if d.Weight == fmap.Relative && err == nil && !(k >= fmap.MinRelativeKernel) {
+			return p.errAt(m.value("weight"), "error.weight", "relative divides by the kernel, which falls to %.2g on this domain (at λ = %s): no fit follows it there; use absolute, or a domain where K stays above %g",
 				k, strings.Trim(fmt.Sprintf("%.4g", l), "[]"), fmap.MinRelativeKernel)
 		}
 	}
+	pr.Norm, pr.Measure = d.Norm, d.Weight
 	return nil
 }
 
@@ -501,31 +475,18 @@ func (p *parser) target(n *yaml.Node, s *Spec) (*yaml.Node, error) {
 	if err == nil {
 		err = p.exclusive(m, "dim", "max_error", "give exactly one")
 	}
-	if err != nil {
-		return nil, err
-	}
-	t := &TargetSpec{}
-	s.Target = t
-	var v int64
 	switch {
-	case d.Dim.V != nil && d.MaxDim.V != nil:
-		return nil, p.errAt(d.MaxDim.K, "target.max_dim", "applies only with target.max_error, not with target.dim")
-	case d.Dim.V != nil:
-		v, err = p.intIn(d.Dim.V, "target.dim", 1, MaxDim)
-		t.Dim = int(v)
-		return d.Dim.V, err
-	case d.MaxError.V == nil:
-		return nil, p.errAt(m.node, "target", "missing dim or max_error (exactly one is required)")
-	}
-	if t.MaxError, err = p.number(d.MaxError.V, "target.max_error", true); err != nil {
+	case err != nil:
 		return nil, err
+	case d.Dim > 0 && m.keys["max_dim"] != nil:
+		return nil, p.errAt(m.keys["max_dim"], "target.max_dim", "applies only with target.max_error, not with target.dim")
+	case d.Dim == 0 && d.MaxError == 0:
+		return nil, p.errAt(m.node, "target", "missing dim or max_error (exactly one is required)")
+	case d.MaxError > 0 && d.MaxDim == 0:
+		d.MaxDim = DefaultMaxDim
 	}
-	t.MaxDim = DefaultMaxDim
-	if d.MaxDim.V != nil {
-		v, err = p.intIn(d.MaxDim.V, "target.max_dim", 1, MaxDim)
-		t.MaxDim = int(v)
-	}
-	return nil, err
+	s.Target = &TargetSpec{Dim: d.Dim, MaxError: d.MaxError, MaxDim: d.MaxDim}
+	return m.value("dim"), nil
 }
 
 // compare reads the compare section.

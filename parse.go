@@ -132,12 +132,14 @@ type (
 		Compare kv `yaml:"compare"`
 	}
 	kernelDoc struct {
-		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf,what=kernel"`
+		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf|skewed-chi2|skewed-intersection|exp-chi2,what=kernel"`
 		Gamma float64 `yaml:"gamma" spec:"positive"`
 		Sigma kv      `yaml:"sigma"`
+		C     float64 `yaml:"c"`
+		Beta  float64 `yaml:"beta" spec:"positive"`
 	}
 	domainDoc struct {
-		Dims     int           `yaml:"dims" spec:"min=1,max=3"`
+		Dims     int           `yaml:"dims" spec:"min=1,max=65536"`
 		Integers kv            `yaml:"integers"`
 		Interval kv            `yaml:"interval"`
 		Negative fmap.Negative `yaml:"negative" spec:"enum=sign|zero,what=rule"`
@@ -147,9 +149,9 @@ type (
 		Weight fmap.Measure `yaml:"weight" spec:"enum=absolute|relative|uniform"`
 	}
 	targetDoc struct {
-		Dim      int     `yaml:"dim" spec:"min=1,max=10000"`
+		Dim      int     `yaml:"dim" spec:"min=1,max=65536"`
 		MaxError float64 `yaml:"max_error" spec:"positive"`
-		MaxDim   int     `yaml:"max_dim" spec:"min=1,max=10000"`
+		MaxDim   int     `yaml:"max_dim" spec:"min=1,max=65536"`
 	}
 	compareDoc struct {
 		Methods kv `yaml:"methods"`
@@ -241,20 +243,26 @@ func (p *parser) kernel(top *mapping, n kv, pr *fmap.Problem) (*yaml.Node, error
 		return nil, p.missing(m, "type", "one of "+strings.Join(types, ", "))
 	}
 	k := &pr.Kernel
-	k.Type, k.Gamma = d.Type, d.Gamma
-	homog := k.Homogeneous()
+	k.Type, k.Gamma, k.C, k.Beta = d.Type, d.Gamma, d.C, d.Beta
+	homog, sigma := k.Homogeneous(), k.ShiftInvariant()
 	g, s := m.keys["gamma"], m.keys["sigma"]
 	switch {
 	case g != nil && !homog:
-		return nil, p.errAt(g, "kernel.gamma", "gamma is the degree of a homogeneous kernel; rbf has none (its width is sigma)")
+		return nil, p.errAt(g, "kernel.gamma", "gamma is the degree of a homogeneous kernel; %s has none%s", k.Type, map[bool]string{true: " (its width is sigma)"}[k.Type == fmap.RBF])
 	case homog && g == nil:
 		k.Gamma = 1
+	case m.keys["c"] != nil && !k.Skewed():
+		return nil, p.errAt(m.keys["c"], "kernel.c", "c is the offset of the skewed kernels; %s has none", k.Type)
+	case m.keys["beta"] != nil && k.Type != fmap.ExpChi2:
+		return nil, p.errAt(m.keys["beta"], "kernel.beta", "beta is the scale of kernel exp-chi2; %s has none", k.Type)
+	case m.keys["beta"] == nil && k.Type == fmap.ExpChi2:
+		return nil, p.missing(m, "beta", "exp-chi2's scale: a number > 0")
 	}
 	switch {
-	case s == nil && !homog:
-		return nil, p.missing(m, "sigma", "the rbf width: a number > 0, or one per axis")
-	case s != nil && homog:
-		return nil, p.errAt(s, "kernel.sigma", "sigma is the width of kernel rbf; %s has none", k.Type)
+	case s == nil && sigma:
+		return nil, p.missing(m, "sigma", fmt.Sprintf("the %s width: a number > 0, or one per axis", k.Type))
+	case s != nil && !sigma:
+		return nil, p.errAt(s, "kernel.sigma", "sigma is the width of kernels rbf, skewed-chi2 and skewed-intersection; %s has none", k.Type)
 	}
 	if d.Sigma.V == nil {
 		return nil, nil
@@ -297,7 +305,7 @@ func (p *parser) domain(top *mapping, n kv, pr *fmap.Problem) error {
 	}
 	homog := pr.Kernel.Homogeneous()
 	if d.Dims > 1 && homog {
-		return p.errAt(m.value("dims"), "domain.dims", "%s is additive, a sum over input dimensions: dims > 1 needs kernel rbf", pr.Kernel.Type)
+		return p.errAt(m.value("dims"), "domain.dims", "%s is additive, a sum over input dimensions: dims > 1 needs a kernel of vectors (rbf, skewed-chi2, skewed-intersection, exp-chi2)", pr.Kernel.Type)
 	}
 	if err := p.exclusive(m, "integers", "interval", "give exactly one"); err != nil {
 		return err
@@ -310,6 +318,9 @@ func (p *parser) domain(top *mapping, n kv, pr *fmap.Problem) error {
 		lo, hi, err := p.pair(d.Integers.V, "domain.integers", true)
 		if err == nil && homog && lo < 0 {
 			err = p.errAt(d.Integers.V, "domain.integers", "lo must be >= 0: homogeneous kernels take no negative inputs (domain.negative says what the map does with them)")
+		}
+		if err == nil {
+			err = p.lowEnd(d.Integers.V, "domain.integers", lo, pr.Kernel)
 		}
 		if err != nil {
 			return err
@@ -398,19 +409,43 @@ func (p *parser) interval(n *yaml.Node, dims int, pr *fmap.Problem) error {
 	if pr.Kernel.Homogeneous() && !(d.Lo[0] > 0) {
 		return p.errAt(first, field, "lo must be > 0: it is the smallest nonzero input of a homogeneous kernel (0 always maps to 0; domain.negative says what happens below)")
 	}
+	for i, lo := range d.Lo {
+		node := first
+		if deref(first).Kind == yaml.SequenceNode && len(items) == dims && dims > 1 {
+			node = items[i]
+		}
+		if err := p.lowEnd(node, field, lo, pr.Kernel); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lowEnd checks an axis's lower end against kernels defined above it:
+// exp-chi2 takes no negative inputs, the skewed kernels need x + c > 0.
+func (p *parser) lowEnd(n *yaml.Node, field string, lo float64, k fmap.Kernel) error {
+	switch {
+	case k.Type == fmap.ExpChi2 && lo < 0:
+		return p.errAt(n, field, "lo must be >= 0: exp-chi2 takes no negative inputs")
+	case k.Skewed() && !(lo+k.C > 0):
+		return p.errAt(n, field, "lo + c must be > 0 (the kernel is a function of log(x + c)); lo is %g and kernel.c %g", lo, k.C)
+	}
 	return nil
 }
 
 // errorSection reads the optional error section.
 func (p *parser) errorSection(n kv, pr *fmap.Problem) error {
 	d := errorDoc{Norm: fmap.LInf, Weight: fmap.Absolute}
-	if !pr.Kernel.Homogeneous() {
+	if pr.Kernel.ShiftInvariant() {
 		d.Weight = fmap.Uniform
 	}
 	if n.V != nil {
 		m, err := p.section(n.V, "error", &d)
 		if err != nil {
 			return err
+		}
+		if d.Weight == fmap.Uniform && !pr.Kernel.ShiftInvariant() && !pr.Kernel.Homogeneous() {
+			return p.errAt(m.value("weight"), "error.weight", "uniform is the unweighted signature error, and %s has no signature: use absolute or relative", pr.Kernel.Type)
 		}
 		l, k, err := pr.Farthest()
 		if d.Weight == fmap.Relative && err == nil && !(k >= fmap.MinRelativeKernel) {

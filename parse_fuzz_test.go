@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/homogeneous"
 )
 
@@ -78,7 +77,7 @@ func checkSpec(t *testing.T, s *Spec, data []byte) {
 		fail("problem: %v", err)
 	}
 	k, d := p.Kernel, p.Domain
-	if d.Dims() > fmap.MaxRBFAxes {
+	if d.Dims() > MaxInputs {
 		fail("domain dims")
 	}
 	for i := range d.Lo {

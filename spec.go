@@ -37,10 +37,12 @@ type TargetSpec struct {
 }
 
 // DefaultMaxDim is the largest dimension target.max_error tries by default,
-// and MaxDim the largest dimension a spec may ask for.
+// MaxDim the largest dimension a spec may ask for, and MaxInputs the
+// largest input dimension (domain.dims).
 const (
 	DefaultMaxDim = 31
-	MaxDim        = 10000
+	MaxDim        = 1 << 16
+	MaxInputs     = 1 << 16
 )
 
 // MethodSpec is one method of a spec, with its options decoded (the

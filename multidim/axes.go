@@ -19,7 +19,7 @@ import (
 )
 
 // MaxDims is the largest input dimension supported.
-const MaxDims = fmap.MaxRBFAxes
+const MaxDims = fmap.MaxGridAxes
 
 // MaxLPEntries bounds rows × columns of the discrete LP a design may build,
 // and MaxZPoints the points of Z per axis.

@@ -20,10 +20,22 @@ const (
 	// RBF is the multiplicative Gaussian kernel
 	// Π_i exp(−(x_i − y_i)²/(2σ_i²)) with a diagonal Σ.
 	RBF = "rbf"
+	// SkewedChi2 is Π_i sech(σ_i(log(x_i+c) − log(y_i+c))); σ = ½ gives
+	// 2√((x+c)(y+c))/(x+y+2c) (Li, Ionescu, Sminchisescu 2010; Băzăvan et
+	// al., Table 1).
+	SkewedChi2 = "skewed-chi2"
+	// SkewedIntersection is Π_i min(((x_i+c)/(y_i+c))^σ_i, ((y_i+c)/(x_i+c))^σ_i)
+	// = exp(−Σ_i σ_i|log(x_i+c) − log(y_i+c)|).
+	SkewedIntersection = "skewed-intersection"
+	// ExpChi2 is exp(−β Σ_i (x_i−y_i)²/(x_i+y_i)), terms with x_i + y_i = 0
+	// being 0 (scikit-learn's chi2_kernel; Li et al., Algorithm 2).
+	ExpChi2 = "exp-chi2"
 )
 
 // KernelTypes lists every kernel type in documentation order.
-func KernelTypes() []string { return []string{Chi2, Intersection, JS, Hellinger, RBF} }
+func KernelTypes() []string {
+	return []string{Chi2, Intersection, JS, Hellinger, RBF, SkewedChi2, SkewedIntersection, ExpChi2}
+}
 
 // HomogeneousTypes lists the γ-homogeneous kernel types.
 func HomogeneousTypes() []string { return []string{Chi2, Intersection, JS, Hellinger} }
@@ -41,11 +53,36 @@ func HomogeneousTypes() []string { return []string{Chi2, Intersection, JS, Helli
 type Kernel struct {
 	Type  string    `json:"type"`
 	Gamma float64   `json:"gamma,omitempty"` // homogeneity degree γ (homogeneous kernels; 0 means 1)
-	Sigma []float64 `json:"sigma,omitempty"` // RBF width per input axis
+	Sigma []float64 `json:"sigma,omitempty"` // RBF width, or skewed kernels' σ, per input axis
+	C     float64   `json:"c,omitempty"`     // skewed kernels' offset c
+	Beta  float64   `json:"beta,omitempty"`  // exp-χ²'s β
 }
 
 // Homogeneous reports whether k is one of the γ-homogeneous kernels.
-func (k Kernel) Homogeneous() bool { return k.Type != RBF }
+func (k Kernel) Homogeneous() bool {
+	switch k.Type {
+	case Chi2, Intersection, JS, Hellinger:
+		return true
+	}
+	return false
+}
+
+// Skewed reports whether k is a skewed kernel: shift-invariant in
+// t = log(x + c) per axis.
+func (k Kernel) Skewed() bool { return k.Type == SkewedChi2 || k.Type == SkewedIntersection }
+
+// ShiftInvariant reports whether k is a product over axes of a function of
+// t(x_i) − t(y_i): t = x for RBF, t = log(x + c) for the skewed kernels.
+func (k Kernel) ShiftInvariant() bool { return k.Type == RBF || k.Skewed() }
+
+// T is the argument t(x) of a shift-invariant kernel's signature: x, or
+// log(x + c) for the skewed kernels.
+func (k Kernel) T(x float64) float64 {
+	if k.Skewed() {
+		return math.Log(x + k.C)
+	}
+	return x
+}
 
 // gamma is γ with 0 meaning 1.
 func (k Kernel) gamma() float64 {
@@ -62,14 +99,21 @@ func (k Kernel) Check(n int) error {
 		if g := k.gamma(); !(g > 0) || math.IsInf(g, 0) {
 			return fmt.Errorf("fmap: %s kernel with gamma %v: the homogeneity degree must be positive and finite", k.Type, k.Gamma)
 		}
-	case RBF:
+	case RBF, SkewedChi2, SkewedIntersection:
 		if len(k.Sigma) != n {
-			return fmt.Errorf("fmap: rbf kernel with %d sigma values for %d input axes", len(k.Sigma), n)
+			return fmt.Errorf("fmap: %s kernel with %d sigma values for %d input axes", k.Type, len(k.Sigma), n)
 		}
 		for i, s := range k.Sigma {
 			if !(s > 0) || math.IsInf(s, 0) {
-				return fmt.Errorf("fmap: rbf sigma[%d] = %v must be positive and finite", i, s)
+				return fmt.Errorf("fmap: %s sigma[%d] = %v must be positive and finite", k.Type, i, s)
 			}
+		}
+		if k.Skewed() && (math.IsNaN(k.C) || math.IsInf(k.C, 0)) {
+			return fmt.Errorf("fmap: %s offset c = %v must be finite", k.Type, k.C)
+		}
+	case ExpChi2:
+		if !(k.Beta > 0) || math.IsInf(k.Beta, 0) {
+			return fmt.Errorf("fmap: exp-chi2 beta = %v must be positive and finite", k.Beta)
 		}
 	default:
 		return fmt.Errorf("fmap: unknown kernel %q (want one of %s)", k.Type, strings.Join(KernelTypes(), ", "))
@@ -79,16 +123,30 @@ func (k Kernel) Check(n int) error {
 
 // Eval returns the exact kernel K(x, y) for inputs of equal length: the sum
 // of the per-coordinate K_γ for a homogeneous kernel, the product of the
-// per-axis Gaussians for RBF.
+// per-axis factors for RBF and the skewed kernels, exp-χ² for exp-chi2.
 func (k Kernel) Eval(x, y []float64) float64 {
-	if k.Homogeneous() {
-		s := 0.0
+	s := 0.0
+	switch {
+	case k.Homogeneous():
 		for i := range x {
 			s += k.Eval1(x[i], y[i])
 		}
 		return s
+	case k.Type == ExpChi2:
+		for i := range x {
+			if t := x[i] + y[i]; t != 0 {
+				d := x[i] - y[i]
+				s += d * d / t
+			}
+		}
+		return math.Exp(-k.Beta * s)
+	case k.Skewed():
+		l := make([]float64, len(x))
+		for i := range x {
+			l[i] = logRatio(x[i]+k.C, y[i]+k.C)
+		}
+		return k.Signature(l)
 	}
-	s := 0.0
 	for i := range x {
 		d := x[i] - y[i]
 		s += d * d / (2 * k.Sigma[i] * k.Sigma[i])
@@ -98,16 +156,32 @@ func (k Kernel) Eval(x, y []float64) float64 {
 
 // Signature returns the signature k(λ) of the kernel: for a homogeneous
 // kernel the one-dimensional k(λ[0]) with λ = log(y/x), for RBF
-// Π_i exp(−λ_i²/(2σ_i²)) with λ = x − y.
+// Π_i exp(−λ_i²/(2σ_i²)) with λ = x − y, for the skewed kernels
+// Π_i sech(σ_i λ_i) and exp(−Σ_i σ_i|λ_i|) with λ = t(x) − t(y). exp-χ²
+// has none (NaN).
 func (k Kernel) Signature(lambda []float64) float64 {
-	if k.Homogeneous() {
-		return homogeneousSignature(k.Type, lambda[0])
-	}
 	s := 0.0
-	for i, v := range lambda {
-		s += v * v / (2 * k.Sigma[i] * k.Sigma[i])
+	switch k.Type {
+	case Chi2, Intersection, JS, Hellinger:
+		return homogeneousSignature(k.Type, lambda[0])
+	case RBF:
+		for i, v := range lambda {
+			s += v * v / (2 * k.Sigma[i] * k.Sigma[i])
+		}
+		return math.Exp(-s)
+	case SkewedChi2:
+		p := 1.0
+		for i, v := range lambda {
+			p *= homogeneousSignature(Chi2, 2*k.Sigma[i]*v) // sech(a/2) at a = 2σλ
+		}
+		return p
+	case SkewedIntersection:
+		for i, v := range lambda {
+			s += k.Sigma[i] * math.Abs(v)
+		}
+		return math.Exp(-s)
 	}
-	return math.Exp(-s)
+	return math.NaN()
 }
 
 // Signature1 returns the signature of a one-dimensional kernel at λ (see
@@ -120,7 +194,10 @@ func (k Kernel) Signature1(lambda float64) float64 {
 	if len(k.Sigma) == 0 || math.IsNaN(lambda) {
 		return math.NaN()
 	}
-	return math.Exp(-lambda * lambda / (2 * k.Sigma[0] * k.Sigma[0]))
+	if k.Type == RBF {
+		return math.Exp(-lambda * lambda / (2 * k.Sigma[0] * k.Sigma[0]))
+	}
+	return k.Signature([]float64{lambda})
 }
 
 // homogeneousSignature returns k(λ) = K_1(e^{λ/2}, e^{−λ/2}) of a
@@ -219,6 +296,7 @@ func logRatio(y, x float64) float64 {
 func (k Kernel) Describe() string {
 	names := map[string]string{
 		Chi2: "χ²", Intersection: "intersection", JS: "Jensen–Shannon", Hellinger: "Hellinger", RBF: "RBF",
+		SkewedChi2: "skewed χ²", SkewedIntersection: "skewed intersection",
 	}
 	name := names[k.Type]
 	if name == "" {
@@ -227,9 +305,28 @@ func (k Kernel) Describe() string {
 	if k.Homogeneous() {
 		return fmt.Sprintf("%s kernel (γ = %g)", name, k.gamma())
 	}
+	if k.Type == ExpChi2 {
+		return fmt.Sprintf("exp-χ² kernel (β = %g)", k.Beta)
+	}
 	sig := make([]string, len(k.Sigma))
 	for i, v := range k.Sigma {
 		sig[i] = fmt.Sprint(v)
 	}
+	if len(sig) > 4 && slicesEqual(k.Sigma) {
+		sig = sig[:1]
+	}
+	if k.Skewed() {
+		return fmt.Sprintf("%s kernel (σ = %s, c = %g)", name, strings.Join(sig, ", "), k.C)
+	}
 	return fmt.Sprintf("%s kernel (σ = %s)", name, strings.Join(sig, ", "))
+}
+
+// slicesEqual reports whether every value of v is the first.
+func slicesEqual(v []float64) bool {
+	for _, x := range v {
+		if x != v[0] {
+			return false
+		}
+	}
+	return true
 }

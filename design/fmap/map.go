@@ -13,8 +13,9 @@ import (
 // round-trips through encoding/json.
 //
 // Ψ is the composition of Stages, applied in order; the first stage takes
-// the n inputs and the last one gives the D outputs. Every map featmap
-// makes today has one stage.
+// the n inputs and the last one gives the D outputs: a Fourier or series
+// map alone, or a map of every coordinate followed by random features
+// (exp-χ²).
 type Map struct {
 	Kernel Kernel  `json:"kernel"`
 	InDim  int     `json:"in_dim"` // n
@@ -26,8 +27,66 @@ type Map struct {
 
 // Stage is one step of a map's pipeline. Exactly one field is set.
 type Stage struct {
-	Fourier *Fourier `json:"fourier,omitempty"`
-	Series  *Series  `json:"series,omitempty"`
+	Fourier       *Fourier       `json:"fourier,omitempty"`
+	Series        *Series        `json:"series,omitempty"`
+	PerCoordinate *PerCoordinate `json:"per_coordinate,omitempty"`
+	Random        *Random        `json:"random,omitempty"`
+}
+
+// PerCoordinate applies a map of one input to every coordinate of its
+// input: Ψ(x) = [ψ(x_1), …, ψ(x_n)], so that Ψ(x)·Ψ(y) = Σ_i ψ(x_i)·ψ(y_i)
+// approximates an additive kernel (Vedaldi–Zisserman §2). Inner is a
+// Fourier stage of one input or a series stage.
+type PerCoordinate struct {
+	Inner Stage `json:"inner"`
+}
+
+// Features is the form of random features.
+type Features string
+
+// The forms of random features (Rahimi–Recht; Băzăvan et al. §2).
+const (
+	// CosSin is the pair [cos ω·t, sin ω·t]/√m per frequency (D = 2m):
+	// Ψ(x)·Ψ(y) = (1/m) Σ cos(ω·(t_x − t_y)), shift-invariant exactly.
+	CosSin Features = "cos-sin"
+	// Phase is √(2/m)·cos(ω·t + b) per frequency (D = m), b uniform on
+	// [0, 2π): Ψ(x)·Ψ(y) is k's estimate only on average over b.
+	Phase Features = "phase"
+)
+
+// Random is random Fourier features of its input: with frequencies
+// ω_1..ω_m ∈ ℝⁿ (Freq, row-major m×n) and t = x (Identity) or
+// t_i = log(x_i + Offset) (LogOffset: the skewed kernels), the features of
+// Features. An input with a non-finite coordinate maps to 0, and t_i is
+// taken at max(x_i + Offset, the smallest normal float64), so every
+// component stays within √(2/m) (phase) or √(1/m) (cos-sin).
+type Random struct {
+	Features  Features  `json:"features"`
+	Transform Transform `json:"transform"`
+	Offset    float64   `json:"offset,omitempty"`
+	In        int       `json:"in"`
+	Freq      []float64 `json:"freq"`
+	Phase     []float64 `json:"phase,omitempty"`
+}
+
+// LogOffset uses t = log(x + c) per input (the skewed kernels), c the
+// stage's Offset.
+const LogOffset Transform = "log-offset"
+
+// Frequencies is the number m of frequencies.
+func (r *Random) Frequencies() int {
+	if r.In < 1 {
+		return 0
+	}
+	return len(r.Freq) / r.In
+}
+
+// Dim is the number of components: 2m for cos-sin, m for phase.
+func (r *Random) Dim() int {
+	if r.Features == CosSin {
+		return 2 * r.Frequencies()
+	}
+	return r.Frequencies()
 }
 
 // Transform says how an input is turned into the argument of a Fourier
@@ -143,15 +202,70 @@ func (f *Fourier) ZeroComponents() int {
 // way a homogeneous kernel's map does.
 func (f *Fourier) Homogeneous() bool { return f.Transform == Log }
 
-// out is the output dimension of the stage.
-func (s Stage) out() int {
+// out is the output dimension of the stage for in inputs.
+func (s Stage) out(in int) int {
 	switch {
 	case s.Fourier != nil:
 		return s.Fourier.Dim()
 	case s.Series != nil:
 		return s.Series.Dim
+	case s.PerCoordinate != nil:
+		return in * s.PerCoordinate.Inner.out(1)
+	case s.Random != nil:
+		return s.Random.Dim()
 	}
 	return 0
+}
+
+// validate checks the stage for in inputs.
+func (s Stage) validate(in int) error {
+	set := 0
+	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil} {
+		if b {
+			set++
+		}
+	}
+	if set != 1 {
+		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate and random")
+	}
+	switch {
+	case s.Fourier != nil:
+		return s.Fourier.validate(in)
+	case s.Series != nil:
+		return s.Series.validate(in)
+	case s.PerCoordinate != nil:
+		inner := s.PerCoordinate.Inner
+		if inner.Fourier == nil && inner.Series == nil {
+			return errors.New("fmap: a per-coordinate stage's inner map is a Fourier or series stage")
+		}
+		return inner.validate(1)
+	}
+	return s.Random.validate(in)
+}
+
+func (r *Random) validate(in int) error {
+	switch {
+	case r.Features != CosSin && r.Features != Phase:
+		return fmt.Errorf("fmap: unknown random features %q", r.Features)
+	case r.Transform != Identity && r.Transform != LogOffset:
+		return fmt.Errorf("fmap: random features with transform %q", r.Transform)
+	case r.In != in:
+		return fmt.Errorf("fmap: random features of %d inputs after a stage of %d outputs", r.In, in)
+	case len(r.Freq) == 0 || len(r.Freq)%r.In != 0:
+		return fmt.Errorf("fmap: %d frequency coordinates for %d inputs", len(r.Freq), r.In)
+	case r.Features == Phase && len(r.Phase) != r.Frequencies():
+		return fmt.Errorf("fmap: %d phases for %d frequencies", len(r.Phase), r.Frequencies())
+	case r.Features == CosSin && len(r.Phase) != 0:
+		return errors.New("fmap: cos-sin features have no phases")
+	case math.IsNaN(r.Offset) || math.IsInf(r.Offset, 0):
+		return fmt.Errorf("fmap: random features with offset %v", r.Offset)
+	}
+	for _, v := range append(slices.Clone(r.Freq), r.Phase...) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("fmap: random features with a parameter %v", v)
+		}
+	}
+	return nil
 }
 
 // Fourier returns the map's Fourier stage if it is a one-stage Fourier map,
@@ -216,24 +330,18 @@ func (m *Map) Validate() error {
 			return fmt.Errorf("fmap: map domain [%v, %v] on axis %d is not a finite interval", lo, hi, i)
 		}
 	}
-	if len(m.Stages) != 1 {
-		return fmt.Errorf("fmap: map with %d stages; one is supported", len(m.Stages))
+	if len(m.Stages) == 0 {
+		return errors.New("fmap: map without stages")
 	}
-	st := m.Stages[0]
-	switch {
-	case st.Fourier != nil && st.Series == nil:
-		if err := st.Fourier.validate(m.InDim); err != nil {
+	in := m.InDim
+	for _, st := range m.Stages {
+		if err := st.validate(in); err != nil {
 			return err
 		}
-	case st.Series != nil && st.Fourier == nil:
-		if err := st.Series.validate(m.InDim); err != nil {
-			return err
-		}
-	default:
-		return errors.New("fmap: a stage must hold exactly one of fourier and series")
+		in = st.out(in)
 	}
-	if d := st.out(); m.Dim < 1 || m.Dim != d {
-		return fmt.Errorf("fmap: map dimension %d, its stages give %d", m.Dim, d)
+	if m.Dim < 1 || m.Dim != in {
+		return fmt.Errorf("fmap: map dimension %d, its stages give %d", m.Dim, in)
 	}
 	return nil
 }
@@ -370,12 +478,68 @@ func (m *Map) Eval(dst, x []float64) {
 			return
 		}
 	}
-	st := m.Stages[0]
-	if st.Fourier != nil {
-		st.Fourier.eval(dst, x)
-	} else {
-		st.Series.eval(dst, x)
+	in := x
+	for i, st := range m.Stages {
+		out := dst
+		if i < len(m.Stages)-1 {
+			out = make([]float64, st.out(len(in)))
+		}
+		st.eval(out, in)
+		in = out
 	}
+}
+
+// eval writes the stage's output for in to dst.
+func (s Stage) eval(dst, in []float64) {
+	switch {
+	case s.Fourier != nil:
+		s.Fourier.eval(dst, in)
+	case s.Series != nil:
+		s.Series.eval(dst, in)
+	case s.PerCoordinate != nil:
+		d := s.PerCoordinate.Inner.out(1)
+		for i, v := range in {
+			s.PerCoordinate.Inner.eval(dst[i*d:(i+1)*d], []float64{v})
+		}
+	default:
+		s.Random.eval(dst, in)
+	}
+}
+
+// eval writes the random features of x to dst.
+func (r *Random) eval(dst, x []float64) {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			clear(dst)
+			return
+		}
+	}
+	t := r.args(x)
+	m := r.Frequencies()
+	for i := range m {
+		ph := 0.0
+		for j, w := range r.Freq[i*r.In : (i+1)*r.In] {
+			ph += w * t[j]
+		}
+		if r.Features == CosSin {
+			a := math.Sqrt(1 / float64(m))
+			dst[2*i], dst[2*i+1] = a*math.Cos(ph), a*math.Sin(ph)
+		} else {
+			dst[i] = math.Sqrt(2/float64(m)) * math.Cos(ph+r.Phase[i])
+		}
+	}
+}
+
+// args returns t(x) of the stage's transform.
+func (r *Random) args(x []float64) []float64 {
+	if r.Transform != LogOffset {
+		return x
+	}
+	t := make([]float64, len(x))
+	for j, v := range x {
+		t[j] = math.Log(math.Max(v+r.Offset, 0x1p-1022))
+	}
+	return t
 }
 
 // homogeneousInput splits a homogeneous map's input into its absolute value
@@ -555,8 +719,51 @@ func (m *Map) SignatureAt(lambda []float64) float64 {
 	if f := m.Fourier(); f != nil {
 		return f.Signature(lambda)
 	}
+	if r := m.random(); r != nil {
+		return r.signatureAt(m, lambda)
+	}
 	l := math.Abs(lambda[0])
 	y := m.Domain.Hi[0]
 	x := y * math.Exp(-l)
 	return m.Dot([]float64{x}, []float64{y}) / (math.Sqrt(x) * math.Sqrt(y))
+}
+
+// random returns the map's random-features stage if it is a one-stage
+// random map, else nil.
+func (m *Map) random() *Random {
+	if len(m.Stages) == 1 {
+		return m.Stages[0].Random
+	}
+	return nil
+}
+
+// signatureAt is a one-stage random map's approximation of the signature
+// at λ = t(x) − t(y): for cos-sin features (1/m) Σ cos(ω·λ) exactly; for
+// phase features Ψ(x)·Ψ(y) along a pair with that argument, x at the end
+// of each axis from which t(x) + λ stays in the domain.
+func (r *Random) signatureAt(m *Map, lambda []float64) float64 {
+	if r.Features == CosSin {
+		s := 0.0
+		n := r.Frequencies()
+		for i := range n {
+			ph := 0.0
+			for j, w := range r.Freq[i*r.In : (i+1)*r.In] {
+				ph += w * lambda[j]
+			}
+			s += math.Cos(ph)
+		}
+		return s / float64(n)
+	}
+	x, y := make([]float64, r.In), make([]float64, r.In)
+	for j, l := range lambda {
+		x[j] = m.Domain.Lo[j]
+		if l < 0 {
+			x[j] = m.Domain.Hi[j]
+		}
+		y[j] = x[j] + l
+		if r.Transform == LogOffset {
+			y[j] = math.Exp(math.Log(x[j]+r.Offset)+l) - r.Offset
+		}
+	}
+	return m.Dot(x, y)
 }

@@ -217,11 +217,12 @@ func TestValidateRejects(t *testing.T) {
 		{"empty domain", func(m *Map) { m.Domain.Hi[0] = m.Domain.Lo[0] }, "not a finite interval"},
 		{"infinite domain", func(m *Map) { m.Domain.Hi[0] = math.Inf(1) }, "not a finite interval"},
 		{"domain of 2 axes", func(m *Map) { m.Domain.Lo, m.Domain.Hi = []float64{0, 0}, []float64{1, 1} }, "does not match"},
-		{"no stage", func(m *Map) { m.Stages = nil }, "0 stages"},
-		{"two stages", func(m *Map) { m.Stages = append(m.Stages, m.Stages[0]) }, "2 stages"},
+		{"no stage", func(m *Map) { m.Stages = nil }, "without stages"},
+		// A second log-domain stage gets the first one's 5 outputs as input.
+		{"a stage of the wrong input count", func(m *Map) { m.Stages = append(m.Stages, m.Stages[0]) }, "one-dimensional"},
 		{"both stage kinds", func(m *Map) {
 			m.Stages[0].Series = &Series{Form: Chebyshev, Dim: 5, Negative: NegativeSign}
-		}, "exactly one of fourier and series"},
+		}, "exactly one of fourier, series, per_coordinate and random"},
 		{"li with wrong k count", func(m *Map) {
 			m.Stages[0] = Stage{Series: &Series{Form: LiSeries, K: []float64{1, 2}, Dim: 5, Negative: NegativeSign}}
 		}, "2 parameters and dimension 5"},

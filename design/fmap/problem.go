@@ -127,8 +127,18 @@ func (p *Problem) Check() error {
 	if err := p.Kernel.Check(n); err != nil {
 		return err
 	}
-	if err := p.Domain.Check(p.Kernel.Homogeneous()); err != nil {
+	if err := p.Domain.Check(p.Kernel.Homogeneous() || p.Kernel.Type == ExpChi2); err != nil {
 		return err
+	}
+	if k := p.Kernel; k.Skewed() {
+		for i, lo := range p.Domain.Lo {
+			if !(lo+k.C > 0) {
+				return fmt.Errorf("fmap: %s needs x + c > 0 on the domain; axis %d starts at %v with c = %v", k.Type, i, lo, k.C)
+			}
+		}
+	}
+	if p.Measure == Uniform && !p.Kernel.ShiftInvariant() && !p.Kernel.Homogeneous() {
+		return fmt.Errorf("fmap: the uniform error is the signature error, and %s has no signature", p.Kernel.Type)
 	}
 	switch p.Measure {
 	case Absolute, Relative, Uniform:
@@ -190,19 +200,25 @@ func (p *Problem) Reference() (*Reference, error) {
 const MinRelativeKernel = 1e-4
 
 // Farthest returns the largest signature argument the domain attains (per
-// axis hi − lo for a shift-invariant kernel, log(hi/m) for a homogeneous
-// one, m the smallest nonzero input) and the signature there, the smallest
-// value of k on the domain.
+// axis t(hi) − t(lo) for a shift-invariant kernel, log(hi/m) for a
+// homogeneous one, m the smallest nonzero input) and the signature there,
+// the smallest value of the kernel's signature on the domain; for exp-χ²,
+// which has none, no λ and the kernel's smallest value,
+// exp(−β Σ_i (hi_i − lo_i)²/(hi_i + lo_i)).
 func (p *Problem) Farthest() (lambda []float64, k float64, err error) {
-	if p.Kernel.Homogeneous() {
+	d := p.Domain
+	switch {
+	case p.Kernel.Homogeneous():
 		m, err := p.SmallestNonzero()
 		if err != nil {
 			return nil, 0, err
 		}
-		lambda = []float64{math.Log(p.Domain.Hi[0] / m)}
-	} else {
-		for i := range p.Domain.Lo {
-			lambda = append(lambda, p.Domain.Hi[i]-p.Domain.Lo[i])
+		lambda = []float64{math.Log(d.Hi[0] / m)}
+	case p.Kernel.Type == ExpChi2:
+		return nil, p.Kernel.Eval(d.Hi, d.Lo), nil
+	default:
+		for i := range d.Lo {
+			lambda = append(lambda, p.Kernel.T(d.Hi[i])-p.Kernel.T(d.Lo[i]))
 		}
 	}
 	return lambda, p.Kernel.Signature(lambda), nil

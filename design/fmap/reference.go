@@ -3,6 +3,7 @@ package fmap
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sync"
 )
 
@@ -70,23 +71,32 @@ const (
 //     2001 equally spaced points of an interval; the dense grid is λ on
 //     [0, hi − lo], ten times denser than the default evaluation set of
 //     Chum's designer (RBFZStep) and at least 2001 points;
-//   - the RBF kernel on 2 or 3 axes: a 15² or 8³ grid of inputs on the box,
-//     and a dense grid of λ = x − y over Π_{i<n}[−M_i, M_i] × [0, M_n]
-//     (every difference up to sign), ten (2-D) or four (3-D) times denser
-//     per axis than the multi-dimensional designer's default Z (41 or 15
-//     points per axis).
+//   - the other kernels on one axis: 2001 equally spaced points (every
+//     integer of an integer domain), and for the skewed kernels a dense
+//     grid of λ = t(x) − t(y) ∈ [0, M], M = t(hi) − t(lo), of 2001 points;
+//   - on 2 or 3 axes: a 15² or 8³ grid of inputs on the box, and for the
+//     shift-invariant kernels a dense grid of λ = t(x) − t(y) over
+//     Π_{i<n}[−M_i, M_i] × [0, M_n] (every difference up to sign), ten
+//     (2-D) or four (3-D) times denser per axis than the multi-dimensional
+//     designer's default Z (41 or 15 points per axis);
+//   - on more axes: SampledPoints points drawn uniformly from the box
+//     (integers on an integer domain) with a fixed seed, and no dense grid.
 func newReference(p *Problem) (*Reference, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
 	ref := &Reference{Problem: p, Measure: p.Measure}
-	switch {
+	switch n := p.InDim(); {
 	case p.Kernel.Homogeneous():
 		return ref, ref.homogeneous()
-	case p.InDim() == 1:
+	case n == 1 && p.Kernel.Type == RBF:
 		return ref, ref.rbf1()
+	case n == 1:
+		return ref, ref.line()
+	case n <= MaxGridAxes:
+		return ref, ref.grid()
 	}
-	return ref, ref.rbfN()
+	return ref, ref.sampled()
 }
 
 func (ref *Reference) homogeneous() error {
@@ -164,7 +174,32 @@ func (ref *Reference) rbf1() error {
 	return nil
 }
 
-// Grids of the multi-dimensional RBF reference (2-D and 3-D).
+// line is the reference of a kernel other than RBF on one axis.
+func (ref *Reference) line() error {
+	p := ref.Problem
+	lo, hi := p.Domain.Lo[0], p.Domain.Hi[0]
+	if p.Domain.Integer && hi-lo < MaxRBFIntegers {
+		for v := lo; v <= hi; v++ {
+			ref.Inputs = append(ref.Inputs, []float64{v})
+		}
+		ref.InputsOn = fmt.Sprintf("x, y ∈ {%g..%g}", lo, hi)
+	} else {
+		for _, v := range Linspace(lo, hi, RBFInputs) {
+			ref.Inputs = append(ref.Inputs, []float64{v})
+		}
+		ref.InputsOn = fmt.Sprintf("x, y on %d equally spaced points of [%g, %g]", RBFInputs, lo, hi)
+	}
+	if k := p.Kernel; k.ShiftInvariant() {
+		M := k.T(hi) - k.T(lo)
+		for _, l := range Linspace(0, M, DenseMinPoints) {
+			ref.Dense = append(ref.Dense, []float64{l})
+		}
+		ref.DenseOn = fmt.Sprintf("%d equally spaced λ = t(x) − t(y) in [0, %.6g]", DenseMinPoints, M)
+	}
+	return nil
+}
+
+// Grids of the multi-dimensional reference (2-D and 3-D).
 const (
 	// inputsPerAxis2 and inputsPerAxis3 are the verification inputs per
 	// axis.
@@ -173,31 +208,35 @@ const (
 	// multi-dimensional designer's default evaluation set Z, which the
 	// dense grid refines ten (2-D) or four (3-D) times per axis.
 	ZPoints2, ZPoints3 = 41, 15
-	// MaxRBFAxes is the largest input dimension of the multiplicative RBF
-	// reference.
-	MaxRBFAxes = 3
+	// MaxGridAxes is the largest input dimension verified on grids; on
+	// more axes the inputs are SampledPoints points of the box.
+	MaxGridAxes = 3
+	// SampledPoints is the number of inputs drawn on more than
+	// MaxGridAxes axes: every ordered pair of them, 10⁶, is verified.
+	SampledPoints = 1000
 )
 
-func (ref *Reference) rbfN() error {
+// grid is the reference on 2 or 3 axes.
+func (ref *Reference) grid() error {
 	p := ref.Problem
 	n := p.InDim()
-	if n > MaxRBFAxes {
-		return fmt.Errorf("fmap: the rbf reference has grids for at most %d input axes, not %d", MaxRBFAxes, n)
-	}
-	if ref.Measure == Absolute {
+	if ref.Measure == Absolute && p.Kernel.ShiftInvariant() {
 		ref.Measure = Uniform
 	}
 	g, z, denser := inputsPerAxis2, ZPoints2, 10
 	if n == 3 {
 		g, z, denser = inputsPerAxis3, ZPoints3, 4
 	}
-	span := func(i int) float64 { return p.Domain.Hi[i] - p.Domain.Lo[i] }
 	var axes [][]float64
 	for i := range n {
 		axes = append(axes, Linspace(p.Domain.Lo[i], p.Domain.Hi[i], g))
 	}
 	ref.Inputs = Product(axes)
 	ref.InputsOn = fmt.Sprintf("a %s grid on the box", gridShape(n, g))
+	if !p.Kernel.ShiftInvariant() {
+		return nil
+	}
+	span := func(i int) float64 { return p.Kernel.T(p.Domain.Hi[i]) - p.Kernel.T(p.Domain.Lo[i]) }
 	var dense [][]float64
 	shape, box := "", ""
 	for i := range n {
@@ -222,7 +261,38 @@ func (ref *Reference) rbfN() error {
 		}
 	}
 	ref.Dense = Product(dense)
-	ref.DenseOn = fmt.Sprintf("a %s grid of λ = x − y over %s", shape, box)
+	what := "x − y"
+	if p.Kernel.Skewed() {
+		what = "t(x) − t(y)"
+	}
+	ref.DenseOn = fmt.Sprintf("a %s grid of λ = %s over %s", shape, what, box)
+	return nil
+}
+
+// sampled is the reference on more than MaxGridAxes axes: SampledPoints
+// points drawn uniformly from the box (uniform integers on an integer
+// domain) by a PCG seeded with 1.
+func (ref *Reference) sampled() error {
+	p := ref.Problem
+	rng := rand.New(rand.NewPCG(1, 1))
+	n := p.InDim()
+	ref.Inputs = make([][]float64, SampledPoints)
+	for i := range ref.Inputs {
+		x := make([]float64, n)
+		for j := range x {
+			lo, hi := p.Domain.Lo[j], p.Domain.Hi[j]
+			if p.Domain.Integer {
+				x[j] = lo + float64(rng.Int64N(int64(hi-lo)+1))
+			} else {
+				x[j] = lo + (hi-lo)*rng.Float64()
+			}
+		}
+		ref.Inputs[i] = x
+	}
+	ref.InputsOn = fmt.Sprintf("%d points drawn uniformly from the box (seed 1)", SampledPoints)
+	if ref.Measure == Uniform {
+		ref.Measure = Absolute // the same error for a shift-invariant kernel, measured on pairs
+	}
 	return nil
 }
 
@@ -274,14 +344,15 @@ func Product(axes [][]float64) [][]float64 {
 }
 
 // exactPairs returns K over all ordered pairs of the inputs, computed once
-// per Reference (a design measures several maps against one).
+// per Reference (a design measures several maps against one). Only the
+// pairs (i, j ≥ i) are filled: the kernels are symmetric.
 func (r *Reference) exactPairs() []float64 {
 	r.exactOnce.Do(func() {
 		n := len(r.Inputs)
 		r.exact = make([]float64, n*n)
 		for i, x := range r.Inputs {
-			for j, y := range r.Inputs {
-				r.exact[i*n+j] = r.Exact(x, y)
+			for j := i; j < n; j++ {
+				r.exact[i*n+j] = r.Exact(x, r.Inputs[j])
 			}
 		}
 	})

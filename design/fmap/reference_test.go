@@ -2,6 +2,8 @@ package fmap
 
 import (
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -297,11 +299,41 @@ func TestReferenceBadInput(t *testing.T) {
 		{"norm", &Problem{Kernel: Kernel{Type: Chi2}, Domain: iv, Measure: Absolute, Norm: "l2", Negative: NegativeSign}, "unknown norm"},
 		{"rbf sigma", &Problem{Kernel: Kernel{Type: RBF}, Domain: iv, Measure: Absolute, Norm: LInf}, "0 sigma values for 1 input axes"},
 		{"rbf huge", &Problem{Kernel: Kernel{Type: RBF, Sigma: []float64{1}}, Domain: Domain{Integer: true, Lo: []float64{0}, Hi: []float64{5000}}, Measure: Absolute, Norm: LInf}, "more than the 4096"},
-		{"rbf 4 axes", &Problem{Kernel: Kernel{Type: RBF, Sigma: []float64{1, 1, 1, 1}}, Domain: Domain{Lo: []float64{0, 0, 0, 0}, Hi: []float64{1, 1, 1, 1}}, Measure: Absolute, Norm: LInf}, "at most 3 input axes"},
 	}
 	for _, tc := range tests {
 		if _, err := tc.p.Reference(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestReferenceSampled: on more than three axes the verification inputs
+// are 1000 points drawn from the box with a fixed seed (every ordered pair,
+// 10⁶, is measured), the same on every call, inside the box (integers on an
+// integer domain); there is no dense grid, and the uniform error of a
+// shift-invariant kernel is measured as the (equal) absolute error on
+// pairs.
+func TestReferenceSampled(t *testing.T) {
+	for _, integer := range []bool{false, true} {
+		p := &Problem{
+			Kernel:  Kernel{Type: RBF, Sigma: slices.Repeat([]float64{4}, 64)},
+			Domain:  Domain{Integer: integer, Lo: slices.Repeat([]float64{0}, 64), Hi: slices.Repeat([]float64{16}, 64)},
+			Measure: Uniform, Norm: LInf,
+		}
+		ref, err := p.Reference()
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _ := (&Problem{Kernel: p.Kernel, Domain: p.Domain, Measure: Uniform, Norm: LInf}).Reference()
+		if len(ref.Inputs) != SampledPoints || ref.Dense != nil || ref.Measure != Absolute || !reflect.DeepEqual(ref.Inputs, again.Inputs) {
+			t.Fatalf("integer %v: %d inputs, dense %d, measure %s, deterministic %v", integer, len(ref.Inputs), len(ref.Dense), ref.Measure, reflect.DeepEqual(ref.Inputs, again.Inputs))
+		}
+		for _, x := range ref.Inputs {
+			for _, v := range x {
+				if v < 0 || v > 16 || integer && v != math.Trunc(v) {
+					t.Fatalf("integer %v: input %v outside the domain", integer, v)
+				}
+			}
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/featmap/featmap/design"
 	"gopkg.in/yaml.v3"
 )
 
@@ -434,9 +435,16 @@ func structFields(v reflect.Value) []structField {
 // []float64 are read with the checks their kind and tag ask for.
 func (p *parser) value(f structField, kn, vn *yaml.Node, field string) error {
 	v, r := f.v, f.tag
-	if v.Type() == reflect.TypeOf(kv{}) {
+	switch v.Type() {
+	case reflect.TypeOf(kv{}):
 		v.Set(reflect.ValueOf(kv{kn, vn}))
 		return nil
+	case reflect.TypeOf((*design.Inner)(nil)):
+		in, err := p.inner(vn, field)
+		if err == nil {
+			v.Set(reflect.ValueOf(in))
+		}
+		return err
 	}
 	switch v.Kind() {
 	case reflect.Float64:
@@ -485,6 +493,39 @@ func (p *parser) value(f structField, kn, vn *yaml.Node, field string) error {
 		panic(fmt.Sprintf("featmap: no decoder for the option %s of type %s", field, v.Type()))
 	}
 	return nil
+}
+
+// inner reads an option naming another method: a mapping of its name, its
+// dimension and its options.
+func (p *parser) inner(n *yaml.Node, field string) (*design.Inner, error) {
+	m, err := p.keys(n, field)
+	if err != nil {
+		return nil, err
+	}
+	names := MethodNames()
+	nameNode, dimNode := m.value("name"), m.value("dim")
+	switch {
+	case nameNode == nil:
+		return nil, p.missing(m, "name", "one of "+strings.Join(names, ", "))
+	case dimNode == nil:
+		return nil, p.missing(m, "dim", "the inner map's output dimension")
+	}
+	name, err := p.str(nameNode, child(field, "name"), "method", names)
+	if err != nil {
+		return nil, err
+	}
+	dim, err := p.intIn(dimNode, child(field, "dim"), 1, MaxDim)
+	if err != nil {
+		return nil, err
+	}
+	in := &design.Inner{Method: NewMethod(name), Dim: int(dim)}
+	if err := p.fill(m, in.Method.Options(), name+" options are", "unknown option", "name", "dim"); err != nil {
+		return nil, err
+	}
+	if d, ok := in.Method.Options().(design.Defaulter); ok {
+		d.SetDefaults()
+	}
+	return in, nil
 }
 
 // legacyOctal reports whether an integer literal has a leading zero, which

@@ -52,6 +52,13 @@ func options(m design.Method) []option {
 	var out []option
 	for i, f := range structFields(reflect.ValueOf(m.Options()).Elem()) {
 		v := f.v
+		if in, ok := v.Interface().(*design.Inner); ok {
+			if in != nil {
+				text := fmt.Sprintf("%s %s, D = %d", f.name, MethodLabels([]MethodSpec{{Method: in.Method}})[0], in.Dim)
+				out = append(out, option{key: f.name, text: text, value: text, changed: true})
+			}
+			continue
+		}
 		if v.Kind() == reflect.Pointer {
 			if v.IsNil() || v.Elem().Bool() {
 				continue

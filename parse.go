@@ -626,7 +626,7 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 		}
 	}
 	if c, ok := ms.Method.(design.OptionChecker); ok {
-		if err := c.CheckOptions(); err != nil {
+		if err := c.CheckOptions(pr); err != nil {
 			return nil, ms.optionErr(p.path, err)
 		}
 	}

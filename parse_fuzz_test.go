@@ -144,8 +144,8 @@ func checkSpec(t *testing.T, s *Spec, data []byte) {
 		case m.Line < 1:
 			fail("method line")
 		}
-		if c, ok := m.Method.(design.OptionChecker); ok && c.CheckOptions() != nil {
-			fail("method %s options: %v", m.Name(), c.CheckOptions())
+		if c, ok := m.Method.(design.OptionChecker); ok && c.CheckOptions(p) != nil {
+			fail("method %s options: %v", m.Name(), c.CheckOptions(p))
 		}
 		if vz, ok := m.Method.(*homogeneous.VZ); ok && vz.Opts.Window == "" {
 			fail("vz window default")

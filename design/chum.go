@@ -52,11 +52,16 @@ func (*Chum) Name() string { return "chum" }
 // Options returns the options.
 func (c *Chum) Options() any { return &c.Opts }
 
-// Applies accepts any kernel on one input axis.
+// Applies accepts the homogeneous kernels and RBF on one input axis.
 func (*Chum) Applies(p *fmap.Problem) error { return oneAxis("chum", p) }
 
-// oneAxis is the Applies of the one-dimensional methods.
+// oneAxis is the Applies of the one-dimensional cosine methods: a map of
+// one input whose signature is a function of x − y (RBF) or log(y/x) (the
+// homogeneous kernels).
 func oneAxis(name string, p *fmap.Problem) error {
+	if k := p.Kernel; !k.Homogeneous() && k.Type != fmap.RBF {
+		return fmt.Errorf("%s designs maps of the homogeneous kernels and rbf, not %s", name, k.Type)
+	}
 	if n := p.InDim(); n != 1 {
 		return fmt.Errorf("%s designs maps of one input axis only; domain.dims is %d", name, n)
 	}

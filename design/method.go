@@ -51,9 +51,18 @@ type FileLoader interface {
 }
 
 // OptionChecker is implemented by methods whose options constrain each
-// other; CheckOptions returns an *OptionError naming the key.
+// other or the problem; CheckOptions returns an *OptionError naming the
+// key.
 type OptionChecker interface {
-	CheckOptions() error
+	CheckOptions(p *fmap.Problem) error
+}
+
+// Inner is an option naming another method and its dimension, e.g. the
+// one-dimensional χ² map an exp-χ² map applies to every coordinate first:
+// `inner: {name: chum, dim: 5, …its options}`.
+type Inner struct {
+	Method Method
+	Dim    int
 }
 
 // TargetChecker is implemented by methods whose options fix the dimension;
@@ -149,8 +158,8 @@ type Step struct {
 type Dims struct {
 	// Only, if not nil, lists every dimension it makes.
 	Only []int
-	// Odd restricts it to odd dimensions.
-	Odd bool
+	// Odd and Even restrict it to odd or to even dimensions.
+	Odd, Even bool
 	// Why says why another dimension cannot be made, e.g. "vz makes odd
 	// dimensions only" (empty when every dimension can).
 	Why string
@@ -177,6 +186,8 @@ func (s Dims) Has(d int) bool {
 		return slices.Contains(s.Only, d)
 	case s.Odd:
 		return d%2 == 1
+	case s.Even:
+		return d%2 == 0
 	}
 	return true
 }
@@ -193,10 +204,12 @@ func (s Dims) Suggest(d int) string {
 			parts[i] = fmt.Sprint(v)
 		}
 		return strings.Join(parts, " or ")
-	case s.Odd && d > 1:
+	case (s.Odd || s.Even) && d > 1:
 		return fmt.Sprintf("%d or %d", d-1, d+1)
 	case s.Odd:
 		return "1"
+	case s.Even:
+		return "2"
 	}
 	return ""
 }

@@ -143,7 +143,8 @@ func (k Kernel) Eval(x, y []float64) float64 {
 	case k.Skewed():
 		l := make([]float64, len(x))
 		for i := range x {
-			l[i] = logRatio(x[i]+k.C, y[i]+k.C)
+			a, b := x[i]+k.C, y[i]+k.C
+			l[i] = logRatio(max(a, b), min(a, b)) // ≥ 0 either way round: symmetric to the bit
 		}
 		return k.Signature(l)
 	}

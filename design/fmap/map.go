@@ -468,16 +468,9 @@ func NewSeriesMap(k Kernel, d Domain, method string, s *Series) *Map {
 
 // Eval writes Ψ(x) to dst. len(x) must be InDim and len(dst) Dim. It is the
 // reference evaluator: plain, direct and meant to be obviously right, not
-// fast. Non-finite inputs give NaN components.
+// fast. Non-finite inputs give NaN components from a Fourier or series
+// stage, zeros from a random-feature stage.
 func (m *Map) Eval(dst, x []float64) {
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			for i := range dst {
-				dst[i] = math.NaN()
-			}
-			return
-		}
-	}
 	in := x
 	for i, st := range m.Stages {
 		out := dst
@@ -508,11 +501,9 @@ func (s Stage) eval(dst, in []float64) {
 
 // eval writes the random features of x to dst.
 func (r *Random) eval(dst, x []float64) {
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			clear(dst)
-			return
-		}
+	if nonFinite(x) {
+		clear(dst)
+		return
 	}
 	t := r.args(x)
 	m := r.Frequencies()
@@ -555,7 +546,28 @@ func homogeneousInput(v float64, neg Negative) (a, sign float64, ok bool) {
 	return v, 1, true
 }
 
+// nonFinite reports whether x has a NaN or infinite value.
+func nonFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// fillNaN sets every component to NaN.
+func fillNaN(dst []float64) {
+	for i := range dst {
+		dst[i] = math.NaN()
+	}
+}
+
 func (f *Fourier) eval(dst, x []float64) {
+	if nonFinite(x) {
+		fillNaN(dst)
+		return
+	}
 	if f.Transform != Log {
 		f.evalTerms(dst, x, 1)
 		return
@@ -574,6 +586,10 @@ func (f *Fourier) eval(dst, x []float64) {
 }
 
 func (s *Series) eval(dst, x []float64) {
+	if nonFinite(x) {
+		fillNaN(dst)
+		return
+	}
 	v, sign, ok := homogeneousInput(x[0], s.Negative)
 	if !ok {
 		clear(dst)

@@ -94,7 +94,7 @@ func (m *Li) Dims(*fmap.Problem) design.Dims {
 }
 
 // CheckOptions rejects explicit k together with Algorithm 1's options.
-func (m *Li) CheckOptions() error {
+func (m *Li) CheckOptions(*fmap.Problem) error {
 	switch o := m.Opts; {
 	case len(o.K) > 0 && o.Data != "":
 		return &design.OptionError{Key: "data", Other: "k", Msg: "li takes explicit k or data for Algorithm 1, not both"}

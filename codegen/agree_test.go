@@ -17,15 +17,18 @@ func testInfo(name string) Info {
 		Name: name, Package: "gentest", Version: "v0.0.1-test",
 		SpecPath: "specs/" + strings.ToLower(name) + ".yaml", SpecHash: "sha256:0123456789abcdef",
 		Spec: "a hand-made test map (codegen/internal/testmaps)",
+		File: strings.ToLower(name) + ".go",
 	}
 }
 
-// generatedCase is a test map with its plan, emitted source and inputs.
+// generatedCase is a test map with its plan, emitted source (and data
+// file) and inputs.
 type generatedCase struct {
-	name string
-	p    *plan
-	src  []byte
-	in   *testInputs
+	name  string
+	p     *plan
+	src   []byte
+	extra []File
+	in    *testInputs
 }
 
 func generateCases(t *testing.T, cases []testmaps.Case) []generatedCase {
@@ -33,7 +36,7 @@ func generateCases(t *testing.T, cases []testmaps.Case) []generatedCase {
 	var gs []generatedCase
 	for _, c := range cases {
 		m := c.Map()
-		src, err := Generate(m, testInfo(c.Name))
+		files, err := GenerateFiles(m, testInfo(c.Name))
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
@@ -41,7 +44,7 @@ func generateCases(t *testing.T, cases []testmaps.Case) []generatedCase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		gs = append(gs, generatedCase{name: c.Name, p: p, src: src, in: inputsFor(p)})
+		gs = append(gs, generatedCase{name: c.Name, p: p, src: files[0].Data, extra: files[1:], in: inputsFor(p)})
 	}
 	return gs
 }
@@ -50,7 +53,9 @@ func generateCases(t *testing.T, cases []testmaps.Case) []generatedCase {
 // module, runs go vet and the harness there (0 allocations, slice length
 // panics), and checks every emitted function against m.Eval on the map's
 // test inputs:
-//   - NaN and ±Inf components exactly where the reference has them;
+//   - NaN and ±Inf components exactly where the reference has them (for
+//     random features, zeros exactly where it has zeros: an input with a
+//     non-finite coordinate);
 //   - float64: within the polynomial error target relative to ‖Ψ(x)‖ on the
 //     pieces, within rounding (scaled by the phase size) elsewhere, and the
 //     kernel error added on the domain ≤ 1e-3 × the design's L∞ error;
@@ -70,7 +75,7 @@ func TestEmittedAgree(t *testing.T) {
 	gs := generateCases(t, cases)
 	var ems []emitted
 	for _, g := range gs {
-		ems = append(ems, emitted{Name: g.name, In: g.p.in, Src: g.src})
+		ems = append(ems, emitted{Name: g.name, In: g.p.in, Src: g.src, Extra: g.extra})
 	}
 	dir := writeModule(t, ems)
 	dump := t.TempDir()
@@ -240,6 +245,15 @@ func (p *plan) pieceTarget() float64 {
 // float64, 2⁻²⁴ for float32), allowed per component on top of the float64
 // tolerance.
 func compare(p *plan, x, got, ref []float64, round float64) string {
+	if !finiteAll(x) && p.rnd != nil {
+		// Random features give zeros, as the reference evaluator does.
+		for k := range got {
+			if got[k] != 0 || ref[k] != 0 {
+				return fmt.Sprintf("component %d is %v (reference %v), want 0 for a non-finite input", k, got[k], ref[k])
+			}
+		}
+		return ""
+	}
 	if !finiteAll(x) {
 		for k := range got {
 			if !math.IsNaN(got[k]) {
@@ -251,8 +265,9 @@ func compare(p *plan, x, got, ref []float64, round float64) string {
 	if phase := phaseSize(p.m, x); phase >= 1e9 {
 		// The phases keep no correct digit (ω·x may even overflow in one
 		// evaluation and not in the other): every component must be NaN
-		// or bounded by its term's √α.
-		bound := math.Sqrt(p.m.Signature(make([]float64, p.in))) * (1 + 1e-9)
+		// or bounded by its term's √α (by √(2/m) or 1/√m for random
+		// features).
+		bound := componentLimit(p) * (1 + 1e-9)
 		for k := range got {
 			if !math.IsNaN(got[k]) && !(math.Abs(got[k]) <= bound) {
 				return fmt.Sprintf("component %d is %v, beyond √Σα = %v", k, got[k], bound)
@@ -304,6 +319,15 @@ func compare(p *plan, x, got, ref []float64, round float64) string {
 		}
 	}
 	return ""
+}
+
+// componentLimit is the largest |Ψ_j| of the map at any input: √Σα of a
+// Fourier map, the scale of random features.
+func componentLimit(p *plan) float64 {
+	if p.rnd != nil {
+		return p.rnd.scale
+	}
+	return math.Sqrt(p.m.Signature(make([]float64, p.in)))
 }
 
 // norm is the Euclidean norm of v, without underflow for tiny components.

@@ -96,14 +96,16 @@ func kernelText(m *shape) string {
 	case "hellinger":
 		return homog("Hellinger", "√(xy)", "(xy)^{γ/2}")
 	case "rbf":
-		sig := make([]string, len(m.Kernel.Sigma))
-		for i, s := range m.Kernel.Sigma {
-			sig[i] = num(s)
-		}
 		if m.InDim == 1 {
-			return fmt.Sprintf("Gaussian RBF kernel K(x, y) = exp(−(x−y)²/(2σ²)), σ = %s", strings.Join(sig, ", "))
+			return fmt.Sprintf("Gaussian RBF kernel K(x, y) = exp(−(x−y)²/(2σ²)), σ = %s", num(m.Kernel.Sigma[0]))
 		}
-		return fmt.Sprintf("Gaussian RBF kernel K(x, y) = exp(−Σᵢ(xᵢ−yᵢ)²/(2σᵢ²)), σ = (%s)", strings.Join(sig, ", "))
+		return fmt.Sprintf("Gaussian RBF kernel K(x, y) = exp(−Σᵢ(xᵢ−yᵢ)²/(2σᵢ²)), σ = %s", sigmaText(m.Kernel.Sigma))
+	case fmap.SkewedChi2:
+		return fmt.Sprintf("skewed χ² kernel K(x, y) = Πᵢ sech(σᵢ·(log(xᵢ+c) − log(yᵢ+c))), σ = %s, c = %s", sigmaText(m.Kernel.Sigma), num(m.Kernel.C))
+	case fmap.SkewedIntersection:
+		return fmt.Sprintf("skewed intersection kernel K(x, y) = exp(−Σᵢ σᵢ·|log(xᵢ+c) − log(yᵢ+c)|), σ = %s, c = %s", sigmaText(m.Kernel.Sigma), num(m.Kernel.C))
+	case fmap.ExpChi2:
+		return fmt.Sprintf("exponential χ² kernel K(x, y) = exp(−β·Σᵢ (xᵢ−yᵢ)²/(xᵢ+yᵢ)), β = %s", num(m.Kernel.Beta))
 	}
 	if m.Homogeneous() {
 		return fmt.Sprintf("%q kernel (γ = %s)", m.Kernel.Type, num(g))
@@ -111,9 +113,40 @@ func kernelText(m *shape) string {
 	return fmt.Sprintf("%q kernel", m.Kernel.Type)
 }
 
+// sigmaText lists the per-axis σ of an n-D kernel: "(0.3, 0.3)", or
+// "3 on every axis" for more than three equal values.
+func sigmaText(sig []float64) string {
+	if len(sig) == 1 {
+		return num(sig[0])
+	}
+	if len(sig) > 3 && allEqual(sig) {
+		return num(sig[0]) + " on every axis"
+	}
+	s := make([]string, len(sig))
+	for i, v := range sig {
+		s[i] = num(v)
+	}
+	return "(" + strings.Join(s, ", ") + ")"
+}
+
+func allEqual(v []float64) bool {
+	for _, x := range v {
+		if x != v[0] {
+			return false
+		}
+	}
+	return true
+}
+
 // domainText describes the designed domain.
 func domainText(m *shape) string {
 	d := m.Domain
+	if m.InDim > 3 && allEqual(d.Lo) && allEqual(d.Hi) {
+		if d.Integer {
+			return fmt.Sprintf("{%s..%s}%s", num(d.Lo[0]), num(d.Hi[0]), sup(m.InDim))
+		}
+		return fmt.Sprintf("[%s, %s]%s", num(d.Lo[0]), num(d.Hi[0]), sup(m.InDim))
+	}
 	if m.InDim == 1 {
 		if d.Integer {
 			return fmt.Sprintf("the integers %s..%s", num(d.Lo[0]), num(d.Hi[0]))
@@ -149,6 +182,9 @@ func measurementText(r fmap.Measurement) string {
 
 // formText describes the functional form.
 func formText(m *shape) string {
+	if m.Random != nil {
+		return randomFormText(m)
+	}
 	switch m.Form {
 	case fmap.LiSeries:
 		return "Li et al.'s direct χ² series c_q(x) = Π_{p<q} ρ_p(x)·2√k_q·x/(x+k_q), ρ_p(x) = (x−k_p)/(x+k_p)"
@@ -168,6 +204,9 @@ func formText(m *shape) string {
 
 // negativeText says what x = 0, x < 0 and non-finite inputs give.
 func negativeText(m *shape) string {
+	if m.Random != nil {
+		return randomNegativeText(m)
+	}
 	nf := "NaN and ±Inf give NaN in every component."
 	if m.InDim > 1 {
 		nf = "An input with a NaN or ±Inf coordinate gives NaN in every component."
@@ -238,6 +277,9 @@ func supIn(n int) string {
 // parameterLines lists the map's parameters with round-trip precision.
 func (e *emitter) parameterLines() []string {
 	m := e.p.m
+	if e.p.rnd != nil {
+		return e.randomParameterLines()
+	}
 	switch m.Form {
 	case fmap.LiSeries:
 		ks := make([]string, len(m.LiK))
@@ -273,6 +315,9 @@ func (e *emitter) parameterLines() []string {
 // evaluationLines describes every evaluation path with its measured error.
 func (e *emitter) evaluationLines() []string {
 	p := e.p
+	if p.rnd != nil {
+		return e.randomEvaluationLines()
+	}
 	var out []string
 	if tb := p.table; tb != nil {
 		out = append(out, fmt.Sprintf("Integer x in %d..%d reads a table of Ψ(x) computed by featmap's reference evaluator (no error beyond rounding to float64, or to float32 for %s).", tb.lo, tb.hi, e.name32()))

@@ -26,9 +26,34 @@
 // byte-identical for the same input.
 //
 // Semantics are those of the reference evaluator fmap.Map.Eval: NaN and
-// ±Inf inputs give NaN components; a homogeneous map gives zeros at x = 0
-// and follows Map.Negative for x < 0; inputs outside the designed domain
-// get the formula's value without the error bound.
+// ±Inf inputs give NaN components (zeros for random features); a
+// homogeneous map gives zeros at x = 0 and follows Map.Negative for x < 0;
+// inputs outside the designed domain get the formula's value without the
+// error bound.
+//
+// # Random features
+//
+// Maps with a random-feature stage (fmap.Random) are emitted too: the stage
+// alone (random Fourier features of the input x, or of t_j = log(max(x_j +
+// c, 2⁻¹⁰²²)) for the skewed kernels) or after a per-coordinate stage (the
+// exp-χ² map: the one-input map ψ of every coordinate, u = [ψ(x_1), …,
+// ψ(x_n)], then random features of u). Their API is the one above; an input
+// with a NaN or ±Inf coordinate, or one whose ψ is not finite, gives zeros.
+// The evaluation is the formula, with nothing approximated: ψ by its
+// formula (no fast path), the m dot products ω_i·t as four independent
+// partial sums (one sum in the reference evaluator's order below eight
+// terms), and the sine and cosine of every phase by math.Sincos's own
+// reduction and polynomials written out without its branches, which a
+// random phase makes unpredictable (the same values). Everything lives in
+// fixed-size arrays: N allocates nothing, and the argument t is a stack
+// array of at most 8192 float64 (a larger one is refused).
+//
+// Up to 4096 constants (frequency coordinates and phases) are written as Go
+// literals. More go to a little-endian float64 data file beside the Go
+// file, named after it (Info.File "rbf64.go" gives "rbf64.bin"), embedded
+// with //go:embed and decoded once at package init into package-level
+// arrays; the header states its name, size and SHA-256. GenerateFiles
+// returns both files; Generate, which returns one, refuses such a map.
 //
 // # Fast paths
 //

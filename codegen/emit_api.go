@@ -9,6 +9,10 @@ import (
 // api emits the exported functions N, NSlice, N32 and NSlice32.
 func (e *emitter) api(f *jen.File) {
 	p := e.p
+	if p.rnd != nil {
+		e.randomAPI(f)
+		return
+	}
 	f.Comment(commentBody(e.docN()))
 	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.scalarBody()...)
 	f.Line()
@@ -137,6 +141,10 @@ func (e *emitter) body32(k sink) []jen.Code {
 // helpers emits the unexported functions and tables.
 func (e *emitter) helpers(f *jen.File) {
 	p := e.p
+	if p.rnd != nil {
+		e.randomHelpers(f)
+		return
+	}
 	if e.hasGeneral() {
 		f.Line()
 		f.Comment(commentBody(e.docGeneral()))

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/token"
 	"regexp"
@@ -30,6 +31,18 @@ type Info struct {
 	// Spec is an optional human restatement of the spec, one or more
 	// lines, copied into the header comment.
 	Spec string
+	// File is the emitted Go file's base name, e.g. "rbf64.go". The data
+	// file of a map whose constants do not fit in Go literals is named
+	// after it ("rbf64.bin") and embedded with //go:embed; GenerateFiles
+	// needs it, Generate ignores it.
+	File string
+}
+
+// File is one emitted file: its name relative to the Go file's directory
+// and its content.
+type File struct {
+	Name string
+	Data []byte
 }
 
 // check returns an error naming the first field of info that cannot be
@@ -52,6 +65,12 @@ func (info Info) check() error {
 			return fmt.Errorf("codegen: %s %q has a line break or control character", f.name, f.v)
 		}
 	}
+	if info.File != "" && !goFileName.MatchString(info.File) {
+		return fmt.Errorf("codegen: Go file name %q is not a plain base name ending in .go (letters, digits, '_', '-' and '.', not starting with '_' or '.', not a _test.go file)", info.File)
+	}
+	if strings.HasSuffix(info.File, "_test.go") {
+		return fmt.Errorf("codegen: Go file name %q names a test file", info.File)
+	}
 	for _, line := range strings.Split(info.Spec, "\n") {
 		if !printable(strings.TrimRight(line, "\r")) || !utf8.ValidString(line) {
 			return fmt.Errorf("codegen: spec restatement line %q has a control character", line)
@@ -67,7 +86,16 @@ var reserved = strings.Fields(`math
 	bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string
 	uint uint8 uint16 uint32 uint64 uintptr any comparable true false iota nil
 	append cap clear close complex copy delete imag len make max min new panic print println real recover
-	out x t a b s c j u o i k p nan dst src`)
+	out x t a b s c j u o i k p nan dst src
+	ph y z zz q sb cb d`)
+
+// goFileName matches the Go file names the emitted code may have: a plain
+// base name that the go command builds and a //go:embed directive can name
+// the data file beside it without quoting.
+var goFileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*\.go$`)
+
+// dataFileName is the name of the data file beside the Go file goFile.
+func dataFileName(goFile string) string { return strings.TrimSuffix(goFile, ".go") + ".bin" }
 
 // localPattern matches the numbered local variables (x0, c1, s0_2, r3, d4).
 var localPattern = regexp.MustCompile(`^[xcsrd][0-9]+(_[0-9]+)?$`)
@@ -116,12 +144,42 @@ func private(name string) string {
 // Generate returns the Go source of a verified map (its measured errors
 // are stated in the header and bound the fast paths): gofmt'd, importing only the
 // standard library, byte-identical for the same input. See the package
-// documentation for the emitted API.
+// documentation for the emitted API. A map whose constants go to a data file
+// (random features with more than 4096 frequency coordinates and phases) is
+// an error: use GenerateFiles.
 func Generate(vm fmap.Verified, info Info) ([]byte, error) {
 	p, err := newPlan(vm, info)
 	if err != nil {
 		return nil, err
 	}
+	if p.rnd != nil && p.rnd.data {
+		return nil, fmt.Errorf("codegen: %s's random features have %d constants, more than the %d written as Go literals: they go to a data file beside the Go file (use GenerateFiles)",
+			info.Name, p.rnd.constants(), maxLiterals)
+	}
+	files, err := p.render()
+	if err != nil {
+		return nil, err
+	}
+	return files[0].Data, nil
+}
+
+// GenerateFiles returns the Go source of a verified map (first, named
+// info.File, which must be set) and any data file it embeds (named after
+// it, see Info.File). The Go source is what Generate returns for a map
+// without a data file.
+func GenerateFiles(vm fmap.Verified, info Info) ([]File, error) {
+	if info.File == "" {
+		return nil, errors.New("codegen: GenerateFiles needs Info.File, the emitted Go file's name")
+	}
+	p, err := newPlan(vm, info)
+	if err != nil {
+		return nil, err
+	}
+	return p.render()
+}
+
+// render emits the plan: the Go source, then the data file if there is one.
+func (p *plan) render() ([]File, error) {
 	e := &emitter{p: p}
 	f := e.file()
 	if e.lit.err != nil {
@@ -129,9 +187,13 @@ func Generate(vm fmap.Verified, info Info) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("codegen: rendering %s: %w", info.Name, err)
+		return nil, fmt.Errorf("codegen: rendering %s: %w", p.info.Name, err)
 	}
-	return buf.Bytes(), nil
+	files := []File{{Name: p.info.File, Data: buf.Bytes()}}
+	if p.rnd != nil && p.rnd.data {
+		files = append(files, File{Name: dataFileName(p.info.File), Data: p.rnd.blob})
+	}
+	return files, nil
 }
 
 // emitter builds the jennifer file of one plan.

@@ -2,6 +2,8 @@ package codegen
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
@@ -25,16 +27,40 @@ func TestGenerateProperties(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			vm := c.Map()
 			info := testInfo(c.Name)
-			a, err := Generate(vm, info)
+			fa, err := GenerateFiles(vm, info)
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := Generate(c.Map(), info)
+			fb, err := GenerateFiles(c.Map(), info)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(a, b) {
-				t.Error("two generations of the same map differ")
+			if len(fa) != len(fb) {
+				t.Fatalf("two generations of the same map give %d and %d files", len(fa), len(fb))
+			}
+			for i := range fa {
+				if fa[i].Name != fb[i].Name || !bytes.Equal(fa[i].Data, fb[i].Data) {
+					t.Errorf("two generations of the same map differ in %s", fa[i].Name)
+				}
+			}
+			a := fa[0].Data
+			if fa[0].Name != info.File {
+				t.Errorf("the Go file is named %q, want %q", fa[0].Name, info.File)
+			}
+			src, err := Generate(vm, info)
+			switch {
+			case len(fa) == 1 && (err != nil || !bytes.Equal(src, a)):
+				t.Errorf("Generate (error %v) differs from GenerateFiles", err)
+			case len(fa) > 1 && (err == nil || !strings.Contains(err.Error(), "GenerateFiles")):
+				t.Errorf("Generate of a map with a data file: error %v, want one naming GenerateFiles", err)
+			}
+			for _, x := range fa[1:] {
+				// The header and the data variable's doc state the data
+				// file's name and SHA-256.
+				want := fmt.Sprintf("%x", sha256.Sum256(x.Data))
+				if x.Name != strings.TrimSuffix(info.File, ".go")+".bin" || strings.Count(string(a), want) < 2 || !strings.Contains(string(a), "//go:embed "+x.Name+"\n") {
+					t.Errorf("data file %s (SHA-256 %s) is not named after %s, or not stated and embedded", x.Name, want, info.File)
+				}
 			}
 			if f, err := format.Source(a); err != nil || !bytes.Equal(f, a) {
 				t.Errorf("output is not gofmt'd (err %v)", err)

@@ -101,7 +101,16 @@ func inputsND(p *plan) *testInputs {
 	for i := range mid {
 		mid[i] = (m.Domain.Lo[i] + m.Domain.Hi[i]) / 2
 	}
-	for i := range n {
+	// The edge values on every axis, or on four of them (the first, the
+	// second, the middle and the last) beyond eight axes.
+	axes := make([]int, n)
+	for i := range axes {
+		axes[i] = i
+	}
+	if n > 8 {
+		axes = []int{0, 1, n / 2, n - 1}
+	}
+	for _, i := range axes {
 		for _, v := range edgeValues {
 			x := append([]float64(nil), mid...)
 			x[i] = v
@@ -114,13 +123,34 @@ func inputsND(p *plan) *testInputs {
 		}
 	}
 	in.edges = len(in.xs)
-	// A 41ⁿ grid over the domain and 2000 random points in it.
-	const g = 40
+	// A 41ⁿ grid over the domain (up to three axes) and 2000 random points
+	// in it (500 for a map of more than 256 components).
+	if n <= 3 {
+		addGrid(in, m.Domain, 40)
+	}
+	points := 2000
+	if p.dim > 256 {
+		points = 500
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range points {
+		x := make([]float64, n)
+		for i := range n {
+			x[i] = m.Domain.Lo[i] + r.Float64()*(m.Domain.Hi[i]-m.Domain.Lo[i])
+		}
+		in.add(true, x...)
+	}
+	return in
+}
+
+// addGrid adds the (g+1)ⁿ grid over the domain as dense inputs.
+func addGrid(in *testInputs, dom fmap.Domain, g int) {
+	n := dom.Dims()
 	idx := make([]int, n)
 	for {
 		x := make([]float64, n)
 		for i := range n {
-			x[i] = m.Domain.Lo[i] + float64(idx[i])/g*(m.Domain.Hi[i]-m.Domain.Lo[i])
+			x[i] = dom.Lo[i] + float64(idx[i])/float64(g)*(dom.Hi[i]-dom.Lo[i])
 		}
 		in.add(true, x...)
 		i := 0
@@ -131,23 +161,17 @@ func inputsND(p *plan) *testInputs {
 			idx[i] = 0
 		}
 		if i == n {
-			break
+			return
 		}
 	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 2000 {
-		x := make([]float64, n)
-		for i := range n {
-			x[i] = m.Domain.Lo[i] + r.Float64()*(m.Domain.Hi[i]-m.Domain.Lo[i])
-		}
-		in.add(true, x...)
-	}
-	return in
 }
 
 // phaseSize is the largest |ω·t| of the map at x: the size of the phases
 // whose rounding limits the agreement of any two evaluations.
 func phaseSize(m *shape, x []float64) float64 {
+	if m.Random != nil {
+		return randomPhaseSize(m, x)
+	}
 	if m.Form != fmap.FourierForm && m.Form != fmap.Modulation {
 		return 0
 	}
@@ -165,6 +189,48 @@ func phaseSize(m *shape, x []float64) float64 {
 			if w != 0 {
 				ph += math.Abs(w * t[i])
 			}
+		}
+		s = math.Max(s, ph)
+	}
+	return s
+}
+
+// randomPhaseSize is the largest Σ_j |ω_ij|·(|t_j| + δ_j) of a random map
+// at x, with t the random stage's argument and δ_j the scale of the
+// rounding of t_j: none for t = x or log(x + c), which the emitted code
+// computes as the reference evaluator does, and ‖ψ(x_i)‖ times ψ's own
+// phase size (plus one) for the per-coordinate map's values. NaN phases
+// count as infinite.
+func randomPhaseSize(m *shape, x []float64) float64 {
+	r := m.Random
+	t := make([]float64, r.In)
+	slack := make([]float64, r.In)
+	switch {
+	case m.Inner != nil:
+		d := m.Inner.Dim
+		for i, v := range x {
+			u := t[i*d : (i+1)*d]
+			m.Inner.Eval(u, []float64{v})
+			s := norm(u) * (1 + phaseSize(m.Inner, []float64{v}))
+			for k := range u {
+				slack[i*d+k] = s
+			}
+		}
+	case r.Transform == fmap.LogOffset:
+		for j, v := range x {
+			t[j] = math.Log(math.Max(v+r.Offset, 0x1p-1022))
+		}
+	default:
+		copy(t, x)
+	}
+	s := 0.0
+	for i := range r.Frequencies() {
+		ph := 0.0
+		for j, w := range r.Freq[i*r.In : (i+1)*r.In] {
+			ph += math.Abs(w) * (math.Abs(t[j]) + slack[j])
+		}
+		if math.IsNaN(ph) {
+			return math.Inf(1)
 		}
 		s = math.Max(s, ph)
 	}

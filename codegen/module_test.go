@@ -13,15 +13,17 @@ import (
 	"text/template"
 )
 
-// emitted is one generated map written into the test module.
+// emitted is one generated map written into the test module: its Go
+// source (written as <lower-case name>.go) and any data file it embeds.
 type emitted struct {
-	Name string
-	In   int
-	Src  []byte
+	Name  string
+	In    int
+	Src   []byte
+	Extra []File
 }
 
 // goTool returns the go command of the running toolchain, or skips.
-func goTool(t *testing.T) string {
+func goTool(t testing.TB) string {
 	t.Helper()
 	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
 		return p
@@ -40,12 +42,15 @@ func fileExists(p string) bool {
 
 // writeModule creates a temporary module "gentest" holding the emitted
 // files and the harness, and returns its directory.
-func writeModule(t *testing.T, maps []emitted) string {
+func writeModule(t testing.TB, maps []emitted) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string][]byte{"go.mod": []byte("module gentest\n\ngo 1.24\n")}
 	for _, m := range maps {
 		files[strings.ToLower(m.Name)+".go"] = m.Src
+		for _, x := range m.Extra {
+			files[x.Name] = x.Data
+		}
 	}
 	var h bytes.Buffer
 	if err := harness.Execute(&h, maps); err != nil {
@@ -62,7 +67,7 @@ func writeModule(t *testing.T, maps []emitted) string {
 
 // goRun runs the go command in dir with env added and fails the test with
 // its output if it fails.
-func goRun(t *testing.T, dir string, env []string, args ...string) string {
+func goRun(t testing.TB, dir string, env []string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(goTool(t), args...)
 	cmd.Dir = dir

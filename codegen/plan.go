@@ -52,6 +52,10 @@ type plan struct {
 	// budget is the evaluation error a fast path may add to the kernel:
 	// budgetFraction × Errors.Reported.LInf.
 	budget float64
+
+	// rnd is the plan of a random-feature map (nil for the one-stage
+	// Fourier and series maps, which use the fields above).
+	rnd *randomPlan
 }
 
 // axisError returns the bound Σ_i √F_i·ε_i on ‖δΨ‖/‖Ψ‖ of the per-axis
@@ -131,6 +135,12 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 	}
 	p := &plan{m: m, info: info, name: info.Name, priv: private(info.Name), dim: m.Dim, in: m.InDim}
 	p.budget = budgetFraction * m.Errors.Reported.LInf
+	if m.Random != nil {
+		if p.rnd, err = newRandomPlan(p); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
 	if m.Form == fmap.FourierForm || m.Form == fmap.Modulation {
 		p.axes = axesOf(m)
 		p.axisPieces = axisPieces(m, p.axes, p.budget)

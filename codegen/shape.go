@@ -3,19 +3,26 @@ package codegen
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/featmap/featmap/design/fmap"
 )
 
 // shape is what the emitters read of a map: the map itself (kernel, domain,
 // dimensions, reference evaluator), its measured errors, and the
-// parameters of its one stage. The code generator emits one-stage maps:
-// a Fourier stage (in x or in log x, cosine or modulation terms) or a χ²
-// series stage.
+// parameters of its stages. The code generator emits
+//
+//   - one-stage maps: a Fourier stage (in x or in log x, cosine or
+//     modulation terms) or a χ² series stage, whose parameters are the
+//     fields Form..LiK;
+//   - random-feature maps: a random stage alone (Random), or a
+//     per-coordinate stage followed by a random stage (exp-χ²: Inner is the
+//     per-coordinate map, Random the random stage on its output).
 type shape struct {
 	*fmap.Map
 	// Errors is the map's verification (nil for the helper maps of the
-	// per-axis pieces, which are never emitted whole).
+	// per-axis pieces and for the inner map of a per-coordinate stage,
+	// which are never emitted whole).
 	Errors *fmap.Verification
 
 	Form      fmap.Form // FourierForm, Modulation, LiSeries or Chebyshev
@@ -24,9 +31,16 @@ type shape struct {
 	Negative  fmap.Negative
 	Terms     []fmap.Term
 	LiK       []float64
+
+	// Random is the random-feature stage of a random map, nil otherwise.
+	Random *fmap.Random
+	// Inner is the one-input map of a per-coordinate stage that precedes
+	// Random, as a one-stage map of its own on the union of the axes'
+	// ranges (nil without one).
+	Inner *shape
 }
 
-// shapeOf returns the shape of a one-stage map.
+// shapeOf returns the shape of a map the code generator emits.
 func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 	if m == nil {
 		return nil, errors.New("codegen: nil map")
@@ -35,15 +49,71 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 		return nil, fmt.Errorf("codegen: invalid map: %w", err)
 	}
 	s := &shape{Map: m, Errors: v}
-	switch st := m.Stages[0]; {
-	case st.Fourier != nil:
-		f := st.Fourier
+	st := m.Stages
+	switch {
+	case len(st) == 1 && st[0].Fourier != nil:
+		f := st[0].Fourier
 		s.Form, s.Transform, s.Gamma, s.Negative, s.Terms = f.Form, f.Transform, f.Gamma, f.Negative, f.Terms
-	case st.Series != nil:
-		r := st.Series
+	case len(st) == 1 && st[0].Series != nil:
+		r := st[0].Series
 		s.Form, s.Transform, s.Gamma, s.Negative, s.LiK = r.Form, fmap.Identity, 1, r.Negative, r.K
+	case len(st) == 1 && st[0].Random != nil:
+		s.Random = st[0].Random
+	case len(st) == 2 && st[0].PerCoordinate != nil && st[1].Random != nil && st[1].Random.Transform == fmap.Identity:
+		s.Random = st[1].Random
+		inner, err := innerShape(m, st[0].PerCoordinate.Inner)
+		if err != nil {
+			return nil, err
+		}
+		s.Inner = inner
+	default:
+		return nil, fmt.Errorf("codegen: cannot emit a map with the stages %s (it emits one Fourier, series or random stage, or a per-coordinate stage followed by random features in the identity transform)", stageNames(st))
 	}
 	return s, nil
+}
+
+// innerShape is the one-input map of the per-coordinate stage inner of m,
+// on the smallest range that holds every axis of m's domain.
+func innerShape(m *fmap.Map, inner fmap.Stage) (*shape, error) {
+	dom := fmap.Domain{Integer: m.Domain.Integer, Lo: []float64{math.Inf(1)}, Hi: []float64{math.Inf(-1)}}
+	for i := range m.InDim {
+		dom.Lo[0] = math.Min(dom.Lo[0], m.Domain.Lo[i])
+		dom.Hi[0] = math.Max(dom.Hi[0], m.Domain.Hi[i])
+	}
+	d := 0
+	switch {
+	case inner.Fourier != nil:
+		d = inner.Fourier.Dim()
+	case inner.Series != nil:
+		d = inner.Series.Dim
+	}
+	im := &fmap.Map{Kernel: m.Kernel, InDim: 1, Dim: d, Domain: dom, Method: m.Method, Stages: []fmap.Stage{inner}}
+	s, err := shapeOf(im, nil)
+	if err != nil {
+		return nil, fmt.Errorf("codegen: the per-coordinate map: %w", err)
+	}
+	return s, nil
+}
+
+// stageNames lists the kinds of stages, e.g. "[per-coordinate, random]".
+func stageNames(st []fmap.Stage) string {
+	s := "["
+	for i, x := range st {
+		if i > 0 {
+			s += ", "
+		}
+		switch {
+		case x.Fourier != nil:
+			s += "fourier"
+		case x.Series != nil:
+			s += "series"
+		case x.PerCoordinate != nil:
+			s += "per-coordinate"
+		case x.Random != nil:
+			s += "random (" + string(x.Random.Transform) + ")"
+		}
+	}
+	return s + "]"
 }
 
 // Signature is the approximated signature of a Fourier map.

@@ -8,6 +8,7 @@ package testmaps
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"github.com/featmap/featmap/design/fmap"
 )
@@ -34,6 +35,8 @@ func Cases() []Case {
 		{"RBF", true, RBF},
 		{"Proj2", true, Proj2},
 		{"Mod2", true, Mod2},
+		{"ExpChi2", true, ExpChi2},
+		{"RFFSkew", true, RFFSkew},
 		{"Chi2Gamma", false, Chi2Gamma},
 		{"VZInt", false, VZInt},
 		{"LiInt", false, LiInt},
@@ -46,6 +49,12 @@ func Cases() []Case {
 		{"Proj3", false, Proj3},
 		{"ProjWide", false, ProjWide},
 		{"Chi2Wide", false, Chi2Wide},
+		{"RFF64", false, RFF64},
+		{"RFFIntersect", false, RFFIntersect},
+		{"RFF1", false, RFF1},
+		{"ExpChi2Li", false, ExpChi2Li},
+		{"ExpChi2Cheb", false, ExpChi2Cheb},
+		{"ExpChi21", false, ExpChi21},
 	}
 }
 
@@ -387,5 +396,201 @@ func ProjWide() fmap.Verified {
 			{Freq: []float64{0.37, 0.29}, Weight: 0.25},
 		},
 		Errors: rbfErrors(0.5, 0.2, 10201, "101 × 101 equally spaced λ in [−10⁴, 10⁴] × [0, 10⁴] (a poor map, for tests only)"),
+	})
+}
+
+// GaussianRFF returns random Fourier features (cos-sin) of the Gaussian
+// RBF kernel with σ = 3 on every axis of [0, 1]ⁿ: m frequencies with
+// coordinates drawn from N(0, 1/σ²) by a PCG seeded with (seed, 1), so
+// that Ψ(x)·Ψ(y) = (1/m) Σ cos(ω·(x − y)) estimates
+// exp(−‖x − y‖²/(2σ²)). D = 2m. v is its verification.
+func GaussianRFF(n, m int, seed uint64, v *fmap.Verification) fmap.Verified {
+	const sigma = 3
+	r := rand.New(rand.NewPCG(seed, 1))
+	rs := &fmap.Random{Features: fmap.CosSin, Transform: fmap.Identity, In: n, Freq: make([]float64, m*n)}
+	for i := range rs.Freq {
+		rs.Freq[i] = r.NormFloat64() / sigma
+	}
+	dom := fmap.Domain{Lo: make([]float64, n), Hi: make([]float64, n)}
+	for i := range dom.Hi {
+		dom.Hi[i] = 1
+	}
+	return random(&fmap.Map{
+		Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: repeat(sigma, n)}, InDim: n, Dim: rs.Dim(), Domain: dom,
+		Method: "rff", Stages: []fmap.Stage{{Random: rs}},
+	}, v)
+}
+
+// RFF64 is GaussianRFF with n = 64 inputs and D = 1024 (m = 512): its 32768
+// frequency coordinates go to a data file.
+func RFF64() fmap.Verified {
+	return GaussianRFF(64, 512, 64, absolute(0.1111, 0.0217, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
+}
+
+// random validates m and returns it with v.
+func random(m *fmap.Map, v *fmap.Verification) fmap.Verified {
+	if err := m.Validate(); err != nil {
+		panic("testmaps: " + err.Error())
+	}
+	return fmap.Verified{Map: m, Verification: v}
+}
+
+func repeat(v float64, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// box is [lo, hi]ⁿ.
+func box(n int, lo, hi float64, integer bool) fmap.Domain {
+	return fmap.Domain{Integer: integer, Lo: repeat(lo, n), Hi: repeat(hi, n)}
+}
+
+// gaussianFreqs draws m×n frequency coordinates from N(0, s²).
+func gaussianFreqs(r *rand.Rand, m, n int, s float64) []float64 {
+	w := make([]float64, m*n)
+	for i := range w {
+		w[i] = s * r.NormFloat64()
+	}
+	return w
+}
+
+// uniformPhases draws m phases uniformly from [0, 2π).
+func uniformPhases(r *rand.Rand, m int) []float64 {
+	b := make([]float64, m)
+	for i := range b {
+		b[i] = 2 * math.Pi * r.Float64()
+	}
+	return b
+}
+
+// sechFreqs draws m×n frequency coordinates ω = σ_j·(2/π)·log(tan(πU/2))
+// of the hyperbolic secant distribution, whose characteristic function is
+// sech(σ_j λ): the spectrum of the skewed χ² kernel on axis j.
+func sechFreqs(r *rand.Rand, m int, sigma []float64) []float64 {
+	n := len(sigma)
+	w := make([]float64, m*n)
+	for i := range w {
+		u := r.Float64()
+		for u == 0 {
+			u = r.Float64()
+		}
+		w[i] = sigma[i%n] * 2 / math.Pi * math.Log(math.Tan(math.Pi*u/2))
+	}
+	return w
+}
+
+// cauchyFreqs draws m×n frequency coordinates σ_j·tan(π(U − ½)), whose
+// characteristic function is e^{−σ_j|λ|}: the skewed intersection kernel.
+func cauchyFreqs(r *rand.Rand, m int, sigma []float64) []float64 {
+	n := len(sigma)
+	w := make([]float64, m*n)
+	for i := range w {
+		w[i] = sigma[i%n] * math.Tan(math.Pi*(r.Float64()-0.5))
+	}
+	return w
+}
+
+// expChi2 is the exp-χ² map of n coordinates on box: the per-coordinate
+// map inner (d components, ‖ψ(x) − ψ(y)‖² ≈ (x−y)²/(x+y)) followed by m
+// random features of the Gaussian exp(−β‖u − v‖²), ω ~ N(0, 2β), seeded
+// with seed.
+func expChi2(n int, dom fmap.Domain, beta float64, inner fmap.Stage, d int, feat fmap.Features, m int, seed uint64, v *fmap.Verification) fmap.Verified {
+	r := rand.New(rand.NewPCG(seed, 2))
+	rs := &fmap.Random{Features: feat, Transform: fmap.Identity, In: n * d, Freq: gaussianFreqs(r, m, n*d, math.Sqrt(2*beta))}
+	if feat == fmap.Phase {
+		rs.Phase = uniformPhases(r, m)
+	}
+	return random(&fmap.Map{
+		Kernel: fmap.Kernel{Type: fmap.ExpChi2, Beta: beta}, InDim: n, Dim: rs.Dim(), Domain: dom, Method: "rff",
+		Stages: []fmap.Stage{{PerCoordinate: &fmap.PerCoordinate{Inner: inner}}, {Random: rs}},
+	}, v)
+}
+
+// chi2Inner3 is Chum's 3-D χ² map in log x for [1e-4, 1] (featmap's chum
+// design: L∞ 0.01257 absolute).
+func chi2Inner3() fmap.Stage {
+	return fmap.Stage{Fourier: &fmap.Fourier{Form: fmap.FourierForm, Transform: fmap.Log, Gamma: 1, Negative: fmap.NegativeSign,
+		Terms: terms1([]float64{0, 0.6384171203594143}, []float64{0.5435885739396161, 0.4438406017579781})}}
+}
+
+// ExpChi2 is the exp-χ² kernel, β = 1, on [0, 1]⁴: the 3-D χ² map of
+// every coordinate, then 8 random frequencies in ℝ¹² (D = 16).
+func ExpChi2() fmap.Verified {
+	return expChi2(4, box(4, 0, 1, false), 1, chi2Inner3(), 3, fmap.CosSin, 8, 1, absolute(0.613, 0.1606, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
+}
+
+// ExpChi2Li is the exp-χ² kernel, β = 0.5, on [0, 1]⁵ with Li's 7-D
+// series per coordinate and 40 phase features in ℝ³⁵.
+func ExpChi2Li() fmap.Verified {
+	inner := fmap.Stage{Series: &fmap.Series{Form: fmap.LiSeries, K: append([]float64(nil), liK...), Dim: 7, Negative: fmap.NegativeZero}}
+	return expChi2(5, box(5, 0, 1, false), 0.5, inner, 7, fmap.Phase, 40, 2, absolute(0.6518, 0.167, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
+}
+
+// ExpChi2Cheb is the exp-χ² kernel, β = 2, on [0, 1]² with the 7-D
+// Chebyshev series per coordinate and 24 cos-sin frequencies in ℝ¹⁴.
+func ExpChi2Cheb() fmap.Verified {
+	inner := fmap.Stage{Series: &fmap.Series{Form: fmap.Chebyshev, Dim: 7, Negative: fmap.NegativeSign}}
+	return expChi2(2, box(2, 0, 1, false), 2, inner, 7, fmap.CosSin, 24, 3,
+		absolute(0.3553, 0.1252, 50625, "all 50625 ordered pairs of a 15×15 grid on the box"))
+}
+
+// ExpChi21 is the exp-χ² kernel of one coordinate, β = 1, on [0, 1]: the
+// 3-D χ² map, then 6 random frequencies in ℝ³.
+func ExpChi21() fmap.Verified {
+	return expChi2(1, box(1, 0, 1, false), 1, chi2Inner3(), 3, fmap.CosSin, 6, 4,
+		absolute(0.1923, 0.05724, 4004001, "all 4004001 ordered pairs of x, y on 2001 equally spaced points of [0, 1]"))
+}
+
+// RFFSkew is the skewed χ² kernel, σ = (0.5, 1, 2) and c = 0.01, on
+// [0, 1]³: 16 phase features √(2/m)·cos(ω·t + b) in t = log(x + c).
+func RFFSkew() fmap.Verified {
+	sigma := []float64{0.5, 1, 2}
+	r := rand.New(rand.NewPCG(5, 3))
+	rs := &fmap.Random{Features: fmap.Phase, Transform: fmap.LogOffset, Offset: 0.01, In: 3, Freq: sechFreqs(r, 16, sigma)}
+	rs.Phase = uniformPhases(r, 16)
+	return random(&fmap.Map{
+		Kernel: fmap.Kernel{Type: fmap.SkewedChi2, Sigma: sigma, C: 0.01}, InDim: 3, Dim: 16, Domain: box(3, 0, 1, false),
+		Method: "rff", Stages: []fmap.Stage{{Random: rs}},
+	}, &fmap.Verification{
+		Measure:   fmap.Uniform,
+		Reported:  fmap.Measurement{On: skewOn, Points: 113 * 113 * 57, LInf: 0.9738, RMS: 0.2402},
+		Absolute:  fmap.Measurement{On: "all 262144 ordered pairs of a 8×8×8 grid on the box", Points: 262144, LInf: 0.9555, RMS: 0.2199},
+		Signature: fmap.Measurement{On: skewOn, Points: 113 * 113 * 57, LInf: 0.9738, RMS: 0.2402},
+	})
+}
+
+const skewOn = "a 113×113×57 grid of λ = t(x) − t(y) over [−4.615, 4.615] × [−4.615, 4.615] × [0, 4.615]"
+
+// RFFIntersect is the skewed intersection kernel, σ = 1 and c = 0.5, on
+// [0, 1]¹⁶: 512 phase features in t = log(x + c), whose 8704 constants go
+// to a data file.
+func RFFIntersect() fmap.Verified {
+	sigma := repeat(1, 16)
+	r := rand.New(rand.NewPCG(6, 3))
+	rs := &fmap.Random{Features: fmap.Phase, Transform: fmap.LogOffset, Offset: 0.5, In: 16, Freq: cauchyFreqs(r, 512, sigma)}
+	rs.Phase = uniformPhases(r, 512)
+	return random(&fmap.Map{
+		Kernel: fmap.Kernel{Type: fmap.SkewedIntersection, Sigma: sigma, C: 0.5}, InDim: 16, Dim: 512, Domain: box(16, 0, 1, false),
+		Method: "rff", Stages: []fmap.Stage{{Random: rs}},
+	}, absolute(0.2139, 0.04424, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
+}
+
+// RFF1 is the Gaussian RBF kernel, σ = 0.3, on [0, π] with 24 phase
+// features (one input).
+func RFF1() fmap.Verified {
+	r := rand.New(rand.NewPCG(7, 3))
+	rs := &fmap.Random{Features: fmap.Phase, Transform: fmap.Identity, In: 1, Freq: gaussianFreqs(r, 24, 1, 1/0.3)}
+	rs.Phase = uniformPhases(r, 24)
+	return random(&fmap.Map{
+		Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.3}}, InDim: 1, Dim: 24, Domain: interval(0, math.Pi),
+		Method: "rff", Stages: []fmap.Stage{{Random: rs}},
+	}, &fmap.Verification{
+		Measure:   fmap.Uniform,
+		Reported:  fmap.Measurement{On: "2001 equally spaced λ in [0, 3.14159]", Points: 2001, LInf: 0.4034, RMS: 0.1726},
+		Absolute:  fmap.Measurement{On: "all 4004001 ordered pairs of x, y on 2001 equally spaced points of [0, 3.141592653589793]", Points: 4004001, LInf: 0.4398, RMS: 0.1657},
+		Signature: fmap.Measurement{On: "2001 equally spaced λ in [0, 3.14159]", Points: 2001, LInf: 0.4034, RMS: 0.1726},
 	})
 }

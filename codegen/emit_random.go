@@ -1,0 +1,384 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/featmap/featmap/design/fmap"
+)
+
+// Names of a random map's unexported identifiers.
+func (e *emitter) freqsName() string { return e.p.priv + "Freqs" }
+func (e *emitter) argsName() string  { return e.p.priv + "Args" }
+func (e *emitter) wName() string     { return e.p.priv + "W" }
+func (e *emitter) bName() string     { return e.p.priv + "B" }
+func (e *emitter) dataName() string  { return e.p.priv + "Data" }
+
+// randomAPI emits N, NSlice, N32 and NSlice32 of a random-feature map. N
+// and N32 are the same evaluation (N32 converts its input to float64 and
+// rounds every component), written out twice so that neither needs a
+// temporary of D components.
+func (e *emitter) randomAPI(f *jen.File) {
+	p := e.p
+	f.Comment(commentBody(e.docN()))
+	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.randomBody(false)...)
+	f.Line()
+
+	f.Comment(commentBody(e.docSlice(e.sliceName(), p.name, "float64")))
+	f.Func().Id(e.sliceName()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float64()).
+		Block(e.sliceBody(e.sliceName(), p.name, jen.Float64)...)
+	f.Line()
+
+	f.Comment(commentBody(e.doc32()))
+	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.randomBody(true)...)
+	f.Line()
+
+	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
+	f.Func().Id(e.slice32Name()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float32()).
+		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
+}
+
+// randomBody is the body of N (is32 false) or N32: the argument t of the
+// random stage, zeros for a non-finite input, then the features.
+func (e *emitter) randomBody(is32 bool) []jen.Code {
+	p := e.p
+	rp := p.rnd
+	elem := jen.Float64
+	if is32 {
+		elem = jen.Float32
+	}
+	// in64 is an input value as float64.
+	in64 := func(v jen.Code) *jen.Statement {
+		if is32 {
+			return jen.Float64().Call(v)
+		}
+		return jen.Add(v)
+	}
+	zero := []jen.Code{jen.Op("*").Id("out").Op("=").Index(jen.Id(e.dimName())).Add(elem()).Values(), jen.Return()}
+	notFinite := func(v *jen.Statement) *jen.Statement {
+		return jen.Op("!").Parens(jen.Qual("math", "Abs").Call(v).Op("<=").Qual("math", "MaxFloat64"))
+	}
+	args := jen.Id(e.argsName())
+	var body []jen.Code
+	if rp.inner != nil {
+		// t = [ψ(x_1), …, ψ(x_n)]; zeros unless every value is finite.
+		ip := rp.inner
+		innerOut := func(j jen.Code) jen.Code {
+			return jen.Parens(jen.Op("*").Index(jen.Id(ip.name + "Dim")).Float64()).Call(jen.Id("t").Index(jen.Add(j).Op("*").Id(ip.name + "Dim").Op(":")))
+		}
+		body = append(body, jen.Var().Id("t").Index(args.Clone()).Float64())
+		if p.in == 1 {
+			body = append(body, jen.Id(ip.name).Call(jen.Op("&").Id("t"), in64(jen.Id("x"))))
+		} else {
+			body = append(body, jen.For(jen.List(jen.Id("j"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
+				jen.Id(ip.name).Call(innerOut(jen.Id("j")), in64(jen.Id("a"))),
+			))
+		}
+		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("a")).Op(":=").Range().Id("t")).Block(
+			jen.If(notFinite(jen.Id("a"))).Block(zero...),
+		))
+		return append(body, e.features(is32)...)
+	}
+	// Zeros unless every input is finite.
+	if p.in == 1 {
+		body = append(body, jen.If(notFinite(in64(jen.Id("x")))).Block(zero...))
+	} else {
+		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
+			jen.If(notFinite(in64(jen.Id("a")))).Block(zero...),
+		))
+	}
+	// targ is t_j of the input value v.
+	targ := func(v jen.Code) jen.Code {
+		if rp.r.Transform != fmap.LogOffset {
+			return in64(v)
+		}
+		arg := in64(v)
+		if rp.r.Offset != 0 {
+			arg = arg.Op("+").Add(e.lit.f64(rp.r.Offset))
+		}
+		return jen.Qual("math", "Log").Call(jen.Qual("math", "Max").Call(arg, e.lit.f64(0x1p-1022)))
+	}
+	switch {
+	case p.in == 1:
+		body = append(body, jen.Id("t").Op(":=").Index(integer(1)).Float64().Values(targ(jen.Id("x"))))
+	case rp.r.Transform != fmap.LogOffset && !is32:
+		body = append(body, jen.Id("t").Op(":=").Id("x"))
+	default:
+		body = append(body,
+			jen.Var().Id("t").Index(args.Clone()).Float64(),
+			jen.For(jen.List(jen.Id("j"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
+				jen.Id("t").Index(jen.Id("j")).Op("=").Add(targ(jen.Id("a"))),
+			))
+	}
+	return append(body, e.features(is32)...)
+}
+
+// features is the loop over the frequencies: the phase ω_k·t (plus b_k)
+// and the components of frequency k.
+func (e *emitter) features(is32 bool) []jen.Code {
+	rp := e.p.rnd
+	args := func() *jen.Statement { return jen.Id(e.argsName()) }
+	store := func(idx jen.Code, v *jen.Statement) jen.Code {
+		if is32 {
+			v = jen.Float32().Call(v)
+		}
+		return jen.Id("out").Index(idx).Op("=").Add(v)
+	}
+	term := func(j jen.Code) *jen.Statement {
+		return jen.Id("p").Index(j).Op("*").Id("t").Index(j)
+	}
+	loop := []jen.Code{
+		jen.Id("p").Op(":=").Parens(jen.Op("*").Index(args()).Float64()).Call(jen.Id(e.wName()).Index(jen.Id("k").Op("*").Add(args()).Op(":"))),
+	}
+	var phase *jen.Statement
+	if rp.args < seqTerms {
+		// One sum in the reference evaluator's order.
+		sum := term(integer(0))
+		for j := 1; j < rp.args; j++ {
+			sum = sum.Op("+").Add(term(integer(j)))
+		}
+		phase = sum
+	} else {
+		var accs []jen.Code
+		var step []jen.Code
+		for a := range accumulators {
+			acc := fmt.Sprintf("s%d", a)
+			accs = append(accs, jen.Id(acc))
+			j := jen.Id("j")
+			if a > 0 {
+				j = jen.Id("j").Op("+").Add(integer(a))
+			}
+			step = append(step, jen.Id(acc).Op("+=").Add(term(j)))
+		}
+		loop = append(loop,
+			jen.Var().List(accs...).Float64(),
+			jen.For(
+				jen.Id("j").Op(":=").Lit(0),
+				jen.Id("j").Op("<=").Add(args()).Op("-").Add(integer(accumulators)),
+				jen.Id("j").Op("+=").Add(integer(accumulators)),
+			).Block(step...),
+		)
+		for a, j := 0, rp.args-rp.args%accumulators; j < rp.args; a, j = a+1, j+1 {
+			loop = append(loop, jen.Id(fmt.Sprintf("s%d", a)).Op("+=").Add(term(integer(j))))
+		}
+		// Pairwise, as the accumulators are.
+		phase = jen.Parens(jen.Id("s0").Op("+").Id("s1")).Op("+").Parens(jen.Id("s2").Op("+").Id("s3"))
+	}
+	scale := func() *jen.Statement { return jen.Add(e.lit.f64(rp.scale)) }
+	if rp.r.Features == fmap.Phase {
+		phase = phase.Op("+").Id(e.bName()).Index(jen.Id("k"))
+	}
+	loop = append(loop, jen.Id("ph").Op(":=").Add(phase))
+	loop = append(loop, e.sincos("ph")...)
+	if rp.r.Features == fmap.CosSin {
+		loop = append(loop,
+			store(jen.Lit(2).Op("*").Id("k"), scale().Op("*").Id("c")),
+			store(jen.Lit(2).Op("*").Id("k").Op("+").Lit(1), scale().Op("*").Id("s")),
+		)
+	} else {
+		loop = append(loop, store(jen.Id("k"), scale().Op("*").Id("c")))
+	}
+	return []jen.Code{jen.For(jen.Id("k").Op(":=").Range().Id(e.freqsName())).Block(loop...)}
+}
+
+// The constants of math.Sincos (and math.Sin, math.Cos) of Go's standard
+// library: π/4 in three parts for the Cody–Waite reduction, which it uses
+// below 2²⁹, and the coefficients of the sine and cosine polynomials on
+// [−π/4, π/4].
+var (
+	sincosPi4 = [3]float64{7.85398125648498535156e-1, 3.77489470793079817668e-8, 2.69515142907905952645e-15}
+	sincosSin = [6]float64{1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6,
+		-1.98412698295895385996e-4, 8.33333333332211858878e-3, -1.66666666666666307295e-1}
+	sincosCos = [6]float64{-1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7,
+		2.48015872888517045348e-5, -1.38888888888730564116e-3, 4.16666666666665929218e-2}
+)
+
+// sincos declares s, c := sin(ph), cos(ph) by math.Sincos's own arithmetic
+// written out without its branches: the octant j of |ph| (rounded up to
+// even; int64 rather than math's uint64, the same value below 2²⁹ and one
+// conversion instruction each way), the reduced argument z = |ph| − j·π/4
+// (Cody–Waite), both polynomials, then the quadrant's swap and signs as bit
+// operations. The
+// values are math.Sincos's, bit for bit where the compiler does not fuse
+// multiply-adds (within an ulp where it does); the branches of
+// math.Sincos depend on the quadrant of a random phase, which the
+// processor cannot predict, and cost more than the arithmetic. NaN, ±Inf
+// and |ph| ≥ 2²⁹ (Payne–Hanek reduction) call math.Sincos.
+func (e *emitter) sincos(ph string) []jen.Code {
+	f := e.lit.f64
+	id := jen.Id
+	horner := func(c [6]float64) *jen.Statement {
+		v := jen.Add(f(c[0])).Op("*").Id("zz").Op("+").Add(f(c[1]))
+		for _, x := range c[2:] {
+			v = jen.Parens(v).Op("*").Id("zz").Op("+").Add(f(x))
+		}
+		return jen.Parens(v)
+	}
+	bits := func(v jen.Code) *jen.Statement { return jen.Qual("math", "Float64bits").Call(v) }
+	fast := []jen.Code{
+		id("j").Op(":=").Int64().Call(id("a").Op("*").Add(f(4 / math.Pi))),
+		id("j").Op("+=").Id("j").Op("&").Lit(1),
+		id("y").Op(":=").Float64().Call(id("j")),
+		id("z").Op(":=").Parens(jen.Parens(id("a").Op("-").Id("y").Op("*").Add(f(sincosPi4[0]))).Op("-").Id("y").Op("*").Add(f(sincosPi4[1]))).
+			Op("-").Id("y").Op("*").Add(f(sincosPi4[2])),
+		id("zz").Op(":=").Id("z").Op("*").Id("z"),
+		id("c").Op("=").Add(f(1)).Op("-").Add(f(0.5)).Op("*").Id("zz").Op("+").Id("zz").Op("*").Id("zz").Op("*").Add(horner(sincosCos)),
+		id("s").Op("=").Id("z").Op("+").Id("z").Op("*").Id("zz").Op("*").Add(horner(sincosSin)),
+		jen.Comment("Quadrant q = j/2 mod 4: odd q swaps sin and cos; q = 2, 3 negate sin,"),
+		jen.Comment("q = 1, 2 negate cos; a negative phase negates sin."),
+		id("q").Op(":=").Uint64().Call(id("j").Op(">>").Lit(1)),
+		jen.List(id("sb"), id("cb")).Op(":=").List(bits(id("s")), bits(id("c"))),
+		id("d").Op(":=").Parens(id("sb").Op("^").Id("cb")).Op("&").Op("-").Parens(id("q").Op("&").Lit(1)),
+		id("s").Op("=").Qual("math", "Float64frombits").Call(
+			id("sb").Op("^").Id("d").Op("^").Parens(id("q").Op("&").Lit(2)).Op("<<").Lit(62).Op("^").Add(bits(id(ph))).Op("&").Parens(jen.Lit(1).Op("<<").Lit(63))),
+		id("c").Op("=").Qual("math", "Float64frombits").Call(
+			id("cb").Op("^").Id("d").Op("^").Parens(jen.Parens(id("q").Op("+").Lit(1)).Op("&").Lit(2)).Op("<<").Lit(62)),
+	}
+	return []jen.Code{
+		jen.Var().List(id("s"), id("c")).Float64(),
+		jen.If(id("a").Op(":=").Qual("math", "Abs").Call(id(ph)), id("a").Op("<").Lit(1).Op("<<").Lit(29)).Block(fast...).
+			Else().Block(jen.List(id("s"), id("c")).Op("=").Qual("math", "Sincos").Call(id(ph))),
+	}
+}
+
+// randomHelpers emits the constants of a random map, its per-coordinate
+// map ψ and, for a data file, the embedded bytes and their decoding.
+func (e *emitter) randomHelpers(f *jen.File) {
+	p := e.p
+	rp := p.rnd
+	f.Line()
+	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is the number m of random frequencies and %s the length of their argument t (%s).",
+		e.freqsName(), e.argsName(), e.argsText()))))
+	f.Const().Defs(
+		jen.Id(e.freqsName()).Op("=").Add(integer(rp.freqs)),
+		jen.Id(e.argsName()).Op("=").Add(integer(rp.args)),
+	)
+	if ip := rp.inner; ip != nil {
+		ie := &emitter{p: ip}
+		f.Line()
+		f.Comment(fmt.Sprintf("%sDim is the dimension d of the per-coordinate map %s.", ip.name, ip.name))
+		f.Const().Id(ip.name + "Dim").Op("=").Add(integer(ip.dim))
+		f.Line()
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes ψ(x) to out, the per-coordinate map applied to every input coordinate, by its formula: %s. %s",
+			ip.name, ie.formulaText(), strings.ReplaceAll(negativeText(ip.m), "Ψ", "ψ")))))
+		f.Func().Id(ip.name).Params(ie.params(jen.Float64)...).Block(ie.generalBody()...)
+		if ip.m.Homogeneous() {
+			f.Line()
+			f.Comment(commentBody(paragraphs(strings.ReplaceAll(strings.Join(ie.docSpecial(), " "), "Ψ", "ψ"))))
+			f.Func().Id(ie.specialName()).Params(ie.params(jen.Float64)...).Block(ie.specialBody()...)
+		}
+		if ie.lit.err != nil && e.lit.err == nil {
+			e.lit.err = ie.lit.err
+		}
+	}
+	wSize := jen.Id(e.freqsName()).Op("*").Id(e.argsName())
+	wDoc := fmt.Sprintf("%s holds the frequencies ω_1..ω_m, row k (%s[k*%s:(k+1)*%s]) is ω_{k+1}.", e.wName(), e.wName(), e.argsName(), e.argsName())
+	bDoc := fmt.Sprintf("%s holds the phases b_1..b_m.", e.bName())
+	phases := rp.r.Features == fmap.Phase
+	if !rp.data {
+		f.Line()
+		f.Comment(commentBody(paragraphs(wDoc)))
+		group := 1
+		if rp.inner != nil {
+			group = rp.inner.dim
+		}
+		f.Var().Id(e.wName()).Op("=").Index(wSize).Float64().Custom(multiLine, e.literalRows(rp.r.Freq, rp.args, group)...)
+		if phases {
+			f.Line()
+			f.Comment(commentBody(paragraphs(bDoc)))
+			f.Var().Id(e.bName()).Op("=").Index(jen.Id(e.freqsName())).Float64().Custom(multiLine, e.literalRows(rp.r.Phase, len(rp.r.Phase), 1)...)
+		}
+		return
+	}
+	f.Anon("embed")
+	name := dataFileName(p.info.File)
+	f.Line()
+	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is the data file %s (%d bytes, SHA-256 %x): %s.",
+		e.dataName(), name, len(rp.blob), rp.sum, e.dataLayout()))) + "\n//\n//go:embed " + name)
+	f.Var().Id(e.dataName()).Index().Byte()
+	f.Line()
+	f.Comment(commentBody(paragraphs(wDoc + " Decoded from " + e.dataName() + " at init.")))
+	f.Var().Id(e.wName()).Index(wSize).Float64()
+	if phases {
+		f.Line()
+		f.Comment(commentBody(paragraphs(bDoc + " Decoded from " + e.dataName() + " at init.")))
+		f.Var().Id(e.bName()).Index(jen.Id(e.freqsName())).Float64()
+	}
+	decode := func(arr string) jen.Code {
+		return jen.For(jen.Id("i").Op(":=").Range().Id(arr)).Block(
+			jen.Id(arr).Index(jen.Id("i")).Op("=").Qual("math", "Float64frombits").Call(
+				jen.Qual("encoding/binary", "LittleEndian").Dot("Uint64").Call(jen.Id("b").Index(jen.Lit(8).Op("*").Id("i").Op(":"))),
+			),
+		)
+	}
+	size := jen.Len(jen.Id(e.wName()))
+	if phases {
+		size = jen.Parens(size.Op("+").Len(jen.Id(e.bName())))
+	}
+	body := []jen.Code{
+		jen.Id("b").Op(":=").Id(e.dataName()),
+		jen.If(jen.Len(jen.Id("b")).Op("!=").Lit(8).Op("*").Add(size)).Block(
+			jen.Panic(jen.Lit(fmt.Sprintf("%s: %s: the embedded %s has the wrong length", p.info.Package, p.name, name))),
+		),
+		decode(e.wName()),
+	}
+	if phases {
+		body = append(body,
+			jen.Id("b").Op("=").Id("b").Index(jen.Lit(8).Op("*").Len(jen.Id(e.wName())).Op(":")),
+			decode(e.bName()),
+		)
+	}
+	f.Line()
+	f.Comment(fmt.Sprintf("init decodes %s once: the constants are little-endian float64.", e.dataName()))
+	f.Func().Id("init").Params().Block(body...)
+}
+
+// multiLine is a composite literal with one element (here: one line of
+// numbers) per line.
+var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+
+// literalRows splits vs into rows of rowLen numbers, and every row into
+// lines of at most 8 numbers (whole groups of group numbers when a group
+// fits), as round-trip float64 literals.
+func (e *emitter) literalRows(vs []float64, rowLen, group int) []jen.Code {
+	perLine := 8
+	if group <= perLine {
+		perLine -= perLine % group
+	}
+	var lines []jen.Code
+	for start := 0; start < len(vs); start += rowLen {
+		row := vs[start:min(start+rowLen, len(vs))]
+		for a := 0; a < len(row); a += perLine {
+			var items []jen.Code
+			for _, v := range row[a:min(a+perLine, len(row))] {
+				items = append(items, e.lit.f64(v))
+			}
+			lines = append(lines, jen.List(items...))
+		}
+	}
+	return lines
+}
+
+// argsText describes the random stage's argument t.
+func (e *emitter) argsText() string {
+	rp := e.p.rnd
+	switch {
+	case rp.inner != nil:
+		return fmt.Sprintf("the per-coordinate map's %d values for each of the %d inputs", rp.inner.dim, e.p.in)
+	case rp.r.Transform == fmap.LogOffset:
+		return "log(max(x_j + c, 2⁻¹⁰²²)) per input"
+	}
+	return "the input x"
+}
+
+// dataLayout describes the content of the data file.
+func (e *emitter) dataLayout() string {
+	rp := e.p.rnd
+	s := fmt.Sprintf("the %d×%d frequency matrix, row-major", rp.freqs, rp.args)
+	if rp.r.Features == fmap.Phase {
+		s += fmt.Sprintf(", then the %d phases", rp.freqs)
+	}
+	return s + ", as little-endian float64"
+}

@@ -19,6 +19,7 @@ var registry = []func() design.Method{
 	func() design.Method { return &multidim.Projection{} },
 	func() design.Method { return &multidim.Modulation{} },
 	func() design.Method { return &multidim.TensorGreedy{} },
+	func() design.Method { return &multidim.RFF{} },
 }
 
 // MethodNames lists the names of every method, in documentation order.

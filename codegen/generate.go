@@ -65,11 +65,10 @@ func (info Info) check() error {
 			return fmt.Errorf("codegen: %s %q has a line break or control character", f.name, f.v)
 		}
 	}
-	if info.File != "" && !goFileName.MatchString(info.File) {
-		return fmt.Errorf("codegen: Go file name %q is not a plain base name ending in .go (letters, digits, '_', '-' and '.', not starting with '_' or '.', not a _test.go file)", info.File)
-	}
-	if strings.HasSuffix(info.File, "_test.go") {
-		return fmt.Errorf("codegen: Go file name %q names a test file", info.File)
+	if info.File != "" {
+		if err := CheckFileName(info.File); err != nil {
+			return err
+		}
 	}
 	for _, line := range strings.Split(info.Spec, "\n") {
 		if !printable(strings.TrimRight(line, "\r")) || !utf8.ValidString(line) {
@@ -93,6 +92,18 @@ var reserved = strings.Fields(`math
 // base name that the go command builds and a //go:embed directive can name
 // the data file beside it without quoting.
 var goFileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*\.go$`)
+
+// CheckFileName returns an error if name cannot be an emitted Go file's
+// name (Info.File).
+func CheckFileName(name string) error {
+	if !goFileName.MatchString(name) {
+		return fmt.Errorf("codegen: Go file name %q is not a plain base name ending in .go (letters, digits, '_', '-' and '.', not starting with '_' or '.', not a _test.go file)", name)
+	}
+	if strings.HasSuffix(name, "_test.go") {
+		return fmt.Errorf("codegen: Go file name %q names a test file", name)
+	}
+	return nil
+}
 
 // dataFileName is the name of the data file beside the Go file goFile.
 func dataFileName(goFile string) string { return strings.TrimSuffix(goFile, ".go") + ".bin" }

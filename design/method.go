@@ -160,6 +160,8 @@ type Dims struct {
 	Only []int
 	// Odd and Even restrict it to odd or to even dimensions.
 	Odd, Even bool
+	// Max, if positive, is the largest dimension (a size limit).
+	Max int
 	// Why says why another dimension cannot be made, e.g. "vz makes odd
 	// dimensions only" (empty when every dimension can).
 	Why string
@@ -180,7 +182,7 @@ func DimsFor(m Method, p *fmap.Problem) Dims {
 // Has reports whether d is in the set.
 func (s Dims) Has(d int) bool {
 	switch {
-	case d < 1:
+	case d < 1, s.Max > 0 && d > s.Max:
 		return false
 	case s.Only != nil:
 		return slices.Contains(s.Only, d)
@@ -196,6 +198,12 @@ func (s Dims) Has(d int) bool {
 // "dim must be 1" for a set of one (for use after Why in an error message).
 func (s Dims) Suggest(d int) string {
 	switch {
+	case s.Max > 0 && d > s.Max:
+		top := s.Max
+		for top > 1 && !s.Has(top) {
+			top--
+		}
+		return fmt.Sprintf("at most %d", top)
 	case len(s.Only) == 1:
 		return fmt.Sprintf("dim must be %d", s.Only[0])
 	case s.Only != nil:

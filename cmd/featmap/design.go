@@ -81,7 +81,13 @@ func printDesign(w io.Writer, d *featmap.Design) {
 		tw.Flush()
 	}
 	fmt.Fprintf(w, "\nverified %s error: L∞ %.6g, RMS %.6g\n  on %s\n", v.Measure, v.Reported.LInf, v.Reported.RMS, v.Reported.On)
-	fmt.Fprintf(w, "weighted signature error: L∞ %.6g on %s\n", v.Signature.LInf, v.Signature.On)
+	if v.Measure != fmap.Absolute {
+		fmt.Fprintf(w, "absolute error: L∞ %.6g, RMS %.6g\n  on %s\n", v.Absolute.LInf, v.Absolute.RMS, v.Absolute.On)
+	}
+	fmt.Fprintf(w, "relative Frobenius error of the Gram matrix of those inputs: %.6g\n", v.Frobenius)
+	if v.Signature.On != "" {
+		fmt.Fprintf(w, "weighted signature error: L∞ %.6g on %s\n", v.Signature.LInf, v.Signature.On)
+	}
 	if v.Design.Points > 0 {
 		fmt.Fprintf(w, "  (L∞ %.6g on the design set %s)\n", v.Design.LInf, v.Design.On)
 	}

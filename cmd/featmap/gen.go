@@ -41,19 +41,30 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	pkgName := packageName(*pkg, *out)
+	if *out != "" {
+		if err := codegen.CheckFileName(filepath.Base(*out)); err != nil {
+			fmt.Fprintf(stderr, "featmap gen: -o: %v\n", err)
+			return exitUsage
+		}
+	}
 	d, err := spec.Design(ctx, opts)
 	if err != nil {
 		return failed(stderr, spec.Path, err)
 	}
 	vm := d.Verified()
-	src, err := codegen.Generate(vm, codegen.Info{
+	info := codegen.Info{
 		Name:     spec.Name,
 		Package:  pkgName,
 		Version:  featmap.Version,
 		SpecPath: filepath.ToSlash(spec.Path),
 		SpecHash: "sha256:" + spec.Hash,
 		Spec:     strings.Join(spec.Describe(), "\n"),
-	})
+		File:     "featmap_gen.go",
+	}
+	if *out != "" {
+		info.File = filepath.Base(*out)
+	}
+	gen, err := codegen.GenerateFiles(vm, info)
 	if err != nil {
 		return failed(stderr, spec.Path, fmt.Errorf("%w: %v", featmap.ErrInternal, err))
 	}
@@ -66,12 +77,18 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		files = append(files, atomicfile.File{Path: *mapOut, Data: append(js, '\n')})
 	}
 	if *out == "" {
-		if _, err := stdout.Write(src); err != nil {
+		if len(gen) > 1 {
+			fmt.Fprintf(stderr, "featmap gen: %s's constants go to a data file beside the Go file (%d bytes, embedded with //go:embed): give the Go file's path with -o\n", spec.Name, len(gen[1].Data))
+			return exitUsage
+		}
+		if _, err := stdout.Write(gen[0].Data); err != nil {
 			fmt.Fprintln(stderr, "featmap:", err)
 			return exitFailed
 		}
 	} else {
-		files = append(files, atomicfile.File{Path: *out, Data: src})
+		for _, f := range gen {
+			files = append(files, atomicfile.File{Path: filepath.Join(filepath.Dir(*out), f.Name), Data: f.Data})
+		}
 	}
 	if err := atomicfile.Write(files...); err != nil {
 		fmt.Fprintln(stderr, "featmap:", err)

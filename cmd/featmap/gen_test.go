@@ -164,3 +164,48 @@ func TestApproximatesChi2(t *testing.T) {
 		t.Errorf("go generate wrote no map: %v", err)
 	}
 }
+
+// rffSpec is a random-feature map with 512 × 16 = 8192 frequency
+// coordinates, more than codegen writes as Go literals.
+const rffSpec = `version: 1
+name: RBF16
+kernel: {type: rbf, sigma: 4}
+domain: {dims: 16, interval: [0, 16]}
+target: {dim: 1024}
+method: {name: rff, seed: 1}
+`
+
+// TestGenDataFile: a map whose constants go to a data file is written as
+// the Go file and the .bin beside it (whose SHA-256 the Go file states);
+// to stdout it is a usage error (exit 2) saying to use -o; a bad -o name
+// is a usage error before any design.
+func TestGenDataFile(t *testing.T) {
+	spec := writeSpec(t, rffSpec)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "rbf16.go")
+	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", spec); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	src, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := os.ReadFile(filepath.Join(dir, "rbf16.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bin) < 8192*8 {
+		t.Errorf("data file of %d bytes, want at least the 8192 frequencies' %d", len(bin), 8192*8)
+	}
+	if !bytes.Contains(src, []byte("//go:embed rbf16.bin")) {
+		t.Errorf("the Go file does not embed rbf16.bin:\n%.600s", src)
+	}
+	code, stdout, errOut := runCLI("gen", "-pkg", "maps", spec)
+	if code != exitUsage || stdout != "" || !strings.Contains(errOut, "-o") {
+		t.Errorf("to stdout: exit %d, %d bytes out, stderr %q; want exit %d, nothing, a hint at -o", code, len(stdout), errOut, exitUsage)
+	}
+	code, _, errOut = runCLI("gen", "-o", filepath.Join(dir, "x_test.go"), spec)
+	if code != exitUsage || !strings.Contains(errOut, "test file") {
+		t.Errorf("-o x_test.go: exit %d, %q", code, errOut)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -49,8 +50,14 @@ func (d Domain) Check(nonneg bool) error {
 }
 
 // Describe names the domain in words, e.g. "the integers {0..255}" or
-// "the interval [0, 1] × [0, 2]".
+// "the interval [0, 1] × [0, 2]"; beyond three inputs on one range,
+// "the interval [0, 16] on each of 64 inputs".
 func (d Domain) Describe() string {
+	if n := len(d.Lo); n > 3 && !slices.ContainsFunc(d.Lo, func(v float64) bool { return v != d.Lo[0] }) &&
+		!slices.ContainsFunc(d.Hi, func(v float64) bool { return v != d.Hi[0] }) {
+		one := Domain{Integer: d.Integer, Lo: d.Lo[:1], Hi: d.Hi[:1]}
+		return fmt.Sprintf("%s on each of %d inputs", one.Describe(), n)
+	}
 	var parts []string
 	for i := range d.Lo {
 		if d.Integer {

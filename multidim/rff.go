@@ -1,0 +1,267 @@
+package multidim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
+)
+
+// RFFOptions tune random Fourier features.
+type RFFOptions struct {
+	// Sampling draws the frequencies: random (plain Monte Carlo), qmc (a
+	// randomised low-discrepancy sequence through the quantile h(u)) or
+	// orthogonal (blocks of orthogonal directions with χ-distributed
+	// norms; Gaussian frequencies only). Default: orthogonal for rbf and
+	// exp-chi2, qmc for the skewed kernels.
+	Sampling string `yaml:"sampling" spec:"enum=random|qmc|orthogonal,label"`
+	// Features is cos-sin (pairs [cos ω·t, sin ω·t]/√m, D even; the
+	// default: its Ψ(x)·Ψ(y) = (1/m) Σ cos(ω·(t_x − t_y)) is exactly
+	// shift-invariant, with less variance than the phase form, and it is
+	// the form in which orthogonal and low-discrepancy frequencies pay
+	// off) or phase (√(2/D)·cos(ω·t + b), b uniform on [0, 2π), any D).
+	Features string `yaml:"features" spec:"enum=cos-sin|phase"`
+	// Seed seeds the frequencies and phases (default 1).
+	Seed int64 `yaml:"seed"`
+	// Inner is the χ² map of one input an exp-chi2 map applies to every
+	// coordinate first (default: chum of 5 dimensions).
+	Inner *design.Inner `yaml:"inner"`
+}
+
+// SetDefaults fills in the default features.
+func (o *RFFOptions) SetDefaults() {
+	if o.Features == "" {
+		o.Features = string(fmap.CosSin)
+	}
+}
+
+// MaxRFFEntries bounds the frequency matrix (frequencies × inputs) an rff
+// design may draw.
+const MaxRFFEntries = 1 << 24
+
+// RFF is random Fourier features (method "rff"; Rahimi–Recht, with the
+// quantile parametrisation of Băzăvan, Li & Sminchisescu, §2 and Table 1)
+// for the product kernels of vectors of any length: RBF (Gaussian
+// frequencies), skewed χ² and skewed intersection (frequencies of
+// log(x + c) from their quantiles), and exp-χ² as a two-stage map (Li et
+// al., Algorithm 2): the inner χ² map ψ on every coordinate, so that
+// ‖ψ(x) − ψ(y)‖² ≈ Σ_j (x_j − y_j)²/(x_j + y_j), then Gaussian frequencies
+// N(0, 2β) on the concatenation.
+type RFF struct{ Opts RFFOptions }
+
+// Name returns "rff".
+func (*RFF) Name() string { return "rff" }
+
+// Options returns the options.
+func (m *RFF) Options() any { return &m.Opts }
+
+// Applies accepts rbf, the skewed kernels and exp-chi2, on any number of
+// axes.
+func (*RFF) Applies(p *fmap.Problem) error {
+	if k := p.Kernel; !k.ShiftInvariant() && k.Type != fmap.ExpChi2 {
+		return fmt.Errorf("rff designs maps of rbf, skewed-chi2, skewed-intersection and exp-chi2, not %s", k.Type)
+	}
+	return nil
+}
+
+// Dims: even dimensions for cos-sin features, any for phase, up to the
+// size limits: MaxRFFEntries frequency coordinates, and MaxOrthogonalWork
+// for orthogonal sampling.
+func (m *RFF) Dims(p *fmap.Problem) design.Dims {
+	n := m.inputs(p)
+	freqs := MaxRFFEntries / n
+	limit := fmt.Sprintf("%d frequency coordinates", MaxRFFEntries)
+	if m.sampling(p.Kernel) == SamplingOrthogonal {
+		if f := maxOrthogonal(n); f < freqs {
+			freqs, limit = f, fmt.Sprintf("%.3g multiply-adds of orthogonalisation", float64(MaxOrthogonalWork))
+		}
+	}
+	d := design.Dims{Max: max(freqs, 1)}
+	form := "any dimension"
+	if m.features() == fmap.CosSin {
+		d.Even, d.Max, form = true, 2*max(freqs, 1), "even dimensions only"
+	}
+	d.Why = fmt.Sprintf("rff with %s features makes %s, and on %d inputs at most %d (%s)", m.features(), form, n, d.Max, limit)
+	return d
+}
+
+// inputs is the number of inputs of the random features: the kernel's
+// inputs, or for exp-chi2 those of the inner map's concatenation.
+func (m *RFF) inputs(p *fmap.Problem) int {
+	n := max(p.InDim(), 1)
+	if p.Kernel.Type == fmap.ExpChi2 {
+		n *= max(m.inner().Dim, 1)
+	}
+	return n
+}
+
+// maxOrthogonal is the most frequencies of n inputs orthogonal sampling
+// draws within MaxOrthogonalWork (m·n·min(m, n) multiply-adds).
+func maxOrthogonal(n int) int {
+	w := float64(MaxOrthogonalWork)
+	if nn := float64(n); nn*nn*nn <= w {
+		return int(w / (nn * nn))
+	}
+	return int(math.Sqrt(w / float64(n)))
+}
+
+func (m *RFF) features() fmap.Features {
+	if m.Opts.Features == "" {
+		return fmap.CosSin
+	}
+	return fmap.Features(m.Opts.Features)
+}
+
+// sampling is the sampling of the options or the kernel's default.
+func (m *RFF) sampling(k fmap.Kernel) string {
+	switch {
+	case m.Opts.Sampling != "":
+		return m.Opts.Sampling
+	case k.Skewed():
+		return SamplingQMC
+	}
+	return SamplingOrthogonal
+}
+
+// inner is the inner map's method and dimension (default chum, 5).
+func (m *RFF) inner() *design.Inner {
+	if m.Opts.Inner != nil {
+		return m.Opts.Inner
+	}
+	return &design.Inner{Method: &design.Chum{}, Dim: 5}
+}
+
+// InnerLowerEnd is the lower end, relative to the upper, of the interval
+// an exp-χ² map's inner χ² map is designed on when the domain starts at 0.
+const InnerLowerEnd = 1e-4
+
+// innerProblem is the one-dimensional χ² problem of an exp-χ² map's inner
+// map: the χ² kernel (γ = 1) on the union of the axes' ranges, absolute
+// error (its error at x = y, ψ(x)·ψ(x) against x, is what exp-χ² needs).
+// An interval from 0 is designed on [10⁻⁴·hi, hi] (a χ² map needs a
+// smallest nonzero input); below it both the kernel and the map's
+// products are at most √(xy), so their difference is too.
+func innerProblem(p *fmap.Problem) *fmap.Problem {
+	lo, hi := slices.Min(p.Domain.Lo), slices.Max(p.Domain.Hi)
+	if lo == 0 && !p.Domain.Integer {
+		lo = InnerLowerEnd * hi
+	}
+	return &fmap.Problem{
+		Kernel:  fmap.Kernel{Type: fmap.Chi2, Gamma: 1},
+		Domain:  fmap.Domain{Integer: p.Domain.Integer, Lo: []float64{lo}, Hi: []float64{hi}},
+		Measure: fmap.Absolute, Norm: fmap.LInf, Negative: fmap.NegativeSign,
+	}
+}
+
+// CheckOptions checks the options against the kernel: orthogonal
+// frequencies are Gaussian, an inner map is exp-chi2's, and it must be a
+// one-input χ² map its method makes.
+func (m *RFF) CheckOptions(p *fmap.Problem) error {
+	k := p.Kernel
+	switch {
+	case m.Opts.Sampling == SamplingOrthogonal && k.Skewed():
+		return &design.OptionError{Key: "sampling", Msg: fmt.Sprintf("orthogonal frequencies are Gaussian (rbf, exp-chi2); %s's are not: use random or qmc", k.Type)}
+	case m.Opts.Inner != nil && k.Type != fmap.ExpChi2:
+		return &design.OptionError{Key: "inner", Msg: fmt.Sprintf("the inner map is exp-chi2's; %s has none", k.Type)}
+	case k.Type != fmap.ExpChi2:
+		return nil
+	}
+	in, ip := m.inner(), innerProblem(p)
+	if err := ip.Check(); err != nil {
+		return &design.OptionError{Key: "inner", Msg: fmt.Sprintf("the inner χ² map's domain: %v", err)}
+	}
+	if err := in.Method.Applies(ip); err != nil {
+		return &design.OptionError{Key: "inner", Msg: err.Error()}
+	}
+	if d := design.DimsFor(in.Method, ip); !d.Has(in.Dim) {
+		return &design.OptionError{Key: "inner", Msg: fmt.Sprintf("%s: %s", d.Why, d.Suggest(in.Dim))}
+	}
+	return nil
+}
+
+// Design draws the map of dimension dim.
+func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Settings) (*design.Result, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	if err := m.Applies(p); err != nil {
+		return nil, err
+	}
+	if err := m.CheckOptions(p); err != nil {
+		return nil, err
+	}
+	feat := m.features()
+	if !m.Dims(p).Has(dim) {
+		return nil, fmt.Errorf("multidim: rff with %s features makes even dimensions only, not %d", feat, dim)
+	}
+	k := p.Kernel
+	n := p.InDim()
+	var stages []fmap.Stage
+	rs := &fmap.Random{Features: feat, Transform: fmap.Identity}
+	var laws []Law
+	var sigmas []float64
+	switch k.Type {
+	case fmap.RBF:
+		for _, sg := range k.Sigma {
+			laws = append(laws, GaussianLaw(sg))
+		}
+		sigmas = k.Sigma
+	case fmap.SkewedChi2, fmap.SkewedIntersection:
+		rs.Transform, rs.Offset = fmap.LogOffset, k.C
+		for _, sg := range k.Sigma {
+			if k.Type == fmap.SkewedChi2 {
+				laws = append(laws, SkewedChi2Law(sg))
+			} else {
+				laws = append(laws, SkewedIntersectionLaw(sg))
+			}
+		}
+	case fmap.ExpChi2:
+		in := m.inner()
+		s.Say(fmt.Sprintf("exp-chi2: the inner χ² map, %s of %d dimensions", in.Method.Name(), in.Dim))
+		res, err := in.Method.Design(ctx, innerProblem(p), in.Dim, s.Quiet())
+		if err != nil {
+			return nil, fmt.Errorf("multidim: the inner χ² map: %w", err)
+		}
+		if len(res.Map.Stages) != 1 || (res.Map.Stages[0].Fourier == nil && res.Map.Stages[0].Series == nil) {
+			return nil, fmt.Errorf("multidim: the inner map of %s is not a one-input Fourier or series map", in.Method.Name())
+		}
+		stages = append(stages, fmap.Stage{PerCoordinate: &fmap.PerCoordinate{Inner: res.Map.Stages[0]}})
+		// exp(−β‖u − v‖²) is the Gaussian of width σ = 1/√(2β).
+		sg := 1 / math.Sqrt(2*k.Beta)
+		n *= res.Map.Dim
+		laws, sigmas = slices.Repeat([]Law{GaussianLaw(sg)}, n), slices.Repeat([]float64{sg}, n)
+	}
+	freqs := dim
+	if feat == fmap.CosSin {
+		freqs = dim / 2
+	}
+	if freqs*n > MaxRFFEntries {
+		return nil, fmt.Errorf("multidim: %d frequencies of %d inputs are %d numbers, more than %d: lower target.dim", freqs, n, freqs*n, MaxRFFEntries)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	seed := m.Opts.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	sampling := m.sampling(k)
+	s.Say(fmt.Sprintf("rff: %d %s frequencies of %d inputs", freqs, sampling, n))
+	var err error
+	rs.In = n
+	if rs.Freq, err = Frequencies(freqs, n, laws, sigmas, sampling, seed); err != nil {
+		return nil, err
+	}
+	if feat == fmap.Phase {
+		rs.Phase = Phases(freqs, sampling, seed)
+	}
+	stages = append(stages, fmap.Stage{Random: rs})
+	mp := &fmap.Map{Kernel: k, InDim: p.InDim(), Dim: dim, Domain: p.Domain.Clone(), Method: "rff", Stages: stages}
+	if err := mp.Validate(); err != nil {
+		return nil, err
+	}
+	return &design.Result{Map: mp}, nil
+}

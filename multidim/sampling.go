@@ -1,0 +1,321 @@
+package multidim
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// The samplings of random Fourier features' frequencies (method rff's
+// option sampling).
+const (
+	// SamplingRandom draws every coordinate u of every frequency
+	// independently and uniformly (plain Monte Carlo; error ∝ D^{-1/2}).
+	SamplingRandom = "random"
+	// SamplingQMC takes u from a randomly shifted Kronecker sequence in
+	// any dimension (see kronecker), stratified coordinate by coordinate
+	// (the m values of a coordinate fall one in each of m equal strata,
+	// in the order of the Kronecker points), pushed through the quantile
+	// h(u) of each coordinate's law.
+	SamplingQMC = "qmc"
+	// SamplingOrthogonal draws Gaussian frequencies in blocks of n
+	// orthogonal directions with χ_n-distributed norms (Yu et al.,
+	// "Orthogonal random features", 2016): each block is an orthonormal
+	// basis from the Gram–Schmidt of n Gaussian vectors, every direction
+	// scaled by the norm of another Gaussian vector, so each frequency is
+	// still N(0, I) but the frequencies of a block are not independent.
+	SamplingOrthogonal = "orthogonal"
+)
+
+// Law is a one-dimensional law of frequencies by its quantile h(u),
+// u in (0, 1): a frequency is h(u) for u uniform (docs/formulas.md §5.1).
+type Law func(u float64) float64
+
+// GaussianLaw is the law of the Gaussian factor exp(−(x−y)²/(2σ²)):
+// h(u) = Φ⁻¹(u)/σ.
+func GaussianLaw(sigma float64) Law {
+	return func(u float64) float64 { return NormalQuantile(u) / sigma }
+}
+
+// SkewedChi2Law is the law of the skewed χ² factor sech(σ(t_x − t_y)),
+// t = log(x + c): density (1/(2σ)) sech(πω/(2σ)), h(u) = (2σ/π) log tan(πu/2),
+// evaluated as −h(1 − u) above ½, away from the pole of tan.
+func SkewedChi2Law(sigma float64) Law {
+	h := func(u float64) float64 { return 2 * sigma / math.Pi * math.Log(math.Tan(math.Pi*u/2)) }
+	return func(u float64) float64 {
+		if u > 0.5 {
+			return -h(1 - u)
+		}
+		return h(u)
+	}
+}
+
+// SkewedIntersectionLaw is the law of the skewed intersection factor
+// exp(−σ|t_x − t_y|): the Cauchy density σ/(π(σ² + ω²)),
+// h(u) = σ tan(π(u − ½)), evaluated as −σ/tan(πu) (or σ/tan(π(1 − u))
+// above ½), which keeps full precision in the tails where π(u − ½) is
+// near the pole ±π/2.
+func SkewedIntersectionLaw(sigma float64) Law {
+	return func(u float64) float64 {
+		if u > 0.5 {
+			return sigma / math.Tan(math.Pi*(1-u))
+		}
+		return -sigma / math.Tan(math.Pi*u)
+	}
+}
+
+// NormalQuantile is Φ⁻¹(p), the standard normal quantile, for p in (0, 1)
+// (Wichura's algorithm AS 241, PPND16: about 16 digits); ±Inf at 0 and 1,
+// NaN outside.
+func NormalQuantile(p float64) float64 {
+	switch {
+	case p == 0:
+		return math.Inf(-1)
+	case p == 1:
+		return math.Inf(1)
+	case !(p > 0 && p < 1):
+		return math.NaN()
+	}
+	q := p - 0.5
+	if math.Abs(q) <= 0.425 {
+		r := 0.180625 - float64(q*q)
+		return float64(q*horner(r, 2.5090809287301226727e3, 3.3430575583588128105e4, 6.7265770927008700853e4,
+			4.5921953931549871457e4, 1.3731693765509461125e4, 1.9715909503065514427e3, 1.3314166789178437745e2,
+			3.3871328727963666080)) /
+			horner(r, 5.2264952788528545610e3, 2.8729085735721942674e4, 3.9307895800092710610e4,
+				2.1213794301586595867e4, 5.3941960214247511077e3, 6.8718700749205790830e2, 4.2313330701600911252e1, 1)
+	}
+	r := p
+	if q > 0 {
+		r = 1 - p
+	}
+	r = math.Sqrt(-math.Log(r))
+	var v float64
+	if r <= 5 {
+		r -= 1.6
+		v = horner(r, 7.74545014278341407640e-4, 2.27238449892691845833e-2, 2.41780725177450611770e-1,
+			1.27045825245236838258, 3.64784832476320460504, 5.76949722146069140550, 4.63033784615654529590,
+			1.42343711074968357734) /
+			horner(r, 1.05075007164441684324e-9, 5.47593808499534494600e-4, 1.51986665636164571966e-2,
+				1.48103976427480074590e-1, 6.89767334985100004550e-1, 1.67638483018380384940, 2.05319162663775882187, 1)
+	} else {
+		r -= 5
+		v = horner(r, 2.01033439929228813265e-7, 2.71155556874348757815e-5, 1.24266094738807843860e-3,
+			2.65321895265761230930e-2, 2.96560571828504891230e-1, 1.78482653991729133580, 5.46378491116411436990,
+			6.65790464350110377720) /
+			horner(r, 2.04426310338993978564e-15, 1.42151175831644588870e-7, 1.84631831751005468180e-5,
+				7.86869131145613259100e-4, 1.48753612908506148525e-2, 1.36929880922735805310e-1, 5.99832206555887937690e-1, 1)
+	}
+	if q < 0 {
+		return -v
+	}
+	return v
+}
+
+// horner evaluates the polynomial with coefficients c, highest degree
+// first, at r. Every product is rounded before it is added (an explicit
+// conversion, which Go never fuses into a multiply-add), so the result is
+// the same on every platform.
+func horner(r float64, c ...float64) float64 {
+	v := c[0]
+	for _, k := range c[1:] {
+		v = float64(v*r) + k
+	}
+	return v
+}
+
+// Streams separate the seeded draws of one design, so that the phases do
+// not depend on how many uniforms the frequencies took.
+const (
+	streamFreq  = 0x6672657175656e63 // "frequenc"
+	streamNorm  = 0x6e6f726d73000000 // "norms"
+	streamPhase = 0x7068617365000000 // "phase"
+)
+
+// uniform turns 64 random bits into a float64 in the open interval (0, 1):
+// (k + ½)/2⁵³ for the top 53 bits k, exact and the same on every platform.
+func uniform(x uint64) float64 { return (float64(x>>11) + 0.5) / (1 << 53) }
+
+// kronecker is a randomly shifted Kronecker sequence, Roberts' R_n: point i
+// has coordinates u_ij = frac(s_j + i·α_j) with α_j = φ^{-(j+1)}, φ the
+// positive root of x^{n+1} = x + 1, and s uniform (a Cranley–Patterson
+// rotation). In fixed point modulo 2⁶⁴, so that its points are exact.
+// Measured on digits it beat Richtmyer's α_j = frac(√p_j) and an
+// Owen-scrambled Sobol' sequence with untuned direction numbers (see
+// docs/rff.md).
+type kronecker struct {
+	alpha, shift []uint64
+}
+
+// newKronecker makes the sequence of dimension n shifted by rng. φ comes
+// from Newton's method in divisions, subtractions and products that feed
+// no addition, so no platform fuses them: the same bits everywhere.
+func newKronecker(n int, rng *rand.Rand) *kronecker {
+	k := &kronecker{alpha: make([]uint64, n), shift: make([]uint64, n)}
+	phi := 2.0
+	for range 200 {
+		p := 1.0
+		for range n + 1 {
+			p *= phi
+		}
+		phi -= (p - phi - 1) / (float64(n+1)*p/phi - 1)
+	}
+	a := 1.0
+	for j := range n {
+		a /= phi
+		k.alpha[j] = uint64(a*(1<<53)) << 11
+		k.shift[j] = rng.Uint64()
+	}
+	return k
+}
+
+// at is coordinate j of point i in fixed point.
+func (k *kronecker) at(i, j int) uint64 { return k.shift[j] + uint64(i)*k.alpha[j] }
+
+// MaxOrthogonalWork bounds the Gram–Schmidt work of orthogonal sampling,
+// m·n·min(m, n) multiply-adds for m frequencies of n inputs (about 10 s
+// on one core at the limit).
+const MaxOrthogonalWork = 1 << 33
+
+// Frequencies draws m frequencies of n inputs, row-major (frequency i is
+// out[i*n : (i+1)*n]), coordinate j from laws[j], by the sampling named.
+// Orthogonal sampling ignores laws: its frequencies are Gaussian with
+// widths sigmas (σ_j per input; coordinate j of N(0, I) divided by σ_j).
+// The same arguments give the same frequencies, bit for bit.
+func Frequencies(m, n int, laws []Law, sigmas []float64, sampling string, seed int64) ([]float64, error) {
+	if m < 1 || n < 1 {
+		return nil, fmt.Errorf("multidim: %d frequencies of %d inputs", m, n)
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), streamFreq))
+	out := make([]float64, m*n)
+	switch sampling {
+	case SamplingRandom:
+		if len(laws) != n {
+			return nil, fmt.Errorf("multidim: %d laws for %d inputs", len(laws), n)
+		}
+		for i := range m {
+			for j := range n {
+				out[i*n+j] = laws[j](uniform(rng.Uint64()))
+			}
+		}
+	case SamplingQMC:
+		if len(laws) != n {
+			return nil, fmt.Errorf("multidim: %d laws for %d inputs", len(laws), n)
+		}
+		// Point i's coordinate j is stratum r of m, r the rank of the
+		// Kronecker point's u_ij among the m points, jittered within it.
+		k := newKronecker(n, rng)
+		idx := make([]int, m)
+		for j := range n {
+			for i := range idx {
+				idx[i] = i
+			}
+			slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(k.at(a+1, j), k.at(b+1, j)) })
+			for r, i := range idx {
+				// (r + v)/m < 1 for v < 1, but it may round to 1.
+				u := min((float64(r)+uniform(rng.Uint64()))/float64(m), 1-0x1p-53)
+				out[i*n+j] = laws[j](u)
+			}
+		}
+	case SamplingOrthogonal:
+		if len(sigmas) != n {
+			return nil, fmt.Errorf("multidim: %d widths for %d inputs", len(sigmas), n)
+		}
+		if w := float64(m) * float64(n) * float64(min(m, n)); w > MaxOrthogonalWork {
+			return nil, fmt.Errorf("multidim: orthogonal frequencies of %d inputs: %d frequencies need %.3g multiply-adds, more than %.3g: use sampling qmc or random, or lower target.dim",
+				n, m, w, float64(MaxOrthogonalWork))
+		}
+		orthogonal(out, m, n, rng, rand.New(rand.NewPCG(uint64(seed), streamNorm)))
+		for i := range m {
+			for j := range n {
+				out[i*n+j] /= sigmas[j]
+			}
+		}
+	default:
+		return nil, fmt.Errorf("multidim: unknown sampling %q (random, qmc or orthogonal)", sampling)
+	}
+	for _, w := range out {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return nil, fmt.Errorf("multidim: a non-finite frequency %v (a kernel width too small?)", w)
+		}
+	}
+	return out, nil
+}
+
+// orthogonal fills out (m × n) with orthogonal random features' standard
+// frequencies: blocks of min(n, rows left) orthonormal rows (Gram–Schmidt of
+// Gaussian rows, twice for stability), row i scaled by the norm of its own
+// Gaussian n-vector (χ_n), so every row is N(0, I).
+func orthogonal(out []float64, m, n int, rng, norms *rand.Rand) {
+	gauss := func(r *rand.Rand) float64 { return NormalQuantile(uniform(r.Uint64())) }
+	for start := 0; start < m; start += n {
+		rows := min(n, m-start)
+		block := out[start*n : (start+rows)*n]
+		for i := range rows {
+			row := block[i*n : (i+1)*n]
+			for {
+				for j := range row {
+					row[j] = gauss(rng)
+				}
+				for range 2 {
+					for k := range i {
+						prev := block[k*n : (k+1)*n]
+						var d float64
+						for j := range row {
+							d += float64(row[j] * prev[j]) // never fused: see horner
+						}
+						for j := range row {
+							row[j] -= float64(d * prev[j])
+						}
+					}
+				}
+				var s float64
+				for _, v := range row {
+					s += float64(v * v)
+				}
+				// A Gaussian row almost never lies in the span of the
+				// rows before it; if it nearly does, draw it again.
+				if s > 1e-20 {
+					s = 1 / math.Sqrt(s)
+					for j := range row {
+						row[j] *= s
+					}
+					break
+				}
+			}
+		}
+		for i := range rows {
+			var s float64
+			for range n {
+				g := gauss(norms)
+				s += float64(g * g)
+			}
+			s = math.Sqrt(s)
+			row := block[i*n : (i+1)*n]
+			for j := range row {
+				row[j] *= s
+			}
+		}
+	}
+}
+
+// Phases draws m phases b_i uniform on [0, 2π): independent for random and
+// orthogonal sampling, a shifted golden-ratio (Kronecker) sequence for qmc.
+func Phases(m int, sampling string, seed int64) []float64 {
+	rng := rand.New(rand.NewPCG(uint64(seed), streamPhase))
+	out := make([]float64, m)
+	if sampling == SamplingQMC {
+		const golden = 0x9e3779b97f4a7c15 // frac(1/φ)·2⁶⁴
+		s := rng.Uint64()
+		for i := range out {
+			out[i] = 2 * math.Pi * uniform(s+uint64(i+1)*golden)
+		}
+		return out
+	}
+	for i := range out {
+		out[i] = 2 * math.Pi * uniform(rng.Uint64())
+	}
+	return out
+}

@@ -194,8 +194,8 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 		return nil, err
 	}
 	feat := m.features()
-	if !m.Dims(p).Has(dim) {
-		return nil, fmt.Errorf("multidim: rff with %s features makes even dimensions only, not %d", feat, dim)
+	if d := m.Dims(p); !d.Has(dim) {
+		return nil, fmt.Errorf("multidim: %s: %s", d.Why, d.Suggest(dim))
 	}
 	k := p.Kernel
 	n := p.InDim()
@@ -205,17 +205,16 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	var sigmas []float64
 	switch k.Type {
 	case fmap.RBF:
-		for _, sg := range k.Sigma {
-			laws = append(laws, GaussianLaw(sg))
+		for j := range n {
+			laws, sigmas = append(laws, GaussianLaw(k.Sigma[j])), append(sigmas, k.Sigma[j])
 		}
-		sigmas = k.Sigma
 	case fmap.SkewedChi2, fmap.SkewedIntersection:
 		rs.Transform, rs.Offset = fmap.LogOffset, k.C
-		for _, sg := range k.Sigma {
+		for j := range n {
 			if k.Type == fmap.SkewedChi2 {
-				laws = append(laws, SkewedChi2Law(sg))
+				laws = append(laws, SkewedChi2Law(k.Sigma[j]))
 			} else {
-				laws = append(laws, SkewedIntersectionLaw(sg))
+				laws = append(laws, SkewedIntersectionLaw(k.Sigma[j]))
 			}
 		}
 	case fmap.ExpChi2:

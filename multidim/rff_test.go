@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	digitsdata "github.com/featmap/featmap/internal/digits"
@@ -122,5 +123,16 @@ func TestSamplersBeatRandom(t *testing.T) {
 		if sq >= sr {
 			t.Errorf("D = %d: skewed χ² qmc %.4g not below random %.4g", dim, sq, sr)
 		}
+	}
+}
+
+// TestRFFDimensionError: a dimension the method cannot make is an error
+// naming the nearest it can.
+func TestRFFDimensionError(t *testing.T) {
+	p := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: slices.Repeat([]float64{2}, 5)},
+		Domain: fmap.Domain{Lo: make([]float64, 5), Hi: slices.Repeat([]float64{1.0}, 5)}, Measure: fmap.Absolute, Norm: fmap.LInf}
+	_, err := (&RFF{}).Design(context.Background(), p, 63, design.Settings{})
+	if err == nil || !strings.Contains(err.Error(), "62 or 64") {
+		t.Errorf("D = 63 with cos-sin features: %v, want an error suggesting 62 or 64", err)
 	}
 }

@@ -27,6 +27,16 @@ func (s *Spec) Describe() []string {
 	if s.Method != nil {
 		lines = append(lines, "method: "+MethodLabels([]MethodSpec{*s.Method})[0])
 	}
+	if d := s.Data; d != nil {
+		cols := "every column"
+		if d.Last >= 0 {
+			cols = fmt.Sprintf("columns %d..%d", d.First, d.Last)
+		}
+		if d.Label >= 0 {
+			cols += fmt.Sprintf(", label column %d", d.Label)
+		}
+		lines = append(lines, fmt.Sprintf("data: %s (%s; at most %d rows)", d.File, cols, d.MaxRows))
+	}
 	return lines
 }
 

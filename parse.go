@@ -86,6 +86,11 @@ func LoadSpec(path string) (*Spec, error) {
 			}
 		}
 	}
+	if s.Data != nil {
+		if err := loadData(s); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -130,6 +135,14 @@ type (
 		Target  kv `yaml:"target"`
 		Method  kv `yaml:"method"`
 		Compare kv `yaml:"compare"`
+		Data    kv `yaml:"data"`
+	}
+	dataDoc struct {
+		File        string `yaml:"file"`
+		Columns     kv     `yaml:"columns"`
+		LabelColumn int    `yaml:"label_column" spec:"min=0,max=1000000"`
+		Header      bool   `yaml:"header"`
+		MaxRows     int    `yaml:"max_rows" spec:"min=2,max=1000000000"`
 	}
 	kernelDoc struct {
 		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf|skewed-chi2|skewed-intersection|exp-chi2,what=kernel"`
@@ -205,7 +218,54 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 	if err := p.errorSection(d.Error, s.Problem); err != nil {
 		return err
 	}
+	if err := p.dataSection(d.Data, s); err != nil {
+		return err
+	}
 	return p.shape(top, d, s)
+}
+
+// dataSection reads the data section (its file is read by LoadSpec).
+func (p *parser) dataSection(n kv, s *Spec) error {
+	if n.V == nil {
+		return nil
+	}
+	var d dataDoc
+	m, err := p.section(n.V, "data", &d)
+	if err != nil {
+		return err
+	}
+	if d.File == "" {
+		return p.missing(m, "file", "the data file's path, relative to the spec")
+	}
+	ds := &DataSpec{File: d.File, First: 0, Last: -1, Label: -1, MaxRows: DefaultMaxRows, Line: n.K.Line}
+	if m.keys["label_column"] != nil {
+		ds.Label = d.LabelColumn
+	}
+	if m.keys["header"] != nil {
+		ds.Header = &d.Header
+	}
+	if m.keys["max_rows"] != nil {
+		ds.MaxRows = d.MaxRows
+	}
+	if d.Columns.V != nil {
+		items, err := p.list(d.Columns.V, "data.columns", "a list [first, last] of two column numbers")
+		if err == nil && len(items) != 2 {
+			err = p.errAt(d.Columns.V, "data.columns", "must be a list [first, last] of two column numbers, not a list of %d", len(items))
+		}
+		var v [2]int64
+		for i := 0; err == nil && i < 2; i++ {
+			v[i], err = p.intIn(items[i], elem("data.columns", i), 0, MaxInputs*16)
+		}
+		if err == nil && v[0] > v[1] {
+			err = p.errAt(d.Columns.V, "data.columns", "first must be <= last")
+		}
+		if err != nil {
+			return err
+		}
+		ds.First, ds.Last = int(v[0]), int(v[1])
+	}
+	s.Data = ds
+	return nil
 }
 
 // name reads the name: an exported Go identifier.

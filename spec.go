@@ -25,6 +25,11 @@ type Spec struct {
 	Target  *TargetSpec
 	Method  *MethodSpec
 	Compare *CompareSpec
+	// Data is the data section (nil without one). LoadSpec reads its file
+	// into Problem.Data; DataHeader says whether the file's first line was
+	// a header (given or detected).
+	Data       *DataSpec
+	DataHeader bool
 }
 
 // TargetSpec is the spec's target section: exactly one of Dim and MaxError

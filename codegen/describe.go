@@ -246,6 +246,10 @@ func (e *emitter) header() []string {
 	if v.Measure != fmap.Absolute && v.Absolute.Points > 0 {
 		row("absolute", measurementText(v.Absolute))
 	}
+	if dv := v.Data; dv != nil {
+		row("data", fmt.Sprintf("%s (%d rows, sha256:%s)", dv.File, dv.Rows, dv.SHA256))
+		row("on data", fmt.Sprintf("%s; Gram matrix relative Frobenius error %s", measurementText(dv.Absolute), g4(dv.Frobenius)))
+	}
 	if v.Signature.Points > 0 {
 		row("signature", measurementText(v.Signature))
 	}
@@ -436,6 +440,10 @@ func (e *emitter) docN() []string {
 	dom := fmt.Sprintf("On its domain, %s, the measured kernel error (%s) is L∞ %s and RMS %s, on %s.",
 		domainText(m), measureText(v.Measure), g4(v.Reported.LInf), g4(v.Reported.RMS), v.Reported.On)
 	outside := "Other inputs get the formula's value, but that error bound does not hold for them. " + negativeText(m)
+	if dv := v.Data; dv != nil {
+		dom += fmt.Sprintf(" On the data it was designed for (%s, %d rows), the absolute error is L∞ %s and RMS %s, on %s.",
+			dv.File, dv.Rows, g4(dv.Absolute.LInf), g4(dv.Absolute.RMS), dv.Absolute.On)
+	}
 	return paragraphs(first, dom, outside, e.speedText())
 }
 

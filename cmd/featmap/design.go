@@ -85,6 +85,10 @@ func printDesign(w io.Writer, d *featmap.Design) {
 		fmt.Fprintf(w, "absolute error: L∞ %.6g, RMS %.6g\n  on %s\n", v.Absolute.LInf, v.Absolute.RMS, v.Absolute.On)
 	}
 	fmt.Fprintf(w, "relative Frobenius error of the Gram matrix of those inputs: %.6g\n", v.Frobenius)
+	if dv := v.Data; dv != nil {
+		fmt.Fprintf(w, "on the data (%s, %d rows, sha256 %.12s…): absolute error L∞ %.6g, RMS %.6g, Gram matrix relative Frobenius error %.6g\n  on %s\n",
+			dv.File, dv.Rows, dv.SHA256, dv.Absolute.LInf, dv.Absolute.RMS, dv.Frobenius, dv.Absolute.On)
+	}
 	if v.Signature.On != "" {
 		fmt.Fprintf(w, "weighted signature error: L∞ %.6g on %s\n", v.Signature.LInf, v.Signature.On)
 	}

@@ -119,6 +119,10 @@ type Problem struct {
 	Measure  Measure
 	Norm     Norm
 	Negative Negative // homogeneous kernels only
+	// Data, if not nil, is a sample of the user's inputs (the spec's data
+	// section): methods may learn from its Fit rows, and every design is
+	// also verified on its Held rows.
+	Data *Data
 
 	refOnce sync.Once
 	ref     *Reference

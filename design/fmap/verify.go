@@ -45,6 +45,9 @@ type Verification struct {
 	// Design is the same weighted signature error on the design set Z of an
 	// optimising method (empty for closed forms).
 	Design Measurement `json:"design"`
+	// Data is the error on the held-out rows of the spec's data (nil
+	// without data).
+	Data *DataVerification `json:"data,omitempty"`
 }
 
 // Verified is a map with what was measured of it: what the code generator
@@ -54,12 +57,16 @@ type Verified struct {
 	Verification *Verification `json:"verification"`
 }
 
-// Verify measures m against ref. It does not change m.
+// Verify measures m against ref, and on the held-out rows of the
+// problem's data if it has any. It does not change m.
 func Verify(m *Map, ref *Reference) Verification {
 	v := Verification{Measure: ref.Measure}
 	abs, rel, frob := pairErrors(m, ref)
 	v.Absolute, v.Frobenius = abs, frob
 	v.Signature = SignatureError(m, ref, ref.Dense, ref.DenseOn)
+	if ref.Problem != nil {
+		v.Data = VerifyData(m, ref.Problem.Data)
+	}
 	switch ref.Measure {
 	case Relative:
 		v.Reported = rel
@@ -83,7 +90,14 @@ func pairErrors(m *Map, ref *Reference) (abs, rel Measurement, frob float64) {
 		psi[i] = make([]float64, m.Dim)
 		m.Eval(psi[i], x)
 	}
-	exact := ref.exactPairs()
+	return gramErrors(psi, ref.exactPairs(), ref.InputsOn)
+}
+
+// gramErrors measures the features psi of n points against the exact
+// kernel values (row-major n×n, the upper triangle j ≥ i filled) of the
+// points named on.
+func gramErrors(psi [][]float64, exact []float64, on string) (abs, rel Measurement, frob float64) {
+	n := len(psi)
 	type sums struct {
 		absMax, absSq, relMax, relSq, kSq float64
 		relCount                          int
@@ -125,12 +139,12 @@ func pairErrors(m *Map, ref *Reference) (abs, rel Measurement, frob float64) {
 		sa, sr, sk, relCount = sa+r.absSq, sr+r.relSq, sk+r.kSq, relCount+r.relCount
 	}
 	abs.Points = n * n
-	abs.On = fmt.Sprintf("all %d ordered pairs of %s", n*n, ref.InputsOn)
+	abs.On = fmt.Sprintf("all %d ordered pairs of %s", n*n, on)
 	if n > 0 {
 		abs.RMS = math.Sqrt(sa / float64(n*n))
 	}
 	rel.Points = relCount
-	rel.On = fmt.Sprintf("the %d ordered pairs with K > 0 of %s", relCount, ref.InputsOn)
+	rel.On = fmt.Sprintf("the %d ordered pairs with K > 0 of %s", relCount, on)
 	if relCount > 0 {
 		rel.RMS = math.Sqrt(sr / float64(relCount))
 	}

@@ -1,0 +1,306 @@
+package featmap
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/featmap/featmap/design/fmap"
+)
+
+// DataSpec is the spec's data section: a file of samples of the inputs,
+// one row per sample.
+type DataSpec struct {
+	// File is the path as the spec gives it, relative to the spec's
+	// directory unless absolute.
+	File string
+	// First and Last are the first and last feature columns (0-based,
+	// inclusive); Last < 0 means every column but the label's.
+	First, Last int
+	// Label is the label column, or -1.
+	Label int
+	// Header is true (a header line), false (none) or nil (detected: a
+	// first line with a field that is not a number).
+	Header *bool
+	// MaxRows caps the rows kept: beyond it a seeded reservoir sample.
+	MaxRows int
+	// Line is the data section's line in the spec.
+	Line int
+}
+
+// Data limits: the default row cap, the most values (rows × features) kept
+// in memory, the held-out rows every design is verified on, and the
+// longest line read.
+const (
+	DefaultMaxRows = 100_000
+	MaxDataValues  = 1 << 26
+	DataHeldRows   = 2000
+	maxDataLine    = 1 << 20
+)
+
+// dataSeed seeds the reservoir sample and the fit/held-out split.
+const dataSeed = 1
+
+// DataError is a problem with a data file: its path (as messages name it),
+// the 1-based line and 0-based column when there is one.
+type DataError struct {
+	File   string
+	Line   int
+	Column int // -1 when the error is not about one column
+	Msg    string
+	Err    error
+}
+
+// Error returns "file:line: column c: message".
+func (e *DataError) Error() string {
+	s := e.File
+	if e.Line > 0 {
+		s += ":" + strconv.Itoa(e.Line)
+	}
+	if e.Column >= 0 {
+		s += fmt.Sprintf(": column %d", e.Column)
+	}
+	return s + ": " + e.Msg
+}
+
+// Unwrap returns the underlying error.
+func (e *DataError) Unwrap() error { return e.Err }
+
+// dataReader reads the rows of a data file against a spec's data section
+// and problem.
+type dataReader struct {
+	d        *DataSpec
+	p        *fmap.Problem
+	name     string // the file as messages name it
+	sep      func(string) []string
+	width    int // columns per row, from the first data row
+	first    int
+	last     int
+	header   bool
+	additive bool
+}
+
+// loadData reads the spec's data file into s.Problem.Data: every row
+// checked (numbers, finite, inside the domain, the same column count), at
+// most MaxRows of them kept (a seeded reservoir sample beyond), split by a
+// seeded shuffle into held-out rows (a fifth, at most DataHeldRows) and
+// rows to fit.
+func loadData(s *Spec) error {
+	d := s.Data
+	name := d.File
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(filepath.Dir(s.Path), name)
+	}
+	dataErr := func(line, col int, err error, format string, args ...any) error {
+		return &DataError{File: name, Line: line, Column: col, Msg: fmt.Sprintf(format, args...), Err: err}
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return dataErr(0, -1, err, "%v", errors.Unwrap(err))
+	}
+	if !fi.Mode().IsRegular() {
+		return dataErr(0, -1, nil, "not a regular file (%s): featmap reads data only from regular files", fi.Mode().Type())
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return dataErr(0, -1, err, "%v", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	br := bufio.NewReader(io.TeeReader(f, h))
+	var in io.Reader = br
+	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		z, err := gzip.NewReader(br)
+		if err != nil {
+			return dataErr(0, -1, err, "gzip: %v", err)
+		}
+		defer z.Close()
+		in = z
+	}
+	base := strings.TrimSuffix(strings.ToLower(name), ".gz")
+	r := &dataReader{d: d, p: s.Problem, name: name, additive: s.Problem.Kernel.Homogeneous() && s.Problem.InDim() == 1}
+	switch {
+	case strings.HasSuffix(base, ".npy"):
+		return dataErr(0, -1, nil, ".npy files are not read yet: write the data as CSV, TSV or whitespace-separated text")
+	case strings.HasSuffix(base, ".csv"):
+		r.sep = func(l string) []string { return strings.Split(l, ",") }
+	case strings.HasSuffix(base, ".tsv"):
+		r.sep = func(l string) []string { return strings.Split(l, "\t") }
+	default:
+		r.sep = strings.Fields
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), maxDataLine)
+	rng := rand.New(rand.NewPCG(dataSeed, 0x64617461)) // "data"
+	var rows [][]float64
+	var labels []float64
+	seen, line := 0, 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		fields := r.sep(text)
+		if r.width == 0 {
+			if err := r.start(fields); err != nil {
+				return dataErr(line, -1, nil, "%v", err)
+			}
+			if r.header {
+				continue
+			}
+		}
+		x, label, err := r.row(fields)
+		if err != nil {
+			var de *DataError
+			if errors.As(err, &de) {
+				de.File, de.Line = name, line
+				return de
+			}
+			return dataErr(line, -1, err, "%v", err)
+		}
+		seen++
+		// Reservoir sampling (Algorithm R): every row is kept with
+		// probability MaxRows/seen, by a seeded generator.
+		switch {
+		case len(rows) < d.MaxRows:
+			rows, labels = append(rows, x), append(labels, label)
+		default:
+			if j := rng.IntN(seen); j < d.MaxRows {
+				rows[j], labels[j] = x, label
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return dataErr(line+1, -1, err, "a line longer than %d bytes", maxDataLine)
+		}
+		return dataErr(line, -1, err, "%v", err)
+	}
+	if _, err := io.Copy(io.Discard, br); err != nil { // the rest of the file, for the hash
+		return dataErr(line, -1, err, "%v", err)
+	}
+	if seen < 2 {
+		return dataErr(0, -1, nil, "%d data rows: need at least 2", seen)
+	}
+	rng.Shuffle(len(rows), func(i, j int) {
+		rows[i], rows[j] = rows[j], rows[i]
+		labels[i], labels[j] = labels[j], labels[i]
+	})
+	held := min(DataHeldRows, max(1, len(rows)/5))
+	data := &fmap.Data{File: d.File, SHA256: hex.EncodeToString(h.Sum(nil)), Rows: seen,
+		Held: rows[:held], Fit: rows[held:]}
+	if d.Label >= 0 {
+		data.HeldLabels, data.FitLabels = labels[:held], labels[held:]
+	}
+	s.Problem.Data = data
+	s.DataHeader = r.header
+	return nil
+}
+
+// start reads the first non-empty line: the column count, the feature
+// columns, and whether it is a header.
+func (r *dataReader) start(fields []string) error {
+	r.width = len(fields)
+	d := r.d
+	if d.Label >= r.width {
+		return fmt.Errorf("data.label_column is %d but the file has %d columns (0..%d)", d.Label, r.width, r.width-1)
+	}
+	r.first, r.last = d.First, d.Last
+	if r.last < 0 {
+		r.first, r.last = 0, r.width-1
+		switch d.Label {
+		case r.width - 1:
+			r.last--
+		case 0:
+			r.first++
+		default:
+			if d.Label > 0 {
+				return fmt.Errorf("data.label_column %d splits the columns 0..%d: give data.columns", d.Label, r.width-1)
+			}
+		}
+	}
+	switch {
+	case r.last >= r.width:
+		return fmt.Errorf("data.columns ends at %d but the file has %d columns (0..%d)", r.last, r.width, r.width-1)
+	case d.Label >= r.first && d.Label <= r.last:
+		return fmt.Errorf("data.label_column %d is inside data.columns [%d, %d]: a label is never a feature", d.Label, r.first, r.last)
+	}
+	n := r.last - r.first + 1
+	if !r.additive && n != r.p.InDim() {
+		return fmt.Errorf("%d feature columns (%d..%d) but domain.dims is %d", n, r.first, r.last, r.p.InDim())
+	}
+	if n*r.d.MaxRows > MaxDataValues {
+		return fmt.Errorf("data.max_rows %d × %d feature columns is more than %d values: lower data.max_rows", r.d.MaxRows, n, MaxDataValues)
+	}
+	if d.Header != nil {
+		r.header = *d.Header
+		return nil
+	}
+	for _, f := range fields {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err != nil {
+			r.header = true
+			break
+		}
+	}
+	return nil
+}
+
+// row parses one data row's features and label; errors are *DataError
+// with the column (the caller adds the file and line).
+func (r *dataReader) row(fields []string) ([]float64, float64, error) {
+	if len(fields) != r.width {
+		return nil, 0, &DataError{Column: -1, Msg: fmt.Sprintf("%d columns, but the first row has %d", len(fields), r.width)}
+	}
+	num := func(col int) (float64, error) {
+		f := strings.TrimSpace(fields[col])
+		v, err := strconv.ParseFloat(f, 64)
+		switch {
+		case err != nil:
+			return 0, &DataError{Column: col, Msg: fmt.Sprintf("%q is not a number", f)}
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return 0, &DataError{Column: col, Msg: fmt.Sprintf("%q is not finite", f)}
+		}
+		return v, nil
+	}
+	dom := r.p.Domain
+	x := make([]float64, r.last-r.first+1)
+	for j := range x {
+		v, err := num(r.first + j)
+		if err != nil {
+			return nil, 0, err
+		}
+		a := min(j, len(dom.Lo)-1)
+		lo, hi := dom.Lo[a], dom.Hi[a]
+		if r.additive && v == 0 {
+			lo = 0 // a homogeneous map takes 0 whatever its smallest nonzero input
+		}
+		if v < lo || v > hi {
+			return nil, 0, &DataError{Column: r.first + j, Msg: fmt.Sprintf("%v is outside the domain %s", v, dom.Describe())}
+		}
+		if dom.Integer && v != math.Trunc(v) {
+			return nil, 0, &DataError{Column: r.first + j, Msg: fmt.Sprintf("%v is not an integer (the domain is %s)", v, dom.Describe())}
+		}
+		x[j] = v
+	}
+	label := math.NaN()
+	if r.d.Label >= 0 {
+		v, err := num(r.d.Label)
+		if err != nil {
+			return nil, 0, err
+		}
+		label = v
+	}
+	return x, label, nil
+}

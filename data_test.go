@@ -1,0 +1,271 @@
+package featmap
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// chi2DataSpec is a χ² spec on {0..16} with a data section body.
+func chi2DataSpec(data string) string {
+	return `version: 1
+name: Chi2Data
+kernel: {type: chi2}
+domain: {integers: [0, 16]}
+target: {dim: 5}
+method: {name: chum}
+data: ` + data + "\n"
+}
+
+// writeSpecWith writes the spec and the named files into a fresh directory
+// and returns the spec's path.
+func writeSpecWith(t *testing.T, spec string, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestLoadDigits: the digits file loads with its label column apart: 1797
+// rows counted, the SHA-256 of the file's bytes, a fifth held out for
+// verification (359 rows) and the rest to fit, 64 features each, labels
+// 0–9 kept beside the rows; two loads give the same rows in the same order.
+func TestLoadDigits(t *testing.T) {
+	raw, err := os.ReadFile("testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "digits.csv.gz"), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(spec, []byte(chi2DataSpec("{file: digits.csv.gz, columns: [0, 63], label_column: 64}")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, b := loadSpec(t, spec), loadSpec(t, spec)
+	d := a.Problem.Data
+	sum := sha256.Sum256(raw)
+	switch {
+	case d.Rows != 1797 || len(d.Held) != 359 || len(d.Fit) != 1797-359:
+		t.Errorf("rows %d, held %d, fit %d; want 1797, 359, 1438", d.Rows, len(d.Held), len(d.Fit))
+	case d.SHA256 != hex.EncodeToString(sum[:]):
+		t.Errorf("sha256 %s, want %x", d.SHA256, sum)
+	case len(d.Held[0]) != 64 || len(d.HeldLabels) != 359 || len(d.FitLabels) != 1438:
+		t.Errorf("%d features, %d/%d labels", len(d.Held[0]), len(d.HeldLabels), len(d.FitLabels))
+	case a.DataHeader:
+		t.Error("a header was detected in a file without one")
+	}
+	for _, l := range append(d.HeldLabels, d.FitLabels...) {
+		if l != float64(int(l)) || l < 0 || l > 9 {
+			t.Fatalf("label %v, want 0..9", l)
+		}
+	}
+	if !reflect.DeepEqual(a.Problem.Data, b.Problem.Data) {
+		t.Error("two loads differ")
+	}
+}
+
+// TestDataRows: headers are detected or given; the label column is never
+// a feature; max_rows keeps a seeded reservoir sample (the same rows every
+// time, a different set from the first rows).
+func TestDataRows(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("a b c\n")
+	for i := range 300 {
+		sb.WriteString(strings.Join([]string{strconv.Itoa(i % 17), strconv.Itoa(i / 17 % 17), strconv.Itoa(i % 3)}, " ") + "\n")
+	}
+	files := map[string]string{"d.txt": sb.String()}
+	s := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: d.txt, label_column: 2, max_rows: 50}"), files))
+	d := s.Problem.Data
+	if !s.DataHeader || d.Rows != 300 || len(d.Held)+len(d.Fit) != 50 || len(d.Held) != 10 {
+		t.Fatalf("header %v, rows %d, kept %d (held %d); want true, 300, 50 (10)", s.DataHeader, d.Rows, len(d.Held)+len(d.Fit), len(d.Held))
+	}
+	late := 0
+	for _, x := range append(d.Held, d.Fit...) {
+		if len(x) != 2 {
+			t.Fatalf("row %v: want the two feature columns only", x)
+		}
+		if x[1] >= 3 { // rows i ≥ 51 only
+			late++
+		}
+	}
+	for _, l := range d.FitLabels {
+		if l > 2 {
+			t.Fatalf("label %v, want 0..2", l)
+		}
+	}
+	if late == 0 {
+		t.Error("the sample holds only rows among the first 51: not a reservoir sample")
+	}
+	again := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: d.txt, label_column: 2, max_rows: 50}"), files))
+	if !reflect.DeepEqual(again.Problem.Data.Fit, d.Fit) {
+		t.Error("two samples differ")
+	}
+	if s := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: d.txt, columns: [0, 1], header: true}"), files)); s.Problem.Data.Rows != 300 {
+		t.Errorf("header: true: %d rows", s.Problem.Data.Rows)
+	}
+}
+
+// fileKey finds the file a data section names.
+var fileKey = regexp.MustCompile(`file: ([^,}]+)`)
+
+// TestDataErrors: every bad data file is an error naming the file, the
+// line and the column where there is one — never a crash or a hang (a FIFO
+// as the file returns at once).
+func TestDataErrors(t *testing.T) {
+	cases := []struct {
+		name, data, file, want string
+	}{
+		{"not a number", "{file: d.csv}", "1,2\n3,1.2.3\n", `d.csv:2: column 1: "1.2.3" is not a number`},
+		{"NaN", "{file: d.csv}", "1,2\nNaN,3\n", `d.csv:2: column 0: "NaN" is not finite`},
+		{"infinite", "{file: d.csv}", "1,2\n3,-Inf\n", `d.csv:2: column 1: "-Inf" is not finite`},
+		{"outside the domain", "{file: d.csv}", "1,2\n3,17\n", `d.csv:2: column 1: 17 is outside the domain the integers {0..16}`},
+		{"not an integer", "{file: d.csv}", "1,2.5\n", `d.csv:1: column 1: 2.5 is not an integer`},
+		{"column count", "{file: d.csv}", "1,2\n3,4,5\n", `d.csv:2: 3 columns, but the first row has 2`},
+		{"empty", "{file: d.csv}", "", `d.csv: 0 data rows: need at least 2`},
+		{"header only", "{file: d.csv}", "a,b\n", `d.csv: 0 data rows: need at least 2`},
+		{"forced no header", "{file: d.csv, header: false}", "a,b\n1,2\n", `d.csv:1: column 0: "a" is not a number`},
+		{"label in columns", "{file: d.csv, columns: [0, 1], label_column: 1}", "1,2\n", `label_column 1 is inside data.columns [0, 1]`},
+		{"columns beyond", "{file: d.csv, columns: [0, 5]}", "1,2\n", `data.columns ends at 5 but the file has 2 columns`},
+		{"label beyond", "{file: d.csv, label_column: 4}", "1,2\n", `data.label_column is 4 but the file has 2 columns`},
+		{"missing file", "{file: nothere.csv}", "", `nothere.csv: no such file or directory`},
+		{"gzip broken", "{file: d.csv.gz}", "\x1f\x8bnot gzip", `gzip`},
+		{"npy", "{file: d.npy}", "x", `.npy files are not read yet`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{}
+			if c.name != "missing file" {
+				files[fileKey.FindStringSubmatch(c.data)[1]] = c.file
+			}
+			_, err := LoadSpec(writeSpecWith(t, chi2DataSpec(c.data), files))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+	t.Run("fifo and device", func(t *testing.T) {
+		dir := t.TempDir()
+		fifo := filepath.Join(dir, "fifo.csv")
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Skip("no FIFO here:", err)
+		}
+		for _, f := range []string{fifo, "/dev/zero"} {
+			spec := filepath.Join(dir, "spec.yaml")
+			if err := os.WriteFile(spec, []byte(chi2DataSpec("{file: "+f+"}")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			_, err := LoadSpec(spec)
+			var de *DataError
+			if !errors.As(err, &de) || !strings.Contains(err.Error(), "not a regular file") || time.Since(start) > time.Second {
+				t.Errorf("%s: %v after %v, want a DataError 'not a regular file' at once", f, err, time.Since(start))
+			}
+		}
+	})
+	t.Run("rbf columns", func(t *testing.T) {
+		spec := `version: 1
+name: R
+kernel: {type: rbf, sigma: 1}
+domain: {dims: 3, interval: [0, 16]}
+target: {dim: 64}
+method: {name: rff}
+data: {file: d.csv}
+`
+		_, err := LoadSpec(writeSpecWith(t, spec, map[string]string{"d.csv": "1,2\n3,4\n"}))
+		if err == nil || !strings.Contains(err.Error(), "2 feature columns (0..1) but domain.dims is 3") {
+			t.Errorf("error %v", err)
+		}
+	})
+}
+
+// TestDataSpecErrors: the data section's keys are checked when the spec is
+// read.
+func TestDataSpecErrors(t *testing.T) {
+	for data, want := range map[string]string{
+		"{columns: [0, 1]}":              "data.file: missing required key",
+		"{file: d.csv, columns: [3, 1]}": "data.columns: first must be <= last",
+		"{file: d.csv, max_rows: 1}":     "data.max_rows",
+		"{file: d.csv, rows: 5}":         "unknown key",
+	} {
+		_, err := ParseSpec("x.yaml", []byte(chi2DataSpec(data)))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("data %s: error %v, want %q", data, err, want)
+		}
+	}
+}
+
+// TestDataVerification: a design of a spec with data is also verified on
+// the held-out rows, and the numbers are what a direct computation gives:
+// the χ² kernel summed over the 64 pixels against the dot products of the
+// per-pixel maps, over all ordered pairs (max, RMS and the Gram matrix's
+// relative Frobenius error).
+func TestDataVerification(t *testing.T) {
+	raw, err := os.ReadFile("testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := writeSpecWith(t, chi2DataSpec("{file: digits.csv.gz, columns: [0, 63], label_column: 64, max_rows: 400}"), map[string]string{"digits.csv.gz": string(raw)})
+	s := loadSpec(t, path)
+	d := mustDesign(t, s, Settings{})
+	dv := d.Verification.Data
+	if dv == nil {
+		t.Fatal("no data verification")
+	}
+	held := s.Problem.Data.Held
+	m := d.Map
+	psi := make([][]float64, len(held))
+	for i, x := range held {
+		for _, v := range x {
+			f := make([]float64, m.Dim)
+			m.Eval(f, []float64{v})
+			psi[i] = append(psi[i], f...)
+		}
+	}
+	var worst, sq, ksq float64
+	for i, x := range held {
+		for j, y := range held {
+			var k, dot float64
+			for c := range x {
+				k += m.Kernel.Eval1(x[c], y[c])
+			}
+			for c := range psi[i] {
+				dot += psi[i][c] * psi[j][c]
+			}
+			e := k - dot
+			worst, sq, ksq = max(worst, math.Abs(e)), sq+e*e, ksq+k*k
+		}
+	}
+	n := float64(len(held) * len(held))
+	rms, frob := math.Sqrt(sq/n), math.Sqrt(sq/ksq)
+	if len(held) != 80 || dv.Rows != 1797 || dv.Absolute.Points != 6400 {
+		t.Errorf("held %d rows, %d rows counted, %d pairs; want 80, 1797, 6400", len(held), dv.Rows, dv.Absolute.Points)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"L∞", dv.Absolute.LInf, worst}, {"RMS", dv.Absolute.RMS, rms}, {"Frobenius", dv.Frobenius, frob}} {
+		if rel := math.Abs(c.got-c.want) / c.want; !(rel < 1e-9) {
+			t.Errorf("%s %.10g, direct %.10g", c.name, c.got, c.want)
+		}
+	}
+}

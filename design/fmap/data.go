@@ -1,0 +1,95 @@
+package fmap
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+)
+
+// Data is a sample of the user's inputs, read from a data file: its rows
+// split, by a seeded shuffle, into rows a method may learn from (Fit) and
+// held-out rows every design is verified on (Held), which no method sees.
+type Data struct {
+	// File is the data file as the spec names it; SHA256 the hex SHA-256
+	// of its bytes (as stored, compressed or not) and Rows the number of
+	// data rows it holds.
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+	Rows   int    `json:"rows"`
+	// Fit and Held are the sampled rows; FitLabels and HeldLabels their
+	// labels (nil without a label column).
+	Fit        [][]float64 `json:"-"`
+	Held       [][]float64 `json:"-"`
+	FitLabels  []float64   `json:"-"`
+	HeldLabels []float64   `json:"-"`
+}
+
+// Additive reports whether m, a map of one input, maps rows of several
+// values coordinate by coordinate (its kernel is additive: the
+// homogeneous kernels summed over the coordinates).
+func Additive(m *Map, width int) bool {
+	return m.InDim == 1 && width > 1 && m.Kernel.Homogeneous()
+}
+
+// RowFeatures writes Ψ(x) of a data row to dst: m's map when the row has
+// m.InDim values; for an additive map of one input (see Additive) the
+// concatenation of ψ(x_j) over the row's coordinates, len(dst) =
+// len(x)·m.Dim.
+func RowFeatures(m *Map, dst, x []float64) {
+	if len(x) == m.InDim {
+		m.Eval(dst, x)
+		return
+	}
+	for j, v := range x {
+		m.Eval(dst[j*m.Dim:(j+1)*m.Dim], []float64{v})
+	}
+}
+
+// DataVerification is a map's error on the held-out rows of the data.
+type DataVerification struct {
+	// Absolute is |K − Ψ·Ψ| over all ordered pairs of the rows, K the
+	// kernel (summed over the coordinates for an additive map).
+	Absolute Measurement `json:"absolute"`
+	// Frobenius is the relative Frobenius error ‖K − ΨΨᵀ‖_F/‖K‖_F of
+	// their Gram matrix.
+	Frobenius float64 `json:"frobenius"`
+	// File, SHA256 and Rows identify the data (as in Data).
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+	Rows   int    `json:"rows"`
+}
+
+// VerifyData measures m on the held-out rows of d (nil without any).
+func VerifyData(m *Map, d *Data) *DataVerification {
+	if d == nil || len(d.Held) == 0 {
+		return nil
+	}
+	n, width := len(d.Held), len(d.Held[0])
+	dim := m.Dim
+	if Additive(m, width) {
+		dim *= width
+	}
+	psi := make([][]float64, n)
+	for i, x := range d.Held {
+		psi[i] = make([]float64, dim)
+		RowFeatures(m, psi[i], x)
+	}
+	exact := make([]float64, n*n)
+	var wg sync.WaitGroup
+	workers := max(1, min(runtime.GOMAXPROCS(0), n))
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				for j := i; j < n; j++ {
+					exact[i*n+j] = m.Kernel.Eval(d.Held[i], d.Held[j])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	on := fmt.Sprintf("%d held-out rows of %s", n, d.File)
+	abs, _, frob := gramErrors(psi, exact, on)
+	return &DataVerification{Absolute: abs, Frobenius: frob, File: d.File, SHA256: d.SHA256, Rows: d.Rows}
+}

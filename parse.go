@@ -265,6 +265,9 @@ func (p *parser) dataSection(n kv, s *Spec) error {
 		ds.First, ds.Last = int(v[0]), int(v[1])
 	}
 	s.Data = ds
+	// The rows come with LoadSpec; methods that learn from data see now
+	// that there will be some.
+	s.Problem.Data = &fmap.Data{File: d.File}
 	return nil
 }
 

@@ -483,10 +483,10 @@ var malformed = []struct {
 	{"missing domain", with(4), "x.yaml:1: domain: missing required key (a mapping with integers: [lo, hi] or interval: [lo, hi])"},
 	{"missing domain range", with(4, "domain: {negative: zero}"), "x.yaml:4: domain: missing integers or interval (exactly one is required)"},
 	{"missing rbf sigma", with(3, "kernel: {type: rbf}"), "x.yaml:3: kernel.sigma: missing required key (the rbf width: a number > 0, or one per axis)"},
-	{"missing method name", with(6, "method: {seed: 3}"), "x.yaml:6: method.name: missing required key (one of chum, harmonic, vz, li, chebyshev, projection, modulation, tensor-greedy, rff)"},
-	{"missing compare item name", edit(5, 6, "compare: {methods: [{window: uniform}], dims: [3]}"), "x.yaml:5: compare.methods[0].name: missing required key (one of chum, harmonic, vz, li, chebyshev, projection, modulation, tensor-greedy, rff)"},
+	{"missing method name", with(6, "method: {seed: 3}"), "x.yaml:6: method.name: missing required key (one of " + methodList + ")"},
+	{"missing compare item name", edit(5, 6, "compare: {methods: [{window: uniform}], dims: [3]}"), "x.yaml:5: compare.methods[0].name: missing required key (one of " + methodList + ")"},
 	{"missing target and method", edit(5, 6), "x.yaml:1: missing target and method (one design) or compare (a comparison)"},
-	{"missing method", with(6), "x.yaml:1: method: missing required key (target at line 5 needs a method: name: chum | harmonic | vz | li | chebyshev | projection | modulation | tensor-greedy | rff)"},
+	{"missing method", with(6), "x.yaml:1: method: missing required key (target at line 5 needs a method: name: " + methodBar + ")"},
 	{"method without target", with(5), "x.yaml:1: target: missing required key (method at line 5 needs a target: dim or max_error)"},
 	{"target without dim or max_error", with(5, "target: {}"), "x.yaml:5: target: missing dim or max_error (exactly one is required)"},
 	{"compare without methods", edit(5, 6, "compare: {dims: [3]}"), "x.yaml:5: compare.methods: missing required key (a list of methods, e.g. [chum, vz])"},
@@ -564,7 +564,7 @@ var malformed = []struct {
 	{"max_error zero", with(5, "target: {max_error: 0}"), "x.yaml:5: target.max_error: must be > 0, not 0"},
 	{"max_error negative", with(5, "target: {max_error: -1e-3}"), "x.yaml:5: target.max_error: must be > 0, not -1e-3"},
 	{"max_dim zero", with(5, "target: {max_error: 0.1, max_dim: 0}"), "x.yaml:5: target.max_dim: must be >= 1, not 0"},
-	{"unknown method", with(6, "method: {name: nystroem}"), `x.yaml:6: method.name: unknown method "nystroem"; want one of chum, harmonic, vz, li, chebyshev, projection, modulation, tensor-greedy, rff`},
+	{"unknown method", with(6, "method: {name: ridgelet}"), `x.yaml:6: method.name: unknown method "ridgelet"; want one of ` + methodList},
 	{"chum omega_max zero", with(6, "method: {name: chum, omega_max: 0}"), "x.yaml:6: method.omega_max: must be > 0, not 0"},
 	{"chum spacing negative", with(6, "method: {name: chum, spacing: -0.1}"), "x.yaml:6: method.spacing: must be > 0, not -0.1"},
 	{"chum z_points 2", with(6, "method: {name: chum, z_points: 2}"), "x.yaml:6: method.z_points: must be >= 3, not 2"},
@@ -578,7 +578,7 @@ var malformed = []struct {
 	{"li bins 1", with(6, "method: {name: li, bins: 1}"), "x.yaml:6: method.bins: must be >= 2, not 1"},
 	{"li data empty", with(6, `method: {name: li, data: ""}`), "x.yaml:6: method.data: must not be empty"},
 	{"compare methods empty", edit(5, 6, "compare: {methods: [], dims: [3]}"), "x.yaml:5: compare.methods: must name at least one method"},
-	{"compare unknown method", edit(5, 6, "compare:", "  methods: [chum, fourier]", "  dims: [3]"), `x.yaml:6: compare.methods[1]: unknown method "fourier"; want one of chum, harmonic, vz, li, chebyshev, projection, modulation, tensor-greedy, rff`},
+	{"compare unknown method", edit(5, 6, "compare:", "  methods: [chum, fourier]", "  dims: [3]"), `x.yaml:6: compare.methods[1]: unknown method "fourier"; want one of ` + methodList},
 	{"compare same method twice", edit(5, 6, "compare:", "  methods: [vz, {name: vz, window: rectangular}]", "  dims: [3]"), "x.yaml:6: compare.methods[1]: same method and options as compare.methods[0]"},
 	{"compare dims empty", edit(5, 6, "compare: {methods: [chum], dims: []}"), "x.yaml:5: compare.dims: must give at least one dimension"},
 	{"compare dims zero", edit(5, 6, "compare: {methods: [chum], dims: [0]}"), "x.yaml:5: compare.dims[0]: must be >= 1, not 0"},
@@ -608,6 +608,13 @@ var malformed = []struct {
 	{"compare: li for intersection", edit(3, 6, "kernel: {type: intersection}", "domain: {integers: [0, 255]}", "compare:", "  methods: [chum, {name: li, k: [1]}]", "  dims: [3]"),
 		"x.yaml:6: compare.methods[1].name: li needs kernel chi2 with gamma 1, not intersection"},
 }
+
+// methodList and methodBar are the registry's method names as the
+// messages list them.
+var (
+	methodList = strings.Join(MethodNames(), ", ")
+	methodBar  = strings.Join(MethodNames(), " | ")
+)
 
 func TestParseSpecMalformed(t *testing.T) {
 	if len(malformed) < 30 {

@@ -20,6 +20,7 @@ var registry = []func() design.Method{
 	func() design.Method { return &multidim.Modulation{} },
 	func() design.Method { return &multidim.TensorGreedy{} },
 	func() design.Method { return &multidim.RFF{} },
+	func() design.Method { return &multidim.Nystroem{} },
 }
 
 // MethodNames lists the names of every method, in documentation order.

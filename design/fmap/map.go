@@ -31,6 +31,7 @@ type Stage struct {
 	Series        *Series        `json:"series,omitempty"`
 	PerCoordinate *PerCoordinate `json:"per_coordinate,omitempty"`
 	Random        *Random        `json:"random,omitempty"`
+	Nystroem      *Nystroem      `json:"nystroem,omitempty"`
 }
 
 // PerCoordinate applies a map of one input to every coordinate of its
@@ -213,6 +214,8 @@ func (s Stage) out(in int) int {
 		return in * s.PerCoordinate.Inner.out(1)
 	case s.Random != nil:
 		return s.Random.Dim()
+	case s.Nystroem != nil:
+		return s.Nystroem.Size()
 	}
 	return 0
 }
@@ -220,13 +223,13 @@ func (s Stage) out(in int) int {
 // validate checks the stage for in inputs.
 func (s Stage) validate(in int) error {
 	set := 0
-	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil} {
+	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil, s.Nystroem != nil} {
 		if b {
 			set++
 		}
 	}
 	if set != 1 {
-		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate and random")
+		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate, random and nystroem")
 	}
 	switch {
 	case s.Fourier != nil:
@@ -239,6 +242,8 @@ func (s Stage) validate(in int) error {
 			return errors.New("fmap: a per-coordinate stage's inner map is a Fourier or series stage")
 		}
 		return inner.validate(1)
+	case s.Nystroem != nil:
+		return s.Nystroem.validate(in)
 	}
 	return s.Random.validate(in)
 }
@@ -494,6 +499,8 @@ func (s Stage) eval(dst, in []float64) {
 		for i, v := range in {
 			s.PerCoordinate.Inner.eval(dst[i*d:(i+1)*d], []float64{v})
 		}
+	case s.Nystroem != nil:
+		s.Nystroem.eval(dst, in)
 	default:
 		s.Random.eval(dst, in)
 	}
@@ -738,6 +745,9 @@ func (m *Map) SignatureAt(lambda []float64) float64 {
 	if r := m.random(); r != nil {
 		return r.signatureAt(m, lambda)
 	}
+	if len(m.Stages) == 1 && m.Stages[0].Nystroem != nil {
+		return m.dotAlong(lambda, m.Kernel.Skewed(), m.Kernel.C)
+	}
 	l := math.Abs(lambda[0])
 	y := m.Domain.Hi[0]
 	x := y * math.Exp(-l)
@@ -770,15 +780,22 @@ func (r *Random) signatureAt(m *Map, lambda []float64) float64 {
 		}
 		return s / float64(n)
 	}
-	x, y := make([]float64, r.In), make([]float64, r.In)
+	return m.dotAlong(lambda, r.Transform == LogOffset, r.Offset)
+}
+
+// dotAlong is Ψ(x)·Ψ(y) for a pair with t(y) − t(x) = λ, x at the end of
+// each axis from which t(x) + λ stays in the domain; t(x) = log(x + c)
+// with logOffset, else x.
+func (m *Map) dotAlong(lambda []float64, logOffset bool, c float64) float64 {
+	x, y := make([]float64, m.InDim), make([]float64, m.InDim)
 	for j, l := range lambda {
 		x[j] = m.Domain.Lo[j]
 		if l < 0 {
 			x[j] = m.Domain.Hi[j]
 		}
 		y[j] = x[j] + l
-		if r.Transform == LogOffset {
-			y[j] = math.Exp(math.Log(x[j]+r.Offset)+l) - r.Offset
+		if logOffset {
+			y[j] = math.Exp(math.Log(x[j]+c)+l) - c
 		}
 	}
 	return m.Dot(x, y)

@@ -1,0 +1,309 @@
+package multidim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
+)
+
+// NystroemOptions tune Nyström maps.
+type NystroemOptions struct {
+	// Landmarks chooses the D landmarks among the data's rows to fit:
+	// kmeans (Lloyd's iterations from a k-means++ start; the centroids),
+	// random (D distinct rows) or kmeans++ (the k-means++ seeding alone).
+	// Default kmeans.
+	Landmarks string `yaml:"landmarks" spec:"enum=kmeans|random|kmeans++,label"`
+	// Seed seeds the choice (default 1).
+	Seed int64 `yaml:"seed"`
+}
+
+// Nyström limits: the most landmarks (an eigendecomposition of D × D),
+// the most rows k-means runs on (a seeded sample beyond), its iterations.
+const (
+	MaxLandmarks   = 2048
+	MaxKMeansRows  = 20_000
+	KMeansMaxIters = 100
+	// eigenFloor is the relative size below which eigenvalues of the
+	// landmarks' kernel matrix count as 0 (dropped from the pseudo-inverse).
+	eigenFloor = 1e-10
+)
+
+// Nystroem is the Nyström map (method "nystroem"; Williams and Seeger,
+// 2001; with k-means landmarks, Zhang, Tsang and Kwok, 2008): Ψ(x) =
+// W^{+1/2}·[K(x, l_1) … K(x, l_D)] for D landmarks learned from the data's
+// rows to fit, W the landmarks' kernel matrix. It needs only the exact
+// kernel; here the kernels of vectors (rbf, the skewed kernels,
+// exp-chi2).
+type Nystroem struct{ Opts NystroemOptions }
+
+// Name returns "nystroem".
+func (*Nystroem) Name() string { return "nystroem" }
+
+// Options returns the options.
+func (m *Nystroem) Options() any { return &m.Opts }
+
+// Applies accepts the kernels of vectors on any number of axes, with data.
+func (*Nystroem) Applies(p *fmap.Problem) error {
+	switch k := p.Kernel; {
+	case !k.ShiftInvariant() && k.Type != fmap.ExpChi2:
+		return fmt.Errorf("nystroem designs maps of rbf, skewed-chi2, skewed-intersection and exp-chi2, not %s", k.Type)
+	case p.Data == nil:
+		return fmt.Errorf("nystroem learns its landmarks from data: the spec needs a data section")
+	}
+	return nil
+}
+
+// Dims: any D up to MaxLandmarks (and the rows to fit, checked when
+// they are read).
+func (*Nystroem) Dims(*fmap.Problem) design.Dims {
+	return design.Dims{Max: MaxLandmarks, Why: fmt.Sprintf("nystroem makes at most %d landmarks (an eigendecomposition of D × D)", MaxLandmarks)}
+}
+
+// Design chooses dim landmarks and builds the map.
+func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Settings) (*design.Result, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	if err := m.Applies(p); err != nil {
+		return nil, err
+	}
+	if d := m.Dims(p); !d.Has(dim) {
+		return nil, fmt.Errorf("multidim: %s: %s", d.Why, d.Suggest(dim))
+	}
+	rows := p.Data.Fit
+	if len(rows) < dim {
+		return nil, fmt.Errorf("multidim: %d landmarks need at least %d rows to fit; the data has %d (after the held-out rows)", dim, dim, len(rows))
+	}
+	seed := m.Opts.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	how := m.Opts.Landmarks
+	if how == "" {
+		how = "kmeans"
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x6e7973)) // "nys"
+	var land [][]float64
+	switch how {
+	case "random":
+		idx := rng.Perm(len(rows))[:dim]
+		slices.Sort(idx)
+		for _, i := range idx {
+			land = append(land, slices.Clone(rows[i]))
+		}
+	case "kmeans++":
+		land = kmeansPP(rows, dim, distFor(p.Kernel), rng)
+	default:
+		sample := rows
+		if len(rows) > MaxKMeansRows {
+			idx := rng.Perm(len(rows))[:MaxKMeansRows]
+			slices.Sort(idx)
+			sample = make([][]float64, len(idx))
+			for i, j := range idx {
+				sample[i] = rows[j]
+			}
+		}
+		var iters int
+		var err error
+		land, iters, err = kmeans(ctx, sample, dim, distFor(p.Kernel), rng)
+		if err != nil {
+			return nil, err
+		}
+		s.Say(fmt.Sprintf("nystroem: k-means of %d rows into %d landmarks in %d iterations", len(sample), dim, iters))
+	}
+	proj, dropped, err := invSqrt(p.Kernel, land)
+	if err != nil {
+		return nil, err
+	}
+	if dropped > 0 {
+		s.Say(fmt.Sprintf("nystroem: %d of %d eigenvalues of the landmarks' kernel matrix below %g of the largest, dropped from its pseudo-inverse", dropped, dim, eigenFloor))
+	}
+	n := p.InDim()
+	flat := make([]float64, 0, dim*n)
+	for _, l := range land {
+		flat = append(flat, l...)
+	}
+	st := &fmap.Nystroem{Kernel: p.Kernel, In: n, Landmarks: flat, Proj: proj}
+	mp := &fmap.Map{Kernel: p.Kernel, InDim: n, Dim: dim, Domain: p.Domain.Clone(), Method: "nystroem", Stages: []fmap.Stage{{Nystroem: st}}}
+	if err := mp.Validate(); err != nil {
+		return nil, err
+	}
+	return &design.Result{Map: mp}, nil
+}
+
+// distFor returns the squared distance k-means uses for kernel k: the
+// Euclidean distance of the kernel's arguments, scaled by σ_j for rbf and
+// in t = log(x + c) for the skewed kernels. For exp-χ² the plain Euclidean
+// distance measured better than the χ² distance the kernel is made of
+// (held-out Gram error on digits at D = 16: 0.0586 against 0.0617; at
+// D = 64: 0.0278 against 0.0288).
+func distFor(k fmap.Kernel) func(a, b []float64) float64 {
+	switch {
+	case k.Skewed():
+		return func(a, b []float64) float64 {
+			var s float64
+			for i := range a {
+				d := math.Log((a[i] + k.C) / (b[i] + k.C))
+				s += d * d
+			}
+			return s
+		}
+	case k.Type == fmap.RBF:
+		return func(a, b []float64) float64 {
+			var s float64
+			for i := range a {
+				d := (a[i] - b[i]) / k.Sigma[i]
+				s += d * d
+			}
+			return s
+		}
+	}
+	return func(a, b []float64) float64 {
+		var s float64
+		for i := range a {
+			d := a[i] - b[i]
+			s += d * d
+		}
+		return s
+	}
+}
+
+// kmeansPP picks k centres among rows by k-means++ seeding (Arthur and
+// Vassilvitskii, 2007): the first uniformly, each next with probability
+// proportional to its distance dist (a squared distance) to the nearest
+// centre so far.
+func kmeansPP(rows [][]float64, k int, dist func(a, b []float64) float64, rng *rand.Rand) [][]float64 {
+	d := make([]float64, len(rows))
+	for i := range d {
+		d[i] = math.Inf(1)
+	}
+	var centres [][]float64
+	next := rng.IntN(len(rows))
+	for len(centres) < k {
+		c := slices.Clone(rows[next])
+		centres = append(centres, c)
+		var total float64
+		for i, x := range rows {
+			d[i] = math.Min(d[i], dist(x, c))
+			total += d[i]
+		}
+		if total == 0 { // fewer distinct rows than centres: repeat one
+			next = rng.IntN(len(rows))
+			continue
+		}
+		u := rng.Float64() * total
+		next = len(rows) - 1
+		for i, di := range d {
+			if u -= di; u < 0 {
+				next = i
+				break
+			}
+		}
+	}
+	return centres
+}
+
+// kmeans runs Lloyd's iterations from a k-means++ start until no row
+// changes its centre (or KMeansMaxIters): rows go to the nearest centre by
+// dist, centres move to the mean of their rows; a centre left without rows
+// keeps its place. It returns the centres and the iterations run.
+func kmeans(ctx context.Context, rows [][]float64, k int, dist func(a, b []float64) float64, rng *rand.Rand) ([][]float64, int, error) {
+	centres := kmeansPP(rows, k, dist, rng)
+	assign := make([]int, len(rows))
+	for i := range assign {
+		assign[i] = -1
+	}
+	n := len(rows[0])
+	for it := 1; it <= KMeansMaxIters; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		changed := 0
+		for i, x := range rows {
+			best, bd := 0, math.Inf(1)
+			for j, c := range centres {
+				if d := dist(x, c); d < bd {
+					best, bd = j, d
+				}
+			}
+			if assign[i] != best {
+				assign[i] = best
+				changed++
+			}
+		}
+		if changed == 0 {
+			return centres, it, nil
+		}
+		sum := make([][]float64, k)
+		count := make([]int, k)
+		for i, x := range rows {
+			j := assign[i]
+			if sum[j] == nil {
+				sum[j] = make([]float64, n)
+			}
+			for a, v := range x {
+				sum[j][a] += v
+			}
+			count[j]++
+		}
+		for j := range centres {
+			if count[j] == 0 {
+				continue
+			}
+			for a := range centres[j] {
+				centres[j][a] = sum[j][a] / float64(count[j])
+			}
+		}
+	}
+	return centres, KMeansMaxIters, nil
+}
+
+// invSqrt returns W^{+1/2} (row-major) of the landmarks' kernel matrix W
+// from its eigendecomposition: eigenvalues below eigenFloor of the largest
+// are dropped (their inverse square roots set to 0) and counted.
+func invSqrt(k fmap.Kernel, land [][]float64) ([]float64, int, error) {
+	d := len(land)
+	w := mat.NewSymDense(d, nil)
+	for i := range d {
+		for j := i; j < d; j++ {
+			w.SetSym(i, j, k.Eval(land[i], land[j]))
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(w, true) {
+		return nil, 0, fmt.Errorf("multidim: the eigendecomposition of the %d×%d landmark kernel matrix failed", d, d)
+	}
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	top := slices.Max(vals)
+	scale := make([]float64, d)
+	dropped := 0
+	for i, v := range vals {
+		if v > eigenFloor*top {
+			scale[i] = 1 / math.Sqrt(v)
+		} else {
+			dropped++
+		}
+	}
+	// W^{+1/2} = V diag(scale) Vᵀ.
+	var scaled, prod mat.Dense
+	scaled.Apply(func(_, c int, v float64) float64 { return v * scale[c] }, &vecs)
+	prod.Mul(&scaled, vecs.T())
+	out := make([]float64, d*d)
+	for i := range d {
+		for j := i; j < d; j++ {
+			// Symmetric to the bit: the mean of the two rounded products.
+			v := (prod.At(i, j) + prod.At(j, i)) / 2
+			out[i*d+j], out[j*d+i] = v, v
+		}
+	}
+	return out, dropped, nil
+}

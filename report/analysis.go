@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -12,6 +13,10 @@ const (
 	qLInf quantity = iota
 	qRMS
 	qSeconds
+	// qDataFrob and qDataLInf are the held-out data's Gram-matrix relative
+	// Frobenius error and L∞ |K − Ψ·Ψ| (NaN for a map without them).
+	qDataFrob
+	qDataLInf
 )
 
 // value returns the quantity of an ok cell.
@@ -21,8 +26,39 @@ func (c Cell) value(q quantity) float64 {
 		return c.Verification.Reported.LInf
 	case qRMS:
 		return c.Verification.Reported.RMS
+	case qDataFrob, qDataLInf:
+		d := c.Verification.Data
+		switch {
+		case d == nil:
+			return math.NaN()
+		case q == qDataFrob:
+			return d.Frobenius
+		}
+		return d.Absolute.LInf
 	}
 	return c.Seconds
+}
+
+// hasData reports whether the maps were verified on held-out data rows:
+// then the data error ranks them.
+func (in *Input) hasData() bool {
+	for _, row := range in.Cells {
+		for _, c := range row {
+			if c.ok() && c.Verification.Data != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rankQuantity is what ranks the methods: the held-out data error when
+// there is data, else the L∞ error; and its name in words.
+func (in *Input) rankQuantity() (quantity, string) {
+	if in.hasData() {
+		return qDataFrob, "held-out data error (Gram matrix, relative Frobenius)"
+	}
+	return qLInf, "L∞ error"
 }
 
 // rankValue is the value of q that best compares: design times as the
@@ -45,7 +81,7 @@ func (in *Input) best(q quantity) [][]bool {
 		first := true
 		var min float64
 		for i := range in.Methods {
-			if c := in.Cells[i][j]; c.ok() && (first || c.rankValue(q) < min) {
+			if c := in.Cells[i][j]; c.ok() && !math.IsNaN(c.rankValue(q)) && (first || c.rankValue(q) < min) {
 				min, first = c.rankValue(q), false
 			}
 		}
@@ -103,11 +139,13 @@ func (in *Input) bestAt(j int) int {
 	return row
 }
 
-// winners summarises which method has the smallest L∞ error at each D, in
-// words, runs of dimensions with the same winner together: "Smallest L∞
-// error: chum at D = 3..10, li at D = 11."
+// winners summarises which method has the smallest error at each D (the
+// held-out data error when there is data, else L∞), in words, runs of
+// dimensions with the same winner together: "Smallest L∞ error: chum at
+// D = 3..10, li at D = 11."
 func (in *Input) winners() string {
-	b := in.best(qLInf)
+	q, what := in.rankQuantity()
+	b := in.best(q)
 	type run struct {
 		who  string
 		dims []int
@@ -134,13 +172,13 @@ func (in *Input) winners() string {
 	case len(runs) == 0:
 		return ""
 	case len(runs) == 1 && len(runs[0].dims) > 1:
-		return fmt.Sprintf("Smallest L∞ error at every D: %s.", runs[0].who)
+		return fmt.Sprintf("Smallest %s at every D: %s.", what, runs[0].who)
 	}
 	var parts []string
 	for _, r := range runs {
 		parts = append(parts, fmt.Sprintf("%s at D = %s", r.who, dimList(r.dims)))
 	}
-	return "Smallest L∞ error: " + strings.Join(parts, "; ") + "."
+	return "Smallest " + what + ": " + strings.Join(parts, "; ") + "."
 }
 
 // dimList lists dimensions, a run of three or more as first..last.

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/featmap/featmap/design/fmap"
 )
 
 func render(t *testing.T, in *Input) map[string][]byte {
@@ -270,5 +272,42 @@ func TestNumbers(t *testing.T) {
 	}
 	if labels != 7 {
 		t.Errorf("%d labelled ticks on [1e-5, 10], want 7", labels)
+	}
+}
+
+// TestRankedByData: with held-out data errors the report shows them first
+// and ranks by them, even where the domain's L∞ ranks the other way; the
+// results name the data winners; maps beyond MaxResultNumbers constants are
+// left out of results.json with the reason.
+func TestRankedByData(t *testing.T) {
+	in := testInput()
+	// wide has the smaller L∞ at D = 1; give odd the smaller data error.
+	for i, frob := range []float64{0.2, 0.01} {
+		for j := range in.Dims {
+			if c := &in.Cells[i][j]; c.ok() {
+				v := *c.Verification
+				v.Data = &fmap.DataVerification{Frobenius: frob, Absolute: fmap.Measurement{LInf: 10 * frob}, File: "d.csv", Rows: 9}
+				c.Verification = &v
+			}
+		}
+	}
+	if w := in.winners(); w != "Smallest held-out data error (Gram matrix, relative Frobenius) at every D: odd (x)." {
+		t.Errorf("winners %q", w)
+	}
+	tabs := in.tables()
+	if len(tabs) != 5 || !strings.HasPrefix(tabs[0].Title, "held-out data: relative Frobenius") || tabs[0].Rows[1].Cells[0].Value != 0.01 || !tabs[0].Rows[1].Cells[0].Best {
+		t.Errorf("tables: %d, first %q %+v", len(tabs), tabs[0].Title, tabs[0].Rows[1].Cells[0])
+	}
+	r := in.Results()
+	if got := r.Best[0].Data; len(got) != 1 || got[0] != "odd (x)" {
+		t.Errorf("best by data at D = 1: %v", got)
+	}
+	if got := r.Best[0].LInf; len(got) != 1 || got[0] != "wide" {
+		t.Errorf("best by L∞ at D = 1: %v (the fixture's wide map has the smaller L∞)", got)
+	}
+	big := in.Cells[0][0]
+	big.Map = &fmap.Map{InDim: 2, Dim: 2, Stages: []fmap.Stage{{Random: &fmap.Random{In: 2, Freq: make([]float64, 2*(MaxResultNumbers+1))}}}}
+	if cr := cellResult("wide", 1, big); cr.Map != nil || !strings.Contains(cr.MapOmitted, "constants") {
+		t.Errorf("a map of %d constants kept in results.json (%q)", 2*(MaxResultNumbers+1), cr.MapOmitted)
 	}
 }

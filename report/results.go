@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/featmap/featmap/design/fmap"
 )
@@ -56,7 +57,16 @@ type CellResult struct {
 	Stages       []StageResult      `json:"stages,omitempty"`
 	LPs          int                `json:"lps,omitempty"`
 	Map          *fmap.Map          `json:"map,omitempty"`
+	// MapOmitted says why Map is absent from an ok cell: a map of more
+	// than MaxResultNumbers constants (random features, Nyström
+	// landmarks), which `featmap design -json` prints.
+	MapOmitted string `json:"map_omitted,omitempty"`
 }
+
+// MaxResultNumbers is the most constants a map in results.json may hold;
+// larger maps are left out (a report of twenty 1024-D random maps of 64
+// inputs would be 90 MB).
+const MaxResultNumbers = 4096
 
 // StageResult is one stage of an optimising design with its measured
 // error.
@@ -72,6 +82,9 @@ type BestResult struct {
 	Dim  int      `json:"dim"`
 	LInf []string `json:"linf"`
 	RMS  []string `json:"rms"`
+	// Data names the methods with the smallest held-out data error (the
+	// Gram matrix's relative Frobenius error), when there is data.
+	Data []string `json:"data,omitempty"`
 }
 
 // Timings holds the design times, in seconds of wall time.
@@ -107,7 +120,8 @@ func (in *Input) Results() *Results {
 			}
 		}
 	}
-	bl, br := in.best(qLInf), in.best(qRMS)
+	bl, br, bd := in.best(qLInf), in.best(qRMS), in.best(qDataFrob)
+	data := in.hasData()
 	for j, d := range in.Dims {
 		b := BestResult{Dim: d, LInf: []string{}, RMS: []string{}}
 		for i, m := range in.Methods {
@@ -116,6 +130,9 @@ func (in *Input) Results() *Results {
 			}
 			if br[i][j] {
 				b.RMS = append(b.RMS, m.Label)
+			}
+			if data && bd[i][j] {
+				b.Data = append(b.Data, m.Label)
 			}
 		}
 		r.Best = append(r.Best, b)
@@ -138,11 +155,33 @@ func cellResult(label string, dim int, c Cell) CellResult {
 		linf, rms := v.Reported.LInf, v.Reported.RMS
 		out.LInf, out.RMS, out.On = &linf, &rms, v.Reported.On
 		out.Verification, out.LPs, out.Map = v, c.LPs, c.Map
+		if n := mapNumbers(c.Map); n > MaxResultNumbers {
+			out.Map = nil
+			out.MapOmitted = fmt.Sprintf("%d constants, more than %d: featmap design -json prints the map", n, MaxResultNumbers)
+		}
 		for _, st := range c.Steps {
 			out.Stages = append(out.Stages, StageResult{Name: st.Name, LInf: st.Error.LInf, RMS: st.Error.RMS})
 		}
 	}
 	return out
+}
+
+// mapNumbers counts the constants of a map's stages.
+func mapNumbers(m *fmap.Map) int {
+	n := 0
+	for _, st := range m.Stages {
+		switch {
+		case st.Random != nil:
+			n += len(st.Random.Freq) + len(st.Random.Phase)
+		case st.Nystroem != nil:
+			n += len(st.Nystroem.Landmarks) + len(st.Nystroem.Proj)
+		case st.Fourier != nil:
+			n += len(st.Fourier.Terms) * (1 + m.InDim)
+		case st.Series != nil:
+			n += len(st.Series.K)
+		}
+	}
+	return n
 }
 
 // resultsJSON returns results.json's bytes.

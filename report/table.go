@@ -30,11 +30,16 @@ type tableCell struct {
 // tables returns the L∞, RMS and design-time tables.
 func (in *Input) tables() []table {
 	name, _ := in.errorName()
-	return []table{
+	var out []table
+	if in.hasData() {
+		out = append(out,
+			in.table(qDataFrob, "held-out data: relative Frobenius error of the Gram matrix"),
+			in.table(qDataLInf, "held-out data: L∞ of |K − Ψ·Ψ| over the rows' pairs"))
+	}
+	return append(out,
 		in.table(qLInf, "L∞ "+name),
 		in.table(qRMS, "RMS "+name),
-		in.table(qSeconds, "design time"),
-	}
+		in.table(qSeconds, "design time"))
 }
 
 func (in *Input) table(q quantity, title string) table {

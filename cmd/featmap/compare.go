@@ -5,11 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/featmap/featmap"
+	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/report"
 )
 
@@ -71,9 +73,25 @@ func compareCommand(out, solverName, spec string) string {
 	return strings.Join(append(parts, filepath.ToSlash(spec)), " ")
 }
 
-// printComparison writes the L∞ table of a comparison.
+// printComparison writes the L∞ table of a comparison, and with data first
+// the held-out data's Gram-matrix error, which then ranks the methods.
 func printComparison(w io.Writer, c *featmap.Comparison) {
+	if d := c.Spec.Problem.Data; d != nil {
+		fmt.Fprintf(w, "%s: held-out data error (Gram matrix, relative Frobenius; %s) per method and D\n", c.Spec.Name, d.File)
+		printTable(w, c, func(v fmap.Verification) float64 {
+			if v.Data == nil {
+				return math.NaN()
+			}
+			return v.Data.Frobenius
+		})
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintf(w, "%s: L∞ %s error per method and D\n", c.Spec.Name, c.Spec.Problem.Measure)
+	printTable(w, c, func(v fmap.Verification) float64 { return v.Reported.LInf })
+}
+
+// printTable writes one number of every cell, a row per method.
+func printTable(w io.Writer, c *featmap.Comparison, value func(fmap.Verification) float64) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "method\t")
 	for _, d := range c.Dims {
@@ -89,7 +107,7 @@ func printComparison(w io.Writer, c *featmap.Comparison) {
 			case cell.Err != nil:
 				fmt.Fprint(tw, "failed\t")
 			default:
-				fmt.Fprintf(tw, "%.3g\t", cell.Design.Verification.Reported.LInf)
+				fmt.Fprintf(tw, "%.3g\t", value(cell.Design.Verification))
 			}
 		}
 		fmt.Fprintln(tw)

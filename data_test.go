@@ -304,3 +304,25 @@ method: {name: %s}
 		t.Errorf("nystroem at D = 64 (%.4g) not below rff at D = 1024 (%.4g) on the held-out rows", a.Frobenius, b.Frobenius)
 	}
 }
+
+// TestSpecFileLimits: a FIFO, a device or a spec beyond MaxSpecBytes is
+// refused at once, before anything is read.
+func TestSpecFileLimits(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "spec.yaml")
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, []byte(chi2DataSpec("{file: d.csv}")+"#"+strings.Repeat("x", MaxSpecBytes)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]string{big: "more than the 1048576 a spec may have", "/dev/zero": "not a regular file"}
+	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
+		paths[fifo] = "not a regular file"
+	}
+	for path, want := range paths {
+		start := time.Now()
+		_, err := LoadSpec(path)
+		if err == nil || !strings.Contains(err.Error(), want) || time.Since(start) > time.Second {
+			t.Errorf("%s: %v after %v, want %q at once", path, err, time.Since(start), want)
+		}
+	}
+}

@@ -59,14 +59,35 @@ func ParseSpec(path string, data []byte) (*Spec, error) {
 	return s, nil
 }
 
-// LoadSpec reads the spec at path and decodes it with ParseSpec; then it
+// MaxSpecBytes is the largest spec file LoadSpec reads.
+const MaxSpecBytes = 1 << 20
+
+// LoadSpec reads the spec at path (a regular file of at most MaxSpecBytes) and decodes it with ParseSpec; then it
 // reads the files its methods' options name (design.FileLoader), relative
 // to the spec's directory unless absolute. A file's error is a *SpecError
 // at the option's key whose message names the file and its line.
 func LoadSpec(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, &SpecError{Path: path, Msg: fmt.Sprintf("not a regular file (%s): featmap reads specs only from regular files", fi.Mode().Type())}
+	case fi.Size() > MaxSpecBytes:
+		return nil, &SpecError{Path: path, Msg: fmt.Sprintf("%d bytes, more than the %d a spec may have", fi.Size(), MaxSpecBytes)}
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	// The file may have grown since: read at most one byte beyond the limit.
+	data, err := io.ReadAll(io.LimitReader(f, MaxSpecBytes+1))
+	f.Close()
+	switch {
+	case err != nil:
+		return nil, err
+	case len(data) > MaxSpecBytes:
+		return nil, &SpecError{Path: path, Msg: fmt.Sprintf("more than the %d a spec may have (it grew while read)", MaxSpecBytes)}
 	}
 	s, err := ParseSpec(path, data)
 	if err != nil {

@@ -74,7 +74,36 @@ Run "featmap COMMAND -h" for a command's flags.
 // the name and returns the exit code.
 var commands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{}
 
+// checkedWriter remembers the first error of its writes, so that output
+// that could not be written (a full disk, a closed pipe) is a failure, not
+// a silent success.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	c.err = err
+	return n, err
+}
+
+// run runs the command of args; a failed write to stdout turns success
+// into exit code 1.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	code := runCommand(ctx, args, out, stderr)
+	if out.err != nil && code == exitOK {
+		fmt.Fprintln(stderr, "featmap: writing the output:", out.err)
+		return exitFailed
+	}
+	return code
+}
+
+func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage

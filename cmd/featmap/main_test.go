@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,5 +116,23 @@ func TestExitCodes(t *testing.T) {
 	}
 	if code, out, _ := runCLI("version"); code != exitOK || !strings.HasPrefix(out, "featmap ") {
 		t.Errorf("version: exit %d, %q", code, out)
+	}
+}
+
+// failingWriter fails every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestOutputWriteFails: output that cannot be written (design > /dev/full)
+// is a failure, exit 1 with the reason, not a silent success.
+func TestOutputWriteFails(t *testing.T) {
+	spec := writeSpec(t, vzSpec)
+	for _, args := range [][]string{{"version"}, {"design", spec}, {"gen", "-pkg", "x", spec}} {
+		var e bytes.Buffer
+		code := run(context.Background(), args, failingWriter{}, &e)
+		if code != exitFailed || !strings.Contains(e.String(), "no space left on device") {
+			t.Errorf("%v: exit %d, stderr %q; want %d and the write error", args, code, e.String(), exitFailed)
+		}
 	}
 }

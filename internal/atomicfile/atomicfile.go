@@ -16,14 +16,19 @@ type File struct {
 	Data []byte
 }
 
-// Write writes the files (mode 0644) atomically as a set, as the package
-// says. A target that exists but is not a regular file (a directory, a
+// Write writes the files atomically as a set, as the package says: a new
+// file gets mode 0644, an existing one keeps its permissions. A target that exists but is not a regular file (a directory, a
 // FIFO, a device) is refused before anything is written. On failure no
 // temporary file is left behind.
 func Write(files ...File) error {
-	for _, f := range files {
-		if fi, err := os.Lstat(f.Path); err == nil && !fi.Mode().IsRegular() {
-			return fmt.Errorf("%s exists and is not a regular file", f.Path)
+	modes := make([]os.FileMode, len(files))
+	for i, f := range files {
+		modes[i] = 0o644
+		if fi, err := os.Lstat(f.Path); err == nil {
+			if !fi.Mode().IsRegular() {
+				return fmt.Errorf("%s exists and is not a regular file", f.Path)
+			}
+			modes[i] = fi.Mode().Perm()
 		}
 	}
 	tmps := make([]string, 0, len(files))
@@ -32,8 +37,8 @@ func Write(files ...File) error {
 			os.Remove(t)
 		}
 	}
-	for _, f := range files {
-		tmp, err := writeTemp(f.Path, f.Data)
+	for i, f := range files {
+		tmp, err := writeTemp(f.Path, f.Data, modes[i])
 		if err != nil {
 			cleanup()
 			return fmt.Errorf("writing %s: %w", f.Path, err)
@@ -50,9 +55,9 @@ func Write(files ...File) error {
 	return nil
 }
 
-// writeTemp writes data to a new temporary file beside path and returns
-// its name (a variable so that tests can make it fail).
-var writeTemp = func(path string, data []byte) (string, error) {
+// writeTemp writes data to a new temporary file of the given mode beside
+// path and returns its name (a variable so that tests can make it fail).
+var writeTemp = func(path string, data []byte, mode os.FileMode) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return "", err
@@ -66,7 +71,7 @@ var writeTemp = func(path string, data []byte) (string, error) {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp, 0o644)
+		err = os.Chmod(tmp, mode)
 	}
 	if err != nil {
 		os.Remove(tmp)

@@ -23,12 +23,12 @@ func dirNames(t *testing.T, dir string) []string {
 	return names
 }
 
-// TestWrite: every file is written with mode 0644, replacing the old ones,
-// and nothing else is left in the directory.
+// TestWrite: every file is written (mode 0644 here: a was 0644, b is new),
+// replacing the old ones, and nothing else is left in the directory.
 func TestWrite(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	if err := os.WriteFile(a, []byte("old"), 0o600); err != nil {
+	if err := os.WriteFile(a, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := Write(File{a, []byte("new a")}, File{b, []byte("new b")}); err != nil {
@@ -65,11 +65,11 @@ func TestWriteFailureLeavesFilesUntouched(t *testing.T) {
 			files = append(files, File{p, []byte("new")})
 		}
 		calls := 0
-		writeTemp = func(path string, data []byte) (string, error) {
+		writeTemp = func(path string, data []byte, mode os.FileMode) (string, error) {
 			if calls++; calls == k+1 {
 				return "", errors.New("disk full")
 			}
-			return orig(path, data)
+			return orig(path, data, mode)
 		}
 		if err := Write(files...); err == nil || !strings.Contains(err.Error(), "disk full") {
 			t.Fatalf("failing file %d: err %v", k, err)
@@ -99,5 +99,27 @@ func TestWriteTargetNotAFile(t *testing.T) {
 	}
 	if names := dirNames(t, dir); !slices.Equal(names, []string{"sub"}) {
 		t.Errorf("directory holds %v", names)
+	}
+}
+
+// TestKeepsMode: rewriting an existing file keeps its permissions (an
+// executable or private file stays so); a new file gets 0644.
+func TestKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old")
+	if err := os.WriteFile(old, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(dir, "new")
+	if err := Write(File{old, []byte("y")}, File{fresh, []byte("z")}); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]os.FileMode{old: 0o600, fresh: 0o644} {
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v (%v), want %v", path, fi.Mode().Perm(), err, want)
+		}
 	}
 }

@@ -15,6 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/homogeneous"
 )
 
 // chi2DataSpec is a χ² spec on {0..16} with a data section body.
@@ -324,5 +327,52 @@ func TestSpecFileLimits(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) || time.Since(start) > time.Second {
 			t.Errorf("%s: %v after %v, want %q at once", path, err, time.Since(start), want)
 		}
+	}
+}
+
+// TestLiOnData: with a data section li runs Algorithm 1 on the values of
+// the rows to fit (its parameters are LiFromValues of them), which lowers
+// its held-out error below Algorithm 1 on a log-uniform density over the
+// domain; the old option li.data still works, with a warning.
+func TestLiOnData(t *testing.T) {
+	raw, err := os.ReadFile("testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"digits.csv.gz": string(raw), "v.txt": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"}
+	body := `version: 1
+name: LiDigits
+kernel: {type: chi2}
+domain: {integers: [0, 16]}
+target: {dim: 5}
+method: {name: li%s}
+data: {file: digits.csv.gz, columns: [0, 63], label_column: 64}
+`
+	s := loadSpec(t, writeSpecWith(t, fmt.Sprintf(body, ""), files))
+	d := mustDesign(t, s, Settings{})
+	var values []float64
+	for _, x := range s.Problem.Data.Fit {
+		values = append(values, x...)
+	}
+	want, err := homogeneous.LiFromValues(5, homogeneous.DefaultLiBins, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Map.Series().K; !reflect.DeepEqual(got, want) {
+		t.Errorf("k = %v, want Algorithm 1 on the data %v", got, want)
+	}
+	blind := s.Problem.Data
+	s.Problem.Data = &fmap.Data{File: blind.File}
+	lu := mustDesign(t, s, Settings{})
+	s.Problem.Data = blind
+	onData := fmap.VerifyData(d.Map, blind).Frobenius
+	logUniform := fmap.VerifyData(lu.Map, blind).Frobenius
+	t.Logf("held-out Gram error at D = 5: li on the data %.4g, li on a log-uniform density %.4g", onData, logUniform)
+	if onData >= logUniform {
+		t.Errorf("li on the data (%.4g) not below li on a log-uniform density (%.4g)", onData, logUniform)
+	}
+	old := loadSpec(t, writeSpecWith(t, fmt.Sprintf(body, ", data: v.txt"), files))
+	if len(old.Warnings) != 1 || !strings.Contains(old.Warnings[0], "spec.yaml:6: method.data: deprecated") {
+		t.Errorf("warnings %q", old.Warnings)
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/homogeneous"
 	"gopkg.in/yaml.v3"
 )
 
@@ -110,6 +111,12 @@ func LoadSpec(path string) (*Spec, error) {
 	if s.Data != nil {
 		if err := loadData(s); err != nil {
 			return nil, err
+		}
+	}
+	for _, m := range s.methods() {
+		if l, ok := m.Method.(*homogeneous.Li); ok && l.Opts.Data != "" {
+			s.Warnings = append(s.Warnings, (&SpecError{Path: path, Line: m.keys["data"], Field: child(m.field, "data"),
+				Msg: "deprecated: give the file in the spec's data section (data: {file: …}), which every method and the verification use"}).Error())
 		}
 	}
 	return s, nil

@@ -30,6 +30,9 @@ type Spec struct {
 	// a header (given or detected).
 	Data       *DataSpec
 	DataHeader bool
+	// Warnings are things the spec does that work but should change (a
+	// deprecated key), in the form of error messages.
+	Warnings []string
 }
 
 // TargetSpec is the spec's target section: exactly one of Dim and MaxError

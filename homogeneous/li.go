@@ -42,7 +42,9 @@ func oneAxis(name string, p *fmap.Problem) error {
 }
 
 // LiOptions tune Li's direct χ² series. At most one of K and Data is set;
-// with neither, Algorithm 1 runs on a log-uniform density over the domain.
+// with neither, Algorithm 1 runs on the values of the spec's data (its rows
+// to fit) if it has a data section, else on a log-uniform density over the
+// domain.
 type LiOptions struct {
 	// K gives the parameters k_1..k_N explicitly (N is the dimension).
 	K []float64 `yaml:"k" spec:"positive,maxlen=10000"`
@@ -52,6 +54,7 @@ type LiOptions struct {
 	// Data is a file of data values (nonnegative numbers separated by white
 	// space, '#' comments) for the data-driven variant of Algorithm 1,
 	// relative to the spec's directory; LoadFiles reads it into Values.
+	// Deprecated: the spec's data section does this for every method.
 	Data   string    `yaml:"data" spec:"nonempty"`
 	Values []float64 `yaml:"-"`
 }
@@ -161,6 +164,16 @@ func (m *Li) Design(_ context.Context, p *fmap.Problem, dim int, _ design.Settin
 	case opt.Values != nil:
 		if ks, err = LiFromValues(dim, opt.Bins, opt.Values); err != nil {
 			return nil, err
+		}
+	case p.Data != nil && len(p.Data.Fit) > 0:
+		// Algorithm 1 on the values of the data's rows to fit (every
+		// coordinate: the map applies to each).
+		var values []float64
+		for _, x := range p.Data.Fit {
+			values = append(values, x...)
+		}
+		if ks, err = LiFromValues(dim, opt.Bins, values); err != nil {
+			return nil, fmt.Errorf("%w (the data's rows to fit)", err)
 		}
 	default:
 		lo, err := p.SmallestNonzero()

@@ -154,6 +154,9 @@ func parseCommand(fs *flag.FlagSet, c *commonFlags, args []string, stderr io.Wri
 		fmt.Fprintln(stderr, err)
 		return nil, featmap.Settings{}, exitUsage
 	}
+	for _, w := range spec.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
 	return spec, featmap.Settings{Solver: sv, Progress: progress(stderr)}, exitOK
 }
 

@@ -67,10 +67,14 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 		}
 		s.Inner = inner
 	default:
-		return nil, fmt.Errorf("codegen: cannot emit a map with the stages %s (it emits one Fourier, series or random stage, or a per-coordinate stage followed by random features in the identity transform)", stageNames(st))
+		return nil, fmt.Errorf("%w a map with the stages %s (it emits one Fourier, series or random stage, or a per-coordinate stage followed by random features in the identity transform)", ErrUnsupported, stageNames(st))
 	}
 	return s, nil
 }
+
+// ErrUnsupported reports a map the code generator cannot emit yet (a
+// Nyström map): the map is fine, only its Go form is missing.
+var ErrUnsupported = errors.New("codegen: cannot emit yet")
 
 // innerShape is the one-input map of the per-coordinate stage inner of m,
 // on the smallest range that holds every axis of m's domain.
@@ -111,6 +115,8 @@ func stageNames(st []fmap.Stage) string {
 			s += "per-coordinate"
 		case x.Random != nil:
 			s += "random (" + string(x.Random.Transform) + ")"
+		case x.Nystroem != nil:
+			s += "nystroem"
 		}
 	}
 	return s + "]"

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -65,7 +66,10 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		info.File = filepath.Base(*out)
 	}
 	gen, err := codegen.GenerateFiles(vm, info)
-	if err != nil {
+	switch {
+	case errors.Is(err, codegen.ErrUnsupported):
+		return failed(stderr, spec.Path, fmt.Errorf("%v (featmap design -json prints the map)", err))
+	case err != nil:
 		return failed(stderr, spec.Path, fmt.Errorf("%w: %v", featmap.ErrInternal, err))
 	}
 	var files []atomicfile.File

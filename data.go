@@ -82,7 +82,6 @@ func (e *DataError) Unwrap() error { return e.Err }
 type dataReader struct {
 	d        *DataSpec
 	p        *fmap.Problem
-	name     string // the file as messages name it
 	sep      func(string) []string
 	width    int // columns per row, from the first data row
 	first    int
@@ -129,7 +128,7 @@ func loadData(s *Spec) error {
 		in = z
 	}
 	base := strings.TrimSuffix(strings.ToLower(name), ".gz")
-	r := &dataReader{d: d, p: s.Problem, name: name, additive: s.Problem.Kernel.Homogeneous() && s.Problem.InDim() == 1}
+	r := &dataReader{d: d, p: s.Problem, additive: s.Problem.Kernel.Homogeneous() && s.Problem.InDim() == 1}
 	switch {
 	case strings.HasSuffix(base, ".npy"):
 		return dataErr(0, -1, nil, ".npy files are not read yet: write the data as CSV, TSV or whitespace-separated text")

@@ -185,6 +185,9 @@ func formText(m *shape) string {
 	if m.Random != nil {
 		return randomFormText(m)
 	}
+	if m.Nystroem != nil {
+		return nysFormText(m)
+	}
 	switch m.Form {
 	case fmap.LiSeries:
 		return "Li et al.'s direct χ² series c_q(x) = Π_{p<q} ρ_p(x)·2√k_q·x/(x+k_q), ρ_p(x) = (x−k_p)/(x+k_p)"
@@ -206,6 +209,9 @@ func formText(m *shape) string {
 func negativeText(m *shape) string {
 	if m.Random != nil {
 		return randomNegativeText(m)
+	}
+	if m.Nystroem != nil {
+		return nysNegativeText()
 	}
 	nf := "NaN and ±Inf give NaN in every component."
 	if m.InDim > 1 {
@@ -284,6 +290,9 @@ func (e *emitter) parameterLines() []string {
 	if e.p.rnd != nil {
 		return e.randomParameterLines()
 	}
+	if e.p.nys != nil {
+		return e.nysParameterLines()
+	}
 	switch m.Form {
 	case fmap.LiSeries:
 		ks := make([]string, len(m.LiK))
@@ -321,6 +330,9 @@ func (e *emitter) evaluationLines() []string {
 	p := e.p
 	if p.rnd != nil {
 		return e.randomEvaluationLines()
+	}
+	if p.nys != nil {
+		return e.nysEvaluationLines()
 	}
 	var out []string
 	if tb := p.table; tb != nil {

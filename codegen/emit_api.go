@@ -13,6 +13,10 @@ func (e *emitter) api(f *jen.File) {
 		e.randomAPI(f)
 		return
 	}
+	if p.nys != nil {
+		e.nysAPI(f)
+		return
+	}
 	f.Comment(commentBody(e.docN()))
 	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.scalarBody()...)
 	f.Line()
@@ -143,6 +147,10 @@ func (e *emitter) helpers(f *jen.File) {
 	p := e.p
 	if p.rnd != nil {
 		e.randomHelpers(f)
+		return
+	}
+	if p.nys != nil {
+		e.nysHelpers(f)
 		return
 	}
 	if e.hasGeneral() {

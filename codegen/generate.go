@@ -163,9 +163,9 @@ func Generate(vm fmap.Verified, info Info) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.rnd != nil && p.rnd.data {
-		return nil, fmt.Errorf("codegen: %s's random features have %d constants, more than the %d written as Go literals: they go to a data file beside the Go file (use GenerateFiles)",
-			info.Name, p.rnd.constants(), maxLiterals)
+	if blob := p.dataBlob(); blob != nil {
+		return nil, fmt.Errorf("codegen: %s has %d constants, more than the %d written as Go literals: they go to a data file beside the Go file (use GenerateFiles)",
+			info.Name, len(blob)/8, maxLiterals)
 	}
 	files, err := p.render()
 	if err != nil {
@@ -201,10 +201,21 @@ func (p *plan) render() ([]File, error) {
 		return nil, fmt.Errorf("codegen: rendering %s: %w", p.info.Name, err)
 	}
 	files := []File{{Name: p.info.File, Data: buf.Bytes()}}
-	if p.rnd != nil && p.rnd.data {
-		files = append(files, File{Name: dataFileName(p.info.File), Data: p.rnd.blob})
+	if blob := p.dataBlob(); blob != nil {
+		files = append(files, File{Name: dataFileName(p.info.File), Data: blob})
 	}
 	return files, nil
+}
+
+// dataBlob is the content of the plan's data file, nil without one.
+func (p *plan) dataBlob() []byte {
+	switch {
+	case p.rnd != nil && p.rnd.data:
+		return p.rnd.blob
+	case p.nys != nil && p.nys.data:
+		return p.nys.blob
+	}
+	return nil
 }
 
 // emitter builds the jennifer file of one plan.

@@ -239,18 +239,19 @@ func TestPrivateNames(t *testing.T) {
 	}
 }
 
-// TestUnsupportedMap: a map whose stages codegen cannot emit yet (a
-// Nyström map) is ErrUnsupported, naming its stages, not a crash or a
+// TestUnsupportedMap: a map whose stages codegen cannot emit (two Nyström
+// stages in a row) is ErrUnsupported, naming its stages, not a crash or a
 // wrong file.
 func TestUnsupportedMap(t *testing.T) {
 	k := fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1, 1}}
-	m := &fmap.Map{Kernel: k, InDim: 2, Dim: 1, Domain: fmap.Domain{Lo: []float64{0, 0}, Hi: []float64{1, 1}}, Method: "nystroem",
-		Stages: []fmap.Stage{{Nystroem: &fmap.Nystroem{Kernel: k, In: 2, Landmarks: []float64{0.5, 0.5}, Proj: []float64{1}}}}}
+	st := fmap.Stage{Nystroem: &fmap.Nystroem{Kernel: k, In: 2, Landmarks: []float64{0.5, 0.5, 0.2, 0.1}, Proj: []float64{1, 0, 0, 1}}}
+	m := &fmap.Map{Kernel: k, InDim: 2, Dim: 2, Domain: fmap.Domain{Lo: []float64{0, 0}, Hi: []float64{1, 1}}, Method: "nystroem",
+		Stages: []fmap.Stage{st, st}}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	_, err := GenerateFiles(fmap.Verified{Map: m, Verification: &fmap.Verification{}}, Info{Name: "Ny", Package: "x", Version: "v", SpecPath: "s.yaml", SpecHash: "h", File: "ny.go"})
-	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "[nystroem]") {
-		t.Errorf("error %v, want ErrUnsupported naming [nystroem]", err)
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "[nystroem, nystroem]") {
+		t.Errorf("error %v, want ErrUnsupported naming [nystroem, nystroem]", err)
 	}
 }

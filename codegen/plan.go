@@ -56,6 +56,8 @@ type plan struct {
 	// rnd is the plan of a random-feature map (nil for the one-stage
 	// Fourier and series maps, which use the fields above).
 	rnd *randomPlan
+	// nys is the plan of a Nyström map (nil otherwise).
+	nys *nysPlan
 }
 
 // axisError returns the bound Σ_i √F_i·ε_i on ‖δΨ‖/‖Ψ‖ of the per-axis
@@ -137,6 +139,12 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 	p.budget = budgetFraction * m.Errors.Reported.LInf
 	if m.Random != nil {
 		if p.rnd, err = newRandomPlan(p); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	if m.Nystroem != nil {
+		if p.nys, err = newNysPlan(p); err != nil {
 			return nil, err
 		}
 		return p, nil

@@ -34,6 +34,8 @@ type shape struct {
 
 	// Random is the random-feature stage of a random map, nil otherwise.
 	Random *fmap.Random
+	// Nystroem is the stage of a Nyström map, nil otherwise.
+	Nystroem *fmap.Nystroem
 	// Inner is the one-input map of a per-coordinate stage that precedes
 	// Random, as a one-stage map of its own on the union of the axes'
 	// ranges (nil without one).
@@ -59,6 +61,8 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 		s.Form, s.Transform, s.Gamma, s.Negative, s.LiK = r.Form, fmap.Identity, 1, r.Negative, r.K
 	case len(st) == 1 && st[0].Random != nil:
 		s.Random = st[0].Random
+	case len(st) == 1 && st[0].Nystroem != nil:
+		s.Nystroem = st[0].Nystroem
 	case len(st) == 2 && st[0].PerCoordinate != nil && st[1].Random != nil && st[1].Random.Transform == fmap.Identity:
 		s.Random = st[1].Random
 		inner, err := innerShape(m, st[0].PerCoordinate.Inner)

@@ -37,6 +37,7 @@ func Cases() []Case {
 		{"Mod2", true, Mod2},
 		{"ExpChi2", true, ExpChi2},
 		{"RFFSkew", true, RFFSkew},
+		{"NysRBF", true, NysRBF},
 		{"Chi2Gamma", false, Chi2Gamma},
 		{"VZInt", false, VZInt},
 		{"LiInt", false, LiInt},
@@ -55,6 +56,10 @@ func Cases() []Case {
 		{"ExpChi2Li", false, ExpChi2Li},
 		{"ExpChi2Cheb", false, ExpChi2Cheb},
 		{"ExpChi21", false, ExpChi21},
+		{"NysExpChi2", false, NysExpChi2},
+		{"NysSkew", false, NysSkew},
+		{"NysInter", false, NysInter},
+		{"NysBig", false, NysBig},
 	}
 }
 
@@ -593,4 +598,58 @@ func RFF1() fmap.Verified {
 		Absolute:  fmap.Measurement{On: "all 4004001 ordered pairs of x, y on 2001 equally spaced points of [0, 3.141592653589793]", Points: 4004001, LInf: 0.4398, RMS: 0.1657},
 		Signature: fmap.Measurement{On: "2001 equally spaced λ in [0, 3.14159]", Points: 2001, LInf: 0.4034, RMS: 0.1726},
 	})
+}
+
+// nystroem builds a Nyström map of kernel k on dom with m landmarks drawn
+// uniformly from the box and a symmetric projection of random entries (the
+// emitter does not care how the map was designed).
+func nystroem(k fmap.Kernel, dom fmap.Domain, m int, seed uint64, v *fmap.Verification) fmap.Verified {
+	r := rand.New(rand.NewPCG(seed, 9))
+	n := len(dom.Lo)
+	st := &fmap.Nystroem{Kernel: k, In: n, Landmarks: make([]float64, m*n), Proj: make([]float64, m*m)}
+	for j := range m {
+		for i := range n {
+			st.Landmarks[j*n+i] = dom.Lo[i] + (dom.Hi[i]-dom.Lo[i])*r.Float64()
+		}
+	}
+	for i := range m {
+		for j := i; j < m; j++ {
+			x := r.NormFloat64() / float64(m)
+			st.Proj[i*m+j], st.Proj[j*m+i] = x, x
+		}
+	}
+	return random(&fmap.Map{Kernel: k, InDim: n, Dim: m, Domain: dom, Method: "nystroem", Stages: []fmap.Stage{{Nystroem: st}}}, v)
+}
+
+// nysOn is where the Nyström test maps' errors were "measured".
+const nysOn = "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"
+
+// NysRBF is a Nyström map of the RBF kernel (σ = 0.5, 1, 2) on [0, 1]³ with
+// 5 landmarks.
+func NysRBF() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.5, 1, 2}}, box(3, 0, 1, false), 5, 1, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysExpChi2 is a Nyström map of exp-χ² (β = 0.7) on [0, 1]⁴ with 6
+// landmarks.
+func NysExpChi2() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.ExpChi2, Beta: 0.7}, box(4, 0, 1, false), 6, 2, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysSkew is a Nyström map of the skewed χ² kernel (σ = 0.5, 2, c = 0.01)
+// on [0, 1]² with 4 landmarks.
+func NysSkew() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.SkewedChi2, Sigma: []float64{0.5, 2}, C: 0.01}, box(2, 0, 1, false), 4, 3, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysInter is a Nyström map of the skewed intersection kernel (σ = 1,
+// c = 0.1) on [0, 2]³ with 3 landmarks.
+func NysInter() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.SkewedIntersection, Sigma: []float64{1, 1, 1}, C: 0.1}, box(3, 0, 2, false), 3, 4, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysBig is a Nyström map of the RBF kernel on [0, 16]⁶⁴ with 64 landmarks:
+// its 8192 constants go to a data file.
+func NysBig() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.RBF, Sigma: repeat(40, 64)}, box(64, 0, 16, false), 64, 5, absolute(0.05, 0.01, 1000000, nysOn))
 }

@@ -1,0 +1,295 @@
+package codegen
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/featmap/featmap/design/fmap"
+)
+
+// nysPlan is what Generate decided for a Nyström map: the stage and where
+// its constants (landmarks, then the projection) go. Every component is
+// computed by the formula, the kernel as featmap's reference evaluator
+// computes it: no fast path, no error beyond rounding.
+type nysPlan struct {
+	s    *fmap.Nystroem
+	m, n int // landmarks, inputs
+	data bool
+	blob []byte
+	sum  [sha256.Size]byte
+}
+
+// constants is the number of constants of the stage.
+func (q *nysPlan) constants() int { return len(q.s.Landmarks) + len(q.s.Proj) }
+
+func newNysPlan(p *plan) (*nysPlan, error) {
+	s := p.m.Nystroem
+	q := &nysPlan{s: s, m: s.Size(), n: s.In}
+	if q.n > maxArgs || q.m > maxArgs {
+		return nil, fmt.Errorf("codegen: a Nyström map of %d inputs and %d landmarks; the emitted code keeps each in a stack array of at most %d", q.n, q.m, maxArgs)
+	}
+	switch k := s.Kernel; {
+	case k.Type == fmap.RBF, k.Skewed():
+		if len(k.Sigma) != q.n {
+			return nil, fmt.Errorf("codegen: the Nyström kernel has %d widths for %d inputs", len(k.Sigma), q.n)
+		}
+	case k.Type == fmap.ExpChi2:
+	default:
+		return nil, fmt.Errorf("%w a Nyström map of the %s kernel", ErrUnsupported, k.Type)
+	}
+	if q.constants() > maxLiterals {
+		q.data = true
+		q.blob = make([]byte, 0, 8*q.constants())
+		for _, v := range append(append([]float64(nil), s.Landmarks...), s.Proj...) {
+			q.blob = binary.LittleEndian.AppendUint64(q.blob, math.Float64bits(v))
+		}
+		q.sum = sha256.Sum256(q.blob)
+	}
+	return q, nil
+}
+
+// Names of a Nyström map's unexported identifiers.
+func (e *emitter) landName() string   { return e.p.priv + "Landmarks" }
+func (e *emitter) projName() string   { return e.p.priv + "Proj" }
+func (e *emitter) sizeName() string   { return e.p.priv + "M" }
+func (e *emitter) kernelName() string { return e.p.priv + "Kernel" }
+func (e *emitter) sigmaName() string  { return e.p.priv + "Sigma" }
+
+// nysAPI emits N, NSlice, N32 and NSlice32 of a Nyström map.
+func (e *emitter) nysAPI(f *jen.File) {
+	p := e.p
+	f.Comment(commentBody(e.docN()))
+	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.nysBody(false)...)
+	f.Line()
+	f.Comment(commentBody(e.docSlice(e.sliceName(), p.name, "float64")))
+	f.Func().Id(e.sliceName()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float64()).
+		Block(e.sliceBody(e.sliceName(), p.name, jen.Float64)...)
+	f.Line()
+	f.Comment(commentBody(e.doc32()))
+	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.nysBody(true)...)
+	f.Line()
+	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
+	f.Func().Id(e.slice32Name()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float32()).
+		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
+}
+
+// nysBody is the body of N (is32 false) or N32: zeros for a non-finite
+// input, the kernel values k_j = K(x, l_j), then Proj·k, each component one
+// sum in the reference evaluator's order.
+func (e *emitter) nysBody(is32 bool) []jen.Code {
+	q := e.p.nys
+	elem := jen.Float64
+	if is32 {
+		elem = jen.Float32
+	}
+	zero := []jen.Code{jen.Op("*").Id("out").Op("=").Index(jen.Id(e.dimName())).Add(elem()).Values(), jen.Return()}
+	var body []jen.Code
+	body = append(body, jen.Var().Id("t").Index(jen.Id(e.inName())).Float64())
+	conv := jen.Id("a")
+	if is32 {
+		conv = jen.Float64().Call(jen.Id("a"))
+	}
+	body = append(body, jen.For(jen.List(jen.Id("j"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
+		jen.Id("v").Op(":=").Add(conv),
+		jen.If(jen.Op("!").Parens(jen.Qual("math", "Abs").Call(jen.Id("v")).Op("<=").Qual("math", "MaxFloat64"))).Block(zero...),
+		jen.Id("t").Index(jen.Id("j")).Op("=").Id("v"),
+	))
+	body = append(body,
+		jen.Var().Id("k").Index(jen.Id(e.sizeName())).Float64(),
+		jen.For(jen.Id("j").Op(":=").Range().Id("k")).Block(
+			jen.Id("k").Index(jen.Id("j")).Op("=").Id(e.kernelName()).Call(
+				jen.Op("&").Id("t"),
+				jen.Parens(jen.Op("*").Index(jen.Id(e.inName())).Float64()).Call(jen.Id(e.landName()).Index(jen.Id("j").Op("*").Id(e.inName()).Op(":"))),
+			),
+		),
+	)
+	store := jen.Id("v")
+	if is32 {
+		store = jen.Float32().Call(jen.Id("v"))
+	}
+	body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(
+		jen.Id("row").Op(":=").Parens(jen.Op("*").Index(jen.Id(e.sizeName())).Float64()).Call(jen.Id(e.projName()).Index(jen.Id("i").Op("*").Id(e.sizeName()).Op(":"))),
+		jen.Var().Id("v").Float64(),
+		jen.For(jen.List(jen.Id("j"), jen.Id("c")).Op(":=").Range().Id("row")).Block(
+			jen.Id("v").Op("+=").Id("c").Op("*").Id("k").Index(jen.Id("j")),
+		),
+		jen.Id("out").Index(jen.Id("i")).Op("=").Add(store),
+	))
+	_ = q
+	return body
+}
+
+// nysKernelBody is the body of the kernel K(x, y) as fmap.Kernel.Eval
+// computes it.
+func (e *emitter) nysKernelBody() []jen.Code {
+	k := e.p.nys.s.Kernel
+	f := e.lit.f64
+	loop := func(inner ...jen.Code) jen.Code {
+		return jen.For(jen.Id("i").Op(":=").Range().Id("x")).Block(inner...)
+	}
+	switch {
+	case k.Type == fmap.ExpChi2:
+		return []jen.Code{
+			jen.Id("s").Op(":=").Lit(0.0),
+			loop(jen.If(jen.Id("t").Op(":=").Id("x").Index(jen.Id("i")).Op("+").Id("y").Index(jen.Id("i")), jen.Id("t").Op("!=").Lit(0)).Block(
+				jen.Id("d").Op(":=").Id("x").Index(jen.Id("i")).Op("-").Id("y").Index(jen.Id("i")),
+				jen.Id("s").Op("+=").Id("d").Op("*").Id("d").Op("/").Id("t"),
+			)),
+			jen.Return(jen.Qual("math", "Exp").Call(jen.Op("-").Add(f(k.Beta)).Op("*").Id("s"))),
+		}
+	case k.Skewed():
+		// λ_i = log of the larger of x_i + c, y_i + c over the smaller
+		// (fmap's logRatio), then the signature.
+		lambda := []jen.Code{
+			jen.List(jen.Id("a"), jen.Id("b")).Op(":=").List(jen.Id("x").Index(jen.Id("i")).Op("+").Add(f(k.C)), jen.Id("y").Index(jen.Id("i")).Op("+").Add(f(k.C))),
+			jen.List(jen.Id("hi"), jen.Id("lo")).Op(":=").List(jen.Max(jen.Id("a"), jen.Id("b")), jen.Min(jen.Id("a"), jen.Id("b"))),
+			jen.Var().Id("l").Float64(),
+			jen.If(jen.Id("r").Op(":=").Id("hi").Op("/").Id("lo"), jen.Id("r").Op(">=").Add(f(0x1p-1022)).Op("&&").Id("r").Op("<=").Qual("math", "MaxFloat64")).Block(
+				jen.Id("l").Op("=").Qual("math", "Log").Call(jen.Id("r")),
+			).Else().Block(
+				jen.Id("l").Op("=").Qual("math", "Log").Call(jen.Id("hi")).Op("-").Qual("math", "Log").Call(jen.Id("lo")),
+			),
+		}
+		if k.Type == fmap.SkewedChi2 {
+			// sech(σλ) = 2e^{−a/2}/(1+e^{−a}) at a = |2σλ|.
+			return []jen.Code{
+				jen.Id("p").Op(":=").Lit(1.0),
+				loop(append(lambda,
+					jen.Id("v").Op(":=").Qual("math", "Abs").Call(jen.Lit(2).Op("*").Id(e.sigmaName()).Index(jen.Id("i")).Op("*").Id("l")),
+					jen.Id("p").Op("*=").Lit(2).Op("*").Qual("math", "Exp").Call(jen.Op("-").Id("v").Op("/").Lit(2)).Op("/").Parens(jen.Lit(1).Op("+").Qual("math", "Exp").Call(jen.Op("-").Id("v"))),
+				)...),
+				jen.Return(jen.Id("p")),
+			}
+		}
+		return []jen.Code{
+			jen.Id("s").Op(":=").Lit(0.0),
+			loop(append(lambda, jen.Id("s").Op("+=").Id(e.sigmaName()).Index(jen.Id("i")).Op("*").Qual("math", "Abs").Call(jen.Id("l")))...),
+			jen.Return(jen.Qual("math", "Exp").Call(jen.Op("-").Id("s"))),
+		}
+	}
+	return []jen.Code{
+		jen.Id("s").Op(":=").Lit(0.0),
+		loop(
+			jen.Id("d").Op(":=").Id("x").Index(jen.Id("i")).Op("-").Id("y").Index(jen.Id("i")),
+			jen.Id("s").Op("+=").Id("d").Op("*").Id("d").Op("/").Parens(jen.Lit(2).Op("*").Id(e.sigmaName()).Index(jen.Id("i")).Op("*").Id(e.sigmaName()).Index(jen.Id("i"))),
+		),
+		jen.Return(jen.Qual("math", "Exp").Call(jen.Op("-").Id("s"))),
+	}
+}
+
+// nysHelpers emits the kernel, the widths, the landmarks and the projection
+// (Go literals, or decoded from the embedded data file).
+func (e *emitter) nysHelpers(f *jen.File) {
+	p := e.p
+	q := p.nys
+	k := q.s.Kernel
+	f.Line()
+	f.Comment(fmt.Sprintf("%s is the number m of landmarks.", e.sizeName()))
+	f.Const().Id(e.sizeName()).Op("=").Add(integer(q.m))
+	if k.Type != fmap.ExpChi2 {
+		f.Line()
+		f.Comment(fmt.Sprintf("%s holds the kernel's widths σ_i.", e.sigmaName()))
+		f.Var().Id(e.sigmaName()).Op("=").Index(jen.Id(e.inName())).Float64().Custom(multiLine, e.literalRows(k.Sigma, len(k.Sigma), 1)...)
+	}
+	f.Line()
+	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is the kernel K(x, y) = %s, computed as featmap's reference evaluator computes it.", e.kernelName(), kernelText(p.m)))))
+	f.Func().Id(e.kernelName()).Params(jen.List(jen.Id("x"), jen.Id("y")).Op("*").Index(jen.Id(e.inName())).Float64()).Float64().Block(e.nysKernelBody()...)
+	lDoc := fmt.Sprintf("%s holds the landmarks l_1..l_m, row j (%s[j*%s:(j+1)*%s]) is l_{j+1}.", e.landName(), e.landName(), e.inName(), e.inName())
+	pDoc := fmt.Sprintf("%s holds W^{+1/2}, the pseudo-inverse square root of the landmarks' kernel matrix, row-major.", e.projName())
+	lSize := jen.Id(e.sizeName()).Op("*").Id(e.inName())
+	pSize := jen.Id(e.sizeName()).Op("*").Id(e.sizeName())
+	if !q.data {
+		f.Line()
+		f.Comment(commentBody(paragraphs(lDoc)))
+		f.Var().Id(e.landName()).Op("=").Index(lSize).Float64().Custom(multiLine, e.literalRows(q.s.Landmarks, q.n, 1)...)
+		f.Line()
+		f.Comment(commentBody(paragraphs(pDoc)))
+		f.Var().Id(e.projName()).Op("=").Index(pSize).Float64().Custom(multiLine, e.literalRows(q.s.Proj, q.m, 1)...)
+		return
+	}
+	f.Anon("embed")
+	name := dataFileName(p.info.File)
+	f.Line()
+	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is the data file %s (%d bytes, SHA-256 %x): %s.",
+		e.dataName(), name, len(q.blob), q.sum, e.nysDataLayout()))) + "\n//\n//go:embed " + name)
+	f.Var().Id(e.dataName()).Index().Byte()
+	f.Line()
+	f.Comment(commentBody(paragraphs(lDoc + " Decoded from " + e.dataName() + " at init.")))
+	f.Var().Id(e.landName()).Index(lSize).Float64()
+	f.Line()
+	f.Comment(commentBody(paragraphs(pDoc + " Decoded from " + e.dataName() + " at init.")))
+	f.Var().Id(e.projName()).Index(pSize).Float64()
+	decode := func(arr string) jen.Code {
+		return jen.For(jen.Id("i").Op(":=").Range().Id(arr)).Block(
+			jen.Id(arr).Index(jen.Id("i")).Op("=").Qual("math", "Float64frombits").Call(
+				jen.Qual("encoding/binary", "LittleEndian").Dot("Uint64").Call(jen.Id("b").Index(jen.Lit(8).Op("*").Id("i").Op(":"))),
+			),
+		)
+	}
+	f.Line()
+	f.Comment(fmt.Sprintf("init decodes %s once: the constants are little-endian float64.", e.dataName()))
+	f.Func().Id("init").Params().Block(
+		jen.Id("b").Op(":=").Id(e.dataName()),
+		jen.If(jen.Len(jen.Id("b")).Op("!=").Lit(8).Op("*").Parens(jen.Len(jen.Id(e.landName())).Op("+").Len(jen.Id(e.projName())))).Block(
+			jen.Panic(jen.Lit(fmt.Sprintf("%s: %s: the embedded %s has the wrong length", p.info.Package, p.name, name))),
+		),
+		decode(e.landName()),
+		jen.Id("b").Op("=").Id("b").Index(jen.Lit(8).Op("*").Len(jen.Id(e.landName())).Op(":")),
+		decode(e.projName()),
+	)
+}
+
+// nysDataLayout describes the content of the data file.
+func (e *emitter) nysDataLayout() string {
+	q := e.p.nys
+	return fmt.Sprintf("the %d×%d landmarks, row-major, then the %d×%d projection W^{+1/2}, as little-endian float64", q.m, q.n, q.m, q.m)
+}
+
+// nysFormText describes a Nyström map's functional form.
+func nysFormText(m *shape) string {
+	s := m.Nystroem
+	return fmt.Sprintf("Nyström map Ψ(x) = W^{+1/2}·[K(x, l₁), …, K(x, l_m)] with m = %d landmarks l_j ∈ ℝ%s and W_ij = K(l_i, l_j)", s.Size(), sup(s.In))
+}
+
+// nysNegativeText says what non-finite inputs give.
+func nysNegativeText() string {
+	return "An input with a NaN or ±Inf coordinate gives zeros in every component, as featmap's reference evaluator does. Other inputs outside the domain get the formula's value: far from every landmark the kernel values, and so Ψ, fall to 0."
+}
+
+// nysParameterLines says where the constants are.
+func (e *emitter) nysParameterLines() []string {
+	q := e.p.nys
+	where := fmt.Sprintf("the Go literals of %s and %s", e.landName(), e.projName())
+	if q.data {
+		where = fmt.Sprintf("the data file %s beside this file (%d bytes, SHA-256 %x: %s), embedded and decoded once at package init",
+			dataFileName(e.p.info.File), len(q.blob), q.sum, e.nysDataLayout())
+	}
+	return wrap(fmt.Sprintf("Landmarks and projection: %d landmarks of %d inputs and the %d×%d matrix W^{+1/2} (%d numbers) are in %s.", q.m, q.n, q.m, q.m, q.constants(), where))
+}
+
+// nysEvaluationLines describes the evaluation of a Nyström map.
+func (e *emitter) nysEvaluationLines() []string {
+	q := e.p.nys
+	return []string{
+		fmt.Sprintf("Ψ(x) is the formula, computed with: the m = %d kernel values K(x, l_j), each as featmap's reference evaluator computes it (%s); then the %d components of W^{+1/2}·k, each one sum of %d products in the reference evaluator's order. Nothing is approximated: the values are the reference evaluator's, bit for bit unless the compiler fuses multiply-adds.",
+			q.m, strings.TrimSuffix(kernelCost(q.s.Kernel, q.n), "."), q.m, q.m),
+		fmt.Sprintf("%s and %s convert the input to float64, evaluate the same way and round each component to float32.", e.name32(), e.slice32Name()),
+	}
+}
+
+// kernelCost names what one kernel value costs.
+func kernelCost(k fmap.Kernel, n int) string {
+	switch {
+	case k.Type == fmap.ExpChi2:
+		return fmt.Sprintf("%d quotients and one exp", n)
+	case k.Type == fmap.SkewedChi2:
+		return fmt.Sprintf("%d logs and %d pairs of exps", n, n)
+	case k.Skewed():
+		return fmt.Sprintf("%d logs and one exp", n)
+	}
+	return fmt.Sprintf("%d squared differences and one exp", n)
+}

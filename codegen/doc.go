@@ -26,7 +26,8 @@
 // byte-identical for the same input.
 //
 // Semantics are those of the reference evaluator fmap.Map.Eval: NaN and
-// ±Inf inputs give NaN components (zeros for random features); a
+// ±Inf inputs give NaN components (zeros for random features and Nyström
+// maps); a
 // homogeneous map gives zeros at x = 0 and follows Map.Negative for x < 0;
 // inputs outside the designed domain get the formula's value without the
 // error bound.
@@ -48,8 +49,16 @@
 // fixed-size arrays: N allocates nothing, and the argument t is a stack
 // array of at most 8192 float64 (a larger one is refused).
 //
-// Up to 4096 constants (frequency coordinates and phases) are written as Go
-// literals. More go to a little-endian float64 data file beside the Go
+// # Nyström maps
+//
+// Maps with a Nyström stage (fmap.Nystroem) have the same API: the m kernel
+// values K(x, l_j) computed as the reference evaluator computes them (rbf,
+// exp-χ², skewed χ², skewed intersection), then W^{+1/2}·k, each component
+// one sum in the reference evaluator's order, so the values are its own;
+// an input with a NaN or ±Inf coordinate gives zeros.
+//
+// Up to 4096 constants (frequency coordinates and phases; landmarks and
+// the projection) are written as Go literals. More go to a little-endian float64 data file beside the Go
 // file, named after it (Info.File "rbf64.go" gives "rbf64.bin"), embedded
 // with //go:embed and decoded once at package init into package-level
 // arrays; the header states its name, size and SHA-256. GenerateFiles

@@ -252,7 +252,11 @@ func (e *emitter) nysDataLayout() string {
 // nysFormText describes a Nyström map's functional form.
 func nysFormText(m *shape) string {
 	s := m.Nystroem
-	return fmt.Sprintf("Nyström map Ψ(x) = W^{+1/2}·[K(x, l₁), …, K(x, l_m)] with m = %d landmarks l_j ∈ ℝ%s and W_ij = K(l_i, l_j)", s.Size(), sup(s.In))
+	t := fmt.Sprintf("Nyström map Ψ(x) = W^{+1/2}·[K(x, l₁), …, K(x, l_m)] with m = %d landmarks l_j ∈ ℝ%s and W_ij = K(l_i, l_j)", s.Size(), sup(s.In))
+	if s.Dropped > 0 {
+		t += fmt.Sprintf("; %d eigenvalues of W too small to invert are left out of W^{+1/2} (rank %d)", s.Dropped, s.Size()-s.Dropped)
+	}
+	return t
 }
 
 // nysNegativeText says what non-finite inputs give.

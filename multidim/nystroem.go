@@ -130,7 +130,7 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 	for _, l := range land {
 		flat = append(flat, l...)
 	}
-	st := &fmap.Nystroem{Kernel: p.Kernel, In: n, Landmarks: flat, Proj: proj}
+	st := &fmap.Nystroem{Kernel: p.Kernel, In: n, Landmarks: flat, Proj: proj, Dropped: dropped}
 	mp := &fmap.Map{Kernel: p.Kernel, InDim: n, Dim: dim, Domain: p.Domain.Clone(), Method: "nystroem", Stages: []fmap.Stage{{Nystroem: st}}}
 	if err := mp.Validate(); err != nil {
 		return nil, err

@@ -122,3 +122,29 @@ func TestNystroemErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestNystroemRankDeficient: with fewer distinct rows than landmarks, W is
+// singular; its null eigenvalues are dropped and counted in the stage, the
+// map keeps D components and is still exact on the distinct rows.
+func TestNystroemRankDeficient(t *testing.T) {
+	xs := digits(t, 3)
+	var rows [][]float64
+	for range 20 {
+		rows = append(rows, xs...)
+	}
+	k := fmap.Kernel{Type: fmap.RBF, Sigma: slices.Repeat([]float64{40.0}, 64)}
+	p := digitsProblem(k, 16, digits(t, 1797))
+	p.Data.Fit, p.Data.Held = rows, xs
+	m := nystroemMap(t, p, 8, NystroemOptions{Landmarks: "random"})
+	st := m.Stages[0].Nystroem
+	if st.Dropped != 5 || m.Dim != 8 {
+		t.Errorf("dropped %d eigenvalues, D = %d; want 5 (8 landmarks among 3 distinct rows) and 8", st.Dropped, m.Dim)
+	}
+	for _, x := range xs {
+		for _, y := range xs {
+			if d := math.Abs(m.Dot(x, y) - k.Eval(x, y)); d > 1e-9 {
+				t.Errorf("Ψ(x)·Ψ(y) off K by %.3g on the distinct rows", d)
+			}
+		}
+	}
+}

@@ -69,6 +69,14 @@ func printDesign(w io.Writer, d *featmap.Design) {
 			fmt.Fprintf(w, "(%d of the %d components are identically 0: their terms have weight 0 at the optimum)\n", z, m.Dim)
 		}
 	}
+	if len(m.Stages) == 1 && m.Stages[0].Nystroem != nil {
+		ns := m.Stages[0].Nystroem
+		fmt.Fprintf(w, "\n%d landmarks of %d inputs", ns.Size(), ns.In)
+		if ns.Dropped > 0 {
+			fmt.Fprintf(w, "; %d eigenvalues of their kernel matrix too small to invert, left out of W^{+1/2} (rank %d)", ns.Dropped, ns.Size()-ns.Dropped)
+		}
+		fmt.Fprintln(w)
+	}
 	if s := m.Series(); s != nil && len(s.K) > 0 {
 		fmt.Fprintf(w, "\nLi parameters k: %.6g\n", s.K)
 	}

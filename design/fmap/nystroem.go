@@ -17,6 +17,10 @@ type Nystroem struct {
 	In        int       `json:"in"`
 	Landmarks []float64 `json:"landmarks"`
 	Proj      []float64 `json:"proj"`
+	// Dropped is the number of eigenvalues of W too small to invert
+	// (below a relative floor the method states), left out of W^{+1/2}:
+	// the map has m components but rank m − Dropped.
+	Dropped int `json:"dropped,omitempty"`
 }
 
 // Size is the number m of landmarks, the stage's output dimension.

@@ -148,6 +148,18 @@ var (
 	}
 )
 
+// tabIndented reports whether the 1-based line of the spec starts with
+// white space that holds a tab.
+func (p *parser) tabIndented(line int) bool {
+	lines := bytes.Split(p.data, []byte("\n"))
+	if line < 1 || line > len(lines) {
+		return false
+	}
+	l := lines[line-1]
+	indent := l[:len(l)-len(bytes.TrimLeft(l, " \t"))]
+	return bytes.ContainsRune(indent, '\t')
+}
+
 // yamlErr turns a YAML parser error into a *SpecError with its line.
 // Errors without
 // a line are placed at the first use of an unknown anchor, or at the first
@@ -159,7 +171,11 @@ func (p *parser) yamlErr(err error) *SpecError {
 		if yamlParserProblems[m[2]] {
 			line++
 		}
-		return &SpecError{Path: p.path, Line: line, Msg: "invalid YAML: " + m[2], Err: err}
+		msg := "invalid YAML: " + m[2]
+		if p.tabIndented(line) {
+			msg += " (the line is indented with a tab: YAML indents with spaces)"
+		}
+		return &SpecError{Path: p.path, Line: line, Msg: msg, Err: err}
 	}
 	lineAt := func(off int) int { return 1 + bytes.Count(p.data[:off], []byte("\n")) }
 	line := 1

@@ -453,7 +453,7 @@ var malformed = []struct {
 	{"invalid UTF-8", with(3, "kernel: {type: chi2\xff}"), "x.yaml:3: invalid YAML: invalid leading UTF-8 octet"},
 	{"unterminated string", "version: 1\nname: \"Chi2\n", "x.yaml:2: invalid YAML: found unexpected end of stream"},
 	{"error on line 1", "\"", "x.yaml:1: invalid YAML: found unexpected end of stream"},
-	{"tab indentation", "version: 1\nkernel:\n\ttype: chi2\n", "x.yaml:3: invalid YAML: found character that cannot start any token"},
+	{"tab indentation", "version: 1\nkernel:\n\ttype: chi2\n", "x.yaml:3: invalid YAML: found character that cannot start any token (the line is indented with a tab: YAML indents with spaces)"},
 
 	// Unknown keys at every level.
 	{"unknown top-level key", with(0, "colour: red"), "x.yaml:7: colour: unknown key; top-level keys are version, name, kernel, domain, error, target, method, compare, data"},

@@ -24,7 +24,9 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	out := fs.String("o", "", "the report's directory (default ./report-NAME, NAME the spec's name)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml")
+		fmt.Fprintln(stderr, "Designs every method of the spec's compare section at every D and writes a report.")
 		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "example: featmap compare -o report specs/compare-chi2-8bit.yaml")
 	}
 	spec, opts, code := parseCommand(fs, &c, args, stderr)
 	if code != exitOK {

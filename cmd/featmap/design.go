@@ -21,7 +21,9 @@ func cmdDesign(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	asJSON := fs.Bool("json", false, "print the design as one JSON object")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: featmap design [-json] [-solver purego|clp] SPEC.yaml")
+		fmt.Fprintln(stderr, "Designs the spec's map, verifies it and prints it with its measured errors.")
 		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "example: featmap design specs/table1-chi2-7d.yaml")
 	}
 	spec, opts, code := parseCommand(fs, &c, args, stderr)
 	if code != exitOK {

@@ -31,7 +31,9 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pkg := fs.String("pkg", "", "package clause of the file (default: $GOPACKAGE under go generate, else the output directory's name)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: featmap gen [-o FILE] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml")
+		fmt.Fprintln(stderr, "Designs the spec's map and writes it as Go source (and a .bin data file beside -o for large maps).")
 		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "example: featmap gen -o chi2_gen.go -pkg hist specs/table1-chi2-7d.yaml")
 	}
 	spec, opts, code := parseCommand(fs, &c, args, stderr)
 	if code != exitOK {

@@ -37,6 +37,9 @@ const (
 	exitOK       = 0
 	exitFailed   = 1
 	exitUsage    = 2
+	// exitHelp is a command's answer to -h: its usage was printed, and
+	// featmap exits 0.
+	exitHelp = -1
 	exitInternal = 3
 )
 
@@ -96,6 +99,9 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
 	code := runCommand(ctx, args, out, stderr)
+	if code == exitHelp {
+		code = exitOK
+	}
 	if out.err != nil && code == exitOK {
 		fmt.Fprintln(stderr, "featmap: writing the output:", out.err)
 		return exitFailed
@@ -116,6 +122,12 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stdout, "featmap", featmap.Version)
 		return exitOK
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if cmd, ok := commands[args[1]]; ok {
+				// featmap help design: the command's own help.
+				return cmd(ctx, []string{"-h"}, stdout, stdout)
+			}
+		}
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
@@ -137,7 +149,28 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 func parseCommand(fs *flag.FlagSet, c *commonFlags, args []string, stderr io.Writer) (*featmap.Spec, featmap.Settings, int) {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, featmap.Settings{}, exitHelp
+		}
 		return nil, featmap.Settings{}, exitUsage
+	}
+	// Flags may follow the spec too: featmap design spec.yaml -json.
+	if fs.NArg() > 1 && strings.HasPrefix(fs.Arg(1), "-") {
+		spec := fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, featmap.Settings{}, exitHelp
+			}
+			return nil, featmap.Settings{}, exitUsage
+		}
+		if fs.NArg() > 0 {
+			fmt.Fprintf(stderr, "featmap %s: want exactly one spec file, got %s and %s\n", fs.Name(), spec, strings.Join(fs.Args(), " "))
+			fs.Usage()
+			return nil, featmap.Settings{}, exitUsage
+		}
+		if err := fs.Parse([]string{spec}); err != nil {
+			return nil, featmap.Settings{}, exitUsage
+		}
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintf(stderr, "featmap %s: want exactly one spec file, got %d arguments\n", fs.Name(), fs.NArg())

@@ -136,3 +136,34 @@ func TestOutputWriteFails(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpAndFlagOrder: -h and "featmap help CMD" print the command's
+// usage with an example and exit 0; flags after the spec are taken; a
+// second spec is an error naming both; a tab-indented spec says YAML
+// indents with spaces.
+func TestHelpAndFlagOrder(t *testing.T) {
+	for _, args := range [][]string{{"design", "-h"}, {"help", "design"}, {"gen", "-h"}, {"help", "compare"}} {
+		cmd := args[0]
+		if cmd == "help" {
+			cmd = args[1]
+		}
+		code, out, errOut := runCLI(args...)
+		if code != exitOK || !strings.Contains(out+errOut, "usage: featmap "+cmd+" ") || !strings.Contains(out+errOut, "example: featmap "+cmd+" ") {
+			t.Errorf("%v: exit %d, output %q", args, code, out+errOut)
+		}
+	}
+	spec := writeSpec(t, vzSpec)
+	code, out, errOut := runCLI("design", spec, "-json")
+	if code != exitOK || !strings.HasPrefix(out, "{") {
+		t.Errorf("design SPEC -json: exit %d, %q, %q", code, out[:min(len(out), 40)], errOut)
+	}
+	code, _, errOut = runCLI("design", spec, "-json", spec)
+	if code != exitUsage || !strings.Contains(errOut, "want exactly one spec file, got") {
+		t.Errorf("design SPEC -json SPEC: exit %d, %q", code, errOut)
+	}
+	tab := writeSpec(t, "version: 1\nname: X\nkernel:\n\ttype: chi2\n")
+	code, _, errOut = runCLI("design", tab)
+	if code != exitUsage || !strings.Contains(errOut, ":4: invalid YAML") || !strings.Contains(errOut, "indented with a tab: YAML indents with spaces") {
+		t.Errorf("tab-indented spec: exit %d, %q", code, errOut)
+	}
+}

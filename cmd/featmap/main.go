@@ -34,12 +34,12 @@ import (
 
 // Exit codes.
 const (
-	exitOK       = 0
-	exitFailed   = 1
-	exitUsage    = 2
+	exitOK     = 0
+	exitFailed = 1
+	exitUsage  = 2
 	// exitHelp is a command's answer to -h: its usage was printed, and
 	// featmap exits 0.
-	exitHelp = -1
+	exitHelp     = -1
 	exitInternal = 3
 )
 

@@ -413,6 +413,9 @@ func (p *parser) domain(top *mapping, n kv, pr *fmap.Problem) error {
 		if err == nil {
 			err = p.lowEnd(d.Integers.V, "domain.integers", lo, pr.Kernel)
 		}
+		if n := hi - lo + 1; err == nil && n > fmap.MaxIntegerInputs {
+			err = p.errAt(d.Integers.V, "domain.integers", "%g integers, more than the %d whose every pair the verification can measure; use interval: [%g, %g]", n, fmap.MaxIntegerInputs, lo, hi)
+		}
 		if err != nil {
 			return err
 		}
@@ -434,6 +437,14 @@ func (p *parser) domain(top *mapping, n kv, pr *fmap.Problem) error {
 	}
 	return nil
 }
+
+// minNormal is the smallest normal float64, and maxHomogeneousRatio the
+// widest range hi/lo of a homogeneous kernel's interval: log(hi/lo) ≤ 690,
+// far beyond any data, with its grids still finite.
+const (
+	minNormal           = 0x1p-1022
+	maxHomogeneousRatio = 1e300
+)
 
 // maxExactInteger is the largest integer every float64 holds exactly.
 const maxExactInteger = 1 << 53
@@ -499,6 +510,9 @@ func (p *parser) interval(n *yaml.Node, dims int, pr *fmap.Problem) error {
 	}
 	if pr.Kernel.Homogeneous() && !(d.Lo[0] > 0) {
 		return p.errAt(first, field, "lo must be > 0: it is the smallest nonzero input of a homogeneous kernel (0 always maps to 0; domain.negative says what happens below)")
+	}
+	if pr.Kernel.Homogeneous() && !(d.Lo[0] >= minNormal && d.Hi[0]/d.Lo[0] <= maxHomogeneousRatio) {
+		return p.errAt(first, field, "hi/lo is %g: a homogeneous kernel's map works in log x, and hi/lo must be at most %g, lo at least %g (a normal float64)", d.Hi[0]/d.Lo[0], maxHomogeneousRatio, minNormal)
 	}
 	for i, lo := range d.Lo {
 		node := first

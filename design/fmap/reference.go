@@ -49,9 +49,12 @@ const (
 	// RBFInputs is the number of equally spaced verification inputs on a
 	// one-dimensional interval of the RBF kernel.
 	RBFInputs = 2001
+	// MaxIntegerInputs bounds every integer domain: all its ordered pairs
+	// are measured (4096² = 16.8 M exact values, 134 MB).
+	MaxIntegerInputs = 1 << 12
 	// MaxHomogeneousIntegers and MaxRBFIntegers bound the integer domains
 	// whose every pair is verified.
-	MaxHomogeneousIntegers = 1 << 16
+	MaxHomogeneousIntegers = MaxIntegerInputs
 	MaxRBFIntegers         = 4096
 	// DenseStep is the largest λ step of a homogeneous kernel's dense
 	// signature grid, and DenseMinPoints its smallest number of points.

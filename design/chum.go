@@ -69,7 +69,12 @@ func oneAxis(name string, p *fmap.Problem) error {
 }
 
 // Dims: every dimension.
-func (*Chum) Dims(*fmap.Problem) Dims { return AnyDim }
+func (*Chum) Dims(*fmap.Problem) Dims {
+	return Dims{Max: MaxChumDim, Why: fmt.Sprintf("chum designs at most %d dimensions (a design of D continues from every D below it; D = 64 of a 1-D RBF kernel takes minutes)", MaxChumDim)}
+}
+
+// MaxChumDim is the largest dimension chum designs.
+const MaxChumDim = 128
 
 // Design designs the map of dimension dim, and on the way every smaller
 // dimension it continues from that this Chum has not designed yet.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -129,9 +130,19 @@ func loadData(s *Spec) error {
 	}
 	base := strings.TrimSuffix(strings.ToLower(name), ".gz")
 	r := &dataReader{d: d, p: s.Problem, additive: s.Problem.Kernel.Homogeneous() && s.Problem.InDim() == 1}
+	// next returns the fields of the next non-empty line (or .npy row) and
+	// its number; nil fields at the end.
+	var next func() ([]string, int, error)
 	switch {
 	case strings.HasSuffix(base, ".npy"):
-		return dataErr(0, -1, nil, ".npy files are not read yet: write the data as CSV, TSV or whitespace-separated text")
+		if d.Header != nil && *d.Header {
+			return dataErr(0, -1, nil, "data.header: a .npy file has no header line")
+		}
+		rows, err := npyRows(in)
+		if err != nil {
+			return dataErr(0, -1, err, "%v", err)
+		}
+		next = rows
 	case strings.HasSuffix(base, ".csv"):
 		r.sep = func(l string) []string { return strings.Split(l, ",") }
 	case strings.HasSuffix(base, ".tsv"):
@@ -139,19 +150,39 @@ func loadData(s *Spec) error {
 	default:
 		r.sep = strings.Fields
 	}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), maxDataLine)
+	if next == nil {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64*1024), maxDataLine)
+		line := 0
+		next = func() ([]string, int, error) {
+			for sc.Scan() {
+				line++
+				if text := strings.TrimSpace(sc.Text()); text != "" {
+					return r.sep(text), line, nil
+				}
+			}
+			if err := sc.Err(); err != nil {
+				if errors.Is(err, bufio.ErrTooLong) {
+					return nil, line + 1, fmt.Errorf("a line longer than %d bytes", maxDataLine)
+				}
+				return nil, line, err
+			}
+			return nil, line, nil
+		}
+	}
 	rng := rand.New(rand.NewPCG(dataSeed, 0x64617461)) // "data"
 	var rows [][]float64
 	var labels []float64
 	seen, line := 0, 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
+	for {
+		fields, l, err := next()
+		line = l
+		if err != nil {
+			return dataErr(line, -1, err, "%v", err)
 		}
-		fields := r.sep(text)
+		if fields == nil {
+			break
+		}
 		if r.width == 0 {
 			if err := r.start(fields); err != nil {
 				return dataErr(line, -1, nil, "%v", err)
@@ -180,12 +211,6 @@ func loadData(s *Spec) error {
 				rows[j], labels[j] = x, label
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return dataErr(line+1, -1, err, "a line longer than %d bytes", maxDataLine)
-		}
-		return dataErr(line, -1, err, "%v", err)
 	}
 	if _, err := io.Copy(io.Discard, br); err != nil { // the rest of the file, for the hash
 		return dataErr(line, -1, err, "%v", err)
@@ -302,4 +327,114 @@ func (r *dataReader) row(fields []string) ([]float64, float64, error) {
 		label = v
 	}
 	return x, label, nil
+}
+
+// npyRows reads the header of a .npy file (NumPy's format, versions 1–3:
+// a little-endian float64 or float32 array in C order, of one or two
+// dimensions) and returns a reader of its rows as round-trip decimal
+// fields, numbered from 1, for the same checks as a text file's.
+func npyRows(in io.Reader) (func() ([]string, int, error), error) {
+	var pre [8]byte
+	if _, err := io.ReadFull(in, pre[:]); err != nil || string(pre[:6]) != "\x93NUMPY" {
+		return nil, errors.New("not a .npy file (no \\x93NUMPY magic)")
+	}
+	var hlen int
+	switch pre[6] {
+	case 1:
+		var b [2]byte
+		if _, err := io.ReadFull(in, b[:]); err != nil {
+			return nil, fmt.Errorf(".npy header: %w", err)
+		}
+		hlen = int(binary.LittleEndian.Uint16(b[:]))
+	case 2, 3:
+		var b [4]byte
+		if _, err := io.ReadFull(in, b[:]); err != nil {
+			return nil, fmt.Errorf(".npy header: %w", err)
+		}
+		hlen = int(binary.LittleEndian.Uint32(b[:]))
+	default:
+		return nil, fmt.Errorf(".npy format version %d.%d: featmap reads versions 1 to 3", pre[6], pre[7])
+	}
+	if hlen > 1<<16 {
+		return nil, fmt.Errorf(".npy header of %d bytes", hlen)
+	}
+	h := make([]byte, hlen)
+	if _, err := io.ReadFull(in, h); err != nil {
+		return nil, fmt.Errorf(".npy header: %w", err)
+	}
+	header := string(h)
+	field := func(key string) string {
+		i := strings.Index(header, "'"+key+"'")
+		if i < 0 {
+			return ""
+		}
+		rest := strings.TrimSpace(header[i+len(key)+2:])
+		rest = strings.TrimSpace(strings.TrimPrefix(rest, ":"))
+		if strings.HasPrefix(rest, "(") {
+			if j := strings.Index(rest, ")"); j >= 0 {
+				return rest[:j+1]
+			}
+		}
+		if j := strings.IndexAny(rest, ",}"); j >= 0 {
+			return strings.TrimSpace(rest[:j])
+		}
+		return rest
+	}
+	size := 0
+	switch descr := strings.Trim(field("descr"), "'\""); descr {
+	case "<f8":
+		size = 8
+	case "<f4":
+		size = 4
+	default:
+		return nil, fmt.Errorf(".npy dtype %q: featmap reads little-endian float64 (<f8) or float32 (<f4)", descr)
+	}
+	if field("fortran_order") != "False" {
+		return nil, errors.New(".npy array in Fortran order: save it in C order (numpy.ascontiguousarray)")
+	}
+	var dims []int
+	for _, p := range strings.Split(strings.Trim(field("shape"), "()"), ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 {
+			return nil, fmt.Errorf(".npy shape %s", field("shape"))
+		}
+		dims = append(dims, v)
+	}
+	var rows, cols int
+	switch len(dims) {
+	case 1:
+		rows, cols = dims[0], 1
+	case 2:
+		rows, cols = dims[0], dims[1]
+	default:
+		return nil, fmt.Errorf(".npy array of %d dimensions: featmap reads one row per sample (1 or 2 dimensions)", len(dims))
+	}
+	if cols < 1 || cols > maxDataLine/8 {
+		return nil, fmt.Errorf(".npy rows of %d values", cols)
+	}
+	buf := make([]byte, cols*size)
+	row := 0
+	return func() ([]string, int, error) {
+		if row == rows {
+			return nil, row, nil
+		}
+		if _, err := io.ReadFull(in, buf); err != nil {
+			return nil, row + 1, fmt.Errorf(".npy data ends within row %d of %d: %w", row+1, rows, err)
+		}
+		row++
+		fields := make([]string, cols)
+		for j := range fields {
+			var v float64
+			if size == 8 {
+				v = math.Float64frombits(binary.LittleEndian.Uint64(buf[8*j:]))
+			} else {
+				v = float64(math.Float32frombits(binary.LittleEndian.Uint32(buf[4*j:])))
+			}
+			fields[j] = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		return fields, row, nil
+	}, nil
 }

@@ -1,7 +1,10 @@
 package featmap
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -153,7 +156,7 @@ func TestDataErrors(t *testing.T) {
 		{"label beyond", "{file: d.csv, label_column: 4}", "1,2\n", `data.label_column is 4 but the file has 2 columns`},
 		{"missing file", "{file: nothere.csv}", "", `nothere.csv: no such file or directory`},
 		{"gzip broken", "{file: d.csv.gz}", "\x1f\x8bnot gzip", `gzip`},
-		{"npy", "{file: d.npy}", "x", `.npy files are not read yet`},
+		{"npy", "{file: d.npy}", "x", `not a .npy file`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -397,6 +400,78 @@ func TestDomainLimits(t *testing.T) {
 		_, err := ParseSpec("x.yaml", []byte(spec))
 		if err == nil || !strings.HasPrefix(err.Error(), want) || time.Since(start) > time.Second {
 			t.Errorf("%s: %v, want %q", dom, err, want)
+		}
+	}
+}
+
+// npyBytes encodes rows as a .npy file (format 1.0, C order), float64 or
+// float32, with the dtype and shape written as given (for error cases).
+func npyBytes(rows [][]float64, f32 bool, descr, shape string) []byte {
+	if descr == "" {
+		descr = "<f8"
+		if f32 {
+			descr = "<f4"
+		}
+	}
+	if shape == "" {
+		shape = fmt.Sprintf("(%d, %d)", len(rows), len(rows[0]))
+	}
+	h := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shape)
+	for (10+len(h)+1)%64 != 0 {
+		h += " "
+	}
+	h += "\n"
+	b := []byte("\x93NUMPY\x01\x00")
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(h)))
+	b = append(b, h...)
+	for _, r := range rows {
+		for _, v := range r {
+			if f32 {
+				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(v)))
+			} else {
+				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+			}
+		}
+	}
+	return b
+}
+
+// TestDataNpy: a .npy file (float64 or float32, gzip'd or not) gives the
+// same rows as the same data as CSV; bad .npy files are clear errors with
+// the row and column where there is one.
+func TestDataNpy(t *testing.T) {
+	var rows [][]float64
+	var csv strings.Builder
+	for i := range 40 {
+		r := []float64{float64(i % 17), float64((i * 5) % 17), float64(i % 3)}
+		rows = append(rows, r)
+		fmt.Fprintf(&csv, "%g,%g,%g\n", r[0], r[1], r[2])
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(npyBytes(rows, false, "", ""))
+	zw.Close()
+	files := map[string]string{"d.csv": csv.String(), "d.npy": string(npyBytes(rows, false, "", "")),
+		"f.npy": string(npyBytes(rows, true, "", "")), "g.npy.gz": gz.String()}
+	want := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: d.csv, label_column: 2}"), files)).Problem.Data
+	for _, name := range []string{"d.npy", "f.npy", "g.npy.gz"} {
+		got := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: "+name+", label_column: 2}"), files)).Problem.Data
+		if !reflect.DeepEqual(got.Fit, want.Fit) || !reflect.DeepEqual(got.HeldLabels, want.HeldLabels) || got.Rows != 40 {
+			t.Errorf("%s: rows differ from the CSV's (%d rows)", name, got.Rows)
+		}
+	}
+	bad := map[string]struct{ file, want string }{
+		"magic":   {"not numpy at all", "not a .npy file"},
+		"dtype":   {string(npyBytes(rows, false, "<i8", "")), `.npy dtype "<i8"`},
+		"shape":   {string(npyBytes(rows, false, "", "(40, 3, 1)")), ".npy array of 3 dimensions"},
+		"short":   {string(npyBytes(rows, false, "", "(41, 3)")), "d.npy:41: .npy data ends within row 41 of 41"},
+		"NaN":     {string(npyBytes([][]float64{{1, 2, 0}, {math.NaN(), 2, 0}}, false, "", "")), `d.npy:2: column 0: "NaN" is not finite`},
+		"outside": {string(npyBytes([][]float64{{1, 2, 0}, {1, 20, 0}}, false, "", "")), "d.npy:2: column 1: 20 is outside the domain"},
+	}
+	for name, c := range bad {
+		_, err := LoadSpec(writeSpecWith(t, chi2DataSpec("{file: d.npy, label_column: 2}"), map[string]string{"d.npy": c.file}))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", name, err, c.want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -44,9 +45,23 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	pkgName := packageName(*pkg, *out)
+	// Every argument is checked before the design, which may take long.
 	if *out != "" {
 		if err := codegen.CheckFileName(filepath.Base(*out)); err != nil {
 			fmt.Fprintf(stderr, "featmap gen: -o: %v\n", err)
+			return exitUsage
+		}
+	}
+	if !token.IsIdentifier(pkgName) || token.IsKeyword(pkgName) {
+		fmt.Fprintf(stderr, "featmap gen: package name %q is not a Go identifier (set it with -pkg)\n", pkgName)
+		return exitUsage
+	}
+	for flagName, path := range map[string]string{"-o": *out, "-map": *mapOut} {
+		if path == "" {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+			fmt.Fprintf(stderr, "featmap gen: %s %s: the directory %s does not exist\n", flagName, path, filepath.Dir(path))
 			return exitUsage
 		}
 	}

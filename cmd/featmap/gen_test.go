@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestGenStdoutDeterministic: gen writes gofmt'd Go to stdout, the same bytes
@@ -207,5 +208,28 @@ func TestGenDataFile(t *testing.T) {
 	code, _, errOut = runCLI("gen", "-o", filepath.Join(dir, "x_test.go"), spec)
 	if code != exitUsage || !strings.Contains(errOut, "test file") {
 		t.Errorf("-o x_test.go: exit %d, %q", code, errOut)
+	}
+}
+
+// TestGenChecksArgumentsFirst: a bad package name or an output directory
+// that does not exist is a usage error (exit 2) before any design, not an
+// internal error or a failure after it.
+func TestGenChecksArgumentsFirst(t *testing.T) {
+	spec := writeSpec(t, vzSpec)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gen", "-pkg", "9x", "-o", filepath.Join(dir, "x.go"), spec}, `package name "9x" is not a Go identifier`},
+		{[]string{"gen", "-pkg", "func", spec}, `package name "func" is not a Go identifier`},
+		{[]string{"gen", "-pkg", "x", "-o", filepath.Join(dir, "no", "x.go"), spec}, "does not exist"},
+		{[]string{"gen", "-pkg", "x", "-map", filepath.Join(dir, "no", "m.json"), spec}, "does not exist"},
+	} {
+		start := time.Now()
+		code, _, errOut := runCLI(c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) || time.Since(start) > 500*time.Millisecond {
+			t.Errorf("%v: exit %d after %v, %q; want %d and %q at once", c.args, code, time.Since(start), errOut, exitUsage, c.want)
+		}
 	}
 }

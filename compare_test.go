@@ -3,10 +3,13 @@ package featmap
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/report"
 )
 
@@ -86,15 +89,29 @@ func TestRunComparison(t *testing.T) {
 	}
 }
 
+// brokenMethod is a test method whose every design fails (as a design may
+// on a problem it accepted: an LP the solver cannot solve, a deadline).
+type brokenMethod struct{}
+
+func (brokenMethod) Name() string                   { return "broken" }
+func (brokenMethod) Options() any                   { return &struct{}{} }
+func (brokenMethod) Applies(*fmap.Problem) error    { return nil }
+func (brokenMethod) Dims(*fmap.Problem) design.Dims { return design.AnyDim }
+func (brokenMethod) Design(context.Context, *fmap.Problem, int, design.Settings) (*design.Result, error) {
+	return nil, errors.New("broken: every design fails")
+}
+
 // TestRunComparisonFailures: a failing design is recorded in its cell and
 // the others still run; a comparison with no map at all is an error.
 func TestRunComparisonFailures(t *testing.T) {
+	defer func(r []func() design.Method) { registry = r }(registry)
+	registry = append(registry, func() design.Method { return brokenMethod{} })
 	s := parseCompare(t, `version: 1
 name: Fails
 kernel: {type: chi2}
 domain: {integers: [0, 31]}
 compare:
-  methods: [{name: chum, omega_max: 1000, spacing: 0.01}, vz]
+  methods: [broken, vz]
   dims: [2, 3]
 `)
 	c, err := s.RunComparison(context.Background(), Settings{})
@@ -102,7 +119,7 @@ compare:
 		t.Fatal(err)
 	}
 	if c.Cells[0][0].Err == nil || c.Cells[0][1].Err == nil || c.Failed() != 2 {
-		t.Errorf("chum with a pool of 100 001 frequencies did not fail: %+v", c.Cells[0])
+		t.Errorf("the broken method's cells did not fail: %+v", c.Cells[0])
 	}
 	if c.Cells[1][1].Design == nil || c.Cells[1][0].NA == "" {
 		t.Errorf("vz cells: %+v", c.Cells[1])
@@ -118,7 +135,7 @@ name: AllFail
 kernel: {type: chi2}
 domain: {integers: [0, 31]}
 compare:
-  methods: [{name: chum, omega_max: 1000, spacing: 0.01}]
+  methods: [broken]
   dims: [2]
 `)
 	if _, err := s.RunComparison(context.Background(), Settings{}); err == nil || !strings.Contains(err.Error(), "every design of the comparison failed") {

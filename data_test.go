@@ -475,3 +475,14 @@ func TestDataNpy(t *testing.T) {
 		}
 	}
 }
+
+// TestChumSizesAtSpecTime: a tiny σ on a wide domain (a pool of 5001
+// frequencies by default) is refused when the spec is read, at the method,
+// before any grid is built (it took 0.7 s and 500 MB to fail in the design).
+func TestChumSizesAtSpecTime(t *testing.T) {
+	spec := "version: 1\nname: X\nkernel: {type: rbf, sigma: 0.01}\ndomain: {interval: [0, 1000]}\ntarget: {dim: 11}\nmethod: {name: chum}\n"
+	_, err := ParseSpec("x.yaml", []byte(spec))
+	if err == nil || !strings.HasPrefix(err.Error(), "x.yaml:6: method.omega_max: the pool has 5001 frequencies") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -145,7 +145,11 @@ func (m *MethodSpec) optionErr(path string, err error) error {
 	if other != "" && m.keys[other] > m.keys[k] {
 		k, other = other, k
 	}
-	e := &SpecError{Path: path, Line: m.keys[k], Field: child(m.field, k), Msg: oe.Msg, Err: oe.Err}
+	line := m.keys[k]
+	if line == 0 { // a default the problem made too large: at the method
+		line = m.Line
+	}
+	e := &SpecError{Path: path, Line: line, Field: child(m.field, k), Msg: oe.Msg, Err: oe.Err}
 	if other != "" {
 		e.Msg = fmt.Sprintf("conflicts with %s (line %d): %s", child(m.field, other), m.keys[other], oe.Msg)
 	}

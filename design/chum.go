@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -178,6 +179,20 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 		prev = res
 	}
 	return prev, nil
+}
+
+// CheckOptions checks, when the spec is read, the sizes the options and
+// the problem give the design: the frequency pool and the evaluation set Z
+// (a tiny σ on a wide domain makes a pool of millions of frequencies).
+func (c *Chum) CheckOptions(p *fmap.Problem) error {
+	if _, _, err := c.fitProblem(p); err != nil {
+		key := "omega_max"
+		if strings.Contains(err.Error(), "|Z|") {
+			key = "z_points"
+		}
+		return &OptionError{Key: key, Msg: strings.TrimPrefix(err.Error(), "design: ")}
+	}
+	return nil
 }
 
 // fitProblem returns Chum's fitting problem for p with the options'

@@ -6,6 +6,7 @@
 //	featmap design [-json] [-solver purego|clp] SPEC.yaml
 //	featmap gen [-o FILE] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
 //	featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
+//	featmap init KERNEL
 //	featmap version
 //
 // Exit codes: 0 success, 1 the design failed (e.g. a target error that no
@@ -67,6 +68,7 @@ Usage:
   featmap design [-json] [-solver purego|clp] SPEC.yaml
   featmap gen [-o FILE] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
   featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
+  featmap init KERNEL        (a commented starter spec)
   featmap version
 
 Run "featmap COMMAND -h" for a command's flags.

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/featmap/featmap/design/fmap"
+)
+
+func init() { commands["init"] = cmdInit }
+
+// starterKernels are the kernel sections of the starter specs, with a
+// comment on what each means and which keys to change.
+var starterKernels = map[string]string{
+	fmap.Chi2:         "kernel:\n  type: chi2              # K(x, y) = 2xy/(x + y), summed over a histogram's bins\n",
+	fmap.Intersection: "kernel:\n  type: intersection      # K(x, y) = min(x, y), summed over a histogram's bins\n",
+	fmap.JS:           "kernel:\n  type: js                # Jensen–Shannon, summed over a histogram's bins\n",
+	fmap.Hellinger:    "kernel:\n  type: hellinger         # K(x, y) = √(xy): its exact map √x has one dimension\n",
+	fmap.RBF:          "kernel:\n  type: rbf\n  sigma: 0.3              # K(x, y) = exp(−(x − y)²/(2σ²)); one value, or one per axis\n",
+	fmap.SkewedChi2:   "kernel:\n  type: skewed-chi2\n  sigma: 0.5              # Π_j sech(σ(log(x_j + c) − log(y_j + c)))\n  c: 0.01                 # the offset: lo + c must be > 0\n",
+	fmap.SkewedIntersection: "kernel:\n  type: skewed-intersection\n  sigma: 0.5              # Π_j min(((x_j + c)/(y_j + c))^σ, ((y_j + c)/(x_j + c))^σ)\n" +
+		"  c: 0.01                 # the offset: lo + c must be > 0\n",
+	fmap.ExpChi2: "kernel:\n  type: exp-chi2\n  beta: 1                 # exp(−β Σ_j (x_j − y_j)²/(x_j + y_j))\n",
+}
+
+// cmdInit prints a commented starter spec for a kernel that design accepts
+// as it is.
+func cmdInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	types := fmap.KernelTypes()
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprintf(stderr, "usage: featmap init KERNEL\nPrints a commented starter spec for KERNEL (%s) that featmap design accepts as it is.\nexample: featmap init chi2 > chi2.yaml\n", strings.Join(types, " | "))
+		return exitHelp
+	}
+	if len(args) != 1 || !slices.Contains(types, args[0]) {
+		fmt.Fprintf(stderr, "usage: featmap init KERNEL, KERNEL one of %s\n", strings.Join(types, ", "))
+		return exitUsage
+	}
+	k := args[0]
+	var domain, target, method string
+	switch k {
+	case fmap.RBF:
+		domain = "domain:\n  interval: [0, 3.141592653589793]   # x, y in [lo, hi]; dims: 2 or 3 for points (then see the README)\n"
+		target = "target:\n  dim: 11                 # the output dimension D (or max_error: 0.01)\n"
+		method = "method:\n  name: chum              # Chum's LP design; also harmonic, or rff for random features\n"
+	case fmap.SkewedChi2, fmap.SkewedIntersection, fmap.ExpChi2:
+		domain = "domain:\n  dims: 64                # the length n of your vectors\n  interval: [0, 1]        # every value in [lo, hi]\n"
+		target = "target:\n  dim: 1024               # the output dimension D (even for cos-sin features)\n"
+		method = "method:\n  name: rff               # random Fourier features (qmc frequencies by default for the skewed kernels)\n  seed: 1\n"
+		if k == fmap.ExpChi2 {
+			method = "method:\n  name: rff               # the χ² map of each value, then Gaussian random features\n  inner: {name: chum, dim: 5}\n  seed: 1\n"
+		}
+	default:
+		domain = "domain:\n  interval: [0.001, 1]    # one histogram bin's values: lo > 0 is the smallest nonzero value\n" +
+			"                          # (0 maps to 0); or integers: [0, 255] for counts\n"
+		target = "target:\n  dim: 7                  # the output dimension D per bin (or max_error: 0.01)\n"
+		method = "method:\n  name: chum              # Chum's LP design; also vz, li, chebyshev\n"
+		if k == fmap.Hellinger {
+			target = "target:\n  dim: 1                  # the exact map has one dimension\n"
+		}
+	}
+	fmt.Fprintf(stdout, "# A featmap spec (see the README's spec format). Design it with\n#   featmap design SPEC.yaml\n# and emit Go with featmap gen -o FILE.go SPEC.yaml.\nversion: 1\nname: %s\n", starterName(k))
+	fmt.Fprint(stdout, starterKernels[k], domain, "error:\n  weight: absolute        # |K − Ψ·Ψ| over pairs of the domain\n", target, method)
+	fmt.Fprint(stdout, "# data: {file: samples.csv}  # optional: your rows, to verify the map on them (and learn from them)\n")
+	return exitOK
+}
+
+// starterName is a Go identifier for the kernel's starter map.
+func starterName(k string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(k, "-") {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String() + "Map"
+}

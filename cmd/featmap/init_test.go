@@ -1,0 +1,34 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/featmap/featmap/design/fmap"
+)
+
+// TestInit: featmap init prints, for every kernel, a commented starter
+// spec that featmap design accepts as it is (designs all of them in the
+// full run); an unknown kernel is a usage error listing the kernels.
+func TestInit(t *testing.T) {
+	for _, k := range fmap.KernelTypes() {
+		code, out, errOut := runCLI("init", k)
+		if code != exitOK || !strings.Contains(out, "type: "+k) || !strings.Contains(out, "# ") {
+			t.Fatalf("init %s: exit %d, %q", k, code, errOut)
+		}
+		if testing.Short() && k != fmap.Hellinger {
+			continue
+		}
+		code, dout, errOut := runCLI("design", writeSpec(t, out))
+		if code != exitOK || !strings.Contains(dout, "verified") {
+			t.Errorf("design of init %s: exit %d, %q\nspec:\n%s", k, code, errOut, out)
+		}
+	}
+	code, _, errOut := runCLI("init", "cosine")
+	if code != exitUsage || !strings.Contains(errOut, "chi2") {
+		t.Errorf("init cosine: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("init", "-h"); code != exitOK || !strings.Contains(errOut, "example: featmap init") {
+		t.Errorf("init -h: exit %d, %q", code, errOut)
+	}
+}

@@ -447,8 +447,9 @@ func structFields(v reflect.Value) []structField {
 }
 
 // value decodes the node vn of key kn into the field f at key path field:
-// kv fields take the nodes; float64, int, int64, bool, *bool, strings and
-// []float64 are read with the checks their kind and tag ask for.
+// kv fields take the nodes; float64, *float64 (nil when absent), int,
+// int64, bool, *bool, strings and []float64 are read with the checks their
+// kind and tag ask for.
 func (p *parser) value(f structField, kn, vn *yaml.Node, field string) error {
 	v, r := f.v, f.tag
 	switch v.Type() {
@@ -467,6 +468,15 @@ func (p *parser) value(f structField, kn, vn *yaml.Node, field string) error {
 		x, err := p.number(vn, field, r.positive)
 		v.SetFloat(x)
 		return err
+	case reflect.Pointer:
+		if v.Type().Elem().Kind() != reflect.Float64 {
+			break
+		}
+		x, err := p.number(vn, field, r.positive)
+		v.Set(reflect.ValueOf(&x))
+		return err
+	}
+	switch v.Kind() {
 	case reflect.Int, reflect.Int64:
 		x, err := p.intIn(vn, field, r.min, r.max)
 		v.SetInt(int64(x))

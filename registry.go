@@ -16,6 +16,7 @@ var registry = []func() design.Method{
 	func() design.Method { return &homogeneous.VZ{} },
 	func() design.Method { return &homogeneous.Li{} },
 	func() design.Method { return homogeneous.Chebyshev{} },
+	func() design.Method { return &homogeneous.ANNFM{} },
 	func() design.Method { return &multidim.Projection{} },
 	func() design.Method { return &multidim.Modulation{} },
 	func() design.Method { return &multidim.TensorGreedy{} },

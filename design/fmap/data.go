@@ -34,14 +34,20 @@ func Additive(m *Map, width int) bool {
 // RowFeatures writes Ψ(x) of a data row to dst: m's map when the row has
 // m.InDim values; for an additive map of one input (see Additive) the
 // concatenation of ψ(x_j) over the row's coordinates, len(dst) =
-// len(x)·m.Dim.
+// len(x)·m.Dim; a map with a table per coordinate (see Map.Coordinates)
+// maps coordinate j with table j, and needs len(x) = m.Coordinates().
 func RowFeatures(m *Map, dst, x []float64) {
 	if len(x) == m.InDim {
 		m.Eval(dst, x)
 		return
 	}
+	c := m.Coordinates()
 	for j, v := range x {
-		m.Eval(dst[j*m.Dim:(j+1)*m.Dim], []float64{v})
+		mj := m
+		if c > 1 {
+			mj = m.Coordinate(j)
+		}
+		mj.Eval(dst[j*m.Dim:(j+1)*m.Dim], []float64{v})
 	}
 }
 

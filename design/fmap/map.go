@@ -32,6 +32,7 @@ type Stage struct {
 	PerCoordinate *PerCoordinate `json:"per_coordinate,omitempty"`
 	Random        *Random        `json:"random,omitempty"`
 	Nystroem      *Nystroem      `json:"nystroem,omitempty"`
+	Anchors       *Anchors       `json:"anchors,omitempty"`
 }
 
 // PerCoordinate applies a map of one input to every coordinate of its
@@ -216,6 +217,8 @@ func (s Stage) out(in int) int {
 		return s.Random.Dim()
 	case s.Nystroem != nil:
 		return s.Nystroem.Size()
+	case s.Anchors != nil:
+		return s.Anchors.Dim
 	}
 	return 0
 }
@@ -223,13 +226,13 @@ func (s Stage) out(in int) int {
 // validate checks the stage for in inputs.
 func (s Stage) validate(in int) error {
 	set := 0
-	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil, s.Nystroem != nil} {
+	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil, s.Nystroem != nil, s.Anchors != nil} {
 		if b {
 			set++
 		}
 	}
 	if set != 1 {
-		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate, random and nystroem")
+		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate, random, nystroem and anchors")
 	}
 	switch {
 	case s.Fourier != nil:
@@ -244,6 +247,8 @@ func (s Stage) validate(in int) error {
 		return inner.validate(1)
 	case s.Nystroem != nil:
 		return s.Nystroem.validate(in)
+	case s.Anchors != nil:
+		return s.Anchors.validate(in)
 	}
 	return s.Random.validate(in)
 }
@@ -298,7 +303,7 @@ func (m *Map) Homogeneous() bool {
 	if f := m.Fourier(); f != nil {
 		return f.Homogeneous()
 	}
-	return m.Series() != nil
+	return m.Series() != nil || m.Anchors() != nil
 }
 
 // Negative is the map's rule for x < 0 ("" if it is not homogeneous).
@@ -308,6 +313,9 @@ func (m *Map) Negative() Negative {
 	}
 	if s := m.Series(); s != nil {
 		return s.Negative
+	}
+	if a := m.Anchors(); a != nil {
+		return a.Negative
 	}
 	return ""
 }
@@ -501,6 +509,10 @@ func (s Stage) eval(dst, in []float64) {
 		}
 	case s.Nystroem != nil:
 		s.Nystroem.eval(dst, in)
+	case s.Anchors != nil:
+		// A map with a table per coordinate is evaluated per coordinate
+		// through Coordinate; alone, it evaluates coordinate 0's.
+		s.Anchors.eval(dst, in[0], &s.Anchors.Tables[0])
 	default:
 		s.Random.eval(dst, in)
 	}

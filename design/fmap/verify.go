@@ -59,12 +59,41 @@ type Verified struct {
 
 // Verify measures m against ref, and on the held-out rows of the
 // problem's data if it has any. It does not change m.
+//
+// A map with a table per coordinate (see Map.Coordinates) is measured on
+// the domain coordinate by coordinate, and the worst coordinate's
+// verification (by its reported L∞ error) is the map's, its sets named
+// with the coordinate.
 func Verify(m *Map, ref *Reference) Verification {
+	c := m.Coordinates()
+	if c == 1 {
+		return verifyAt(m, ref, true)
+	}
+	var worst Verification
+	at := 0
+	for j := range c {
+		v := verifyAt(m.Coordinate(j), ref, false)
+		if j == 0 || nanMax(v.Reported.LInf, worst.Reported.LInf) != worst.Reported.LInf {
+			worst, at = v, j
+		}
+	}
+	for _, ms := range []*Measurement{&worst.Reported, &worst.Absolute, &worst.Signature} {
+		ms.On = fmt.Sprintf("%s, at coordinate %d of %d (the worst)", ms.On, at, c)
+	}
+	if ref.Problem != nil {
+		worst.Data = VerifyData(m, ref.Problem.Data)
+	}
+	return worst
+}
+
+// verifyAt verifies a map that is the same for every coordinate, on the
+// data too if withData is set.
+func verifyAt(m *Map, ref *Reference, withData bool) Verification {
 	v := Verification{Measure: ref.Measure}
 	abs, rel, frob := pairErrors(m, ref)
 	v.Absolute, v.Frobenius = abs, frob
 	v.Signature = SignatureError(m, ref, ref.Dense, ref.DenseOn)
-	if ref.Problem != nil {
+	if ref.Problem != nil && withData {
 		v.Data = VerifyData(m, ref.Problem.Data)
 	}
 	switch ref.Measure {

@@ -69,6 +69,15 @@ func options(m design.Method) []option {
 			}
 			continue
 		}
+		if v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Float64 {
+			if v.IsNil() {
+				continue
+			}
+			text := fmt.Sprintf("%s %g", f.name, v.Elem().Float())
+			changed := def[i].v.IsNil() || def[i].v.Elem().Float() != v.Elem().Float()
+			out = append(out, option{key: f.name, text: text, value: text, changed: changed})
+			continue
+		}
 		if v.Kind() == reflect.Pointer {
 			if v.IsNil() || v.Elem().Bool() {
 				continue

@@ -188,6 +188,9 @@ func formText(m *shape) string {
 	if m.Nystroem != nil {
 		return nysFormText(m)
 	}
+	if m.Anchors != nil {
+		return anchorFormText(m)
+	}
 	switch m.Form {
 	case fmap.LiSeries:
 		return "Li et al.'s direct χ² series c_q(x) = Π_{p<q} ρ_p(x)·2√k_q·x/(x+k_q), ρ_p(x) = (x−k_p)/(x+k_p)"
@@ -212,6 +215,9 @@ func negativeText(m *shape) string {
 	}
 	if m.Nystroem != nil {
 		return nysNegativeText()
+	}
+	if m.Anchors != nil {
+		return anchorNegativeText(m)
 	}
 	nf := "NaN and ±Inf give NaN in every component."
 	if m.InDim > 1 {
@@ -240,7 +246,7 @@ func (e *emitter) header() []string {
 	}
 	lines = append(lines, "")
 	lines = append(lines, wrap(fmt.Sprintf("%s is a feature map Ψ: ℝ%s → ℝ%s with Ψ(x)·Ψ(y) ≈ K(x, y), stated the way an approximation generator states its interval and maximum error:",
-		p.name, supIn(m.InDim), sup(m.Dim)))...)
+		p.name, supIn(p.in), sup(p.dim)))...)
 	lines = append(lines, "")
 	row := func(k, v string) { lines = append(lines, fmt.Sprintf("\t%-10s %s", k, v)) }
 	row("kernel", kernelText(m))
@@ -293,6 +299,9 @@ func (e *emitter) parameterLines() []string {
 	if e.p.nys != nil {
 		return e.nysParameterLines()
 	}
+	if e.p.anchor != nil {
+		return e.anchorParameterLines()
+	}
 	switch m.Form {
 	case fmap.LiSeries:
 		ks := make([]string, len(m.LiK))
@@ -333,6 +342,9 @@ func (e *emitter) evaluationLines() []string {
 	}
 	if p.nys != nil {
 		return e.nysEvaluationLines()
+	}
+	if p.anchor != nil {
+		return e.anchorEvaluationLines()
 	}
 	var out []string
 	if tb := p.table; tb != nil {

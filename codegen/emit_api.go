@@ -17,6 +17,10 @@ func (e *emitter) api(f *jen.File) {
 		e.nysAPI(f)
 		return
 	}
+	if p.anchor != nil {
+		e.anchorAPI(f)
+		return
+	}
 	f.Comment(commentBody(e.docN()))
 	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.scalarBody()...)
 	f.Line()
@@ -151,6 +155,10 @@ func (e *emitter) helpers(f *jen.File) {
 	}
 	if p.nys != nil {
 		e.nysHelpers(f)
+		return
+	}
+	if p.anchor != nil {
+		e.anchorHelpers(f)
 		return
 	}
 	if e.hasGeneral() {

@@ -214,6 +214,8 @@ func (p *plan) dataBlob() []byte {
 		return p.rnd.blob
 	case p.nys != nil && p.nys.data:
 		return p.nys.blob
+	case p.anchor != nil && p.anchor.data:
+		return p.anchor.blob
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package codegen
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/featmap/featmap/design/fmap"
 )
@@ -97,9 +98,14 @@ func inputsND(p *plan) *testInputs {
 	m := p.m
 	n := p.in
 	in := &testInputs{}
+	dom := m.Domain
+	if dom.Dims() == 1 && n > 1 {
+		// A map with a table per coordinate: the one axis on every one.
+		dom = fmap.Domain{Integer: dom.Integer, Lo: slices.Repeat(dom.Lo, n), Hi: slices.Repeat(dom.Hi, n)}
+	}
 	mid := make([]float64, n)
 	for i := range mid {
-		mid[i] = (m.Domain.Lo[i] + m.Domain.Hi[i]) / 2
+		mid[i] = (dom.Lo[i] + dom.Hi[i]) / 2
 	}
 	// The edge values on every axis, or on four of them (the first, the
 	// second, the middle and the last) beyond eight axes.
@@ -116,7 +122,7 @@ func inputsND(p *plan) *testInputs {
 			x[i] = v
 			in.add(false, x...)
 		}
-		for _, v := range []float64{m.Domain.Lo[i] - 1, m.Domain.Hi[i] + 1, 100 * m.Domain.Hi[i]} {
+		for _, v := range []float64{dom.Lo[i] - 1, dom.Hi[i] + 1, 100 * dom.Hi[i]} {
 			x := append([]float64(nil), mid...)
 			x[i] = v
 			in.add(false, x...)
@@ -126,7 +132,7 @@ func inputsND(p *plan) *testInputs {
 	// A 41ⁿ grid over the domain (up to three axes) and 2000 random points
 	// in it (500 for a map of more than 256 components).
 	if n <= 3 {
-		addGrid(in, m.Domain, 40)
+		addGrid(in, dom, 40)
 	}
 	points := 2000
 	if p.dim > 256 {
@@ -136,7 +142,7 @@ func inputsND(p *plan) *testInputs {
 	for range points {
 		x := make([]float64, n)
 		for i := range n {
-			x[i] = m.Domain.Lo[i] + r.Float64()*(m.Domain.Hi[i]-m.Domain.Lo[i])
+			x[i] = dom.Lo[i] + r.Float64()*(dom.Hi[i]-dom.Lo[i])
 		}
 		in.add(true, x...)
 	}

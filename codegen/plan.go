@@ -58,6 +58,8 @@ type plan struct {
 	rnd *randomPlan
 	// nys is the plan of a Nyström map (nil otherwise).
 	nys *nysPlan
+	// anchor is the plan of an anchor map (nil otherwise).
+	anchor *anchorPlan
 }
 
 // axisError returns the bound Σ_i √F_i·ε_i on ‖δΨ‖/‖Ψ‖ of the per-axis
@@ -145,6 +147,12 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 	}
 	if m.Nystroem != nil {
 		if p.nys, err = newNysPlan(p); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	if m.Anchors != nil {
+		if p.anchor, err = newAnchorPlan(p); err != nil {
 			return nil, err
 		}
 		return p, nil

@@ -36,6 +36,8 @@ type shape struct {
 	Random *fmap.Random
 	// Nystroem is the stage of a Nyström map, nil otherwise.
 	Nystroem *fmap.Nystroem
+	// Anchors is the stage of an anchor map, nil otherwise.
+	Anchors *fmap.Anchors
 	// Inner is the one-input map of a per-coordinate stage that precedes
 	// Random, as a one-stage map of its own on the union of the axes'
 	// ranges (nil without one).
@@ -63,6 +65,12 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 		s.Random = st[0].Random
 	case len(st) == 1 && st[0].Nystroem != nil:
 		s.Nystroem = st[0].Nystroem
+	case len(st) == 1 && st[0].Anchors != nil:
+		s.Anchors = st[0].Anchors
+		s.Transform, s.Gamma, s.Negative = fmap.Identity, m.Kernel.Gamma, s.Anchors.Negative
+		if s.Gamma == 0 {
+			s.Gamma = 1
+		}
 	case len(st) == 2 && st[0].PerCoordinate != nil && st[1].Random != nil && st[1].Random.Transform == fmap.Identity:
 		s.Random = st[1].Random
 		inner, err := innerShape(m, st[0].PerCoordinate.Inner)
@@ -121,6 +129,8 @@ func stageNames(st []fmap.Stage) string {
 			s += "random (" + string(x.Random.Transform) + ")"
 		case x.Nystroem != nil:
 			s += "nystroem"
+		case x.Anchors != nil:
+			s += "anchors"
 		}
 	}
 	return s + "]"

@@ -38,6 +38,7 @@ func Cases() []Case {
 		{"ExpChi2", true, ExpChi2},
 		{"RFFSkew", true, RFFSkew},
 		{"NysRBF", true, NysRBF},
+		{"AnchorUni", true, AnchorUni},
 		{"Chi2Gamma", false, Chi2Gamma},
 		{"VZInt", false, VZInt},
 		{"LiInt", false, LiInt},
@@ -60,6 +61,9 @@ func Cases() []Case {
 		{"NysSkew", false, NysSkew},
 		{"NysInter", false, NysInter},
 		{"NysBig", false, NysBig},
+		{"AnchorKM", false, AnchorKM},
+		{"AnchorMean", false, AnchorMean},
+		{"AnchorBig", false, AnchorBig},
 	}
 }
 
@@ -652,4 +656,67 @@ func NysInter() fmap.Verified {
 // its 8192 constants go to a data file.
 func NysBig() fmap.Verified {
 	return nystroem(fmap.Kernel{Type: fmap.RBF, Sigma: repeat(40, 64)}, box(64, 0, 16, false), 64, 5, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// anchors builds an anchor map of the χ² kernel on dom (one axis) with the
+// given tables (nil points: uniform over the domain with n points), dim
+// components and random features (the emitter does not care how the map
+// was designed).
+func anchors(as fmap.Assign, neg fmap.Negative, dom fmap.Domain, dim int, seed uint64, sizes []int, uniform []bool) fmap.Verified {
+	r := rand.New(rand.NewPCG(seed, 11))
+	st := &fmap.Anchors{Assign: as, Dim: dim, Negative: neg}
+	lo, hi := dom.Lo[0], dom.Hi[0]
+	for t, n := range sizes {
+		pts := make([]float64, n)
+		if uniform[t] {
+			for i := range pts {
+				pts[i] = lo + (hi-lo)*float64(i)/float64(n-1)
+			}
+		} else {
+			// Increasing points, not equally spaced, some beyond the domain's
+			// middle only.
+			x := lo + (hi-lo)*r.Float64()/4
+			for i := range pts {
+				pts[i] = x
+				x += (hi - lo) * (0.02 + r.Float64()) / float64(n)
+			}
+		}
+		f := make([]float64, n*dim)
+		for i := range f {
+			f[i] = r.NormFloat64()
+		}
+		st.Tables = append(st.Tables, fmap.AnchorTable{Uniform: uniform[t], Points: pts, Features: f})
+	}
+	m := &fmap.Map{Kernel: fmap.Kernel{Type: fmap.Chi2}, InDim: 1, Dim: dim, Domain: dom, Method: "annfm", Stages: []fmap.Stage{{Anchors: st}}}
+	return random(m, absolute(0.05, 0.01, 289, "all 289 ordered pairs of x, y ∈ {0..16}"))
+}
+
+// AnchorUni is an anchor map of χ² on [0, 1] with one shared table of 11
+// equally spaced anchors, 3 components, linear interpolation.
+func AnchorUni() fmap.Verified {
+	return anchors(fmap.Pair2Linear, fmap.NegativeSign, box(1, 0, 1, false), 3, 1, []int{11}, []bool{true})
+}
+
+// AnchorKM is an anchor map of χ² on {0..16} with five per-coordinate
+// tables of 1, 2, 5, 9 and 17 (equally spaced) anchors, 4 components, the
+// nearest anchor, zeros for negative inputs.
+func AnchorKM() fmap.Verified {
+	return anchors(fmap.Nearest1, fmap.NegativeZero, box(1, 0, 16, true), 4, 2, []int{1, 2, 5, 9, 17}, []bool{false, false, false, false, true})
+}
+
+// AnchorMean is an anchor map of χ² on [0, 2] with four per-coordinate
+// tables, 2 components, the mean of the two nearest anchors.
+func AnchorMean() fmap.Verified {
+	return anchors(fmap.Pair2Mean, fmap.NegativeSign, box(1, 0, 2, false), 2, 3, []int{2, 3, 7, 30}, []bool{false, true, false, false})
+}
+
+// AnchorBig is an anchor map of χ² on [0, 16] with 64 per-coordinate
+// tables of 20 anchors and 5 components: its 7680 constants go to a data
+// file.
+func AnchorBig() fmap.Verified {
+	sizes, uni := make([]int, 64), make([]bool, 64)
+	for i := range sizes {
+		sizes[i] = 20
+	}
+	return anchors(fmap.Pair2Linear, fmap.NegativeSign, box(1, 0, 16, false), 5, 4, sizes, uni)
 }

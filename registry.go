@@ -21,6 +21,7 @@ var registry = []func() design.Method{
 	func() design.Method { return &multidim.Modulation{} },
 	func() design.Method { return &multidim.TensorGreedy{} },
 	func() design.Method { return &multidim.RFF{} },
+	func() design.Method { return &multidim.RFPCA{} },
 	func() design.Method { return &multidim.Nystroem{} },
 }
 

@@ -33,6 +33,7 @@ type Stage struct {
 	Random        *Random        `json:"random,omitempty"`
 	Nystroem      *Nystroem      `json:"nystroem,omitempty"`
 	Anchors       *Anchors       `json:"anchors,omitempty"`
+	Linear        *Linear        `json:"linear,omitempty"`
 }
 
 // PerCoordinate applies a map of one input to every coordinate of its
@@ -219,6 +220,8 @@ func (s Stage) out(in int) int {
 		return s.Nystroem.Size()
 	case s.Anchors != nil:
 		return s.Anchors.Dim
+	case s.Linear != nil:
+		return s.Linear.Dim()
 	}
 	return 0
 }
@@ -226,13 +229,13 @@ func (s Stage) out(in int) int {
 // validate checks the stage for in inputs.
 func (s Stage) validate(in int) error {
 	set := 0
-	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil, s.Nystroem != nil, s.Anchors != nil} {
+	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil, s.Nystroem != nil, s.Anchors != nil, s.Linear != nil} {
 		if b {
 			set++
 		}
 	}
 	if set != 1 {
-		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate, random, nystroem and anchors")
+		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate, random, nystroem, anchors and linear")
 	}
 	switch {
 	case s.Fourier != nil:
@@ -249,6 +252,8 @@ func (s Stage) validate(in int) error {
 		return s.Nystroem.validate(in)
 	case s.Anchors != nil:
 		return s.Anchors.validate(in)
+	case s.Linear != nil:
+		return s.Linear.validate(in)
 	}
 	return s.Random.validate(in)
 }
@@ -513,6 +518,8 @@ func (s Stage) eval(dst, in []float64) {
 		// A map with a table per coordinate is evaluated per coordinate
 		// through Coordinate; alone, it evaluates coordinate 0's.
 		s.Anchors.eval(dst, in[0], &s.Anchors.Tables[0])
+	case s.Linear != nil:
+		s.Linear.eval(dst, in)
 	default:
 		s.Random.eval(dst, in)
 	}
@@ -757,7 +764,8 @@ func (m *Map) SignatureAt(lambda []float64) float64 {
 	if r := m.random(); r != nil {
 		return r.signatureAt(m, lambda)
 	}
-	if len(m.Stages) == 1 && m.Stages[0].Nystroem != nil {
+	if last := m.Stages[len(m.Stages)-1]; last.Nystroem != nil || last.Linear != nil {
+		// Nyström maps and projected random features (rf-pca).
 		return m.dotAlong(lambda, m.Kernel.Skewed(), m.Kernel.C)
 	}
 	l := math.Abs(lambda[0])

@@ -43,3 +43,36 @@ method: {name: annfm, anchors: %s, n_anchors: 12}
 		}
 	}
 }
+
+// TestANNFMEnergyOption: energy is read as a number (absent: the default
+// 0.99), a value outside [0, 1] is a spec error at its line, and a D whose
+// leading components keep less of the anchor matrix's trace than energy
+// fails the design naming the D that would do (χ², 101 uniform anchors on
+// {0..100}: as on [0, 1] up to the factor 100 of a 1-homogeneous kernel,
+// r'(99 %) = 2 and r'(95 %) = 1, docs/formulas.md §4.2).
+func TestANNFMEnergyOption(t *testing.T) {
+	body := `version: 1
+name: Ann
+kernel: {type: chi2}
+domain: {integers: [0, 100]}
+target: {dim: 1}
+method: {name: annfm, n_anchors: 101%s}
+`
+	if _, err := ParseSpec("a.yaml", []byte(fmt.Sprintf(body, ", energy: 1.5"))); err == nil || !strings.Contains(err.Error(), "a.yaml:6: method.energy: 1.5 is not a fraction") {
+		t.Errorf("energy 1.5: %v", err)
+	}
+	s, err := ParseSpec("a.yaml", []byte(fmt.Sprintf(body, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Design(t.Context(), Settings{}); err == nil || !strings.Contains(err.Error(), "below energy 0.99: D = 2 would keep enough") {
+		t.Errorf("default energy at D = 1: %v", err)
+	}
+	s, err = ParseSpec("a.yaml", []byte(fmt.Sprintf(body, ", energy: 0.95")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Design(t.Context(), Settings{}); err != nil {
+		t.Errorf("energy 0.95 at D = 1: %v", err)
+	}
+}

@@ -84,8 +84,8 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 	return s, nil
 }
 
-// ErrUnsupported reports a map the code generator cannot emit yet (a
-// Nyström map): the map is fine, only its Go form is missing.
+// ErrUnsupported reports a map the code generator cannot emit yet (an
+// rf-pca map's projection): the map is fine, only its Go form is missing.
 var ErrUnsupported = errors.New("codegen: cannot emit yet")
 
 // innerShape is the one-input map of the per-coordinate stage inner of m,
@@ -131,6 +131,8 @@ func stageNames(st []fmap.Stage) string {
 			s += "nystroem"
 		case x.Anchors != nil:
 			s += "anchors"
+		case x.Linear != nil:
+			s += "linear"
 		}
 	}
 	return s + "]"

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/parser"
 	"go/token"
 	"io"
 	"os"
@@ -29,7 +30,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c.register(fs)
 	out := fs.String("o", "", "write the Go file here (default: stdout)")
 	mapOut := fs.String("map", "", "also write the designed map, with its measured errors, as JSON here (for tests of the emitted code)")
-	pkg := fs.String("pkg", "", "package clause of the file (default: $GOPACKAGE under go generate, else the output directory's name)")
+	pkg := fs.String("pkg", "", "package clause of the file (default: $GOPACKAGE under go generate, else that of the Go files in the output directory, else its name)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: featmap gen [-o FILE] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml")
 		fmt.Fprintln(stderr, "Designs the spec's map and writes it as Go source (and a .bin data file beside -o for large maps).")
@@ -119,14 +120,20 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // packageName picks the emitted file's package: the flag, else go
-// generate's $GOPACKAGE, else the output directory's base name made into an
-// identifier, else "featmap".
+// generate's $GOPACKAGE, else the package clause of the Go files already in
+// the output directory (the first non-test file, in name order), else the
+// directory's base name made into an identifier, else "featmap".
 func packageName(flagValue, out string) string {
 	if flagValue != "" {
 		return flagValue
 	}
 	if p := os.Getenv("GOPACKAGE"); p != "" {
 		return p
+	}
+	if out != "" {
+		if p := dirPackage(filepath.Dir(out)); p != "" {
+			return p
+		}
 	}
 	if out != "" {
 		abs, err := filepath.Abs(filepath.Dir(out))
@@ -143,4 +150,24 @@ func packageName(flagValue, out string) string {
 		}
 	}
 	return "featmap"
+}
+
+// dirPackage returns the package clause of the first non-test Go file of
+// dir, in name order, reading no further than the clause; "" without one.
+func dirPackage(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, name), nil, parser.PackageClauseOnly)
+		if err == nil && f.Name != nil && f.Name.Name != "" {
+			return f.Name.Name
+		}
+	}
+	return ""
 }

@@ -233,3 +233,42 @@ func TestGenChecksArgumentsFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestGenPackageFromDir: without -pkg and outside go generate, gen -o takes
+// the package clause of the Go files already in the directory (a package
+// main directory named "tools" gets package main, not tools; test files,
+// which may be package x_test, do not count), and the directory's name
+// when it has none.
+func TestGenPackageFromDir(t *testing.T) {
+	t.Setenv("GOPACKAGE", "")
+	spec := writeSpec(t, vzSpec)
+	dir := filepath.Join(t.TempDir(), "tools")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "chi2.go")
+	for _, c := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{nil, "package tools\n"},
+		{map[string]string{"a_test.go": "package tools_test\n", "main.go": "// Command tools.\npackage main\n\nfunc main() {}\n"}, "package main\n"},
+	} {
+		for name, body := range c.files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		os.Remove(out)
+		if code, _, errOut := runCLI("gen", "-o", out, spec); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		src, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(src), "\n"+c.want) {
+			t.Errorf("files %v: the emitted file lacks %q", c.files, c.want)
+		}
+	}
+}

@@ -1,10 +1,7 @@
 package codegen
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -23,11 +20,9 @@ type anchorPlan struct {
 	points []float64 // every table's points, concatenated
 	feat   []float64 // every table's features, concatenated
 	scale  []float64 // (m − 1)/(a_{m−1} − a_0) of uniform tables, else 0
-	// data is set when the points and features go to the data file blob
-	// (points, then features, little-endian float64) with SHA-256 sum.
-	data bool
-	blob []byte
-	sum  [sha256.Size]byte
+	// data is the data file of the points, then the features; nil when
+	// they are Go literals.
+	data *dataFile
 }
 
 func (q *anchorPlan) constants() int { return len(q.points) + len(q.feat) }
@@ -53,14 +48,7 @@ func newAnchorPlan(p *plan) (*anchorPlan, error) {
 		// A row of one value per coordinate in, the concatenation out.
 		p.in, p.dim = q.tables, q.tables*q.per
 	}
-	if q.constants() > maxLiterals {
-		q.data = true
-		q.blob = make([]byte, 0, 8*q.constants())
-		for _, v := range append(append([]float64(nil), q.points...), q.feat...) {
-			q.blob = binary.LittleEndian.AppendUint64(q.blob, math.Float64bits(v))
-		}
-		q.sum = sha256.Sum256(q.blob)
-	}
+	q.data = newDataFile(q.points, q.feat)
 	return q, nil
 }
 
@@ -158,7 +146,7 @@ func (e *emitter) anchorHelpers(f *jen.File) {
 	f.Id(head).Qual("math", "MaxFloat64").Id(tail)
 	pDoc := fmt.Sprintf("%s holds the anchors of every table, increasing within a table.", e.pointsName())
 	fDoc := fmt.Sprintf("%s holds the features φ(a) of every anchor, %s numbers per anchor, in the order of %s.", e.featName(), e.perName(), e.pointsName())
-	if !q.data {
+	if q.data == nil {
 		f.Line()
 		f.Comment(commentBody(paragraphs(pDoc)))
 		f.Var().Id(e.pointsName()).Op("=").Index(jen.Op("...")).Float64().Custom(multiLine, e.literalRows(q.points, len(q.points), 1)...)
@@ -167,36 +155,8 @@ func (e *emitter) anchorHelpers(f *jen.File) {
 		f.Var().Id(e.featName()).Op("=").Index(jen.Op("...")).Float64().Custom(multiLine, e.literalRows(q.feat, q.per, q.per)...)
 		return
 	}
-	f.Anon("embed")
-	name := dataFileName(p.info.File)
-	f.Line()
-	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is the data file %s (%d bytes, SHA-256 %x): %s.",
-		e.dataName(), name, len(q.blob), q.sum, e.anchorDataLayout()))) + "\n//\n//go:embed " + name)
-	f.Var().Id(e.dataName()).Index().Byte()
-	f.Line()
-	f.Comment(commentBody(paragraphs(pDoc + " Decoded from " + e.dataName() + " at init.")))
-	f.Var().Id(e.pointsName()).Index(integer(len(q.points))).Float64()
-	f.Line()
-	f.Comment(commentBody(paragraphs(fDoc + " Decoded from " + e.dataName() + " at init.")))
-	f.Var().Id(e.featName()).Index(integer(len(q.feat))).Float64()
-	decode := func(arr string) jen.Code {
-		return jen.For(jen.Id("i").Op(":=").Range().Id(arr)).Block(
-			jen.Id(arr).Index(jen.Id("i")).Op("=").Qual("math", "Float64frombits").Call(
-				jen.Qual("encoding/binary", "LittleEndian").Dot("Uint64").Call(jen.Id("b").Index(jen.Lit(8).Op("*").Id("i").Op(":"))),
-			),
-		)
-	}
-	f.Line()
-	f.Comment(fmt.Sprintf("init decodes %s once: the constants are little-endian float64.", e.dataName()))
-	f.Func().Id("init").Params().Block(
-		jen.Id("b").Op(":=").Id(e.dataName()),
-		jen.If(jen.Len(jen.Id("b")).Op("!=").Lit(8).Op("*").Parens(jen.Len(jen.Id(e.pointsName())).Op("+").Len(jen.Id(e.featName())))).Block(
-			jen.Panic(jen.Lit(fmt.Sprintf("%s: %s: the embedded %s has the wrong length", p.info.Package, p.name, name))),
-		),
-		decode(e.pointsName()),
-		jen.Id("b").Op("=").Id("b").Index(jen.Lit(8).Op("*").Len(jen.Id(e.pointsName())).Op(":")),
-		decode(e.featName()),
-	)
+	e.embedData(f, q.data, e.anchorDataLayout(),
+		embedded{e.pointsName(), pDoc, integer(len(q.points))}, embedded{e.featName(), fDoc, integer(len(q.feat))})
 }
 
 func slicesAny(v []float64) bool {
@@ -322,9 +282,8 @@ func anchorNegativeText(m *shape) string {
 func (e *emitter) anchorParameterLines() []string {
 	q := e.p.anchor
 	where := fmt.Sprintf("the Go literals of %s and %s", e.pointsName(), e.featName())
-	if q.data {
-		where = fmt.Sprintf("the data file %s beside this file (%d bytes, SHA-256 %x: %s), embedded and decoded once at package init",
-			dataFileName(e.p.info.File), len(q.blob), q.sum, e.anchorDataLayout())
+	if q.data != nil {
+		where = q.data.where(e.p.info.File, e.anchorDataLayout())
 	}
 	return wrap(fmt.Sprintf("Anchors and features: %d tables, %d anchors in all, %d components each (%d numbers), are in %s.",
 		q.tables, len(q.points), q.per, q.constants(), where))

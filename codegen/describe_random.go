@@ -70,9 +70,8 @@ func (e *emitter) randomParameterLines() []string {
 	if rp.r.Features == fmap.Phase {
 		where += " and " + e.bName()
 	}
-	if rp.data {
-		where = fmt.Sprintf("the data file %s beside this file (%d bytes, SHA-256 %x: %s), embedded and decoded once at package init",
-			dataFileName(e.p.info.File), len(rp.blob), rp.sum, e.dataLayout())
+	if rp.data != nil {
+		where = rp.data.where(e.p.info.File, e.dataLayout())
 	}
 	s := fmt.Sprintf("Random features: m = %d frequencies ωᵢ ∈ ℝ%s", rp.freqs, sup(rp.args))
 	if rp.r.Features == fmap.Phase {

@@ -277,7 +277,7 @@ func (e *emitter) randomHelpers(f *jen.File) {
 	wDoc := fmt.Sprintf("%s holds the frequencies ω_1..ω_m, row k (%s[k*%s:(k+1)*%s]) is ω_{k+1}.", e.wName(), e.wName(), e.argsName(), e.argsName())
 	bDoc := fmt.Sprintf("%s holds the phases b_1..b_m.", e.bName())
 	phases := rp.r.Features == fmap.Phase
-	if !rp.data {
+	if rp.data == nil {
 		f.Line()
 		f.Comment(commentBody(paragraphs(wDoc)))
 		group := 1
@@ -292,47 +292,11 @@ func (e *emitter) randomHelpers(f *jen.File) {
 		}
 		return
 	}
-	f.Anon("embed")
-	name := dataFileName(p.info.File)
-	f.Line()
-	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is the data file %s (%d bytes, SHA-256 %x): %s.",
-		e.dataName(), name, len(rp.blob), rp.sum, e.dataLayout()))) + "\n//\n//go:embed " + name)
-	f.Var().Id(e.dataName()).Index().Byte()
-	f.Line()
-	f.Comment(commentBody(paragraphs(wDoc + " Decoded from " + e.dataName() + " at init.")))
-	f.Var().Id(e.wName()).Index(wSize).Float64()
+	arrays := []embedded{{e.wName(), wDoc, wSize}}
 	if phases {
-		f.Line()
-		f.Comment(commentBody(paragraphs(bDoc + " Decoded from " + e.dataName() + " at init.")))
-		f.Var().Id(e.bName()).Index(jen.Id(e.freqsName())).Float64()
+		arrays = append(arrays, embedded{e.bName(), bDoc, jen.Id(e.freqsName())})
 	}
-	decode := func(arr string) jen.Code {
-		return jen.For(jen.Id("i").Op(":=").Range().Id(arr)).Block(
-			jen.Id(arr).Index(jen.Id("i")).Op("=").Qual("math", "Float64frombits").Call(
-				jen.Qual("encoding/binary", "LittleEndian").Dot("Uint64").Call(jen.Id("b").Index(jen.Lit(8).Op("*").Id("i").Op(":"))),
-			),
-		)
-	}
-	size := jen.Len(jen.Id(e.wName()))
-	if phases {
-		size = jen.Parens(size.Op("+").Len(jen.Id(e.bName())))
-	}
-	body := []jen.Code{
-		jen.Id("b").Op(":=").Id(e.dataName()),
-		jen.If(jen.Len(jen.Id("b")).Op("!=").Lit(8).Op("*").Add(size)).Block(
-			jen.Panic(jen.Lit(fmt.Sprintf("%s: %s: the embedded %s has the wrong length", p.info.Package, p.name, name))),
-		),
-		decode(e.wName()),
-	}
-	if phases {
-		body = append(body,
-			jen.Id("b").Op("=").Id("b").Index(jen.Lit(8).Op("*").Len(jen.Id(e.wName())).Op(":")),
-			decode(e.bName()),
-		)
-	}
-	f.Line()
-	f.Comment(fmt.Sprintf("init decodes %s once: the constants are little-endian float64.", e.dataName()))
-	f.Func().Id("init").Params().Block(body...)
+	e.embedData(f, rp.data, e.dataLayout(), arrays...)
 }
 
 // multiLine is a composite literal with one element (here: one line of

@@ -210,12 +210,12 @@ func (p *plan) render() ([]File, error) {
 // dataBlob is the content of the plan's data file, nil without one.
 func (p *plan) dataBlob() []byte {
 	switch {
-	case p.rnd != nil && p.rnd.data:
-		return p.rnd.blob
-	case p.nys != nil && p.nys.data:
-		return p.nys.blob
-	case p.anchor != nil && p.anchor.data:
-		return p.anchor.blob
+	case p.rnd != nil && p.rnd.data != nil:
+		return p.rnd.data.blob
+	case p.nys != nil && p.nys.data != nil:
+		return p.nys.data.blob
+	case p.anchor != nil && p.anchor.data != nil:
+		return p.anchor.data.blob
 	}
 	return nil
 }

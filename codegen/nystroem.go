@@ -1,10 +1,7 @@
 package codegen
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -17,10 +14,8 @@ import (
 // computes it: no fast path, no error beyond rounding.
 type nysPlan struct {
 	s    *fmap.Nystroem
-	m, n int // landmarks, inputs
-	data bool
-	blob []byte
-	sum  [sha256.Size]byte
+	m, n int       // landmarks, inputs
+	data *dataFile // the landmarks, then the projection; nil: Go literals
 }
 
 // constants is the number of constants of the stage.
@@ -41,14 +36,7 @@ func newNysPlan(p *plan) (*nysPlan, error) {
 	default:
 		return nil, fmt.Errorf("%w a Nyström map of the %s kernel", ErrUnsupported, k.Type)
 	}
-	if q.constants() > maxLiterals {
-		q.data = true
-		q.blob = make([]byte, 0, 8*q.constants())
-		for _, v := range append(append([]float64(nil), s.Landmarks...), s.Proj...) {
-			q.blob = binary.LittleEndian.AppendUint64(q.blob, math.Float64bits(v))
-		}
-		q.sum = sha256.Sum256(q.blob)
-	}
+	q.data = newDataFile(s.Landmarks, s.Proj)
 	return q, nil
 }
 
@@ -202,7 +190,7 @@ func (e *emitter) nysHelpers(f *jen.File) {
 	pDoc := fmt.Sprintf("%s holds W^{+1/2}, the pseudo-inverse square root of the landmarks' kernel matrix, row-major.", e.projName())
 	lSize := jen.Id(e.sizeName()).Op("*").Id(e.inName())
 	pSize := jen.Id(e.sizeName()).Op("*").Id(e.sizeName())
-	if !q.data {
+	if q.data == nil {
 		f.Line()
 		f.Comment(commentBody(paragraphs(lDoc)))
 		f.Var().Id(e.landName()).Op("=").Index(lSize).Float64().Custom(multiLine, e.literalRows(q.s.Landmarks, q.n, 1)...)
@@ -211,36 +199,7 @@ func (e *emitter) nysHelpers(f *jen.File) {
 		f.Var().Id(e.projName()).Op("=").Index(pSize).Float64().Custom(multiLine, e.literalRows(q.s.Proj, q.m, 1)...)
 		return
 	}
-	f.Anon("embed")
-	name := dataFileName(p.info.File)
-	f.Line()
-	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is the data file %s (%d bytes, SHA-256 %x): %s.",
-		e.dataName(), name, len(q.blob), q.sum, e.nysDataLayout()))) + "\n//\n//go:embed " + name)
-	f.Var().Id(e.dataName()).Index().Byte()
-	f.Line()
-	f.Comment(commentBody(paragraphs(lDoc + " Decoded from " + e.dataName() + " at init.")))
-	f.Var().Id(e.landName()).Index(lSize).Float64()
-	f.Line()
-	f.Comment(commentBody(paragraphs(pDoc + " Decoded from " + e.dataName() + " at init.")))
-	f.Var().Id(e.projName()).Index(pSize).Float64()
-	decode := func(arr string) jen.Code {
-		return jen.For(jen.Id("i").Op(":=").Range().Id(arr)).Block(
-			jen.Id(arr).Index(jen.Id("i")).Op("=").Qual("math", "Float64frombits").Call(
-				jen.Qual("encoding/binary", "LittleEndian").Dot("Uint64").Call(jen.Id("b").Index(jen.Lit(8).Op("*").Id("i").Op(":"))),
-			),
-		)
-	}
-	f.Line()
-	f.Comment(fmt.Sprintf("init decodes %s once: the constants are little-endian float64.", e.dataName()))
-	f.Func().Id("init").Params().Block(
-		jen.Id("b").Op(":=").Id(e.dataName()),
-		jen.If(jen.Len(jen.Id("b")).Op("!=").Lit(8).Op("*").Parens(jen.Len(jen.Id(e.landName())).Op("+").Len(jen.Id(e.projName())))).Block(
-			jen.Panic(jen.Lit(fmt.Sprintf("%s: %s: the embedded %s has the wrong length", p.info.Package, p.name, name))),
-		),
-		decode(e.landName()),
-		jen.Id("b").Op("=").Id("b").Index(jen.Lit(8).Op("*").Len(jen.Id(e.landName())).Op(":")),
-		decode(e.projName()),
-	)
+	e.embedData(f, q.data, e.nysDataLayout(), embedded{e.landName(), lDoc, lSize}, embedded{e.projName(), pDoc, pSize})
 }
 
 // nysDataLayout describes the content of the data file.
@@ -268,9 +227,8 @@ func nysNegativeText() string {
 func (e *emitter) nysParameterLines() []string {
 	q := e.p.nys
 	where := fmt.Sprintf("the Go literals of %s and %s", e.landName(), e.projName())
-	if q.data {
-		where = fmt.Sprintf("the data file %s beside this file (%d bytes, SHA-256 %x: %s), embedded and decoded once at package init",
-			dataFileName(e.p.info.File), len(q.blob), q.sum, e.nysDataLayout())
+	if q.data != nil {
+		where = q.data.where(e.p.info.File, e.nysDataLayout())
 	}
 	return wrap(fmt.Sprintf("Landmarks and projection: %d landmarks of %d inputs and the %d×%d matrix W^{+1/2} (%d numbers) are in %s.", q.m, q.n, q.m, q.m, q.constants(), where))
 }

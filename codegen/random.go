@@ -1,8 +1,6 @@
 package codegen
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -48,11 +46,9 @@ type randomPlan struct {
 	// inner is the plan of the per-coordinate map ψ (nil for a random
 	// stage alone): its formula, without fast paths.
 	inner *plan
-	// data is set when the constants go to the data file blob (ω row-major,
-	// then the phases, float64 little-endian) with SHA-256 sum.
-	data bool
-	blob []byte
-	sum  [sha256.Size]byte
+	// data is the data file of the constants (ω row-major, then the
+	// phases), nil when they are Go literals.
+	data *dataFile
 }
 
 // constants is the number of constants of the random stage.
@@ -77,16 +73,6 @@ func newRandomPlan(p *plan) (*randomPlan, error) {
 		}
 		rp.inner = ip
 	}
-	if rp.constants() > maxLiterals {
-		rp.data = true
-		rp.blob = make([]byte, 0, 8*rp.constants())
-		for _, v := range r.Freq {
-			rp.blob = binary.LittleEndian.AppendUint64(rp.blob, math.Float64bits(v))
-		}
-		for _, v := range r.Phase {
-			rp.blob = binary.LittleEndian.AppendUint64(rp.blob, math.Float64bits(v))
-		}
-		rp.sum = sha256.Sum256(rp.blob)
-	}
+	rp.data = newDataFile(r.Freq, r.Phase)
 	return rp, nil
 }

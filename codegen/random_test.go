@@ -113,12 +113,12 @@ func TestRandomPlan(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if p.rnd == nil || p.rnd.data != c.data {
+		if p.rnd == nil || (p.rnd.data != nil) != c.data {
 			t.Errorf("%s: random plan %+v, want data file %v", c.name, p.rnd, c.data)
 			continue
 		}
-		if c.data && len(p.rnd.blob) != 8*p.rnd.constants() {
-			t.Errorf("%s: data file of %d bytes for %d constants", c.name, len(p.rnd.blob), p.rnd.constants())
+		if c.data && len(p.rnd.data.blob) != 8*p.rnd.constants() {
+			t.Errorf("%s: data file of %d bytes for %d constants", c.name, len(p.rnd.data.blob), p.rnd.constants())
 		}
 	}
 	big := testmaps.GaussianRFF(maxArgs+1, 1, 1, testmaps.RFF64().Verification)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/internal/symeig"
 )
 
 // ANNFMOptions tune additive nearest-neighbour feature maps.
@@ -168,8 +169,8 @@ func (m *ANNFM) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 // V diag(λ) Vᵀ (λ descending, negative round-off clipped to 0) and
 // returns the rows of V_D diag(√λ) (row-major len(a)×dim, zero columns
 // beyond the rank), the fraction of the trace the dim leading components
-// keep and the least number that keeps energy of it. Each eigenvector's
-// sign makes its largest entry positive, so that the tables do not
+// keep and the least number that keeps energy of it. The eigenvectors'
+// signs are symeig's (largest entry positive), so that the tables do not
 // depend on the eigensolver's choice.
 func anchorFeatures(k fmap.Kernel, a []float64, dim int, energy float64) (feat []float64, kept float64, need int, err error) {
 	n := len(a)
@@ -179,16 +180,9 @@ func anchorFeatures(k fmap.Kernel, a []float64, dim int, energy float64) (feat [
 			km.SetSym(i, j, k.Eval1(a[i], a[j]))
 		}
 	}
-	var es mat.EigenSym
-	if !es.Factorize(km, true) {
+	vals, vecs, ok := symeig.Descending(km)
+	if !ok {
 		return nil, 0, 0, fmt.Errorf("homogeneous: the eigendecomposition of the %d anchors' kernel matrix failed", n)
-	}
-	vals := es.Values(nil) // ascending
-	var vecs mat.Dense
-	es.VectorsTo(&vecs)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = n - 1 - i
 	}
 	trace := 0.0
 	for _, v := range vals {
@@ -196,8 +190,8 @@ func anchorFeatures(k fmap.Kernel, a []float64, dim int, energy float64) (feat [
 	}
 	feat = make([]float64, n*dim)
 	sum, need := 0.0, n
-	for r, c := range order {
-		lam := max(vals[c], 0)
+	for r, v := range vals {
+		lam := max(v, 0)
 		sum += lam
 		if r < dim {
 			kept = sum
@@ -208,15 +202,9 @@ func anchorFeatures(k fmap.Kernel, a []float64, dim int, energy float64) (feat [
 		if r >= dim {
 			continue
 		}
-		big, sign := 0.0, 1.0
+		sq := math.Sqrt(lam)
 		for i := range n {
-			if v := vecs.At(i, c); math.Abs(v) > big {
-				big, sign = math.Abs(v), math.Copysign(1, v)
-			}
-		}
-		sq := math.Sqrt(lam) * sign
-		for i := range n {
-			feat[i*dim+r] = sq * vecs.At(i, c)
+			feat[i*dim+r] = sq * vecs.At(i, r)
 		}
 	}
 	if trace > 0 {

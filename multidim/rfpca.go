@@ -3,12 +3,12 @@ package multidim
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/internal/symeig"
 )
 
 // RFPCAOptions tune PCA of random features.
@@ -175,8 +175,8 @@ func SecondMoment(ctx context.Context, base *fmap.Map, rows [][]float64, chunk i
 
 // pcaProjection returns the k leading eigenvectors of H/N (or of the
 // covariance H/N − z̄z̄ᵀ with center, and z̄) as the rows of a k × m
-// projection, each with its largest entry positive, and the fraction of
-// the trace they keep.
+// projection, signed as symeig signs them, and the fraction of the trace
+// they keep.
 func pcaProjection(h *mat.SymDense, sum []float64, n, k int, center bool) (proj, mean []float64, kept float64, err error) {
 	m := h.SymmetricDim()
 	c := mat.NewSymDense(m, nil)
@@ -189,31 +189,21 @@ func pcaProjection(h *mat.SymDense, sum []float64, n, k int, center bool) (proj,
 		mv := mat.NewVecDense(m, mean)
 		c.SymRankOne(c, -1, mv)
 	}
-	var es mat.EigenSym
-	if !es.Factorize(c, true) {
+	vals, vecs, ok := symeig.Descending(c)
+	if !ok {
 		return nil, nil, 0, fmt.Errorf("multidim: the eigendecomposition of the %d × %d feature moment matrix failed", m, m)
 	}
-	vals := es.Values(nil)
-	var vecs mat.Dense
-	es.VectorsTo(&vecs)
 	trace, top := 0.0, 0.0
-	for i, v := range vals {
+	for r, v := range vals {
 		trace += max(v, 0)
-		if i >= m-k {
+		if r < k {
 			top += max(v, 0)
 		}
 	}
 	proj = make([]float64, k*m)
 	for r := range k {
-		col := m - 1 - r
-		big, sign := 0.0, 1.0
 		for i := range m {
-			if v := vecs.At(i, col); math.Abs(v) > big {
-				big, sign = math.Abs(v), math.Copysign(1, v)
-			}
-		}
-		for i := range m {
-			proj[r*m+i] = sign * vecs.At(i, col)
+			proj[r*m+i] = vecs.At(i, r)
 		}
 	}
 	if trace > 0 {

@@ -468,20 +468,18 @@ func (p *parser) value(f structField, kn, vn *yaml.Node, field string) error {
 		x, err := p.number(vn, field, r.positive)
 		v.SetFloat(x)
 		return err
-	case reflect.Pointer:
-		if v.Type().Elem().Kind() != reflect.Float64 {
-			break
-		}
-		x, err := p.number(vn, field, r.positive)
-		v.Set(reflect.ValueOf(&x))
-		return err
-	}
-	switch v.Kind() {
 	case reflect.Int, reflect.Int64:
 		x, err := p.intIn(vn, field, r.min, r.max)
 		v.SetInt(int64(x))
 		return err
-	case reflect.Bool, reflect.Pointer:
+	case reflect.Pointer:
+		if v.Type().Elem().Kind() == reflect.Float64 {
+			x, err := p.number(vn, field, r.positive)
+			v.Set(reflect.ValueOf(&x))
+			return err
+		}
+		fallthrough // *bool
+	case reflect.Bool:
 		var x bool
 		if b := deref(vn); b.Kind != yaml.ScalarNode || b.ShortTag() != "!!bool" || b.Decode(&x) != nil {
 			return p.typeErr(vn, field, "true or false")

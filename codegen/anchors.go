@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -134,7 +135,7 @@ func (e *emitter) anchorHelpers(f *jen.File) {
 		starts[i] = integer(s)
 	}
 	f.Var().Id(e.startName()).Op("=").Index(jen.Op("...")).Int().Values(starts...)
-	if slicesAny(q.scale) {
+	if uniform, _ := q.kinds(); uniform {
 		f.Line()
 		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s[j] is (m − 1)/(a_{m−1} − a_0) of uniform table j (0 for the others), as the reference evaluator computes it.", e.scaleName()))))
 		f.Var().Id(e.scaleName()).Op("=").Index(jen.Op("...")).Float64().Custom(multiLine, e.literalRows(q.scale, len(q.scale), 1)...)
@@ -159,23 +160,18 @@ func (e *emitter) anchorHelpers(f *jen.File) {
 		embedded{e.pointsName(), pDoc, integer(len(q.points))}, embedded{e.featName(), fDoc, integer(len(q.feat))})
 }
 
-func slicesAny(v []float64) bool {
-	for _, x := range v {
-		if x != 0 {
-			return true
-		}
-	}
-	return false
+// kinds reports whether some table is equally spaced (scale ≠ 0) and
+// whether some is not.
+func (q *anchorPlan) kinds() (uniform, other bool) {
+	return slices.ContainsFunc(q.scale, func(s float64) bool { return s != 0 }),
+		slices.Contains(q.scale, 0)
 }
 
 // pickSource is the Go source of Pick: fmap.AnchorTable.Pick for the
 // map's assignment, with the homogeneous input rule in front.
 func (e *emitter) pickSource() string {
 	q := e.p.anchor
-	uniform, other := false, false
-	for _, s := range q.scale {
-		uniform, other = uniform || s != 0, other || s == 0
-	}
+	uniform, other := q.kinds()
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s returns, for the value v of coordinate j, the anchors a and b (rows\n// of %s) and the weight w with ψ(v) = s·((1 − w)·φ(a) + w·φ(b)), and\n// ok false when ψ(v) = 0.\n", e.pickName(), e.featName())
 	fmt.Fprintf(&b, "func %s(j int, v float64) (a, b int, w, s float64, ok bool) {\n", e.pickName())
@@ -292,7 +288,7 @@ func (e *emitter) anchorParameterLines() []string {
 // anchorEvaluationLines describes the evaluation of an anchor map.
 func (e *emitter) anchorEvaluationLines() []string {
 	return []string{
-		fmt.Sprintf("ψ(x) is the reference evaluator's lookup and interpolation, bit for bit unless the compiler fuses multiply-adds: equally spaced tables find the anchor by arithmetic, the others by bisection over the anchors (%s); then %d multiply-adds per component.", e.pickName(), 2),
+		fmt.Sprintf("ψ(x) is the reference evaluator's lookup and interpolation, bit for bit unless the compiler fuses multiply-adds: equally spaced tables find the anchor by arithmetic, the others by bisection over the anchors (%s); then s·((1 − w)·φ(a) + w·φ(b)) per component: three multiplications and an addition.", e.pickName()),
 		fmt.Sprintf("%s and %s convert the input to float64, evaluate the same way and round each component to float32.", e.name32(), e.slice32Name()),
 	}
 }

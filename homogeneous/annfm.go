@@ -136,17 +136,16 @@ func (m *ANNFM) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 	st := &fmap.Anchors{Assign: fmap.Assign(o.Assign), Dim: dim, Negative: p.Negative, Tables: make([]fmap.AnchorTable, len(points))}
 	worst, need, short, empty := 1.0, dim, 0, 0
 	for j, a := range points {
-		uniform := uniform
 		if a == nil {
 			// A column the data never shows nonzero: uniform anchors.
-			a, uniform = uniformAnchors(p.Domain, o.NAnchors), true
+			a = uniformAnchors(p.Domain, o.NAnchors)
 			empty++
 		}
 		feat, kept, needed, err := anchorFeatures(p.Kernel, a, dim, *o.Energy)
 		if err != nil {
 			return nil, err
 		}
-		st.Tables[j] = fmap.AnchorTable{Uniform: uniform, Points: a, Features: feat}
+		st.Tables[j] = fmap.AnchorTable{Uniform: uniform || points[j] == nil, Points: a, Features: feat}
 		worst, need = min(worst, kept), max(need, needed)
 		if len(a) < dim {
 			short++

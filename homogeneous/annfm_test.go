@@ -78,7 +78,7 @@ func TestANNFMRefs(t *testing.T) {
 	for _, r := range formulaRefs(t, "annfm_chi2") {
 		x := mustFloat(t, r.x)
 		if r.component == "nn_index" {
-			tb := &annfmMap(t, fmap.Nearest1, 2).Anchors().Tables[0]
+			tb := &maps["N=100;1-NN;full rank"].Anchors().Tables[0]
 			if i, _, _ := tb.Pick(fmap.Nearest1, x); float64(i) != r.value {
 				t.Errorf("nn(%g) = %d, want %g", x, i, r.value)
 			}

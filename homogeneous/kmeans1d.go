@@ -14,24 +14,21 @@ import (
 // monotone; O(k·m·log m) for m distinct values). With m ≤ k distinct
 // values the centres are the values. The centres are increasing.
 func KMeans1D(xs []float64, k int) []float64 {
-	v := slices.Clone(xs)
-	slices.Sort(v)
-	v = slices.Compact(v)
+	// The sorted distinct values v and their counts w.
+	sorted := slices.Sorted(slices.Values(xs))
+	var v, w []float64
+	for i, x := range sorted {
+		if i == 0 || x != sorted[i-1] {
+			v, w = append(v, x), append(w, 0)
+		}
+		w[len(w)-1]++
+	}
 	m := len(v)
 	if m == 0 {
 		return nil
 	}
 	if k >= m {
 		return v
-	}
-	w := make([]float64, m)
-	sorted := slices.Clone(xs)
-	slices.Sort(sorted)
-	for i, j := 0, 0; i < len(sorted); i++ {
-		for sorted[i] != v[j] {
-			j++
-		}
-		w[j]++
 	}
 	// Prefix sums of the weights, and of w·(v − v̄) and w·(v − v̄)²
 	// about the mean v̄ (smaller round-off in the differences).

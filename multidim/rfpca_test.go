@@ -13,15 +13,6 @@ import (
 	digitsdata "github.com/featmap/featmap/internal/digits"
 )
 
-// heldProblem is the problem of kernel k on the digits' box [0, 16]⁶⁴,
-// fit on the first 1400 rows and held out on the others.
-func heldProblem(t testing.TB, k fmap.Kernel) *fmap.Problem {
-	xs := digits(t, 1797)
-	return &fmap.Problem{Kernel: k, Domain: fmap.Domain{Lo: make([]float64, 64), Hi: slices.Repeat([]float64{16}, 64)},
-		Measure: fmap.Absolute, Norm: fmap.LInf,
-		Data: &fmap.Data{File: "digits", Rows: len(xs), Fit: xs[:1400], Held: xs[1400:]}}
-}
-
 // TestRFPCAOutOfCore: Z′Z and Z′1 accumulated 7, 100 and all rows at a
 // time equal the in-memory product of the whole feature matrix to 1e-10
 // relative (issue 14), for rbf and for exp-χ² (two-stage features).
@@ -30,7 +21,7 @@ func TestRFPCAOutOfCore(t *testing.T) {
 		{Type: fmap.RBF, Sigma: slices.Repeat([]float64{49}, 64)},
 		{Type: fmap.ExpChi2, Beta: 0.5},
 	} {
-		p := heldProblem(t, k)
+		p := digitsProblem(k, 16, digits(t, 1797))
 		rows := p.Data.Fit[:500]
 		res, err := (&RFF{}).Design(context.Background(), p, 128, design.Settings{})
 		if err != nil {
@@ -75,7 +66,7 @@ func TestRFPCAOutOfCore(t *testing.T) {
 func TestRFPCABeatsRFF(t *testing.T) {
 	xs := digits(t, 1797)
 	sigma := digitsdata.MedianDistance(xs)
-	p := heldProblem(t, fmap.Kernel{Type: fmap.RBF, Sigma: slices.Repeat([]float64{sigma}, 64)})
+	p := digitsProblem(fmap.Kernel{Type: fmap.RBF, Sigma: slices.Repeat([]float64{sigma}, 64)}, 16, xs)
 	for _, dim := range []int{16, 64, 128} {
 		pca, err := (&RFPCA{}).Design(context.Background(), p, dim, design.Settings{})
 		if err != nil {

@@ -120,17 +120,17 @@ func (t *AnchorTable) Pick(as Assign, x float64) (i, j int, w float64) {
 		return i, i, 0
 	case Pair2Linear:
 		i = t.below(x)
-		lo, hi := t.Points[i], t.Points[i+1]
-		w = 0
-		if x >= hi {
-			w = 1
-		} else if x > lo {
-			w = (x - lo) / (hi - lo)
-		}
 		if t.Uniform {
-			// The same weight as the index: the fraction of (x − a_0)·s.
+			// The same arithmetic as the index: the fraction of (x − a_0)·s.
 			u := (x - t.Points[0]) * t.scale()
-			w = math.Min(1, math.Max(0, u-float64(i)))
+			return i, i + 1, math.Min(1, math.Max(0, u-float64(i)))
+		}
+		lo, hi := t.Points[i], t.Points[i+1]
+		switch {
+		case x >= hi:
+			w = 1
+		case x > lo:
+			w = (x - lo) / (hi - lo)
 		}
 		return i, i + 1, w
 	}
@@ -216,6 +216,17 @@ func (m *Map) Coordinates() int {
 		return len(a.Tables)
 	}
 	return 1
+}
+
+// evalCoordinate writes ψ(v) of coordinate j of a map of one input to
+// dst: with table j of a map with a table per coordinate, else the map
+// itself.
+func (m *Map) evalCoordinate(j int, dst []float64, v float64) {
+	if a := m.Anchors(); a != nil && len(a.Tables) > 1 {
+		a.eval(dst, v, &a.Tables[j])
+		return
+	}
+	m.Eval(dst, []float64{v})
 }
 
 // Coordinate returns the map of coordinate j of a map with a table per

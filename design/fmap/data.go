@@ -41,13 +41,8 @@ func RowFeatures(m *Map, dst, x []float64) {
 		m.Eval(dst, x)
 		return
 	}
-	c := m.Coordinates()
 	for j, v := range x {
-		mj := m
-		if c > 1 {
-			mj = m.Coordinate(j)
-		}
-		mj.Eval(dst[j*m.Dim:(j+1)*m.Dim], []float64{v})
+		m.evalCoordinate(j, dst[j*m.Dim:(j+1)*m.Dim], v)
 	}
 }
 

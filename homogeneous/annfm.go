@@ -99,10 +99,9 @@ func (m *ANNFM) CheckOptions(p *fmap.Problem) error {
 
 // Dims: D up to the number of anchors.
 func (m *ANNFM) Dims(*fmap.Problem) design.Dims {
-	n := m.Opts.NAnchors
-	if n == 0 {
-		n = 100
-	}
+	o := m.Opts
+	o.SetDefaults()
+	n := o.NAnchors
 	return design.Dims{Max: n, Why: fmt.Sprintf("annfm with %d anchors makes at most %d dimensions (raise n_anchors)", n, n)}
 }
 

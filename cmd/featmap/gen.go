@@ -134,8 +134,6 @@ func packageName(flagValue, out string) string {
 		if p := dirPackage(filepath.Dir(out)); p != "" {
 			return p
 		}
-	}
-	if out != "" {
 		abs, err := filepath.Abs(filepath.Dir(out))
 		if err == nil {
 			var b strings.Builder

@@ -1,8 +1,9 @@
 // Package generated holds feature maps emitted by featmap from the shipped
 // specs in ../specs: the maps of Chum's Table 1 and VLFeat's rows of it, a
 // χ² map for real-valued histograms by each method, 1-D RBF maps, a 2-D
-// RBF modulation map and a Gaussian random-feature map of 64 inputs for the
-// digits data (its frequencies in rbf_digits_d256.bin). The code is
+// RBF modulation map, a Gaussian random-feature map of 64 inputs for the
+// digits data (its frequencies in rbf_digits_d256.bin) and an ANNFM χ² map
+// with a table of anchors per digits pixel (chi2_annfm_digits_d7.bin). The code is
 // generated; `go generate ./generated` rebuilds it (CI rebuilds it and
 // fails if anything changes). testdata/*.map.json holds each map as featmap
 // designed it, with its measured errors, for the tests here that hold the
@@ -26,3 +27,4 @@ package generated
 //go:generate go run ../cmd/featmap gen -o rbf_s03_harmonic17.go -map testdata/RBFS03Harmonic17.map.json ../specs/harmonic-rbf-sigma03-17d.yaml
 //go:generate go run ../cmd/featmap gen -o rbf2d_mod_s03_d31.go -map testdata/RBF2DModS03D31.map.json ../specs/rbf2d-sigma03-modulation-31d.yaml
 //go:generate go run ../cmd/featmap gen -o rbf_digits_d256.go -map testdata/RBFDigits.map.json ../specs/rff-rbf-digits-256d.yaml
+//go:generate go run ../cmd/featmap gen -o chi2_annfm_digits_d7.go -map testdata/Chi2ANNFMDigits.map.json ../specs/annfm-chi2-digits-d7.yaml

@@ -114,6 +114,7 @@ func TestEveryMapIsTested(t *testing.T) {
 		tested = append(tested, e.name)
 	}
 	tested = append(tested, mapsRandom...)
+	tested = append(tested, mapsAnchors...)
 	slices.Sort(names)
 	slices.Sort(tested)
 	if !slices.Equal(names, tested) {

@@ -38,12 +38,7 @@ func newAnchorPlan(p *plan) (*anchorPlan, error) {
 		q.points = append(q.points, t.Points...)
 		q.feat = append(q.feat, t.Features...)
 		q.start = append(q.start, len(q.points))
-		s := 0.0
-		if t.Uniform {
-			m := t.Size()
-			s = float64(m-1) / (t.Points[m-1] - t.Points[0])
-		}
-		q.scale = append(q.scale, s)
+		q.scale = append(q.scale, t.Scale())
 	}
 	if q.tables > 1 {
 		// A row of one value per coordinate in, the concatenation out.
@@ -91,12 +86,14 @@ func (e *emitter) anchorBody(is32 bool) []jen.Code {
 		store = func(c jen.Code) jen.Code { return jen.Float32().Call(c) }
 	}
 	per := jen.Id(e.perName())
-	coord := func(j, v, o jen.Code) []jen.Code {
+	// coord writes coordinate j's components to o, done ending the
+	// zero case.
+	coord := func(j, v, o, done jen.Code) []jen.Code {
 		return []jen.Code{
 			jen.List(jen.Id("a"), jen.Id("b"), jen.Id("w"), jen.Id("s"), jen.Id("ok")).Op(":=").Id(e.pickName()).Call(j, conv(v)),
 			jen.If(jen.Op("!").Id("ok")).Block(
 				jen.For(jen.Id("c").Op(":=").Range().Add(per.Clone())).Block(jen.Add(o).Index(jen.Id("c")).Op("=").Lit(0)),
-				jen.Continue(),
+				done,
 			),
 			jen.List(jen.Id("fa"), jen.Id("fb")).Op(":=").List(
 				jen.Id(e.featName()).Index(jen.Id("a").Op("*").Add(per.Clone()).Op(":").Parens(jen.Id("a").Op("+").Lit(1)).Op("*").Add(per.Clone())),
@@ -109,15 +106,11 @@ func (e *emitter) anchorBody(is32 bool) []jen.Code {
 		}
 	}
 	if q.tables == 1 {
-		// One value: the loop runs once, so that the zero case can
-		// continue like the per-coordinate one.
-		return []jen.Code{jen.For(jen.Id("j").Op(":=").Range().Lit(1)).Block(
-			coord(jen.Id("j"), jen.Id("x"), jen.Id("out"))...,
-		)}
+		return coord(jen.Lit(0), jen.Id("x"), jen.Id("out"), jen.Return())
 	}
 	return []jen.Code{jen.For(jen.List(jen.Id("j"), jen.Id("v")).Op(":=").Range().Id("x")).Block(
 		append([]jen.Code{jen.Id("o").Op(":=").Id("out").Index(jen.Id("j").Op("*").Add(per.Clone()).Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Add(per.Clone()))},
-			coord(jen.Id("j"), jen.Id("v"), jen.Id("o"))...)...,
+			coord(jen.Id("j"), jen.Id("v"), jen.Id("o"), jen.Continue())...)...,
 	)}
 }
 

@@ -122,7 +122,7 @@ func (t *AnchorTable) Pick(as Assign, x float64) (i, j int, w float64) {
 		i = t.below(x)
 		if t.Uniform {
 			// The same arithmetic as the index: the fraction of (x − a_0)·s.
-			u := (x - t.Points[0]) * t.scale()
+			u := (x - t.Points[0]) * t.Scale()
 			return i, i + 1, math.Min(1, math.Max(0, u-float64(i)))
 		}
 		lo, hi := t.Points[i], t.Points[i+1]
@@ -152,8 +152,12 @@ func (t *AnchorTable) Pick(as Assign, x float64) (i, j int, w float64) {
 	return n, n + 1, 0.5
 }
 
-// scale is (m − 1)/(a_{m−1} − a_0) of a uniform table.
-func (t *AnchorTable) scale() float64 {
+// Scale is (m − 1)/(a_{m−1} − a_0) of a uniform table, the factor its
+// anchor index is computed with; 0 for other tables.
+func (t *AnchorTable) Scale() float64 {
+	if !t.Uniform {
+		return 0
+	}
 	m := t.Size()
 	return float64(m-1) / (t.Points[m-1] - t.Points[0])
 }
@@ -162,7 +166,7 @@ func (t *AnchorTable) scale() float64 {
 func (t *AnchorTable) nearest(x float64) int {
 	m := t.Size()
 	if t.Uniform {
-		u := math.Floor((x-t.Points[0])*t.scale() + 0.5)
+		u := math.Floor((x-t.Points[0])*t.Scale() + 0.5)
 		return int(math.Min(float64(m-1), math.Max(0, u)))
 	}
 	// The number of midpoints (a_i + a_{i+1})/2 at or below x.
@@ -183,7 +187,7 @@ func (t *AnchorTable) nearest(x float64) int {
 func (t *AnchorTable) below(x float64) int {
 	m := t.Size()
 	if t.Uniform {
-		u := math.Floor((x - t.Points[0]) * t.scale())
+		u := math.Floor((x - t.Points[0]) * t.Scale())
 		return int(math.Min(float64(m-2), math.Max(0, u)))
 	}
 	// The number of points a_1..a_{m−2} at or below x.

@@ -94,15 +94,20 @@ func inputs1D(p *plan) *testInputs {
 	return in
 }
 
+// inputDomain is the domain of the emitted N's n inputs: the map's, or
+// for a map with a table per coordinate its one axis on every coordinate.
+func (p *plan) inputDomain() fmap.Domain {
+	d := p.m.Domain
+	if d.Dims() == 1 && p.in > 1 {
+		return fmap.Domain{Integer: d.Integer, Lo: slices.Repeat(d.Lo, p.in), Hi: slices.Repeat(d.Hi, p.in)}
+	}
+	return d
+}
+
 func inputsND(p *plan) *testInputs {
-	m := p.m
 	n := p.in
 	in := &testInputs{}
-	dom := m.Domain
-	if dom.Dims() == 1 && n > 1 {
-		// A map with a table per coordinate: the one axis on every one.
-		dom = fmap.Domain{Integer: dom.Integer, Lo: slices.Repeat(dom.Lo, n), Hi: slices.Repeat(dom.Hi, n)}
-	}
+	dom := p.inputDomain()
 	mid := make([]float64, n)
 	for i := range mid {
 		mid[i] = (dom.Lo[i] + dom.Hi[i]) / 2

@@ -24,13 +24,14 @@ import (
 // a homogeneous map, uniform otherwise.
 func benchInputs(p *plan) []float64 {
 	m := p.m
+	dom := p.inputDomain()
 	r := rand.New(rand.NewPCG(7, 8))
 	xs := make([]float64, 4096*p.in)
 	for i := range xs {
-		a := min(i%p.in, m.Domain.Dims()-1) // one axis for every coordinate of a per-coordinate map
-		lo, hi := m.Domain.Lo[a], m.Domain.Hi[a]
+		a := i % p.in
+		lo, hi := dom.Lo[a], dom.Hi[a]
 		switch {
-		case m.Domain.Integer:
+		case dom.Integer:
 			xs[i] = lo + float64(r.IntN(int(hi-lo)+1))
 		case m.Homogeneous():
 			lo = math.Max(lo, hi*1e-6)

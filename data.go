@@ -50,6 +50,10 @@ const (
 	maxDataLine    = 1 << 20
 )
 
+// DataProgressRows is how many data rows pass between progress messages
+// (LoadSpecProgress).
+var DataProgressRows = 1 << 18
+
 // dataSeed seeds the reservoir sample and the fit/held-out split.
 const dataSeed = 1
 
@@ -95,8 +99,9 @@ type dataReader struct {
 // checked (numbers, finite, inside the domain, the same column count), at
 // most MaxRows of them kept (a seeded reservoir sample beyond), split by a
 // seeded shuffle into held-out rows (a fifth, at most DataHeldRows) and
-// rows to fit.
-func loadData(s *Spec) error {
+// rows to fit. Every DataProgressRows rows it tells progress (if not nil)
+// how far it is.
+func loadData(s *Spec, progress func(string)) error {
 	d := s.Data
 	name := d.File
 	if !filepath.IsAbs(name) {
@@ -118,7 +123,8 @@ func loadData(s *Spec) error {
 	}
 	defer f.Close()
 	h := sha256.New()
-	br := bufio.NewReader(io.TeeReader(f, h))
+	cr := &countingReader{r: f}
+	br := bufio.NewReader(io.TeeReader(cr, h))
 	var in io.Reader = br
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		z, err := gzip.NewReader(br)
@@ -201,6 +207,10 @@ func loadData(s *Spec) error {
 			return dataErr(line, -1, err, "%v", err)
 		}
 		seen++
+		if progress != nil && seen%DataProgressRows == 0 {
+			progress(fmt.Sprintf("data %s: %d rows read (%.0f%% of %d bytes), %d kept", d.File, seen,
+				100*float64(cr.n)/float64(max(1, fi.Size())), fi.Size(), min(seen, d.MaxRows)))
+		}
 		// Reservoir sampling (Algorithm R): every row is kept with
 		// probability MaxRows/seen, by a seeded generator.
 		switch {
@@ -231,6 +241,18 @@ func loadData(s *Spec) error {
 	s.Problem.Data = data
 	s.DataHeader = r.header
 	return nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // start reads the first non-empty line: the column count, the feature

@@ -132,6 +132,38 @@ func TestDataRows(t *testing.T) {
 	}
 }
 
+// TestDataProgress: a long read reports every DataProgressRows rows how
+// many rows it has read, how much of the file that is and how many it
+// keeps; the last message is at the last multiple of the interval.
+func TestDataProgress(t *testing.T) {
+	defer func(n int) { DataProgressRows = n }(DataProgressRows)
+	DataProgressRows = 100
+	var sb strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&sb, "%d %d\n", i%17, i/17%17)
+	}
+	path := writeSpecWith(t, chi2DataSpec("{file: d.txt, max_rows: 250}"), map[string]string{"d.txt": sb.String()})
+	var msgs []string
+	if _, err := LoadSpecProgress(path, func(m string) { msgs = append(msgs, m) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 10 {
+		t.Fatalf("%d progress messages, want 10 (one per 100 of 1000 rows): %q", len(msgs), msgs)
+	}
+	want := regexp.MustCompile(`^data d\.txt: 1000 rows read \((\d+)% of (\d+) bytes\), 250 kept$`)
+	m := want.FindStringSubmatch(msgs[9])
+	if m == nil {
+		t.Fatalf("last message %q, want %v", msgs[9], want)
+	}
+	// The whole file has been read by its 1000th row (bufio reads ahead).
+	if m[1] != "100" || m[2] != strconv.Itoa(sb.Len()) {
+		t.Errorf("last message %q: want 100%% of %d bytes", msgs[9], sb.Len())
+	}
+	if !strings.HasPrefix(msgs[0], "data d.txt: 100 rows read") || !strings.HasSuffix(msgs[0], ", 100 kept") {
+		t.Errorf("first message %q", msgs[0])
+	}
+}
+
 // fileKey finds the file a data section names.
 var fileKey = regexp.MustCompile(`file: ([^,}]+)`)
 

@@ -65,9 +65,15 @@ const MaxSpecBytes = 1 << 20
 
 // LoadSpec reads the spec at path (a regular file of at most MaxSpecBytes) and decodes it with ParseSpec; then it
 // reads the files its methods' options name (design.FileLoader), relative
-// to the spec's directory unless absolute. A file's error is a *SpecError
-// at the option's key whose message names the file and its line.
-func LoadSpec(path string) (*Spec, error) {
+// to the spec's directory unless absolute, and its data file. A file's
+// error is a *SpecError at the option's key whose message names the file
+// and its line; a data file's is a *DataError.
+func LoadSpec(path string) (*Spec, error) { return LoadSpecProgress(path, nil) }
+
+// LoadSpecProgress is LoadSpec with progress messages for long reads: a
+// data file reports the rows read and the share of the file behind them
+// every DataProgressRows rows. A nil progress says nothing.
+func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -109,7 +115,7 @@ func LoadSpec(path string) (*Spec, error) {
 		}
 	}
 	if s.Data != nil {
-		if err := loadData(s); err != nil {
+		if err := loadData(s, progress); err != nil {
 			return nil, err
 		}
 	}

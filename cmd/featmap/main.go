@@ -184,7 +184,8 @@ func parseCommand(fs *flag.FlagSet, c *commonFlags, args []string, stderr io.Wri
 		fmt.Fprintln(stderr, "featmap:", err)
 		return nil, featmap.Settings{}, exitUsage
 	}
-	spec, err := featmap.LoadSpec(fs.Arg(0))
+	prog := progress(stderr)
+	spec, err := featmap.LoadSpecProgress(fs.Arg(0), prog)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return nil, featmap.Settings{}, exitUsage
@@ -192,7 +193,7 @@ func parseCommand(fs *flag.FlagSet, c *commonFlags, args []string, stderr io.Wri
 	for _, w := range spec.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
-	return spec, featmap.Settings{Solver: sv, Progress: progress(stderr)}, exitOK
+	return spec, featmap.Settings{Solver: sv, Progress: prog}, exitOK
 }
 
 // progress returns a progress printer that stays silent during the first

@@ -104,22 +104,38 @@ func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts Le
 		return res, err
 	}
 	res.ObjectiveBefore, res.ValidationBefore = obj0, mse0
+	// L-BFGS asks for E and ∂E at the same points: one evaluation computes
+	// both, kept for the last point.
+	var lastX, lastG []float64
+	var lastF float64
+	at := func(th []float64) bool {
+		if slices.Equal(th, lastX) {
+			return true
+		}
+		g := make([]float64, len(th))
+		f, _, err := l.eval(th, g)
+		if err != nil {
+			l.err = err
+			return false
+		}
+		lastX, lastF, lastG = slices.Clone(th), f, g
+		return true
+	}
 	prob := optimize.Problem{
 		Func: func(th []float64) float64 {
-			v, _, err := l.eval(th, nil)
-			if err != nil {
-				l.err = err
+			if !at(th) {
 				return math.Inf(1)
 			}
-			return v
+			return lastF
 		},
 		Grad: func(g, th []float64) {
-			if _, _, err := l.eval(th, g); err != nil {
-				l.err = err
+			if !at(th) {
 				for i := range g {
 					g[i] = math.NaN()
 				}
+				return
 			}
+			copy(g, lastG)
 		},
 	}
 	iters := opts.MaxIterations

@@ -206,3 +206,18 @@ func TestLearnDigits(t *testing.T) {
 		t.Errorf("learned σ's mean accuracy %.4f below the median heuristic's %.4f", sumL/5, sumM/5)
 	}
 }
+
+// BenchmarkLearnSigma learns a shared rbf σ from 10⁴ generated rows of 10
+// inputs with 256 cos-sin features (one op is one whole LearnSigma).
+func BenchmarkLearnSigma(b *testing.B) {
+	xs, ys := toyData(10000, 10, -1, 1, 13)
+	opts := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, Dim: 256, Ridge: 1e-3,
+		Penalty: 1e-4, Sampling: SamplingQMC, MaxIterations: 20}
+	for b.Loop() {
+		res, err := LearnSigma(context.Background(), xs, ys, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(res.Evaluations), "evals/op")
+	}
+}

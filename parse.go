@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -119,6 +120,11 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 			return nil, err
 		}
 	}
+	if s.Learn != nil {
+		if err := learnSigma(s); err != nil {
+			return nil, err
+		}
+	}
 	for _, m := range s.methods() {
 		if l, ok := m.Method.(*homogeneous.Li); ok && l.Opts.Data != "" {
 			s.Warnings = append(s.Warnings, (&SpecError{Path: path, Line: m.keys["data"], Field: child(m.field, "data"),
@@ -174,6 +180,13 @@ type (
 		Method  kv `yaml:"method"`
 		Compare kv `yaml:"compare"`
 		Data    kv `yaml:"data"`
+		Learn   kv `yaml:"learn"`
+	}
+	learnDoc struct {
+		Sigma      string  `yaml:"sigma" spec:"enum=shared|per-axis"`
+		Validation float64 `yaml:"validation" spec:"positive"`
+		Ridge      float64 `yaml:"ridge" spec:"positive"`
+		Penalty    float64 `yaml:"penalty"`
 	}
 	dataDoc struct {
 		File        string `yaml:"file"`
@@ -259,7 +272,55 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 	if err := p.dataSection(d.Data, s); err != nil {
 		return err
 	}
-	return p.shape(top, d, s)
+	if err := p.shape(top, d, s); err != nil {
+		return err
+	}
+	return p.learnSection(d.Learn, s)
+}
+
+// learnSection reads the learn section: σ learned from the data's labels
+// (see learn.go). It needs a data section with a label column, one rff
+// design of a fixed dimension, and an rbf kernel.
+func (p *parser) learnSection(n kv, s *Spec) error {
+	if n.V == nil {
+		return nil
+	}
+	var d learnDoc
+	m, err := p.section(n.V, "learn", &d)
+	if err != nil {
+		return err
+	}
+	if d.Sigma == "" {
+		return p.missing(m, "sigma", "shared (one σ) or per-axis (one σ per input axis)")
+	}
+	l := &LearnSpec{PerAxis: d.Sigma == "per-axis", Validation: 0.25, Ridge: 1e-3, Line: n.K.Line}
+	if m.keys["validation"] != nil {
+		if !(d.Validation < 1) {
+			return p.errAt(m.value("validation"), "learn.validation", "the held-out fraction must be below 1, not %v", d.Validation)
+		}
+		l.Validation = d.Validation
+	}
+	if m.keys["ridge"] != nil {
+		l.Ridge = d.Ridge
+	}
+	if m.keys["penalty"] != nil {
+		if !(d.Penalty >= 0) || math.IsInf(d.Penalty, 0) {
+			return p.errAt(m.value("penalty"), "learn.penalty", "must be a finite number ≥ 0, not %v", d.Penalty)
+		}
+		l.Penalty = d.Penalty
+	}
+	switch {
+	case s.Data == nil || s.Data.Label < 0:
+		return p.errAt(n.K, "learn", "learning σ needs labels: a data section with label_column")
+	case s.Method == nil || s.Method.Name() != "rff":
+		return p.errAt(n.K, "learn", "learning σ needs one design by method rff (target and method: {name: rff})")
+	case s.Target.Dim == 0:
+		return p.errAt(n.K, "learn", "learning σ needs target.dim (the features it learns with are the map's)")
+	case s.Problem.Kernel.Type != fmap.RBF:
+		return p.errAt(n.K, "learn", "learning σ is for kernel rbf, not %s", s.Problem.Kernel.Type)
+	}
+	s.Learn = l
+	return nil
 }
 
 // dataSection reads the data section (its file is read by LoadSpec).

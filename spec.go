@@ -3,6 +3,7 @@ package featmap
 import (
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/multidim"
 )
 
 // Spec is a decoded and validated featmap spec (format version 1). After
@@ -30,6 +31,11 @@ type Spec struct {
 	// a header (given or detected).
 	Data       *DataSpec
 	DataHeader bool
+	// Learn is the learn section (nil without one); LoadSpec then learns
+	// the kernel's σ from the data's labels, sets Problem.Kernel.Sigma to
+	// it and records what it learned in Learned.
+	Learn   *LearnSpec
+	Learned *multidim.LearnResult
 	// Warnings are things the spec does that work but should change (a
 	// deprecated key), in the form of error messages.
 	Warnings []string
@@ -69,4 +75,16 @@ type MethodSpec struct {
 type CompareSpec struct {
 	Methods []MethodSpec
 	Dims    []int
+}
+
+// LearnSpec is the spec's learn section: learn the rbf kernel's σ from the
+// data's labels by the validation gradient (multidim.LearnSigma).
+type LearnSpec struct {
+	// PerAxis is sigma: per-axis (one σ per input axis); else shared.
+	PerAxis bool
+	// Validation is the held-out fraction (default 0.25), Ridge the ridge
+	// λ (default 1e-3), Penalty the weight of Σ log²(σ/σ0) (default 0).
+	Validation, Ridge, Penalty float64
+	// Line is the section's line in the spec.
+	Line int
 }

@@ -21,37 +21,49 @@ const Inputs = 64
 // Load returns the first rows rows of the gzip'd CSV file at path, without
 // their labels.
 func Load(path string, rows int) ([][]float64, error) {
+	xs, _, err := LoadLabelled(path, rows)
+	return xs, err
+}
+
+// LoadLabelled returns the first rows rows of the gzip'd CSV file at path
+// and their labels (the last column).
+func LoadLabelled(path string, rows int) ([][]float64, []float64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	z, err := gzip.NewReader(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	var out [][]float64
+	var labels []float64
 	sc := bufio.NewScanner(z)
 	for line := 1; len(out) < rows && sc.Scan(); line++ {
 		fields := strings.Split(sc.Text(), ",")
 		if len(fields) != Inputs+1 {
-			return nil, fmt.Errorf("%s:%d: %d columns, want %d", path, line, len(fields), Inputs+1)
+			return nil, nil, fmt.Errorf("%s:%d: %d columns, want %d", path, line, len(fields), Inputs+1)
 		}
 		x := make([]float64, Inputs)
 		for j := range x {
 			if x[j], err = strconv.ParseFloat(fields[j], 64); err != nil {
-				return nil, fmt.Errorf("%s:%d: column %d: %w", path, line, j, err)
+				return nil, nil, fmt.Errorf("%s:%d: column %d: %w", path, line, j, err)
 			}
 		}
-		out = append(out, x)
+		y, err := strconv.ParseFloat(fields[Inputs], 64)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: the label: %w", path, line, err)
+		}
+		out, labels = append(out, x), append(labels, y)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(out) < rows {
-		return nil, fmt.Errorf("%s: %d rows, want %d", path, len(out), rows)
+		return nil, nil, fmt.Errorf("%s: %d rows, want %d", path, len(out), rows)
 	}
-	return out, nil
+	return out, labels, nil
 }
 
 // L1Normalised returns the rows divided by their sums (histograms); a

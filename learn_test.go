@@ -1,0 +1,107 @@
+package featmap
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/featmap/featmap/multidim"
+)
+
+// learnSpec is a digits rbf spec with the given learn section.
+func learnSpec(learn, method, data string) string {
+	return `version: 1
+name: LearnDigits
+kernel: {type: rbf, sigma: 30}
+domain: {dims: 64, interval: [0, 16]}
+error: {weight: absolute}
+target: {dim: 64}
+method: ` + method + `
+data: ` + data + `
+learn: ` + learn + "\n"
+}
+
+// TestLearnSection: a learn section learns σ from the data's labels and
+// bakes it into the kernel the rff map is designed for: the spec's σ is
+// what LearnSigma gives on the same rows and options, it moved from the
+// start, and the designed map's frequencies are the learned ones.
+func TestLearnSection(t *testing.T) {
+	raw, err := os.ReadFile("testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"digits.csv.gz": string(raw)}
+	spec := learnSpec("{sigma: shared, validation: 0.25, ridge: 1e-3, penalty: 1e-4}",
+		"{name: rff, sampling: orthogonal, seed: 3}", "{file: digits.csv.gz, columns: [0, 63], label_column: 64, max_rows: 600}")
+	s := loadSpec(t, writeSpecWith(t, spec, files))
+	if s.Learned == nil {
+		t.Fatal("no learned result")
+	}
+	d := s.Problem.Data
+	want, err := multidim.LearnSigma(context.Background(), append(append([][]float64{}, d.Fit...), d.Held...),
+		append(append([]float64{}, d.FitLabels...), d.HeldLabels...),
+		multidim.LearnOptions{Kernel: s.Problem.Kernel, Dim: 64, Ridge: 1e-3, Penalty: 1e-4, Validation: 0.25,
+			Sampling: multidim.SamplingOrthogonal, Seed: 3, Classes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("learned σ %.4g from 30 (validation MSE %.4g → %.4g, %d iterations)", s.Problem.Kernel.Sigma[0],
+		s.Learned.ValidationBefore, s.Learned.ValidationAfter, s.Learned.Iterations)
+	// LearnSigma restarted from the learned σ stays there.
+	if got := s.Problem.Kernel.Sigma[0]; math.Abs(got-30) < 1 || math.Abs(want.Sigma[0]-got) > 1e-3*got {
+		t.Errorf("spec's σ %v: want moved from 30 and a fixed point of LearnSigma (%v)", got, want.Sigma[0])
+	}
+	if !(s.Learned.ValidationAfter < s.Learned.ValidationBefore) {
+		t.Errorf("validation MSE %v → %v: not lowered", s.Learned.ValidationBefore, s.Learned.ValidationAfter)
+	}
+	des := mustDesign(t, s, Settings{})
+	base, err := multidim.Frequencies(32, 64, nil, onesN(64), multidim.SamplingOrthogonal, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := des.Map.Stages[len(des.Map.Stages)-1].Random
+	for i, w := range rs.Freq {
+		if w != base[i]/s.Problem.Kernel.Sigma[0] {
+			t.Fatalf("frequency %d is %v, want %v (the learned σ's)", i, w, base[i]/s.Problem.Kernel.Sigma[0])
+		}
+	}
+}
+
+func onesN(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = 1
+	}
+	return s
+}
+
+// TestLearnSectionErrors: the learn section is strict: its keys, their
+// values, and what it needs from the rest of the spec.
+func TestLearnSectionErrors(t *testing.T) {
+	data := "{file: d.csv, label_column: 64}"
+	rff := "{name: rff}"
+	cases := []struct{ name, spec, want string }{
+		{"unknown key", learnSpec("{sigma: shared, lambda: 1}", rff, data), "unknown key"},
+		{"no sigma", learnSpec("{ridge: 1e-3}", rff, data), "learn.sigma"},
+		{"bad sigma", learnSpec("{sigma: diagonal}", rff, data), "per-axis"},
+		{"validation 1", learnSpec("{sigma: shared, validation: 1}", rff, data), "below 1"},
+		{"negative penalty", learnSpec("{sigma: shared, penalty: -1}", rff, data), "≥ 0"},
+		{"ridge 0", learnSpec("{sigma: shared, ridge: 0}", rff, data), "learn.ridge"},
+		{"no labels", learnSpec("{sigma: shared}", rff, "{file: d.csv}"), "label_column"},
+		{"not rff", learnSpec("{sigma: shared}", "{name: nystroem}", data), "method rff"},
+		{"not rbf", strings.Replace(learnSpec("{sigma: shared}", rff, data), "{type: rbf, sigma: 30}", "{type: skewed-chi2, sigma: 0.5, c: 1}", 1), "kernel rbf"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseSpec("spec.yaml", []byte(c.spec))
+			var se *SpecError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want a spec error with %q", err, c.want)
+			}
+			t.Log(err)
+		})
+	}
+}

@@ -13,16 +13,15 @@ import (
 const MaxLearnClasses = 256
 
 // learnSigma learns the rbf kernel's σ of a spec with a learn section from
-// its data's rows and labels (every sampled row, fit and held; the split
-// is learn.validation's own) with the rff method's sampling, features and
+// its data's rows to fit and their labels (learn.validation splits them
+// again; the held-out rows, which verify the map, are never seen) with the rff method's sampling, features and
 // seed at target.dim, and bakes it into Problem.Kernel.Sigma, so that the
 // designed map is the learned one. Labels that are all integers, at most
 // MaxLearnClasses distinct values, are classes (one-vs-rest ±1 targets);
 // other labels are numeric targets.
 func learnSigma(s *Spec) error {
 	d := s.Problem.Data
-	rows := slices.Concat(d.Fit, d.Held)
-	labels := slices.Concat(d.FitLabels, d.HeldLabels)
+	rows, labels := d.Fit, d.FitLabels
 	classes := true
 	for _, v := range labels {
 		if v != math.Trunc(v) {

@@ -247,7 +247,20 @@ func (p *plan) pieceTarget() float64 {
 func compare(p *plan, x, got, ref []float64, round float64) string {
 	if !finiteAll(x) && (p.rnd != nil || p.nys != nil || p.anchor != nil) && p.in == p.m.InDim {
 		// Random features and Nyström maps give zeros, as the reference
-		// evaluator does.
+		// evaluator does; a centred rf-pca map gives P·(0 − μ), the
+		// reference's value bit for bit.
+		if p.rnd != nil && p.rnd.centred() {
+			for k := range got {
+				want := ref[k]
+				if round != 0 {
+					want = float64(float32(want))
+				}
+				if !sameBits64(got[k], want) {
+					return fmt.Sprintf("component %d is %v, want the reference's P·(0 − μ) = %v for a non-finite input", k, got[k], ref[k])
+				}
+			}
+			return ""
+		}
 		for k := range got {
 			if got[k] != 0 || ref[k] != 0 {
 				return fmt.Sprintf("component %d is %v (reference %v), want 0 for a non-finite input", k, got[k], ref[k])
@@ -304,6 +317,13 @@ func compare(p *plan, x, got, ref []float64, round float64) string {
 		return fmt.Sprintf("got %v, want the finite %v", got, ref)
 	}
 	nrm := norm(ref)
+	if p.rnd != nil && p.rnd.lin != nil {
+		// An rf-pca map's projection adds no rounding of its own (each
+		// output is the reference's sum in the reference's order), but it
+		// carries the random features' rounding, ‖δΨ‖ ≤ ‖δz‖, whose scale
+		// is ‖z‖ (≤ √2), not ‖Ψ‖.
+		nrm = math.Max(nrm, math.Sqrt2)
+	}
 	rel := 2e-15 * (32 + 4*phaseSize(p.m, x))
 	if p.inPieces(x) {
 		rel = p.pieceTarget()
@@ -325,6 +345,10 @@ func compare(p *plan, x, got, ref []float64, round float64) string {
 // componentLimit is the largest |Ψ_j| of the map at any input: √Σα of a
 // Fourier map, the scale of random features.
 func componentLimit(p *plan) float64 {
+	if p.rnd != nil && p.rnd.lin != nil {
+		// |Ψ_i| = |P_i·(z − μ)| ≤ ‖z‖ + ‖μ‖ (P's rows are unit vectors).
+		return math.Sqrt2 + norm(p.rnd.lin.Mean)
+	}
 	if p.rnd != nil {
 		return p.rnd.scale
 	}

@@ -7,8 +7,23 @@ import (
 	"github.com/featmap/featmap/design/fmap"
 )
 
-// randomFormText describes a random-feature map's functional form.
+// randomFormText describes a random-feature map's functional form (and
+// the projection after it of an rf-pca map).
 func randomFormText(m *shape) string {
+	t := randomFeaturesText(m)
+	if l := m.Linear; l != nil {
+		t = strings.Replace(t, "Ψ(x) = ", "z(x) = ", 1)
+		if len(l.Mean) > 0 {
+			return fmt.Sprintf("PCA of random features (Li et al. §6): Ψ(x) = P·(z(x) − μ), P the %d×%d projection onto the leading eigenvectors of the features' covariance over the data and μ their mean, of the %d %s", l.Dim(), l.In, l.In, t)
+		}
+		return fmt.Sprintf("PCA of random features (Li et al. §6): Ψ(x) = P·z(x), P the %d×%d projection onto the leading eigenvectors of the features' second moment over the data, of the %d %s", l.Dim(), l.In, l.In, t)
+	}
+	return t
+}
+
+// randomFeaturesText describes the random stage (with the per-coordinate
+// map before it).
+func randomFeaturesText(m *shape) string {
 	r := m.Random
 	feat := func(t string) string {
 		if r.Features == fmap.CosSin {
@@ -53,6 +68,21 @@ func randomNegativeText(m *shape) string {
 			s = "Every coordinate goes through ψ, with ψ(0) = 0 and ψ(x) = −ψ(|x|) for x < 0. " + s
 		}
 	}
+	if l := m.Linear; l != nil {
+		s = strings.Replace(s, "gives zeros in every component", "gives zero random features", 1)
+		bound := "‖Ψ‖ ≤ ‖z‖"
+		if len(l.Mean) > 0 {
+			s += " Ψ is then P·(0 − μ)."
+			bound = "‖Ψ‖ ≤ ‖z‖ + ‖μ‖"
+		} else {
+			s += " Ψ is then 0."
+		}
+		zn := "‖z‖ = 1"
+		if m.Random.Features == fmap.Phase {
+			zn = "‖z‖ ≤ √2"
+		}
+		return s + fmt.Sprintf(" Very large inputs, where ωᵢ·t keeps no correct digit, still give bounded components (%s, %s) but not meaningful ones.", bound, zn)
+	}
 	return s + fmt.Sprintf(" Very large inputs, where ωᵢ·t keeps no correct digit, still give bounded components (|Ψ_j| ≤ %s) but not meaningful ones.", componentBound(m.Random))
 }
 
@@ -76,6 +106,19 @@ func (e *emitter) randomParameterLines() []string {
 	s := fmt.Sprintf("Random features: m = %d frequencies ωᵢ ∈ ℝ%s", rp.freqs, sup(rp.args))
 	if rp.r.Features == fmap.Phase {
 		s += " and phases bᵢ"
+	}
+	if l := rp.lin; l != nil {
+		if rp.centred() {
+			s += fmt.Sprintf(", the %d×%d projection P and the features' mean μ", l.Dim(), l.In)
+		} else {
+			s += fmt.Sprintf(" and the %d×%d projection P", l.Dim(), l.In)
+		}
+		if rp.data == nil {
+			where += " and " + e.projName()
+			if rp.centred() {
+				where += " and " + e.meanName()
+			}
+		}
 	}
 	s += fmt.Sprintf(" (%d numbers) are in %s.", rp.constants(), where)
 	return append(lines, wrap(s)...)
@@ -101,6 +144,13 @@ func (e *emitter) randomEvaluationLines() []string {
 		parts = append(parts, "the sine and cosine of every phase by math.Sincos's own reduction and polynomials written out without its branches (math.Sincos itself for NaN, ±Inf and |ωᵢ·t| ≥ 2²⁹)")
 	} else {
 		parts = append(parts, "the cosine of every phase ωᵢ·t + bᵢ by math.Cos's own reduction and polynomials written out without its branches (math.Sincos for NaN, ±Inf and |ωᵢ·t + bᵢ| ≥ 2²⁹)")
+	}
+	if l := rp.lin; l != nil {
+		z := "P_ij·z_j"
+		if rp.centred() {
+			z = "P_ij·(z_j − μ_j)"
+		}
+		parts = append(parts, fmt.Sprintf("then, as each random feature z_j is computed, %s added to each of the %d outputs (each output one sum over the %d features in the reference evaluator's order; no scratch of the features)", z, l.Dim(), l.In))
 	}
 	return []string{
 		fmt.Sprintf("Ψ(x) is the formula, computed with: %s. Nothing is approximated: the sines and cosines are the standard library's values (bit for bit unless the compiler fuses multiply-adds), and the phases differ from the reference evaluator's by the rounding of the sums.", strings.Join(parts, "; ")),

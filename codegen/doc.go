@@ -49,6 +49,18 @@
 // fixed-size arrays: N allocates nothing, and the argument t is a stack
 // array of at most 8192 float64 (a larger one is refused).
 //
+// # PCA of random features
+//
+// rf-pca maps (a random-feature map, either of the above, followed by an
+// fmap.Linear stage) have the same API with NDim = k outputs: N computes
+// the random features z_j as above and, as each is computed, adds
+// P_ij·z_j (P_ij·(z_j − μ_j) for a centred map) to every output: no
+// scratch of the m features, and each output is one sum over j in the
+// reference evaluator's order, so the projection adds no rounding of its
+// own. N32 converts its input, calls N and rounds. A non-finite input gives
+// zero random features, so Ψ = P·(0 − μ) (zeros when uncentred), as the
+// reference evaluator gives.
+//
 // # Nyström maps
 //
 // Maps with a Nyström stage (fmap.Nystroem) have the same API: the m kernel
@@ -57,8 +69,8 @@
 // one sum in the reference evaluator's order, so the values are its own;
 // an input with a NaN or ±Inf coordinate gives zeros.
 //
-// Up to 4096 constants (frequency coordinates and phases; landmarks and
-// the projection) are written as Go literals. More go to a little-endian float64 data file beside the Go
+// Up to 4096 constants (frequency coordinates and phases, and an rf-pca
+// map's projection and mean; landmarks and the projection) are written as Go literals. More go to a little-endian float64 data file beside the Go
 // file, named after it (Info.File "rbf64.go" gives "rbf64.bin"), embedded
 // with //go:embed and decoded once at package init into package-level
 // arrays; the header states its name, size and SHA-256. GenerateFiles

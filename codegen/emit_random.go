@@ -15,6 +15,11 @@ func (e *emitter) argsName() string  { return e.p.priv + "Args" }
 func (e *emitter) wName() string     { return e.p.priv + "W" }
 func (e *emitter) bName() string     { return e.p.priv + "B" }
 func (e *emitter) dataName() string  { return e.p.priv + "Data" }
+func (e *emitter) meanName() string  { return e.p.priv + "Mean" }
+func (e *emitter) featsName() string { return e.p.priv + "Features" }
+func (e *emitter) nonFiniteName() string {
+	return e.p.priv + "NonFinite"
+}
 
 // randomAPI emits N, NSlice, N32 and NSlice32 of a random-feature map. N
 // and N32 are the same evaluation (N32 converts its input to float64 and
@@ -32,7 +37,11 @@ func (e *emitter) randomAPI(f *jen.File) {
 	f.Line()
 
 	f.Comment(commentBody(e.doc32()))
-	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.randomBody(true)...)
+	if p.rnd.lin != nil {
+		f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.linear32Body()...)
+	} else {
+		f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.randomBody(true)...)
+	}
 	f.Line()
 
 	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
@@ -57,6 +66,10 @@ func (e *emitter) randomBody(is32 bool) []jen.Code {
 		return jen.Add(v)
 	}
 	zero := []jen.Code{jen.Op("*").Id("out").Op("=").Index(jen.Id(e.dimName())).Add(elem()).Values(), jen.Return()}
+	if rp.centred() {
+		// The random features are zeros: Ψ = P·(0 − μ).
+		zero = []jen.Code{jen.Id(e.nonFiniteName()).Call(jen.Id("out")), jen.Return()}
+	}
 	notFinite := func(v *jen.Statement) *jen.Statement {
 		return jen.Op("!").Parens(jen.Qual("math", "Abs").Call(v).Op("<=").Qual("math", "MaxFloat64"))
 	}
@@ -172,15 +185,105 @@ func (e *emitter) features(is32 bool) []jen.Code {
 	}
 	loop = append(loop, jen.Id("ph").Op(":=").Add(phase))
 	loop = append(loop, e.sincos("ph")...)
-	if rp.r.Features == fmap.CosSin {
+	switch {
+	case rp.lin != nil:
+		loop = append(loop, e.project()...)
+	case rp.r.Features == fmap.CosSin:
 		loop = append(loop,
 			store(jen.Lit(2).Op("*").Id("k"), scale().Op("*").Id("c")),
 			store(jen.Lit(2).Op("*").Id("k").Op("+").Lit(1), scale().Op("*").Id("s")),
 		)
-	} else {
+	default:
 		loop = append(loop, store(jen.Id("k"), scale().Op("*").Id("c")))
 	}
-	return []jen.Code{jen.For(jen.Id("k").Op(":=").Range().Id(e.freqsName())).Block(loop...)}
+	var pre []jen.Code
+	if rp.lin != nil {
+		pre = append(pre, jen.Op("*").Id("out").Op("=").Index(jen.Id(e.dimName())).Float64().Values())
+	}
+	return append(pre, jen.For(jen.Id("k").Op(":=").Range().Id(e.freqsName())).Block(loop...))
+}
+
+// project is the end of an rf-pca map's loop over the frequencies: the
+// random feature(s) z_j of frequency k (minus μ_j when centred), then
+// out_i += P_ij·z_j for every output i. Each output is one sum over j in
+// increasing order, as fmap.Linear computes it (the cos and sin features
+// of a frequency are added one after the other, left to right), so the
+// projection adds no rounding of its own to the reference evaluator's.
+func (e *emitter) project() []jen.Code {
+	rp := e.p.rnd
+	dim := func() *jen.Statement { return jen.Id(e.dimName()) }
+	scale := func() *jen.Statement { return jen.Add(e.lit.f64(rp.scale)) }
+	feature := func(z string, v *jen.Statement, j *jen.Statement) jen.Code {
+		if rp.centred() {
+			v = v.Op("-").Id(e.meanName()).Index(j)
+		}
+		return jen.Id(z).Op(":=").Add(v)
+	}
+	row := func(r string, j *jen.Statement) jen.Code {
+		return jen.Id(r).Op(":=").Parens(jen.Op("*").Index(dim()).Float64()).Call(jen.Id(e.projName()).Index(jen.Parens(j).Op("*").Add(dim()).Op(":")))
+	}
+	out := func() *jen.Statement { return jen.Id("out").Index(jen.Id("i")) }
+	if rp.r.Features == fmap.CosSin {
+		j0 := func() *jen.Statement { return jen.Lit(2).Op("*").Id("k") }
+		j1 := func() *jen.Statement { return jen.Lit(2).Op("*").Id("k").Op("+").Lit(1) }
+		return []jen.Code{
+			feature("zc", scale().Op("*").Id("c"), j0()),
+			feature("zs", scale().Op("*").Id("s"), j1()),
+			row("pc", j0()),
+			row("ps", j1()),
+			jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(
+				out().Op("=").Add(out()).Op("+").Id("pc").Index(jen.Id("i")).Op("*").Id("zc").Op("+").Id("ps").Index(jen.Id("i")).Op("*").Id("zs"),
+			),
+		}
+	}
+	return []jen.Code{
+		feature("z", scale().Op("*").Id("c"), jen.Id("k")),
+		row("pz", jen.Id("k")),
+		jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(
+			out().Op("+=").Id("pz").Index(jen.Id("i")).Op("*").Id("z"),
+		),
+	}
+}
+
+// linear32Body is the body of N32 of an rf-pca map: N of the input
+// converted to float64, each component rounded to float32 (the projection
+// needs its D sums in float64 anyway).
+func (e *emitter) linear32Body() []jen.Code {
+	p := e.p
+	var body []jen.Code
+	arg := jen.Float64().Call(jen.Id("x"))
+	if p.in > 1 {
+		body = append(body,
+			jen.Var().Id("x64").Index(jen.Id(e.inName())).Float64(),
+			jen.For(jen.List(jen.Id("j"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
+				jen.Id("x64").Index(jen.Id("j")).Op("=").Float64().Call(jen.Id("a")),
+			))
+		arg = jen.Op("&").Id("x64")
+	}
+	return append(body,
+		jen.Var().Id("o").Index(jen.Id(e.dimName())).Float64(),
+		jen.Id(p.name).Call(jen.Op("&").Id("o"), arg),
+		jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Id("o")).Block(
+			jen.Id("out").Index(jen.Id("i")).Op("=").Float32().Call(jen.Id("v")),
+		),
+	)
+}
+
+// nonFiniteBody is the body of an rf-pca map's nonFinite helper: P·(0 − μ),
+// the value of a centred map where the random features are zeros, by the
+// same sums as N.
+func (e *emitter) nonFiniteBody() []jen.Code {
+	dim := jen.Id(e.dimName())
+	return []jen.Code{
+		jen.Op("*").Id("out").Op("=").Index(dim.Clone()).Float64().Values(),
+		jen.For(jen.List(jen.Id("j"), jen.Id("mu")).Op(":=").Range().Id(e.meanName())).Block(
+			jen.Id("z").Op(":=").Lit(0.0).Op("-").Id("mu"),
+			jen.Id("row").Op(":=").Parens(jen.Op("*").Index(dim.Clone()).Float64()).Call(jen.Id(e.projName()).Index(jen.Id("j").Op("*").Add(dim.Clone()).Op(":"))),
+			jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(
+				jen.Id("out").Index(jen.Id("i")).Op("+=").Id("row").Index(jen.Id("i")).Op("*").Id("z"),
+			),
+		),
+	}
 }
 
 // The constants of math.Sincos (and math.Sin, math.Cos) of Go's standard
@@ -290,13 +393,61 @@ func (e *emitter) randomHelpers(f *jen.File) {
 			f.Comment(commentBody(paragraphs(bDoc)))
 			f.Var().Id(e.bName()).Op("=").Index(jen.Id(e.freqsName())).Float64().Custom(multiLine, e.literalRows(rp.r.Phase, len(rp.r.Phase), 1)...)
 		}
+		if rp.lin != nil {
+			f.Line()
+			f.Comment(commentBody(paragraphs(e.projDoc())))
+			f.Var().Id(e.projName()).Op("=").Index(e.projSize()).Float64().Custom(multiLine, e.literalRows(rp.projT, e.p.dim, 1)...)
+			if rp.centred() {
+				f.Line()
+				f.Comment(commentBody(paragraphs(e.meanDoc())))
+				f.Var().Id(e.meanName()).Op("=").Index(jen.Id(e.featsName())).Float64().Custom(multiLine, e.literalRows(rp.lin.Mean, len(rp.lin.Mean), 1)...)
+			}
+		}
+		e.linearHelpers(f)
 		return
 	}
 	arrays := []embedded{{e.wName(), wDoc, wSize}}
 	if phases {
 		arrays = append(arrays, embedded{e.bName(), bDoc, jen.Id(e.freqsName())})
 	}
+	if rp.lin != nil {
+		arrays = append(arrays, embedded{e.projName(), e.projDoc(), e.projSize()})
+		if rp.centred() {
+			arrays = append(arrays, embedded{e.meanName(), e.meanDoc(), jen.Id(e.featsName())})
+		}
+	}
 	e.embedData(f, rp.data, e.dataLayout(), arrays...)
+	e.linearHelpers(f)
+}
+
+// projDoc and meanDoc document an rf-pca map's projection and mean;
+// projSize is the projection's length.
+func (e *emitter) projDoc() string {
+	return fmt.Sprintf("%s holds the projection P (k = %s outputs of the %s random features z_j) transposed: row j (%s[j*%s:(j+1)*%s]) is the column P_·j that z_j is multiplied by.",
+		e.projName(), e.dimName(), e.featsName(), e.projName(), e.dimName(), e.dimName())
+}
+
+func (e *emitter) meanDoc() string {
+	return fmt.Sprintf("%s holds the mean μ of the random features over the data, subtracted before the projection.", e.meanName())
+}
+
+func (e *emitter) projSize() jen.Code { return jen.Id(e.featsName()).Op("*").Id(e.dimName()) }
+
+// linearHelpers emits an rf-pca map's number of random features and, for a
+// centred map, the value it takes where the random features are zeros.
+func (e *emitter) linearHelpers(f *jen.File) {
+	rp := e.p.rnd
+	if rp.lin == nil {
+		return
+	}
+	f.Line()
+	f.Comment(fmt.Sprintf("%s is the number of random features z_j before the projection.", e.featsName()))
+	f.Const().Id(e.featsName()).Op("=").Add(integer(rp.lin.In))
+	if rp.centred() {
+		f.Line()
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes P·(0 − μ) to out: Ψ of an input whose random features are zeros (a non-finite one), by the sums of %s.", e.nonFiniteName(), e.p.name))))
+		f.Func().Id(e.nonFiniteName()).Params(jen.Id("out").Op("*").Index(jen.Id(e.dimName())).Float64()).Block(e.nonFiniteBody()...)
+	}
 }
 
 // multiLine is a composite literal with one element (here: one line of
@@ -343,6 +494,12 @@ func (e *emitter) dataLayout() string {
 	s := fmt.Sprintf("the %d×%d frequency matrix, row-major", rp.freqs, rp.args)
 	if rp.r.Features == fmap.Phase {
 		s += fmt.Sprintf(", then the %d phases", rp.freqs)
+	}
+	if rp.lin != nil {
+		s += fmt.Sprintf(", then the %d×%d projection transposed, row-major", rp.lin.In, e.p.dim)
+		if rp.centred() {
+			s += fmt.Sprintf(", then the %d features' mean", rp.lin.In)
+		}
 	}
 	return s + ", as little-endian float64"
 }

@@ -46,13 +46,31 @@ type randomPlan struct {
 	// inner is the plan of the per-coordinate map ψ (nil for a random
 	// stage alone): its formula, without fast paths.
 	inner *plan
+	// lin is the projection of an rf-pca map (nil otherwise); projT is its
+	// matrix transposed, row j (projT[j*k:(j+1)*k]) the k coefficients of
+	// random feature z_j, so that N adds P_ij·(z_j − μ_j) to every output
+	// as feature j is computed (no scratch of the m features) while each
+	// output is still one sum over j in the reference evaluator's order.
+	lin   *fmap.Linear
+	projT []float64
 	// data is the data file of the constants (ω row-major, then the
-	// phases), nil when they are Go literals.
+	// phases, then projT and the mean of an rf-pca map), nil when they are
+	// Go literals.
 	data *dataFile
 }
 
-// constants is the number of constants of the random stage.
-func (r *randomPlan) constants() int { return len(r.r.Freq) + len(r.r.Phase) }
+// constants is the number of constants of the random stage (and of the
+// projection after it).
+func (r *randomPlan) constants() int {
+	n := len(r.r.Freq) + len(r.r.Phase)
+	if r.lin != nil {
+		n += len(r.lin.Proj) + len(r.lin.Mean)
+	}
+	return n
+}
+
+// centred reports whether an rf-pca map subtracts a mean before projecting.
+func (r *randomPlan) centred() bool { return r.lin != nil && len(r.lin.Mean) > 0 }
 
 func newRandomPlan(p *plan) (*randomPlan, error) {
 	m := p.m
@@ -73,6 +91,24 @@ func newRandomPlan(p *plan) (*randomPlan, error) {
 		}
 		rp.inner = ip
 	}
-	rp.data = newDataFile(r.Freq, r.Phase)
+	if l := m.Linear; l != nil {
+		k := l.Dim()
+		rp.lin = l
+		rp.projT = make([]float64, len(l.Proj))
+		for i := range k {
+			for j := range l.In {
+				rp.projT[j*k+i] = l.Proj[i*l.In+j]
+			}
+		}
+	}
+	rp.data = newDataFile(r.Freq, r.Phase, rp.projT, rp.centredMean())
 	return rp, nil
+}
+
+// centredMean is the mean μ of a centred rf-pca map, nil otherwise.
+func (r *randomPlan) centredMean() []float64 {
+	if r.centred() {
+		return r.lin.Mean
+	}
+	return nil
 }

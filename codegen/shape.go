@@ -42,6 +42,9 @@ type shape struct {
 	// Random, as a one-stage map of its own on the union of the axes'
 	// ranges (nil without one).
 	Inner *shape
+	// Linear is the projection after the random stage of an rf-pca map,
+	// nil otherwise.
+	Linear *fmap.Linear
 }
 
 // shapeOf returns the shape of a map the code generator emits.
@@ -54,6 +57,11 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 	}
 	s := &shape{Map: m, Errors: v}
 	st := m.Stages
+	if n := len(st); n >= 2 && st[n-1].Linear != nil && st[n-2].Random != nil {
+		// rf-pca: the random map underneath, then its projection.
+		s.Linear = st[n-1].Linear
+		st = st[:n-1]
+	}
 	switch {
 	case len(st) == 1 && st[0].Fourier != nil:
 		f := st[0].Fourier
@@ -79,13 +87,14 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 		}
 		s.Inner = inner
 	default:
-		return nil, fmt.Errorf("%w a map with the stages %s (it emits one Fourier, series or random stage, or a per-coordinate stage followed by random features in the identity transform)", ErrUnsupported, stageNames(st))
+		return nil, fmt.Errorf("%w a map with the stages %s (it emits one Fourier, series, random, Nyström or anchor stage, or a per-coordinate stage followed by random features in the identity transform, and either random map followed by a linear stage)", ErrUnsupported, stageNames(m.Stages))
 	}
 	return s, nil
 }
 
-// ErrUnsupported reports a map the code generator cannot emit yet (an
-// rf-pca map's projection): the map is fine, only its Go form is missing.
+// ErrUnsupported reports a map the code generator cannot emit yet (a
+// combination of stages it has no Go form for): the map is fine, only its
+// Go form is missing.
 var ErrUnsupported = errors.New("codegen: cannot emit yet")
 
 // innerShape is the one-input map of the per-coordinate stage inner of m,

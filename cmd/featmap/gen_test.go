@@ -272,3 +272,38 @@ func TestGenPackageFromDir(t *testing.T) {
 		}
 	}
 }
+
+// TestGenRFPCA: gen emits an rf-pca map (random features of the digits,
+// then the centred projection) with exit 0, a Go file that states the
+// form and the measured errors, and gofmt'd source; it used to exit 1
+// ("cannot emit yet").
+func TestGenRFPCA(t *testing.T) {
+	data, err := filepath.Abs(filepath.Join("..", "..", "testdata", "digits.csv.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := writeSpec(t, `version: 1
+name: RFPCADigits
+kernel: {type: rbf, sigma: 49}
+domain: {dims: 64, interval: [0, 16]}
+target: {dim: 8}
+data: {file: `+data+`, columns: [0, 63], label_column: 64}
+method: {name: rf-pca, features: 24, seed: 1, center: true}
+`)
+	out := filepath.Join(t.TempDir(), "rfpca.go")
+	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", spec); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	src, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Ψ(x) = P·(z(x) − μ)", "P the 8×24 projection", "error      L∞ ", "func RFPCADigits(out *[RFPCADigitsDim]float64, x *[RFPCADigitsIn]float64)"} {
+		if !bytes.Contains(src, []byte(want)) {
+			t.Errorf("the Go file lacks %q:\n%.1500s", want, src)
+		}
+	}
+	if f, err := format.Source(src); err != nil || !bytes.Equal(f, src) {
+		t.Errorf("the Go file is not gofmt'd (%v)", err)
+	}
+}

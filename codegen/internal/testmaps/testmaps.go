@@ -39,6 +39,7 @@ func Cases() []Case {
 		{"RFFSkew", true, RFFSkew},
 		{"NysRBF", true, NysRBF},
 		{"AnchorUni", true, AnchorUni},
+		{"RFPCA", true, RFPCA},
 		{"Chi2Gamma", false, Chi2Gamma},
 		{"VZInt", false, VZInt},
 		{"LiInt", false, LiInt},
@@ -64,6 +65,9 @@ func Cases() []Case {
 		{"AnchorKM", false, AnchorKM},
 		{"AnchorMean", false, AnchorMean},
 		{"AnchorBig", false, AnchorBig},
+		{"RFPCAExpChi2", false, RFPCAExpChi2},
+		{"RFPCAExpChi2Phase", false, RFPCAExpChi2Phase},
+		{"RFPCA64", false, RFPCA64},
 	}
 }
 
@@ -719,4 +723,90 @@ func AnchorBig() fmap.Verified {
 		sizes[i] = 20
 	}
 	return anchors(fmap.Pair2Linear, fmap.NegativeSign, box(1, 0, 16, false), 5, 4, sizes, uni)
+}
+
+// rfpca projects the random map base (one random stage, or a
+// per-coordinate stage and a random stage) onto k dimensions: the rows of P
+// are k orthonormal vectors (Gram–Schmidt of Gaussian rows seeded with
+// seed) and, with center, μ is the mean of base's features at 200 points
+// drawn uniformly from the box. The emitter does not care how P was
+// learned; rf-pca's P has orthonormal rows too.
+func rfpca(base fmap.Verified, k int, center bool, seed uint64, v *fmap.Verification) fmap.Verified {
+	bm := base.Map
+	m := bm.Dim
+	r := rand.New(rand.NewPCG(seed, 13))
+	proj := make([]float64, k*m)
+	for i := range k {
+		row := proj[i*m : (i+1)*m]
+		for j := range row {
+			row[j] = r.NormFloat64()
+		}
+		for p := range i {
+			prev := proj[p*m : (p+1)*m]
+			d := 0.0
+			for j := range row {
+				d += row[j] * prev[j]
+			}
+			for j := range row {
+				row[j] -= d * prev[j]
+			}
+		}
+		nrm := 0.0
+		for _, x := range row {
+			nrm += x * x
+		}
+		nrm = math.Sqrt(nrm)
+		for j := range row {
+			row[j] /= nrm
+		}
+	}
+	lin := &fmap.Linear{In: m, Proj: proj}
+	if center {
+		lin.Mean = make([]float64, m)
+		z := make([]float64, m)
+		x := make([]float64, bm.InDim)
+		const points = 200
+		for range points {
+			for i := range x {
+				x[i] = bm.Domain.Lo[i] + r.Float64()*(bm.Domain.Hi[i]-bm.Domain.Lo[i])
+			}
+			bm.Eval(z, x)
+			for j, v := range z {
+				lin.Mean[j] += v / points
+			}
+		}
+	}
+	stages := append(append([]fmap.Stage(nil), bm.Stages...), fmap.Stage{Linear: lin})
+	return random(&fmap.Map{Kernel: bm.Kernel, InDim: bm.InDim, Dim: k, Domain: bm.Domain, Method: "rf-pca", Stages: stages}, v)
+}
+
+// rfpcaOn is where the rf-pca test maps' errors were "measured" (they are
+// plausible figures for tests, not measurements).
+const rfpcaOn = "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"
+
+// RFPCA projects 8 cos-sin random frequencies of the RBF kernel (σ = 3)
+// on [0, 1]³, 16 features, onto k = 5, uncentred.
+func RFPCA() fmap.Verified {
+	return rfpca(GaussianRFF(3, 8, 21, nil), 5, false, 1, absolute(0.08, 0.02, 1000000, rfpcaOn))
+}
+
+// RFPCAExpChi2 projects the exp-χ² map of ExpChi2 (β = 1 on [0, 1]⁴, the
+// 3-D χ² map per coordinate, 8 cos-sin frequencies in ℝ¹²: 16 features)
+// onto k = 6, centred.
+func RFPCAExpChi2() fmap.Verified {
+	return rfpca(ExpChi2(), 6, true, 2, absolute(0.5, 0.1, 1000000, rfpcaOn))
+}
+
+// RFPCAExpChi2Phase projects the exp-χ² map of ExpChi2Li (β = 0.5 on
+// [0, 1]⁵, Li's 7-D series per coordinate, 40 phase features in ℝ³⁵) onto
+// k = 12, uncentred: the phase features' path of the projection.
+func RFPCAExpChi2Phase() fmap.Verified {
+	return rfpca(ExpChi2Li(), 12, false, 3, absolute(0.5, 0.1, 1000000, rfpcaOn))
+}
+
+// RFPCA64 projects 96 cos-sin frequencies of the RBF kernel on [0, 1]⁶⁴
+// (192 features, rf-pca's default 3·D) onto k = 64, centred: its 18624
+// constants (frequencies, projection, mean) go to a data file.
+func RFPCA64() fmap.Verified {
+	return rfpca(GaussianRFF(64, 96, 64, nil), 64, true, 4, absolute(0.1, 0.02, 1000000, rfpcaOn))
 }

@@ -3,6 +3,7 @@ package featmap
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/featmap/featmap/design"
@@ -37,7 +38,33 @@ func (s *Spec) Describe() []string {
 		}
 		lines = append(lines, fmt.Sprintf("data: %s (%s; at most %d rows)", d.File, cols, d.MaxRows))
 	}
+	if l := s.Learned; l != nil {
+		lines = append(lines, s.LearnedLine())
+	}
 	return lines
+}
+
+// LearnedLine states what a learn section learned, in one line: σ from its
+// start, from how many rows of which data, and the validation error before
+// and after; "" without a learn section.
+func (s *Spec) LearnedLine() string {
+	l := s.Learned
+	if l == nil {
+		return ""
+	}
+	d := s.Problem.Data
+	sigma := func(v []float64) string {
+		if slices.Min(v) == slices.Max(v) {
+			return fmt.Sprintf("%.6g", v[0])
+		}
+		return fmt.Sprintf("%.4g", v)
+	}
+	sha := d.SHA256
+	if len(sha) > 12 {
+		sha = sha[:12] + "…"
+	}
+	return fmt.Sprintf("learned: σ = %s from %s on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g → %.4g",
+		sigma(l.Sigma), sigma(l.Start), l.Train, d.File, sha, d.Rows, l.Held, l.ValidationBefore, l.ValidationAfter)
 }
 
 // option is one option of a method in words.

@@ -3,6 +3,7 @@ package featmap
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -68,6 +69,18 @@ func TestLearnSection(t *testing.T) {
 		if w != base[i]/s.Problem.Kernel.Sigma[0] {
 			t.Fatalf("frequency %d is %v, want %v (the learned σ's)", i, w, base[i]/s.Problem.Kernel.Sigma[0])
 		}
+	}
+	// What was learned travels with the design: the JSON and the spec's
+	// restatement (the emitted header's) state σ, its start, the data and
+	// the validation errors.
+	j := des.JSON().Learned
+	if j == nil || j.Sigma[0] != s.Problem.Kernel.Sigma[0] || j.Start[0] != 30 || j.DataSHA256 != d.SHA256 ||
+		j.ValidationAfter != s.Learned.ValidationAfter || j.Train+j.Validation != len(d.Fit) {
+		t.Errorf("design JSON learned = %+v", j)
+	}
+	line := fmt.Sprintf("learned: σ = %.6g from 30 on %d rows of digits.csv.gz (sha256 %s…", s.Problem.Kernel.Sigma[0], s.Learned.Train, d.SHA256[:12])
+	if desc := strings.Join(s.Describe(), "\n"); !strings.Contains(desc, line) {
+		t.Errorf("the spec's restatement lacks %q:\n%s", line, desc)
 	}
 }
 

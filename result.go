@@ -20,9 +20,28 @@ type DesignJSON struct {
 	// Stages are the steps of the design pipeline with their errors.
 	Stages  []StageJSON `json:"stages,omitempty"`
 	Map     *fmap.Map   `json:"map"`
-	LPs     int         `json:"lps,omitempty"`
+	// Learned is what a learn section learned (the kernel's σ) before the
+	// design, nil without one.
+	Learned *LearnedJSON `json:"learned,omitempty"`
+	LPs     int          `json:"lps,omitempty"`
 	Seconds float64     `json:"seconds"`
 	Version string      `json:"featmap_version"`
+}
+
+// LearnedJSON is what a learn section learned: the rbf kernel's σ per
+// input axis from its start, on how many rows to fit of which data, and
+// the validation error (mean squared residual over the validation rows)
+// before and after.
+type LearnedJSON struct {
+	Sigma            []float64 `json:"sigma"`
+	Start            []float64 `json:"start"`
+	Train            int       `json:"train_rows"`
+	Validation       int       `json:"validation_rows"`
+	ValidationBefore float64   `json:"validation_error_before"`
+	ValidationAfter  float64   `json:"validation_error_after"`
+	Iterations       int       `json:"iterations"`
+	DataFile         string    `json:"data_file"`
+	DataSHA256       string    `json:"data_sha256"`
 }
 
 // ErrorsJSON is the reported error of a design.
@@ -56,6 +75,12 @@ func (d *Design) JSON() *DesignJSON {
 		LPs:          d.LPs,
 		Seconds:      d.Seconds,
 		Version:      Version,
+	}
+	if l := d.Spec.Learned; l != nil {
+		data := d.Spec.Problem.Data
+		out.Learned = &LearnedJSON{Sigma: l.Sigma, Start: l.Start, Train: l.Train, Validation: l.Held,
+			ValidationBefore: l.ValidationBefore, ValidationAfter: l.ValidationAfter, Iterations: l.Iterations,
+			DataFile: data.File, DataSHA256: data.SHA256}
 	}
 	for _, st := range d.Steps {
 		out.Stages = append(out.Stages, StageJSON{Name: st.Name, LInf: st.Error.LInf, RMS: st.Error.RMS})

@@ -55,6 +55,9 @@ func printDesign(w io.Writer, d *featmap.Design) {
 	m, v, p := d.Map, d.Verification, d.Spec.Problem
 	fmt.Fprintf(w, "%s: %s, D = %d, method %s\n", d.Spec.Name, p.Kernel.Describe(), m.Dim, d.Method.Name())
 	fmt.Fprintf(w, "domain: %s\n", p.Domain.Describe())
+	if l := d.Spec.LearnedLine(); l != "" {
+		fmt.Fprintln(w, l)
+	}
 	if f := m.Fourier(); f != nil {
 		fmt.Fprintln(w, "\nfrequencies and weights:")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -30,6 +30,10 @@ type Spec struct {
 	// a header (given or detected).
 	Data       *DataSpec
 	DataHeader bool
+	// OptionFiles are the files the methods' options named (read by
+	// LoadSpec, design.FileLoader), in the order they were read, with the
+	// SHA-256 of their content; the data section's file is Problem.Data.
+	OptionFiles []InputFile
 	// Warnings are things the spec does that work but should change (a
 	// deprecated key), in the form of error messages.
 	Warnings []string
@@ -69,4 +73,10 @@ type MethodSpec struct {
 type CompareSpec struct {
 	Methods []MethodSpec
 	Dims    []int
+}
+
+// InputFile is a file a spec read besides itself: its path as messages
+// name it and the hex SHA-256 of its content.
+type InputFile struct {
+	Path, SHA256 string
 }

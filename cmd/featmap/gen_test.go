@@ -30,7 +30,7 @@ func TestGenStdoutDeterministic(t *testing.T) {
 	if src, err := format.Source([]byte(a)); err != nil || !bytes.Equal(src, []byte(a)) {
 		t.Errorf("output is not gofmt'd (%v)", err)
 	}
-	for _, want := range []string{"const Chi2VZDim = 5", "func Chi2VZ(out *[Chi2VZDim]float64, x float64)", "func Chi2VZSlice(dst, src []float64)", "func Chi2VZ32(", "func Chi2VZSlice32("} {
+	for _, want := range []string{"const Chi2VZDim = 5", "func Chi2VZ(out *[Chi2VZDim]float64, x float64)", "func Chi2VZSlice(dst, src []float64)", "func Chi2VZF32(", "func Chi2VZSliceF32("} {
 		if !strings.Contains(a, want) {
 			t.Errorf("output lacks %q", want)
 		}

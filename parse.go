@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"hash"
 	"io"
 	"math"
 	"os"
@@ -106,7 +107,10 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 			name = filepath.Join(filepath.Dir(path), name)
 		}
 		f, err := os.Open(name)
-		return f, name, err
+		if err != nil {
+			return nil, name, err
+		}
+		return &hashingFile{f: f, h: sha256.New(), path: name, spec: s}, name, nil
 	}
 	for _, m := range s.methods() {
 		if fl, ok := m.Method.(design.FileLoader); ok {
@@ -810,4 +814,31 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 		d.SetDefaults()
 	}
 	return ms, nil
+}
+
+// hashingFile is an option's file as LoadSpec hands it to a FileLoader: on
+// Close it reads what the loader left unread and records the SHA-256 of
+// the whole content in the spec's OptionFiles.
+type hashingFile struct {
+	f    *os.File
+	h    hash.Hash
+	path string
+	spec *Spec
+}
+
+func (r *hashingFile) Read(p []byte) (int, error) {
+	n, err := r.f.Read(p)
+	r.h.Write(p[:n])
+	return n, err
+}
+
+func (r *hashingFile) Close() error {
+	_, err := io.Copy(r.h, r.f)
+	if cerr := r.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		r.spec.OptionFiles = append(r.spec.OptionFiles, InputFile{Path: r.path, SHA256: hex.EncodeToString(r.h.Sum(nil))})
+	}
+	return err
 }

@@ -710,6 +710,12 @@ func TestLoadSpecAbsoluteData(t *testing.T) {
 	if o := liOptions(*s.Method); !reflect.DeepEqual(o.Values, []float64{1, 2, 3}) || o.Data != data {
 		t.Errorf("LoadSpec: li options %+v", o)
 	}
+	// The file is recorded with the SHA-256 of its content (gen's
+	// freshness key covers it).
+	want := []InputFile{{Path: data, SHA256: fmt.Sprintf("%x", sha256.Sum256([]byte("1 2 3\n")))}}
+	if !reflect.DeepEqual(s.OptionFiles, want) {
+		t.Errorf("OptionFiles = %+v, want %+v", s.OptionFiles, want)
+	}
 }
 
 func TestLoadSpecErrors(t *testing.T) {

@@ -18,14 +18,14 @@ type DesignJSON struct {
 	// Verification holds every measured error of the map.
 	Verification *fmap.Verification `json:"verification"`
 	// Stages are the steps of the design pipeline with their errors.
-	Stages  []StageJSON `json:"stages,omitempty"`
-	Map     *fmap.Map   `json:"map"`
+	Stages []StageJSON `json:"stages,omitempty"`
+	Map    *fmap.Map   `json:"map"`
 	// Learned is what a learn section learned (the kernel's σ) before the
 	// design, nil without one.
 	Learned *LearnedJSON `json:"learned,omitempty"`
 	LPs     int          `json:"lps,omitempty"`
-	Seconds float64     `json:"seconds"`
-	Version string      `json:"featmap_version"`
+	Seconds float64      `json:"seconds"`
+	Version string       `json:"featmap_version"`
 }
 
 // LearnedJSON is what a learn section learned: the rbf kernel's σ per

@@ -36,6 +36,10 @@ type Spec struct {
 	// it and records what it learned in Learned.
 	Learn   *LearnSpec
 	Learned *multidim.LearnResult
+	// OptionFiles are the files the methods' options named (read by
+	// LoadSpec, design.FileLoader), in the order they were read, with the
+	// SHA-256 of their content; the data section's file is Problem.Data.
+	OptionFiles []InputFile
 	// Warnings are things the spec does that work but should change (a
 	// deprecated key), in the form of error messages.
 	Warnings []string
@@ -87,4 +91,10 @@ type LearnSpec struct {
 	Validation, Ridge, Penalty float64
 	// Line is the section's line in the spec.
 	Line int
+}
+
+// InputFile is a file a spec read besides itself: its path as messages
+// name it and the hex SHA-256 of its content.
+type InputFile struct {
+	Path, SHA256 string
 }

@@ -113,7 +113,7 @@ func checkAgreement(t *testing.T, g generatedCase, dump string) {
 			t.Fatalf("%sSlice differs from %s at input %v", g.name, g.name, g.in.xs[i/d])
 		}
 		if !sameBits64(float64(out32[i]), float64(sl32[i])) {
-			t.Fatalf("%sSlice32 differs from %s32 at input %v", g.name, g.name, g.in.xs[i/d])
+			t.Fatalf("%sSliceF32 differs from %sF32 at input %v", g.name, g.name, g.in.xs[i/d])
 		}
 	}
 	ref := make([]float64, d)
@@ -147,7 +147,7 @@ func checkAgreement(t *testing.T, g generatedCase, dump string) {
 		}
 		if msg := compare(p, x32, o32, ref, 0x1p-24); msg != "" {
 			if fails++; fails <= 10 {
-				t.Errorf("%s32(%v): %s", g.name, x32, msg)
+				t.Errorf("%sF32(%v): %s", g.name, x32, msg)
 			}
 		}
 		if rel, ok := relDiff(o32, ref); ok && phaseSize(m, x32) < 1e9 && finiteAll(ref) && maxAbs(ref) < math.MaxFloat32 {

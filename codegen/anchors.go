@@ -56,7 +56,7 @@ func (e *emitter) scaleName() string  { return e.p.priv + "Scale" }
 func (e *emitter) pickName() string   { return e.p.priv + "Pick" }
 func (e *emitter) perName() string    { return e.p.priv + "Per" }
 
-// anchorAPI emits N, NSlice, N32 and NSlice32 of an anchor map.
+// anchorAPI emits N, NSlice, NF32 and NSliceF32 of an anchor map.
 func (e *emitter) anchorAPI(f *jen.File) {
 	p := e.p
 	for _, is32 := range []bool{false, true} {
@@ -75,7 +75,7 @@ func (e *emitter) anchorAPI(f *jen.File) {
 	}
 }
 
-// anchorBody is the body of N or N32: per coordinate j, the anchors and
+// anchorBody is the body of N or NF32: per coordinate j, the anchors and
 // weight from Pick, then s·((1 − w)·φ(a) + w·φ(b)) per component.
 func (e *emitter) anchorBody(is32 bool) []jen.Code {
 	q := e.p.anchor

@@ -10,8 +10,8 @@
 //	const NDim = D
 //	func N(out *[NDim]float64, x float64)   // Ψ(x)
 //	func NSlice(dst, src []float64)         // src[i] ↦ dst[i*NDim:(i+1)*NDim]; panics if len(dst) != NDim*len(src)
-//	func N32(out *[NDim]float32, x float32)
-//	func NSlice32(dst, src []float32)
+//	func NF32(out *[NDim]float32, x float32)
+//	func NSliceF32(dst, src []float32)
 //
 // For n-dimensional input (n > 1) there is also const NIn = n, N takes
 // x *[NIn]float64, and NSlice maps the consecutive n-tuples of src (it

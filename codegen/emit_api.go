@@ -6,7 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// api emits the exported functions N, NSlice, N32 and NSlice32.
+// api emits the exported functions N, NSlice, NF32 and NSliceF32.
 func (e *emitter) api(f *jen.File) {
 	p := e.p
 	if p.rnd != nil {
@@ -118,7 +118,7 @@ func (e *emitter) sliceBody(name, fn string, t func() *jen.Statement) []jen.Code
 	}
 }
 
-// body32 is the body of N32 writing to the sink k: the fast paths (the
+// body32 is the body of NF32 writing to the sink k: the fast paths (the
 // float32 table, or the polynomials rounded to float32), else the float64
 // evaluation rounded to float32.
 func (e *emitter) body32(k sink) []jen.Code {

@@ -21,8 +21,8 @@ func (e *emitter) nonFiniteName() string {
 	return e.p.priv + "NonFinite"
 }
 
-// randomAPI emits N, NSlice, N32 and NSlice32 of a random-feature map. N
-// and N32 are the same evaluation (N32 converts its input to float64 and
+// randomAPI emits N, NSlice, NF32 and NSliceF32 of a random-feature map. N
+// and NF32 are the same evaluation (NF32 converts its input to float64 and
 // rounds every component), written out twice so that neither needs a
 // temporary of D components.
 func (e *emitter) randomAPI(f *jen.File) {
@@ -49,7 +49,7 @@ func (e *emitter) randomAPI(f *jen.File) {
 		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
 }
 
-// randomBody is the body of N (is32 false) or N32: the argument t of the
+// randomBody is the body of N (is32 false) or NF32: the argument t of the
 // random stage, zeros for a non-finite input, then the features.
 func (e *emitter) randomBody(is32 bool) []jen.Code {
 	p := e.p

@@ -42,8 +42,8 @@ func ExampleGenerate() {
 	// const Chi2Dim = 3
 	// func Chi2(out *[Chi2Dim]float64, x float64) {
 	// func Chi2Slice(dst, src []float64) {
-	// func Chi232(out *[Chi2Dim]float32, x float32) {
-	// func Chi2Slice32(dst, src []float32) {
+	// func Chi2F32(out *[Chi2Dim]float32, x float32) {
+	// func Chi2SliceF32(dst, src []float32) {
 	// func chi2General(out *[Chi2Dim]float64, x float64) {
 	// func chi2Special(out *[Chi2Dim]float64, x float64) {
 }

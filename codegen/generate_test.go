@@ -255,3 +255,99 @@ func TestUnsupportedMap(t *testing.T) {
 		t.Errorf("error %v, want ErrUnsupported naming [nystroem, nystroem]", err)
 	}
 }
+
+// declaredNames returns the package-level identifiers a Go file declares.
+func declaredNames(t *testing.T, src []byte) map[string]bool {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			names[d.Name.Name] = true
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						names[n.Name] = true
+					}
+				case *ast.TypeSpec:
+					names[s.Name.Name] = true
+				}
+			}
+		}
+	}
+	return names
+}
+
+// TestFloat32Names: the float32 functions of a map named N are NF32 and
+// NSliceF32, exactly ExportedNames, so that a name ending in digits does
+// not run into them: the maps RBF15 and RBF1532 (whose float32 function
+// was RBF1532 and RBF153232 before) declare disjoint sets of names, and
+// can live in one package.
+func TestFloat32Names(t *testing.T) {
+	var c testmaps.Case
+	for _, x := range testmaps.Cases() {
+		if x.Name == "RBF" {
+			c = x
+		}
+	}
+	decls := map[string]map[string]bool{}
+	for _, name := range []string{"RBF15", "RBF1532"} {
+		src, err := Generate(c.Map(), testInfo(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		decls[name] = declaredNames(t, src)
+		for _, n := range ExportedNames(name) {
+			if !decls[name][n] && n != name+"In" {
+				t.Errorf("map %s does not declare %s", name, n)
+			}
+		}
+		for _, want := range []string{"func " + name + "F32(out *[" + name + "Dim]float32, x float32)", "func " + name + "SliceF32(dst, src []float32)"} {
+			if !bytes.Contains(src, []byte(want)) {
+				t.Errorf("map %s lacks %q", name, want)
+			}
+		}
+	}
+	for n := range decls["RBF15"] {
+		if decls["RBF1532"][n] {
+			t.Errorf("maps RBF15 and RBF1532 both declare %s", n)
+		}
+	}
+}
+
+// TestKeyLine: Info.Key is the header's second line, "// featmap-key: KEY",
+// which FileKey reads back; without a key there is no such line, and a
+// key with a line break is refused.
+func TestKeyLine(t *testing.T) {
+	vm := testmaps.Cases()[0].Map()
+	info := testInfo("Chi2Int")
+	info.Key = "sha256:00ff"
+	src, err := Generate(vm, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.SplitN(string(src), "\n", 3); lines[1] != "// featmap-key: sha256:00ff" {
+		t.Errorf("second line %q, want the key line", lines[1])
+	}
+	if k, ok := FileKey(src); !ok || k != info.Key {
+		t.Errorf("FileKey = %q, %v; want %q", k, ok, info.Key)
+	}
+	info.Key = ""
+	src, err = Generate(vm, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, ok := FileKey(src); ok || bytes.Contains(src, []byte("featmap-key")) {
+		t.Errorf("without a key: FileKey = %q, %v", k, ok)
+	}
+	info.Key = "a\nb"
+	if _, err := Generate(vm, info); err == nil || !strings.Contains(err.Error(), "key") {
+		t.Errorf("a key with a line break: error %v", err)
+	}
+}

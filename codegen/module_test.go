@@ -149,12 +149,12 @@ var entries = []entry{
 		name: "{{.Name}}", dim: {{.Name}}Dim, in: {{.In}},
 {{- if eq .In 1}}
 		f64: func(out, x []float64) { {{.Name}}((*[{{.Name}}Dim]float64)(out), x[0]) },
-		f32: func(out []float32, x []float32) { {{.Name}}32((*[{{.Name}}Dim]float32)(out), x[0]) },
+		f32: func(out []float32, x []float32) { {{.Name}}F32((*[{{.Name}}Dim]float32)(out), x[0]) },
 {{- else}}
 		f64: func(out, x []float64) { {{.Name}}((*[{{.Name}}Dim]float64)(out), (*[{{.Name}}In]float64)(x)) },
-		f32: func(out []float32, x []float32) { {{.Name}}32((*[{{.Name}}Dim]float32)(out), (*[{{.Name}}In]float32)(x)) },
+		f32: func(out []float32, x []float32) { {{.Name}}F32((*[{{.Name}}Dim]float32)(out), (*[{{.Name}}In]float32)(x)) },
 {{- end}}
-		slice64: {{.Name}}Slice, slice32: {{.Name}}Slice32,
+		slice64: {{.Name}}Slice, slice32: {{.Name}}SliceF32,
 	},
 {{- end}}
 }
@@ -254,7 +254,7 @@ func TestAllocs(t *testing.T) {
 				t.Errorf("%s(%v) allocates %v times", e.name, x, a)
 			}
 			if a := testing.AllocsPerRun(5, func() { e.f32(out32, x32) }); a != 0 {
-				t.Errorf("%s32(%v) allocates %v times", e.name, x32, a)
+				t.Errorf("%sF32(%v) allocates %v times", e.name, x32, a)
 			}
 		}
 		dst := make([]float64, n*e.dim)
@@ -264,7 +264,7 @@ func TestAllocs(t *testing.T) {
 			t.Errorf("%sSlice allocates %v times", e.name, a)
 		}
 		if a := testing.AllocsPerRun(2, func() { e.slice32(dst32, src32) }); a != 0 {
-			t.Errorf("%sSlice32 allocates %v times", e.name, a)
+			t.Errorf("%sSliceF32 allocates %v times", e.name, a)
 		}
 	}
 }
@@ -283,10 +283,10 @@ func TestSlicePanics(t *testing.T) {
 		src := make([]float64, 3*e.in)
 		mustPanic(t, e.name+"Slice with a short dst", func() { e.slice64(make([]float64, 3*e.dim-1), src) })
 		mustPanic(t, e.name+"Slice with a long dst", func() { e.slice64(make([]float64, 3*e.dim+1), src) })
-		mustPanic(t, e.name+"Slice32 with a short dst", func() { e.slice32(make([]float32, 3*e.dim-1), to32(src)) })
+		mustPanic(t, e.name+"SliceF32 with a short dst", func() { e.slice32(make([]float32, 3*e.dim-1), to32(src)) })
 		if e.in > 1 {
 			mustPanic(t, e.name+"Slice with a partial tuple", func() { e.slice64(make([]float64, 3*e.dim), src[:len(src)-1]) })
-			mustPanic(t, e.name+"Slice32 with a partial tuple", func() { e.slice32(make([]float32, 3*e.dim), to32(src[:len(src)-1])) })
+			mustPanic(t, e.name+"SliceF32 with a partial tuple", func() { e.slice32(make([]float32, 3*e.dim), to32(src[:len(src)-1])) })
 		}
 		e.slice64(nil, nil) // empty input: no panic
 		e.slice32(nil, nil)

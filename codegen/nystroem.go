@@ -47,7 +47,7 @@ func (e *emitter) sizeName() string   { return e.p.priv + "M" }
 func (e *emitter) kernelName() string { return e.p.priv + "Kernel" }
 func (e *emitter) sigmaName() string  { return e.p.priv + "Sigma" }
 
-// nysAPI emits N, NSlice, N32 and NSlice32 of a Nyström map.
+// nysAPI emits N, NSlice, NF32 and NSliceF32 of a Nyström map.
 func (e *emitter) nysAPI(f *jen.File) {
 	p := e.p
 	f.Comment(commentBody(e.docN()))
@@ -65,7 +65,7 @@ func (e *emitter) nysAPI(f *jen.File) {
 		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
 }
 
-// nysBody is the body of N (is32 false) or N32: zeros for a non-finite
+// nysBody is the body of N (is32 false) or NF32: zeros for a non-finite
 // input, the kernel values k_j = K(x, l_j), then Proj·k, each component one
 // sum in the reference evaluator's order.
 func (e *emitter) nysBody(is32 bool) []jen.Code {

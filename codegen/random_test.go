@@ -170,7 +170,7 @@ func TestRandomErrors(t *testing.T) {
 }
 
 // TestRandomAllocFree builds the emitted random maps with the compiler's
-// escape analysis on and checks that nothing of N, N32 or their slices'
+// escape analysis on and checks that nothing of N, NF32 or their slices'
 // loops is moved to the heap (the harness's TestAllocs measures the same
 // at run time).
 func TestRandomAllocFree(t *testing.T) {

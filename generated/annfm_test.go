@@ -58,7 +58,7 @@ func TestChi2ANNFMDigitsMatchesReference(t *testing.T) {
 			x32[j] = float32(v) // exact: integers and binary fractions
 		}
 		var o32 [Chi2ANNFMDigitsDim]float32
-		Chi2ANNFMDigits32(&o32, &x32)
+		Chi2ANNFMDigitsF32(&o32, &x32)
 		for c, v := range out {
 			if math.Abs(v-want[c]) > 1e-15 {
 				t.Fatalf("row %d component %d: %v, reference %v", i, c, v, want[c])

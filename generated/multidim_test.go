@@ -21,8 +21,8 @@ var mapsND = []emittedND{
 			RBF2DModS03D31((*[RBF2DModS03D31Dim]float64)(o), (*[RBF2DModS03D31In]float64)(x))
 		}, RBF2DModS03D31Slice,
 		func(o, x []float32) {
-			RBF2DModS03D3132((*[RBF2DModS03D31Dim]float32)(o), (*[RBF2DModS03D31In]float32)(x))
-		}, RBF2DModS03D31Slice32},
+			RBF2DModS03D31F32((*[RBF2DModS03D31Dim]float32)(o), (*[RBF2DModS03D31In]float32)(x))
+		}, RBF2DModS03D31SliceF32},
 }
 
 // TestEmittedNDMatchesReference holds the n-D maps to their reference

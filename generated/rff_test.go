@@ -79,7 +79,7 @@ func TestRBFDigitsMatchesReference(t *testing.T) {
 			x32[j] = float32(v)
 		}
 		var o32 [RBFDigitsDim]float32
-		RBFDigits32(&o32, &x32)
+		RBFDigitsF32(&o32, &x32)
 		// The float32 input is exact (digits are integers) or off by
 		// 2⁻²⁴ relative (uniform points), which moves a phase by at most
 		// Σ|ω_j|·16·2⁻²⁴ ≈ 2e-6; the output's rounding adds 2⁻²⁴ relative.

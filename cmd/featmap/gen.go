@@ -31,11 +31,19 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "write the Go file here (default: stdout)")
 	mapOut := fs.String("map", "", "also write the designed map, with its measured errors, as JSON here (for tests of the emitted code)")
 	pkg := fs.String("pkg", "", "package clause of the file (default: $GOPACKAGE under go generate, else that of the Go files in the output directory, else its name)")
+	force := fs.Bool("force", false, "design and write even if -o FILE is fresh (also set by FEATMAP_FORCE=1 in the environment)")
+	check := fs.Bool("check", false, "design nothing and write nothing: exit 0 if -o FILE is fresh, 1 with a one-line reason if it is stale")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: featmap gen [-o FILE] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml")
+		fmt.Fprintln(stderr, "usage: featmap gen [-o FILE [-check | -force]] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml")
 		fmt.Fprintln(stderr, "Designs the spec's map and writes it as Go source (and a .bin data file beside -o for large maps).")
+		fmt.Fprintln(stderr, "With -o, a FILE that is fresh is left alone and not redesigned: its featmap-key header line records")
+		fmt.Fprintln(stderr, "the SHA-256 of the spec, its data and option files, the featmap version, the map and package names,")
+		fmt.Fprintln(stderr, "the file name and -solver, and they are unchanged (and its .bin and the -map file exist as written).")
+		fmt.Fprintln(stderr, "gen prints a line saying so on stderr and exits 0; -force redesigns anyway. -check, for CI, only")
+		fmt.Fprintln(stderr, "tells: exit 0 when fresh, 1 with \"FILE is stale: <reason>\" on stderr, 2 on bad usage.")
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "example: featmap gen -o chi2_gen.go -pkg hist specs/table1-chi2-7d.yaml")
+		fmt.Fprintln(stderr, "         featmap gen -check -o chi2_gen.go -pkg hist specs/table1-chi2-7d.yaml")
 	}
 	spec, opts, code := parseCommand(fs, &c, args, stderr)
 	if code != exitOK {
@@ -66,6 +74,31 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
+	if *check && *force {
+		fmt.Fprintln(stderr, "featmap gen: -check and -force exclude each other")
+		return exitUsage
+	}
+	if *check && *out == "" {
+		fmt.Fprintln(stderr, "featmap gen: -check needs the file to check (-o FILE)")
+		return exitUsage
+	}
+	if *out != "" {
+		if err := checkNames(spec, *out); err != nil {
+			fmt.Fprintf(stderr, "featmap gen: %s: %v\n", spec.Path, err)
+			return exitUsage
+		}
+	}
+	key := genKey(spec, pkgName, c.solver, outFile(*out))
+	if *out != "" && (*check || !*force && os.Getenv("FEATMAP_FORCE") != "1") {
+		switch reason := staleness(*out, *mapOut, key, spec, pkgName); {
+		case reason == "":
+			fmt.Fprintf(stderr, "featmap gen: %s is fresh (same spec, data, featmap version and options; -force redesigns)\n", *out)
+			return exitOK
+		case *check:
+			fmt.Fprintf(stderr, "featmap gen: %s is stale: %s\n", *out, reason)
+			return exitFailed
+		}
+	}
 	d, err := spec.Design(ctx, opts)
 	if err != nil {
 		return failed(stderr, spec.Path, err)
@@ -78,10 +111,8 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		SpecPath: filepath.ToSlash(spec.Path),
 		SpecHash: "sha256:" + spec.Hash,
 		Spec:     strings.Join(spec.Describe(), "\n"),
-		File:     "featmap_gen.go",
-	}
-	if *out != "" {
-		info.File = filepath.Base(*out)
+		File:     outFile(*out),
+		Key:      key,
 	}
 	gen, err := codegen.GenerateFiles(vm, info)
 	switch {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"go/format"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/featmap/featmap/codegen"
 )
 
 // TestGenStdoutDeterministic: gen writes gofmt'd Go to stdout, the same bytes
@@ -30,7 +33,7 @@ func TestGenStdoutDeterministic(t *testing.T) {
 	if src, err := format.Source([]byte(a)); err != nil || !bytes.Equal(src, []byte(a)) {
 		t.Errorf("output is not gofmt'd (%v)", err)
 	}
-	for _, want := range []string{"const Chi2VZDim = 5", "func Chi2VZ(out *[Chi2VZDim]float64, x float64)", "func Chi2VZSlice(dst, src []float64)", "func Chi2VZ32(", "func Chi2VZSlice32("} {
+	for _, want := range []string{"const Chi2VZDim = 5", "func Chi2VZ(out *[Chi2VZDim]float64, x float64)", "func Chi2VZSlice(dst, src []float64)", "func Chi2VZF32(", "func Chi2VZSliceF32("} {
 		if !strings.Contains(a, want) {
 			t.Errorf("output lacks %q", want)
 		}
@@ -153,9 +156,13 @@ func TestApproximatesChi2(t *testing.T) {
 		cmd := exec.Command(goBin, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		start := time.Now()
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		if args[0] == "generate" {
+			t.Logf("first go generate (builds featmap, designs): %v", time.Since(start))
 		}
 		if args[0] == "test" {
 			t.Logf("%s", out)
@@ -163,6 +170,43 @@ func TestApproximatesChi2(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "hist", "chi2_gen.go")); err != nil {
 		t.Errorf("go generate wrote no map: %v", err)
+	}
+	// A second go generate finds the file fresh and designs nothing; gen
+	// -check, for CI, says fresh (exit 0) and then, after a spec edit,
+	// stale (exit 1).
+	goCmd := func(args ...string) (string, error) {
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "FEATMAP_FORCE=")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	// The best of three runs, as the go command's own start-up (not
+	// featmap's, a few ms) varies with the machine's load.
+	var out string
+	took := time.Hour
+	for range 3 {
+		start := time.Now()
+		out, err = goCmd("generate", "./...")
+		took = min(took, time.Since(start))
+	}
+	t.Logf("second go generate (best of 3): %v: %s", took, out)
+	if err != nil || !strings.Contains(out, "chi2_gen.go is fresh") || took > time.Second {
+		t.Errorf("second go generate: %v after %v, %q; want the file fresh in under 1 s", err, took, out)
+	}
+	check := []string{"tool", "featmap", "gen", "-check", "-o", "hist/chi2_gen.go", "hist/chi2.yaml"}
+	if out, err := goCmd(check...); err != nil || !strings.Contains(out, "is fresh") {
+		t.Errorf("gen -check of a fresh file: %v, %q", err, out)
+	}
+	spec := filepath.Join(dir, "hist", "chi2.yaml")
+	text, _ := os.ReadFile(spec)
+	if err := os.WriteFile(spec, append(text, "# edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = goCmd(check...)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitFailed || !strings.Contains(out, "is stale: spec changed") {
+		t.Errorf("gen -check after a spec edit: %v, %q; want exit 1 and the spec named", err, out)
 	}
 }
 
@@ -270,6 +314,233 @@ func TestGenPackageFromDir(t *testing.T) {
 		if !strings.Contains(string(src), "\n"+c.want) {
 			t.Errorf("files %v: the emitted file lacks %q", c.files, c.want)
 		}
+	}
+}
+
+// chumSpec is a χ² map on an interval whose design takes seconds (LPs and
+// a polish), so that a run that designs is told from one that does not.
+const chumSpec = `version: 1
+name: Chi2Hist
+kernel: {type: chi2}
+domain: {interval: [0.001, 1]}
+target: {dim: 5}
+method: {name: chum, starts: 4}
+`
+
+// dirState is every file of dir with its content, to show that a run
+// wrote nothing.
+func dirState(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[e.Name()] = string(b)
+	}
+	return m
+}
+
+func sameState(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestGenSkipsFresh: a second gen of the same spec with the same options
+// designs nothing — it answers in under a second, says the file is fresh
+// and leaves the file as it is (a body edited after the first run stays
+// edited) — and -force (or FEATMAP_FORCE=1) designs and writes again.
+func TestGenSkipsFresh(t *testing.T) {
+	t.Setenv("FEATMAP_FORCE", "")
+	spec := writeSpec(t, chumSpec)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "chi2.go")
+	start := time.Now()
+	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", spec); code != exitOK {
+		t.Fatalf("first gen: exit %d: %s", code, errOut)
+	}
+	first := time.Since(start)
+	src, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, ok := codegen.FileKey(src); !ok || !strings.HasPrefix(k, "sha256:") || len(k) != len("sha256:")+64 {
+		t.Fatalf("the header's featmap-key line is %q (found %v)", k, ok)
+	}
+	// A mark in the body, kept by a run that writes nothing.
+	marked := bytes.Replace(src, []byte("\npackage maps\n"), []byte("\npackage maps\n\n// MARK\n"), 1)
+	if err := os.WriteFile(out, marked, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start = time.Now()
+	code, stdout, errOut := runCLI("gen", "-o", out, "-pkg", "maps", spec)
+	second := time.Since(start)
+	t.Logf("first gen (designs): %v; second gen of the same spec: %v", first, second)
+	if code != exitOK || stdout != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, out+" is fresh") {
+		t.Errorf("second gen: exit %d, stdout %q, stderr %q; want exit 0 and one line saying %s is fresh", code, stdout, errOut, out)
+	}
+	if second >= time.Second || second >= first {
+		t.Errorf("second gen took %v (the first, which designed, %v): want under 1 s", second, first)
+	}
+	if now, _ := os.ReadFile(out); !bytes.Equal(now, marked) {
+		t.Error("the second gen rewrote a fresh file")
+	}
+	for _, force := range [][]string{{"-force"}, nil} {
+		if force == nil {
+			t.Setenv("FEATMAP_FORCE", "1")
+		}
+		if err := os.WriteFile(out, marked, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := append(append([]string{"gen"}, force...), "-o", out, "-pkg", "maps", spec)
+		if code, _, errOut := runCLI(args...); code != exitOK || strings.Contains(errOut, "fresh") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+		if now, _ := os.ReadFile(out); !bytes.Equal(now, src) {
+			t.Errorf("%v (FEATMAP_FORCE=%s) did not redesign and rewrite the file", force, os.Getenv("FEATMAP_FORCE"))
+		}
+	}
+}
+
+// TestGenCheck: gen -check exits 0 on a fresh file and 1 with one line
+// naming what changed on a stale one (a spec byte, -pkg, a missing file,
+// a missing -map file, changed data), writing nothing either way; -check
+// needs -o and excludes -force (exit 2).
+func TestGenCheck(t *testing.T) {
+	t.Setenv("FEATMAP_FORCE", "")
+	dir := t.TempDir()
+	specDir := t.TempDir()
+	rows := "0.1,0.2\n0.3,0.9\n0.5,0.5\n0.7,0.1\n0.9,0.4\n0.2,0.8\n0.4,0.3\n0.6,0.7\n0.8,0.6\n0.05,0.95\n"
+	csv := filepath.Join(specDir, "rows.csv")
+	if err := os.WriteFile(csv, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	specText := `version: 1
+name: RBFRows
+kernel: {type: rbf, sigma: 1}
+domain: {dims: 2, interval: [0, 1]}
+data: {file: rows.csv}
+target: {dim: 8}
+method: {name: rff, seed: 1}
+`
+	spec := filepath.Join(specDir, "rbf.yaml")
+	if err := os.WriteFile(spec, []byte(specText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "rbf.go")
+	mapJSON := filepath.Join(dir, "rbf.map.json")
+	if code, _, errOut := runCLI("gen", "-o", out, "-map", mapJSON, "-pkg", "maps", spec); code != exitOK {
+		t.Fatalf("gen: exit %d: %s", code, errOut)
+	}
+	check := func(what string, want int, reason string, args ...string) {
+		t.Helper()
+		before := dirState(t, dir)
+		code, stdout, errOut := runCLI(append([]string{"gen", "-check"}, args...)...)
+		if code != want || stdout != "" || !strings.Contains(errOut, reason) || want != exitUsage && strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d and one line with %q", what, code, stdout, errOut, want, reason)
+		}
+		if !sameState(before, dirState(t, dir)) {
+			t.Errorf("%s: gen -check wrote to %s", what, dir)
+		}
+	}
+	check("fresh", exitOK, out+" is fresh", "-o", out, "-map", mapJSON, "-pkg", "maps", spec)
+	check("-pkg changed", exitFailed, out+" is stale: package changed (maps → other)", "-o", out, "-pkg", "other", spec)
+	// (In another directory: beside rbf.go, its names would collide.)
+	missing := filepath.Join(t.TempDir(), "none.go")
+	check("missing file", exitFailed, missing+" is stale: missing", "-o", missing, "-pkg", "maps", spec)
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("gen -check wrote the missing file")
+	}
+	check("missing -map file", exitFailed, "the -map file", "-o", out, "-map", filepath.Join(dir, "none.json"), "-pkg", "maps", spec)
+	check("-check -force", exitUsage, "exclude each other", "-force", "-o", out, "-pkg", "maps", spec)
+	check("-check to stdout", exitUsage, "-check needs", "-pkg", "maps", spec)
+
+	if err := os.WriteFile(csv, []byte(rows+"0.15,0.25\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("data changed", exitFailed, out+" is stale: data changed (sha256 ", "-o", out, "-pkg", "maps", spec)
+	if err := os.WriteFile(csv, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// One byte more in the spec (a comment): the same map, a stale file.
+	if err := os.WriteFile(spec, []byte(specText+"#\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("spec changed", exitFailed, out+" is stale: spec changed (sha256 ", "-o", out, "-pkg", "maps", spec)
+}
+
+// TestGenRefusesNameCollision: a map whose emitted names another file of
+// the output directory already declares is a usage error before the
+// design, naming the name and the file.
+func TestGenRefusesNameCollision(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.go")
+	if err := os.WriteFile(other, []byte("package maps\n\nfunc Chi2VZF32() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI("gen", "-o", filepath.Join(dir, "chi2.go"), "-pkg", "maps", writeSpec(t, vzSpec))
+	if code != exitUsage || !strings.Contains(errOut, "Chi2VZF32 is already declared in "+other) {
+		t.Errorf("exit %d, %q; want %d naming Chi2VZF32 and %s", code, errOut, exitUsage, other)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "chi2.go")); err == nil {
+		t.Error("gen wrote the colliding file")
+	}
+}
+
+// TestGenCheckOptionFile: a file the spec's options name (li's data) is
+// part of the key: editing it makes the Go file stale.
+func TestGenCheckOptionFile(t *testing.T) {
+	t.Setenv("FEATMAP_FORCE", "")
+	dir := t.TempDir()
+	values := filepath.Join(dir, "values.txt")
+	if err := os.WriteFile(values, []byte("0.5 1 2 3 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, "li.yaml")
+	text := "version: 1\nname: Chi2Li\nkernel: {type: chi2}\ndomain: {interval: [0.5, 4]}\ntarget: {dim: 3}\nmethod: {name: li, data: values.txt}\n"
+	if err := os.WriteFile(spec, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "li.go")
+	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", spec); code != exitOK {
+		t.Fatalf("gen: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI("gen", "-check", "-o", out, "-pkg", "maps", spec); code != exitOK {
+		t.Fatalf("gen -check of the file just written: exit %d: %s", code, errOut)
+	}
+	if err := os.WriteFile(values, []byte("0.5 1 2 3 4.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI("gen", "-check", "-o", out, "-pkg", "maps", spec)
+	if code != exitFailed || !strings.Contains(errOut, "is stale: options changed") {
+		t.Errorf("after editing the option's file: exit %d, %q; want 1 and options changed", code, errOut)
+	}
+}
+
+// TestGenHelp: gen -h documents -check and -force, with an example, and
+// exits 0.
+func TestGenHelp(t *testing.T) {
+	code, stdout, errOut := runCLI("gen", "-h")
+	help := stdout + errOut
+	for _, want := range []string{"-check", "-force", "is stale", "featmap gen -check -o", "FEATMAP_FORCE"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("gen -h does not mention %q", want)
+		}
+	}
+	if code != exitOK {
+		t.Errorf("gen -h: exit %d", code)
 	}
 }
 

@@ -4,7 +4,7 @@
 // Usage:
 //
 //	featmap design [-json] [-solver purego|clp] SPEC.yaml
-//	featmap gen [-o FILE] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
+//	featmap gen [-o FILE [-check | -force]] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
 //	featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
 //	featmap init KERNEL
 //	featmap version
@@ -66,7 +66,7 @@ const usage = `featmap designs explicit kernel feature maps and emits them as Go
 
 Usage:
   featmap design [-json] [-solver purego|clp] SPEC.yaml
-  featmap gen [-o FILE] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
+  featmap gen [-o FILE [-check | -force]] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
   featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
   featmap init KERNEL        (a commented starter spec)
   featmap version

@@ -49,11 +49,12 @@ func (*Nystroem) Name() string { return "nystroem" }
 // Options returns the options.
 func (m *Nystroem) Options() any { return &m.Opts }
 
-// Applies accepts the kernels of vectors on any number of axes, with data.
+// Applies accepts the kernels of vectors on any number of axes and the
+// additive kernels, with data.
 func (*Nystroem) Applies(p *fmap.Problem) error {
 	switch k := p.Kernel; {
-	case !k.ShiftInvariant() && k.Type != fmap.ExpChi2:
-		return fmt.Errorf("nystroem designs maps of rbf, skewed-chi2, skewed-intersection and exp-chi2, not %s", k.Type)
+	case !k.ShiftInvariant() && k.Type != fmap.ExpChi2 && !k.Homogeneous():
+		return fmt.Errorf("nystroem designs maps of rbf, skewed-chi2, skewed-intersection, exp-chi2 and the additive kernels, not %s", k.Type)
 	case p.Data == nil:
 		return fmt.Errorf("nystroem learns its landmarks from data: the spec needs a data section")
 	}
@@ -126,12 +127,18 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		s.Say(fmt.Sprintf("nystroem: %d of %d eigenvalues of the landmarks' kernel matrix below %g of the largest, dropped from its pseudo-inverse", dropped, dim, eigenFloor))
 	}
 	n := p.InDim()
+	dom := p.Domain.Clone()
+	if p.Kernel.Homogeneous() {
+		// An additive kernel: whole rows, the domain's axis on each coordinate.
+		n = len(rows[0])
+		dom = fmap.Domain{Lo: slices.Repeat(dom.Lo[:1], n), Hi: slices.Repeat(dom.Hi[:1], n), Integer: dom.Integer}
+	}
 	flat := make([]float64, 0, dim*n)
 	for _, l := range land {
 		flat = append(flat, l...)
 	}
 	st := &fmap.Nystroem{Kernel: p.Kernel, In: n, Landmarks: flat, Proj: proj, Dropped: dropped}
-	mp := &fmap.Map{Kernel: p.Kernel, InDim: n, Dim: dim, Domain: p.Domain.Clone(), Method: "nystroem", Stages: []fmap.Stage{{Nystroem: st}}}
+	mp := &fmap.Map{Kernel: p.Kernel, InDim: n, Dim: dim, Domain: dom, Method: "nystroem", Stages: []fmap.Stage{{Nystroem: st}}}
 	if err := mp.Validate(); err != nil {
 		return nil, err
 	}

@@ -2,11 +2,14 @@ package multidim
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
@@ -231,5 +234,66 @@ func TestNystroemAdditiveLandmarks(t *testing.T) {
 		if dim == 16 && !(got["kmeans"] < got["random"]) {
 			t.Errorf("D = 16: k-means landmarks leave %.4g, random %.4g: want k-means below", got["kmeans"], got["random"])
 		}
+	}
+}
+
+// jitteredDigits returns rows rows of 64 values in [0, 16]: the digits rows
+// in turn, each pixel moved by a uniform amount in [−1, 1] (seeded) and
+// clamped.
+func jitteredDigits(t testing.TB, rows int) [][]float64 {
+	xs := digits(t, 1797)
+	rng := rand.New(rand.NewPCG(3, 4))
+	out := make([][]float64, rows)
+	for i := range out {
+		x := slices.Clone(xs[i%len(xs)])
+		for j := range x {
+			x[j] = math.Min(16, math.Max(0, x[j]+2*rng.Float64()-1))
+		}
+		out[i] = x
+	}
+	return out
+}
+
+// TestNystroemKMeansSample: with more rows to fit than MaxKMeansRows,
+// k-means runs on a sample of exactly MaxKMeansRows of them (said in the
+// progress), and the same seed gives the same landmarks.
+func TestNystroemKMeansSample(t *testing.T) {
+	xs := jitteredDigits(t, MaxKMeansRows+5000)
+	p := additiveProblem(fmap.Kernel{Type: fmap.Chi2, Gamma: 1}, xs)
+	p.Data.Fit, p.Data.Held = xs[:MaxKMeansRows+4000], xs[MaxKMeansRows+4000:]
+	var said []string
+	s := design.Settings{Progress: func(m string) { said = append(said, m) }}
+	var lands [][]float64
+	for range 2 {
+		res, err := (&Nystroem{}).Design(context.Background(), p, 4, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lands = append(lands, res.Map.Stages[0].Nystroem.Landmarks)
+	}
+	if want := fmt.Sprintf("k-means of %d rows into 4 landmarks", MaxKMeansRows); len(said) == 0 || !strings.Contains(said[0], want) {
+		t.Errorf("progress %q, want %q", said, want)
+	}
+	if !slices.Equal(lands[0], lands[1]) {
+		t.Error("two designs with the same seed chose different landmarks")
+	}
+}
+
+// BenchmarkKMeans256 times k-means into D = 256 landmarks on 20 000 rows of
+// 64 values (jittered digits), the largest sample the method runs on, and
+// reports the iterations and the time per iteration (D·rows·n = 328 M
+// distance terms each).
+func BenchmarkKMeans256(b *testing.B) {
+	xs := jitteredDigits(b, MaxKMeansRows)
+	dist := distFor(fmap.Kernel{Type: fmap.Chi2, Gamma: 1})
+	for b.Loop() {
+		start := time.Now()
+		_, iters, err := kmeans(context.Background(), xs, 256, dist, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		el := time.Since(start)
+		b.ReportMetric(float64(iters), "iterations")
+		b.ReportMetric(el.Seconds()/float64(iters), "s/iteration")
 	}
 }

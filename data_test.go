@@ -518,3 +518,34 @@ func TestChumSizesAtSpecTime(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestNystroemAdditiveSpec: a nystroem spec of an additive kernel (χ² on
+// the digits' pixel values, one axis) designs a map of whole 64-pixel rows,
+// verified on the held-out rows and on the rows of equal coordinates (it
+// was refused: "nystroem designs maps of rbf, …, not chi2").
+func TestNystroemAdditiveSpec(t *testing.T) {
+	raw, err := os.ReadFile("testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := `version: 1
+name: NyChi2
+kernel: {type: chi2}
+domain: {integers: [0, 16]}
+error: {weight: absolute}
+target: {dim: 16}
+method: {name: nystroem}
+data: {file: digits.csv.gz, columns: [0, 63], label_column: 64}
+`
+	d := mustDesign(t, loadSpec(t, writeSpecWith(t, spec, map[string]string{"digits.csv.gz": string(raw)})), Settings{})
+	if d.Map.InDim != 64 || d.Map.Dim != 16 {
+		t.Errorf("map of %d inputs, D = %d: want 64 inputs, 16", d.Map.InDim, d.Map.Dim)
+	}
+	v := d.Verification
+	if v.Data == nil || !(v.Data.Frobenius > 0 && v.Data.Frobenius < 0.1) {
+		t.Errorf("held-out error %+v, want a Gram error in (0, 0.1)", v.Data)
+	}
+	if !strings.Contains(v.Reported.On, "rows (v, …, v) of 64 equal coordinates, v ∈ {0..16}") {
+		t.Errorf("domain error on %q, want the rows of equal coordinates", v.Reported.On)
+	}
+}

@@ -81,10 +81,14 @@ func sup(n int) string {
 func kernelText(m *shape) string {
 	g := m.Gamma
 	homog := func(name, one, general string) string {
+		t := fmt.Sprintf("%s-homogeneous %s kernel K(x, y) = %s, γ = %s", num(g), name, general, num(g))
 		if g == 1 {
-			return name + " kernel K(x, y) = " + one
+			t = name + " kernel K(x, y) = " + one
 		}
-		return fmt.Sprintf("%s-homogeneous %s kernel K(x, y) = %s, γ = %s", num(g), name, general, num(g))
+		if m.Nystroem != nil { // whole rows of an additive kernel
+			t = fmt.Sprintf("additive %s, summed over the %d coordinates of a row", t, m.InDim)
+		}
+		return t
 	}
 	switch m.Kernel.Type {
 	case "chi2":
@@ -214,7 +218,7 @@ func negativeText(m *shape) string {
 		return randomNegativeText(m)
 	}
 	if m.Nystroem != nil {
-		return nysNegativeText()
+		return nysNegativeText(m)
 	}
 	if m.Anchors != nil {
 		return anchorNegativeText(m)

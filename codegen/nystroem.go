@@ -32,7 +32,7 @@ func newNysPlan(p *plan) (*nysPlan, error) {
 		if len(k.Sigma) != q.n {
 			return nil, fmt.Errorf("codegen: the Nyström kernel has %d widths for %d inputs", len(k.Sigma), q.n)
 		}
-	case k.Type == fmap.ExpChi2:
+	case k.Type == fmap.ExpChi2, k.Homogeneous():
 	default:
 		return nil, fmt.Errorf("%w a Nyström map of the %s kernel", ErrUnsupported, k.Type)
 	}
@@ -45,6 +45,7 @@ func (e *emitter) landName() string   { return e.p.priv + "Landmarks" }
 func (e *emitter) projName() string   { return e.p.priv + "Proj" }
 func (e *emitter) sizeName() string   { return e.p.priv + "M" }
 func (e *emitter) kernelName() string { return e.p.priv + "Kernel" }
+func (e *emitter) k1Name() string     { return e.p.priv + "Kernel1" }
 func (e *emitter) sigmaName() string  { return e.p.priv + "Sigma" }
 
 // nysAPI emits N, NSlice, NF32 and NSliceF32 of a Nyström map.
@@ -120,6 +121,14 @@ func (e *emitter) nysKernelBody() []jen.Code {
 		return jen.For(jen.Id("i").Op(":=").Range().Id("x")).Block(inner...)
 	}
 	switch {
+	case k.Homogeneous():
+		// The additive kernel: the sum of the per-coordinate kernels in
+		// coordinate order, as fmap.Kernel.Eval adds them.
+		return []jen.Code{
+			jen.Id("s").Op(":=").Lit(0.0),
+			loop(jen.Id("s").Op("+=").Id(e.k1Name()).Call(jen.Id("x").Index(jen.Id("i")), jen.Id("y").Index(jen.Id("i")))),
+			jen.Return(jen.Id("s")),
+		}
 	case k.Type == fmap.ExpChi2:
 		return []jen.Code{
 			jen.Id("s").Op(":=").Lit(0.0),
@@ -169,6 +178,69 @@ func (e *emitter) nysKernelBody() []jen.Code {
 	}
 }
 
+// nysKernel1Body is the body of one coordinate's homogeneous kernel
+// K_γ(x, y) as fmap.Kernel.Eval1 computes it for this type and γ: NaN for
+// a negative, infinite or NaN input, 0 when either is 0, the direct forms
+// at γ = 1 (min for intersection, 2·min·(max/(x+y)) for χ² unless x + y
+// overflows, √x·√y for Hellinger), else (xy)^{γ/2} as two powers times the
+// signature at log(y/x) (fmap's logRatio).
+func (e *emitter) nysKernel1Body() []jen.Code {
+	k := e.p.nys.s.Kernel
+	f := e.lit.f64
+	g := k.Gamma
+	if g == 0 {
+		g = 1
+	}
+	x, y := jen.Id("x"), jen.Id("y")
+	body := []jen.Code{
+		jen.If(jen.Op("!").Parens(jen.Id("x").Op(">=").Lit(0)).Op("||").Op("!").Parens(jen.Id("y").Op(">=").Lit(0)).Op("||").
+			Qual("math", "IsInf").Call(jen.Id("x"), jen.Lit(1)).Op("||").Qual("math", "IsInf").Call(jen.Id("y"), jen.Lit(1))).Block(
+			jen.Return(jen.Qual("math", "NaN").Call()),
+		),
+		jen.If(jen.Id("x").Op("==").Lit(0).Op("||").Id("y").Op("==").Lit(0)).Block(jen.Return(jen.Lit(0))),
+	}
+	if g == 1 {
+		switch k.Type {
+		case fmap.Intersection:
+			return append(body, jen.Return(jen.Qual("math", "Min").Call(x, y)))
+		case fmap.Hellinger:
+			return append(body, jen.Return(jen.Qual("math", "Sqrt").Call(x).Op("*").Qual("math", "Sqrt").Call(y)))
+		case fmap.Chi2:
+			body = append(body, jen.If(jen.Id("s").Op(":=").Id("x").Op("+").Id("y"), jen.Id("s").Op("<=").Qual("math", "MaxFloat64")).Block(
+				jen.Return(jen.Lit(2).Op("*").Qual("math", "Min").Call(x, y).Op("*").Parens(jen.Qual("math", "Max").Call(x, y).Op("/").Id("s"))),
+			))
+		}
+	}
+	body = append(body, jen.Id("amp").Op(":=").Qual("math", "Pow").Call(x, f(g/2)).Op("*").Qual("math", "Pow").Call(y, f(g/2)))
+	if k.Type == fmap.Hellinger {
+		return append(body, jen.Return(jen.Id("amp")))
+	}
+	body = append(body,
+		jen.Var().Id("l").Float64(),
+		jen.If(jen.Id("r").Op(":=").Id("y").Op("/").Id("x"), jen.Id("r").Op(">=").Add(f(0x1p-1022)).Op("&&").Id("r").Op("<=").Qual("math", "MaxFloat64")).Block(
+			jen.Id("l").Op("=").Qual("math", "Log").Call(jen.Id("r")),
+		).Else().Block(
+			jen.Id("l").Op("=").Qual("math", "Log").Call(y).Op("-").Qual("math", "Log").Call(x),
+		),
+		jen.Id("a").Op(":=").Qual("math", "Abs").Call(jen.Id("l")),
+	)
+	switch k.Type {
+	case fmap.Chi2:
+		body = append(body, jen.Return(jen.Id("amp").Op("*").Parens(jen.Lit(2).Op("*").Qual("math", "Exp").Call(jen.Op("-").Id("a").Op("/").Lit(2)).Op("/").Parens(jen.Lit(1).Op("+").Qual("math", "Exp").Call(jen.Op("-").Id("a"))))))
+	case fmap.Intersection:
+		body = append(body, jen.Return(jen.Id("amp").Op("*").Qual("math", "Exp").Call(jen.Op("-").Id("a").Op("/").Lit(2))))
+	default: // JS
+		body = append(body,
+			jen.If(jen.Qual("math", "IsInf").Call(jen.Id("a"), jen.Lit(1))).Block(jen.Return(jen.Id("amp").Op("*").Lit(0))),
+			jen.Id("u").Op(":=").Qual("math", "Exp").Call(jen.Op("-").Id("a")),
+			jen.Id("q").Op(":=").Lit(1.0),
+			jen.If(jen.Id("u").Op(">").Lit(0)).Block(jen.Id("q").Op("=").Qual("math", "Log1p").Call(jen.Id("u")).Op("/").Id("u")),
+			jen.Return(jen.Id("amp").Op("*").Parens(jen.Qual("math", "Exp").Call(jen.Op("-").Id("a").Op("/").Lit(2)).Op("/").Parens(jen.Lit(2).Op("*").Qual("math", "Ln2")).Op("*").Parens(jen.Id("q").Op("+").Id("a").Op("+").Qual("math", "Log1p").Call(jen.Id("u"))))),
+		)
+	}
+	return body
+}
+
 // nysHelpers emits the kernel, the widths, the landmarks and the projection
 // (Go literals, or decoded from the embedded data file).
 func (e *emitter) nysHelpers(f *jen.File) {
@@ -178,13 +250,22 @@ func (e *emitter) nysHelpers(f *jen.File) {
 	f.Line()
 	f.Comment(fmt.Sprintf("%s is the number m of landmarks.", e.sizeName()))
 	f.Const().Id(e.sizeName()).Op("=").Add(integer(q.m))
-	if k.Type != fmap.ExpChi2 {
+	if k.Homogeneous() {
+		f.Line()
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is one coordinate's kernel K_γ(x, y) = (xy)^{γ/2}·k(log(y/x)), K_γ(0, ·) = 0, computed as featmap's reference evaluator computes it; a negative input gives NaN.", e.k1Name()))))
+		f.Func().Id(e.k1Name()).Params(jen.List(jen.Id("x"), jen.Id("y")).Float64()).Float64().Block(e.nysKernel1Body()...)
+	}
+	if k.Type != fmap.ExpChi2 && !k.Homogeneous() {
 		f.Line()
 		f.Comment(fmt.Sprintf("%s holds the kernel's widths σ_i.", e.sigmaName()))
 		f.Var().Id(e.sigmaName()).Op("=").Index(jen.Id(e.inName())).Float64().Custom(multiLine, e.literalRows(k.Sigma, len(k.Sigma), 1)...)
 	}
 	f.Line()
-	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is the kernel K(x, y) = %s, computed as featmap's reference evaluator computes it.", e.kernelName(), kernelText(p.m)))))
+	kDoc := fmt.Sprintf("%s is the kernel K(x, y) = %s, computed as featmap's reference evaluator computes it.", e.kernelName(), kernelText(p.m))
+	if k.Homogeneous() {
+		kDoc = fmt.Sprintf("%s is the %s, computed as featmap's reference evaluator computes it.", e.kernelName(), kernelText(p.m))
+	}
+	f.Comment(commentBody(paragraphs(kDoc)))
 	f.Func().Id(e.kernelName()).Params(jen.List(jen.Id("x"), jen.Id("y")).Op("*").Index(jen.Id(e.inName())).Float64()).Float64().Block(e.nysKernelBody()...)
 	lDoc := fmt.Sprintf("%s holds the landmarks l_1..l_m, row j (%s[j*%s:(j+1)*%s]) is l_{j+1}.", e.landName(), e.landName(), e.inName(), e.inName())
 	pDoc := fmt.Sprintf("%s holds W^{+1/2}, the pseudo-inverse square root of the landmarks' kernel matrix, row-major.", e.projName())
@@ -219,7 +300,10 @@ func nysFormText(m *shape) string {
 }
 
 // nysNegativeText says what non-finite inputs give.
-func nysNegativeText() string {
+func nysNegativeText(m *shape) string {
+	if m.Kernel.Homogeneous() {
+		return "An input with a NaN or ±Inf coordinate gives zeros in every component, as featmap's reference evaluator does; a negative coordinate, where the additive kernel is not defined, gives NaN, as it does there. Other inputs outside the domain get the formula's value."
+	}
 	return "An input with a NaN or ±Inf coordinate gives zeros in every component, as featmap's reference evaluator does. Other inputs outside the domain get the formula's value: far from every landmark the kernel values, and so Ψ, fall to 0."
 }
 
@@ -246,6 +330,8 @@ func (e *emitter) nysEvaluationLines() []string {
 // kernelCost names what one kernel value costs.
 func kernelCost(k fmap.Kernel, n int) string {
 	switch {
+	case k.Homogeneous():
+		return fmt.Sprintf("the sum of %d per-coordinate kernels", n)
 	case k.Type == fmap.ExpChi2:
 		return fmt.Sprintf("%d quotients and one exp", n)
 	case k.Type == fmap.SkewedChi2:

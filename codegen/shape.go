@@ -73,6 +73,12 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 		s.Random = st[0].Random
 	case len(st) == 1 && st[0].Nystroem != nil:
 		s.Nystroem = st[0].Nystroem
+		if m.Kernel.Homogeneous() { // an additive kernel of whole rows
+			s.Gamma = m.Kernel.Gamma
+			if s.Gamma == 0 {
+				s.Gamma = 1
+			}
+		}
 	case len(st) == 1 && st[0].Anchors != nil:
 		s.Anchors = st[0].Anchors
 		s.Transform, s.Gamma, s.Negative = fmap.Identity, m.Kernel.Gamma, s.Anchors.Negative

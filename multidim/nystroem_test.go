@@ -2,11 +2,14 @@ package multidim
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
@@ -99,8 +102,8 @@ func TestNystroemExactOnLandmarks(t *testing.T) {
 	}
 }
 
-// TestNystroemErrors: without data, with fewer rows than landmarks, or for
-// an additive kernel, a clear error.
+// TestNystroemErrors: without data, with fewer rows than landmarks, or
+// beyond MaxLandmarks, a clear error.
 func TestNystroemErrors(t *testing.T) {
 	xs := digits(t, 1797)
 	k := fmap.Kernel{Type: fmap.RBF, Sigma: slices.Repeat([]float64{40.0}, 64)}
@@ -113,7 +116,6 @@ func TestNystroemErrors(t *testing.T) {
 	}{
 		"no data":   {&fmap.Problem{Kernel: k, Domain: p.Domain, Measure: fmap.Absolute, Norm: fmap.LInf}, 8, "needs a data section"},
 		"few rows":  {p, 64, "64 landmarks need at least 64 rows"},
-		"additive":  {&fmap.Problem{Kernel: fmap.Kernel{Type: fmap.Chi2, Gamma: 1}, Domain: fmap.Domain{Lo: []float64{1}, Hi: []float64{16}}, Measure: fmap.Absolute, Norm: fmap.LInf, Negative: fmap.NegativeSign, Data: p.Data}, 8, "not chi2"},
 		"too large": {p, MaxLandmarks + 2, "at most"},
 	} {
 		_, err := (&Nystroem{}).Design(context.Background(), c.p, c.dim, design.Settings{})
@@ -146,5 +148,152 @@ func TestNystroemRankDeficient(t *testing.T) {
 				t.Errorf("Ψ(x)·Ψ(y) off K by %.3g on the distinct rows", d)
 			}
 		}
+	}
+}
+
+// additiveProblem is the additive kernel k on the digits' pixel values
+// {0..16} (one axis, every coordinate), the rows split as in digitsProblem.
+func additiveProblem(k fmap.Kernel, xs [][]float64) *fmap.Problem {
+	return &fmap.Problem{Kernel: k, Measure: fmap.Absolute, Norm: fmap.LInf, Negative: fmap.NegativeSign,
+		Domain: fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{16}},
+		Data:   &fmap.Data{File: "digits", Rows: len(xs), Fit: xs[:1400], Held: xs[1400:]}}
+}
+
+// TestNystroemAdditive: for the additive kernels (χ², intersection, JS,
+// Hellinger summed over the 64 pixels) a Nyström map takes whole rows: 64
+// inputs, the domain's axis on each, exact on its landmarks (Ψ(l_i)·Ψ(l_j)
+// = K(l_i, l_j) to 1e-9 relative), and verified on the held-out rows and on
+// the rows of equal coordinates (fmap.Verify), both stated. Measured at
+// D = 32: held-out Gram error χ² 0.017, intersection 0.050, JS 0.012,
+// Hellinger 0.0062.
+func TestNystroemAdditive(t *testing.T) {
+	xs := digits(t, 1797)
+	types := fmap.HomogeneousTypes()
+	if testing.Short() {
+		types = types[:1] // χ² (about 3 s per kernel)
+	}
+	for _, typ := range types {
+		k := fmap.Kernel{Type: typ, Gamma: 1}
+		p := additiveProblem(k, xs)
+		m := nystroemMap(t, p, 32, NystroemOptions{})
+		if m.InDim != 64 || m.Domain.Dims() != 64 || !m.Domain.Integer || m.Domain.Lo[63] != 0 || m.Domain.Hi[63] != 16 || !m.WholeRows() {
+			t.Fatalf("%s: InDim %d, domain %+v: want 64 inputs, {0..16} on each", typ, m.InDim, m.Domain)
+		}
+		st := m.Stages[0].Nystroem
+		pi, pj := make([]float64, 32), make([]float64, 32)
+		for _, ij := range [][2]int{{0, 0}, {3, 17}, {31, 5}} {
+			li, lj := st.Landmark(ij[0]), st.Landmark(ij[1])
+			m.Eval(pi, li)
+			m.Eval(pj, lj)
+			var dot float64
+			for c := range pi {
+				dot += pi[c] * pj[c]
+			}
+			if want := k.Eval(li, lj); math.Abs(dot-want) > 1e-9*want {
+				t.Errorf("%s: Ψ(l_%d)·Ψ(l_%d) = %v, K = %v", typ, ij[0], ij[1], dot, want)
+			}
+		}
+		ref, err := p.Reference()
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := fmap.Verify(m, ref)
+		if v.Data == nil || !(v.Data.Frobenius > 0 && v.Data.Frobenius < 0.1) || !strings.Contains(v.Data.Absolute.On, "397 held-out rows") {
+			t.Errorf("%s: data error %+v, want a held-out Gram error in (0, 0.1) on 397 rows", typ, v.Data)
+		}
+		if !strings.Contains(v.Reported.On, "rows (v, …, v) of 64 equal coordinates") || !v.Reported.Finite() {
+			t.Errorf("%s: domain error %v, want it on the rows of equal coordinates", typ, v.Reported)
+		}
+		t.Logf("%s D = 32: held-out Gram error %.4g; on the rows of equal coordinates %v", typ, v.Data.Frobenius, v.Reported)
+	}
+}
+
+// TestNystroemAdditiveLandmarks: the additive χ² kernel on the digits'
+// pixel values 0..16 (not normalised), fitted on 1400 rows and measured on
+// the other 397. k-means landmarks beat random ones at D = 16 only; at
+// D = 64 the two are within 10 % and at D = 256 random rows are better
+// (docs/nystroem.md states the figures of the featmap spec's split). The
+// test holds the D = 16 win and that both keep improving with D.
+func TestNystroemAdditiveLandmarks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 30 s")
+	}
+	xs := digits(t, 1797)
+	p := additiveProblem(fmap.Kernel{Type: fmap.Chi2, Gamma: 1}, xs)
+	prev := map[string]float64{"kmeans": math.Inf(1), "random": math.Inf(1)}
+	for _, dim := range []int{16, 64, 256} {
+		got := map[string]float64{}
+		for _, how := range []string{"kmeans", "random"} {
+			got[how] = fmap.VerifyData(nystroemMap(t, p, dim, NystroemOptions{Landmarks: how}), p.Data).Frobenius
+			if !(got[how] < prev[how]) {
+				t.Errorf("D = %d, %s landmarks: held-out Gram error %.4g, not below %.4g at the previous D", dim, how, got[how], prev[how])
+			}
+			prev[how] = got[how]
+		}
+		t.Logf("χ² D = %3d: held-out Gram error k-means %.4g, random %.4g (random/k-means %.2f)", dim, got["kmeans"], got["random"], got["random"]/got["kmeans"])
+		if dim == 16 && !(got["kmeans"] < got["random"]) {
+			t.Errorf("D = 16: k-means landmarks leave %.4g, random %.4g: want k-means below", got["kmeans"], got["random"])
+		}
+	}
+}
+
+// jitteredDigits returns rows rows of 64 values in [0, 16]: the digits rows
+// in turn, each pixel moved by a uniform amount in [−1, 1] (seeded) and
+// clamped.
+func jitteredDigits(t testing.TB, rows int) [][]float64 {
+	xs := digits(t, 1797)
+	rng := rand.New(rand.NewPCG(3, 4))
+	out := make([][]float64, rows)
+	for i := range out {
+		x := slices.Clone(xs[i%len(xs)])
+		for j := range x {
+			x[j] = math.Min(16, math.Max(0, x[j]+2*rng.Float64()-1))
+		}
+		out[i] = x
+	}
+	return out
+}
+
+// TestNystroemKMeansSample: with more rows to fit than MaxKMeansRows,
+// k-means runs on a sample of exactly MaxKMeansRows of them (said in the
+// progress), and the same seed gives the same landmarks.
+func TestNystroemKMeansSample(t *testing.T) {
+	xs := jitteredDigits(t, MaxKMeansRows+5000)
+	p := additiveProblem(fmap.Kernel{Type: fmap.Chi2, Gamma: 1}, xs)
+	p.Data.Fit, p.Data.Held = xs[:MaxKMeansRows+4000], xs[MaxKMeansRows+4000:]
+	var said []string
+	s := design.Settings{Progress: func(m string) { said = append(said, m) }}
+	var lands [][]float64
+	for range 2 {
+		res, err := (&Nystroem{}).Design(context.Background(), p, 4, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lands = append(lands, res.Map.Stages[0].Nystroem.Landmarks)
+	}
+	if want := fmt.Sprintf("k-means of %d rows into 4 landmarks", MaxKMeansRows); len(said) == 0 || !strings.Contains(said[0], want) {
+		t.Errorf("progress %q, want %q", said, want)
+	}
+	if !slices.Equal(lands[0], lands[1]) {
+		t.Error("two designs with the same seed chose different landmarks")
+	}
+}
+
+// BenchmarkKMeans256 times k-means into D = 256 landmarks on 20 000 rows of
+// 64 values (jittered digits), the largest sample the method runs on, and
+// reports the iterations and the time per iteration (D·rows·n = 328 M
+// distance terms each).
+func BenchmarkKMeans256(b *testing.B) {
+	xs := jitteredDigits(b, MaxKMeansRows)
+	dist := distFor(fmap.Kernel{Type: fmap.Chi2, Gamma: 1})
+	for b.Loop() {
+		start := time.Now()
+		_, iters, err := kmeans(context.Background(), xs, 256, dist, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		el := time.Since(start)
+		b.ReportMetric(float64(iters), "iterations")
+		b.ReportMetric(el.Seconds()/float64(iters), "s/iteration")
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
@@ -30,7 +31,8 @@ func (g *errorGrid) Y(r int) float64    { return g.v[r] }
 
 // kernelErrors evaluates m against the reference's exact kernel on (at most
 // maxHeatSide of) its verification inputs, and returns the grid and the
-// largest |error|.
+// largest |error|. A map of whole rows (fmap.Map.WholeRows) is evaluated on
+// the rows (v, …, v), its error per coordinate.
 func kernelErrors(m *fmap.Map, ref *fmap.Reference) (*errorGrid, float64) {
 	n := len(ref.Inputs)
 	var pick []int
@@ -45,10 +47,18 @@ func kernelErrors(m *fmap.Map, ref *fmap.Reference) (*errorGrid, float64) {
 	}
 	g := &errorGrid{v: make([]float64, len(pick)), e: make([]float64, len(pick)*len(pick))}
 	psi := make([][]float64, len(pick))
+	scale := 1.0
 	for k, i := range pick {
 		g.v[k] = ref.Inputs[i][0]
 		psi[k] = make([]float64, m.Dim)
-		m.Eval(psi[k], ref.Inputs[i])
+		x := ref.Inputs[i]
+		if m.WholeRows() {
+			// A map of whole rows of an additive kernel: the row (v, …, v),
+			// its Ψ·Ψ per coordinate, as fmap.Verify measures it.
+			x = slices.Repeat(x[:1], m.InDim)
+			scale = 1 / float64(m.InDim)
+		}
+		m.Eval(psi[k], x)
 	}
 	top := 0.0
 	for r, y := range pick {
@@ -57,7 +67,7 @@ func kernelErrors(m *fmap.Map, ref *fmap.Reference) (*errorGrid, float64) {
 			for t := range psi[c] {
 				s += psi[c][t] * psi[r][t]
 			}
-			e := ref.Exact(ref.Inputs[x], ref.Inputs[y]) - s
+			e := ref.Exact(ref.Inputs[x], ref.Inputs[y]) - s*scale
 			g.e[r*len(pick)+c] = e
 			if !math.IsNaN(e) {
 				top = math.Max(top, math.Abs(e))

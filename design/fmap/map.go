@@ -756,13 +756,29 @@ func (f *Fourier) Signature(lambda []float64) float64 {
 // and Chebyshev series are not exactly homogeneous: for them it is computed
 // with the reference evaluator along the pairs where the absolute error is
 // largest, y = the domain's upper end and x = y·e^{−|λ|}, divided by the
-// amplitude √(xy).
+// amplitude √(xy). For a map of whole rows of an additive kernel (see
+// WholeRows) it is taken along rows of equal coordinates, divided by n
+// and the amplitude (xy)^{γ/2}.
 func (m *Map) SignatureAt(lambda []float64) float64 {
 	if f := m.Fourier(); f != nil {
 		return f.Signature(lambda)
 	}
 	if r := m.random(); r != nil {
 		return r.signatureAt(m, lambda)
+	}
+	if m.WholeRows() {
+		// Along the rows of equal coordinates (verifyRows): x = (u, …, u),
+		// y = (w, …, w) with w the domain's upper end and u = w·e^{−|λ|},
+		// Ψ(x)·Ψ(y) divided by n·(uw)^{γ/2}.
+		l := math.Abs(lambda[0])
+		w := m.Domain.Hi[0]
+		u := w * math.Exp(-l)
+		x, y := make([]float64, m.InDim), make([]float64, m.InDim)
+		for j := range x {
+			x[j], y[j] = u, w
+		}
+		g := m.Kernel.gamma() / 2
+		return m.Dot(x, y) / (float64(m.InDim) * math.Pow(u, g) * math.Pow(w, g))
 	}
 	if last := m.Stages[len(m.Stages)-1]; last.Nystroem != nil || last.Linear != nil {
 		// Nyström maps and projected random features (rf-pca).

@@ -38,6 +38,7 @@ func Cases() []Case {
 		{"ExpChi2", true, ExpChi2},
 		{"RFFSkew", true, RFFSkew},
 		{"NysRBF", true, NysRBF},
+		{"NysChi2", true, NysChi2},
 		{"AnchorUni", true, AnchorUni},
 		{"RFPCA", true, RFPCA},
 		{"Chi2Gamma", false, Chi2Gamma},
@@ -62,6 +63,10 @@ func Cases() []Case {
 		{"NysSkew", false, NysSkew},
 		{"NysInter", false, NysInter},
 		{"NysBig", false, NysBig},
+		{"NysChi2Gamma", false, NysChi2Gamma},
+		{"NysInterAdd", false, NysInterAdd},
+		{"NysJS", false, NysJS},
+		{"NysHell", false, NysHell},
 		{"AnchorKM", false, AnchorKM},
 		{"AnchorMean", false, AnchorMean},
 		{"AnchorBig", false, AnchorBig},
@@ -654,6 +659,41 @@ func NysSkew() fmap.Verified {
 // c = 0.1) on [0, 2]³ with 3 landmarks.
 func NysInter() fmap.Verified {
 	return nystroem(fmap.Kernel{Type: fmap.SkewedIntersection, Sigma: []float64{1, 1, 1}, C: 0.1}, box(3, 0, 2, false), 3, 4, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// nysRowsOn is where the additive Nyström test maps' errors were
+// "measured" (fmap's verification of whole rows).
+const nysRowsOn = "all 289 ordered pairs of the rows (v, …, v) of 4 equal coordinates, v ∈ {0..16}, per coordinate (|K − Ψ·Ψ|/4)"
+
+// NysChi2 is a Nyström map of the additive χ² kernel on rows of {0..16}⁴
+// with 5 landmarks.
+func NysChi2() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.Chi2}, box(4, 0, 16, true), 5, 6, absolute(0.5, 0.1, 289, nysRowsOn))
+}
+
+// NysChi2Gamma is a Nyström map of the additive 0.6-homogeneous χ² kernel
+// on rows of [0, 2]³ with 4 landmarks (the general form: two powers and
+// the signature).
+func NysChi2Gamma() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.Chi2, Gamma: 0.6}, box(3, 0, 2, false), 4, 7, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysInterAdd is a Nyström map of the additive intersection kernel on rows
+// of [0, 1]⁵ with 3 landmarks.
+func NysInterAdd() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.Intersection, Gamma: 1}, box(5, 0, 1, false), 3, 8, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysJS is a Nyström map of the additive Jensen–Shannon kernel on rows of
+// [0, 4]² with 4 landmarks.
+func NysJS() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.JS}, box(2, 0, 4, false), 4, 9, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysHell is a Nyström map of the additive 1.5-homogeneous Hellinger kernel
+// on rows of [0, 3]³ with 2 landmarks.
+func NysHell() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.Hellinger, Gamma: 1.5}, box(3, 0, 3, false), 2, 10, absolute(0.05, 0.01, 1000000, nysOn))
 }
 
 // NysBig is a Nyström map of the RBF kernel on [0, 16]⁶⁴ with 64 landmarks:

@@ -22,6 +22,12 @@ type DesignJSON struct {
 	Map     *fmap.Map   `json:"map"`
 	LPs     int         `json:"lps,omitempty"`
 	Seconds float64     `json:"seconds"`
+	// Search is the target.max_error search (absent for target.dim): every
+	// D tried with its error, and its wall time.
+	Search *Search `json:"search,omitempty"`
+	// Auto is method auto's choice (absent for a named method): the
+	// winner, the runner-up and by how much, every candidate.
+	Auto    *AutoChoice `json:"auto,omitempty"`
 	Version string      `json:"featmap_version"`
 }
 
@@ -55,6 +61,8 @@ func (d *Design) JSON() *DesignJSON {
 		Map:          d.Map,
 		LPs:          d.LPs,
 		Seconds:      d.Seconds,
+		Search:       d.Search,
+		Auto:         d.Auto,
 		Version:      Version,
 	}
 	for _, st := range d.Steps {

@@ -246,4 +246,17 @@ func TestDesignAutoPrinted(t *testing.T) {
 	if j.Auto.Winner == "" || j.Auto.Winner != j.Method || j.Auto.RunnerUp == "" {
 		t.Errorf("JSON method %q, auto %+v", j.Method, j.Auto)
 	}
+	// gen emits the winner's map, its header restating method auto (this
+	// panicked in the spec's description before).
+	gen := filepath.Join(t.TempDir(), "auto.go")
+	if code, _, errOut := runCLI("gen", "-o", gen, "-pkg", "x", spec); code != exitOK {
+		t.Fatalf("gen: exit %d: %s", code, errOut)
+	}
+	src, err := os.ReadFile(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "method: auto") || !strings.Contains(string(src), j.Method) {
+		t.Errorf("generated file does not restate method auto and name %s", j.Method)
+	}
 }

@@ -81,7 +81,12 @@ type option struct {
 // not depend on the problem), in declaration order. A *bool option is a
 // switch that is on unless set false.
 func options(m design.Method) []option {
-	defaults := NewMethod(m.Name()).Options()
+	fresh := NewMethod(m.Name())
+	if fresh == nil {
+		// auto: no options, and no registered method of that name.
+		return nil
+	}
+	defaults := fresh.Options()
 	if d, ok := defaults.(design.Defaulter); ok {
 		d.SetDefaults()
 	}

@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/featmap/featmap/design"
@@ -45,6 +46,11 @@ type Design struct {
 	// time of the call, or for a design made from remembered ones (chum's
 	// continuation) their time too.
 	Seconds float64
+	// Search is the target.max_error search that chose D (nil for a
+	// target.dim).
+	Search *Search
+	// Auto is the choice method auto made (nil for a named method).
+	Auto *AutoChoice
 }
 
 // Step is one step of a design pipeline with its measured error (in the
@@ -69,41 +75,145 @@ var (
 	ErrInternal    = errors.New("internal error")
 )
 
-// Design runs the spec's method for its target. With target.max_error it
-// designs the dimensions the method can make, 1, 2, … up to
-// target.max_dim, and returns the first map whose measured error meets it;
-// if none does, the error wraps ErrUnreachable. Cancelling ctx stops the
+// Design runs the spec's method for its target (with method auto, every
+// applicable method: see Spec.Auto).
+//
+// With target.max_error it searches the dimensions the method can make up
+// to target.max_dim by bracketing and bisection: it designs the smallest D,
+// then D doubled (the next D the method makes, target.max_dim last) until a
+// map meets max_error, then bisects between the last D that missed and the
+// first that met it. A method whose design of D makes every smaller D on
+// the way (design.Incremental: chum) is walked upward one D at a time
+// instead, which for it costs least. Bisection assumes the error falls as D grows (it
+// mostly does; a D skipped between two that missed is never tried); the
+// map returned is one that was designed and verified to meet max_error,
+// the smallest D found to. Design.Search records every D tried with its
+// error and the search's wall time. If no D tried meets it, the error wraps
+// ErrUnreachable and names the best D tried. Cancelling ctx stops the
 // design at its next LP or polish step.
 func (s *Spec) Design(ctx context.Context, set Settings) (*Design, error) {
 	if s.Target == nil || s.Method == nil {
 		return nil, errors.New("featmap: the spec has no target and method (it is a comparison spec)")
 	}
 	if s.Target.Dim > 0 {
-		return s.DesignDim(ctx, *s.Method, s.Target.Dim, set)
+		return s.designAt(ctx, s.Target.Dim, set)
 	}
-	dims := design.DimsFor(s.Method, s.Problem)
-	var best *Design
+	start := time.Now()
+	var valid []int
 	for dim := 1; dim <= s.Target.MaxDim; dim++ {
-		if !dims.Has(dim) {
-			continue
+		if s.canMakeTarget(dim) {
+			valid = append(valid, dim)
 		}
+	}
+	search := &Search{MaxError: s.Target.MaxError, Strategy: "bracketing by doubling D, then bisection (assumes the error falls with D)"}
+	var best *Design
+	// try designs valid[i] and reports whether it meets max_error.
+	try := func(i int) (*Design, bool, error) {
+		dim := valid[i]
 		set.Say(fmt.Sprintf("target max_error %g: trying D = %d", s.Target.MaxError, dim))
-		d, err := s.DesignDim(ctx, *s.Method, dim, set)
+		d, err := s.designAt(ctx, dim, set)
+		if err != nil {
+			return nil, false, err
+		}
+		e := d.Verification.Reported.LInf
+		ok := e <= s.Target.MaxError
+		search.Tried = append(search.Tried, Tried{Dim: dim, Error: e, Met: ok, Method: d.Method.Name()})
+		verdict := "above"
+		if ok {
+			verdict = "meets"
+		}
+		set.Say(fmt.Sprintf("target max_error %g: D = %d has error %.4g (%s)", s.Target.MaxError, dim, e, verdict))
+		if best == nil || e < best.Verification.Reported.LInf {
+			best = d
+		}
+		return d, ok, nil
+	}
+	// A method that makes every smaller D on the way (chum) pays least
+	// walking D upward: then the bracket grows by one D at a time.
+	inc, linear := s.Method.Method.(design.Incremental)
+	linear = linear && inc.Incremental()
+	if linear {
+		search.Strategy = "D upward one at a time (" + s.Method.Name() + " makes every smaller D on the way)"
+	}
+	// Bracket: lo is the index of the largest D known to miss (−1 for
+	// none), hi that of the first D found to meet.
+	lo, hi := -1, -1
+	var found *Design
+	for i := 0; i < len(valid); {
+		d, ok, err := try(i)
 		if err != nil {
 			return nil, err
 		}
-		if d.Verification.Reported.LInf <= s.Target.MaxError {
-			return d, nil
+		if ok {
+			hi, found = i, d
+			break
 		}
-		if best == nil || d.Verification.Reported.LInf < best.Verification.Reported.LInf {
-			best = d
+		lo = i
+		if i == len(valid)-1 {
+			break
+		}
+		next := i + 1
+		for !linear && next < len(valid)-1 && valid[next] < 2*valid[i] {
+			next++
+		}
+		i = next
+	}
+	if found == nil {
+		search.Seconds = time.Since(start).Seconds()
+		if best == nil {
+			return nil, fmt.Errorf("%w: %s makes no dimension up to max_dim %d", ErrUnreachable, s.Method.Name(), s.Target.MaxDim)
+		}
+		return nil, fmt.Errorf("%w: the best map tried up to max_dim %d has error %.4g at D = %d, above max_error %g (tried D = %s in %.1f s)",
+			ErrUnreachable, s.Target.MaxDim, best.Verification.Reported.LInf, best.Map.Dim, s.Target.MaxError, search.dims(), search.Seconds)
+	}
+	// Bisect (lo, hi]: the error is assumed to fall with D.
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		d, ok, err := try(mid)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			hi, found = mid, d
+		} else {
+			lo = mid
 		}
 	}
-	if best == nil {
-		return nil, fmt.Errorf("%w: %s makes no dimension up to max_dim %d", ErrUnreachable, s.Method.Name(), s.Target.MaxDim)
+	search.Seconds = time.Since(start).Seconds()
+	found.Search = search
+	return found, nil
+}
+
+// Search is the record of a target.max_error search: every D designed, in
+// the order tried, with its verified error, and the search's wall time.
+type Search struct {
+	MaxError float64 `json:"max_error"`
+	// Strategy says how D was searched, in words.
+	Strategy string  `json:"strategy"`
+	Tried    []Tried `json:"tried"`
+	// Seconds is the wall time of the whole search (every design tried).
+	Seconds float64 `json:"seconds"`
+}
+
+// Tried is one dimension a search designed: its verified L∞ error (in the
+// spec's measure), whether it met max_error, and the method that made it.
+type Tried struct {
+	Dim    int     `json:"dim"`
+	Error  float64 `json:"error"`
+	Met    bool    `json:"met"`
+	Method string  `json:"method"`
+}
+
+// dims lists the dimensions tried, e.g. "1, 2, 4".
+func (s *Search) dims() string {
+	var b strings.Builder
+	for i, t := range s.Tried {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, t.Dim)
 	}
-	return nil, fmt.Errorf("%w: the best map up to max_dim %d has error %.4g at D = %d, above max_error %g",
-		ErrUnreachable, s.Target.MaxDim, best.Verification.Reported.LInf, best.Map.Dim, s.Target.MaxError)
+	return b.String()
 }
 
 // CanMake reports whether method m can make a map of dimension dim for the

@@ -166,6 +166,53 @@ method: {name: vz}
 	if !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("error %v, want ErrUnreachable", err)
 	}
+	if !strings.Contains(err.Error(), "at D = 3,") {
+		t.Errorf("error %v does not name the best D tried (3)", err)
+	}
+}
+
+// TestMaxErrorBisection: the bracketing and bisection search returns the D
+// a linear scan upward returns, with fewer designs (vz on χ² {0..255},
+// max_error 0.012, which the scan meets only at D = 15 or so).
+func TestMaxErrorBisection(t *testing.T) {
+	s := parse(t, `
+version: 1
+name: Bisect
+kernel: {type: chi2}
+domain: {integers: [0, 255]}
+target: {max_error: 0.012, max_dim: 31}
+method: {name: vz}
+`)
+	d := mustDesign(t, s, Settings{})
+	// The linear scan the search replaced.
+	linearDim, linearDesigns := 0, 0
+	for dim := 1; dim <= s.Target.MaxDim && linearDim == 0; dim++ {
+		if ok, _ := s.CanMake(*s.Method, dim); !ok {
+			continue
+		}
+		linearDesigns++
+		ld, err := s.DesignDim(context.Background(), *s.Method, dim, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ld.Verification.Reported.LInf <= s.Target.MaxError {
+			linearDim = dim
+		}
+	}
+	if d.Search == nil {
+		t.Fatal("no search recorded")
+	}
+	tried := len(d.Search.Tried)
+	if d.Map.Dim != linearDim {
+		t.Errorf("bisection returned D = %d, the linear scan D = %d", d.Map.Dim, linearDim)
+	}
+	if tried >= linearDesigns {
+		t.Errorf("bisection designed %d maps, the linear scan %d", tried, linearDesigns)
+	}
+	if e := d.Verification.Reported.LInf; e > s.Target.MaxError {
+		t.Errorf("returned D = %d with error %.4g above max_error", d.Map.Dim, e)
+	}
+	t.Logf("D = %d: bisection %d designs (%s), linear scan %d", d.Map.Dim, tried, d.Search.dims(), linearDesigns)
 }
 
 // TestRelativeVersusAbsolute checks Chum Fig. 6c's claim: a map designed

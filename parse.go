@@ -667,6 +667,11 @@ func (p *parser) shape(top *mapping, d specDoc, s *Spec) error {
 	// The kernel's limits first (Hellinger's one dimension), then the
 	// options' (li's explicit k), then the method's (vz's odd dimensions).
 	m, dim := s.Method, s.Target.Dim
+	if s.IsAuto() {
+		// Which methods apply is decided at design time, once the data
+		// is loaded (Spec.Auto).
+		return nil
+	}
 	dims := design.DimsFor(m, s.Problem)
 	dimErr := p.errAt(dimNode, "target.dim", "%s: %s", dims.Why, dims.Suggest(dim))
 	if s.Problem.Kernel.Type == fmap.Hellinger && dim > 0 && !dims.Has(dim) {
@@ -772,7 +777,12 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 	ms := &MethodSpec{Line: line, field: field, keys: map[string]int{}}
 	nameNode, nameField := n, field
 	var m *mapping
-	if d := deref(n); !item || d.Kind != yaml.ScalarNode || d.ShortTag() != "!!str" {
+	// A compared method may be a bare name; so may the method section's
+	// auto (method: auto).
+	bare := func(d *yaml.Node) bool {
+		return d.Kind == yaml.ScalarNode && d.ShortTag() == "!!str" && (item || d.Value == AutoName)
+	}
+	if d := deref(n); !bare(d) {
 		if item && d.Kind != yaml.MappingNode {
 			return nil, p.typeErr(n, field, "a method name or a mapping with name and options")
 		}
@@ -784,9 +794,22 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 			return nil, p.missing(m, "name", "one of "+strings.Join(names, ", "))
 		}
 	}
+	if !item {
+		// The method section may also be auto (every applicable method).
+		names = append(names, AutoName)
+	}
 	name, err := p.str(nameNode, nameField, "method", names)
 	if err != nil {
 		return nil, err
+	}
+	if name == AutoName {
+		if m != nil {
+			if err := p.fill(m, &struct{}{}, "auto takes no options", "unknown option", "name"); err != nil {
+				return nil, err
+			}
+		}
+		ms.Method = autoMethod{}
+		return ms, nil
 	}
 	ms.Method = NewMethod(name)
 	if err := ms.Applies(pr); err != nil {

@@ -564,7 +564,7 @@ var malformed = []struct {
 	{"max_error zero", with(5, "target: {max_error: 0}"), "x.yaml:5: target.max_error: must be > 0, not 0"},
 	{"max_error negative", with(5, "target: {max_error: -1e-3}"), "x.yaml:5: target.max_error: must be > 0, not -1e-3"},
 	{"max_dim zero", with(5, "target: {max_error: 0.1, max_dim: 0}"), "x.yaml:5: target.max_dim: must be >= 1, not 0"},
-	{"unknown method", with(6, "method: {name: ridgelet}"), `x.yaml:6: method.name: unknown method "ridgelet"; want one of ` + methodList},
+	{"unknown method", with(6, "method: {name: ridgelet}"), `x.yaml:6: method.name: unknown method "ridgelet"; want one of ` + methodList + ", auto"},
 	{"chum omega_max zero", with(6, "method: {name: chum, omega_max: 0}"), "x.yaml:6: method.omega_max: must be > 0, not 0"},
 	{"chum spacing negative", with(6, "method: {name: chum, spacing: -0.1}"), "x.yaml:6: method.spacing: must be > 0, not -0.1"},
 	{"chum z_points 2", with(6, "method: {name: chum, z_points: 2}"), "x.yaml:6: method.z_points: must be >= 3, not 2"},

@@ -73,7 +73,7 @@ func TestAddingAMethod(t *testing.T) {
 	for _, c := range []struct{ method, want string }{
 		{"{name: const, scale: -1}", "x.yaml:6: method.scale: must be > 0, not -1"},
 		{"{name: const, sclae: 2}", "x.yaml:6: method.sclae: unknown option (did you mean scale?); const options are scale"},
-		{"{name: cosnt}", fmt.Sprintf(`x.yaml:6: method.name: unknown method "cosnt"; want one of %s`, strings.Join(MethodNames(), ", "))},
+		{"{name: cosnt}", fmt.Sprintf(`x.yaml:6: method.name: unknown method "cosnt"; want one of %s`, strings.Join(MethodNames(), ", ")+", auto")},
 	} {
 		if _, err := ParseSpec("x.yaml", []byte(spec(c.method))); err == nil || err.Error() != c.want {
 			t.Errorf("%s: error %v, want %s", c.method, err, c.want)

@@ -25,7 +25,13 @@ type DesignJSON struct {
 	Learned *LearnedJSON `json:"learned,omitempty"`
 	LPs     int          `json:"lps,omitempty"`
 	Seconds float64      `json:"seconds"`
-	Version string       `json:"featmap_version"`
+	// Search is the target.max_error search (absent for target.dim): every
+	// D tried with its error, and its wall time.
+	Search *Search `json:"search,omitempty"`
+	// Auto is method auto's choice (absent for a named method): the
+	// winner, the runner-up and by how much, every candidate.
+	Auto    *AutoChoice `json:"auto,omitempty"`
+	Version string      `json:"featmap_version"`
 }
 
 // LearnedJSON is what a learn section learned: the rbf kernel's σ per
@@ -74,6 +80,8 @@ func (d *Design) JSON() *DesignJSON {
 		Map:          d.Map,
 		LPs:          d.LPs,
 		Seconds:      d.Seconds,
+		Search:       d.Search,
+		Auto:         d.Auto,
 		Version:      Version,
 	}
 	if l := d.Spec.Learned; l != nil {

@@ -53,6 +53,10 @@ func (*Chum) Name() string { return "chum" }
 // Options returns the options.
 func (c *Chum) Options() any { return &c.Opts }
 
+// Incremental reports true: a design of D continues from every D below it
+// (see Incremental).
+func (*Chum) Incremental() bool { return true }
+
 // Applies accepts the homogeneous kernels and RBF on one input axis.
 func (*Chum) Applies(p *fmap.Problem) error { return oneAxis("chum", p) }
 

@@ -148,6 +148,16 @@ type Result struct {
 	Seconds float64
 }
 
+// Incremental is implemented by a method whose design of D makes every
+// smaller D on the way (chum continues from D − 1): a D costs at least
+// every D below it together, so a target error search walks D upward
+// instead of bisecting (a bisection's overshoot would design the larger D
+// and all those below it).
+type Incremental interface {
+	// Incremental reports whether the design of D makes every smaller D.
+	Incremental() bool
+}
+
 // Step is one step of a design pipeline, e.g. Chum's discrete LP.
 type Step struct {
 	Name string

@@ -17,11 +17,17 @@ const (
 	// Frobenius error and L∞ |K − Ψ·Ψ| (NaN for a map without them).
 	qDataFrob
 	qDataLInf
+	// qRank is the error that ranks the methods, by the rule method auto
+	// keeps its map with (fmap.Verification.Rank).
+	qRank
 )
 
 // value returns the quantity of an ok cell.
 func (c Cell) value(q quantity) float64 {
 	switch q {
+	case qRank:
+		e, _ := c.Verification.Rank()
+		return e
 	case qLInf:
 		return c.Verification.Reported.LInf
 	case qRMS:
@@ -52,13 +58,19 @@ func (in *Input) hasData() bool {
 	return false
 }
 
-// rankQuantity is what ranks the methods: the held-out data error when
-// there is data, else the L∞ error; and its name in words.
+// rankQuantity is what ranks the methods (the winners, and method auto's
+// choice): fmap.Verification.Rank, the held-out data error when there is
+// data, else the L∞ error; and its name in words.
 func (in *Input) rankQuantity() (quantity, string) {
-	if in.hasData() {
-		return qDataFrob, "held-out data error (Gram matrix, relative Frobenius)"
+	for _, row := range in.Cells {
+		for _, c := range row {
+			if c.ok() {
+				_, what := c.Verification.Rank()
+				return qRank, what
+			}
+		}
 	}
-	return qLInf, "L∞ error"
+	return qRank, "L∞ error"
 }
 
 // rankValue is the value of q that best compares: design times as the

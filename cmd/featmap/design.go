@@ -113,4 +113,28 @@ func printDesign(w io.Writer, d *featmap.Design) {
 		fmt.Fprintf(w, ", %d LPs", d.LPs)
 	}
 	fmt.Fprintln(w)
+	if a := d.Auto; a != nil {
+		fmt.Fprintf(w, "\n%s\n", a.Summary())
+		for _, c := range a.Candidates {
+			switch {
+			case c.Error != nil:
+				fmt.Fprintf(w, "  %s: %.6g\n", c.Method, *c.Error)
+			case c.Failed != "":
+				fmt.Fprintf(w, "  %s: failed: %s\n", c.Method, c.Failed)
+			default:
+				fmt.Fprintf(w, "  %s: skipped: %s\n", c.Method, c.Skipped)
+			}
+		}
+	}
+	if s := d.Search; s != nil {
+		fmt.Fprintf(w, "\nmax_error %g search: %d designs in %.2f s wall, %s; D = %d verified\n",
+			s.MaxError, len(s.Tried), s.Seconds, s.Strategy, m.Dim)
+		for _, t := range s.Tried {
+			verdict := "above"
+			if t.Met {
+				verdict = "meets"
+			}
+			fmt.Fprintf(w, "  D = %d: %.6g (%s)\n", t.Dim, t.Error, verdict)
+		}
+	}
 }

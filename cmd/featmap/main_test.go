@@ -167,3 +167,96 @@ func TestHelpAndFlagOrder(t *testing.T) {
 		t.Errorf("tab-indented spec: exit %d, %q", code, errOut)
 	}
 }
+
+// TestDesignUnreachableFast: an unreachable max_error up to max_dim 31
+// exits 1 after a bracketing search (vz makes odd D: 1, 3, 7, 15, 31, not
+// all 16), naming the best D tried and the dimensions tried.
+func TestDesignUnreachableFast(t *testing.T) {
+	spec := writeSpec(t, strings.Replace(vzSpec, "target: {dim: 5}", "target: {max_error: 1e-12, max_dim: 31}", 1))
+	code, _, errOut := runCLI("design", spec)
+	for _, want := range []string{"unreachable", "at D = 31", "tried D = 1, 3, 7, 15, 31 in"} {
+		if code != exitFailed || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, stderr %q; want exit %d mentioning %q", code, errOut, exitFailed, want)
+		}
+	}
+}
+
+// TestDesignSearchPrinted: design prints each D the max_error search tried
+// with its error, and the search's wall time; -json carries the same.
+func TestDesignSearchPrinted(t *testing.T) {
+	spec := writeSpec(t, strings.Replace(vzSpec, "target: {dim: 5}", "target: {max_error: 0.012}", 1))
+	code, out, errOut := runCLI("design", spec)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"max_error 0.012 search:", "s wall", "bisection", "  D = 15: ", "(meets)", "(above)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = runCLI("design", "-json", spec)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var j struct {
+		Dim    int `json:"dim"`
+		Search struct {
+			Tried []struct {
+				Dim int  `json:"dim"`
+				Met bool `json:"met"`
+			} `json:"tried"`
+			Seconds float64 `json:"seconds"`
+		} `json:"search"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if len(j.Search.Tried) == 0 || j.Search.Seconds <= 0 {
+		t.Errorf("search in JSON: %+v", j.Search)
+	}
+}
+
+// TestDesignAutoPrinted: design with method auto names the winner and the
+// runner-up, in its output and its JSON.
+func TestDesignAutoPrinted(t *testing.T) {
+	spec := writeSpec(t, strings.Replace(strings.Replace(vzSpec, "method: {name: vz}", "method: auto", 1), "[0, 255]", "[0, 16]", 1))
+	code, out, errOut := runCLI("design", spec)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"auto at D = 5: ", " won on L∞ error ", "runner-up", "nystroem: skipped: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = runCLI("design", "-json", spec)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var j struct {
+		Method string `json:"method"`
+		Auto   struct {
+			Winner   string `json:"winner"`
+			RunnerUp string `json:"runner_up"`
+		} `json:"auto"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Auto.Winner == "" || j.Auto.Winner != j.Method || j.Auto.RunnerUp == "" {
+		t.Errorf("JSON method %q, auto %+v", j.Method, j.Auto)
+	}
+	// gen emits the winner's map, its header restating method auto (this
+	// panicked in the spec's description before).
+	gen := filepath.Join(t.TempDir(), "auto.go")
+	if code, _, errOut := runCLI("gen", "-o", gen, "-pkg", "x", spec); code != exitOK {
+		t.Fatalf("gen: exit %d: %s", code, errOut)
+	}
+	src, err := os.ReadFile(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "method: auto") || !strings.Contains(string(src), j.Method) {
+		t.Errorf("generated file does not restate method auto and name %s", j.Method)
+	}
+}

@@ -1,0 +1,214 @@
+package featmap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/fmap"
+)
+
+// AutoName is the method name that designs with every applicable method
+// and keeps the most accurate verified map (spec `method: auto`).
+const AutoName = "auto"
+
+// autoMethod stands in the spec for method auto; Spec.Design resolves it
+// into the registered methods (see Spec.Auto), so it designs nothing.
+type autoMethod struct{}
+
+func (autoMethod) Name() string                   { return AutoName }
+func (autoMethod) Applies(*fmap.Problem) error    { return nil }
+func (autoMethod) Options() any                   { return &struct{}{} }
+func (autoMethod) Dims(*fmap.Problem) design.Dims { return design.AnyDim }
+func (autoMethod) Design(context.Context, *fmap.Problem, int, design.Settings) (*design.Result, error) {
+	return nil, errors.New("featmap: method auto is resolved by Spec.Design into the registered methods")
+}
+
+// IsAuto reports whether the spec's method is auto.
+func (s *Spec) IsAuto() bool {
+	if s.Method == nil {
+		return false
+	}
+	_, ok := s.Method.Method.(autoMethod)
+	return ok
+}
+
+// AutoChoice is what method auto did at one D: the methods designed, in
+// registry order (each with its ranking error, or why it failed), those
+// skipped and why, and the winner and runner-up.
+type AutoChoice struct {
+	Dim int `json:"dim"`
+	// Ranked names what ranked the maps (see fmap.Verification.Rank).
+	Ranked string `json:"ranked_by"`
+	// Winner and RunnerUp are methods' names and their ranking errors;
+	// RunnerUp is empty when only one map was made.
+	Winner        string  `json:"winner"`
+	WinnerError   float64 `json:"winner_error"`
+	RunnerUp      string  `json:"runner_up,omitempty"`
+	RunnerUpError float64 `json:"runner_up_error,omitempty"`
+	// Candidates are every registered method with what became of it.
+	Candidates []AutoCandidate `json:"candidates"`
+}
+
+// AutoCandidate is one registered method under method auto: its ranking
+// error when it made a map, else Skipped (why it cannot make the D or
+// does not apply) or Failed (its design's error).
+type AutoCandidate struct {
+	Method  string   `json:"method"`
+	Error   *float64 `json:"error,omitempty"`
+	Skipped string   `json:"skipped,omitempty"`
+	Failed  string   `json:"failed,omitempty"`
+}
+
+// Summary says in one line which method won and by how much.
+func (a *AutoChoice) Summary() string {
+	if a.RunnerUp == "" {
+		return fmt.Sprintf("auto at D = %d: %s, the only method that made a map (%s %.4g)", a.Dim, a.Winner, a.Ranked, a.WinnerError)
+	}
+	by := "tied"
+	if a.WinnerError > 0 {
+		by = fmt.Sprintf("%.3g× smaller", a.RunnerUpError/a.WinnerError)
+	}
+	return fmt.Sprintf("auto at D = %d: %s won on %s %.4g; runner-up %s %.4g (%s)",
+		a.Dim, a.Winner, a.Ranked, a.WinnerError, a.RunnerUp, a.RunnerUpError, by)
+}
+
+// autoCandidates returns every registered method, with default options,
+// that applies to the spec's problem and can make D, and why each other
+// one is skipped (in registry order, as AutoCandidate values).
+func (s *Spec) autoCandidates(dim int) ([]MethodSpec, []AutoCandidate) {
+	var ok []MethodSpec
+	var all []AutoCandidate
+	for _, newM := range registry {
+		m := newM()
+		c := AutoCandidate{Method: m.Name()}
+		if err := m.Applies(s.Problem); err != nil {
+			c.Skipped = err.Error()
+		} else if oc, has := m.(design.OptionChecker); has && oc.CheckOptions(s.Problem) != nil {
+			c.Skipped = oc.CheckOptions(s.Problem).Error()
+		}
+		if d, has := m.Options().(design.Defaulter); has {
+			d.SetDefaults()
+		}
+		if tc, has := m.(design.TargetChecker); c.Skipped == "" && has {
+			if err := tc.CheckTarget(dim); err != nil {
+				c.Skipped = err.Error()
+			}
+		}
+		if dims := design.DimsFor(m, s.Problem); c.Skipped == "" && !dims.Has(dim) {
+			c.Skipped = dims.Why
+		}
+		if c.Skipped == "" {
+			ok = append(ok, MethodSpec{Method: m, field: "method", keys: map[string]int{}})
+		}
+		all = append(all, c)
+	}
+	return ok, all
+}
+
+// canMakeTarget reports whether the spec's method (for auto, any
+// applicable method) makes dimension dim.
+func (s *Spec) canMakeTarget(dim int) bool {
+	if s.IsAuto() {
+		ms, _ := s.autoCandidates(dim)
+		return len(ms) > 0
+	}
+	ok, _ := s.CanMake(*s.Method, dim)
+	return ok
+}
+
+// designAt designs the spec's method at dim: a named method by DesignDim,
+// auto by Spec.Auto.
+func (s *Spec) designAt(ctx context.Context, dim int, set Settings) (*Design, error) {
+	if s.IsAuto() {
+		return s.Auto(ctx, dim, set)
+	}
+	return s.DesignDim(ctx, *s.Method, dim, set)
+}
+
+// Auto designs D with every registered method that applies to the spec's
+// problem and can make D (a method that does not apply, needs data the
+// spec lacks, or cannot make D is skipped with the reason), by the same
+// runner as a comparison (RunComparison, one column), and returns the most
+// accurate verified map by Comparison.Best: on the held-out data when the
+// spec has a data section, else on the domain (fmap.Verification.Rank).
+// The design's Auto field names the winner, the runner-up and every
+// candidate. It fails when no method makes a map.
+func (s *Spec) Auto(ctx context.Context, dim int, set Settings) (*Design, error) {
+	ms, cands := s.autoCandidates(dim)
+	if len(ms) == 0 {
+		var why []string
+		for _, c := range cands {
+			why = append(why, c.Method+": "+c.Skipped)
+		}
+		return nil, fmt.Errorf("featmap: method auto: no registered method can make D = %d (%s)", dim, strings.Join(why, "; "))
+	}
+	cs := *s
+	cs.Target, cs.Method = nil, nil
+	cs.Compare = &CompareSpec{Methods: ms, Dims: []int{dim}}
+	c, err := cs.RunComparison(ctx, set)
+	if err != nil {
+		return nil, fmt.Errorf("featmap: method auto at D = %d: %w", dim, err)
+	}
+	win, second := c.Best(0)
+	choice := &AutoChoice{Dim: dim}
+	k := 0
+	for i := range cands {
+		if cands[i].Skipped != "" {
+			continue
+		}
+		switch cell := c.Cells[k][0]; {
+		case cell.Design != nil:
+			e, _ := cell.Design.Verification.Rank()
+			cands[i].Error = &e
+		case cell.Err != nil:
+			cands[i].Failed = cell.Err.Error()
+		}
+		k++
+	}
+	choice.Candidates = cands
+	d := c.Cells[win][0].Design
+	choice.WinnerError, choice.Ranked = d.Verification.Rank()
+	choice.Winner = c.Methods[win].Name()
+	if second >= 0 {
+		choice.RunnerUp = c.Methods[second].Name()
+		choice.RunnerUpError, _ = c.Cells[second][0].Design.Verification.Rank()
+	}
+	out := *d
+	out.Spec = s
+	out.Auto = choice
+	out.Seconds = c.Seconds
+	set.Say(choice.Summary())
+	return &out, nil
+}
+
+// Best returns the rows of the two most accurate maps in column j, by
+// fmap.Verification.Rank (the held-out data error when the maps were
+// verified on data, else the L∞ error; the first row on a tie): the winner
+// and the runner-up, −1 for either that does not exist. Method auto keeps
+// the winner; the comparison report's best column uses the same rule.
+func (c *Comparison) Best(j int) (winner, runnerUp int) {
+	winner, runnerUp = -1, -1
+	val := func(i int) float64 {
+		e, _ := c.Cells[i][j].Design.Verification.Rank()
+		if math.IsNaN(e) {
+			return math.Inf(1)
+		}
+		return e
+	}
+	for i := range c.Methods {
+		if c.Cells[i][j].Design == nil {
+			continue
+		}
+		switch {
+		case winner < 0 || val(i) < val(winner):
+			winner, runnerUp = i, winner
+		case runnerUp < 0 || val(i) < val(runnerUp):
+			runnerUp = i
+		}
+	}
+	return winner, runnerUp
+}

@@ -1,0 +1,133 @@
+package featmap
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// independentBest designs every candidate auto would try at dim, each on
+// its own with DesignDim, and returns the name and ranking error of the
+// most accurate, to hold Spec.Auto's choice to.
+func independentBest(t *testing.T, s *Spec, dim int) (string, float64, int) {
+	t.Helper()
+	ms, _ := s.autoCandidates(dim)
+	name, best, made := "", 0.0, 0
+	for _, m := range ms {
+		d, err := s.DesignDim(context.Background(), m, dim, Settings{})
+		if err != nil {
+			t.Logf("%s at D = %d failed: %v", m.Name(), dim, err)
+			continue
+		}
+		made++
+		e, _ := d.Verification.Rank()
+		t.Logf("%s at D = %d: %.6g", m.Name(), dim, e)
+		if name == "" || e < best {
+			name, best = m.Name(), e
+		}
+	}
+	return name, best, made
+}
+
+// checkAuto runs method auto on s and holds its winner to the methods
+// designed one by one.
+func checkAuto(t *testing.T, s *Spec, wantRank string) *Design {
+	t.Helper()
+	if !s.IsAuto() {
+		t.Fatal("spec's method is not auto")
+	}
+	d := mustDesign(t, s, Settings{})
+	a := d.Auto
+	if a == nil {
+		t.Fatal("no Auto choice recorded")
+	}
+	name, best, made := independentBest(t, s, s.Target.Dim)
+	if made < 2 {
+		t.Fatalf("only %d methods made a map: the test needs a choice", made)
+	}
+	if a.Winner != name || d.Method.Name() != name {
+		t.Errorf("auto chose %s (design's method %s), the most accurate designed alone is %s (%.6g)", a.Winner, d.Method.Name(), name, best)
+	}
+	if e, what := d.Verification.Rank(); e != best || what != wantRank || a.WinnerError != e {
+		t.Errorf("winner's error %.6g by %q (recorded %.6g), want %.6g by %q", e, what, a.WinnerError, best, wantRank)
+	}
+	if a.RunnerUp == "" || a.RunnerUp == a.Winner || a.RunnerUpError < a.WinnerError {
+		t.Errorf("runner-up %q with %.6g, winner %s with %.6g", a.RunnerUp, a.RunnerUpError, a.Winner, a.WinnerError)
+	}
+	skipped := 0
+	for _, c := range a.Candidates {
+		if c.Skipped != "" {
+			skipped++
+		}
+	}
+	if skipped == 0 || len(a.Candidates) != len(registry) {
+		t.Errorf("%d candidates (%d skipped), want every registered method (%d) with some skipped", len(a.Candidates), skipped, len(registry))
+	}
+	t.Log(a.Summary())
+	return d
+}
+
+// TestAutoChi2 checks method auto on a small χ² spec without data: it
+// keeps the map with the smallest verified L∞ error on the domain, names
+// the winner and runner-up, and says why the others were skipped.
+func TestAutoChi2(t *testing.T) {
+	s := parse(t, `
+version: 1
+name: Chi2Auto
+kernel: {type: chi2}
+domain: {integers: [0, 16]}
+target: {dim: 3}
+method: auto
+`)
+	d := checkAuto(t, s, "L∞ error")
+	if d.Verification.Data != nil {
+		t.Error("verified on data without a data section")
+	}
+	for _, c := range d.Auto.Candidates {
+		if c.Method == "nystroem" && c.Skipped == "" {
+			t.Error("nystroem (which needs data) was not skipped without data")
+		}
+	}
+}
+
+// TestAutoData checks method auto with a data section (a few rows of the
+// digits): it ranks the maps by the held-out data error.
+func TestAutoData(t *testing.T) {
+	data, err := filepath.Abs("testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "auto.yaml")
+	spec := `version: 1
+name: Chi2AutoDigits
+kernel: {type: chi2}
+domain: {integers: [0, 16]}
+error: {weight: absolute}
+data: {file: ` + data + `, columns: [0, 63], label_column: 64, max_rows: 120}
+target: {dim: 3}
+method: {name: auto}
+`
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadSpec(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAuto(t, s, "held-out data error (Gram matrix, relative Frobenius)")
+}
+
+// TestAutoOptions: auto takes no options, and only in the method section.
+func TestAutoOptions(t *testing.T) {
+	for _, text := range []string{
+		"version: 1\nname: A\nkernel: {type: chi2}\ndomain: {integers: [0, 16]}\ntarget: {dim: 3}\nmethod: {name: auto, window: rectangular}\n",
+		"version: 1\nname: A\nkernel: {type: chi2}\ndomain: {integers: [0, 16]}\ncompare: {methods: [auto, vz], dims: [3]}\n",
+	} {
+		if _, err := ParseSpec("auto.yaml", []byte(text)); err == nil {
+			t.Errorf("accepted:\n%s", text)
+		} else {
+			t.Log(err)
+		}
+	}
+}

@@ -4,16 +4,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/design/fmap"
 )
 
 // TestInit: featmap init prints, for every kernel, a commented starter
-// spec that featmap design accepts as it is (designs all of them in the
+// spec, whose first line names the spec schema for editors, that
+// featmap design accepts as it is (designs all of them in the
 // full run); an unknown kernel is a usage error listing the kernels.
 func TestInit(t *testing.T) {
 	for _, k := range fmap.KernelTypes() {
 		code, out, errOut := runCLI("init", k)
-		if code != exitOK || !strings.Contains(out, "type: "+k) || !strings.Contains(out, "# ") {
+		if code != exitOK || !strings.Contains(out, "type: "+k) || !strings.Contains(out, "# ") ||
+			!strings.HasPrefix(out, "# yaml-language-server: $schema="+featmap.SchemaURL+"\n") {
 			t.Fatalf("init %s: exit %d, %q", k, code, errOut)
 		}
 		if testing.Short() && k != fmap.Hellinger {

@@ -2,19 +2,13 @@ package featmap
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
-	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
-	"sort"
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"github.com/featmap/featmap/internal/schemacheck"
 )
 
 var updateSchema = flag.Bool("update", false, "rewrite docs/spec.schema.json from SpecSchema")
@@ -54,11 +48,18 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var schema map[string]any
-	if err := json.Unmarshal(raw, &schema); err != nil {
+	v, err := schemacheck.New(raw)
+	if err != nil {
 		t.Fatal(err)
 	}
-	v := &validator{root: schema}
+	validate := func(data []byte) []string {
+		t.Helper()
+		errs, err := v.ValidateYAML(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return errs
+	}
 	paths, _ := filepath.Glob("specs/*.yaml")
 	if len(paths) == 0 {
 		t.Fatal("no specs under specs/")
@@ -71,7 +72,7 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		if _, err := ParseSpec(path, data); err != nil {
 			t.Fatalf("%s: the decoder rejects a shipped spec: %v", path, err)
 		}
-		if errs := v.validateYAML(t, data); len(errs) > 0 {
+		if errs := validate(data); len(errs) > 0 {
 			t.Errorf("%s: the schema rejects a spec the decoder accepts:\n\t%s", path, strings.Join(errs, "\n\t"))
 		}
 	}
@@ -88,7 +89,7 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		if _, err := ParseSpec("v.yaml", []byte(spec)); err != nil {
 			t.Fatalf("the decoder rejects a valid test spec: %v\n%s", err, spec)
 		}
-		if errs := v.validateYAML(t, []byte(spec)); len(errs) > 0 {
+		if errs := validate([]byte(spec)); len(errs) > 0 {
 			t.Errorf("the schema rejects a spec the decoder accepts:\n%s\t%s", spec, strings.Join(errs, "\n\t"))
 		}
 	}
@@ -112,167 +113,9 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		if _, err := ParseSpec("bad.yaml", []byte(c.spec)); err == nil {
 			t.Fatalf("%s: the decoder accepts the bad spec\n%s", c.name, c.spec)
 		}
-		errs := v.validateYAML(t, []byte(c.spec))
+		errs := validate([]byte(c.spec))
 		if len(errs) == 0 || !strings.Contains(strings.Join(errs, "\n"), c.want) {
 			t.Errorf("%s: schema errors %q, want one containing %q", c.name, errs, c.want)
 		}
 	}
-}
-
-// validator checks a YAML document against the subset of JSON Schema that
-// SpecSchema emits: type, enum, const, pattern, minLength, required,
-// properties with additionalProperties false, minimum, maximum,
-// exclusiveMinimum, items, minItems, maxItems, oneOf and local $refs.
-type validator struct{ root map[string]any }
-
-func (v *validator) validateYAML(t *testing.T, data []byte) []string {
-	t.Helper()
-	var doc any
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("yaml: %v", err)
-	}
-	return v.check(v.root, doc, "")
-}
-
-// check returns the ways x fails schema s at key path at.
-func (v *validator) check(s map[string]any, x any, at string) []string {
-	fail := func(format string, args ...any) []string {
-		return []string{fmt.Sprintf("%s: %s", strings.TrimPrefix(at, "."), fmt.Sprintf(format, args...))}
-	}
-	if ref, ok := s["$ref"].(string); ok {
-		def := v.root["$defs"].(map[string]any)[strings.TrimPrefix(ref, "#/$defs/")]
-		if def == nil {
-			return fail("unresolved $ref %s", ref)
-		}
-		return v.check(def.(map[string]any), x, at)
-	}
-	if typ, ok := s["type"].(string); ok && !hasType(x, typ) {
-		return fail("want %s, not %v", typ, x)
-	}
-	if c, ok := s["const"]; ok && !sameValue(c, x) {
-		return fail("not %v", c)
-	}
-	if e, ok := s["enum"].([]any); ok && !slices.ContainsFunc(e, func(c any) bool { return sameValue(c, x) }) {
-		return fail("not one of %v", e)
-	}
-	var errs []string
-	switch x := x.(type) {
-	case string:
-		if p, ok := s["pattern"].(string); ok && !regexp.MustCompile(p).MatchString(x) {
-			errs = append(errs, fail("does not match %s", p)...)
-		}
-		if n, ok := s["minLength"].(float64); ok && float64(len(x)) < n {
-			errs = append(errs, fail("shorter than %v", n)...)
-		}
-	case map[string]any:
-		props, _ := s["properties"].(map[string]any)
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if ps, ok := props[k].(map[string]any); ok {
-				errs = append(errs, v.check(ps, x[k], at+"."+k)...)
-			} else if s["additionalProperties"] == false {
-				errs = append(errs, fail("%s: not allowed", k)...)
-			}
-		}
-		for _, r := range asList(s["required"]) {
-			if _, ok := x[r.(string)]; !ok {
-				errs = append(errs, fail("missing %s", r)...)
-			}
-		}
-	case []any:
-		if n, ok := s["minItems"].(float64); ok && float64(len(x)) < n {
-			errs = append(errs, fail("fewer than %v items", n)...)
-		}
-		if n, ok := s["maxItems"].(float64); ok && float64(len(x)) > n {
-			errs = append(errs, fail("more than %v items", n)...)
-		}
-		if is, ok := s["items"].(map[string]any); ok {
-			for i, it := range x {
-				errs = append(errs, v.check(is, it, fmt.Sprintf("%s[%d]", at, i))...)
-			}
-		}
-	}
-	if f, ok := toFloat(x); ok {
-		if m, ok := s["minimum"].(float64); ok && f < m {
-			errs = append(errs, fail("below the minimum %v", m)...)
-		}
-		if m, ok := s["maximum"].(float64); ok && f > m {
-			errs = append(errs, fail("above the maximum %v", m)...)
-		}
-		if m, ok := s["exclusiveMinimum"].(float64); ok && !(f > m) {
-			errs = append(errs, fail("not above %v", m)...)
-		}
-	}
-	if alts := asList(s["oneOf"]); alts != nil {
-		var matched int
-		var sub []string
-		for _, a := range alts {
-			e := v.check(a.(map[string]any), x, at)
-			if len(e) == 0 {
-				matched++
-			}
-			sub = append(sub, e...)
-		}
-		if matched != 1 {
-			errs = append(errs, fail("matches %d of oneOf's %d alternatives, want 1 (%s)", matched, len(alts), strings.Join(sub, "; "))...)
-		}
-	}
-	return errs
-}
-
-func asList(x any) []any { l, _ := x.([]any); return l }
-
-// toFloat returns a YAML or JSON number as a float64.
-func toFloat(x any) (float64, bool) {
-	switch x := x.(type) {
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float64:
-		return x, true
-	}
-	return 0, false
-}
-
-// hasType reports whether the decoded YAML value x is of JSON Schema type typ.
-func hasType(x any, typ string) bool {
-	switch typ {
-	case "object":
-		_, ok := x.(map[string]any)
-		return ok
-	case "array":
-		_, ok := x.([]any)
-		return ok
-	case "string":
-		_, ok := x.(string)
-		return ok
-	case "boolean":
-		_, ok := x.(bool)
-		return ok
-	case "integer":
-		f, ok := toFloat(x)
-		_, isFloat := x.(float64)
-		return ok && !isFloat && f == math.Trunc(f)
-	case "number":
-		_, ok := toFloat(x)
-		return ok
-	}
-	return false
-}
-
-// sameValue compares a JSON value with a YAML one (numbers by value).
-func sameValue(a, b any) bool {
-	fa, oka := toFloat(a)
-	fb, okb := toFloat(b)
-	if oka || okb {
-		return oka && okb && fa == fb
-	}
-	return a == b
 }

@@ -2,6 +2,7 @@ package featmap
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -36,6 +37,41 @@ func TestSchema(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("%s differs from SpecSchema (the spec decoder's types changed): update it with\n"+
 			"\tgo test -run TestSchema . -update\nor\n\tgo run ./cmd/featmap schema > %s", schemaFile, schemaFile)
+	}
+}
+
+// TestSchemaTables: every key path the description and hand-read tables
+// of schema.go name is a key of the schema, so that a renamed key does not
+// lose its description silently.
+func TestSchemaTables(t *testing.T) {
+	raw, err := SpecSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Properties map[string]struct {
+			Properties map[string]any `json:"properties"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]bool{}
+	for k, sec := range s.Properties {
+		paths[k] = true
+		for kk := range sec.Properties {
+			paths[k+"."+kk] = true
+		}
+	}
+	for k := range schemaDocs {
+		if !paths[k] {
+			t.Errorf("schemaDocs describes %s, which is no key of the schema", k)
+		}
+	}
+	for k := range kvSchemas() {
+		if !paths[k] {
+			t.Errorf("kvSchemas has a schema for %s, which is no key of the schema", k)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@
 //	featmap gen [-o FILE [-check | -force]] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
 //	featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
 //	featmap init KERNEL
+//	featmap schema
 //	featmap version
 //
 // Exit codes: 0 success, 1 the design failed (e.g. a target error that no
@@ -69,6 +70,7 @@ Usage:
   featmap gen [-o FILE [-check | -force]] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
   featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
   featmap init KERNEL        (a commented starter spec)
+  featmap schema             (the JSON Schema of specs, for editors)
   featmap version
 
 Run "featmap COMMAND -h" for a command's flags.

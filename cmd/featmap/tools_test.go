@@ -1,0 +1,102 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDownstreamToolsModule is the separate tool module pattern the README
+// documents: a downstream module keeps featmap out of its go.mod by
+// declaring it in tools.mod (here with a replace to this checkout), runs
+// the `//go:generate go tool -modfile=../tools.mod featmap gen …` line and
+// `go tool -modfile=tools.mod featmap gen -check`, and builds the map with
+// a go.mod that requires nothing. Slow (it builds featmap), so -short
+// skips it.
+func TestDownstreamToolsModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a downstream module; skipped with -short")
+	}
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	gomod := "module example.com/downstream\n\ngo 1.24\n"
+	files := map[string]string{
+		"go.mod": gomod,
+		"tools.mod": gomod + "\ntool github.com/featmap/featmap/cmd/featmap\n\n" +
+			"require github.com/featmap/featmap v0.0.0\n\nreplace github.com/featmap/featmap => " + root + "\n",
+		"hist/chi2.yaml": "version: 1\nname: Chi2Small\nkernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 3}\nmethod: {name: chum, starts: 1}\n",
+		"hist/gen.go":    "// Package hist maps histogram entries.\npackage hist\n\n//go:generate go tool -modfile=../tools.mod featmap gen -o chi2_gen.go chi2.yaml\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// tools.sum starts from this module's checksums; tidy adds the rest.
+	if sum, err := os.ReadFile(filepath.Join(root, "go.sum")); err == nil {
+		if err := os.WriteFile(filepath.Join(dir, "tools.sum"), sum, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	goCmd := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "FEATMAP_FORCE=")
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		t.Logf("go %s: %v", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
+		return string(out)
+	}
+	goCmd("mod", "tidy", "-modfile=tools.mod")
+	goCmd("generate", "./...")
+	if _, err := os.Stat(filepath.Join(dir, "hist", "chi2_gen.go")); err != nil {
+		t.Fatalf("go generate wrote no map: %v", err)
+	}
+	if out := goCmd("tool", "-modfile=tools.mod", "featmap", "gen", "-check", "-o", "hist/chi2_gen.go", "hist/chi2.yaml"); !strings.Contains(out, "is fresh") {
+		t.Errorf("gen -check through tools.mod: %q", out)
+	}
+	goCmd("vet", "./...")
+	// The module's own go.mod is untouched: the emitted map needs no module.
+	got, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != gomod {
+		t.Errorf("go.mod changed under the tools.mod pattern:\n%s", got)
+	}
+	tools, _ := os.ReadFile(filepath.Join(dir, "tools.mod"))
+	t.Logf("tools.mod holds %d require lines", requireLines(string(tools)))
+}
+
+// requireLines counts the modules a go.mod requires.
+func requireLines(gomod string) int {
+	n, block := 0, false
+	for _, l := range strings.Split(gomod, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "require (":
+			block = true
+		case block && l == ")":
+			block = false
+		case block && l != "" || strings.HasPrefix(l, "require "):
+			n++
+		}
+	}
+	return n
+}

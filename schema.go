@@ -1,0 +1,270 @@
+package featmap
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+
+	"github.com/featmap/featmap/design"
+)
+
+// This file derives a JSON Schema (draft 2020-12) of spec version 1 from
+// the types the decoder fills: the section structs of parse.go and every
+// registered method's options struct, walked by reflection with the same
+// structFields the decoder uses, so that their keys, enums and limits
+// cannot drift apart (TestSchema diffs docs/spec.schema.json against it).
+// Keys the decoder reads by hand (fields of type kv) take their schema
+// from kvSchemas.
+
+// SchemaURL is where the shipped schema (docs/spec.schema.json) is
+// published; its $id.
+const SchemaURL = "https://raw.githubusercontent.com/featmap/featmap/main/docs/spec.schema.json"
+
+// obj is a JSON Schema object.
+type obj = map[string]any
+
+// specSections maps each top-level key whose value is a section struct to
+// that struct (a nil pointer of its type).
+var specSections = map[string]any{
+	"kernel":  (*kernelDoc)(nil),
+	"domain":  (*domainDoc)(nil),
+	"error":   (*errorDoc)(nil),
+	"target":  (*targetDoc)(nil),
+	"compare": (*compareDoc)(nil),
+	"data":    (*dataDoc)(nil),
+	"learn":   (*learnDoc)(nil),
+}
+
+// kvSchemas are the schemas of the keys the decoder reads by hand, by key
+// path.
+func kvSchemas() map[string]obj {
+	pair := func(item obj) obj {
+		return obj{"type": "array", "items": item, "minItems": 2, "maxItems": 2}
+	}
+	positive := obj{"type": "number", "exclusiveMinimum": 0}
+	return map[string]obj{
+		"version": {"type": "integer", "enum": []any{1}},
+		"name":    {"type": "string", "pattern": "^[A-Z][A-Za-z0-9_]*$"},
+		"method":  {"$ref": "#/$defs/method"},
+		"kernel.sigma": {"oneOf": []any{positive,
+			obj{"type": "array", "items": positive, "minItems": 1}}},
+		"domain.integers": pair(obj{"type": "integer"}),
+		"domain.interval": {"oneOf": []any{pair(obj{"type": "number"}),
+			obj{"type": "array", "items": pair(obj{"type": "number"}), "minItems": 1}}},
+		"data.columns": pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
+		"compare.methods": {"type": "array", "minItems": 1, "items": obj{"oneOf": []any{
+			obj{"type": "string", "enum": anys(MethodNames())}, obj{"$ref": "#/$defs/method"}}}},
+		"compare.dims": {"type": "array", "minItems": 1, "items": obj{"type": "integer", "minimum": 1, "maximum": MaxDim}},
+	}
+}
+
+// schemaDocs are the descriptions of the schema's keys, by key path.
+var schemaDocs = map[string]string{
+	"version":          "The spec format's version: 1.",
+	"name":             "The Go identifier prefix of emitted code (exported).",
+	"kernel":           "The kernel K(x, y) the map approximates.",
+	"kernel.type":      "The kernel's name.",
+	"kernel.gamma":     "The degree of a homogeneous kernel (default 1).",
+	"kernel.sigma":     "The width of rbf and the skewed kernels: one number, or one per axis.",
+	"kernel.c":         "The offset of the skewed kernels.",
+	"kernel.beta":      "The scale of exp-chi2.",
+	"domain":           "The inputs the map is designed and verified on.",
+	"domain.dims":      "The input dimension (default 1).",
+	"domain.integers":  "[lo, hi]: every integer in it (one axis).",
+	"domain.interval":  "[lo, hi] for every axis, or one pair per axis.",
+	"domain.negative":  "What a homogeneous kernel's map does with negative inputs (default sign).",
+	"error":            "How the map's error is measured.",
+	"error.norm":       "The norm of the error over the domain (default linf).",
+	"error.weight":     "absolute, relative (homogeneous kernels) or uniform.",
+	"target":           "What to design: dim, or the smallest dimension reaching max_error.",
+	"target.dim":       "The output dimension D.",
+	"target.max_error": "The largest error allowed; the smallest dimension reaching it is designed.",
+	"target.max_dim":   "The largest dimension max_error tries (default 31).",
+	"method":           "The design method, by name, with its options.",
+	"compare":          "A comparison of methods at several dimensions (instead of target and method).",
+	"compare.methods":  "Methods: a name, or a mapping with name and options.",
+	"compare.dims":     "The output dimensions compared.",
+	"data":             "A data file (CSV, optionally gzipped) the maps are fitted to and verified on.",
+	"data.file":        "The file's path, relative to the spec.",
+	"data.columns":     "[first, last]: the columns holding the inputs.",
+	"learn":            "Learn the rbf kernel's σ from the data's labels.",
+}
+
+// anys converts strings to []any for JSON enums.
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// SpecSchema returns the JSON Schema (draft 2020-12) of spec version 1,
+// indented, derived from the decoder's types and the method registry.
+// docs/spec.schema.json is its output (`featmap schema` prints it).
+func SpecSchema() (out []byte, err error) {
+	// A field type the walk does not know is a bug in featmap (a new
+	// option type needs a case in fieldSchema): an error, not a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("%w: spec schema: %v", ErrInternal, r)
+		}
+	}()
+	kvs := kvSchemas()
+	top := obj{}
+	for _, f := range structFields(reflect.New(reflect.TypeOf(specDoc{})).Elem()) {
+		if t, ok := specSections[f.name]; ok {
+			top[f.name] = sectionSchema(f.name, reflect.TypeOf(t).Elem(), kvs)
+		} else {
+			top[f.name] = withDoc(kvs[f.name], f.name)
+		}
+	}
+	methods, inners := []any{}, []any{}
+	defs := obj{}
+	for _, name := range MethodNames() {
+		m := NewMethod(name)
+		props := optionProps(reflect.TypeOf(m.Options()).Elem(), "", nil)
+		props["name"] = obj{"const": name}
+		defs["method-"+name] = obj{"type": "object", "properties": props,
+			"required": []any{"name"}, "additionalProperties": false}
+		inner := obj{"dim": obj{"type": "integer", "minimum": 1, "maximum": MaxDim,
+			"description": "The inner map's output dimension."}}
+		for k, v := range props {
+			inner[k] = v
+		}
+		defs["inner-"+name] = obj{"type": "object", "properties": inner,
+			"required": []any{"name", "dim"}, "additionalProperties": false}
+		methods = append(methods, obj{"$ref": "#/$defs/method-" + name})
+		inners = append(inners, obj{"$ref": "#/$defs/inner-" + name})
+	}
+	defs["method"] = obj{"oneOf": methods, "description": "A method: name (one of the registered methods) and that method's options."}
+	defs["inner"] = obj{"oneOf": inners, "description": "Another method, applied first: name, dim and its options."}
+	s := obj{
+		"$schema":              "https://json-schema.org/draft/2020-12/schema",
+		"$id":                  SchemaURL,
+		"title":                "featmap spec, version 1",
+		"description":          "Generated by `featmap schema` from the Go types that decode a spec; do not edit.",
+		"type":                 "object",
+		"properties":           top,
+		"required":             []any{"version", "name", "kernel", "domain"},
+		"additionalProperties": false,
+		"oneOf": []any{
+			obj{"required": []any{"target", "method"}},
+			obj{"required": []any{"compare"}},
+		},
+		"$defs": defs,
+	}
+	return json.MarshalIndent(s, "", "  ")
+}
+
+// sectionRequired and sectionOneOf are the keys a section requires (the
+// decoder's "missing required key" checks) and the keys of which it
+// requires exactly one.
+var (
+	sectionRequired = map[string][]any{
+		"kernel": {"type"}, "data": {"file"}, "learn": {"sigma"}, "compare": {"methods", "dims"},
+	}
+	sectionOneOf = map[string][]any{
+		"domain": {"integers", "interval"}, "target": {"dim", "max_error"},
+	}
+)
+
+// sectionSchema is the schema of the section struct t at key path name.
+func sectionSchema(name string, t reflect.Type, kvs map[string]obj) obj {
+	s := obj{"type": "object", "properties": optionProps(t, name, kvs), "additionalProperties": false}
+	if r := sectionRequired[name]; r != nil {
+		s["required"] = r
+	}
+	if one := sectionOneOf[name]; one != nil {
+		var alts []any
+		for _, k := range one {
+			alts = append(alts, obj{"required": []any{k}})
+		}
+		s["oneOf"] = alts
+	}
+	return withDoc(s, name)
+}
+
+// withDoc adds the description of key path field to s, if it has one.
+func withDoc(s obj, field string) obj {
+	if d, ok := schemaDocs[field]; ok {
+		out := obj{"description": d}
+		for k, v := range s {
+			out[k] = v
+		}
+		return out
+	}
+	return s
+}
+
+// optionProps returns the schemas of the keys of struct t (inline structs
+// flattened, as the decoder reads them), for the section at key path
+// prefix ("" for a method's options).
+func optionProps(t reflect.Type, prefix string, kvs map[string]obj) obj {
+	props := obj{}
+	for _, f := range structFields(reflect.New(t).Elem()) {
+		path := f.name
+		if prefix != "" {
+			path = prefix + "." + f.name
+		}
+		props[f.name] = withDoc(fieldSchema(f, path, kvs), path)
+	}
+	return props
+}
+
+// fieldSchema is the schema of one field, from its Go type and spec tag
+// (the checks value applies when decoding it).
+func fieldSchema(f structField, path string, kvs map[string]obj) obj {
+	r := f.tag
+	t := f.v.Type()
+	switch t {
+	case reflect.TypeOf(kv{}):
+		if s, ok := kvs[path]; ok {
+			return s
+		}
+		panic("featmap: no schema for the key " + path)
+	case reflect.TypeOf((*design.Inner)(nil)):
+		return obj{"$ref": "#/$defs/inner"}
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	number := func() obj {
+		if r.positive {
+			return obj{"type": "number", "exclusiveMinimum": 0}
+		}
+		return obj{"type": "number"}
+	}
+	switch t.Kind() {
+	case reflect.Float64:
+		return number()
+	case reflect.Int, reflect.Int64:
+		s := obj{"type": "integer"}
+		if r.min != math.MinInt64 {
+			s["minimum"] = r.min
+		}
+		if r.max != math.MaxInt64 {
+			s["maximum"] = r.max
+		}
+		return s
+	case reflect.Bool:
+		return obj{"type": "boolean"}
+	case reflect.String:
+		s := obj{"type": "string"}
+		if r.enum != nil {
+			s["enum"] = anys(r.enum)
+		}
+		if r.nonempty {
+			s["minLength"] = 1
+		}
+		return s
+	case reflect.Slice:
+		s := obj{"type": "array", "items": number(), "minItems": 1}
+		if r.maxlen > 0 {
+			s["maxItems"] = r.maxlen
+		}
+		return s
+	}
+	panic("featmap: no schema for the option " + path + " of type " + t.String())
+}

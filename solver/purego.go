@@ -54,12 +54,35 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	if m, n := p.NumRows, p.NumCols(); m > 0 && n > maxDenseEntries/m {
 		return nil, fmt.Errorf("solver: purego keeps A dense; %d×%d exceeds its limit of %d entries", m, n, maxDenseEntries)
 	}
+	// Solve the scaled problem (purego_scale.go); if that ends in a
+	// numerical failure (of the simplex, or of Finish's check of the
+	// unscaled x), or in an optimum whose unscaled reduced costs violate
+	// the optimality tolerance, solve the problem as given from the basis
+	// it reached.
+	warm, iters := o.WarmStart, 0
+	if sc := computeScaling(p); sc != nil {
+		if q := sc.apply(p); q != nil {
+			s := newSimplex(q, o)
+			status, msg := s.run(o.WarmStart)
+			if s.stopped != nil {
+				return nil, s.stopped
+			}
+			sol := s.solution(status, msg)
+			sc.unscale(sol)
+			if sol = Finish(p, o, sol); sol.Status != NumericalFailure && !(sol.Status == Optimal && dualDefect(p, sol, o.OptimalityTol)) {
+				return sol, nil
+			}
+			warm, iters = sol.Basis, sol.Iterations
+		}
+	}
 	s := newSimplex(p, o)
-	status, msg := s.run(o.WarmStart)
+	status, msg := s.run(warm)
 	if s.stopped != nil {
 		return nil, s.stopped
 	}
-	return Finish(p, o, s.solution(status, msg)), nil
+	sol := s.solution(status, msg)
+	sol.Iterations += iters
+	return Finish(p, o, sol), nil
 }
 
 // Variable statuses inside the backend. Index v < n is column v; v ≥ n is the

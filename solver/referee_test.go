@@ -21,7 +21,8 @@ import (
 const refereeMax = 12
 
 // exactResult is the referee's verdict: Optimal, Infeasible or Unbounded, and
-// for Optimal the exact optimum and an optimal x.
+// for Optimal the exact optimum and an optimal x (for Unbounded, x is a
+// feasible vertex).
 type exactResult struct {
 	status solver.Status
 	obj    *big.Rat
@@ -226,9 +227,7 @@ func exactSolve(p *solver.Problem) exactResult {
 			cost2[t.y].Mul(c, big.NewRat(t.coef, 1))
 		}
 	}
-	if !simplex(cost2, art0) {
-		return exactResult{status: solver.Unbounded}
-	}
+	bounded := simplex(cost2, art0)
 	y := make([]*big.Rat, art0)
 	for k := range y {
 		y[k] = new(big.Rat)
@@ -248,6 +247,10 @@ func exactSolve(p *solver.Problem) exactResult {
 		if len(terms[j]) == 2 {
 			obj.Add(obj, new(big.Rat).Mul(cost2[terms[j][1].y], y[terms[j][1].y]))
 		}
+	}
+	if !bounded {
+		// x is the feasible vertex at which an improving ray was found.
+		return exactResult{status: solver.Unbounded, x: x}
 	}
 	return exactResult{status: solver.Optimal, obj: obj, x: x}
 }
@@ -417,4 +420,24 @@ func maxAbs(x []*big.Rat) float64 {
 		m = math.Max(m, math.Abs(f))
 	}
 	return m
+}
+
+// TestRefereeCasesEveryBackend holds every backend to the referee's hand-made
+// cases, among them the unbounded LP with a redundant row scaled by
+// 10⁹ (which purego called optimal before it scaled).
+func TestRefereeCasesEveryBackend(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b solver.Backend) {
+		for _, c := range refereeCases() {
+			sol := solve(t, b, c.p, solver.Options{})
+			if sol.Status != c.status {
+				t.Errorf("%s: status %v (%s), want %v", c.name, sol.Status, sol.Message, c.status)
+				continue
+			}
+			if c.status == solver.Optimal {
+				if want, _ := c.obj.Float64(); !relClose(sol.Objective, want, 1e-9) {
+					t.Errorf("%s: objective %.15g, want %.15g", c.name, sol.Objective, want)
+				}
+			}
+		}
+	})
 }

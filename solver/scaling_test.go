@@ -111,17 +111,26 @@ func spreadLP(r *rand.Rand) *solver.Problem {
 	return dense(c, a, rl, ru, cl, cu)
 }
 
-// verdict classifies a backend's answer against the exact one: "gave up",
-// "wrong" or "right". The objective must match to 1e-6 relative to
-// max(1, |optimum|); on the spread family a status that hinges on the
-// tolerance (an x feasible within it although the exact LP is infeasible,
-// or better than the exact optimum) is "marginal", not wrong.
-func verdict(sol *solver.Solution, want exactResult) string {
+// verdict classifies a backend's answer on p against the exact one: "gave
+// up", "wrong", "marginal" or "right". The objective must match to 1e-6
+// relative to max(1, |optimum|). An answer that the tolerances make right
+// is "marginal", not wrong: an x that Finish measured feasible within
+// tolerance although the exact LP is infeasible or has a higher optimum;
+// "optimal" for an exactly unbounded LP when the backend's duals certify
+// optimality within tolerance (the improving ray's reduced cost is below
+// it); another status for an exactly feasible LP whose exact optimal x (or,
+// when unbounded, the vertex where the referee found the ray) has a
+// coordinate beyond 10¹⁵.
+func verdict(p *solver.Problem, sol *solver.Solution, want exactResult) string {
 	switch sol.Status {
 	case solver.NumericalFailure, solver.IterationLimit:
 		return "gave up"
 	}
-	if want.status == solver.Optimal && sol.Status == solver.Optimal {
+	if sol.Status == want.status && want.status != solver.Optimal {
+		return "right"
+	}
+	switch {
+	case want.status == solver.Optimal && sol.Status == solver.Optimal:
 		opt, _ := want.obj.Float64()
 		switch {
 		case math.Abs(sol.Objective-opt) <= 1e-6*math.Max(1, math.Abs(opt)):
@@ -129,13 +138,14 @@ func verdict(sol *solver.Solution, want exactResult) string {
 		case sol.Objective < opt:
 			return "marginal"
 		}
-		return "wrong"
-	}
-	if sol.Status == want.status {
-		return "right"
-	}
-	if sol.Status == solver.Optimal && want.status == solver.Infeasible {
-		return "marginal" // Finish measured its x feasible within tolerance
+	case sol.Status == solver.Optimal && want.status == solver.Infeasible:
+		return "marginal"
+	case sol.Status == solver.Optimal && want.status == solver.Unbounded:
+		if certify(p, sol, certTol{primal: solver.DefaultFeasibilityTol, dual: 1e-9, gap: 1e-6}) == "" {
+			return "marginal"
+		}
+	case want.status != solver.Infeasible && maxAbs(want.x) > 1e15:
+		return "marginal"
 	}
 	return "wrong"
 }
@@ -154,7 +164,7 @@ func TestRescaledLPCounts(t *testing.T) {
 			if want.status != solver.Optimal {
 				t.Fatalf("case %d: referee calls the generated LP %v", k, want.status)
 			}
-			v := verdict(solve(t, b, scaled, solver.Options{}), want)
+			v := verdict(scaled, solve(t, b, scaled, solver.Options{}), want)
 			if v == "marginal" {
 				v = "wrong" // the answer is known: no tolerance excuses it
 			}
@@ -166,6 +176,11 @@ func TestRescaledLPCounts(t *testing.T) {
 			}
 		}
 		t.Logf("%s on %d rescaled LPs: gave up %d, wrong %d, right %d", b.Name(), nRescaled, got["gave up"], got["wrong"], got["right"])
+		// The targets of issue 18 for the pure-Go backend (CLP's counts are
+		// only logged: it is the reference, not under test here).
+		if b.Name() == "purego" && (got["wrong"] > 0 || got["gave up"] > nRescaled/100) {
+			t.Errorf("purego: %d wrong (want 0), %d gave up (want at most 1 %%)", got["wrong"], got["gave up"])
+		}
 	})
 }
 
@@ -185,7 +200,7 @@ func TestSpreadLPCounts(t *testing.T) {
 		got := counts{}
 		for k, p := range ps {
 			sol := solve(t, b, p, solver.Options{})
-			v := verdict(sol, want[k])
+			v := verdict(p, sol, want[k])
 			got[v]++
 			if v == "wrong" && got[v] <= 3 {
 				f := 0.0
@@ -196,5 +211,10 @@ func TestSpreadLPCounts(t *testing.T) {
 			}
 		}
 		t.Logf("%s on %d spread LPs: gave up %d, wrong %d, marginal %d, right %d", b.Name(), nSpread, got["gave up"], got["wrong"], got["marginal"], got["right"])
+		// Not yet the issue's target of 0 wrong: a bound that holds the
+		// measured ≈1.2 % (238 of 20 000) from getting worse.
+		if b.Name() == "purego" && got["wrong"] > nSpread/50 {
+			t.Errorf("purego: %d wrong of %d (want at most 2 %%)", got["wrong"], nSpread)
+		}
 	})
 }

@@ -63,6 +63,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	if sc := computeScaling(p); sc != nil {
 		if q := sc.apply(p); q != nil {
 			s := newSimplex(q, o)
+			sc.dualTolerances(s)
 			status, msg := s.run(o.WarmStart)
 			if s.stopped != nil {
 				return nil, s.stopped
@@ -127,8 +128,12 @@ type simplex struct {
 	updates    int
 
 	tolP, tolD float64
-	iter       int
-	maxIter    int
+	// tolDv is the dual tolerance of each variable (len n+m): tolD, or
+	// on a scaled problem the tolerance that keeps the unscaled reduced
+	// cost within tolD (purego_scale.go).
+	tolDv   []float64
+	iter    int
+	maxIter int
 	// ctx stops the solve (Options.Context); stopped is its error once
 	// the simplex has noticed.
 	ctx     context.Context
@@ -166,6 +171,10 @@ func newSimplex(p *Problem, o Options) *simplex {
 	for v := range s.lo {
 		s.loT[v] = s.lo[v] - s.tolP*math.Max(1, math.Abs(s.lo[v]))
 		s.hiT[v] = s.hi[v] + s.tolP*math.Max(1, math.Abs(s.hi[v]))
+	}
+	s.tolDv = make([]float64, n+m)
+	for v := range s.tolDv {
+		s.tolDv[v] = s.tolD
 	}
 	s.x = make([]float64, n+m)
 	s.d = make([]float64, n+m)
@@ -550,15 +559,15 @@ func (s *simplex) dualViolation(v int) float64 {
 	d := s.d[v]
 	switch s.st[v] {
 	case stLower:
-		if d < -s.tolD {
+		if d < -s.tolDv[v] {
 			return -d
 		}
 	case stUpper:
-		if d > s.tolD {
+		if d > s.tolDv[v] {
 			return d
 		}
 	case stZero:
-		if math.Abs(d) > s.tolD {
+		if math.Abs(d) > s.tolDv[v] {
 			return math.Abs(d)
 		}
 	}

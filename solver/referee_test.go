@@ -323,10 +323,15 @@ func refereeCases() []struct {
 		{"fixed column makes an equality infeasible", dense([]float64{0, 0}, [][]float64{{1, 1}},
 			[]float64{3}, []float64{3}, []float64{1, 0}, []float64{1, 1}),
 			solver.Infeasible, nil},
-		// The case: unbounded along (1, 1), with the row x − y ≤ 1
-		// repeated scaled by 10⁹ (redundant).
+		// Unbounded along (1, 1), with the row x − y ≤ 1 repeated scaled
+		// by 10⁹ (redundant), after the description.
 		{"unbounded with a redundant row scaled by 1e9", dense([]float64{-1, -1}, [][]float64{{1, -1}, {1e9, -1e9}},
 			[]float64{ninf, ninf}, []float64{1, 1e9}, []float64{0, 0}, []float64{inf, inf}),
+			solver.Unbounded, nil},
+		// Unbounded along (1, 0), with x + y ≥ 1 repeated scaled by 10¹²:
+		// purego called it optimal before it scaled.
+		{"unbounded with a redundant row scaled by 1e12", dense([]float64{-1, -2}, [][]float64{{1, 1}, {1e12, 1e12}},
+			[]float64{1, 1e12}, []float64{inf, inf}, []float64{0, 0}, []float64{inf, inf}),
 			solver.Unbounded, nil},
 		{"redundant equality rows", dense([]float64{1, 2}, [][]float64{{1, 1}, {2, 2}},
 			[]float64{2, 4}, []float64{2, 4}, []float64{0, 0}, []float64{inf, inf}),
@@ -423,8 +428,8 @@ func maxAbs(x []*big.Rat) float64 {
 }
 
 // TestRefereeCasesEveryBackend holds every backend to the referee's hand-made
-// cases, among them the unbounded LP with a redundant row scaled by
-// 10⁹ (which purego called optimal before it scaled).
+// cases, among them unbounded LPs with a redundant row scaled by 10⁹ and by
+// 10¹² (purego called the second optimal before it scaled).
 func TestRefereeCasesEveryBackend(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b solver.Backend) {
 		for _, c := range refereeCases() {

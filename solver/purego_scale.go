@@ -43,12 +43,18 @@ func computeScaling(p *Problem) *scaling {
 	for j := range col {
 		col[j] = 1
 	}
+	// A row without finite bounds constrains nothing; its entries are
+	// left out of the scaling (they may be far from the others).
+	free := make([]bool, m)
+	for i := range m {
+		free[i] = math.IsInf(p.RowLower[i], -1) && math.IsInf(p.RowUpper[i], 1)
+	}
 	// ratio is max/min of the scaled entries' magnitudes.
 	ratio := func() float64 {
 		lo, hi := math.Inf(1), 0.0
 		for j := range n {
 			for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
-				if v := math.Abs(p.Value[k]) * row[p.RowIndex[k]] * col[j]; v != 0 {
+				if v := math.Abs(p.Value[k]) * row[p.RowIndex[k]] * col[j]; v != 0 && !free[p.RowIndex[k]] {
 					lo, hi = min(lo, v), max(hi, v)
 				}
 			}
@@ -68,7 +74,7 @@ func computeScaling(p *Problem) *scaling {
 		for j := range n {
 			cj := col[j]
 			for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
-				if v := math.Abs(p.Value[k]) * cj; v != 0 {
+				if v := math.Abs(p.Value[k]) * cj; v != 0 && !free[p.RowIndex[k]] {
 					i := p.RowIndex[k]
 					rmin[i], rmax[i] = min(rmin[i], v), max(rmax[i], v)
 				}
@@ -99,7 +105,7 @@ func computeScaling(p *Problem) *scaling {
 		for j := range n {
 			lo, hi := math.Inf(1), 0.0
 			for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
-				if v := math.Abs(p.Value[k]) * row[p.RowIndex[k]]; v != 0 {
+				if v := math.Abs(p.Value[k]) * row[p.RowIndex[k]]; v != 0 && !free[p.RowIndex[k]] {
 					lo, hi = min(lo, v), max(hi, v)
 				}
 			}
@@ -126,7 +132,9 @@ func computeScaling(p *Problem) *scaling {
 	for j := range n {
 		hi := 0.0
 		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
-			hi = max(hi, math.Abs(p.Value[k])*row[p.RowIndex[k]]*col[j])
+			if !free[p.RowIndex[k]] {
+				hi = max(hi, math.Abs(p.Value[k])*row[p.RowIndex[k]]*col[j])
+			}
 		}
 		if hi > 0 {
 			col[j] /= hi

@@ -116,9 +116,9 @@ func spreadLP(r *rand.Rand) *solver.Problem {
 // relative to max(1, |optimum|). An answer that the tolerances make right
 // is "marginal", not wrong: an x that Finish measured feasible within
 // tolerance although the exact LP is infeasible or has a higher optimum;
-// "optimal" for an exactly unbounded LP when the backend's duals certify
-// optimality within tolerance (the improving ray's reduced cost is below
-// it); another status for an exactly feasible LP whose exact optimal x (or,
+// "optimal" for an exactly unbounded LP, or above the exact optimum, when
+// the backend's duals certify optimality within tolerance (the improving
+// direction's reduced cost is below it); another status for an exactly feasible LP whose exact optimal x (or,
 // when unbounded, the vertex where the referee found the ray) has a
 // coordinate beyond 10¹⁵.
 func verdict(p *solver.Problem, sol *solver.Solution, want exactResult) string {
@@ -136,6 +136,10 @@ func verdict(p *solver.Problem, sol *solver.Solution, want exactResult) string {
 		case math.Abs(sol.Objective-opt) <= 1e-6*math.Max(1, math.Abs(opt)):
 			return "right"
 		case sol.Objective < opt:
+			return "marginal"
+		case certify(p, sol, certTol{primal: solver.DefaultFeasibilityTol, dual: 1e-9, gap: 1e-6}) == "":
+			// Optimal within the dual tolerance: a reduced cost of 1e-9
+			// times a distance of 10⁶ to the bound is a gap of 10⁻³.
 			return "marginal"
 		}
 	case sol.Status == solver.Optimal && want.status == solver.Infeasible:
@@ -211,10 +215,12 @@ func TestSpreadLPCounts(t *testing.T) {
 			}
 		}
 		t.Logf("%s on %d spread LPs: gave up %d, wrong %d, marginal %d, right %d", b.Name(), nSpread, got["gave up"], got["wrong"], got["marginal"], got["right"])
-		// Not yet the target of 0 wrong: a bound that holds the
-		// measured ≈1.2 % (238 of 20 000) from getting worse.
-		if b.Name() == "purego" && got["wrong"] > nSpread/50 {
-			t.Errorf("purego: %d wrong of %d (want at most 2 %%)", got["wrong"], nSpread)
+		// Not yet the target of 0 wrong: with
+		// FEATMAP_LP_COUNTS=full purego is wrong on 148 of 20 000 (0.74 %;
+		// 243 before it scaled, CLP 282), 0 of the default 400. A bound
+		// that keeps it from getting worse.
+		if b.Name() == "purego" && got["wrong"] > nSpread/100 {
+			t.Errorf("purego: %d wrong of %d (want at most 1 %%)", got["wrong"], nSpread)
 		}
 	})
 }

@@ -63,7 +63,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	if sc := computeScaling(p); sc != nil {
 		if q := sc.apply(p); q != nil {
 			s := newSimplex(q, o)
-			sc.dualTolerances(s)
+			sc.tolerances(s)
 			status, msg := s.run(o.WarmStart)
 			if s.stopped != nil {
 				return nil, s.stopped
@@ -131,7 +131,11 @@ type simplex struct {
 	// tolDv is the dual tolerance of each variable (len n+m): tolD, or
 	// on a scaled problem the tolerance that keeps the unscaled reduced
 	// cost within tolD (purego_scale.go).
-	tolDv   []float64
+	tolDv []float64
+	// unit is the magnitude below which a bound's primal tolerance is
+	// absolute (tolP·max(unit, |bound|)): 1, or on a scaled problem the
+	// factor that makes it the unscaled problem's tolerance.
+	unit    []float64
 	iter    int
 	maxIter int
 	// ctx stops the solve (Options.Context); stopped is its error once
@@ -168,10 +172,11 @@ func newSimplex(p *Problem, o Options) *simplex {
 	s.hi = append(append([]float64(nil), p.ColUpper...), p.RowUpper...)
 	s.loT = make([]float64, n+m)
 	s.hiT = make([]float64, n+m)
-	for v := range s.lo {
-		s.loT[v] = s.lo[v] - s.tolP*math.Max(1, math.Abs(s.lo[v]))
-		s.hiT[v] = s.hi[v] + s.tolP*math.Max(1, math.Abs(s.hi[v]))
+	s.unit = make([]float64, n+m)
+	for v := range s.unit {
+		s.unit[v] = 1
 	}
+	s.setPrimalTolerances()
 	s.tolDv = make([]float64, n+m)
 	for v := range s.tolDv {
 		s.tolDv[v] = s.tolD
@@ -190,6 +195,15 @@ func newSimplex(p *Problem, o Options) *simplex {
 	s.w = make([]float64, s.cap)
 	s.z = make([]float64, m)
 	return s
+}
+
+// setPrimalTolerances sets loT and hiT: a bound b is relaxed by
+// tolP·max(unit, |b|).
+func (s *simplex) setPrimalTolerances() {
+	for v := range s.lo {
+		s.loT[v] = s.lo[v] - s.tolP*math.Max(s.unit[v], math.Abs(s.lo[v]))
+		s.hiT[v] = s.hi[v] + s.tolP*math.Max(s.unit[v], math.Abs(s.hi[v]))
+	}
 }
 
 func (s *simplex) col(j int) []float64 { return s.a[j*s.m : (j+1)*s.m] }

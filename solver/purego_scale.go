@@ -214,18 +214,25 @@ func (sc *scaling) unscale(s *Solution) {
 	}
 }
 
-// dualTolerances makes the scaled simplex's optimality test scale-aware: a
+// tolerances makes the scaled simplex's tests scale-aware. Optimality: a
 // scaled reduced cost d'_j = C_j d_j within tolD·min(1, C_j) (a row's
 // y'_i = y_i/R_i within tolD·min(1, 1/R_i)) keeps the unscaled one within
 // tolD, as the unscaled simplex would require, while a column scaled up is
-// not held to more than tolD in scaled units.
-func (sc *scaling) dualTolerances(s *simplex) {
+// not held to more than tolD in scaled units. Feasibility: a bound's
+// tolerance tolP·max(1, |b|) becomes tolP·max(1/C_j, |b'|) for a column
+// and tolP·max(R_i, |b'|) for a row, the unscaled tolerance in scaled
+// units (a row scaled by 10⁻⁶ with bound 10⁻⁶ would otherwise be met by
+// anything within 10⁻¹⁰ of 10⁻¹²).
+func (sc *scaling) tolerances(s *simplex) {
 	for j, c := range sc.col {
 		s.tolDv[j] = s.tolD * math.Min(1, c)
+		s.unit[j] = 1 / c
 	}
 	for i, r := range sc.row {
 		s.tolDv[s.n+i] = s.tolD * math.Min(1, 1/r)
+		s.unit[s.n+i] = r
 	}
+	s.setPrimalTolerances()
 }
 
 // dualDefect reports whether a reduced cost of s (unscaled) has the wrong

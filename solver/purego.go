@@ -27,6 +27,10 @@ import (
 // small), written as a dual simplex on the primal so that general bounds,
 // free and fixed variables, ranged and equality rows all fit one framework.
 //
+// Scaling. A badly scaled LP (one geometric pass narrows max/min of |A| at
+// least 16×) is solved scaled, with tolerances that stand for the unscaled
+// ones, and unscaled after (purego_scale.go).
+//
 // Algorithm. From a dual feasible start (featmap's design LPs: nonnegative
 // costs and variables, so the all-slack basis qualifies) the dual simplex
 // runs with Dantzig pricing and a two-pass Harris ratio test. Otherwise the

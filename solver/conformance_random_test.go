@@ -18,6 +18,7 @@ type genSpec struct {
 	minN, maxN   int
 	density      float64 // probability that an entry of A is nonzero
 	integer      bool    // entries and data on a small integer grid (degenerate ties)
+	dyadic       bool    // entries and data on a grid of 1/64 (so every product and sum is exact)
 	equalities   float64 // probability that a row is an equality
 	freeCols     bool    // allow free columns
 	boundedCols  bool    // every column has at least one finite bound
@@ -47,7 +48,16 @@ func (g genSpec) value(r *rand.Rand) float64 {
 	if g.integer {
 		return float64(r.IntN(5) - 2)
 	}
-	return 2*r.Float64() - 1
+	return g.round(2*r.Float64() - 1)
+}
+
+// round puts v on the 1/64 grid of a dyadic family (and leaves it alone
+// otherwise).
+func (g genSpec) round(v float64) float64 {
+	if g.dyadic {
+		return math.Round(64*v) / 64
+	}
+	return v
 }
 
 // generate draws a feasible, bounded LP: x0 is within the column bounds and
@@ -100,7 +110,7 @@ func (g genSpec) generate(r *rand.Rand) randLP {
 	x0 := make([]float64, n)
 	cl, cu := make([]float64, n), make([]float64, n)
 	for j := range x0 {
-		x0[j] = 4*r.Float64() - 2
+		x0[j] = g.round(4*r.Float64() - 2)
 		if g.integer {
 			x0[j] = math.Round(x0[j])
 		}
@@ -111,7 +121,7 @@ func (g genSpec) generate(r *rand.Rand) randLP {
 			if g.integer {
 				return float64(1 + r.IntN(2))
 			}
-			return 2 * r.Float64()
+			return g.round(2 * r.Float64())
 		}
 		cl[j], cu[j] = ninf, inf
 		switch kinds[j] {
@@ -138,7 +148,7 @@ func (g genSpec) generate(r *rand.Rand) randLP {
 			if g.integer {
 				return float64(1 + r.IntN(2))
 			}
-			return r.Float64()
+			return g.round(r.Float64())
 		}
 		rl[i], ru[i] = ninf, inf
 		switch rowKinds[i] {

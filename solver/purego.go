@@ -27,6 +27,10 @@ import (
 // small), written as a dual simplex on the primal so that general bounds,
 // free and fixed variables, ranged and equality rows all fit one framework.
 //
+// Scaling. A badly scaled LP (one geometric pass narrows max/min of |A| at
+// least 16×) is solved scaled, with tolerances that stand for the unscaled
+// ones, and unscaled after (purego_scale.go).
+//
 // Algorithm. From a dual feasible start (featmap's design LPs: nonnegative
 // costs and variables, so the all-slack basis qualifies) the dual simplex
 // runs with Dantzig pricing and a two-pass Harris ratio test. Otherwise the
@@ -54,12 +58,36 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	if m, n := p.NumRows, p.NumCols(); m > 0 && n > maxDenseEntries/m {
 		return nil, fmt.Errorf("solver: purego keeps A dense; %d×%d exceeds its limit of %d entries", m, n, maxDenseEntries)
 	}
+	// Solve the scaled problem (purego_scale.go); if that ends in a
+	// numerical failure (of the simplex, or of Finish's check of the
+	// unscaled x), or in an optimum whose unscaled reduced costs violate
+	// the optimality tolerance, solve the problem as given from the basis
+	// it reached.
+	warm, iters := o.WarmStart, 0
+	if sc := computeScaling(p); sc != nil {
+		if q := sc.apply(p); q != nil {
+			s := newSimplex(q, o)
+			sc.tolerances(s)
+			status, msg := s.run(o.WarmStart)
+			if s.stopped != nil {
+				return nil, s.stopped
+			}
+			sol := s.solution(status, msg)
+			sc.unscale(sol)
+			if sol = Finish(p, o, sol); sol.Status != NumericalFailure && !(sol.Status == Optimal && dualDefect(p, sol, o.OptimalityTol)) {
+				return sol, nil
+			}
+			warm, iters = sol.Basis, sol.Iterations
+		}
+	}
 	s := newSimplex(p, o)
-	status, msg := s.run(o.WarmStart)
+	status, msg := s.run(warm)
 	if s.stopped != nil {
 		return nil, s.stopped
 	}
-	return Finish(p, o, s.solution(status, msg)), nil
+	sol := s.solution(status, msg)
+	sol.Iterations += iters
+	return Finish(p, o, sol), nil
 }
 
 // Variable statuses inside the backend. Index v < n is column v; v ≥ n is the
@@ -104,8 +132,16 @@ type simplex struct {
 	updates    int
 
 	tolP, tolD float64
-	iter       int
-	maxIter    int
+	// tolDv is the dual tolerance of each variable (len n+m): tolD, or
+	// on a scaled problem the tolerance that keeps the unscaled reduced
+	// cost within tolD (purego_scale.go).
+	tolDv []float64
+	// unit is the magnitude below which a bound's primal tolerance is
+	// absolute (tolP·max(unit, |bound|)): 1, or on a scaled problem the
+	// factor that makes it the unscaled problem's tolerance.
+	unit    []float64
+	iter    int
+	maxIter int
 	// ctx stops the solve (Options.Context); stopped is its error once
 	// the simplex has noticed.
 	ctx     context.Context
@@ -140,9 +176,14 @@ func newSimplex(p *Problem, o Options) *simplex {
 	s.hi = append(append([]float64(nil), p.ColUpper...), p.RowUpper...)
 	s.loT = make([]float64, n+m)
 	s.hiT = make([]float64, n+m)
-	for v := range s.lo {
-		s.loT[v] = s.lo[v] - s.tolP*math.Max(1, math.Abs(s.lo[v]))
-		s.hiT[v] = s.hi[v] + s.tolP*math.Max(1, math.Abs(s.hi[v]))
+	s.unit = make([]float64, n+m)
+	for v := range s.unit {
+		s.unit[v] = 1
+	}
+	s.setPrimalTolerances()
+	s.tolDv = make([]float64, n+m)
+	for v := range s.tolDv {
+		s.tolDv[v] = s.tolD
 	}
 	s.x = make([]float64, n+m)
 	s.d = make([]float64, n+m)
@@ -158,6 +199,15 @@ func newSimplex(p *Problem, o Options) *simplex {
 	s.w = make([]float64, s.cap)
 	s.z = make([]float64, m)
 	return s
+}
+
+// setPrimalTolerances sets loT and hiT: a bound b is relaxed by
+// tolP·max(unit, |b|).
+func (s *simplex) setPrimalTolerances() {
+	for v := range s.lo {
+		s.loT[v] = s.lo[v] - s.tolP*math.Max(s.unit[v], math.Abs(s.lo[v]))
+		s.hiT[v] = s.hi[v] + s.tolP*math.Max(s.unit[v], math.Abs(s.hi[v]))
+	}
 }
 
 func (s *simplex) col(j int) []float64 { return s.a[j*s.m : (j+1)*s.m] }
@@ -527,15 +577,15 @@ func (s *simplex) dualViolation(v int) float64 {
 	d := s.d[v]
 	switch s.st[v] {
 	case stLower:
-		if d < -s.tolD {
+		if d < -s.tolDv[v] {
 			return -d
 		}
 	case stUpper:
-		if d > s.tolD {
+		if d > s.tolDv[v] {
 			return d
 		}
 	case stZero:
-		if math.Abs(d) > s.tolD {
+		if math.Abs(d) > s.tolDv[v] {
 			return math.Abs(d)
 		}
 	}

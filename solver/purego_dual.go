@@ -175,15 +175,15 @@ func (s *simplex) dualRatio(rho []float64, sign float64) (int, float64) {
 		switch s.st[v] {
 		case stLower:
 			if a < -pivotTol {
-				return math.Max(d, 0) / -a, (d + s.tolD) / -a, true
+				return math.Max(d, 0) / -a, (d + s.tolDv[v]) / -a, true
 			}
 		case stUpper:
 			if a > pivotTol {
-				return math.Max(-d, 0) / a, (-d + s.tolD) / a, true
+				return math.Max(-d, 0) / a, (-d + s.tolDv[v]) / a, true
 			}
 		case stZero:
 			if math.Abs(a) > pivotTol {
-				return math.Abs(d) / math.Abs(a), (math.Abs(d) + s.tolD) / math.Abs(a), true
+				return math.Abs(d) / math.Abs(a), (math.Abs(d) + s.tolDv[v]) / math.Abs(a), true
 			}
 		}
 		return 0, 0, false

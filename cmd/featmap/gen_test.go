@@ -137,21 +137,7 @@ func TestApproximatesChi2(t *testing.T) {
 }
 `,
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Start from this module's checksums; go mod tidy adds the rest.
-	if sum, err := os.ReadFile(filepath.Join(root, "go.sum")); err == nil {
-		if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files, root, "go.sum")
 	for _, args := range [][]string{{"mod", "tidy"}, {"generate", "./..."}, {"vet", "./..."}, {"test", "-v", "./..."}} {
 		cmd := exec.Command(goBin, args...)
 		cmd.Dir = dir

@@ -26,6 +26,27 @@ func writeSpec(t *testing.T, text string) string {
 	return p
 }
 
+// writeTree writes the files (paths relative to dir, with their
+// directories) and, when root's go.sum exists, copies it to dir/sum as the
+// checksums go mod tidy starts from.
+func writeTree(t *testing.T, dir string, files map[string]string, root, sum string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "go.sum")); err == nil {
+		if err := os.WriteFile(filepath.Join(dir, sum), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 const vzSpec = `version: 1
 name: Chi2VZ
 kernel: {type: chi2}

@@ -35,21 +35,7 @@ func TestDownstreamToolsModule(t *testing.T) {
 		"hist/chi2.yaml": "version: 1\nname: Chi2Small\nkernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 3}\nmethod: {name: chum, starts: 1}\n",
 		"hist/gen.go":    "// Package hist maps histogram entries.\npackage hist\n\n//go:generate go tool -modfile=../tools.mod featmap gen -o chi2_gen.go chi2.yaml\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// tools.sum starts from this module's checksums; tidy adds the rest.
-	if sum, err := os.ReadFile(filepath.Join(root, "go.sum")); err == nil {
-		if err := os.WriteFile(filepath.Join(dir, "tools.sum"), sum, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files, root, "tools.sum")
 	goCmd := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(goBin, args...)

@@ -88,7 +88,8 @@ type GroupLassoResult struct {
 	// smallest λ at which every group is zero.
 	Lambda, LambdaMax float64
 	// Objective is ½‖ZW − Y‖²/N + λ Σ_g ‖W_g‖ on the N training rows;
-	// KKT the KKT residual at the solution relative to λ.
+	// KKT the KKT residual at the solution relative to λ (above Tol when
+	// MaxIterations stopped the solver).
 	Objective, KKT float64
 	// ValidationError is the mean over validation rows of the squared
 	// residual summed over the targets, of Weights; RelaxedValidation that

@@ -68,7 +68,8 @@ func FileKey(src []byte) (string, bool) {
 // not 32, so that a name ending in digits (RBF15) stays readable (RBF15F32,
 // not RBF1532) and does not produce another map's name.
 func ExportedNames(name string) []string {
-	return []string{name, name + "Dim", name + "In", name + "Slice", name + "F32", name + "SliceF32"}
+	return []string{name, name + "Dim", name + "In", name + "Slice", name + "F32", name + "SliceF32",
+		name + "Score", name + "Scores", name + "Class", name + "Classes", name + "ClassLabels"}
 }
 
 // File is one emitted file: its name relative to the Go file's directory

@@ -2,6 +2,7 @@ package featmap
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/multidim"
 )
 
@@ -81,6 +83,91 @@ func TestLearnSection(t *testing.T) {
 	line := fmt.Sprintf("learned: σ = %.6g from 30 on %d rows of digits.csv.gz (sha256 %s…", s.Problem.Kernel.Sigma[0], s.Learned.Train, d.SHA256[:12])
 	if desc := strings.Join(s.Describe(), "\n"); !strings.Contains(desc, line) {
 		t.Errorf("the spec's restatement lacks %q:\n%s", line, desc)
+	}
+}
+
+// TestLearnModel: the design of a spec with a learn section carries the
+// ridge model trained at the learned σ on every row to fit (its
+// optimality condition Zᵀ(S − Y) + λW = 0 holds over exactly those rows),
+// and the held-out accuracy it states is what the map and model read back
+// from the design's JSON give on the held-out rows, well above chance.
+func TestLearnModel(t *testing.T) {
+	raw, err := os.ReadFile("testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := strings.Replace(learnSpec("{sigma: shared, ridge: 1e-3}", "{name: rff, sampling: orthogonal, seed: 3}",
+		"{file: digits.csv.gz, columns: [0, 63], label_column: 64, max_rows: 600}"), "target: {dim: 64}", "target: {dim: 256}", 1)
+	s := loadSpec(t, writeSpecWith(t, spec, map[string]string{"digits.csv.gz": string(raw)}))
+	des := mustDesign(t, s, Settings{})
+	b, err := json.Marshal(des.JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct{ Map *fmap.Map }
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	m, d := back.Map, s.Problem.Data
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	mod := m.Model
+	if mod == nil || len(mod.Classes) != 10 || mod.Rows != len(d.Fit) || mod.DataSHA256 != d.SHA256 || mod.HeldRows != len(d.Held) || len(d.Held) == 0 {
+		t.Fatalf("model %+v: want 10 classes, trained on the %d rows to fit of %s, measured on %d held-out rows", mod, len(d.Fit), d.SHA256, len(d.Held))
+	}
+	k := len(mod.Classes)
+	z, sc := make([]float64, m.Dim), make([]float64, k)
+	// Optimality on the rows to fit: g = Zᵀ(S − Y) + λW = 0.
+	g := make([]float64, m.Dim*k)
+	var scale float64
+	for i, x := range d.Fit {
+		m.Eval(z, x)
+		mod.Scores(sc, z)
+		for c := range k {
+			y := -1.0
+			if mod.Classes[c] == d.FitLabels[i] {
+				y = 1
+			}
+			for j := range z {
+				g[j*k+c] += z[j] * (sc[c] - y)
+				scale += math.Abs(z[j] * y)
+			}
+		}
+	}
+	var worst float64
+	for i := range g {
+		worst = max(worst, math.Abs(g[i]+mod.Ridge*mod.W[i]))
+	}
+	if worst > 1e-8*scale/float64(len(g)) {
+		t.Errorf("the model is not the ridge solution on the rows to fit: |Zᵀ(S − Y) + λW| up to %.3g (scale %.3g)", worst, scale/float64(len(g)))
+	}
+	right := 0
+	for i, x := range d.Held {
+		m.Eval(z, x)
+		for c := range k {
+			sc[c] = mod.Bias[c]
+			for j := range z {
+				sc[c] += mod.W[j*k+c] * z[j]
+			}
+		}
+		best := 0
+		for c := range sc {
+			if sc[c] > sc[best] {
+				best = c
+			}
+		}
+		if mod.Classes[best] == d.HeldLabels[i] {
+			right++
+		}
+	}
+	acc := float64(right) / float64(len(d.Held))
+	t.Logf("σ %.4g, D = %d: held-out accuracy %.4f on %d rows (trained on %d)", s.Problem.Kernel.Sigma[0], m.Dim, acc, len(d.Held), len(d.Fit))
+	if acc != mod.HeldAccuracy {
+		t.Errorf("recomputed held-out accuracy %v, the model states %v", acc, mod.HeldAccuracy)
+	}
+	if !(acc > 0.9) {
+		t.Errorf("held-out accuracy %v: want well above chance (0.1), > 0.9", acc)
 	}
 }
 

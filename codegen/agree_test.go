@@ -76,7 +76,9 @@ func TestEmittedAgree(t *testing.T) {
 	gs := generateCases(t, cases)
 	var ems []emitted
 	for _, g := range gs {
-		ems = append(ems, emitted{Name: g.name, In: g.p.in, Src: g.src, Extra: g.extra})
+		mod := g.p.model()
+		ems = append(ems, emitted{Name: g.name, In: g.p.in, Src: g.src, Extra: g.extra,
+			Classes: mod != nil && mod.Classes != nil, Regression: mod != nil && mod.Classes == nil})
 	}
 	dir := writeModule(t, ems)
 	dump := t.TempDir()
@@ -100,6 +102,9 @@ func TestEmittedAgree(t *testing.T) {
 }
 
 func checkAgreement(t *testing.T, g generatedCase, dump string) {
+	if g.p.model() != nil {
+		checkModel(t, g, dump)
+	}
 	p, m, d := g.p, g.p.m, g.p.dim
 	out64 := readF64(t, filepath.Join(dump, g.name+".out64"))
 	sl64 := readF64(t, filepath.Join(dump, g.name+".slice64"))
@@ -435,4 +440,61 @@ func kernelErrors(g generatedCase, out64 []float64, out32 []float32) (k64, k32, 
 		}
 	}
 	return k64, k32, r2
+}
+
+// checkModel checks the predictor of a map with a model: every score
+// within 1e-12, relative to the sum's scale (|b_c| + Σ_j |w_jc·Ψ_j(x)|),
+// of fmap.LinearModel.Scores of the emitted Ψ(x) on every input, and of
+// the reference m.Eval's on the inputs whose phases are below 1e9 (beyond,
+// Ψ itself differs from the reference by more than rounding; see
+// compare); and NClass the label of the largest emitted score.
+func checkModel(t *testing.T, g generatedCase, dump string) {
+	m, mod := g.p.m.Map, g.p.model()
+	k, d := mod.Outputs(), m.Dim
+	sc := readF64(t, filepath.Join(dump, g.name+".scores"))
+	cl := readF64(t, filepath.Join(dump, g.name+".class"))
+	psi := readF64(t, filepath.Join(dump, g.name+".out64"))
+	n := len(g.in.xs)
+	if len(sc) != n*k || len(cl) != n || len(psi) != n*d {
+		t.Fatalf("%d scores, %d classes and %d components for %d inputs, %d outputs and D = %d", len(sc), len(cl), len(psi), n, k, d)
+	}
+	z, ref := make([]float64, d), make([]float64, k)
+	var worst float64
+	checked := 0
+	within := func(what string, x, got, ref, z []float64) {
+		for c := range k {
+			if math.IsNaN(got[c]) && math.IsNaN(ref[c]) {
+				continue // a NaN Ψ (an input beyond what the phases can hold), as the reference has
+			}
+			scale := math.Abs(mod.Bias[c])
+			for j, zj := range z {
+				scale += math.Abs(mod.W[j*k+c] * zj)
+			}
+			rel := math.Abs(got[c]-ref[c]) / scale
+			if !(rel <= 1e-12) {
+				t.Fatalf("%s's score %d at %v is %v, %s %v (relative %.3g)", g.name, c, x, got[c], what, ref[c], rel)
+			}
+			worst = max(worst, rel)
+		}
+	}
+	for i, x := range g.in.xs {
+		got := sc[i*k : (i+1)*k]
+		mod.Scores(ref, psi[i*d:(i+1)*d])
+		within("the model of the emitted Ψ gives", x, got, ref, psi[i*d:(i+1)*d])
+		if phaseSize(g.p.m, x) < 1e9 {
+			m.Eval(z, x)
+			mod.Scores(ref, z)
+			within("the reference gives", x, got, ref, z)
+			checked++
+		}
+		if mod.Classes != nil {
+			if want := mod.Class(got); cl[i] != want {
+				t.Fatalf("%sClass(%v) = %v, want %v, the label of the largest of %v", g.name, x, cl[i], want, got)
+			}
+		}
+	}
+	if checked < n/2 {
+		t.Fatalf("only %d of %d inputs compared with the reference", checked, n)
+	}
+	t.Logf("%d inputs (%d against the reference): scores within %.3g, relative to their sums' scale", n, checked, worst)
 }

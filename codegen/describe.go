@@ -272,6 +272,10 @@ func (e *emitter) header() []string {
 	if v.Design.Points > 0 {
 		row("design", measurementText(v.Design))
 	}
+	if p.model() != nil {
+		lines = append(lines, "")
+		lines = append(lines, e.modelText()...)
+	}
 	lines = append(lines, "")
 	lines = append(lines, e.parameterLines()...)
 	lines = append(lines, "")

@@ -47,6 +47,7 @@ func (e *emitter) randomAPI(f *jen.File) {
 	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
 	f.Func().Id(e.slice32Name()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float32()).
 		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
+	e.modelAPI(f)
 }
 
 // randomBody is the body of N (is32 false) or NF32: the argument t of the
@@ -403,6 +404,7 @@ func (e *emitter) randomHelpers(f *jen.File) {
 				f.Var().Id(e.meanName()).Op("=").Index(jen.Id(e.featsName())).Float64().Custom(multiLine, e.literalRows(rp.lin.Mean, len(rp.lin.Mean), 1)...)
 			}
 		}
+		e.modelLiterals(f, true)
 		e.linearHelpers(f)
 		return
 	}
@@ -416,6 +418,8 @@ func (e *emitter) randomHelpers(f *jen.File) {
 			arrays = append(arrays, embedded{e.meanName(), e.meanDoc(), jen.Id(e.featsName())})
 		}
 	}
+	arrays = append(arrays, e.modelArrays()...)
+	e.modelLiterals(f, false)
 	e.embedData(f, rp.data, e.dataLayout(), arrays...)
 	e.linearHelpers(f)
 }
@@ -501,5 +505,5 @@ func (e *emitter) dataLayout() string {
 			s += fmt.Sprintf(", then the %d features' mean", rp.lin.In)
 		}
 	}
-	return s + ", as little-endian float64"
+	return s + e.modelLayout() + ", as little-endian float64"
 }

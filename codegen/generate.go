@@ -66,9 +66,20 @@ func FileKey(src []byte) (string, bool) {
 // the order the file declares them: N, NDim, NIn (declared only for n > 1
 // inputs), NSlice, NF32 and NSliceF32. The float32 variants end in F32,
 // not 32, so that a name ending in digits (RBF15) stays readable (RBF15F32,
-// not RBF1532) and does not produce another map's name.
+// not RBF1532) and does not produce another map's name. A map with a
+// model also declares PredictorNames.
 func ExportedNames(name string) []string {
 	return []string{name, name + "Dim", name + "In", name + "Slice", name + "F32", name + "SliceF32"}
+}
+
+// PredictorNames returns the exported identifiers the predictor of a map
+// named name with a model declares, in file order: NClasses,
+// NClassLabels, NScores and NClass (classes), NScore (regression).
+func PredictorNames(name string, classes bool) []string {
+	if classes {
+		return []string{name + "Classes", name + "ClassLabels", name + "Scores", name + "Class"}
+	}
+	return []string{name + "Score"}
 }
 
 // File is one emitted file: its name relative to the Go file's directory

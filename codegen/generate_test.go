@@ -351,3 +351,48 @@ func TestKeyLine(t *testing.T) {
 		t.Errorf("a key with a line break: error %v", err)
 	}
 }
+
+// TestPredictorNames: a map with a model declares exactly the
+// PredictorNames of its kind besides ExportedNames, a map without one
+// none of them, and a model on a map that is not random features is
+// refused.
+func TestPredictorNames(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		vm      fmap.Verified
+		classes bool
+	}{{"RFFModel", testmaps.RFFModel(), true}, {"RFFReg", testmaps.RFFReg(), false}} {
+		src, err := Generate(c.vm, testInfo(c.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		decls := declaredNames(t, src)
+		for _, n := range PredictorNames(c.name, c.classes) {
+			if !decls[n] {
+				t.Errorf("map %s does not declare %s", c.name, n)
+			}
+		}
+		for _, n := range PredictorNames(c.name, !c.classes) {
+			if decls[n] {
+				t.Errorf("map %s declares %s", c.name, n)
+			}
+		}
+	}
+	plain, err := Generate(testmaps.RFFSkew(), testInfo("RFFSkew"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls := declaredNames(t, plain)
+	for _, n := range append(PredictorNames("RFFSkew", true), PredictorNames("RFFSkew", false)...) {
+		if decls[n] {
+			t.Errorf("RFFSkew, without a model, declares %s", n)
+		}
+	}
+	vm := testmaps.RBF()
+	m := *vm.Map
+	m.Model = &fmap.LinearModel{W: make([]float64, m.Dim), Bias: []float64{0}}
+	vm.Map = &m
+	if _, err := Generate(vm, testInfo("RBF")); err == nil || !strings.Contains(err.Error(), "random-feature maps only") {
+		t.Errorf("a model on a Fourier map: %v, want a refusal", err)
+	}
+}

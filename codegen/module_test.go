@@ -20,6 +20,9 @@ type emitted struct {
 	In    int
 	Src   []byte
 	Extra []File
+	// Classes and Regression say which predictor of a map with a model
+	// the harness calls: NScores and NClass, or NScore.
+	Classes, Regression bool
 }
 
 // goTool returns the go command of the running toolchain, or skips.
@@ -141,6 +144,11 @@ type entry struct {
 	f32     func(out []float32, x []float32)
 	slice64 func(dst, src []float64)
 	slice32 func(dst, src []float32)
+	// k, scores and class are the predictor of a map with a model (k
+	// scores; class nil for regression), nil otherwise.
+	k      int
+	scores func(out, x []float64)
+	class  func(x []float64) float64
 }
 
 var entries = []entry{
@@ -155,6 +163,14 @@ var entries = []entry{
 		f32: func(out []float32, x []float32) { {{.Name}}F32((*[{{.Name}}Dim]float32)(out), (*[{{.Name}}In]float32)(x)) },
 {{- end}}
 		slice64: {{.Name}}Slice, slice32: {{.Name}}SliceF32,
+{{- if .Classes}}
+		k: {{.Name}}Classes,
+		scores: func(out, x []float64) { {{.Name}}Scores((*[{{.Name}}Classes]float64)(out), {{if eq .In 1}}x[0]{{else}}(*[{{.Name}}In]float64)(x){{end}}) },
+		class: func(x []float64) float64 { return {{.Name}}Class({{if eq .In 1}}x[0]{{else}}(*[{{.Name}}In]float64)(x){{end}}) },
+{{- else if .Regression}}
+		k: 1,
+		scores: func(out, x []float64) { out[0] = {{.Name}}Score({{if eq .In 1}}x[0]{{else}}(*[{{.Name}}In]float64)(x){{end}}) },
+{{- end}}
 	},
 {{- end}}
 }
@@ -230,6 +246,19 @@ func TestDump(t *testing.T) {
 		sl32 := make([]float32, n*e.dim)
 		e.slice32(sl32, src32)
 		write32(t, filepath.Join(dir, e.name+".slice32"), sl32)
+		if e.scores == nil {
+			continue
+		}
+		sc := make([]float64, n*e.k)
+		cl := make([]float64, n)
+		for i := range n {
+			e.scores(sc[i*e.k:(i+1)*e.k], src[i*e.in:(i+1)*e.in])
+			if e.class != nil {
+				cl[i] = e.class(src[i*e.in : (i+1)*e.in])
+			}
+		}
+		write64(t, filepath.Join(dir, e.name+".scores"), sc)
+		write64(t, filepath.Join(dir, e.name+".class"), cl)
 	}
 }
 
@@ -255,6 +284,17 @@ func TestAllocs(t *testing.T) {
 			}
 			if a := testing.AllocsPerRun(5, func() { e.f32(out32, x32) }); a != 0 {
 				t.Errorf("%sF32(%v) allocates %v times", e.name, x32, a)
+			}
+			if e.scores != nil {
+				sc := make([]float64, e.k)
+				if a := testing.AllocsPerRun(5, func() { e.scores(sc, x) }); a != 0 {
+					t.Errorf("%s's scores at %v allocate %v times", e.name, x, a)
+				}
+			}
+			if e.class != nil {
+				if a := testing.AllocsPerRun(5, func() { e.class(x) }); a != 0 {
+					t.Errorf("%sClass(%v) allocates %v times", e.name, x, a)
+				}
 			}
 		}
 		dst := make([]float64, n*e.dim)

@@ -57,6 +57,9 @@ type randomPlan struct {
 	// phases, then projT and the mean of an rf-pca map), nil when they are
 	// Go literals.
 	data *dataFile
+	// model is the map's linear model (nil without one): its weights and
+	// biases follow the other constants in the data file.
+	model *fmap.LinearModel
 }
 
 // constants is the number of constants of the random stage (and of the
@@ -65,6 +68,9 @@ func (r *randomPlan) constants() int {
 	n := len(r.r.Freq) + len(r.r.Phase)
 	if r.lin != nil {
 		n += len(r.lin.Proj) + len(r.lin.Mean)
+	}
+	if r.model != nil {
+		n += len(r.model.W) + len(r.model.Bias)
 	}
 	return n
 }
@@ -75,7 +81,7 @@ func (r *randomPlan) centred() bool { return r.lin != nil && len(r.lin.Mean) > 0
 func newRandomPlan(p *plan) (*randomPlan, error) {
 	m := p.m
 	r := m.Random
-	rp := &randomPlan{r: r, freqs: r.Frequencies(), args: r.In}
+	rp := &randomPlan{r: r, freqs: r.Frequencies(), args: r.In, model: m.Model}
 	if rp.args > maxArgs {
 		return nil, fmt.Errorf("codegen: the random features take %d inputs; the emitted code keeps them in a stack array of at most %d", rp.args, maxArgs)
 	}
@@ -101,7 +107,11 @@ func newRandomPlan(p *plan) (*randomPlan, error) {
 			}
 		}
 	}
-	rp.data = newDataFile(r.Freq, r.Phase, rp.projT, rp.centredMean())
+	var modelW, modelB []float64
+	if mod := m.Model; mod != nil {
+		modelW, modelB = mod.W, mod.Bias
+	}
+	rp.data = newDataFile(r.Freq, r.Phase, rp.projT, rp.centredMean(), modelW, modelB)
 	return rp, nil
 }
 

@@ -301,20 +301,27 @@ func newLearner(rows [][]float64, labels []float64, o LearnOptions, train, val [
 
 // targets fills y: the labels, or one-vs-rest ±1 per class.
 func (l *learner) targets(labels []float64, classes bool) {
+	l.classes, l.k, l.y = codeTargets(labels, classes)
+}
+
+// codeTargets codes labels as K targets per row (row i's at y[i*k:]): the
+// labels themselves (k = 1, no classes), or for classes one-vs-rest ±1
+// per class, the classes sorted.
+func codeTargets(labels []float64, classes bool) (cls []float64, k int, y []float64) {
 	if !classes {
-		l.k, l.y = 1, slices.Clone(labels)
-		return
+		return nil, 1, slices.Clone(labels)
 	}
-	l.classes = slices.Compact(slices.Sorted(slices.Values(labels)))
-	l.k = len(l.classes)
-	l.y = make([]float64, len(labels)*l.k)
+	cls = slices.Compact(slices.Sorted(slices.Values(labels)))
+	k = len(cls)
+	y = make([]float64, len(labels)*k)
 	for i, v := range labels {
-		c, _ := slices.BinarySearch(l.classes, v)
-		for j := range l.k {
-			l.y[i*l.k+j] = -1
+		c, _ := slices.BinarySearch(cls, v)
+		for j := range k {
+			y[i*k+j] = -1
 		}
-		l.y[i*l.k+c] = 1
+		y[i*k+c] = 1
 	}
+	return cls, k, y
 }
 
 // split draws the validation rows: a seeded shuffle, per class for classes.
@@ -468,15 +475,25 @@ func (l *learner) each(idx []int, w []float64, fn func(s *scratch)) error {
 // fit solves the ridge system on the training rows at frequencies w: the
 // Cholesky factor of Q = ZᵀZ + λI and W = Q⁻¹ZᵀY (D×K).
 func (l *learner) fit(w []float64) (*mat.Cholesky, *mat.Dense, error) {
-	q := mat.NewSymDense(l.d, nil)
-	for i := range l.d {
-		q.SetSym(i, i, l.lambda)
+	return ridgeSolve(l.d, l.k, l.lambda, func(fn func(z, y *mat.Dense)) error {
+		return l.each(l.train, w, func(s *scratch) { fn(s.z, s.y) })
+	})
+}
+
+// ridgeSolve accumulates Q = ZᵀZ + λI and ZᵀY over the chunks each hands
+// to its argument (a chunk's features z, rows×D, and targets y, rows×K:
+// memory O(D²), not O(N·D)) and returns Q's Cholesky factor and
+// W = Q⁻¹ZᵀY (D×K).
+func ridgeSolve(d, k int, lambda float64, each func(fn func(z, y *mat.Dense)) error) (*mat.Cholesky, *mat.Dense, error) {
+	q := mat.NewSymDense(d, nil)
+	for i := range d {
+		q.SetSym(i, i, lambda)
 	}
-	zty := mat.NewDense(l.d, l.k, nil)
+	zty := mat.NewDense(d, k, nil)
 	var tmp mat.Dense
-	err := l.each(l.train, w, func(s *scratch) {
-		q.SymRankK(q, 1, s.z.T())
-		tmp.Mul(s.z.T(), s.y)
+	err := each(func(z, y *mat.Dense) {
+		q.SymRankK(q, 1, z.T())
+		tmp.Mul(z.T(), y)
 		zty.Add(zty, &tmp)
 	})
 	if err != nil {
@@ -484,13 +501,71 @@ func (l *learner) fit(w []float64) (*mat.Cholesky, *mat.Dense, error) {
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(q) {
-		return nil, nil, fmt.Errorf("multidim: learning σ: ZᵀZ + λI is not positive definite at λ = %g: raise the ridge", l.lambda)
+		return nil, nil, fmt.Errorf("multidim: ridge: ZᵀZ + λI is not positive definite at λ = %g: raise the ridge", lambda)
 	}
 	var wt mat.Dense
 	if err := ch.SolveTo(&wt, zty); err != nil {
-		return nil, nil, fmt.Errorf("multidim: learning σ: the ridge solve: %w", err)
+		return nil, nil, fmt.Errorf("multidim: ridge: the solve: %w", err)
 	}
 	return &ch, &wt, nil
+}
+
+// RidgeModel is a linear model on features z(x) ∈ ℝᴰ: score_c(x) =
+// Σ_j W[j*K+c]·z_j(x) + Bias[c] for its K outputs.
+type RidgeModel struct {
+	// Classes are the class labels in output order (nil for regression,
+	// K = 1).
+	Classes []float64
+	// W is D×K, row-major; Bias has K entries.
+	W, Bias []float64
+}
+
+// Ridge fits the ridge model LearnSigma fits (eq. 2), on every one of
+// rows: targets coded as LearnSigma codes them (labels, or one-vs-rest ±1
+// per class for classes) and centred by their mean over rows, which is
+// the model's bias; W = (ZᵀZ + λI)⁻¹ZᵀY with Z the rows' features, which
+// features(dst, x) writes (dim of them), accumulated a chunk of 256 rows at
+// a time.
+func Ridge(rows [][]float64, labels []float64, classes bool, lambda float64, dim int, features func(dst, x []float64)) (RidgeModel, error) {
+	switch {
+	case len(rows) == 0 || len(rows) != len(labels):
+		return RidgeModel{}, fmt.Errorf("multidim: ridge: %d rows and %d labels (want as many, at least 1)", len(rows), len(labels))
+	case !(lambda > 0):
+		return RidgeModel{}, fmt.Errorf("multidim: ridge: λ = %v, want positive", lambda)
+	case dim < 1:
+		return RidgeModel{}, fmt.Errorf("multidim: ridge: dimension %d", dim)
+	}
+	cls, k, y := codeTargets(labels, classes)
+	bias := make([]float64, k)
+	for i := range rows {
+		for c := range k {
+			bias[c] += y[i*k+c]
+		}
+	}
+	for c := range bias {
+		bias[c] /= float64(len(rows))
+	}
+	const chunk = 256
+	z := mat.NewDense(min(chunk, len(rows)), dim, nil)
+	yc := mat.NewDense(min(chunk, len(rows)), k, nil)
+	_, wt, err := ridgeSolve(dim, k, lambda, func(fn func(z, y *mat.Dense)) error {
+		for lo := 0; lo < len(rows); lo += chunk {
+			hi := min(lo+chunk, len(rows))
+			zs, ys := z.Slice(0, hi-lo, 0, dim).(*mat.Dense), yc.Slice(0, hi-lo, 0, k).(*mat.Dense)
+			for r := lo; r < hi; r++ {
+				features(zs.RawRowView(r-lo), rows[r])
+				for c := range k {
+					ys.Set(r-lo, c, y[r*k+c]-bias[c])
+				}
+			}
+			fn(zs, ys)
+		}
+		return nil
+	})
+	if err != nil {
+		return RidgeModel{}, err
+	}
+	return RidgeModel{Classes: cls, W: slices.Clone(wt.RawMatrix().Data), Bias: bias}, nil
 }
 
 // eval returns the objective E(θ) = ½‖F‖² + Penalty·Σ_a log²(σ_a/σ0_a),

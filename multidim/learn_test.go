@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/featmap/featmap/design/fmap"
 	digitsdata "github.com/featmap/featmap/internal/digits"
 )
@@ -219,5 +221,75 @@ func BenchmarkLearnSigma(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(res.Evaluations), "evals/op")
+	}
+}
+
+// TestRidge checks Ridge against the normal equations solved directly on
+// the whole feature matrix (600 rows: three chunks), for classes and for
+// regression.
+func TestRidge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, d, lambda = 600, 5, 1e-2
+	rows := make([][]float64, n)
+	labels := make([]float64, n)
+	feat := func(dst, x []float64) {
+		dst[0], dst[1], dst[2], dst[3], dst[4] = x[0], x[1], x[0]*x[1], math.Sin(x[0]), 1
+	}
+	for i := range rows {
+		rows[i] = []float64{rng.NormFloat64(), rng.NormFloat64()}
+		labels[i] = float64(rng.IntN(3))
+	}
+	for _, classes := range []bool{true, false} {
+		m, err := Ridge(rows, labels, classes, lambda, d, feat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := 1
+		if classes {
+			k = 3
+			if !slices.Equal(m.Classes, []float64{0, 1, 2}) {
+				t.Fatalf("classes %v", m.Classes)
+			}
+		}
+		z, y := mat.NewDense(n, d, nil), mat.NewDense(n, k, nil)
+		for i, r := range rows {
+			feat(z.RawRowView(i), r)
+			for c := range k {
+				v := labels[i]
+				if classes {
+					v = -1
+					if int(labels[i]) == c {
+						v = 1
+					}
+				}
+				y.Set(i, c, v)
+			}
+		}
+		for c := range k {
+			mean := mat.Sum(y.ColView(c)) / n
+			if math.Abs(m.Bias[c]-mean) > 1e-12 {
+				t.Fatalf("classes %v: bias[%d] = %v, want the mean %v", classes, c, m.Bias[c], mean)
+			}
+			for i := range n {
+				y.Set(i, c, y.At(i, c)-mean)
+			}
+		}
+		var q, zty, w mat.Dense
+		q.Mul(z.T(), z)
+		for i := range d {
+			q.Set(i, i, q.At(i, i)+lambda)
+		}
+		zty.Mul(z.T(), y)
+		if err := w.Solve(&q, &zty); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range w.RawMatrix().Data {
+			if math.Abs(m.W[i]-v) > 1e-9*(1+math.Abs(v)) {
+				t.Fatalf("classes %v: W[%d] = %v, want %v", classes, i, m.W[i], v)
+			}
+		}
+	}
+	if _, err := Ridge(rows, labels[:3], true, lambda, d, feat); err == nil {
+		t.Fatal("want an error for rows and labels of different lengths")
 	}
 }

@@ -137,6 +137,9 @@ func checkNames(spec *featmap.Spec, out string) error {
 	if spec.Problem.InDim() == 1 {
 		names = append(names[:2], names[3:]...) // no NIn
 	}
+	if l := spec.Learned; l != nil {
+		names = append(names, codegen.PredictorNames(spec.Name, l.Classes != nil)...)
+	}
 	dir := filepath.Dir(out)
 	entries, err := os.ReadDir(dir)
 	if err != nil {

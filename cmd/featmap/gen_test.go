@@ -564,3 +564,30 @@ method: {name: rf-pca, features: 24, seed: 1, center: true}
 		t.Errorf("the Go file is not gofmt'd (%v)", err)
 	}
 }
+
+// TestGenRefusesPredictorNameCollision: a spec with a learn section emits
+// the predictor too, so that its names (here DigitsClass) colliding with
+// another file's is a usage error before the design.
+func TestGenRefusesPredictorNameCollision(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile("../../testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.go")
+	for name, b := range map[string][]byte{"digits.csv.gz": raw, "other.go": []byte("package maps\n\nfunc DigitsClass() {}\n")} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := filepath.Join(dir, "digits.yaml")
+	text := "version: 1\nname: Digits\nkernel: {type: rbf, sigma: 30}\ndomain: {dims: 64, interval: [0, 16]}\nerror: {weight: absolute}\n" +
+		"target: {dim: 16}\nmethod: {name: rff, seed: 1}\ndata: {file: digits.csv.gz, columns: [0, 63], label_column: 64, max_rows: 200}\nlearn: {sigma: shared}\n"
+	if err := os.WriteFile(spec, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI("gen", "-o", filepath.Join(dir, "digits.go"), "-pkg", "maps", spec)
+	if code != exitUsage || !strings.Contains(errOut, "DigitsClass is already declared in "+other) {
+		t.Errorf("exit %d, %q; want %d naming DigitsClass and %s", code, errOut, exitUsage, other)
+	}
+}

@@ -23,6 +23,9 @@ type Map struct {
 	Domain Domain  `json:"domain"`
 	Method string  `json:"method"` // the method that made it
 	Stages []Stage `json:"stages"`
+	// Model, if not nil, is a linear model on the map's features (a learn
+	// section's ridge model, trained at the learned σ).
+	Model *LinearModel `json:"model,omitempty"`
 }
 
 // Stage is one step of a map's pipeline. Exactly one field is set.
@@ -360,6 +363,9 @@ func (m *Map) Validate() error {
 	}
 	if m.Dim < 1 || m.Dim != in {
 		return fmt.Errorf("fmap: map dimension %d, its stages give %d", m.Dim, in)
+	}
+	if m.Model != nil {
+		return m.Model.validate(m.Dim)
 	}
 	return nil
 }

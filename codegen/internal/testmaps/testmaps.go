@@ -41,6 +41,7 @@ func Cases() []Case {
 		{"NysChi2", true, NysChi2},
 		{"AnchorUni", true, AnchorUni},
 		{"RFPCA", true, RFPCA},
+		{"RFFModel", true, RFFModel},
 		{"Chi2Gamma", false, Chi2Gamma},
 		{"VZInt", false, VZInt},
 		{"LiInt", false, LiInt},
@@ -73,6 +74,8 @@ func Cases() []Case {
 		{"RFPCAExpChi2", false, RFPCAExpChi2},
 		{"RFPCAExpChi2Phase", false, RFPCAExpChi2Phase},
 		{"RFPCA64", false, RFPCA64},
+		{"RFFReg", false, RFFReg},
+		{"RFF64Model", false, RFF64Model},
 	}
 }
 
@@ -849,4 +852,43 @@ func RFPCAExpChi2Phase() fmap.Verified {
 // constants (frequencies, projection, mean) go to a data file.
 func RFPCA64() fmap.Verified {
 	return rfpca(GaussianRFF(64, 96, 64, nil), 64, true, 4, absolute(0.1, 0.02, 1000000, rfpcaOn))
+}
+
+// WithModel returns vm with a linear model of its features attached:
+// weights and biases drawn from N(0, 1) by a PCG seeded with (seed, 2),
+// for the given class labels (nil: a regression model), as a learn
+// section's design would carry (codegen emits NScores, NClass or NScore).
+func WithModel(vm fmap.Verified, classes []float64, seed uint64) fmap.Verified {
+	r := rand.New(rand.NewPCG(seed, 2))
+	k := max(1, len(classes))
+	mod := &fmap.LinearModel{Classes: classes, W: make([]float64, vm.Map.Dim*k), Bias: make([]float64, k),
+		Ridge: 1e-3, Rows: 480, DataSHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", HeldRows: 120}
+	for i := range mod.W {
+		mod.W[i] = r.NormFloat64()
+	}
+	for i := range mod.Bias {
+		mod.Bias[i] = r.NormFloat64()
+	}
+	if classes != nil {
+		mod.HeldAccuracy = 0.9583
+	} else {
+		mod.HeldRMSE = 0.25
+	}
+	m := *vm.Map
+	m.Model = mod
+	return random(&m, vm.Verification)
+}
+
+// RFFModel is RFFSkew with a model of 3 classes (16×3 weights, Go
+// literals).
+func RFFModel() fmap.Verified { return WithModel(RFFSkew(), []float64{-1, 2, 7.5}, 1) }
+
+// RFFReg is RFFSkew with a regression model.
+func RFFReg() fmap.Verified { return WithModel(RFFSkew(), nil, 2) }
+
+// RFF64Model is GaussianRFF with n = 64 inputs and D = 256 (m = 128) and
+// a model of 10 classes: its 8192 frequency coordinates and 2570 model
+// constants go to a data file.
+func RFF64Model() fmap.Verified {
+	return WithModel(GaussianRFF(64, 128, 64, RFF64().Verification), []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 3)
 }

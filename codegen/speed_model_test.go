@@ -1,0 +1,96 @@
+package codegen
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/featmap/featmap/codegen/internal/testmaps"
+)
+
+// modelBench is the benchmark file of BenchmarkModel64's module: the map
+// RFF64Model alone (N) and its predictor (NScores, which evaluates N and
+// the 256×10 weights), timed per input over 16 inputs in [0, 1]⁶⁴.
+const modelBench = `package gentest
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+var benchX = func() (xs [16][64]float64) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for i := range xs {
+		for j := range xs[i] {
+			xs[i][j] = r.Float64()
+		}
+	}
+	return xs
+}()
+
+var benchOut [RFF64ModelDim]float64
+
+func BenchmarkMap(b *testing.B) {
+	for i := 0; b.Loop(); i++ {
+		RFF64Model(&benchOut, &benchX[i%16])
+	}
+}
+
+var benchScores [RFF64ModelClasses]float64
+
+func BenchmarkScores(b *testing.B) {
+	for i := 0; b.Loop(); i++ {
+		RFF64ModelScores(&benchScores, &benchX[i%16])
+	}
+}
+`
+
+// BenchmarkModel64 builds the emitted RFF64Model (n = 64, D = 256, a
+// model of 10 classes) in a temporary module and times N alone and
+// NScores in five go test -bench runs there, reporting their medians
+// (ns/input) and their ratio; its own ns/op is the build and run.
+// go test -run '^$' -bench Model64 ./codegen
+func BenchmarkModel64(b *testing.B) {
+	e, err := emitMap("RFF64Model", testmaps.RFF64Model())
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := writeModule(b, []emitted{e})
+	if err := os.WriteFile(filepath.Join(dir, "bench_test.go"), []byte(modelBench), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var out string
+	for range 5 {
+		out += goRun(b, dir, nil, "test", "-run", "^$", "-bench", ".", "-count", "1")
+	}
+	b.Logf("go test -bench in the emitted module:\n%s", out)
+	ns := map[string][]float64{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 4 && f[3] == "ns/op" && strings.HasPrefix(f[0], "Benchmark") {
+			name, _, _ := strings.Cut(strings.TrimPrefix(f[0], "Benchmark"), "-")
+			v, err := strconv.ParseFloat(f[2], 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ns[name] = append(ns[name], v)
+		}
+	}
+	median := func(v []float64) float64 {
+		if len(v) == 0 {
+			return math.NaN()
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	n, s := median(ns["Map"]), median(ns["Scores"])
+	for b.Loop() {
+	}
+	b.ReportMetric(n, "map-ns/input")
+	b.ReportMetric(s, "scores-ns/input")
+	b.ReportMetric(s/n, "scores/map")
+}

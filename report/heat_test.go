@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/featmap/featmap/design/fmap"
@@ -37,5 +38,62 @@ func TestKernelErrorsWholeRows(t *testing.T) {
 				t.Fatalf("error at (%v, %v) = %v, want %v", x, y, e, want)
 			}
 		}
+	}
+}
+
+// TestSignatureCurvesRelative: under the relative error the signature plot
+// draws |k − k̂|/k, whose maximum is the verified weighted signature error
+// (fmap.Verification.Signature, w = 1/k on the same dense λ grid, of which
+// the plot keeps every few points), not the unweighted |k − k̂| the
+// absolute error's plot draws.
+func TestSignatureCurvesRelative(t *testing.T) {
+	const hi = 31
+	in := testInput()
+	abs, _, _ := in.signatureCurves(2)
+	p := &fmap.Problem{
+		Kernel:  fmap.Kernel{Type: fmap.Chi2, Gamma: 1},
+		Domain:  fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{hi}},
+		Measure: fmap.Relative, Norm: fmap.LInf, Negative: fmap.NegativeSign,
+	}
+	ref, err := p.Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Reference, in.Measure = ref, fmap.Relative
+	for i := range in.Methods {
+		for j := range in.Dims {
+			if c := &in.Cells[i][j]; c.ok() {
+				v := fmap.Verify(c.Map, ref)
+				c.Verification = &v
+			}
+		}
+	}
+	rel, left, _ := in.signatureCurves(2)
+	if len(left) != 0 {
+		t.Errorf("Fourier maps left out: %q", left)
+	}
+	for i, cv := range rel {
+		top := 0.0
+		for _, q := range cv {
+			top = math.Max(top, q.Y)
+		}
+		want := in.Cells[i][2].Verification.Signature.LInf
+		if top > want*(1+1e-9) || top < 0.95*want {
+			t.Errorf("method %d: curve maximum %.6g, verified relative signature error %.6g", i, top, want)
+		}
+		absTop := 0.0
+		for _, q := range abs[i] {
+			absTop = math.Max(absTop, q.Y)
+		}
+		if math.Abs(absTop-top) < 1e-3*top {
+			t.Errorf("method %d: the relative curve's maximum %.6g equals the absolute one's %.6g", i, top, absTop)
+		}
+	}
+	f, ok, err := in.signatureFigure(2, "test")
+	if err != nil || !ok {
+		t.Fatalf("no figure: %v", err)
+	}
+	if !strings.Contains(string(f.SVG), "/ k(λ)") || !strings.Contains(f.Title, "Relative") {
+		t.Errorf("figure %q does not name the relative error on its y axis", f.Title)
 	}
 }

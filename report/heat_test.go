@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -95,5 +96,38 @@ func TestSignatureCurvesRelative(t *testing.T) {
 	}
 	if !strings.Contains(string(f.SVG), "/ k(λ)") || !strings.Contains(f.Title, "Relative") {
 		t.Errorf("figure %q does not name the relative error on its y axis", f.Title)
+	}
+}
+
+// TestColourBarNumbers: the kernel-error map's colour bar labels its ticks
+// as the HTML tables print numbers (7.50×10⁻⁵, not Go's 7.5e-05): for each
+// labelled tick the label is the text of the table cell of its value.
+func TestColourBarNumbers(t *testing.T) {
+	tags := regexp.MustCompile(`<[^>]*>`)
+	labelled := 0
+	for _, top := range []float64{7.67e-5, 0.0123, 2.4, 31000} {
+		for _, tk := range (tableTicks{}).Ticks(-top, top) {
+			if tk.Label == "" {
+				continue
+			}
+			labelled++
+			cell := tags.ReplaceAllString(string(htmlCell(table{Title: "L∞"}, tableCell{Status: StatusOK, Value: math.Abs(tk.Value)})), "")
+			// The table writes the exponent in <sup>, the plot in
+			// superscript digits: compare them written plainly.
+			plain := strings.NewReplacer("⁻", "−", "⁰", "0", "¹", "1", "²", "2", "³", "3", "⁴", "4",
+				"⁵", "5", "⁶", "6", "⁷", "7", "⁸", "8", "⁹", "9").Replace(strings.TrimPrefix(tk.Label, "−"))
+			if cell != plain {
+				t.Errorf("tick %v labelled %q, the table prints %q", tk.Value, tk.Label, cell)
+			}
+			if strings.Contains(tk.Label, "e") {
+				t.Errorf("tick %v labelled %q in exponent style", tk.Value, tk.Label)
+			}
+		}
+	}
+	if labelled < 8 {
+		t.Errorf("%d labelled ticks", labelled)
+	}
+	if got := tableNumber(-7.5e-5); got != "−7.50×10⁻⁵" {
+		t.Errorf("tableNumber(-7.5e-5) = %q", got)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -208,5 +210,50 @@ func TestDescribeDims(t *testing.T) {
 		if got := describeDims(c.dims); got != c.want {
 			t.Errorf("describeDims(%v) = %q, want %q", c.dims, got, c.want)
 		}
+	}
+}
+
+// TestCompareRelativeSignaturePlot: under the relative error (the spec in
+// testdata/specs/compare-relative.yaml, without its slow chum) the report's
+// signature plot draws vz's relative error and leaves out li and
+// chebyshev, whose Ψ(x)·Ψ(y) is not a function of λ alone, saying so.
+func TestCompareRelativeSignaturePlot(t *testing.T) {
+	text, err := os.ReadFile("testdata/specs/compare-relative.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := parseCompare(t, strings.Replace(string(text), "[chum, li, chebyshev, vz]", "[li, chebyshev, vz]", 1))
+	if len(s.Compare.Methods) != 3 {
+		t.Fatalf("%d methods: the spec's method list changed", len(s.Compare.Methods))
+	}
+	c, err := s.RunComparison(context.Background(), Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := c.ReportInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := report.Write(dir, in); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "signature-error.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "Not drawn: li, chebyshev.") {
+		t.Errorf("report.md does not say li and chebyshev are left out of the signature plot")
+	}
+	legend := func(label string) bool { return strings.Contains(string(svg), ">"+label+"</text>") }
+	if !legend("vz") || legend("li") || legend("chebyshev") {
+		t.Errorf("signature plot legend: vz %v, li %v, chebyshev %v; want vz only", legend("vz"), legend("li"), legend("chebyshev"))
+	}
+	if !strings.Contains(string(svg), "/ k(λ)") {
+		t.Errorf("the signature plot's axis does not name the relative error")
 	}
 }

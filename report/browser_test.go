@@ -3,10 +3,14 @@ package report
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"html"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +70,9 @@ func tail(s string, n int) string {
 // TestBrowser renders a report's index.html — a fresh one and the
 // committed example — in headless chromium and checks that the page loads
 // with its tables and every plot: each SVG holds drawn paths and text, the
-// heat map's image is there, and the screenshot shows the plots' colours.
+// heat map's image is there, and the screenshot shows the plots' colours;
+// at 360 and 1600 px the page does not scroll sideways, and the plots
+// print numbers as the tables do.
 func TestBrowser(t *testing.T) {
 	bin := chromium(t)
 	dir := t.TempDir()
@@ -117,6 +123,8 @@ func checkPage(t *testing.T, bin, path string, methods int) {
 	if images != 2 {
 		t.Errorf("%d embedded images, want 2 (the heat map and its colour bar)", images)
 	}
+	checkNumberLabels(t, svgs)
+	checkWidths(t, bin, path)
 
 	shot := filepath.Join(t.TempDir(), "page.png")
 	runChromium(t, bin, "--window-size=1280,4200", "--screenshot="+shot, url)
@@ -167,4 +175,127 @@ func checkPage(t *testing.T, bin, path string, methods int) {
 func near(a uint32, b uint8) bool {
 	d := int(a) - int(b)
 	return d > -12 && d < 12
+}
+
+// pageWidths are the viewport widths the page must read well at: a small
+// phone and a wide desktop window.
+var pageWidths = []int{360, 1600}
+
+// probePage shows a copy of the page in an iframe w px wide (headless
+// chromium's window is at least 500 px wide, so the viewport is set this
+// way) and, once it has loaded, writes the framed page's scroll width and
+// viewport width into its own DOM, which --dump-dom then prints. The page
+// itself stays script-free; reading the frame needs
+// --allow-file-access-from-files.
+const probePage = `<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="page.html" style="border:0;display:block;width:%dpx;height:%dpx"></iframe>
+<script>window.addEventListener("load", function () {
+var f = document.getElementById("f");
+document.body.setAttribute("data-probe", f.contentDocument.documentElement.scrollWidth + " " + f.contentWindow.innerWidth);
+});</script></body></html>`
+
+// writeProbe writes a copy of the page at path and a probe page framing it
+// at width px (height tall) into a temporary directory, and returns the
+// probe's URL.
+func writeProbe(t *testing.T, path string, width, height int) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "page.html"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	probe := filepath.Join(dir, "probe.html")
+	if err := os.WriteFile(probe, []byte(fmt.Sprintf(probePage, width, height)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + filepath.ToSlash(probe)
+}
+
+// pageScrollWidth loads the page at path in a viewport width px wide and
+// returns document.documentElement.scrollWidth and window.innerWidth.
+func pageScrollWidth(t *testing.T, bin, path string, width int) (scroll, inner int) {
+	t.Helper()
+	url := writeProbe(t, path, width, 900)
+	dom := string(runChromium(t, bin, "--allow-file-access-from-files", fmt.Sprintf("--window-size=%d,1000", max(width, 500)+20), "--dump-dom", url))
+	m := regexp.MustCompile(`data-probe="(\d+) (\d+)"`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the probe did not run at %d px: %s", width, tail(dom, 300))
+	}
+	scroll, _ = strconv.Atoi(m[1])
+	inner, _ = strconv.Atoi(m[2])
+	return scroll, inner
+}
+
+// checkWidths checks that the page at path does not scroll sideways at any
+// of pageWidths (wide tables scroll inside their own box, plots shrink),
+// and saves a screenshot at each width to screenshotDirEnv when set.
+func checkWidths(t *testing.T, bin, path string) {
+	for _, w := range pageWidths {
+		scroll, inner := pageScrollWidth(t, bin, path, w)
+		t.Logf("%d px: scrollWidth %d, innerWidth %d", w, scroll, inner)
+		if inner != w {
+			t.Errorf("viewport %d px wide, asked for %d", inner, w)
+		}
+		if scroll > inner {
+			t.Errorf("at %d px the page scrolls sideways: scrollWidth %d > innerWidth %d", w, scroll, inner)
+		}
+		if d := os.Getenv(screenshotDirEnv); d != "" {
+			shot := filepath.Join(d, fmt.Sprintf("%s-%dpx.png", strings.ReplaceAll(t.Name(), "/", "-"), w))
+			runChromium(t, bin, "--allow-file-access-from-files", fmt.Sprintf("--window-size=%d,4200", w),
+				"--screenshot="+shot, writeProbe(t, path, w, 4200))
+		}
+	}
+}
+
+// svgTexts returns the text labels of an SVG in order.
+func svgTexts(svg string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`(?s)<text[^>]*>(.*?)</text>`).FindAllStringSubmatch(svg, -1) {
+		out = append(out, html.UnescapeString(strings.TrimSpace(m[1])))
+	}
+	return out
+}
+
+// checkNumberLabels checks that no plot prints a number in Go's exponent
+// style (1e-05) and that the colour bar of the kernel-error map labels its
+// ticks as the tables print numbers (tableNumber: 7.50×10⁻⁵, 0.0123).
+func checkNumberLabels(t *testing.T, svgs []string) {
+	expo := regexp.MustCompile(`\de[-+]?\d`)
+	for i, s := range svgs {
+		for _, l := range svgTexts(s) {
+			if expo.MatchString(l) {
+				t.Errorf("plot %d prints %q in exponent style", i+1, l)
+			}
+		}
+	}
+	// The colour bar's labels are the last texts of the kernel-error map
+	// after its own axes: they are the ones with a sign or ×10, or that
+	// parse as a number not on the input axes; check every numeric label
+	// round-trips through tableNumber.
+	heat := svgTexts(svgs[len(svgs)-1])
+	bar := 0
+	for _, l := range heat {
+		v, err := strconv.ParseFloat(strings.NewReplacer("−", "-", "×10", "e").Replace(fromSuperscript(l)), 64)
+		if err != nil {
+			continue
+		}
+		if got := tableNumber(v); got != l {
+			t.Errorf("kernel-error plot label %q, the tables would print %q", l, got)
+		}
+		if strings.HasPrefix(l, "−") {
+			bar++
+		}
+	}
+	if bar == 0 {
+		t.Errorf("no negative colour bar label among %q", heat)
+	}
+}
+
+// fromSuperscript turns superscript digits and minus into plain ones.
+func fromSuperscript(s string) string {
+	return strings.NewReplacer("⁻", "-", "⁰", "0", "¹", "1", "²", "2", "³", "3", "⁴", "4",
+		"⁵", "5", "⁶", "6", "⁷", "7", "⁸", "8", "⁹", "9").Replace(s)
 }

@@ -107,6 +107,7 @@ func (in *Input) heatFigure(j int, why string) (figure, bool, error) {
 	bar.HideX()
 	bar.Y.Padding = 0
 	bar.Y.Min, bar.Y.Max = -top, top
+	bar.Y.Tick.Marker = tableTicks{}
 
 	svg, err := renderSVG(heatW, heatH, func(c draw.Canvas) {
 		barW := vg.Points(105)
@@ -119,7 +120,7 @@ func (in *Input) heatFigure(j int, why string) (figure, bool, error) {
 	})
 	caption := fmt.Sprintf("The signed kernel error K(x, y) − Ψ(x)·Ψ(y) of %s, the most accurate method at D = %d (%s), "+
 		"at every pair of %s (as in Chum's Fig. 5); red: Ψ·Ψ below K (the map underestimates), blue: above it. "+
-		"Largest |error| %.3g.", m.Label, d, why, ref.InputsOn, top)
+		"Largest |error| %s.", m.Label, d, why, ref.InputsOn, tableNumber(top))
 	if len(ref.Inputs) > maxHeatSide {
 		caption += fmt.Sprintf(" The domain's %d inputs are sampled at %d evenly spaced values per axis.", len(ref.Inputs), maxHeatSide)
 	}

@@ -2,6 +2,8 @@ package report
 
 import (
 	"math"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/featmap/featmap/design/fmap"
@@ -37,5 +39,95 @@ func TestKernelErrorsWholeRows(t *testing.T) {
 				t.Fatalf("error at (%v, %v) = %v, want %v", x, y, e, want)
 			}
 		}
+	}
+}
+
+// TestSignatureCurvesRelative: under the relative error the signature plot
+// draws |k − k̂|/k, whose maximum is the verified weighted signature error
+// (fmap.Verification.Signature, w = 1/k on the same dense λ grid, of which
+// the plot keeps every few points), not the unweighted |k − k̂| the
+// absolute error's plot draws.
+func TestSignatureCurvesRelative(t *testing.T) {
+	const hi = 31
+	in := testInput()
+	abs, _, _ := in.signatureCurves(2)
+	p := &fmap.Problem{
+		Kernel:  fmap.Kernel{Type: fmap.Chi2, Gamma: 1},
+		Domain:  fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{hi}},
+		Measure: fmap.Relative, Norm: fmap.LInf, Negative: fmap.NegativeSign,
+	}
+	ref, err := p.Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Reference, in.Measure = ref, fmap.Relative
+	for i := range in.Methods {
+		for j := range in.Dims {
+			if c := &in.Cells[i][j]; c.ok() {
+				v := fmap.Verify(c.Map, ref)
+				c.Verification = &v
+			}
+		}
+	}
+	rel, left, _ := in.signatureCurves(2)
+	if len(left) != 0 {
+		t.Errorf("Fourier maps left out: %q", left)
+	}
+	for i, cv := range rel {
+		top := 0.0
+		for _, q := range cv {
+			top = math.Max(top, q.Y)
+		}
+		want := in.Cells[i][2].Verification.Signature.LInf
+		if top > want*(1+1e-9) || top < 0.95*want {
+			t.Errorf("method %d: curve maximum %.6g, verified relative signature error %.6g", i, top, want)
+		}
+		absTop := 0.0
+		for _, q := range abs[i] {
+			absTop = math.Max(absTop, q.Y)
+		}
+		if math.Abs(absTop-top) < 1e-3*top {
+			t.Errorf("method %d: the relative curve's maximum %.6g equals the absolute one's %.6g", i, top, absTop)
+		}
+	}
+	f, ok, err := in.signatureFigure(2, "test")
+	if err != nil || !ok {
+		t.Fatalf("no figure: %v", err)
+	}
+	if !strings.Contains(string(f.SVG), "/ k(λ)") || !strings.Contains(f.Title, "Relative") {
+		t.Errorf("figure %q does not name the relative error on its y axis", f.Title)
+	}
+}
+
+// TestColourBarNumbers: the kernel-error map's colour bar labels its ticks
+// as the HTML tables print numbers (7.50×10⁻⁵, not Go's 7.5e-05): for each
+// labelled tick the label is the text of the table cell of its value.
+func TestColourBarNumbers(t *testing.T) {
+	tags := regexp.MustCompile(`<[^>]*>`)
+	labelled := 0
+	for _, top := range []float64{7.67e-5, 0.0123, 2.4, 31000} {
+		for _, tk := range (tableTicks{}).Ticks(-top, top) {
+			if tk.Label == "" {
+				continue
+			}
+			labelled++
+			cell := tags.ReplaceAllString(string(htmlCell(table{Title: "L∞"}, tableCell{Status: StatusOK, Value: math.Abs(tk.Value)})), "")
+			// The table writes the exponent in <sup>, the plot in
+			// superscript digits: compare them written plainly.
+			plain := strings.NewReplacer("⁻", "−", "⁰", "0", "¹", "1", "²", "2", "³", "3", "⁴", "4",
+				"⁵", "5", "⁶", "6", "⁷", "7", "⁸", "8", "⁹", "9").Replace(strings.TrimPrefix(tk.Label, "−"))
+			if cell != plain {
+				t.Errorf("tick %v labelled %q, the table prints %q", tk.Value, tk.Label, cell)
+			}
+			if strings.Contains(tk.Label, "e") {
+				t.Errorf("tick %v labelled %q in exponent style", tk.Value, tk.Label)
+			}
+		}
+	}
+	if labelled < 8 {
+		t.Errorf("%d labelled ticks", labelled)
+	}
+	if got := tableNumber(-7.5e-5); got != "−7.50×10⁻⁵" {
+		t.Errorf("tableNumber(-7.5e-5) = %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -155,13 +156,11 @@ func (in *Input) measuredOn() string {
 // grid is subsampled evenly to it).
 const maxCurvePoints = 1200
 
-// signatureFigure plots |k(λ) − k̂(λ)| of every method made at column j.
-func (in *Input) signatureFigure(j int, why string) (figure, bool, error) {
+// signatureCurves returns the signature error curve of every method made
+// at column j (nil for the others), the labels of the methods left out and
+// the λ axis label ("" when no curve is drawn).
+func (in *Input) signatureCurves(j int) (curves []plotter.XYs, left []string, xLabel string) {
 	ref := in.Reference
-	if len(ref.Dense) < 2 || len(ref.Dense[0]) != 1 {
-		return figure{}, false, nil
-	}
-	d := in.Dims[j]
 	stride := (len(ref.Dense) + maxCurvePoints - 1) / maxCurvePoints
 	var idx []int
 	for k := 0; k < len(ref.Dense); k += stride {
@@ -170,23 +169,54 @@ func (in *Input) signatureFigure(j int, why string) (figure, bool, error) {
 	if last := len(ref.Dense) - 1; idx[len(idx)-1] != last {
 		idx = append(idx, last)
 	}
-	curves := make([]plotter.XYs, len(in.Methods))
-	top := 0.0
-	var xLabel string
-	for i := range in.Methods {
+	// Under the relative error the curves are |k − k̂|/k, the relative error
+	// of the pairs at argument λ (Chum eq. 18): the measure the designs
+	// minimised. That holds for maps whose Ψ(x)·Ψ(y) depends on λ alone
+	// (Fourier maps); for the others (Li's and the Chebyshev series)
+	// fmap.Map.SignatureAt follows the pairs at the domain's upper end,
+	// where the absolute error peaks but the relative one need not, so
+	// they are left out with a note rather than drawn misleadingly.
+	relative := in.Measure == fmap.Relative
+	curves = make([]plotter.XYs, len(in.Methods))
+	for i, m := range in.Methods {
 		c := in.Cells[i][j]
 		if !c.ok() {
+			continue
+		}
+		if relative && c.Map.Fourier() == nil {
+			left = append(left, m.Label)
 			continue
 		}
 		xLabel = lambdaLabel(c.Map)
 		for _, k := range idx {
 			l := ref.Dense[k]
 			e := math.Abs(ref.Signature(l) - c.Map.SignatureAt(l))
+			if relative {
+				e *= ref.Weight(l) // 1/k(λ)
+			}
 			if math.IsNaN(e) || math.IsInf(e, 0) {
 				continue
 			}
 			curves[i] = append(curves[i], plotter.XY{X: l[0], Y: e})
-			top = math.Max(top, e)
+		}
+	}
+	return curves, left, xLabel
+}
+
+// signatureFigure plots |k(λ) − k̂(λ)| of every method made at column j,
+// divided by k(λ) under the relative error (see signatureCurves).
+func (in *Input) signatureFigure(j int, why string) (figure, bool, error) {
+	ref := in.Reference
+	if len(ref.Dense) < 2 || len(ref.Dense[0]) != 1 {
+		return figure{}, false, nil
+	}
+	d := in.Dims[j]
+	relative := in.Measure == fmap.Relative
+	curves, left, xLabel := in.signatureCurves(j)
+	top := 0.0
+	for _, cv := range curves {
+		for _, p := range cv {
+			top = math.Max(top, p.Y)
 		}
 	}
 	if top == 0 {
@@ -214,8 +244,17 @@ func (in *Input) signatureFigure(j int, why string) (figure, bool, error) {
 			}
 		}
 	}
+	if xLabel == "" {
+		// Every map at column j was left out: no plot.
+		return figure{}, false, nil
+	}
 	title := fmt.Sprintf("Signature error at D = %d", d)
-	p := newPlot(title, xLabel, "|k(λ) − k̂(λ)|  (kernel units)")
+	yLabel := "|k(λ) − k̂(λ)|  (kernel units)"
+	if relative {
+		title = fmt.Sprintf("Relative signature error at D = %d", d)
+		yLabel = "|k(λ) − k̂(λ)| / k(λ)  (relative error)"
+	}
+	p := newPlot(title, xLabel, yLabel)
 	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
 	p.Y.Min, p.Y.Max = decades(math.Max(lo, floor), top)
 	var entries []entry
@@ -240,6 +279,15 @@ func (in *Input) signatureFigure(j int, why string) (figure, bool, error) {
 	caption := fmt.Sprintf("How well each method's map reproduces the kernel's signature k(λ) at D = %d (%s): "+
 		"|k(λ) − k̂(λ)| on %s, unweighted. The verified error weighs it by the error weight w(λ) of the %s measure; "+
 		"dips are where k̂ crosses k.", d, why, ref.DenseOn, in.Measure)
+	if relative {
+		caption = fmt.Sprintf("How well each method's map reproduces the kernel's signature k(λ) at D = %d (%s): "+
+			"|k(λ) − k̂(λ)| / k(λ) on %s, the relative error of every pair of inputs at argument λ, the measure "+
+			"the designs minimised; dips are where k̂ crosses k.", d, why, ref.DenseOn)
+	}
+	if len(left) > 0 {
+		caption += fmt.Sprintf(" Not drawn: %s. Their Ψ(x)·Ψ(y) depends on x and y, not on λ alone, "+
+			"so no single curve gives their relative error; the tables give its measured L∞ and RMS.", strings.Join(left, ", "))
+	}
 	return figure{File: "signature-error.svg", Title: title, Caption: caption, SVG: svg}, true, err
 }
 

@@ -184,10 +184,13 @@ func powerOfTen(e int) string {
 	case e >= -2 && e < 0:
 		return strconv.FormatFloat(math.Pow(10, float64(e)), 'f', -e, 64)
 	}
-	const sup = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-	digits := []rune(sup)
+	return "10" + superscript(e)
+}
+
+// superscript writes the integer e in superscript digits, e.g. ⁻⁴.
+func superscript(e int) string {
+	digits := []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
 	var b strings.Builder
-	b.WriteString("10")
 	if e < 0 {
 		b.WriteRune('⁻')
 		e = -e
@@ -196,6 +199,34 @@ func powerOfTen(e int) string {
 		b.WriteRune(digits[c-'0'])
 	}
 	return b.String()
+}
+
+// tableNumber writes v as the HTML tables do (numberParts: three
+// significant digits, times a power of ten outside 0.001..9999), in plain
+// text with a superscript exponent and a true minus sign: 7.50×10⁻⁵.
+func tableNumber(v float64) string {
+	m, e := numberParts(v)
+	m = strings.Replace(m, "-", "−", 1)
+	if e == 0 {
+		return m
+	}
+	return m + "×10" + superscript(e)
+}
+
+// tableTicks places ticks as gonum/plot's default ticker does and labels
+// them with tableNumber, so that an axis prints numbers as the tables do
+// (the default writes 7.5e-05).
+type tableTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (tableTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = tableNumber(ts[i].Value)
+		}
+	}
+	return ts
 }
 
 // decades returns the powers of ten around the positive values lo ≤ hi,

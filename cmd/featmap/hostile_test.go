@@ -170,7 +170,18 @@ func TestHostile(t *testing.T) {
 		t.Fatal(err)
 	}
 	fifoData := write("fifo-data.yaml", []byte("version: 1\nname: H\nkernel: {type: rbf, sigma: 1}\ndomain: {dims: 2, interval: [0, 10]}\ntarget: {dim: 8}\ndata: {file: fifo}\nmethod: {name: rff}\n"))
+	fifoOut := filepath.Join(dir, "fifo.go")
+	if err := syscall.Mkfifo(fifoOut, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	linkOut := filepath.Join(dir, "link.go")
+	if err := os.Symlink(filepath.Join(dir, "target.go"), linkOut); err != nil {
+		t.Fatal(err)
+	}
+	validPath := write("valid.yaml", []byte(valid))
 	cases = append(cases,
+		hostileCase{name: "gen -o FIFO", args: []string{"gen", "-o", fifoOut, validPath}, code: exitUsage, want: "-o " + fifoOut + ": not a regular file"},
+		hostileCase{name: "gen -o symlink", args: []string{"gen", "-o", linkOut, validPath}, code: exitUsage, want: "-o " + linkOut + ": not a regular file"},
 		hostileCase{name: "48MB spec", args: []string{"design", writeBigSpec(t, filepath.Join(dir, "big.yaml"), valid, 48<<20)}, code: exitUsage, want: "more than the 1048576 a spec may have"},
 		hostileCase{name: "/dev/zero", args: []string{"design", "/dev/zero"}, code: exitUsage, want: "/dev/zero: not a regular file"},
 		hostileCase{name: "/dev/urandom", args: []string{"design", "/dev/urandom"}, code: exitUsage, want: "/dev/urandom: not a regular file"},

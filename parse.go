@@ -702,6 +702,8 @@ func (p *parser) target(n *yaml.Node, s *Spec) (*yaml.Node, error) {
 		return nil, p.errAt(m.keys["max_dim"], "target.max_dim", "applies only with target.max_error, not with target.dim")
 	case d.Dim == 0 && d.MaxError == 0:
 		return nil, p.errAt(m.node, "target", "missing dim or max_error (exactly one is required)")
+	case d.MaxError > 0 && d.MaxError < MinMaxError:
+		return nil, p.errAt(m.value("max_error"), "target.max_error", "%v is below %v, the smallest error the float64 verification can tell from rounding: at least %v", d.MaxError, MinMaxError, MinMaxError)
 	case d.MaxError > 0 && d.MaxDim == 0:
 		d.MaxDim = DefaultMaxDim
 	}

@@ -562,6 +562,7 @@ var malformed = []struct {
 	{"dim 0", with(5, "target: {dim: 0}"), "x.yaml:5: target.dim: must be >= 1, not 0"},
 	{"dim too large", with(5, "target: {dim: 65537}"), "x.yaml:5: target.dim: must be <= 65536, not 65537"},
 	{"max_error zero", with(5, "target: {max_error: 0}"), "x.yaml:5: target.max_error: must be > 0, not 0"},
+	{"max_error below the floor", with(5, "target: {max_error: 1e-300}"), "x.yaml:5: target.max_error: 1e-300 is below 1e-12, the smallest error the float64 verification can tell from rounding: at least 1e-12"},
 	{"max_error negative", with(5, "target: {max_error: -1e-3}"), "x.yaml:5: target.max_error: must be > 0, not -1e-3"},
 	{"max_dim zero", with(5, "target: {max_error: 0.1, max_dim: 0}"), "x.yaml:5: target.max_dim: must be >= 1, not 0"},
 	{"unknown method", with(6, "method: {name: ridgelet}"), `x.yaml:6: method.name: unknown method "ridgelet"; want one of ` + methodList + ", auto"},

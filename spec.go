@@ -54,6 +54,12 @@ type TargetSpec struct {
 	MaxDim int
 }
 
+// MinMaxError is the smallest target.max_error a spec may ask for: the
+// verification measures |K − Ψ·Ψ| in float64 with D terms, whose rounding is
+// about D·2⁻⁵³ ≈ 10⁻¹⁴, so a smaller target can never be confirmed, only
+// searched for up to max_dim (issue 18: 1e-300 ran every D to max_dim).
+const MinMaxError = 1e-12
+
 // DefaultMaxDim is the largest dimension target.max_error tries by default,
 // MaxDim the largest dimension a spec may ask for, and MaxInputs the
 // largest input dimension (domain.dims).

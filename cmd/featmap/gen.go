@@ -73,6 +73,13 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "featmap gen: %s %s: the directory %s does not exist\n", flagName, path, filepath.Dir(path))
 			return exitUsage
 		}
+		// Refused before anything opens it: reading a FIFO for the
+		// freshness check would block, and a device or symlink is never
+		// replaced (issue 18).
+		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+			fmt.Fprintf(stderr, "featmap gen: %s %s: not a regular file (%v): gen writes only to a regular file or a new path\n", flagName, path, fi.Mode())
+			return exitUsage
+		}
 	}
 	if *check && *force {
 		fmt.Fprintln(stderr, "featmap gen: -check and -force exclude each other")

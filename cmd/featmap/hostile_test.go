@@ -1,0 +1,327 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Limits every hostile input must stay within (issue 18).
+const (
+	hostileMaxWall = 2 * time.Second
+	hostileMaxRSS  = 200 << 10 // KiB, as Rusage.Maxrss on Linux
+)
+
+// hostileCase is one run of the built featmap binary on a hostile input.
+type hostileCase struct {
+	name string
+	args []string // after the binary; the spec path last
+	code int
+	want string // a substring of stdout+stderr
+	skip string // a known finding not yet fixed: why, and its issue
+}
+
+var (
+	featmapBinOnce sync.Once
+	featmapBin     string
+	featmapBinErr  error
+)
+
+// buildFeatmap builds the command once per test binary into a temporary
+// directory (TestHostile removes it).
+func buildFeatmap(t *testing.T) string {
+	t.Helper()
+	featmapBinOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "featmap-hostile-")
+		if err != nil {
+			featmapBinErr = err
+			return
+		}
+		featmapBin = filepath.Join(dir, "featmap")
+		out, err := exec.Command("go", "build", "-o", featmapBin, ".").CombinedOutput()
+		if err != nil {
+			featmapBinErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if featmapBinErr != nil {
+		t.Fatal(featmapBinErr)
+	}
+	return featmapBin
+}
+
+// wantRE is a corpus file's manifest line: # want: exit N: "substring".
+var wantRE = regexp.MustCompile(`^# want: exit (\d): "(.*)"\s*$`)
+
+// readHostileCorpus reads testdata/hostile/*.yaml: each names its expected
+// exit code and message substring in a "# want:" comment among its first
+// lines, runs gen instead of design if it says "# featmap: gen", and is
+// skipped with the reason given by a "# skip: issue N: …" line (a finding
+// whose fix is not done yet).
+func readHostileCorpus(t *testing.T) []hostileCase {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "hostile", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no hostile corpus: %v", err)
+	}
+	var cases []hostileCase
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := hostileCase{name: filepath.Base(f), code: -1}
+		cmd := "design"
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		for i := 0; i < 6 && sc.Scan(); i++ {
+			line := strings.TrimRight(sc.Text(), "\r")
+			if line == "# featmap: gen" {
+				cmd = "gen"
+			}
+			if r, ok := strings.CutPrefix(line, "# skip: "); ok {
+				c.skip = r
+			}
+			if m := wantRE.FindStringSubmatch(line); m != nil {
+				c.code, _ = strconv.Atoi(m[1])
+				c.want = m[2]
+			}
+		}
+		if c.code < 0 {
+			t.Fatalf("%s: no `# want: exit N: \"substring\"` line among the first six", f)
+		}
+		c.args = []string{cmd, abs}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// nonFiniteTemplates put a value in one numeric key of an otherwise valid
+// spec; every one of .nan, .inf and -.inf must be a spec error naming the
+// key.
+var nonFiniteTemplates = []struct{ key, spec string }{
+	{"kernel.sigma", "kernel: {type: rbf, sigma: V}\ndomain: {interval: [0, 3]}\ntarget: {dim: 5}\nmethod: {name: chum}\n"},
+	{"kernel.beta", "kernel: {type: exp-chi2, beta: V}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 8}\nmethod: {name: rff}\n"},
+	{"kernel.gamma", "kernel: {type: chi2, gamma: V}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 5}\nmethod: {name: chum}\n"},
+	{"kernel.c", "kernel: {type: skewed-chi2, sigma: 1, c: V}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 8}\nmethod: {name: rff}\n"},
+	{"domain.interval", "kernel: {type: chi2}\ndomain: {interval: [V, 1]}\ntarget: {dim: 5}\nmethod: {name: chum}\n"},
+	{"domain.interval", "kernel: {type: rbf, sigma: 0.3}\ndomain: {interval: [0, V]}\ntarget: {dim: 5}\nmethod: {name: chum}\n"},
+	{"domain.integers", "kernel: {type: chi2}\ndomain: {integers: [0, V]}\ntarget: {dim: 5}\nmethod: {name: chum}\n"},
+	{"domain.dims", "kernel: {type: rbf, sigma: 1}\ndomain: {dims: V, interval: [0, 1]}\ntarget: {dim: 8}\nmethod: {name: rff}\n"},
+	{"target.dim", "kernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: V}\nmethod: {name: chum}\n"},
+	{"target.max_error", "kernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {max_error: V}\nmethod: {name: chum}\n"},
+	{"target.max_dim", "kernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {max_error: 0.01, max_dim: V}\nmethod: {name: chum}\n"},
+	{"method.omega_max", "kernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 5}\nmethod: {name: chum, omega_max: V}\n"},
+	{"method.spacing", "kernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 5}\nmethod: {name: chum, spacing: V}\n"},
+	{"method.energy", "kernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 5}\nmethod: {name: annfm, energy: V}\n"},
+	{"method.seed", "kernel: {type: rbf, sigma: 1}\ndomain: {interval: [0, 1]}\ntarget: {dim: 8}\nmethod: {name: rff, seed: V}\n"},
+	{"data.max_rows", "kernel: {type: rbf, sigma: 1}\ndomain: {dims: 2, interval: [0, 10]}\ntarget: {dim: 8}\ndata: {file: DATA, max_rows: V}\nmethod: {name: rff}\n"},
+	{"learn.ridge", "kernel: {type: rbf, sigma: 1}\ndomain: {dims: 2, interval: [0, 10]}\ntarget: {dim: 8}\ndata: {file: DATA, label_column: 2}\nlearn: {ridge: V}\nmethod: {name: rff}\n"},
+}
+
+// TestHostile runs the featmap binary on every hostile input of issue 18 —
+// the corpus in testdata/hostile, NaN and ±Inf in every numeric key, and
+// the inputs that cannot be committed (device nodes, FIFOs, a 48 MB spec)
+// — and asserts each one's exit code and message, that it ends within
+// hostileMaxWall and peaks below hostileMaxRSS, and that a successful run
+// prints no non-finite number.
+func TestHostile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs about 80 designs")
+	}
+	bin := buildFeatmap(t)
+	t.Cleanup(func() { os.RemoveAll(filepath.Dir(bin)) })
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := readHostileCorpus(t)
+
+	data := write("rows.csv", []byte("1,2,0\n3,4,1\n5,6,0\n6,7,1\n1,1,0\n2,2,1\n"))
+	for i, tmpl := range nonFiniteTemplates {
+		for _, v := range []string{".nan", ".inf", "-.inf"} {
+			spec := "version: 1\nname: H\n" + strings.ReplaceAll(strings.Replace(tmpl.spec, "V", v, 1), "DATA", data)
+			name := fmt.Sprintf("nonfinite-%d-%s-%s.yaml", i, tmpl.key, v)
+			cases = append(cases, hostileCase{name: name, args: []string{"design", write(name, []byte(spec))}, code: exitUsage, want: tmpl.key})
+		}
+	}
+
+	valid := "version: 1\nname: H\nkernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 3}\nmethod: {name: chum}\n"
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fifoData := write("fifo-data.yaml", []byte("version: 1\nname: H\nkernel: {type: rbf, sigma: 1}\ndomain: {dims: 2, interval: [0, 10]}\ntarget: {dim: 8}\ndata: {file: fifo}\nmethod: {name: rff}\n"))
+	fifoOut := filepath.Join(dir, "fifo.go")
+	if err := syscall.Mkfifo(fifoOut, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	linkOut := filepath.Join(dir, "link.go")
+	if err := os.Symlink(filepath.Join(dir, "target.go"), linkOut); err != nil {
+		t.Fatal(err)
+	}
+	validPath := write("valid.yaml", []byte(valid))
+	cases = append(cases,
+		hostileCase{name: "gen -o FIFO", args: []string{"gen", "-o", fifoOut, validPath}, code: exitUsage, want: "-o " + fifoOut + ": not a regular file"},
+		hostileCase{name: "gen -o symlink", args: []string{"gen", "-o", linkOut, validPath}, code: exitUsage, want: "-o " + linkOut + ": not a regular file"},
+		hostileCase{name: "48MB spec", args: []string{"design", writeBigSpec(t, filepath.Join(dir, "big.yaml"), valid, 48<<20)}, code: exitUsage, want: "more than the 1048576 a spec may have"},
+		hostileCase{name: "/dev/zero", args: []string{"design", "/dev/zero"}, code: exitUsage, want: "/dev/zero: not a regular file"},
+		hostileCase{name: "/dev/urandom", args: []string{"design", "/dev/urandom"}, code: exitUsage, want: "/dev/urandom: not a regular file"},
+		hostileCase{name: "FIFO spec", args: []string{"design", fifo}, code: exitUsage, want: "fifo: not a regular file"},
+		hostileCase{name: "FIFO data file", args: []string{"design", fifoData}, code: exitUsage, want: "fifo: not a regular file"},
+		hostileCase{name: "empty spec", args: []string{"design", write("empty.yaml", nil)}, code: exitUsage, want: "empty spec"},
+		hostileCase{name: "binary garbage", args: []string{"design", write("garbage.yaml", garbage(4096))}, code: exitUsage, want: "invalid YAML"},
+		hostileCase{name: "10^5 levels of [", args: []string{"design", write("deep.yaml", []byte("version: 1\nname: "+strings.Repeat("[", 1e5)+strings.Repeat("]", 1e5)+"\n"))}, code: exitUsage, want: "max depth"},
+	)
+
+	var mu sync.Mutex
+	var slowest, largest struct {
+		name string
+		wall time.Duration
+		rss  int64
+	}
+	t.Cleanup(func() {
+		t.Logf("%d cases; slowest %s: %v; largest %s: %d KiB", len(cases), slowest.name, slowest.wall.Round(time.Millisecond), largest.name, largest.rss)
+	})
+	t.Run("cases", func(t *testing.T) {
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				if c.skip != "" {
+					t.Skip(c.skip)
+				}
+				t.Parallel()
+				wall, rss, code, out := runHostile(t, bin, c.args)
+				mu.Lock()
+				if wall > slowest.wall {
+					slowest.name, slowest.wall = c.name, wall
+				}
+				if rss > largest.rss {
+					largest.name, largest.rss = c.name, rss
+				}
+				mu.Unlock()
+				if code != c.code || !strings.Contains(out, c.want) {
+					t.Errorf("featmap %s: exit %d, want %d mentioning %q; output:\n%s", strings.Join(c.args, " "), code, c.code, c.want, tail(out, 800))
+				}
+				if code == exitInternal || strings.Contains(out, "goroutine ") {
+					t.Errorf("a panic or internal error:\n%s", tail(out, 800))
+				}
+				if code == exitOK && nonFiniteRE.MatchString(stripComments(out)) {
+					t.Errorf("exit 0 with a non-finite number in the output:\n%s", tail(out, 800))
+				}
+				if wall > hostileMaxWall {
+					t.Errorf("took %v, more than %v", wall, hostileMaxWall)
+				}
+				if rss > hostileMaxRSS {
+					t.Errorf("peak RSS %d KiB, more than %d KiB", rss, hostileMaxRSS)
+				}
+			})
+		}
+	})
+}
+
+// runHostile runs bin with args in a temporary directory (gen writes
+// there), killing it after 10 s, and returns its wall time, peak RSS in
+// KiB, exit code and combined output.
+func runHostile(t *testing.T, bin string, args []string) (time.Duration, int64, int, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = t.TempDir()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if ctx.Err() != nil {
+		t.Fatalf("featmap %v: killed after %v (hangs)", args, wall)
+	}
+	if cmd.ProcessState == nil {
+		t.Fatalf("featmap %v: %v", args, err)
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Fatalf("no rusage on this platform")
+	}
+	return wall, ru.Maxrss, cmd.ProcessState.ExitCode(), out.String()
+}
+
+// nonFiniteRE matches a non-finite number printed or emitted as a
+// constant; math.NaN() in emitted code (for non-finite inputs) is not one.
+var nonFiniteRE = regexp.MustCompile(`[^.]\bNaN\b|[+-]Inf\b|math\.Inf\(`)
+
+// writeBigSpec writes the valid spec text followed by comment lines up to
+// size bytes, in chunks: the test process must stay small, because the
+// child's Maxrss counts the parent's resident memory it shared until exec.
+func writeBigSpec(t *testing.T, path, valid string, size int) string {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString(valid)
+	line := "# " + strings.Repeat("x", 77) + "\n"
+	for n := len(valid); n < size; n += len(line) {
+		w.WriteString(line)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// garbage returns n deterministic bytes that are not YAML (a xorshift
+// stream, seeded).
+func garbage(n int) []byte {
+	b := make([]byte, n)
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := range b {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		b[i] = byte(x) | 0x80
+	}
+	return b
+}
+
+// stripComments drops Go line comments, whose prose may name NaN and Inf.
+func stripComments(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// tail returns the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}

@@ -247,8 +247,13 @@ type GroupLassoBlock struct {
 //
 //	Ψ(x) = [√d_1 z_1(x_1), …, √d_G z_G(x_G)],  Ψ(x)·Ψ(y) = Σ_g d_g z_g(x_g)·z_g(y_g) ≈ Σ_g d_g K_g(x_g, y_g),
 //
-// the learned combined kernel of §3.3 (eq. 16: the MKL kernel Σ d_g K_g).
-// Zero groups are dropped: D = dim_per_kernel × the kept kernels.
+// the learned combined kernel of §3.3: eq. 13's MKL feature map
+// [√d_1 ψ_1, …, √d_k ψ_k] with d_g = ‖w_g‖/√2, the d at which eq. 16 holds
+// with equality (multidim.KernelWeights). The d_g are on the scale of the
+// library's objective (½‖ZW − Y‖²/N + λΣ‖W_g‖, so C = √2/λ with the loss
+// averaged over the rows): their shares d_g/Σd (KernelShares) are
+// scale-free, their sum is not 1. Zero groups are dropped: D =
+// dim_per_kernel × the kept kernels.
 func (s *Spec) GroupLassoBlocks(ctx context.Context) ([]GroupLassoBlock, error) {
 	gl, r := s.GroupLasso, s.GroupLassoResult
 	if gl == nil || r == nil {

@@ -119,6 +119,30 @@ func TestGroupLassoSpec(t *testing.T) {
 		maxErr = math.Max(maxErr, math.Abs(got-exact))
 	}
 	t.Logf("d = %.4g, D = %d: max |Ψ·Ψ − Σ d_g z_g·z_g| = %.3g, max |Ψ·Ψ − Σ d_g K_g| = %.3g over 200 held-out pairs", r.KernelWeights, dim, maxDiff, maxErr)
+	// The blocks' features are the ones the group lasso learned on: the
+	// library's refit model (rows of the kept groups) predicts the held-out
+	// rows, which it never saw, through them about as well as it did its
+	// own validation rows (other features would predict nothing).
+	var mse, mean, vr float64
+	for _, y := range d.HeldLabels {
+		mean += y / float64(len(d.HeldLabels))
+	}
+	for i, x := range held {
+		pred := r.Intercept[0]
+		for _, b := range blocks {
+			z := make([]float64, b.Map.Dim)
+			b.Map.Eval(z, x[b.Columns[0]:b.Columns[1]+1])
+			for j, v := range z {
+				pred += v * r.Refit.At(b.Kernel*64+j, 0)
+			}
+		}
+		mse += (pred - d.HeldLabels[i]) * (pred - d.HeldLabels[i]) / float64(len(held))
+		vr += (d.HeldLabels[i] - mean) * (d.HeldLabels[i] - mean) / float64(len(held))
+	}
+	t.Logf("refit on the blocks' features: held-out MSE %.4g over %d rows (library's validation %.4g; label variance %.4g)", mse, len(held), r.RelaxedValidation, vr)
+	if !(mse < 1.5*r.RelaxedValidation+0.01 && mse < 0.2*vr) {
+		t.Errorf("held-out MSE %v through the blocks' features: want near the library's validation %v and far below the variance %v", mse, r.RelaxedValidation, vr)
+	}
 	if maxDiff > 1e-12 {
 		t.Errorf("Ψ·Ψ differs from Σ d_g z_g·z_g by %v", maxDiff)
 	}

@@ -304,3 +304,58 @@ func EvalGroupLasso(blocks []GroupLassoBlock, dst, x []float64) {
 		o += b.Map.Dim
 	}
 }
+
+// GroupLassoError is the verification of a combined map against the
+// learned combined kernel Σ_g d_g K_g on pairs of the data's held-out rows
+// (which the group lasso never saw): the largest and the root-mean-square
+// |Ψ(x)·Ψ(y) − Σ_g d_g K_g(x_g, y_g)| over the pairs (x_i, x_j), i ≤ j, of
+// the first rows held-out rows (every one if rows ≤ 0), and Scale = Σ_g d_g
+// over the kept kernels, the combined kernel's value at x = y for rbf.
+type GroupLassoError struct {
+	Max, RMS, Scale float64
+	Rows, Pairs     int
+}
+
+// VerifyGroupLasso measures the blocks' map against Σ_g d_g K_g on the
+// held-out rows of s's data (see GroupLassoError).
+func (s *Spec) VerifyGroupLasso(blocks []GroupLassoBlock, rows int) (GroupLassoError, error) {
+	held := s.Problem.Data.Held
+	if rows > 0 && rows < len(held) {
+		held = held[:rows]
+	}
+	if len(held) == 0 {
+		return GroupLassoError{}, errors.New("featmap: no held-out rows to verify the combined map on")
+	}
+	dim := 0
+	for _, b := range blocks {
+		dim += b.Map.Dim
+	}
+	psi := make([][]float64, len(held))
+	for i, x := range held {
+		psi[i] = make([]float64, dim)
+		EvalGroupLasso(blocks, psi[i], x)
+	}
+	e := GroupLassoError{Rows: len(held)}
+	for _, b := range blocks {
+		e.Scale += b.Weight
+	}
+	var sq float64
+	for i, x := range held {
+		for j := i; j < len(held); j++ {
+			y := held[j]
+			var k, dot float64
+			for _, b := range blocks {
+				k += b.Weight * b.Map.Kernel.Eval(x[b.Columns[0]:b.Columns[1]+1], y[b.Columns[0]:b.Columns[1]+1])
+			}
+			for c, v := range psi[i] {
+				dot += v * psi[j][c]
+			}
+			d := math.Abs(dot - k)
+			e.Max = math.Max(e.Max, d)
+			sq += d * d
+			e.Pairs++
+		}
+	}
+	e.RMS = math.Sqrt(sq / float64(e.Pairs))
+	return e, nil
+}

@@ -177,3 +177,33 @@ func TestGroupLassoSpecErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupLassoVerify: the combined map's error against Σ_g d_g K_g on
+// held-out rows is measured (largest and RMS over row pairs) and falls as
+// the features per kernel grow, as random features' error does (~1/√D).
+func TestGroupLassoVerify(t *testing.T) {
+	data := map[string]string{"d.csv": glData(1200)}
+	var rms []float64
+	for _, dim := range []int{32, 256} {
+		spec := glSpec(glKernels, fmt.Sprintf("{name: rff-group-lasso, dim_per_kernel: %d, lambda: auto, seed: 1}", dim),
+			"{file: d.csv, columns: [0, 5], label_column: 6}")
+		s := loadSpec(t, writeSpecWith(t, spec, data))
+		blocks, err := s.GroupLassoBlocks(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := s.VerifyGroupLasso(blocks, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("dim_per_kernel %d, %d kept kernels: max |Ψ·Ψ − Σ d_g K_g| %.4g, RMS %.4g over %d pairs of %d held-out rows (Σ d_g = %.4g)",
+			dim, len(blocks), e.Max, e.RMS, e.Pairs, e.Rows, e.Scale)
+		if e.Pairs != 100*101/2 || !(e.Max >= e.RMS && e.RMS > 0) {
+			t.Errorf("pairs %d, max %v, RMS %v", e.Pairs, e.Max, e.RMS)
+		}
+		rms = append(rms, e.RMS/e.Scale)
+	}
+	if !(rms[1] < rms[0]/2) {
+		t.Errorf("relative RMS %v at 32 and 256 features per kernel: want it to fall by more than 2 (√8 ≈ 2.8 expected)", rms)
+	}
+}

@@ -149,6 +149,12 @@ func groupLassoUnsupported(stderr io.Writer, cmd string, spec *featmap.Spec) int
 	for _, l := range spec.Describe() {
 		fmt.Fprintf(stderr, "featmap %s: %s\n", cmd, l)
 	}
+	if blocks, err := spec.GroupLassoBlocks(context.Background()); err == nil {
+		if e, err := spec.VerifyGroupLasso(blocks, 200); err == nil {
+			fmt.Fprintf(stderr, "featmap %s: the kept kernels' blocks against Σ d_g K_g on %d held-out rows: max error %.4g, RMS %.4g (Σ d_g = %.4g)\n",
+				cmd, e.Rows, e.Max, e.RMS, e.Scale)
+		}
+	}
 	fmt.Fprintf(stderr, "featmap %s: %s: %v\n", cmd, spec.Path, featmap.ErrGroupLassoDesign)
 	return exitFailed
 }

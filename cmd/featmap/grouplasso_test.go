@@ -38,7 +38,7 @@ data: {file: d.csv, columns: [0, 3], label_column: 4}
 	for _, args := range [][]string{{"design", spec}, {"gen", "-o", out, spec}} {
 		code, stdout, errOut := runCLI(args...)
 		t.Logf("featmap %s: exit %d\n%s", args[0], code, errOut)
-		if code != exitFailed || stdout != "" || !strings.Contains(errOut, "not implemented") || !strings.Contains(errOut, "rff-group-lasso") || !strings.Contains(errOut, "D = ") {
+		if code != exitFailed || stdout != "" || !strings.Contains(errOut, "not implemented") || !strings.Contains(errOut, "rff-group-lasso") || !strings.Contains(errOut, "D = ") || !strings.Contains(errOut, "held-out rows: max error") {
 			t.Errorf("featmap %s: exit %d, stdout %q, stderr %q: want exit %d, what was learned and that the map is not designed", args[0], code, stdout, errOut, exitFailed)
 		}
 	}

@@ -18,6 +18,20 @@ func (s *Spec) Describe() []string {
 		"domain: " + p.Domain.Describe(),
 		fmt.Sprintf("error: %s, minimised in the %s norm", p.Measure, p.Norm),
 	}
+	if gl := s.GroupLasso; gl != nil {
+		lines[0] = "kernels:"
+		for g, k := range gl.Kernels {
+			lines[0] += fmt.Sprintf(" %d. %s on data columns %d..%d;", g, k.Kernel.Describe(), k.Columns[0]+s.Data.First, k.Columns[1]+s.Data.First)
+		}
+		lam := "auto (relaxed-lasso validation)"
+		if gl.Lambda > 0 {
+			lam = fmt.Sprintf("%g", gl.Lambda)
+		}
+		lines = append(lines, fmt.Sprintf("method: rff-group-lasso, %d features per kernel, λ %s, seed %d", gl.DimPerKernel, lam, gl.Seed))
+		if r := s.GroupLassoResult; r != nil {
+			lines = append(lines, strings.Split(describeGroupLasso(gl, r), "\n")...)
+		}
+	}
 	if s.Target != nil {
 		if s.Target.Dim > 0 {
 			lines = append(lines, fmt.Sprintf("target: D = %d", s.Target.Dim))

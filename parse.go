@@ -1,6 +1,7 @@
 package featmap
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -129,6 +130,11 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 			return nil, err
 		}
 	}
+	if s.GroupLasso != nil {
+		if err := learnGroupLasso(context.Background(), s); err != nil {
+			return nil, err
+		}
+	}
 	for _, m := range s.methods() {
 		if l, ok := m.Method.(*homogeneous.Li); ok && l.Opts.Data != "" {
 			s.Warnings = append(s.Warnings, (&SpecError{Path: path, Line: m.keys["data"], Field: child(m.field, "data"),
@@ -142,6 +148,9 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 func (s *Spec) methods() []*MethodSpec {
 	if s.Method != nil {
 		return []*MethodSpec{s.Method}
+	}
+	if s.Compare == nil { // kernels: rff-group-lasso is no registry method
+		return nil
 	}
 	var out []*MethodSpec
 	for i := range s.Compare.Methods {
@@ -178,6 +187,7 @@ type (
 		Version kv `yaml:"version"`
 		Name    kv `yaml:"name"`
 		Kernel  kv `yaml:"kernel"`
+		Kernels kv `yaml:"kernels"`
 		Domain  kv `yaml:"domain"`
 		Error   kv `yaml:"error"`
 		Target  kv `yaml:"target"`
@@ -260,6 +270,9 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 		return err
 	}
 	s.Problem = &fmap.Problem{}
+	if d.Kernels.V != nil {
+		return p.kernelsSpec(top, d, s)
+	}
 	sigma, err := p.kernel(top, d.Kernel, s.Problem)
 	if err != nil {
 		return err

@@ -456,9 +456,9 @@ var malformed = []struct {
 	{"tab indentation", "version: 1\nkernel:\n\ttype: chi2\n", "x.yaml:3: invalid YAML: found character that cannot start any token (the line is indented with a tab: YAML indents with spaces)"},
 
 	// Unknown keys at every level.
-	{"unknown top-level key", with(0, "colour: red"), "x.yaml:7: colour: unknown key; top-level keys are version, name, kernel, domain, error, target, method, compare, data, learn"},
-	{"unknown key that is not a name", with(0, `"my key": 1`), `x.yaml:7: "my key": unknown key; top-level keys are version, name, kernel, domain, error, target, method, compare, data, learn`},
-	{"unknown top-level key, typo", with(0, "eror: {norm: l1}"), "x.yaml:7: eror: unknown key (did you mean error?); top-level keys are version, name, kernel, domain, error, target, method, compare, data, learn"},
+	{"unknown top-level key", with(0, "colour: red"), "x.yaml:7: colour: unknown key; top-level keys are version, name, kernel, kernels, domain, error, target, method, compare, data, learn"},
+	{"unknown key that is not a name", with(0, `"my key": 1`), `x.yaml:7: "my key": unknown key; top-level keys are version, name, kernel, kernels, domain, error, target, method, compare, data, learn`},
+	{"unknown top-level key, typo", with(0, "eror: {norm: l1}"), "x.yaml:7: eror: unknown key (did you mean error?); top-level keys are version, name, kernel, kernels, domain, error, target, method, compare, data, learn"},
 	{"unknown kernel key", with(3, "kernel: {type: chi2, gama: 2}"), "x.yaml:3: kernel.gama: unknown key (did you mean gamma?); kernel keys are type, gamma, sigma, c, beta"},
 	{"unknown domain key", with(4, "domain:", "  integers: [0, 255]", "  step: 1"), "x.yaml:6: domain.step: unknown key; domain keys are dims, integers, interval, negative"},
 	{"unknown error key", with(0, "error: {norm: l1, measure: absolute}"), "x.yaml:7: error.measure: unknown key; error keys are norm, weight"},

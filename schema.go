@@ -52,7 +52,9 @@ func kvSchemas() map[string]obj {
 		"domain.integers": pair(obj{"type": "integer"}),
 		"domain.interval": {"oneOf": []any{pair(obj{"type": "number"}),
 			obj{"type": "array", "items": pair(obj{"type": "number"}), "minItems": 1}}},
-		"data.columns": pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
+		"kernels.columns": pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
+		"method.lambda":   {"oneOf": []any{positive, obj{"const": "auto"}}},
+		"data.columns":    pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
 		"compare.methods": {"type": "array", "minItems": 1, "items": obj{"oneOf": []any{
 			obj{"type": "string", "enum": anys(MethodNames())}, obj{"$ref": "#/$defs/method"}}}},
 		"compare.dims": {"type": "array", "minItems": 1, "items": obj{"type": "integer", "minimum": 1, "maximum": MaxDim}},
@@ -61,34 +63,39 @@ func kvSchemas() map[string]obj {
 
 // schemaDocs are the descriptions of the schema's keys, by key path.
 var schemaDocs = map[string]string{
-	"version":          "The spec format's version: 1.",
-	"name":             "The Go identifier prefix of emitted code (exported).",
-	"kernel":           "The kernel K(x, y) the map approximates.",
-	"kernel.type":      "The kernel's name.",
-	"kernel.gamma":     "The degree of a homogeneous kernel (default 1).",
-	"kernel.sigma":     "The width of rbf and the skewed kernels: one number, or one per axis.",
-	"kernel.c":         "The offset of the skewed kernels.",
-	"kernel.beta":      "The scale of exp-chi2.",
-	"domain":           "The inputs the map is designed and verified on.",
-	"domain.dims":      "The input dimension (default 1).",
-	"domain.integers":  "[lo, hi]: every integer in it (one axis).",
-	"domain.interval":  "[lo, hi] for every axis, or one pair per axis.",
-	"domain.negative":  "What a homogeneous kernel's map does with negative inputs (default sign).",
-	"error":            "How the map's error is measured.",
-	"error.norm":       "The norm of the error over the domain (default linf).",
-	"error.weight":     "absolute, relative (homogeneous kernels) or uniform.",
-	"target":           "What to design: dim, or the smallest dimension reaching max_error.",
-	"target.dim":       "The output dimension D.",
-	"target.max_error": "The largest error allowed; the smallest dimension reaching it is designed.",
-	"target.max_dim":   "The largest dimension max_error tries (default 31).",
-	"method":           "The design method, by name, with its options.",
-	"compare":          "A comparison of methods at several dimensions (instead of target and method).",
-	"compare.methods":  "Methods: a name, or a mapping with name and options.",
-	"compare.dims":     "The output dimensions compared.",
-	"data":             "A data file (CSV, optionally gzipped) the maps are fitted to and verified on.",
-	"data.file":        "The file's path, relative to the spec.",
-	"data.columns":     "[first, last]: the columns holding the inputs.",
-	"learn":            "Learn the rbf kernel's σ from the data's labels.",
+	"version":               "The spec format's version: 1.",
+	"name":                  "The Go identifier prefix of emitted code (exported).",
+	"kernel":                "The kernel K(x, y) the map approximates.",
+	"kernel.type":           "The kernel's name.",
+	"kernel.gamma":          "The degree of a homogeneous kernel (default 1).",
+	"kernel.sigma":          "The width of rbf and the skewed kernels: one number, or one per axis.",
+	"kernel.c":              "The offset of the skewed kernels.",
+	"kernel.beta":           "The scale of exp-chi2.",
+	"domain":                "The inputs the map is designed and verified on.",
+	"domain.dims":           "The input dimension (default 1).",
+	"domain.integers":       "[lo, hi]: every integer in it (one axis).",
+	"domain.interval":       "[lo, hi] for every axis, or one pair per axis.",
+	"domain.negative":       "What a homogeneous kernel's map does with negative inputs (default sign).",
+	"error":                 "How the map's error is measured.",
+	"error.norm":            "The norm of the error over the domain (default linf).",
+	"error.weight":          "absolute, relative (homogeneous kernels) or uniform.",
+	"target":                "What to design: dim, or the smallest dimension reaching max_error.",
+	"target.dim":            "The output dimension D.",
+	"target.max_error":      "The largest error allowed; the smallest dimension reaching it is designed.",
+	"target.max_dim":        "The largest dimension max_error tries (default 31).",
+	"method":                "The design method, by name, with its options.",
+	"compare":               "A comparison of methods at several dimensions (instead of target and method).",
+	"compare.methods":       "Methods: a name, or a mapping with name and options.",
+	"compare.dims":          "The output dimensions compared.",
+	"data":                  "A data file (CSV, optionally gzipped) the maps are fitted to and verified on.",
+	"data.file":             "The file's path, relative to the spec.",
+	"data.columns":          "[first, last]: the columns holding the inputs.",
+	"learn":                 "Learn the rbf kernel's σ from the data's labels.",
+	"kernels":               "In place of kernel: several kernels, one per column group of the data, combined by method rff-group-lasso.",
+	"kernels.columns":       "[first, last]: the kernel's data columns (inside data.columns; groups do not overlap).",
+	"method.dim_per_kernel": "rff-group-lasso: every kernel's number of random features (even).",
+	"method.lambda":         "rff-group-lasso: the group penalty λ > 0, or auto (default).",
+	"method.seed":           "rff-group-lasso: kernel g's features are rff's with seed + g (default 1).",
 }
 
 // anys converts strings to []any for JSON enums.
@@ -113,6 +120,9 @@ func SpecSchema() (out []byte, err error) {
 	}()
 	kvs := kvSchemas()
 	top := obj{}
+	kvs["kernels"] = obj{"type": "array", "minItems": 1, "items": obj{"type": "object",
+		"properties": optionProps(reflect.TypeOf(glKernelDoc{}), "kernels", kvs),
+		"required":   []any{"type", "sigma", "columns"}, "additionalProperties": false}}
 	for _, f := range structFields(reflect.New(reflect.TypeOf(specDoc{})).Elem()) {
 		if t, ok := specSections[f.name]; ok {
 			top[f.name] = sectionSchema(f.name, reflect.TypeOf(t).Elem(), kvs)
@@ -138,6 +148,12 @@ func SpecSchema() (out []byte, err error) {
 		methods = append(methods, obj{"$ref": "#/$defs/method-" + name})
 		inners = append(inners, obj{"$ref": "#/$defs/inner-" + name})
 	}
+	glProps := optionProps(reflect.TypeOf(glMethodDoc{}), "method", kvs)
+	glProps["name"] = obj{"const": "rff-group-lasso"}
+	defs["method-rff-group-lasso"] = obj{"type": "object", "properties": glProps,
+		"required": []any{"name", "dim_per_kernel"}, "additionalProperties": false,
+		"description": "With kernels: the group lasso over the kernels' random features."}
+	methods = append(methods, obj{"$ref": "#/$defs/method-rff-group-lasso"})
 	defs["method"] = obj{"oneOf": methods, "description": "A method: name (one of the registered methods) and that method's options."}
 	defs["inner"] = obj{"oneOf": inners, "description": "Another method, applied first: name, dim and its options."}
 	s := obj{
@@ -147,11 +163,15 @@ func SpecSchema() (out []byte, err error) {
 		"description":          "Generated by `featmap schema` from the Go types that decode a spec; do not edit.",
 		"type":                 "object",
 		"properties":           top,
-		"required":             []any{"version", "name", "kernel", "domain"},
+		"required":             []any{"version", "name", "domain"},
 		"additionalProperties": false,
+		// kernel with target and method, or with compare; or kernels
+		// with method rff-group-lasso (the decoder refuses kernel with
+		// kernels, and kernels with target, compare or learn).
 		"oneOf": []any{
-			obj{"required": []any{"target", "method"}},
-			obj{"required": []any{"compare"}},
+			obj{"required": []any{"kernel", "target", "method"}},
+			obj{"required": []any{"kernel", "compare"}},
+			obj{"required": []any{"kernels", "method"}},
 		},
 		"$defs": defs,
 	}

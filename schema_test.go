@@ -48,10 +48,15 @@ func TestSchemaTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s struct {
-		Properties map[string]struct {
+	type props struct {
+		Properties map[string]any `json:"properties"`
+		Items      *struct {
 			Properties map[string]any `json:"properties"`
-		} `json:"properties"`
+		} `json:"items"`
+	}
+	var s struct {
+		Properties map[string]props `json:"properties"`
+		Defs       map[string]props `json:"$defs"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		t.Fatal(err)
@@ -62,6 +67,14 @@ func TestSchemaTables(t *testing.T) {
 		for kk := range sec.Properties {
 			paths[k+"."+kk] = true
 		}
+		if sec.Items != nil { // kernels: a list of sections
+			for kk := range sec.Items.Properties {
+				paths[k+"."+kk] = true
+			}
+		}
+	}
+	for kk := range s.Defs["method-rff-group-lasso"].Properties {
+		paths["method."+kk] = true
 	}
 	for k := range schemaDocs {
 		if !paths[k] {
@@ -120,6 +133,7 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		"version: 1\nname: X\nkernel: {type: exp-chi2, beta: 1}\ndomain: {dims: 2, interval: [[0, 1], [0, 2]]}\ntarget: {dim: 16}\nmethod: {name: rff, seed: 2, inner: {name: chum, dim: 5}}\n",
 		"version: 1\nname: X\nkernel: {type: rbf, sigma: [0.3, 0.2]}\ndomain: {dims: 2, interval: [0, 1]}\ntarget: {max_error: 0.01, max_dim: 40}\nmethod: {name: rff}\n",
 		"version: 1\nname: X\nkernel: {type: chi2}\ndomain: {integers: [0, 255]}\ncompare: {methods: [chum, {name: li, bins: 64}], dims: [3, 5]}\n",
+		"version: 1\nname: X\nkernels:\n  - {type: rbf, sigma: 1, columns: [0, 1]}\n  - {type: skewed-chi2, sigma: 2, c: 1, columns: [2, 3]}\ndomain: {dims: 4, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 64, lambda: auto, seed: 1}\ndata: {file: d.csv, columns: [0, 3], label_column: 4}\n",
 	}
 	for _, spec := range valid {
 		if _, err := ParseSpec("v.yaml", []byte(spec)); err != nil {
@@ -142,6 +156,7 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		{"wrong type", strings.Replace(base, "dim: 7", "dim: seven", 1), "target.dim: want integer"},
 		{"out of range", strings.Replace(base, "dim: 7", "dim: 0", 1), "target.dim: below the minimum"},
 		{"not positive", base + "learn: {sigma: shared, ridge: 0}\n", "learn.ridge: not above"},
+		{"group lasso lambda", "version: 1\nname: X\nkernels:\n  - {type: rbf, sigma: 1, columns: [0, 1]}\ndomain: {dims: 2, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 64, lambda: best}\ndata: {file: d.csv, columns: [0, 1], label_column: 2}\n", "method"},
 		{"target and compare", base + "compare: {methods: [chum], dims: [3]}\n", "oneOf"},
 		{"inner without dim", "version: 1\nname: X\nkernel: {type: exp-chi2, beta: 1}\ndomain: {dims: 2, interval: [0, 1]}\ntarget: {dim: 16}\nmethod: {name: rff, inner: {name: chum}}\n", "missing dim"},
 	}

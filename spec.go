@@ -36,6 +36,11 @@ type Spec struct {
 	// it and records what it learned in Learned.
 	Learn   *LearnSpec
 	Learned *multidim.LearnResult
+	// GroupLasso is set for a spec with kernels (method rff-group-lasso);
+	// LoadSpec then learns the kernels' weights from the data's labels
+	// into GroupLassoResult.
+	GroupLasso       *GroupLassoSpec
+	GroupLassoResult *multidim.GroupLassoResult
 	// OptionFiles are the files the methods' options named (read by
 	// LoadSpec, design.FileLoader), in the order they were read, with the
 	// SHA-256 of their content; the data section's file is Problem.Data.

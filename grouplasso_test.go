@@ -1,0 +1,209 @@
+package featmap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/featmap/featmap/multidim"
+)
+
+// glSpec is an rff-group-lasso spec over 3 column groups of 2 columns
+// (data columns 0..5, label column 6).
+func glSpec(kernels, method, data string) string {
+	return `version: 1
+name: GLSynth
+kernels: ` + kernels + `
+domain: {dims: 6, interval: [-3, 3]}
+method: ` + method + `
+data: ` + data + "\n"
+}
+
+const glKernels = `
+  - {type: rbf, sigma: 1, columns: [0, 1]}
+  - {type: rbf, sigma: 1, columns: [2, 3]}
+  - {type: rbf, sigma: 1, columns: [4, 5]}`
+
+// glData is seeded synthetic rows: 6 uniform inputs in [-3, 3] and a label
+// that depends on columns 0..3 only (groups 0 and 1), none on group 2.
+func glData(n int) string {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var b strings.Builder
+	for range n {
+		x := make([]float64, 6)
+		for j := range x {
+			x[j] = -3 + 6*rng.Float64()
+		}
+		y := math.Sin(x[0])*math.Cos(x[1]) + 0.5*math.Sin(x[2]+x[3]) + 0.05*rng.NormFloat64()
+		for _, v := range x {
+			fmt.Fprintf(&b, "%.6f,", v)
+		}
+		fmt.Fprintf(&b, "%.6f\n", y)
+	}
+	return b.String()
+}
+
+// TestGroupLassoSpec: a spec with kernels learns the weights of the
+// kernels from the data's rows to fit (the library's result on the same
+// rows and options), drops the uninformative group, and the combined map's
+// Ψ(x)·Ψ(y) is Σ_g d_g z_g(x_g)·z_g(y_g) with d_g the library's weights.
+func TestGroupLassoSpec(t *testing.T) {
+	spec := glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, lambda: auto, seed: 1}",
+		"{file: d.csv, columns: [0, 5], label_column: 6}")
+	s := loadSpec(t, writeSpecWith(t, spec, map[string]string{"d.csv": glData(1200)}))
+	r := s.GroupLassoResult
+	if r == nil {
+		t.Fatal("no group-lasso result")
+	}
+	for _, l := range s.Describe() {
+		t.Log(l)
+	}
+	d := s.Problem.Data
+	want, err := multidim.GroupLasso(context.Background(), d.Fit, d.FitLabels, multidim.GroupLassoOptions{
+		Kernels: s.GroupLasso.Kernels, DimPerKernel: 64, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g := range 3 {
+		if r.GroupNorms[g] != want.GroupNorms[g] {
+			t.Errorf("group %d norm %v, library on the same rows %v", g, r.GroupNorms[g], want.GroupNorms[g])
+		}
+	}
+	if r.Zero[0] || r.Zero[1] || !r.Zero[2] {
+		t.Fatalf("zero groups %v (norms %v): want only the uninformative group 2 zero", r.Zero, r.GroupNorms)
+	}
+	if _, err := s.Design(context.Background(), Settings{}); !errors.Is(err, ErrGroupLassoDesign) {
+		t.Errorf("Design: %v, want ErrGroupLassoDesign", err)
+	}
+	blocks, err := s.GroupLassoBlocks(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dim := 0
+	for _, b := range blocks {
+		dim += b.Map.Dim
+	}
+	if len(blocks) != 2 || blocks[0].Kernel != 0 || blocks[1].Kernel != 1 || dim != 128 {
+		t.Fatalf("%d blocks of D = %d: want kernels 0 and 1, D = 128", len(blocks), dim)
+	}
+	psi := func(x []float64) []float64 {
+		v := make([]float64, dim)
+		EvalGroupLasso(blocks, v, x)
+		return v
+	}
+	dot := func(a, b []float64) (s float64) {
+		for i := range a {
+			s += a[i] * b[i]
+		}
+		return s
+	}
+	var maxDiff, maxErr float64
+	held := d.Held
+	for i := 0; i+1 < len(held) && i < 200; i++ {
+		x, y := held[i], held[i+1]
+		var want, exact float64
+		for _, b := range blocks {
+			zx, zy := make([]float64, b.Map.Dim), make([]float64, b.Map.Dim)
+			xs, ys := x[b.Columns[0]:b.Columns[1]+1], y[b.Columns[0]:b.Columns[1]+1]
+			b.Map.Eval(zx, xs)
+			b.Map.Eval(zy, ys)
+			want += r.KernelWeights[b.Kernel] * dot(zx, zy)
+			exact += r.KernelWeights[b.Kernel] * b.Map.Kernel.Eval(xs, ys)
+		}
+		got := dot(psi(x), psi(y))
+		maxDiff = math.Max(maxDiff, math.Abs(got-want))
+		maxErr = math.Max(maxErr, math.Abs(got-exact))
+	}
+	t.Logf("d = %.4g, D = %d: max |Ψ·Ψ − Σ d_g z_g·z_g| = %.3g, max |Ψ·Ψ − Σ d_g K_g| = %.3g over 200 held-out pairs", r.KernelWeights, dim, maxDiff, maxErr)
+	// The blocks' features are the ones the group lasso learned on: the
+	// library's refit model (rows of the kept groups) predicts the held-out
+	// rows, which it never saw, through them about as well as it did its
+	// own validation rows (other features would predict nothing).
+	var mse, mean, vr float64
+	for _, y := range d.HeldLabels {
+		mean += y / float64(len(d.HeldLabels))
+	}
+	for i, x := range held {
+		pred := r.Intercept[0]
+		for _, b := range blocks {
+			z := make([]float64, b.Map.Dim)
+			b.Map.Eval(z, x[b.Columns[0]:b.Columns[1]+1])
+			for j, v := range z {
+				pred += v * r.Refit.At(b.Kernel*64+j, 0)
+			}
+		}
+		mse += (pred - d.HeldLabels[i]) * (pred - d.HeldLabels[i]) / float64(len(held))
+		vr += (d.HeldLabels[i] - mean) * (d.HeldLabels[i] - mean) / float64(len(held))
+	}
+	t.Logf("refit on the blocks' features: held-out MSE %.4g over %d rows (library's validation %.4g; label variance %.4g)", mse, len(held), r.RelaxedValidation, vr)
+	if !(mse < 1.5*r.RelaxedValidation+0.01 && mse < 0.2*vr) {
+		t.Errorf("held-out MSE %v through the blocks' features: want near the library's validation %v and far below the variance %v", mse, r.RelaxedValidation, vr)
+	}
+	if maxDiff > 1e-12 {
+		t.Errorf("Ψ·Ψ differs from Σ d_g z_g·z_g by %v", maxDiff)
+	}
+}
+
+// TestGroupLassoSpecErrors: the kernels section and method rff-group-lasso
+// are strict, each error at its file, line and key.
+func TestGroupLassoSpecErrors(t *testing.T) {
+	m := "{name: rff-group-lasso, dim_per_kernel: 64, lambda: auto, seed: 1}"
+	data := "{file: d.csv, columns: [0, 5], label_column: 6}"
+	cases := []struct{ name, spec, want string }{
+		{"kernel and kernels", strings.Replace(glSpec(glKernels, m, data), "kernels:", "kernel: {type: rbf, sigma: 1}\nkernels:", 1), "spec.yaml:4: kernels: conflicts with kernel"},
+		{"outside data columns", glSpec(strings.Replace(glKernels, "[4, 5]", "[4, 7]", 1), m, data), "spec.yaml:6: kernels[2].columns: [4, 7] is not inside the data columns [0, 5]"},
+		{"overlap", glSpec(strings.Replace(glKernels, "[2, 3]", "[1, 3]", 1), m, data), "spec.yaml:5: kernels[1].columns: [1, 3] overlaps kernels[0].columns"},
+		{"lambda 0", glSpec(glKernels, strings.Replace(m, "auto", "0", 1), data), "spec.yaml:8: method.lambda: must be a number > 0 or auto"},
+		{"lambda word", glSpec(glKernels, strings.Replace(m, "auto", "best", 1), data), "spec.yaml:8: method.lambda: must be a number > 0 or auto"},
+		{"no label_column", glSpec(glKernels, m, "{file: d.csv, columns: [0, 5]}"), "spec.yaml:9: data.label_column: missing required key"},
+		{"target", glSpec(glKernels, m, data) + "target: {dim: 128}\n", "spec.yaml:10: target: not with kernels"},
+		{"exp-chi2", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [0, 1]", "exp-chi2, beta: 1, columns: [0, 1]", 1), m, data), "spec.yaml:4: kernels[0].type: the group lasso's random features are for rbf"},
+		{"other method", glSpec(glKernels, "{name: rff, dim_per_kernel: 64}", data), "method.name"},
+		{"odd dim", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 63}", data), "method.dim_per_kernel: must be even"},
+		{"unknown key", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, sampling: qmc}", data), "method.sampling"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseSpec("spec.yaml", []byte(c.spec))
+			var se *SpecError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want a spec error with %q", err, c.want)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+// TestGroupLassoVerify: the combined map's error against Σ_g d_g K_g on
+// held-out rows is measured (largest and RMS over row pairs) and falls as
+// the features per kernel grow, as random features' error does (~1/√D).
+func TestGroupLassoVerify(t *testing.T) {
+	data := map[string]string{"d.csv": glData(1200)}
+	var rms []float64
+	for _, dim := range []int{32, 256} {
+		spec := glSpec(glKernels, fmt.Sprintf("{name: rff-group-lasso, dim_per_kernel: %d, lambda: auto, seed: 1}", dim),
+			"{file: d.csv, columns: [0, 5], label_column: 6}")
+		s := loadSpec(t, writeSpecWith(t, spec, data))
+		blocks, err := s.GroupLassoBlocks(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := s.VerifyGroupLasso(blocks, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("dim_per_kernel %d, %d kept kernels: max |Ψ·Ψ − Σ d_g K_g| %.4g, RMS %.4g over %d pairs of %d held-out rows (Σ d_g = %.4g)",
+			dim, len(blocks), e.Max, e.RMS, e.Pairs, e.Rows, e.Scale)
+		if e.Pairs != 100*101/2 || !(e.Max >= e.RMS && e.RMS > 0) {
+			t.Errorf("pairs %d, max %v, RMS %v", e.Pairs, e.Max, e.RMS)
+		}
+		rms = append(rms, e.RMS/e.Scale)
+	}
+	if !(rms[1] < rms[0]/2) {
+		t.Errorf("relative RMS %v at 32 and 256 features per kernel: want it to fall by more than 2 (√8 ≈ 2.8 expected)", rms)
+	}
+}

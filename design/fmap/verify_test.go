@@ -218,3 +218,52 @@ func TestVerifyWholeRows(t *testing.T) {
 		t.Errorf("uniform L∞ %v, RMS %v; want 0.19, 0.19", r.LInf, r.RMS)
 	}
 }
+
+// TestVerifyDataOneInput: Verify of a map of one input measures it on the
+// held-out rows of the problem's data too, and only then. With
+// TestVerifyKnownError's map Ψ(x)·Ψ(y) = 0.81√(xy) against K = √(xy) the
+// error on a pair is 0.19·K: on the one-value rows {4, 9, 1} L∞ 0.19·9 at
+// x = y = 9 over 9 pairs; on the two-value rows (4, 9), (1, 0), mapped
+// coordinate by coordinate (the kernel is additive), L∞ 0.19·(4 + 9) over
+// 4 pairs. Without data there is no data verification.
+func TestVerifyDataOneInput(t *testing.T) {
+	for _, c := range []struct {
+		held   [][]float64
+		linf   float64
+		points int
+	}{
+		{[][]float64{{4}, {9}, {1}}, 0.19 * 9, 9},
+		{[][]float64{{4, 9}, {1, 0}}, 0.19 * 13, 4},
+		{nil, 0, 0},
+	} {
+		p := hellingerProblem(Absolute)
+		m := NewFourierMap(p.Kernel, p.Domain, "test", &Fourier{
+			Form: FourierForm, Transform: Log, Gamma: 1, Negative: NegativeSign,
+			Terms: []Term{{Freq: []float64{0}, Weight: 0.81}},
+		})
+		if c.held != nil {
+			p.Data = &Data{File: "held.csv", SHA256: "abc", Rows: 7, Held: c.held}
+		}
+		ref, err := p.Reference()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := Verify(m, ref).Data
+		if c.held == nil {
+			if d != nil {
+				t.Errorf("no data, but a data verification %+v", d)
+			}
+			continue
+		}
+		if d == nil {
+			t.Errorf("rows %v: no data verification", c.held)
+			continue
+		}
+		if math.Abs(d.Absolute.LInf-c.linf) > 1e-13 || d.Absolute.Points != c.points {
+			t.Errorf("rows %v: data L∞ %v over %d pairs, want %v over %d", c.held, d.Absolute.LInf, d.Absolute.Points, c.linf, c.points)
+		}
+		if d.File != "held.csv" || d.SHA256 != "abc" || d.Rows != 7 || !strings.Contains(d.Absolute.On, "held.csv") {
+			t.Errorf("rows %v: data verification names %q %q %d (%q), want the data file's", c.held, d.File, d.SHA256, d.Rows, d.Absolute.On)
+		}
+	}
+}

@@ -28,7 +28,8 @@ func finishLP(rlo, rhi, clo, chi float64) *solver.Problem {
 // violations of x, and demotes an Optimal status to NumericalFailure
 // exactly when the largest violation relative to max(1, |bound|) exceeds
 // the feasibility tolerance (default 1e-9; a violation equal to it still
-// passes). Other statuses are left alone.
+// passes). Other statuses are left alone. Problem.Violations measures the
+// same absolute violations.
 func TestFinishDemotes(t *testing.T) {
 	tol := solver.DefaultFeasibilityTol
 	cases := []struct {
@@ -84,6 +85,9 @@ func TestFinishDemotes(t *testing.T) {
 			}
 			if s.MaxRowViolation != row || s.MaxColViolation != c.col {
 				t.Errorf("violations row %v col %v, want %v %v", s.MaxRowViolation, s.MaxColViolation, row, c.col)
+			}
+			if r, col := c.p.Violations(c.x); r != row || col != c.col {
+				t.Errorf("Problem.Violations: row %v col %v, want %v %v", r, col, row, c.col)
 			}
 		})
 	}

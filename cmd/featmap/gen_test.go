@@ -81,6 +81,38 @@ func TestGenFileAtomic(t *testing.T) {
 	}
 }
 
+// TestGenWritesFilesAsASet: gen -o writes the map JSON and the Go file as
+// one set, so a write that fails midway (here the Go file's path is a
+// directory, which cannot be written over although the JSON could be)
+// exits non-zero and leaves the existing map JSON exactly as it was, with
+// no temporary file beside it. Writing the files one after another in
+// place would have replaced the JSON before the Go file failed.
+func TestGenWritesFilesAsASet(t *testing.T) {
+	dir := t.TempDir()
+	mapJSON := filepath.Join(dir, "chi2.map.json")
+	old := []byte("old map JSON, not from this run\n")
+	if err := os.WriteFile(mapJSON, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "chi2.go")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI("gen", "-o", out, "-map", mapJSON, writeSpec(t, vzSpec))
+	if code == exitOK {
+		t.Fatalf("gen -o onto a directory exited 0")
+	}
+	if !strings.Contains(errOut, out) {
+		t.Errorf("the error does not name %s: %q", out, errOut)
+	}
+	if now, err := os.ReadFile(mapJSON); err != nil || !bytes.Equal(now, old) {
+		t.Errorf("a failed gen changed the map JSON: %.80q, %v", now, err)
+	}
+	if es, err := os.ReadDir(dir); err != nil || len(es) != 2 {
+		t.Errorf("directory holds %v (%v), want only the old map JSON and the directory", es, err)
+	}
+}
+
 // TestDownstreamModule is how users run featmap: a module outside this
 // repository declares it as a Go 1.24 tool, generates a map with
 // `go tool featmap gen` from go:generate, vets it and tests that the map

@@ -218,3 +218,125 @@ func TestVerifyWholeRows(t *testing.T) {
 		t.Errorf("uniform L∞ %v, RMS %v; want 0.19, 0.19", r.LInf, r.RMS)
 	}
 }
+
+// TestVerifyDataOneInput: Verify of a map of one input measures it on the
+// held-out rows of the problem's data too, and only then. With
+// TestVerifyKnownError's map Ψ(x)·Ψ(y) = 0.81√(xy) against K = √(xy) the
+// error on a pair is 0.19·K: on the one-value rows {4, 9, 1} L∞ 0.19·9 at
+// x = y = 9 over 9 pairs; on the two-value rows (4, 9), (1, 0), mapped
+// coordinate by coordinate (the kernel is additive), L∞ 0.19·(4 + 9) over
+// 4 pairs. Without data there is no data verification.
+func TestVerifyDataOneInput(t *testing.T) {
+	for _, c := range []struct {
+		held   [][]float64
+		linf   float64
+		points int
+	}{
+		{[][]float64{{4}, {9}, {1}}, 0.19 * 9, 9},
+		{[][]float64{{4, 9}, {1, 0}}, 0.19 * 13, 4},
+		{nil, 0, 0},
+	} {
+		p := hellingerProblem(Absolute)
+		m := NewFourierMap(p.Kernel, p.Domain, "test", &Fourier{
+			Form: FourierForm, Transform: Log, Gamma: 1, Negative: NegativeSign,
+			Terms: []Term{{Freq: []float64{0}, Weight: 0.81}},
+		})
+		if c.held != nil {
+			p.Data = &Data{File: "held.csv", SHA256: "abc", Rows: 7, Held: c.held}
+		}
+		ref, err := p.Reference()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := Verify(m, ref).Data
+		if c.held == nil {
+			if d != nil {
+				t.Errorf("no data, but a data verification %+v", d)
+			}
+			continue
+		}
+		if d == nil {
+			t.Errorf("rows %v: no data verification", c.held)
+			continue
+		}
+		if math.Abs(d.Absolute.LInf-c.linf) > 1e-13 || d.Absolute.Points != c.points {
+			t.Errorf("rows %v: data L∞ %v over %d pairs, want %v over %d", c.held, d.Absolute.LInf, d.Absolute.Points, c.linf, c.points)
+		}
+		if math.Abs(d.Frobenius-0.19) > 1e-14 {
+			t.Errorf("rows %v: data Frobenius error %v, want 0.19 (E = 0.19·K)", c.held, d.Frobenius)
+		}
+		if d.File != "held.csv" || d.SHA256 != "abc" || d.Rows != 7 || !strings.Contains(d.Absolute.On, "held.csv") {
+			t.Errorf("rows %v: data verification names %q %q %d (%q), want the data file's", c.held, d.File, d.SHA256, d.Rows, d.Absolute.On)
+		}
+	}
+}
+
+// TestGramErrors: gramErrors on a Gram matrix given by its upper triangle
+// matches the definitions computed here over the full matrices: L∞ and RMS
+// of |K − Ψ·Ψ| over all n² ordered pairs, the relative error over the
+// pairs with K > 0, and the relative Frobenius error √(Σ E²/Σ K²). With
+// no pairs, or no pair with K > 0, or K = 0 throughout, the RMS and
+// Frobenius errors are 0, never NaN.
+func TestGramErrors(t *testing.T) {
+	for _, c := range []struct {
+		psi [][]float64
+		k   [][]float64 // full symmetric K
+	}{
+		{[][]float64{{1}, {2}}, [][]float64{{2, 1}, {1, 3}}},
+		{[][]float64{{1, 0.5}, {0, 2}, {1, 1}}, [][]float64{{1, 0, 2}, {0, 5, 1}, {2, 1, 0}}},
+		{[][]float64{{0.5}}, [][]float64{{0}}},
+		{nil, nil},
+	} {
+		n := len(c.psi)
+		exact := make([]float64, n*n)
+		var absMax, absSq, relMax, relSq, kSq float64
+		relCount := 0
+		for i := range n {
+			for j := range n {
+				if j >= i {
+					exact[i*n+j] = c.k[i][j]
+				}
+				e := math.Abs(c.k[i][j] - dot(c.psi[i], c.psi[j]))
+				absMax, absSq, kSq = math.Max(absMax, e), absSq+e*e, kSq+c.k[i][j]*c.k[i][j]
+				if c.k[i][j] > 0 {
+					r := e / c.k[i][j]
+					relMax, relSq, relCount = math.Max(relMax, r), relSq+r*r, relCount+1
+				}
+			}
+		}
+		rms := func(s float64, cnt int) float64 {
+			if cnt == 0 {
+				return 0
+			}
+			return math.Sqrt(s / float64(cnt))
+		}
+		wantFrob := 0.0
+		if kSq > 0 {
+			wantFrob = math.Sqrt(absSq / kSq)
+		}
+		abs, rel, frob := gramErrors(c.psi, exact, "pts")
+		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-14*math.Max(1, math.Abs(b)) }
+		if !near(abs.LInf, absMax) || !near(abs.RMS, rms(absSq, n*n)) || abs.Points != n*n {
+			t.Errorf("n %d: absolute %+v, want L∞ %v RMS %v over %d", n, abs, absMax, rms(absSq, n*n), n*n)
+		}
+		if !near(rel.LInf, relMax) || !near(rel.RMS, rms(relSq, relCount)) || rel.Points != relCount || !strings.Contains(rel.On, "with K > 0 of pts") {
+			t.Errorf("n %d: relative %+v, want L∞ %v RMS %v over %d pairs with K > 0", n, rel, relMax, rms(relSq, relCount), relCount)
+		}
+		if !near(frob, wantFrob) {
+			t.Errorf("n %d: Frobenius %v, want %v", n, frob, wantFrob)
+		}
+	}
+}
+
+// TestRank: a verification ranks by its held-out data's Frobenius error
+// when it has one, else by its reported L∞ error, and names which.
+func TestRank(t *testing.T) {
+	v := Verification{Reported: Measurement{LInf: 0.5}}
+	if r, name := v.Rank(); r != 0.5 || name != "L∞ error" {
+		t.Errorf("without data: %v %q, want the reported L∞ 0.5", r, name)
+	}
+	v.Data = &DataVerification{Frobenius: 0.125}
+	if r, name := v.Rank(); r != 0.125 || !strings.Contains(name, "held-out data") {
+		t.Errorf("with data: %v %q, want the data's Frobenius 0.125", r, name)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -465,22 +466,47 @@ func (l *learner) each(idx []int, w []float64, fn func(s *scratch)) error {
 	return nil
 }
 
+// fitParts is the number of parts of the training rows whose ZᵀZ fit
+// accumulates in parallel (the target machine has 2 cores).
+const fitParts = 2
+
 // fit solves the ridge system on the training rows at frequencies w: the
 // Cholesky factor of Q = ZᵀZ + λI and W = Q⁻¹ZᵀY (D×K).
 func (l *learner) fit(w []float64) (*mat.Cholesky, *mat.Dense, error) {
-	q := mat.NewSymDense(l.d, nil)
-	for i := range l.d {
-		q.SetSym(i, i, l.lambda)
+	// The rows are split into fitParts fixed halves, each accumulated by
+	// its own goroutine into its own Q and ZᵀY (SymRankK's Dsyrk is
+	// serial), then summed in part order: the result does not depend on
+	// the number of cores.
+	qs := make([]*mat.SymDense, fitParts)
+	ztys := make([]*mat.Dense, fitParts)
+	errs := make([]error, fitParts)
+	var wg sync.WaitGroup
+	for p := range fitParts {
+		lo, hi := p*len(l.train)/fitParts, (p+1)*len(l.train)/fitParts
+		q, zty := mat.NewSymDense(l.d, nil), mat.NewDense(l.d, l.k, nil)
+		qs[p], ztys[p] = q, zty
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var tmp mat.Dense
+			errs[p] = l.each(l.train[lo:hi], w, func(s *scratch) {
+				q.SymRankK(q, 1, s.z.T())
+				tmp.Mul(s.z.T(), s.y)
+				zty.Add(zty, &tmp)
+			})
+		}()
 	}
-	zty := mat.NewDense(l.d, l.k, nil)
-	var tmp mat.Dense
-	err := l.each(l.train, w, func(s *scratch) {
-		q.SymRankK(q, 1, s.z.T())
-		tmp.Mul(s.z.T(), s.y)
-		zty.Add(zty, &tmp)
-	})
-	if err != nil {
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return nil, nil, err
+	}
+	q, zty := qs[0], ztys[0]
+	for p := 1; p < fitParts; p++ {
+		q.AddSym(q, qs[p])
+		zty.Add(zty, ztys[p])
+	}
+	for i := range l.d {
+		q.SetSym(i, i, q.At(i, i)+l.lambda)
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(q) {

@@ -402,6 +402,10 @@ func (l *learner) freqs(theta []float64) []float64 {
 // (len(idx)×n) and the phases p_j = ω_j·t (len(idx)×m, without b_j).
 func (l *learner) chunkFeatures(idx []int, w []float64, z *mat.Dense, t, p []float64) {
 	zr := z.RawMatrix()
+	c := 1 / math.Sqrt(float64(l.m)) // cos-sin features' scale
+	if !l.cosSin {
+		c = math.Sqrt(2 / float64(l.m))
+	}
 	for r, i := range idx {
 		tr := t[r*l.n : (r+1)*l.n]
 		for a, v := range l.rows[i] {
@@ -418,10 +422,10 @@ func (l *learner) chunkFeatures(idx []int, w []float64, z *mat.Dense, t, p []flo
 			}
 			p[r*l.m+j] = ph
 			if l.cosSin {
-				c := 1 / math.Sqrt(float64(l.m))
-				zi[2*j], zi[2*j+1] = c*math.Cos(ph), c*math.Sin(ph)
+				sn, cs := math.Sincos(ph)
+				zi[2*j], zi[2*j+1] = c*cs, c*sn
 			} else {
-				zi[j] = math.Sqrt(2/float64(l.m)) * math.Cos(ph+l.phase[j])
+				zi[j] = c * math.Cos(ph+l.phase[j])
 			}
 		}
 	}
@@ -546,7 +550,7 @@ func (l *learner) eval(theta, grad []float64) (obj, mse float64, err error) {
 	G := make([]float64, len(w))
 	var shared float64
 	var tmp mat.Dense
-	acc := func(s *scratch) {
+	acc := func(s *scratch, G []float64, shared *float64) {
 		zr, vr := s.z.RawMatrix(), s.v.RawMatrix()
 		for r := range zr.Rows {
 			zi, vi := zr.Data[r*zr.Stride:r*zr.Stride+l.d], vr.Data[r*vr.Stride:r*vr.Stride+l.d]
@@ -562,7 +566,7 @@ func (l *learner) eval(theta, grad []float64) (obj, mse float64, err error) {
 						G[j*l.n+a] += e * ta
 					}
 				} else {
-					shared += e * s.p[r*l.m+j]
+					*shared += e * s.p[r*l.m+j]
 				}
 			}
 		}
@@ -582,7 +586,7 @@ func (l *learner) eval(theta, grad []float64) (obj, mse float64, err error) {
 		tmp.Mul(s.z.T(), s.f)
 		ztf.Add(ztf, &tmp)
 		s.v.Mul(s.f, wt.T()) // v_i = W f_i
-		acc(s)
+		acc(s, G, &shared)
 	})
 	if err != nil {
 		return 0, 0, err
@@ -601,18 +605,39 @@ func (l *learner) eval(theta, grad []float64) (obj, mse float64, err error) {
 	if err := ch.SolveTo(&am, ztf); err != nil {
 		return 0, 0, fmt.Errorf("multidim: learning σ: the gradient's back-solve: %w", err)
 	}
-	err = l.each(l.train, w, func(s *scratch) {
-		s.f.Mul(s.z, wt)
-		s.f.Sub(s.y, s.f) // r_i = y_i − Wᵀz_i
-		s.v.Mul(s.f, am.T())
-		var qa, qw mat.Dense
-		qa.Mul(s.z, &am) // q_i = Aᵀz_i
-		qw.Mul(&qa, wt.T())
-		s.v.Sub(s.v, &qw) // v_i = A r_i − W q_i
-		acc(s)
-	})
-	if err != nil {
+	// The training rows' pass runs in fitParts parts as fit's does, each
+	// with its own G (or shared sum), added in part order.
+	Gs := make([][]float64, fitParts)
+	shareds := make([]float64, fitParts)
+	errs := make([]error, fitParts)
+	var wg sync.WaitGroup
+	for p := range fitParts {
+		lo, hi := p*len(l.train)/fitParts, (p+1)*len(l.train)/fitParts
+		Gs[p] = make([]float64, len(w))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[p] = l.each(l.train[lo:hi], w, func(s *scratch) {
+				s.f.Mul(s.z, wt)
+				s.f.Sub(s.y, s.f) // r_i = y_i − Wᵀz_i
+				s.v.Mul(s.f, am.T())
+				var qa, qw mat.Dense
+				qa.Mul(s.z, &am) // q_i = Aᵀz_i
+				qw.Mul(&qa, wt.T())
+				s.v.Sub(s.v, &qw) // v_i = A r_i − W q_i
+				acc(s, Gs[p], &shareds[p])
+			})
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return 0, 0, err
+	}
+	for p := range fitParts {
+		for i, v := range Gs[p] {
+			G[i] += v
+		}
+		shared += shareds[p]
 	}
 	sgn := -1.0
 	if l.skewed {

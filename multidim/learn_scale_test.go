@@ -17,6 +17,15 @@ import (
 // gradient), the whole LearnSigma's time and its number of evaluations;
 // FEATMAP_LEARN_ONE set stops after the one evaluation, FEATMAP_LEARN_DIM
 // changes D; peak memory is measured outside (/usr/bin/time -v on the test binary).
+//
+// Measured (2 cores shared with other jobs, so CPU time is the steadier
+// figure): one evaluation at 10⁵ rows costs 13.8 s of CPU (22.5 s wall at
+// load average 5; 14.1 s CPU before fit and the gradient's training pass
+// ran in two parts), 0.65 s at 4000 rows, linear in the rows; peak RSS
+// 66 MB at 10⁵ rows, 39 MB at 4000 (the difference is the generated rows).
+// The whole run at 10⁴ rows: 64 evaluations (86 before, same σ 2.701 and
+// validation error 0.01267: L-BFGS's bisection line search ends in
+// "Failure" after 6–8 iterations and most evaluations are spent there).
 func TestLearnSigmaScale(t *testing.T) {
 	env := os.Getenv("FEATMAP_LEARN_SCALE")
 	if env == "" {

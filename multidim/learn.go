@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -408,6 +409,10 @@ func (l *learner) freqs(theta []float64) []float64 {
 // (len(idx)×n) and the phases p_j = ω_j·t (len(idx)×m, without b_j).
 func (l *learner) chunkFeatures(idx []int, w []float64, z *mat.Dense, t, p []float64) {
 	zr := z.RawMatrix()
+	c := 1 / math.Sqrt(float64(l.m)) // cos-sin features' scale
+	if !l.cosSin {
+		c = math.Sqrt(2 / float64(l.m))
+	}
 	for r, i := range idx {
 		tr := t[r*l.n : (r+1)*l.n]
 		for a, v := range l.rows[i] {
@@ -424,10 +429,10 @@ func (l *learner) chunkFeatures(idx []int, w []float64, z *mat.Dense, t, p []flo
 			}
 			p[r*l.m+j] = ph
 			if l.cosSin {
-				c := 1 / math.Sqrt(float64(l.m))
-				zi[2*j], zi[2*j+1] = c*math.Cos(ph), c*math.Sin(ph)
+				sn, cs := math.Sincos(ph)
+				zi[2*j], zi[2*j+1] = c*cs, c*sn
 			} else {
-				zi[j] = math.Sqrt(2/float64(l.m)) * math.Cos(ph+l.phase[j])
+				zi[j] = c * math.Cos(ph+l.phase[j])
 			}
 		}
 	}
@@ -472,32 +477,57 @@ func (l *learner) each(idx []int, w []float64, fn func(s *scratch)) error {
 	return nil
 }
 
+// fitParts is the number of parts of the training rows whose ZᵀZ fit
+// accumulates in parallel (the target machine has 2 cores).
+const fitParts = 2
+
 // fit solves the ridge system on the training rows at frequencies w: the
 // Cholesky factor of Q = ZᵀZ + λI and W = Q⁻¹ZᵀY (D×K).
 func (l *learner) fit(w []float64) (*mat.Cholesky, *mat.Dense, error) {
-	return ridgeSolve(l.d, l.k, l.lambda, func(fn func(z, y *mat.Dense)) error {
-		return l.each(l.train, w, func(s *scratch) { fn(s.z, s.y) })
+	// The training rows are split into fitParts fixed parts (SymRankK's
+	// Dsyrk is serial), each accumulated by its own goroutine.
+	return ridgeSolve(l.d, l.k, fitParts, l.lambda, func(p int, fn func(z, y *mat.Dense)) error {
+		lo, hi := p*len(l.train)/fitParts, (p+1)*len(l.train)/fitParts
+		return l.each(l.train[lo:hi], w, func(s *scratch) { fn(s.z, s.y) })
 	})
 }
 
-// ridgeSolve accumulates Q = ZᵀZ + λI and ZᵀY over the chunks each hands
-// to its argument (a chunk's features z, rows×D, and targets y, rows×K:
-// memory O(D²), not O(N·D)) and returns Q's Cholesky factor and
-// W = Q⁻¹ZᵀY (D×K).
-func ridgeSolve(d, k int, lambda float64, each func(fn func(z, y *mat.Dense)) error) (*mat.Cholesky, *mat.Dense, error) {
-	q := mat.NewSymDense(d, nil)
-	for i := range d {
-		q.SetSym(i, i, lambda)
+// ridgeSolve accumulates Q = ZᵀZ + λI and ZᵀY over the chunks that
+// each(p, fn) hands to fn for part p = 0 … parts−1 (a chunk's features z,
+// rows×D, and targets y, rows×K: memory O(parts·D²), not O(N·D)). Every
+// part runs in its own goroutine into its own Q and ZᵀY, and the parts are
+// summed in part order, so the result does not depend on the number of
+// cores. It returns Q's Cholesky factor and W = Q⁻¹ZᵀY (D×K).
+func ridgeSolve(d, k, parts int, lambda float64, each func(p int, fn func(z, y *mat.Dense)) error) (*mat.Cholesky, *mat.Dense, error) {
+	qs := make([]*mat.SymDense, parts)
+	ztys := make([]*mat.Dense, parts)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		q, zty := mat.NewSymDense(d, nil), mat.NewDense(d, k, nil)
+		qs[p], ztys[p] = q, zty
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var tmp mat.Dense
+			errs[p] = each(p, func(z, y *mat.Dense) {
+				q.SymRankK(q, 1, z.T())
+				tmp.Mul(z.T(), y)
+				zty.Add(zty, &tmp)
+			})
+		}()
 	}
-	zty := mat.NewDense(d, k, nil)
-	var tmp mat.Dense
-	err := each(func(z, y *mat.Dense) {
-		q.SymRankK(q, 1, z.T())
-		tmp.Mul(z.T(), y)
-		zty.Add(zty, &tmp)
-	})
-	if err != nil {
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return nil, nil, err
+	}
+	q, zty := qs[0], ztys[0]
+	for p := 1; p < parts; p++ {
+		q.AddSym(q, qs[p])
+		zty.Add(zty, ztys[p])
+	}
+	for i := range d {
+		q.SetSym(i, i, q.At(i, i)+lambda)
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(q) {
@@ -548,7 +578,7 @@ func Ridge(rows [][]float64, labels []float64, classes bool, lambda float64, dim
 	const chunk = 256
 	z := mat.NewDense(min(chunk, len(rows)), dim, nil)
 	yc := mat.NewDense(min(chunk, len(rows)), k, nil)
-	_, wt, err := ridgeSolve(dim, k, lambda, func(fn func(z, y *mat.Dense)) error {
+	_, wt, err := ridgeSolve(dim, k, 1, lambda, func(_ int, fn func(z, y *mat.Dense)) error {
 		for lo := 0; lo < len(rows); lo += chunk {
 			hi := min(lo+chunk, len(rows))
 			zs, ys := z.Slice(0, hi-lo, 0, dim).(*mat.Dense), yc.Slice(0, hi-lo, 0, k).(*mat.Dense)
@@ -595,7 +625,7 @@ func (l *learner) eval(theta, grad []float64) (obj, mse float64, err error) {
 	G := make([]float64, len(w))
 	var shared float64
 	var tmp mat.Dense
-	acc := func(s *scratch) {
+	acc := func(s *scratch, G []float64, shared *float64) {
 		zr, vr := s.z.RawMatrix(), s.v.RawMatrix()
 		for r := range zr.Rows {
 			zi, vi := zr.Data[r*zr.Stride:r*zr.Stride+l.d], vr.Data[r*vr.Stride:r*vr.Stride+l.d]
@@ -611,7 +641,7 @@ func (l *learner) eval(theta, grad []float64) (obj, mse float64, err error) {
 						G[j*l.n+a] += e * ta
 					}
 				} else {
-					shared += e * s.p[r*l.m+j]
+					*shared += e * s.p[r*l.m+j]
 				}
 			}
 		}
@@ -631,7 +661,7 @@ func (l *learner) eval(theta, grad []float64) (obj, mse float64, err error) {
 		tmp.Mul(s.z.T(), s.f)
 		ztf.Add(ztf, &tmp)
 		s.v.Mul(s.f, wt.T()) // v_i = W f_i
-		acc(s)
+		acc(s, G, &shared)
 	})
 	if err != nil {
 		return 0, 0, err
@@ -650,18 +680,39 @@ func (l *learner) eval(theta, grad []float64) (obj, mse float64, err error) {
 	if err := ch.SolveTo(&am, ztf); err != nil {
 		return 0, 0, fmt.Errorf("multidim: learning σ: the gradient's back-solve: %w", err)
 	}
-	err = l.each(l.train, w, func(s *scratch) {
-		s.f.Mul(s.z, wt)
-		s.f.Sub(s.y, s.f) // r_i = y_i − Wᵀz_i
-		s.v.Mul(s.f, am.T())
-		var qa, qw mat.Dense
-		qa.Mul(s.z, &am) // q_i = Aᵀz_i
-		qw.Mul(&qa, wt.T())
-		s.v.Sub(s.v, &qw) // v_i = A r_i − W q_i
-		acc(s)
-	})
-	if err != nil {
+	// The training rows' pass runs in fitParts parts as fit's does, each
+	// with its own G (or shared sum), added in part order.
+	Gs := make([][]float64, fitParts)
+	shareds := make([]float64, fitParts)
+	errs := make([]error, fitParts)
+	var wg sync.WaitGroup
+	for p := range fitParts {
+		lo, hi := p*len(l.train)/fitParts, (p+1)*len(l.train)/fitParts
+		Gs[p] = make([]float64, len(w))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[p] = l.each(l.train[lo:hi], w, func(s *scratch) {
+				s.f.Mul(s.z, wt)
+				s.f.Sub(s.y, s.f) // r_i = y_i − Wᵀz_i
+				s.v.Mul(s.f, am.T())
+				var qa, qw mat.Dense
+				qa.Mul(s.z, &am) // q_i = Aᵀz_i
+				qw.Mul(&qa, wt.T())
+				s.v.Sub(s.v, &qw) // v_i = A r_i − W q_i
+				acc(s, Gs[p], &shareds[p])
+			})
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return 0, 0, err
+	}
+	for p := range fitParts {
+		for i, v := range Gs[p] {
+			G[i] += v
+		}
+		shared += shareds[p]
 	}
 	sgn := -1.0
 	if l.skewed {

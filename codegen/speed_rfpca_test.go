@@ -2,12 +2,8 @@ package codegen
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"text/template"
 
@@ -89,26 +85,11 @@ func BenchmarkRFPCA64(b *testing.B) {
 		out += goRun(b, dir, nil, "test", "-run", "^$", "-bench", ".", "-count", "1")
 	}
 	b.Logf("go test -bench in the emitted module:\n%s", out)
-	ns := map[string][]float64{}
-	for _, line := range strings.Split(out, "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 4 && f[3] == "ns/op" && strings.HasPrefix(f[0], "Benchmark") {
-			name, _, _ := strings.Cut(strings.TrimPrefix(f[0], "Benchmark"), "-")
-			v, err := strconv.ParseFloat(f[2], 64)
-			if err != nil {
-				b.Fatal(err)
-			}
-			ns[name] = append(ns[name], v)
-		}
+	ns, err := benchMedians(out)
+	if err != nil {
+		b.Fatal(err)
 	}
-	median := func(v []float64) float64 {
-		if len(v) == 0 {
-			return math.NaN()
-		}
-		slices.Sort(v)
-		return v[len(v)/2]
-	}
-	pca, d64, d192 := median(ns["RFPCA64"]), median(ns["RFF64D64"]), median(ns["RFF64D192"])
+	pca, d64, d192 := ns["RFPCA64"], ns["RFF64D64"], ns["RFF64D192"]
 	for b.Loop() {
 	}
 	b.ReportMetric(pca, "rfpca-ns/input")

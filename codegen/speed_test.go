@@ -192,27 +192,12 @@ func runRFFBench(b *testing.B) (emit, plain, floor float64, err error) {
 		return 0, 0, 0, err
 	}
 	out := goRun(b, dir, nil, "test", "-run", "^$", "-bench", ".", "-count", "5")
-	ns := map[string][]float64{}
-	for _, line := range strings.Split(out, "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 4 && f[3] == "ns/op" && strings.HasPrefix(f[0], "Benchmark") {
-			name, _, _ := strings.Cut(strings.TrimPrefix(f[0], "Benchmark"), "-")
-			v, err := strconv.ParseFloat(f[2], 64)
-			if err != nil {
-				return 0, 0, 0, err
-			}
-			ns[name] = append(ns[name], v)
-		}
-	}
-	median := func(v []float64) float64 {
-		if len(v) == 0 {
-			return math.NaN()
-		}
-		slices.Sort(v)
-		return v[len(v)/2]
+	ns, err := benchMedians(out)
+	if err != nil {
+		return 0, 0, 0, err
 	}
 	b.Logf("go test -bench in the emitted module:\n%s", out)
-	return median(ns["Emitted"]), median(ns["Plain"]), median(ns["Pass"]), nil
+	return ns["Emitted"], ns["Plain"], ns["Pass"], nil
 }
 
 // BenchmarkRFFBuild reports, for Gaussian random features of n = 64 inputs
@@ -258,4 +243,28 @@ func BenchmarkRFFBuild(b *testing.B) {
 			b.ReportMetric(gen.Seconds(), "generate-s")
 		})
 	}
+}
+
+// benchMedians reads the output of go test -bench and returns, per
+// benchmark name (without "Benchmark" and the -N suffix), the median of
+// its ns/op over the runs; a name without runs is absent.
+func benchMedians(out string) (map[string]float64, error) {
+	ns := map[string][]float64{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 4 && f[3] == "ns/op" && strings.HasPrefix(f[0], "Benchmark") {
+			name, _, _ := strings.Cut(strings.TrimPrefix(f[0], "Benchmark"), "-")
+			v, err := strconv.ParseFloat(f[2], 64)
+			if err != nil {
+				return nil, err
+			}
+			ns[name] = append(ns[name], v)
+		}
+	}
+	med := map[string]float64{}
+	for name, v := range ns {
+		slices.Sort(v)
+		med[name] = v[len(v)/2]
+	}
+	return med, nil
 }

@@ -89,6 +89,13 @@ type LearnResult struct {
 // E = ½‖Z_v w − y_v‖² + Penalty·r(σ) over log σ with E's closed-form
 // gradient (see gradient). labels[i] is row i's target or class.
 //
+// L-BFGS stops when a major iteration lowers E by less than 10⁻⁶ of |E|
+// (gonum's FunctionConverge), when ‖∂E‖ < 1e-8, or after MaxIterations.
+// Without the first rule it reached the optimum in 6–8 iterations and then
+// spent most of its evaluations in a line search that ended in "Failure":
+// 64 evaluations against 5 for the same σ (2.701) and validation error
+// (0.01267) on 10⁴ generated rows (TestLearnSigmaScale).
+//
 // Memory: the D×D system, D×K right-hand sides and a chunk of features;
 // nothing of size N·D. What grows with the rows is the caller's rows and
 // the split's index lists (one int per row).
@@ -143,7 +150,9 @@ func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts Le
 	if iters <= 0 {
 		iters = 100
 	}
-	out, oerr := optimize.Minimize(prob, theta0, &optimize.Settings{MajorIterations: iters, GradientThreshold: 1e-8}, &optimize.LBFGS{})
+	settings := &optimize.Settings{MajorIterations: iters, GradientThreshold: 1e-8,
+		Converger: &optimize.FunctionConverge{Relative: 1e-6, Iterations: 1}}
+	out, oerr := optimize.Minimize(prob, theta0, settings, &optimize.LBFGS{})
 	if l.err != nil {
 		return res, l.err
 	}

@@ -1,8 +1,6 @@
 package codegen
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
@@ -11,23 +9,7 @@ import (
 // modelBench is the benchmark file of BenchmarkModel64's module: the map
 // RFF64Model alone (N) and its predictor (NScores, which evaluates N and
 // the 256×10 weights), timed per input over 16 inputs in [0, 1]⁶⁴.
-const modelBench = `package gentest
-
-import (
-	"math/rand/v2"
-	"testing"
-)
-
-var benchX = func() (xs [16][64]float64) {
-	r := rand.New(rand.NewPCG(9, 9))
-	for i := range xs {
-		for j := range xs[i] {
-			xs[i][j] = r.Float64()
-		}
-	}
-	return xs
-}()
-
+const modelBench = benchInputs64 + `
 var benchOut [RFF64ModelDim]float64
 
 func BenchmarkMap(b *testing.B) {
@@ -56,18 +38,7 @@ func BenchmarkModel64(b *testing.B) {
 		b.Fatal(err)
 	}
 	dir := writeModule(b, []emitted{e})
-	if err := os.WriteFile(filepath.Join(dir, "bench_test.go"), []byte(modelBench), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	var out string
-	for range 5 {
-		out += goRun(b, dir, nil, "test", "-run", "^$", "-bench", ".", "-count", "1")
-	}
-	b.Logf("go test -bench in the emitted module:\n%s", out)
-	ns, err := benchMedians(out)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ns := benchRounds(b, dir, modelBench)
 	n, s := ns["Map"], ns["Scores"]
 	for b.Loop() {
 	}

@@ -13,23 +13,7 @@ import (
 
 // rfpcaBench is the benchmark file of BenchmarkRFPCA64's module: each
 // emitted map ({{.}}) timed per input over 16 inputs in [0, 1]⁶⁴.
-var rfpcaBench = template.Must(template.New("bench").Parse(`package gentest
-
-import (
-	"math/rand/v2"
-	"testing"
-)
-
-var benchX = func() (xs [16][64]float64) {
-	r := rand.New(rand.NewPCG(9, 9))
-	for i := range xs {
-		for j := range xs[i] {
-			xs[i][j] = r.Float64()
-		}
-	}
-	return xs
-}()
-{{range .}}
+var rfpcaBench = template.Must(template.New("bench").Parse(benchInputs64 + `{{range .}}
 var bench{{.}}Out [{{.}}Dim]float64
 
 func Benchmark{{.}}(b *testing.B) {
@@ -74,12 +58,48 @@ func BenchmarkRFPCA64(b *testing.B) {
 	if err := rfpcaBench.Execute(&src, names); err != nil {
 		b.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "bench_test.go"), src.Bytes(), 0o644); err != nil {
+	ns := benchRounds(b, dir, src.String())
+	pca, d64, d192 := ns["RFPCA64"], ns["RFF64D64"], ns["RFF64D192"]
+	for b.Loop() {
+	}
+	b.ReportMetric(pca, "rfpca-ns/input")
+	b.ReportMetric(d64, "rff64-ns/input")
+	b.ReportMetric(d192, "rff192-ns/input")
+	b.ReportMetric(pca/d64, "rfpca/rff64")
+	b.ReportMetric(pca/d192, "rfpca/rff192")
+}
+
+// benchInputs64 opens the benchmark file of an emitted module whose maps
+// take 64 inputs: the package clause, the imports and 16 seeded inputs in
+// [0, 1]⁶⁴ (benchX).
+const benchInputs64 = `package gentest
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+var benchX = func() (xs [16][64]float64) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for i := range xs {
+		for j := range xs[i] {
+			xs[i][j] = r.Float64()
+		}
+	}
+	return xs
+}()
+`
+
+// benchRounds writes src as the benchmark file of the emitted module in
+// dir and runs its benchmarks in five go test -bench rounds, each round
+// all of them one after the other (not -count 5, which runs each five
+// times in a row: load from other processes then falls on all alike). It
+// returns every benchmark's median ns/op over the rounds (benchMedians).
+func benchRounds(b *testing.B, dir, src string) map[string]float64 {
+	b.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "bench_test.go"), []byte(src), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	// Five runs of the three benchmarks one after the other (not -count 5,
-	// which runs each five times in a row): load from other processes
-	// then falls on all three alike.
 	var out string
 	for range 5 {
 		out += goRun(b, dir, nil, "test", "-run", "^$", "-bench", ".", "-count", "1")
@@ -89,14 +109,7 @@ func BenchmarkRFPCA64(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	pca, d64, d192 := ns["RFPCA64"], ns["RFF64D64"], ns["RFF64D192"]
-	for b.Loop() {
-	}
-	b.ReportMetric(pca, "rfpca-ns/input")
-	b.ReportMetric(d64, "rff64-ns/input")
-	b.ReportMetric(d192, "rff192-ns/input")
-	b.ReportMetric(pca/d64, "rfpca/rff64")
-	b.ReportMetric(pca/d192, "rfpca/rff192")
+	return ns
 }
 
 // emitMap generates the map vm under name for a benchmark module.

@@ -167,14 +167,7 @@ func TestGroupLassoSpecErrors(t *testing.T) {
 		{"unknown key", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, sampling: qmc}", data), "method.sampling"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseSpec("spec.yaml", []byte(c.spec))
-			var se *SpecError
-			if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %v, want a spec error with %q", err, c.want)
-			}
-			t.Log(err)
-		})
+		t.Run(c.name, func(t *testing.T) { wantSpecError(t, c.spec, c.want) })
 	}
 }
 

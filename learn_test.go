@@ -196,13 +196,18 @@ func TestLearnSectionErrors(t *testing.T) {
 		{"not rbf", strings.Replace(learnSpec("{sigma: shared}", rff, data), "{type: rbf, sigma: 30}", "{type: skewed-chi2, sigma: 0.5, c: 1}", 1), "kernel rbf"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseSpec("spec.yaml", []byte(c.spec))
-			var se *SpecError
-			if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %v, want a spec error with %q", err, c.want)
-			}
-			t.Log(err)
-		})
+		t.Run(c.name, func(t *testing.T) { wantSpecError(t, c.spec, c.want) })
 	}
+}
+
+// wantSpecError parses spec (as spec.yaml) and fails unless the result is
+// a *SpecError whose message contains want.
+func wantSpecError(t *testing.T, spec, want string) {
+	t.Helper()
+	_, err := ParseSpec("spec.yaml", []byte(spec))
+	var se *SpecError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want a spec error with %q", err, want)
+	}
+	t.Log(err)
 }

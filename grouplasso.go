@@ -187,16 +187,7 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 // for learnSigma.
 func learnGroupLasso(ctx context.Context, s *Spec) error {
 	d := s.Problem.Data
-	classes := true
-	for _, v := range d.FitLabels {
-		if v != math.Trunc(v) {
-			classes = false
-			break
-		}
-	}
-	if classes && len(slices.Compact(slices.Sorted(slices.Values(d.FitLabels)))) > MaxLearnClasses {
-		classes = false
-	}
+	classes := labelClasses(d.FitLabels)
 	gl := s.GroupLasso
 	res, err := multidim.GroupLasso(ctx, d.Fit, d.FitLabels, multidim.GroupLassoOptions{
 		Kernels: gl.Kernels, DimPerKernel: gl.DimPerKernel, Lambda: gl.Lambda, Seed: gl.Seed, Classes: classes,

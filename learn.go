@@ -13,26 +13,28 @@ import (
 // MaxLearnClasses is the most distinct labels learning treats as classes.
 const MaxLearnClasses = 256
 
+// labelClasses reports whether labels are class labels: all integers, at
+// most MaxLearnClasses distinct values. Others are numeric targets.
+func labelClasses(labels []float64) bool {
+	for _, v := range labels {
+		if v != math.Trunc(v) {
+			return false
+		}
+	}
+	return len(slices.Compact(slices.Sorted(slices.Values(labels)))) <= MaxLearnClasses
+}
+
 // learnSigma learns the rbf kernel's σ of a spec with a learn section from
 // its data's rows to fit and their labels (learn.validation splits them
-// again; the held-out rows, which verify the map, are never seen) with the rff method's sampling, features and
-// seed at target.dim, and bakes it into Problem.Kernel.Sigma, so that the
-// designed map is the learned one. Labels that are all integers, at most
-// MaxLearnClasses distinct values, are classes (one-vs-rest ±1 targets);
-// other labels are numeric targets.
+// again; the held-out rows, which verify the map, are never seen) with the
+// rff method's sampling, features and seed at target.dim, and bakes it
+// into Problem.Kernel.Sigma, so that the designed map is the learned one.
+// Class labels (labelClasses) get one-vs-rest ±1 targets; other labels
+// are numeric targets.
 func learnSigma(s *Spec) error {
 	d := s.Problem.Data
 	rows, labels := d.Fit, d.FitLabels
-	classes := true
-	for _, v := range labels {
-		if v != math.Trunc(v) {
-			classes = false
-			break
-		}
-	}
-	if classes && len(slices.Compact(slices.Sorted(slices.Values(labels)))) > MaxLearnClasses {
-		classes = false
-	}
+	classes := labelClasses(labels)
 	rff, ok := s.Method.Method.(*multidim.RFF)
 	if !ok {
 		return &SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff"}
@@ -60,10 +62,7 @@ func learnSigma(s *Spec) error {
 // (classes) or the RMSE (regression).
 func trainModel(s *Spec, m *fmap.Map) (*fmap.LinearModel, error) {
 	d := s.Problem.Data
-	lambda := s.Learn.Ridge
-	if lambda == 0 {
-		lambda = 1e-3 // LearnSigma's default
-	}
+	lambda := s.Learn.Ridge // the parser's default 1e-3 when not given
 	classes := s.Learned.Classes != nil
 	r, err := multidim.Ridge(d.Fit, d.FitLabels, classes, lambda, m.Dim, m.Eval)
 	if err != nil {

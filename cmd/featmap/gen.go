@@ -114,13 +114,18 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return failed(stderr, spec.Path, err)
 	}
 	vm := d.Verified()
+	specLines := spec.Describe()
+	if d.Auto != nil {
+		// method auto: which method won, by how much, stated with the spec.
+		specLines = append(specLines, d.Auto.Summary())
+	}
 	info := codegen.Info{
 		Name:     spec.Name,
 		Package:  pkgName,
 		Version:  featmap.Version,
 		SpecPath: filepath.ToSlash(spec.Path),
 		SpecHash: "sha256:" + spec.Hash,
-		Spec:     strings.Join(spec.Describe(), "\n"),
+		Spec:     strings.Join(specLines, "\n"),
 		File:     outFile(*out),
 		Key:      key,
 	}

@@ -94,8 +94,12 @@
 //   - Fourier maps in log x on an interval (Chum, VZ): polynomials of low
 //     degree in the mantissa, one set per piece; the pieces split every
 //     binade of the domain into 2^k parts and are indexed by the input's
-//     exponent and top k mantissa bits. Degree and k are the cheapest that
-//     meet the error target measured at generation time.
+//     exponent and top k mantissa bits. The degree is the lowest, then k
+//     the smallest, that meets the error target measured at generation
+//     time within maxPolyCoefs coefficients (each degree costs D
+//     multiplications and D additions per input). The coefficients are
+//     rounded to the decimal digits the target needs (roundCoefs), and
+//     the error is measured with them as emitted.
 //   - One-dimensional shift-invariant maps on an interval: the same with
 //     pieces of equal width. n-dimensional maps: such pieces for the cos
 //     and sin values of every axis's distinct frequencies, combined by

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/featmap/featmap/design/fmap"
 )
@@ -89,7 +90,7 @@ func fitPieces(m *shape, budget float64) (*pieces, error) {
 
 // fitTarget fits m (one input axis, log or identity transform) with the
 // lowest degree, then the fewest pieces, that meets target; nil if none
-// does within maxPolyCoefs.
+// does within maxPolyCoefs (maxLinearCoefs for degree 1).
 func fitTarget(m *shape, target, scale float64) *pieces {
 	if !(target > 0) {
 		return nil
@@ -107,7 +108,11 @@ func fitTarget(m *shape, target, scale float64) *pieces {
 	for deg := 1; deg <= maxDeg; deg++ {
 		for level := 0; ; level++ {
 			count, ok := g.count(level)
-			if !ok || count*m.Dim*(deg+1) > maxPolyCoefs {
+			limit := maxPolyCoefs
+			if deg == 1 {
+				limit = maxLinearCoefs
+			}
+			if !ok || count*m.Dim*(deg+1) > limit {
 				break
 			}
 			pc := g.pieces(level, deg)
@@ -319,6 +324,7 @@ func fit(m *shape, g grid, pc *pieces) bool {
 			m.Eval(vals[j], []float64{x})
 		}
 		pc.coef[i] = interpolate(xs, vals, m.Dim)
+		roundCoefs(pc.coef[i], pc.target)
 		for j := range checkPoints {
 			s := -0.5 + float64(j)/float64(checkPoints-1)
 			x, sx := g.at(pc, i, s)
@@ -334,6 +340,56 @@ func fit(m *shape, g grid, pc *pieces) bool {
 		}
 	}
 	return true
+}
+
+// roundCoefs rounds the coefficients of one piece to the fewest decimal
+// digits that keep their rounding error, in ‖δ‖ at |s| ≤ 1/2, within an
+// eighth of target·‖Ψ(centre)‖ (‖c[·][0]‖: the components' values at the
+// centre): coefficient p is rounded to a quantum q_p = τ·2^p, so each
+// component's polynomial moves by at most (deg+1)·τ/2 and the vector by
+// √D·(deg+1)·τ/2 with τ = target·‖Ψ(centre)‖/(4·√D·(deg+1)). The emitted
+// literals (the shortest decimal that parses back) are then about half as
+// long, and fit measures the error of the rounded coefficients, as
+// emitted.
+func roundCoefs(c [][]float64, target float64) {
+	n0 := 0.0
+	for _, cj := range c {
+		n0 += cj[0] * cj[0]
+	}
+	if !(n0 > 0) || !(target > 0) || len(c) == 0 {
+		return
+	}
+	tau := target * math.Sqrt(n0) / (4 * math.Sqrt(float64(len(c))) * float64(len(c[0])))
+	for _, cj := range c {
+		q := tau
+		for p, v := range cj {
+			cj[p] = roundTo(v, q)
+			q *= 2
+		}
+	}
+}
+
+// roundTo returns v rounded to the fewest significant decimal digits d
+// (at least one) with 10^(⌊log10|v|⌋−d+1) ≤ q, so that |result − v| ≤ q/2
+// (plus half a float64 ulp for parsing the decimal back); |v| < q/2
+// rounds to 0.
+func roundTo(v, q float64) float64 {
+	a := math.Abs(v)
+	if a == 0 || !(q > 0) || math.IsInf(a, 0) || math.IsNaN(a) {
+		return v
+	}
+	if a < q/2 {
+		return 0
+	}
+	digits := max(1, int(math.Floor(math.Log10(a))-math.Floor(math.Log10(q)))+1)
+	if digits >= 17 {
+		return v
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'e', digits-1, 64), 64)
+	if err != nil {
+		return v
+	}
+	return r
 }
 
 // relErr returns ‖a − b‖/‖b‖ (Euclidean norms).

@@ -2,13 +2,21 @@ package generated
 
 import (
 	"math"
+	"slices"
 	"testing"
+	"time"
 )
 
 // The benchmarks compare, per input x, the generated 7-D χ² maps (Table 1's
-// on the integers 0..255, and the histogram map on [1e-4, 1]) with the
-// reference evaluator of the same map and with copying the same 56 bytes
-// (the memory floor). Run with: go test -bench . ./generated
+// on the integers 0..255, and the histogram map on [1e-4, 1]) with copying
+// the same 56 bytes per input (the memory floor) and with the reference
+// evaluator of the same map. Run with: go test -run '^$' -bench . ./generated
+//
+// The machine they run on is often shared, so every b.Loop iteration times
+// each form once over the same inputs, one after the other (interleaved),
+// and the benchmark reports the median ns/input of each form and the ratios
+// slice/copy and loop/slice of those medians: a ratio compares forms timed
+// under the same load.
 
 const benchInputs = 1024
 
@@ -24,52 +32,68 @@ func benchSrc(integer bool) []float64 {
 	return src
 }
 
-// benchMap times a map's forms over the same inputs. scalarLoop calls the
-// scalar function N directly once per input, as a caller's loop would (not
-// through a func value per input); slice is NSlice.
+// benchMap times a map's forms over the same inputs, interleaved:
+//
+//   - copy: copy(dst[i*dim:(i+1)*dim], row) per input, D floats (the floor);
+//   - slice: NSlice over all inputs;
+//   - loop: the scalar function N called directly once per input, as a
+//     caller's loop would (not through a func value per input);
+//   - reference: the reference evaluator m.Eval (timed on a quarter of the
+//     rounds, it is two orders of magnitude slower).
 func benchMap(b *testing.B, name string, dim int, integer bool, scalarLoop, slice func(dst, src []float64)) {
 	src := benchSrc(integer)
 	dst := make([]float64, dim*len(src))
-	perInput := func(b *testing.B) {
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(src)), "ns/input")
-	}
-	b.Run("generated", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			scalarLoop(dst, src)
-		}
-		perInput(b)
-	})
-	b.Run("generated-slice", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			slice(dst, src)
-		}
-		perInput(b)
-	})
 	m := loadMap(b, name)
 	x := make([]float64, 1)
-	b.Run("reference", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+	row := make([]float64, dim)
+	slice(row, src[1:2])
+	forms := []struct {
+		name string
+		run  func()
+	}{
+		{"copy", func() {
+			for i := range src {
+				copy(dst[i*dim:(i+1)*dim], row)
+			}
+		}},
+		{"slice", func() { slice(dst, src) }},
+		{"loop", func() { scalarLoop(dst, src) }},
+		{"reference", func() {
 			for i, v := range src {
 				x[0] = v
 				m.Eval(dst[i*dim:(i+1)*dim], x)
 			}
-		}
-		perInput(b)
-	})
-	row := make([]float64, dim)
-	slice(row, src[1:2])
-	b.Run("copy", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			for i := range src {
-				copy(dst[i*dim:(i+1)*dim], row)
+		}},
+	}
+	// The samples' storage is allocated before the timed loop (b.Loop
+	// resets the counters on its first call); rounds past maxRounds are
+	// timed but not recorded.
+	const maxRounds = 1 << 15
+	times := make([][]float64, len(forms))
+	for f := range times {
+		times[f] = make([]float64, 0, maxRounds)
+	}
+	b.ReportAllocs()
+	for round := 0; b.Loop(); round++ {
+		for f, form := range forms {
+			if form.name == "reference" && round%4 != 0 {
+				continue
+			}
+			start := time.Now()
+			form.run()
+			if len(times[f]) < maxRounds {
+				times[f] = append(times[f], float64(time.Since(start).Nanoseconds())/float64(len(src)))
 			}
 		}
-		perInput(b)
-	})
+	}
+	med := map[string]float64{}
+	for f, form := range forms {
+		slices.Sort(times[f])
+		med[form.name] = times[f][len(times[f])/2]
+		b.ReportMetric(med[form.name], form.name+"-ns/input")
+	}
+	b.ReportMetric(med["slice"]/med["copy"], "slice/copy")
+	b.ReportMetric(med["loop"]/med["slice"], "loop/slice")
 }
 
 func BenchmarkChi2U8D7(b *testing.B) {

@@ -77,6 +77,10 @@ func (*Nystroem) Applies(p *fmap.Problem) error {
 	return nil
 }
 
+// WholeRows reports true: a Nyström map of an additive kernel takes whole
+// rows (its landmarks are rows), so its D is the outputs per row.
+func (*Nystroem) WholeRows() bool { return true }
+
 // Dims: any D up to MaxLandmarks (and the rows to fit, checked when
 // they are read).
 func (*Nystroem) Dims(*fmap.Problem) design.Dims {

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/featmap/featmap/design"
 )
 
 // Comparison is the outcome of Spec.RunComparison: every method of the spec's
@@ -18,7 +21,10 @@ type Comparison struct {
 	// "vz (rectangular)" and "vz (uniform)".
 	Methods []MethodSpec
 	Labels  []string
-	Dims    []int
+	// Dims are the compared dimensions D or, with Widths, the compared
+	// output widths (numbers per row; CompareSpec.Widths).
+	Dims   []int
+	Widths bool
 	// Cells[i][j] is Methods[i] at Dims[j].
 	Cells [][]CompareCell
 	// Workers is how many designs ran at once; Seconds is the comparison's
@@ -30,6 +36,10 @@ type Comparison struct {
 // CompareCell is one method at one dimension. Exactly one of Design, NA
 // and Err is set.
 type CompareCell struct {
+	// Dim is the D the method is designed at: the column's D, or for a
+	// comparison by widths the D that gives the column's width (0 when
+	// none does).
+	Dim int
 	// Design is the designed and verified map.
 	Design *Design
 	// NA says why the method cannot make the dimension.
@@ -58,6 +68,7 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 		Methods: s.Compare.Methods,
 		Labels:  MethodLabels(s.Compare.Methods),
 		Dims:    s.Compare.Dims,
+		Widths:  s.Compare.Widths,
 		Cells:   make([][]CompareCell, len(s.Compare.Methods)),
 	}
 	type job struct{ i, j int }
@@ -65,8 +76,18 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 	for i, m := range c.Methods {
 		c.Cells[i] = make([]CompareCell, len(c.Dims))
 		for j, d := range c.Dims {
-			if ok, why := s.CanMake(m, d); !ok {
-				c.Cells[i][j].NA = why
+			cell := &c.Cells[i][j]
+			dim, why := d, ""
+			if c.Widths {
+				dim, why = s.DimForWidth(m, d)
+			}
+			if why != "" {
+				cell.NA = why
+				continue
+			}
+			cell.Dim = dim
+			if ok, why := s.CanMake(m, cell.Dim); !ok {
+				cell.NA = why
 				continue
 			}
 			jobs = append(jobs, job{i, j})
@@ -82,7 +103,11 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 		defer mu.Unlock()
 		set.Say(msg)
 	}
-	say(fmt.Sprintf("comparing %d methods × %d dimensions: %d designs, %d at a time", len(c.Methods), len(c.Dims), len(jobs), c.Workers))
+	axis := "dimensions"
+	if c.Widths {
+		axis = "widths"
+	}
+	say(fmt.Sprintf("comparing %d methods × %d %s: %d designs, %d at a time", len(c.Methods), len(c.Dims), axis, len(jobs), c.Workers))
 	next := make(chan job)
 	var wg sync.WaitGroup
 	done := 0
@@ -91,11 +116,14 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 		go func() {
 			defer wg.Done()
 			for jb := range next {
-				name := fmt.Sprintf("%s, D = %d", c.Labels[jb.i], c.Dims[jb.j])
+				cell := &c.Cells[jb.i][jb.j]
+				name := fmt.Sprintf("%s, D = %d", c.Labels[jb.i], cell.Dim)
+				if c.Widths {
+					name += fmt.Sprintf(" (width %d)", c.Dims[jb.j])
+				}
 				// The designs' own progress would interleave unreadably:
 				// only their completions are reported.
-				d, err := s.DesignDim(ctx, c.Methods[jb.i], c.Dims[jb.j], set.Quiet())
-				cell := &c.Cells[jb.i][jb.j]
+				d, err := s.DesignDim(ctx, c.Methods[jb.i], cell.Dim, set.Quiet())
 				cell.Design, cell.Err = d, err
 				mu.Lock()
 				done++
@@ -127,7 +155,7 @@ func (c *Comparison) check() error {
 			case cell.Design != nil:
 				return nil
 			case cell.Err != nil && first == nil:
-				first = fmt.Errorf("%s at D = %d: %w", c.Labels[i], c.Dims[j], cell.Err)
+				first = fmt.Errorf("%s at D = %d: %w", c.Labels[i], cell.Dim, cell.Err)
 			}
 		}
 	}
@@ -148,4 +176,67 @@ func (c *Comparison) Failed() int {
 		}
 	}
 	return n
+}
+
+// Coordinates returns how many coordinates of a row a per-coordinate map
+// of the spec maps: for an additive kernel (one spec axis) with data of
+// n > 1 columns, n; else 1 (the map takes the whole input).
+func (s *Spec) Coordinates() int {
+	p := s.Problem
+	if !p.Kernel.Homogeneous() || p.InDim() != 1 || p.Data == nil {
+		return 1
+	}
+	for _, rows := range [][][]float64{p.Data.Fit, p.Data.Held} {
+		if len(rows) > 0 {
+			return len(rows[0])
+		}
+	}
+	return 1
+}
+
+// Width returns the output width of method m's map at D: the numbers per
+// row of its output, D·n for a per-coordinate map of rows of n
+// coordinates (Spec.Coordinates), D for a map that takes whole rows
+// (design.WholeRows, e.g. nystroem) or whole inputs.
+func (s *Spec) Width(m MethodSpec, dim int) int {
+	if w, ok := m.Method.(design.WholeRows); ok && w.WholeRows() {
+		return dim
+	}
+	return dim * s.Coordinates()
+}
+
+// DimForWidth returns the D at which method m's map has output width w
+// (see Spec.Width), or why there is none: a per-coordinate map of n
+// coordinates makes only multiples of n.
+func (s *Spec) DimForWidth(m MethodSpec, w int) (int, string) {
+	n := s.Width(m, 1)
+	if w%n != 0 {
+		return 0, fmt.Sprintf("%s maps each of the %d coordinates to D outputs: its widths are multiples of %d", m.Name(), n, n)
+	}
+	return w / n, ""
+}
+
+// WidthRule says, for a comparison by widths, at which D each method was
+// designed, e.g. "chum, li at D = width/64 (per coordinate); nystroem at
+// D = width"; "" for a comparison by dimensions.
+func (c *Comparison) WidthRule() string {
+	if !c.Widths {
+		return ""
+	}
+	var per, whole []string
+	for i, m := range c.Methods {
+		if c.Spec.Width(m, 1) == 1 {
+			whole = append(whole, c.Labels[i])
+		} else {
+			per = append(per, c.Labels[i])
+		}
+	}
+	var parts []string
+	if len(per) > 0 {
+		parts = append(parts, fmt.Sprintf("%s at D = width/%d (per coordinate)", strings.Join(per, ", "), c.Spec.Coordinates()))
+	}
+	if len(whole) > 0 {
+		parts = append(parts, fmt.Sprintf("%s at D = width", strings.Join(whole, ", ")))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -27,6 +27,8 @@ func (c *Comparison) ReportInput() (*report.Input, error) {
 		Domain:    p.Domain,
 		Measure:   p.Measure,
 		Dims:      append([]int(nil), c.Dims...),
+		Widths:    c.Widths,
+		WidthRule: c.WidthRule(),
 		Reference: ref,
 		Workers:   c.Workers,
 		CPUs:      runtime.NumCPU(),
@@ -59,7 +61,11 @@ func (c *Comparison) ReportInput() (*report.Input, error) {
 		{Key: "domain", Value: p.Domain.Describe()},
 		{Key: "error", Value: fmt.Sprintf("%s (%s), methods that optimise minimise its %s norm", p.Measure, measureSymbol(p.Measure), p.Norm)},
 		{Key: "methods", Value: strings.Join(labels, "; ")},
-		{Key: "dimensions", Value: describeDims(c.Dims)},
+	}
+	if c.Widths {
+		in.Spec = append(in.Spec, report.Item{Key: "widths", Value: describeDims(c.Dims) + " numbers per row: " + c.WidthRule()})
+	} else {
+		in.Spec = append(in.Spec, report.Item{Key: "dimensions", Value: describeDims(c.Dims)})
 	}
 	if s.Path != "" {
 		in.Spec = append(in.Spec, report.Item{Key: "spec", Value: s.Path})

@@ -257,3 +257,96 @@ func TestCompareRelativeSignaturePlot(t *testing.T) {
 		t.Errorf("the signature plot's axis does not name the relative error")
 	}
 }
+
+// TestCompareWidths: a comparison by widths (compare.widths) of the
+// additive χ² on the digits' 64 pixels designs each per-coordinate method
+// at D = width/64 (n/a where 64 does not divide the width) and nystroem at
+// D = width, so that every made map puts out exactly the column's width of
+// numbers per row; the report's tables and results.json are by width.
+func TestCompareWidths(t *testing.T) {
+	raw, err := os.ReadFile("testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := `version: 1
+name: WidthCompare
+kernel: {type: chi2}
+domain: {integers: [0, 16]}
+error: {weight: absolute}
+data: {file: digits.csv.gz, columns: [0, 63], label_column: 64}
+compare:
+  methods: [li, {name: nystroem, landmarks: random}]
+  widths: [32, 64, 128]
+`
+	s := loadSpec(t, writeSpecWith(t, spec, map[string]string{"digits.csv.gz": string(raw)}))
+	if !s.Compare.Widths || !reflect.DeepEqual(s.Compare.Dims, []int{32, 64, 128}) {
+		t.Fatalf("compare %+v, want widths 32, 64, 128", s.Compare)
+	}
+	c, err := s.RunComparison(context.Background(), Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDim := [][]int{{0, 1, 2}, {32, 64, 128}}
+	for i := range c.Methods {
+		for j, w := range c.Dims {
+			cell := c.Cells[i][j]
+			if cell.Dim != wantDim[i][j] {
+				t.Errorf("%s at width %d: D = %d, want %d", c.Labels[i], w, cell.Dim, wantDim[i][j])
+			}
+			if wantDim[i][j] == 0 {
+				if want := "li maps each of the 64 coordinates to D outputs: its widths are multiples of 64"; cell.NA != want {
+					t.Errorf("%s at width %d: n/a %q, want %q", c.Labels[i], w, cell.NA, want)
+				}
+				continue
+			}
+			if cell.Design == nil {
+				t.Fatalf("%s at width %d: no map (%v)", c.Labels[i], w, cell.Err)
+			}
+			// The map's output on a whole data row has exactly w numbers.
+			m := cell.Design.Map
+			row := s.Problem.Data.Held[0]
+			out := make([]float64, w)
+			if fmap.Additive(m, len(row)) {
+				if m.Dim*len(row) != w {
+					t.Errorf("%s at width %d: %d per coordinate × %d coordinates", c.Labels[i], w, m.Dim, len(row))
+				}
+			} else if m.Dim != w || m.InDim != len(row) {
+				t.Errorf("%s at width %d: a map of %d inputs to %d", c.Labels[i], w, m.InDim, m.Dim)
+			}
+			fmap.RowFeatures(m, out, row)
+		}
+	}
+	if got, want := c.WidthRule(), "li at D = width/64 (per coordinate); nystroem (random) at D = width"; got != want {
+		t.Errorf("width rule %q, want %q", got, want)
+	}
+	in, err := c.ReportInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := report.Write(dir, in); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| method | width 32 | width 64 | width 128 |",
+		"- **widths**: 32, 64, 128 numbers per row: li at D = width/64 (per coordinate); nystroem (random) at D = width",
+		"li at width 32: li maps each of the 64 coordinates to D outputs: its widths are multiples of 64",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	r := in.Results()
+	if !r.Widths {
+		t.Error("results.json does not say its dims are widths")
+	}
+	for _, rc := range r.Cells {
+		if rc.Status == report.StatusOK && rc.MapDim*map[string]int{"li": 64, "nystroem (random)": 1}[rc.Method] != rc.Dim {
+			t.Errorf("results cell %s at width %d: map_dim %d", rc.Method, rc.Dim, rc.MapDim)
+		}
+	}
+}

@@ -36,7 +36,7 @@ import (
 //	error:   {norm, weight}         optional
 //	target:  {dim | max_error, max_dim}   and   method: {name, options…}
 //	  or
-//	compare: {methods: [name or {name, options…}, …], dims: [D, …]}
+//	compare: {methods: [name or {name, options…}, …], dims: [D, …] | widths: [W, …]}
 //
 // Every default is filled in: gamma 1, dims 1, negative sign (homogeneous
 // kernels), norm linf, weight absolute (homogeneous) or uniform (rbf),
@@ -234,6 +234,7 @@ type (
 	compareDoc struct {
 		Methods kv `yaml:"methods"`
 		Dims    kv `yaml:"dims"`
+		Widths  kv `yaml:"widths"`
 	}
 )
 
@@ -757,25 +758,36 @@ func (p *parser) compare(n *yaml.Node, s *Spec) error {
 		seen[key] = i
 		c.Methods = append(c.Methods, *ms)
 	}
-	if d.Dims.V == nil {
-		return p.missing(m, "dims", "a list of output dimensions, e.g. [3, 5, 7]")
+	if err := p.exclusive(m, "dims", "widths", "give exactly one: dims (every method at D) or widths (every method at the D giving that many outputs per row)"); err != nil {
+		return err
 	}
-	items, err = p.list(d.Dims.V, "compare.dims", "a list of output dimensions")
+	key, one, what, eg := "dims", "dimension", "output dimensions", "[3, 5, 7]"
+	list := d.Dims.V
+	if d.Widths.V != nil {
+		key, one, what, eg = "widths", "width", "output widths (numbers per row)", "[64, 128, 256]"
+		list = d.Widths.V
+		c.Widths = true
+	}
+	if list == nil {
+		return p.missing(m, "dims", "a list of output dimensions, e.g. [3, 5, 7], or widths: a list of output widths, e.g. [64, 128, 256]")
+	}
+	field := "compare." + key
+	items, err = p.list(list, field, "a list of "+what)
 	if err == nil && len(items) == 0 {
-		err = p.errAt(d.Dims.V, "compare.dims", "must give at least one dimension")
+		err = p.errAt(list, field, "must give at least one %s, e.g. %s", one, eg)
 	}
 	if err != nil {
 		return err
 	}
 	dims := map[int64]int{}
 	for i, it := range items {
-		field := elem("compare.dims", i)
-		v, err := p.intIn(it, field, 1, MaxDim)
+		f := elem(field, i)
+		v, err := p.intIn(it, f, 1, MaxDim)
 		if err != nil {
 			return err
 		}
 		if j, dup := dims[v]; dup {
-			return p.errAt(it, field, "duplicate dimension %d (also %s)", v, elem("compare.dims", j))
+			return p.errAt(it, f, "duplicate %s %d (also %s)", one, v, elem(field, j))
 		}
 		dims[v] = i
 		c.Dims = append(c.Dims, int(v))

@@ -466,7 +466,7 @@ var malformed = []struct {
 	{"unknown chum option", with(6, "method:", "  name: chum", "  omega: 5"), "x.yaml:8: method.omega: unknown option; chum options are omega_max, spacing, z_points, refine_iterations, polish, starts, seed"},
 	{"unknown vz option, typo", with(6, "method: {name: vz, windw: uniform}"), "x.yaml:6: method.windw: unknown option (did you mean window?); vz options are period, window"},
 	{"option of a method without options", with(6, "method: {name: chebyshev, bins: 10}"), "x.yaml:6: method.bins: unknown option; chebyshev takes no options"},
-	{"unknown compare key", edit(5, 6, "compare: {methods: [chum], dims: [3], plot: true}"), "x.yaml:5: compare.plot: unknown key; compare keys are methods, dims"},
+	{"unknown compare key", edit(5, 6, "compare: {methods: [chum], dims: [3], plot: true}"), "x.yaml:5: compare.plot: unknown key; compare keys are methods, dims, widths"},
 	{"unknown option in a compare item", edit(5, 6, "compare:", "  methods:", "    - chum", "    - {name: vz, windw: uniform}", "  dims: [3]"),
 		"x.yaml:8: compare.methods[1].windw: unknown option (did you mean window?); vz options are period, window"},
 
@@ -490,7 +490,7 @@ var malformed = []struct {
 	{"method without target", with(5), "x.yaml:1: target: missing required key (method at line 5 needs a target: dim or max_error)"},
 	{"target without dim or max_error", with(5, "target: {}"), "x.yaml:5: target: missing dim or max_error (exactly one is required)"},
 	{"compare without methods", edit(5, 6, "compare: {dims: [3]}"), "x.yaml:5: compare.methods: missing required key (a list of methods, e.g. [chum, vz])"},
-	{"compare without dims", edit(5, 6, "compare: {methods: [chum]}"), "x.yaml:5: compare.dims: missing required key (a list of output dimensions, e.g. [3, 5, 7])"},
+	{"compare without dims", edit(5, 6, "compare: {methods: [chum]}"), "x.yaml:5: compare.dims: missing required key (a list of output dimensions, e.g. [3, 5, 7], or widths: a list of output widths, e.g. [64, 128, 256])"},
 
 	// Conflicting shapes and keys.
 	{"target and compare", with(0, "compare: {methods: [chum], dims: [3]}"), "x.yaml:7: compare: conflicts with target (line 5): a spec has either target and method (one design) or compare (a comparison), not both"},
@@ -581,7 +581,11 @@ var malformed = []struct {
 	{"compare methods empty", edit(5, 6, "compare: {methods: [], dims: [3]}"), "x.yaml:5: compare.methods: must name at least one method"},
 	{"compare unknown method", edit(5, 6, "compare:", "  methods: [chum, fourier]", "  dims: [3]"), `x.yaml:6: compare.methods[1]: unknown method "fourier"; want one of ` + methodList},
 	{"compare same method twice", edit(5, 6, "compare:", "  methods: [vz, {name: vz, window: rectangular}]", "  dims: [3]"), "x.yaml:6: compare.methods[1]: same method and options as compare.methods[0]"},
-	{"compare dims empty", edit(5, 6, "compare: {methods: [chum], dims: []}"), "x.yaml:5: compare.dims: must give at least one dimension"},
+	{"compare dims empty", edit(5, 6, "compare: {methods: [chum], dims: []}"), "x.yaml:5: compare.dims: must give at least one dimension, e.g. [3, 5, 7]"},
+	{"compare widths empty", edit(5, 6, "compare: {methods: [chum], widths: []}"), "x.yaml:5: compare.widths: must give at least one width, e.g. [64, 128, 256]"},
+	{"compare widths zero", edit(5, 6, "compare: {methods: [chum], widths: [64, 0]}"), "x.yaml:5: compare.widths[1]: must be >= 1, not 0"},
+	{"compare widths duplicate", edit(5, 6, "compare:", "  methods: [chum]", "  widths:", "    - 64", "    - 64"), "x.yaml:9: compare.widths[1]: duplicate width 64 (also compare.widths[0])"},
+	{"compare dims and widths", edit(5, 6, "compare:", "  methods: [chum]", "  dims: [3]", "  widths: [64]"), "x.yaml:8: compare.widths: conflicts with compare.dims (line 7): give exactly one: dims (every method at D) or widths (every method at the D giving that many outputs per row)"},
 	{"compare dims zero", edit(5, 6, "compare: {methods: [chum], dims: [0]}"), "x.yaml:5: compare.dims[0]: must be >= 1, not 0"},
 	{"compare dims duplicate", edit(5, 6, "compare:", "  methods: [chum]", "  dims:", "    - 3", "    - 5", "    - 3"), "x.yaml:10: compare.dims[2]: duplicate dimension 3 (also compare.dims[0])"},
 	{"compare bad option value", edit(5, 6, "compare:", "  methods:", "    - name: chum", "      starts: 0", "  dims: [3]"), "x.yaml:8: compare.methods[0].starts: must be >= 1, not 0"},

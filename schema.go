@@ -57,7 +57,8 @@ func kvSchemas() map[string]obj {
 		"data.columns":    pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
 		"compare.methods": {"type": "array", "minItems": 1, "items": obj{"oneOf": []any{
 			obj{"type": "string", "enum": anys(MethodNames())}, obj{"$ref": "#/$defs/method"}}}},
-		"compare.dims": {"type": "array", "minItems": 1, "items": obj{"type": "integer", "minimum": 1, "maximum": MaxDim}},
+		"compare.dims":   {"type": "array", "minItems": 1, "items": obj{"type": "integer", "minimum": 1, "maximum": MaxDim}},
+		"compare.widths": {"type": "array", "minItems": 1, "items": obj{"type": "integer", "minimum": 1, "maximum": MaxDim}},
 	}
 }
 
@@ -86,7 +87,8 @@ var schemaDocs = map[string]string{
 	"method":                "The design method, by name, with its options.",
 	"compare":               "A comparison of methods at several dimensions (instead of target and method).",
 	"compare.methods":       "Methods: a name, or a mapping with name and options.",
-	"compare.dims":          "The output dimensions compared.",
+	"compare.dims":          "The output dimensions compared (or widths).",
+	"compare.widths":        "Instead of dims: the output widths compared, in numbers per row; each method is designed at the D giving that width (per coordinate of an additive kernel: width / columns; nystroem: width).",
 	"data":                  "A data file (CSV, optionally gzipped) the maps are fitted to and verified on.",
 	"data.file":             "The file's path, relative to the spec.",
 	"data.columns":          "[first, last]: the columns holding the inputs.",
@@ -183,10 +185,10 @@ func SpecSchema() (out []byte, err error) {
 // requires exactly one.
 var (
 	sectionRequired = map[string][]any{
-		"kernel": {"type"}, "data": {"file"}, "learn": {"sigma"}, "compare": {"methods", "dims"},
+		"kernel": {"type"}, "data": {"file"}, "learn": {"sigma"}, "compare": {"methods"},
 	}
 	sectionOneOf = map[string][]any{
-		"domain": {"integers", "interval"}, "target": {"dim", "max_error"},
+		"domain": {"integers", "interval"}, "target": {"dim", "max_error"}, "compare": {"dims", "widths"},
 	}
 )
 

@@ -89,7 +89,12 @@ type MethodSpec struct {
 // CompareSpec is the spec's compare section.
 type CompareSpec struct {
 	Methods []MethodSpec
-	Dims    []int
+	// Dims are the compared output dimensions D (compare.dims) or, with
+	// Widths, the compared output widths (compare.widths): the numbers per
+	// row of the map's output, each method designed at the D that gives
+	// that width (see Spec.DimForWidth).
+	Dims   []int
+	Widths bool
 }
 
 // LearnSpec is the spec's learn section: learn the rbf kernel's σ from the

@@ -158,6 +158,18 @@ type Incremental interface {
 	Incremental() bool
 }
 
+// WholeRows is implemented by a method whose map of an additive kernel
+// (one spec axis, summed over the coordinates of a data row) takes whole
+// rows, as Nyström's landmarks are rows (fmap.Map.WholeRows): its D is
+// the number of outputs per row, where a per-coordinate map's D is per
+// coordinate (D·n outputs for rows of n values). A comparison by output
+// width (compare.widths) designs it at D = width.
+type WholeRows interface {
+	// WholeRows reports whether the method's maps of additive kernels
+	// take whole rows.
+	WholeRows() bool
+}
+
 // Step is one step of a design pipeline, e.g. Chum's discrete LP.
 type Step struct {
 	Name string

@@ -77,6 +77,10 @@ func (*Nystroem) Applies(p *fmap.Problem) error {
 	return nil
 }
 
+// WholeRows reports true: a Nyström map of an additive kernel takes whole
+// rows (its landmarks are rows), so its D is the outputs per row.
+func (*Nystroem) WholeRows() bool { return true }
+
 // Dims: any D up to MaxLandmarks (and the rows to fit, checked when
 // they are read).
 func (*Nystroem) Dims(*fmap.Problem) design.Dims {
@@ -129,9 +133,16 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		}
 		var iters int
 		var err error
-		land, iters, err = kmeans(ctx, sample, dim, distFor(p.Kernel), rng)
+		space, dist := sample, distFor(p.Kernel)
+		if p.Kernel.Type == fmap.ExpChi2 {
+			space, dist = sqrtRows(sample), euclidean
+		}
+		land, iters, err = kmeans(ctx, space, dim, dist, rng)
 		if err != nil {
 			return nil, err
+		}
+		if p.Kernel.Type == fmap.ExpChi2 {
+			squareRows(land)
 		}
 		s.Say(fmt.Sprintf("nystroem: k-means of %d rows into %d landmarks in %d iterations", len(sample), dim, iters))
 	}
@@ -161,12 +172,56 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 	return &design.Result{Map: mp}, nil
 }
 
-// distFor returns the squared distance k-means uses for kernel k: the
-// Euclidean distance of the kernel's arguments, scaled by σ_j for rbf and
-// in t = log(x + c) for the skewed kernels. For exp-χ² the plain Euclidean
-// distance measured better than the χ² distance the kernel is made of
-// (held-out Gram error on digits at D = 16: 0.0586 against 0.0617; at
-// D = 64: 0.0278 against 0.0288).
+// sqrtRows returns the rows' coordinates' square roots (new rows):
+// k-means of an exp-χ² map runs on them, on at most MaxKMeansRows rows.
+//
+// Why √x for exp-χ²: its χ² distance Σ (x−y)²/(x+y) equals
+// Σ (√x−√y)²·(√x+√y)²/(x+y), which is 2·Σ (√x−√y)² to second order where
+// x ≈ y, so Euclidean k-means on √x follows the kernel's own geometry
+// while keeping centroids (means) that the χ² distance has no form for;
+// the centroids c are mapped back to landmarks c² (squareRows). Measured
+// on digits (l1-normalised rows, β = 1, 1400 rows to fit, 397 held out;
+// mean of seeds 1–4 of the held-out Gram error): D = 16: random rows
+// 0.0883, k-means on x 0.0600, on √x 0.0526; D = 64: 0.0327, 0.0281,
+// 0.0251; D = 256: 0.01073, 0.01091, 0.01016 — on x k-means tied random
+// rows at D = 256, on √x it is 5 % below (TestNystroemKMeansBeatsRandom).
+// The χ² distance itself on x measured worse than the Euclidean one on x
+// (0.0617 against 0.0586 at D = 16).
+func sqrtRows(rows [][]float64) [][]float64 {
+	out := make([][]float64, len(rows))
+	for i, r := range rows {
+		out[i] = make([]float64, len(r))
+		for j, v := range r {
+			out[i][j] = math.Sqrt(v)
+		}
+	}
+	return out
+}
+
+// squareRows squares every coordinate of the rows, in place.
+func squareRows(rows [][]float64) {
+	for _, r := range rows {
+		for j, v := range r {
+			r[j] = v * v
+		}
+	}
+}
+
+// euclidean is the squared Euclidean distance.
+func euclidean(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		d := a[i] - b[i]
+		s += d * d
+	}
+	return s
+}
+
+// distFor returns the squared distance k-means++ and k-means use for
+// kernel k on its inputs: the Euclidean distance of the kernel's
+// arguments, scaled by σ_j for rbf, in t = log(x + c) for the skewed
+// kernels and in √x for exp-χ² (see sqrtRows: k-means of exp-χ² runs on
+// the square roots with the plain Euclidean distance, which equals this).
 func distFor(k fmap.Kernel) func(a, b []float64) float64 {
 	switch {
 	case k.Skewed():
@@ -174,6 +229,15 @@ func distFor(k fmap.Kernel) func(a, b []float64) float64 {
 			var s float64
 			for i := range a {
 				d := math.Log((a[i] + k.C) / (b[i] + k.C))
+				s += d * d
+			}
+			return s
+		}
+	case k.Type == fmap.ExpChi2:
+		return func(a, b []float64) float64 {
+			var s float64
+			for i := range a {
+				d := math.Sqrt(a[i]) - math.Sqrt(b[i])
 				s += d * d
 			}
 			return s
@@ -188,14 +252,7 @@ func distFor(k fmap.Kernel) func(a, b []float64) float64 {
 			return s
 		}
 	}
-	return func(a, b []float64) float64 {
-		var s float64
-		for i := range a {
-			d := a[i] - b[i]
-			s += d * d
-		}
-		return s
-	}
+	return euclidean
 }
 
 // kmeansPP picks k centres among rows by k-means++ seeding (Arthur and

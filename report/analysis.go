@@ -131,11 +131,11 @@ func (in *Input) chosenDim() (int, string) {
 	case col < 0:
 		return -1, ""
 	case n == len(in.Methods) && n == 1:
-		return col, "the largest D compared"
+		return col, "the largest " + in.axis() + " compared"
 	case n == len(in.Methods):
-		return col, "the largest D every method makes"
+		return col, "the largest " + in.axis() + " every method makes"
 	}
-	return col, fmt.Sprintf("the largest D with the most maps (%d of %d methods)", n, len(in.Methods))
+	return col, fmt.Sprintf("the largest %s with the most maps (%d of %d methods)", in.axis(), n, len(in.Methods))
 }
 
 // bestAt returns the row with the smallest L∞ error in column j (the first
@@ -184,11 +184,11 @@ func (in *Input) winners() string {
 	case len(runs) == 0:
 		return ""
 	case len(runs) == 1 && len(runs[0].dims) > 1:
-		return fmt.Sprintf("Smallest %s at every D: %s.", what, runs[0].who)
+		return fmt.Sprintf("Smallest %s at every %s: %s.", what, in.axis(), runs[0].who)
 	}
 	var parts []string
 	for _, r := range runs {
-		parts = append(parts, fmt.Sprintf("%s at D = %s", r.who, dimList(r.dims)))
+		parts = append(parts, fmt.Sprintf("%s at %s", r.who, in.atList(r.dims)))
 	}
 	return "Smallest " + what + ": " + strings.Join(parts, "; ") + "."
 }
@@ -218,7 +218,7 @@ func dimList(dims []int) string {
 func (in *Input) notes() (na, failed []string) {
 	for i, m := range in.Methods {
 		var reasons []string
-		dims := map[string][]string{}
+		dims := map[string][]int{}
 		for j, d := range in.Dims {
 			c := in.Cells[i][j]
 			var why string
@@ -233,10 +233,10 @@ func (in *Input) notes() (na, failed []string) {
 			if _, ok := dims[why]; !ok {
 				reasons = append(reasons, why)
 			}
-			dims[why] = append(dims[why], fmt.Sprint(d))
+			dims[why] = append(dims[why], d)
 		}
 		for _, why := range reasons {
-			line := fmt.Sprintf("%s at D = %s: %s", m.Label, strings.Join(dims[why], ", "), why[strings.Index(why, ": ")+2:])
+			line := fmt.Sprintf("%s at %s: %s", m.Label, in.atListPlain(dims[why]), why[strings.Index(why, ": ")+2:])
 			if strings.HasPrefix(why, "n/a") {
 				na = append(na, line)
 			} else {

@@ -95,7 +95,7 @@ func (in *Input) heatFigure(j int, why string) (figure, bool, error) {
 	cm.SetMax(top)
 	hm := plotter.NewHeatMap(g, cm.Palette(255))
 	hm.Min, hm.Max, hm.Rasterized = -top, top, true
-	title := fmt.Sprintf("Kernel error of %s at D = %d", m.Label, d)
+	title := fmt.Sprintf("Kernel error of %s at %s", m.Label, in.at(d))
 	p := newPlot(title, "x  (input value)", "y  (input value)")
 	p.Add(hm)
 	lo, hi := g.v[0], g.v[len(g.v)-1]
@@ -118,9 +118,9 @@ func (in *Input) heatFigure(j int, why string) (figure, bool, error) {
 		bottom := p.X.Label.TextStyle.Height(p.X.Label.Text) + p.X.Tick.Label.Height("0") + p.X.Tick.Length + vg.Points(10)
 		bar.Draw(draw.Crop(c, c.Max.X-c.Min.X-barW+vg.Points(12), -vg.Points(12), bottom, -top))
 	})
-	caption := fmt.Sprintf("The signed kernel error K(x, y) − Ψ(x)·Ψ(y) of %s, the most accurate method at D = %d (%s), "+
+	caption := fmt.Sprintf("The signed kernel error K(x, y) − Ψ(x)·Ψ(y) of %s, the most accurate method at %s (%s), "+
 		"at every pair of %s (as in Chum's Fig. 5); red: Ψ·Ψ below K (the map underestimates), blue: above it. "+
-		"Largest |error| %s.", m.Label, d, why, ref.InputsOn, tableNumber(top))
+		"Largest |error| %s.", m.Label, in.at(d), why, ref.InputsOn, tableNumber(top))
 	if len(ref.Inputs) > maxHeatSide {
 		caption += fmt.Sprintf(" The domain's %d inputs are sampled at %d evenly spaced values per axis.", len(ref.Inputs), maxHeatSide)
 	}

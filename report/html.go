@@ -54,7 +54,7 @@ func (in *Input) html(figs []figure) ([]byte, error) {
 		}
 	}
 	if j, why := in.chosenDim(); j >= 0 {
-		d.DetailTitle = fmt.Sprintf("A closer look at D = %d, %s", in.Dims[j], why)
+		d.DetailTitle = fmt.Sprintf("A closer look at %s, %s", in.at(in.Dims[j]), why)
 	}
 	d.Measured = in.measured()
 	var b bytes.Buffer

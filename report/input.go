@@ -13,6 +13,9 @@
 package report
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/featmap/featmap/design/fmap"
 )
 
@@ -37,6 +40,11 @@ type Input struct {
 	// Methods are the rows of the table, Dims its columns, in spec order.
 	Methods []Method
 	Dims    []int
+	// Widths says the columns are output widths (numbers per row), not
+	// dimensions D: each method was designed at the D that gives the
+	// column's width (its Map.Dim), which WidthRule says in words.
+	Widths    bool
+	WidthRule string
 	// Cells[i][j] is method i at dimension Dims[j].
 	Cells [][]Cell
 	// Reference is what the maps were verified against: the plots evaluate
@@ -50,6 +58,43 @@ type Input struct {
 	// Command the command line that regenerates it (both optional).
 	Generator string
 	Command   string
+}
+
+// axis names the columns: "D", or "width" for a comparison by widths.
+func (in *Input) axis() string {
+	if in.Widths {
+		return "width"
+	}
+	return "D"
+}
+
+// at names column value d, e.g. "D = 7" or "width 448".
+func (in *Input) at(d int) string {
+	if in.Widths {
+		return fmt.Sprintf("width %d", d)
+	}
+	return fmt.Sprintf("D = %d", d)
+}
+
+// atList names several column values, e.g. "D = 3..5" or "width 64, 128".
+func (in *Input) atList(dims []int) string {
+	if in.Widths {
+		return "width " + dimList(dims)
+	}
+	return "D = " + dimList(dims)
+}
+
+// atListPlain names several column values listed one by one, e.g.
+// "D = 4, 6" (the notes' form).
+func (in *Input) atListPlain(dims []int) string {
+	s := make([]string, len(dims))
+	for i, d := range dims {
+		s[i] = fmt.Sprint(d)
+	}
+	if in.Widths {
+		return "width " + strings.Join(s, ", ")
+	}
+	return "D = " + strings.Join(s, ", ")
 }
 
 // Item is one line of the spec restated: a key and its value in words.

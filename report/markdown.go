@@ -28,8 +28,8 @@ func (in *Input) markdown(figs []figure) []byte {
 	}
 	for _, t := range in.tables() {
 		fmt.Fprintf(&b, "## %s\n\n| method |", t.Title)
-		for _, d := range t.Dims {
-			fmt.Fprintf(&b, " D = %d |", d)
+		for _, c := range t.Cols {
+			fmt.Fprintf(&b, " %s |", c)
 		}
 		b.WriteString("\n|:--|")
 		b.WriteString(strings.Repeat("--:|", len(t.Dims)))

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -75,7 +76,12 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 		what, file = "RMS", "error-rms.svg"
 	}
 	title := fmt.Sprintf("%s %s vs dimension D", what, name)
-	p := newPlot(title, "output dimension D (features per input)", fmt.Sprintf("%s of %s (kernel units)", what, formula))
+	xLabel := "output dimension D (features per input)"
+	if in.Widths {
+		title = fmt.Sprintf("%s %s vs output width", what, name)
+		xLabel = "output width (numbers per row)"
+	}
+	p := newPlot(title, xLabel, fmt.Sprintf("%s of %s (kernel units)", what, formula))
 	if in.Measure == fmap.Relative {
 		p.Y.Label.Text = fmt.Sprintf("%s of %s", what, formula)
 	}
@@ -120,20 +126,38 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 	}
 	in.dimAxis(p)
 	svg, err := renderSVG(errorW, errorH, func(c draw.Canvas) { drawWithLegend(c, p, entries) })
-	caption := fmt.Sprintf("%s error of each method at each D, measured on %s. Log scale: one gridline per factor of ten.", what, in.measuredOn())
+	caption := fmt.Sprintf("%s error of each method at each %s, measured on %s. Log scale: one gridline per factor of ten.", what, in.axis(), in.measuredOn())
+	if in.Widths {
+		caption += " Widths are numbers per row: " + in.WidthRule + "."
+	}
 	if zeros {
 		caption += " Errors of exactly 0 (exact maps) sit on the bottom edge."
 	}
 	return figure{File: file, Title: title, Caption: caption, SVG: svg}, err
 }
 
-// dimAxis puts a tick at every compared D on p's x axis.
+// dimAxis puts a tick at every compared D (or width) on p's x axis,
+// labelled where the labels do not collide: a label at least an eighth of
+// the axis from the one before, the largest value always labelled (the
+// label before it dropped if too close).
 func (in *Input) dimAxis(p *plot.Plot) {
 	var ticks plot.ConstantTicks
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, d := range in.Dims {
-		ticks = append(ticks, plot.Tick{Value: float64(d), Label: fmt.Sprint(d)})
 		lo, hi = math.Min(lo, float64(d)), math.Max(hi, float64(d))
+	}
+	gap := (hi - lo) / 8
+	last := -1 // the last labelled tick
+	for _, d := range slices.Sorted(slices.Values(in.Dims)) {
+		t := plot.Tick{Value: float64(d)}
+		if last < 0 || t.Value-ticks[last].Value >= gap || t.Value == hi {
+			if last >= 0 && t.Value == hi && t.Value-ticks[last].Value < gap && last > 0 {
+				ticks[last].Label = ""
+			}
+			t.Label = fmt.Sprint(d)
+			last = len(ticks)
+		}
+		ticks = append(ticks, t)
 	}
 	p.X.Tick.Marker = ticks
 	p.X.Min, p.X.Max = lo-0.5, hi+0.5
@@ -248,10 +272,10 @@ func (in *Input) signatureFigure(j int, why string) (figure, bool, error) {
 		// Every map at column j was left out: no plot.
 		return figure{}, false, nil
 	}
-	title := fmt.Sprintf("Signature error at D = %d", d)
+	title := fmt.Sprintf("Signature error at %s", in.at(d))
 	yLabel := "|k(λ) − k̂(λ)|  (kernel units)"
 	if relative {
-		title = fmt.Sprintf("Relative signature error at D = %d", d)
+		title = fmt.Sprintf("Relative signature error at %s", in.at(d))
 		yLabel = "|k(λ) − k̂(λ)| / k(λ)  (relative error)"
 	}
 	p := newPlot(title, xLabel, yLabel)
@@ -276,13 +300,13 @@ func (in *Input) signatureFigure(j int, why string) (figure, bool, error) {
 	}
 	p.X.Min, p.X.Max = ref.Dense[0][0], ref.Dense[len(ref.Dense)-1][0]
 	svg, err := renderSVG(sigW, sigH, func(c draw.Canvas) { drawWithLegend(c, p, entries) })
-	caption := fmt.Sprintf("How well each method's map reproduces the kernel's signature k(λ) at D = %d (%s): "+
+	caption := fmt.Sprintf("How well each method's map reproduces the kernel's signature k(λ) at %s (%s): "+
 		"|k(λ) − k̂(λ)| on %s, unweighted. The verified error weighs it by the error weight w(λ) of the %s measure; "+
-		"dips are where k̂ crosses k.", d, why, ref.DenseOn, in.Measure)
+		"dips are where k̂ crosses k.", in.at(d), why, ref.DenseOn, in.Measure)
 	if relative {
-		caption = fmt.Sprintf("How well each method's map reproduces the kernel's signature k(λ) at D = %d (%s): "+
+		caption = fmt.Sprintf("How well each method's map reproduces the kernel's signature k(λ) at %s (%s): "+
 			"|k(λ) − k̂(λ)| / k(λ) on %s, the relative error of every pair of inputs at argument λ, the measure "+
-			"the designs minimised; dips are where k̂ crosses k.", d, why, ref.DenseOn)
+			"the designs minimised; dips are where k̂ crosses k.", in.at(d), why, ref.DenseOn)
 	}
 	if len(left) > 0 {
 		caption += fmt.Sprintf(" Not drawn: %s. Their Ψ(x)·Ψ(y) depends on x and y, not on λ alone, "+

@@ -23,6 +23,9 @@ type Results struct {
 	// Methods are the method labels (the table's rows), Dims its columns.
 	Methods []MethodResult `json:"methods"`
 	Dims    []int          `json:"dims"`
+	// Widths says Dims are output widths (numbers per row), each method
+	// designed at the D giving that width (CellResult.MapDim).
+	Widths bool `json:"widths,omitempty"`
 	// Cells is every method at every dimension, method by method.
 	Cells []CellResult `json:"cells"`
 	// Best names, per dimension, the methods with the smallest errors.
@@ -45,8 +48,10 @@ type MethodResult struct {
 // error in the report's measure (Verification.Reported), present exactly
 // when Status is "ok".
 type CellResult struct {
-	Method string   `json:"method"` // the method's label
-	Dim    int      `json:"dim"`
+	Method string `json:"method"` // the method's label
+	Dim    int    `json:"dim"`
+	// MapDim is the map's D when Dim is an output width (Results.Widths).
+	MapDim int      `json:"map_dim,omitempty"`
 	Status string   `json:"status"` // ok, n/a or failed
 	Reason string   `json:"reason,omitempty"`
 	LInf   *float64 `json:"linf,omitempty"`
@@ -108,13 +113,18 @@ func (in *Input) Results() *Results {
 		Name: in.Name, Spec: in.SpecPath, SpecSHA: in.SpecSHA, Generator: in.Generator,
 		Kernel: in.Kernel, Domain: in.Domain, Measure: in.Measure,
 		Dims:    append([]int{}, in.Dims...),
+		Widths:  in.Widths,
 		Methods: []MethodResult{}, Cells: []CellResult{}, Best: []BestResult{},
 		Timings: Timings{Workers: in.Workers, CPUs: in.CPUs, Cells: []TimeResult{}},
 	}
 	for i, m := range in.Methods {
 		r.Methods = append(r.Methods, MethodResult{Label: m.Label, Name: m.Name, Options: m.Options})
 		for j, d := range in.Dims {
-			r.Cells = append(r.Cells, cellResult(m.Label, d, in.Cells[i][j]))
+			cr := cellResult(m.Label, d, in.Cells[i][j])
+			if in.Widths && cr.Status == StatusOK {
+				cr.MapDim = in.Cells[i][j].Map.Dim
+			}
+			r.Cells = append(r.Cells, cr)
 			if c := in.Cells[i][j]; c.Status() != StatusNA {
 				r.Timings.Cells = append(r.Timings.Cells, TimeResult{Method: m.Label, Dim: d, Seconds: c.Seconds})
 			}

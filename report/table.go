@@ -11,7 +11,9 @@ import (
 type table struct {
 	Title string
 	Dims  []int
-	Rows  []tableRow
+	// Cols are the column headings, e.g. "D = 3" or "width 192".
+	Cols []string
+	Rows []tableRow
 }
 
 type tableRow struct {
@@ -44,6 +46,9 @@ func (in *Input) tables() []table {
 
 func (in *Input) table(q quantity, title string) table {
 	t := table{Title: title, Dims: in.Dims}
+	for _, d := range in.Dims {
+		t.Cols = append(t.Cols, in.at(d))
+	}
 	best := in.best(q)
 	for i, m := range in.Methods {
 		r := tableRow{Label: m.Label}

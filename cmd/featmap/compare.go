@@ -78,8 +78,13 @@ func compareCommand(out, solverName, spec string) string {
 // printComparison writes the L∞ table of a comparison, and with data first
 // the held-out data's Gram-matrix error, which then ranks the methods.
 func printComparison(w io.Writer, c *featmap.Comparison) {
+	axis := "D"
+	if c.Widths {
+		axis = "output width"
+		fmt.Fprintf(w, "%s: by output width (numbers per row): %s\n", c.Spec.Name, c.WidthRule())
+	}
 	if d := c.Spec.Problem.Data; d != nil {
-		fmt.Fprintf(w, "%s: held-out data error (Gram matrix, relative Frobenius; %s) per method and D\n", c.Spec.Name, d.File)
+		fmt.Fprintf(w, "%s: held-out data error (Gram matrix, relative Frobenius; %s) per method and %s\n", c.Spec.Name, d.File, axis)
 		printTable(w, c, func(v fmap.Verification) float64 {
 			if v.Data == nil {
 				return math.NaN()
@@ -88,7 +93,7 @@ func printComparison(w io.Writer, c *featmap.Comparison) {
 		})
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "%s: L∞ %s error per method and D\n", c.Spec.Name, c.Spec.Problem.Measure)
+	fmt.Fprintf(w, "%s: L∞ %s error per method and %s\n", c.Spec.Name, c.Spec.Problem.Measure, axis)
 	printTable(w, c, func(v fmap.Verification) float64 { return v.Reported.LInf })
 }
 
@@ -97,7 +102,11 @@ func printTable(w io.Writer, c *featmap.Comparison, value func(fmap.Verification
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "method\t")
 	for _, d := range c.Dims {
-		fmt.Fprintf(tw, "D = %d\t", d)
+		if c.Widths {
+			fmt.Fprintf(tw, "width %d\t", d)
+		} else {
+			fmt.Fprintf(tw, "D = %d\t", d)
+		}
 	}
 	fmt.Fprintln(tw)
 	for i, row := range c.Cells {

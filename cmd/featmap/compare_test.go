@@ -175,3 +175,23 @@ func TestCompareExitCodes(t *testing.T) {
 		t.Errorf("usage does not list compare: %s", out)
 	}
 }
+
+// TestCompareWidthsTable: a comparison by widths prints its columns as
+// widths and says at which D each method was designed (without data every
+// map takes the whole input: D = width).
+func TestCompareWidthsTable(t *testing.T) {
+	spec := writeSpec(t, strings.Replace(strings.Replace(compareSpec, "{name: chum, starts: 2}, ", "", 1), "dims: [3, 4]", "widths: [3, 4]", 1))
+	code, out, errOut := runCLI("compare", "-o", t.TempDir(), spec)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"Chi2Small: by output width (numbers per row): vz (rectangular), vz (uniform), li, chebyshev at D = width\n",
+		"L∞ absolute error per method and output width\n",
+		"width 3  width 4",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

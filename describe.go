@@ -30,6 +30,7 @@ func (s *Spec) Describe() []string {
 		lines = append(lines, fmt.Sprintf("method: rff-group-lasso, %d features per kernel, λ %s, seed %d", gl.DimPerKernel, lam, gl.Seed))
 		if r := s.GroupLassoResult; r != nil {
 			lines = append(lines, strings.Split(describeGroupLasso(gl, r), "\n")...)
+			lines = append(lines, s.groupLassoLearnedLine())
 		}
 	}
 	if s.Target != nil {
@@ -60,8 +61,13 @@ func (s *Spec) Describe() []string {
 
 // LearnedLine states what a learn section learned, in one line: σ from its
 // start, from how many rows of which data, and the validation error before
-// and after; "" without a learn section.
+// and after; for an rff-group-lasso spec, in several lines, every kernel's
+// weight (or that it was dropped and left out of the map), λ, D, the data
+// and the validation errors; "" otherwise.
 func (s *Spec) LearnedLine() string {
+	if s.GroupLasso != nil && s.GroupLassoResult != nil {
+		return describeGroupLasso(s.GroupLasso, s.GroupLassoResult) + "\n" + s.groupLassoLearnedLine()
+	}
 	l := s.Learned
 	if l == nil {
 		return ""

@@ -92,9 +92,6 @@ var (
 // ErrUnreachable and names the best D tried. Cancelling ctx stops the
 // design at its next LP or polish step.
 func (s *Spec) Design(ctx context.Context, set Settings) (*Design, error) {
-	if s.GroupLasso != nil {
-		return nil, ErrGroupLassoDesign
-	}
 	if s.Target == nil || s.Method == nil {
 		return nil, errors.New("featmap: the spec has no target and method (it is a comparison spec)")
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -9,11 +10,10 @@ import (
 	"testing"
 )
 
-// TestGroupLassoNotDesigned: design and gen on an rff-group-lasso spec
-// state what the group lasso learned (the dropped kernel, D) and exit 1
-// saying the combined map is not designed yet, writing nothing.
-func TestGroupLassoNotDesigned(t *testing.T) {
-	dir := t.TempDir()
+// glCLISpec writes an rff-group-lasso spec over 4 columns, 2 kernels, and
+// its data (the label depends on both groups) to dir.
+func glCLISpec(t *testing.T, dir string) string {
+	t.Helper()
 	var b strings.Builder
 	for i := range 400 {
 		x := []float64{math.Sin(float64(i)), math.Cos(1.3 * float64(i)), math.Sin(0.7*float64(i) + 1), math.Cos(2.1*float64(i) + 2)}
@@ -34,15 +34,57 @@ data: {file: d.csv, columns: [0, 3], label_column: 4}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "gl.go")
-	for _, args := range [][]string{{"design", spec}, {"gen", "-o", out, spec}} {
-		code, stdout, errOut := runCLI(args...)
-		t.Logf("featmap %s: exit %d\n%s", args[0], code, errOut)
-		if code != exitFailed || stdout != "" || !strings.Contains(errOut, "not implemented") || !strings.Contains(errOut, "rff-group-lasso") || !strings.Contains(errOut, "D = ") || !strings.Contains(errOut, "held-out rows: max error") {
-			t.Errorf("featmap %s: exit %d, stdout %q, stderr %q: want exit %d, what was learned and that the map is not designed", args[0], code, stdout, errOut, exitFailed)
+	return spec
+}
+
+// TestGroupLassoDesignCLI: featmap design on an rff-group-lasso spec exits
+// 0 and states what was learned (weights, the dropped kernel left out, D)
+// and the verified error against Σ d_g K_g; -json carries the same
+// numbers.
+func TestGroupLassoDesignCLI(t *testing.T) {
+	spec := glCLISpec(t, t.TempDir())
+	code, stdout, errOut := runCLI("design", spec)
+	t.Logf("featmap design: exit %d\n%s%s", code, stdout, errOut)
+	for _, want := range []string{"combined kernel", "D = 32, method rff-group-lasso", "zero group, dropped (not in the map)", "learned: kernel weights by group lasso", "verified absolute error", "on the data (d.csv"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("design output lacks %q", want)
 		}
 	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("gen wrote %s (%v)", out, err)
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	code, stdout, errOut = runCLI("design", "-json", spec)
+	if code != exitOK {
+		t.Fatalf("design -json: exit %d: %s", code, errOut)
+	}
+	var j struct {
+		Dim    int `json:"dim"`
+		Errors struct {
+			LInf float64 `json:"linf"`
+		} `json:"errors"`
+		Verification struct {
+			Data *struct {
+				Absolute struct {
+					LInf float64 `json:"linf"`
+				} `json:"absolute"`
+			} `json:"data"`
+		} `json:"verification"`
+		GroupLasso *struct {
+			Kernels []struct {
+				Weight  float64 `json:"weight"`
+				Dropped bool    `json:"dropped"`
+			} `json:"kernels"`
+			DataSHA256 string `json:"data_sha256"`
+		} `json:"group_lasso"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &j); err != nil {
+		t.Fatal(err)
+	}
+	gl := j.GroupLasso
+	if gl == nil || len(gl.Kernels) != 2 || j.Dim != 32 || j.Verification.Data == nil || !(j.Errors.LInf > 0) || len(gl.DataSHA256) != 64 {
+		t.Fatalf("design -json: %s", stdout)
+	}
+	if gl.Kernels[0].Dropped || !gl.Kernels[1].Dropped || !(gl.Kernels[0].Weight > 0) || gl.Kernels[1].Weight != 0 {
+		t.Errorf("kernels %+v: want kernel 0 kept, kernel 1 (uninformative here) dropped", gl.Kernels)
 	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"math"
 	"os"
 	"path/filepath"
@@ -86,5 +88,33 @@ func TestGroupLassoDesignCLI(t *testing.T) {
 	}
 	if gl.Kernels[0].Dropped || !gl.Kernels[1].Dropped || !(gl.Kernels[0].Weight > 0) || gl.Kernels[1].Weight != 0 {
 		t.Errorf("kernels %+v: want kernel 0 kept, kernel 1 (uninformative here) dropped", gl.Kernels)
+	}
+}
+
+// TestGroupLassoGenCLI: featmap gen on an rff-group-lasso spec exits 0
+// and writes Go source whose header states what was learned: the kept
+// kernel's weight, the dropped kernel, λ, the data file's SHA-256 and
+// rows, and the validation error before and after.
+func TestGroupLassoGenCLI(t *testing.T) {
+	dir := t.TempDir()
+	spec := glCLISpec(t, dir)
+	out := filepath.Join(dir, "gl.go")
+	code, _, errOut := runCLI("gen", "-o", out, "-pkg", "gl", spec)
+	if code != exitOK {
+		t.Fatalf("featmap gen: exit %d: %s", code, errOut)
+	}
+	src, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), out, src, parser.ParseComments); err != nil {
+		t.Fatalf("the emitted file does not parse: %v", err)
+	}
+	for _, want := range []string{"func GL(out *[GLDim]float64, x *[GLIn]float64)", "func GLF32(", "func GLSlice(", "func GLSliceF32(",
+		"kernel 0 (rbf, columns [0, 1]): d = ", "kernel 1 (rbf, columns [2, 3]): zero group, dropped (not in the map)", "λ = ",
+		"sha256:", "400 rows", "validation error", "combined kernel"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the emitted file lacks %q", want)
+		}
 	}
 }

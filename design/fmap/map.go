@@ -15,7 +15,7 @@ import (
 // Ψ is the composition of Stages, applied in order; the first stage takes
 // the n inputs and the last one gives the D outputs: a Fourier or series
 // map alone, or a map of every coordinate followed by random features
-// (exp-χ²).
+// (exp-χ²), or one blocks stage (a map of column groups: Blocks).
 type Map struct {
 	Kernel Kernel  `json:"kernel"`
 	InDim  int     `json:"in_dim"` // n

@@ -274,7 +274,7 @@ func (s *Spec) DesignDim(ctx context.Context, m MethodSpec, dim int, set Setting
 		// ones, plus this call's verification.
 		d.Seconds = res.Seconds + time.Since(verified).Seconds()
 	}
-	if s.Learned != nil {
+	if s.Learned != nil || s.GroupLassoResult != nil {
 		// A copy: methods may remember res.Map.
 		withModel := *d.Map
 		if withModel.Model, err = trainModel(s, &withModel); err != nil {

@@ -234,7 +234,8 @@ func TestGroupLassoVerify(t *testing.T) {
 // random features), verified on the held-out rows against the learned
 // kernel Σ_g d_g K_g; and the map's blocks are the features the group
 // lasso learned on (the exp-χ² block included): its refit model on
-// Ψ(x)/√d_g classifies the held-out rows, which it never saw.
+// Ψ(x)/√d_g classifies the held-out rows, which it never saw; and the map
+// carries the ridge model trained on its Ψ.
 func TestGroupLassoDigitsSpec(t *testing.T) {
 	if testing.Short() {
 		t.Skip("learns on 1797 rows of digits (about 10 s)")
@@ -304,6 +305,16 @@ func TestGroupLassoDigitsSpec(t *testing.T) {
 	t.Logf("the group lasso's refit model on the map's features: held-out accuracy %.4f over %d rows", acc, len(held))
 	if !(acc > 0.9) {
 		t.Errorf("held-out accuracy %v through the map's features: want > 0.9 (features other than the learned ones predict nothing)", acc)
+	}
+	// The map carries the ridge model on its own Ψ, measured on the
+	// held-out rows.
+	mod := m.Model
+	if mod == nil || len(mod.Classes) != 10 || mod.Ridge != GroupLassoRidge || mod.HeldRows != len(held) {
+		t.Fatalf("model %+v: want a 10-class ridge model (λ %g) measured on the %d held-out rows", mod, GroupLassoRidge, len(held))
+	}
+	t.Logf("the map's model (ridge λ %g on Ψ, %d rows to fit): held-out accuracy %.4f", mod.Ridge, mod.Rows, mod.HeldAccuracy)
+	if !(mod.HeldAccuracy > 0.9) {
+		t.Errorf("the map's model classifies %v of the held-out rows, want > 0.9", mod.HeldAccuracy)
 	}
 	// 1024 random features of kernels with values in (0, Σd]: the Gram
 	// matrix of the held-out rows within 10% (measured 2.8%).

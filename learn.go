@@ -52,6 +52,10 @@ func learnSigma(s *Spec) error {
 	return nil
 }
 
+// GroupLassoRidge is the ridge λ of the model an rff-group-lasso map
+// carries: the learn section's default.
+const GroupLassoRidge = 1e-3
+
 // trainModel trains the ridge model of a spec's learn section on the
 // designed map m (at the learned σ): on every row to fit (learning's
 // training and validation rows both), with learning's ridge λ and target
@@ -59,14 +63,24 @@ func learnSigma(s *Spec) error {
 // bias), on m's own features Ψ, so that the model's scores are exactly
 // w·Ψ(x) + b of the map a user ships. It is measured on the held-out rows,
 // which neither learning nor the model saw: the fraction classified right
-// (classes) or the RMSE (regression).
+// (classes) or the RMSE (regression). For an rff-group-lasso spec it is
+// the same ridge fit on the combined map's Ψ (the kept kernels' blocks
+// scaled by √d_g), with λ = GroupLassoRidge and the group lasso's target
+// coding.
 func trainModel(s *Spec, m *fmap.Map) (*fmap.LinearModel, error) {
 	d := s.Problem.Data
-	lambda := s.Learn.Ridge // the parser's default 1e-3 when not given
-	classes := s.Learned.Classes != nil
+	var lambda float64
+	var classes bool
+	var line int
+	var field string
+	if s.Learn != nil {
+		lambda, classes, line, field = s.Learn.Ridge, s.Learned.Classes != nil, s.Learn.Line, "learn" // the parser's default ridge 1e-3 when not given
+	} else {
+		lambda, classes, line, field = GroupLassoRidge, s.GroupLassoResult.Classes != nil, s.GroupLasso.Line, "kernels"
+	}
 	r, err := multidim.Ridge(d.Fit, d.FitLabels, classes, lambda, m.Dim, m.Eval)
 	if err != nil {
-		return nil, &SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: fmt.Sprintf("training the model on %s: %v", d.File, err), Err: err}
+		return nil, &SpecError{Path: s.Path, Line: line, Field: field, Msg: fmt.Sprintf("training the model on %s: %v", d.File, err), Err: err}
 	}
 	model := &fmap.LinearModel{Classes: r.Classes, W: r.W, Bias: r.Bias, Ridge: lambda, Rows: len(d.Fit), DataSHA256: d.SHA256, HeldRows: len(d.Held)}
 	if len(d.Held) > 0 {

@@ -49,9 +49,6 @@ func newBlocksPlan(vm fmap.Verified, info Info) (*plan, error) {
 			return nil, fmt.Errorf("codegen: domain axis %d is [%v, %v]", i, lo, hi)
 		}
 	}
-	if m.Model != nil {
-		return nil, fmt.Errorf("%w a linear model on a map of column groups", ErrUnsupported)
-	}
 	if m.Dim > maxArgs || m.InDim > maxArgs {
 		return nil, fmt.Errorf("codegen: a map of column groups of %d inputs and %d outputs: %sF32 keeps them in float64 stack arrays of at most %d", m.InDim, m.Dim, info.Name, maxArgs)
 	}
@@ -79,6 +76,9 @@ func newBlocksPlan(vm fmap.Verified, info Info) (*plan, error) {
 		o += bm.Dim
 		consts = append(consts, s.Random.Freq, s.Random.Phase)
 	}
+	if mod := m.Model; mod != nil {
+		consts = append(consts, mod.W, mod.Bias)
+	}
 	bp.data = newDataFile(consts...)
 	p.blocks = bp
 	return p, nil
@@ -105,6 +105,7 @@ func (e *emitter) blocksAPI(f *jen.File) {
 	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
 	f.Func().Id(e.slice32Name()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float32()).
 		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
+	e.modelAPI(f)
 }
 
 // blocksBody calls every block's function on its columns and scales its
@@ -211,8 +212,9 @@ func (e *emitter) blocksHelpers(f *jen.File) {
 			e.lit.err = se.lit.err
 		}
 	}
+	e.modelLiterals(f, bp.data == nil)
 	if bp.data != nil {
-		e.embedData(f, bp.data, e.blocksDataLayout(), arrays...)
+		e.embedData(f, bp.data, e.blocksDataLayout(), append(arrays, e.modelArrays()...)...)
 	}
 }
 
@@ -226,7 +228,7 @@ func (e *emitter) blocksDataLayout() string {
 		}
 		parts = append(parts, s)
 	}
-	return strings.Join(parts, ", then ") + ", as little-endian float64"
+	return strings.Join(parts, ", then ") + e.modelLayout() + ", as little-endian float64"
 }
 
 // blocksDocN is N's doc comment.
@@ -269,6 +271,10 @@ func (e *emitter) blocksHeader() []string {
 		row("data", fmt.Sprintf("%s (%d rows, sha256:%s)", dv.File, dv.Rows, dv.SHA256))
 		row("on data", fmt.Sprintf("%s; Gram matrix relative Frobenius error %s", measurementText(dv.Absolute), g4(dv.Frobenius)))
 	}
+	if mod := p.model(); mod != nil {
+		lines = append(lines, "")
+		lines = append(lines, e.blocksModelText(mod)...)
+	}
 	lines = append(lines, "", "Blocks:", "")
 	for g, sp := range bp.subs {
 		b := &bp.b.Parts[g]
@@ -284,6 +290,9 @@ func (e *emitter) blocksHeader() []string {
 		}
 	}
 	where := "Go literals in this file"
+	if p.model() != nil {
+		where = "with the model's weights, " + where
+	}
 	if bp.data != nil {
 		where = bp.data.where(p.info.File, e.blocksDataLayout())
 	}
@@ -301,4 +310,25 @@ func (e *emitter) blocksHeader() []string {
 		}
 	}
 	return lines
+}
+
+// blocksModelText states what the model of a blocks map is, what it was
+// trained on and how well it did on the held-out rows.
+func (e *emitter) blocksModelText(mod *fmap.LinearModel) []string {
+	what := fmt.Sprintf("a ridge regression (λ = %s) on Ψ, centred numeric targets", num(mod.Ridge))
+	held := fmt.Sprintf("RMSE %s on the %d held-out rows", g4(mod.HeldRMSE), mod.HeldRows)
+	api := fmt.Sprintf("%s(x) = w·Ψ(x) + b", e.scoreName())
+	if mod.Classes != nil {
+		what = fmt.Sprintf("a ridge classifier (λ = %s) on Ψ, one-vs-rest ±1 targets centred, %d classes", num(mod.Ridge), len(mod.Classes))
+		held = fmt.Sprintf("accuracy %s on the %d held-out rows", g4(mod.HeldAccuracy), mod.HeldRows)
+		api = fmt.Sprintf("%s writes w_c·Ψ(x) + b_c per class, %s returns the label of the largest", e.scoresName(), e.className())
+	}
+	data := ""
+	if mod.DataSHA256 != "" {
+		data = fmt.Sprintf(" of the data (sha256:%s)", mod.DataSHA256)
+	}
+	return paragraphs(
+		fmt.Sprintf("Model: %s, trained on this map's features (the kept kernels' blocks, scaled by √d_g) on the %d rows to fit%s; %s (rows neither the group lasso nor the model saw). %s.",
+			what, mod.Rows, data, held, api),
+		fmt.Sprintf("It is a baseline fitted to a sample with a fixed ridge λ, not tuned for prediction: with more labelled data, or another loss, retrain a linear model on %s's features rather than relying on these weights.", e.p.name))
 }

@@ -53,6 +53,26 @@ func blocksBig() fmap.Verified {
 	return blocksMap(v, []float64{1.5, 0.25}, testmaps.RFFIntersect(), testmaps.GaussianRFF(4, 32, 9, v))
 }
 
+// withModel returns vm with a linear model of seeded weights on its
+// features: classes 0, 3, 7 or (classes nil) regression.
+func withModel(vm fmap.Verified, classes []float64) fmap.Verified {
+	m := *vm.Map
+	r := rand.New(rand.NewPCG(11, uint64(m.Dim)))
+	mod := &fmap.LinearModel{Classes: classes, Ridge: 1e-3, Rows: 300, HeldRows: 100, HeldAccuracy: 0.9, DataSHA256: strings.Repeat("cd", 32)}
+	k := max(len(classes), 1)
+	for range m.Dim * k {
+		mod.W = append(mod.W, r.NormFloat64())
+	}
+	for range k {
+		mod.Bias = append(mod.Bias, r.NormFloat64())
+	}
+	if classes == nil {
+		mod.HeldAccuracy, mod.HeldRMSE = 0, 0.5
+	}
+	m.Model = mod
+	return fmap.Verified{Map: &m, Verification: vm.Verification}
+}
+
 // TestBlocksGolden compares the emitted source of blocksSmall with
 // testdata/blocks.golden.
 func TestBlocksGolden(t *testing.T) {
@@ -70,7 +90,8 @@ func TestBlocksGolden(t *testing.T) {
 
 // TestBlocksAgree builds the emitted code of both block maps (literals
 // and a data file) in a module, runs go vet and the harness (0
-// allocations for every function, slice length panics), and checks: N
+// allocations for every function, the predictor's included; slice length
+// panics), and checks: N
 // against the reference evaluator m.Eval within 1e-14 relative to ‖Ψ(x)‖,
 // or 2e-15·(32 + 4·phase) where the phases |ω·t| are large (their partial
 // sums round differently; the other random maps' rule, compare), zeros exactly where the
@@ -86,7 +107,8 @@ func TestBlocksAgree(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		vm   fmap.Verified
-	}{{"Blocks", blocksSmall()}, {"BlocksBig", blocksBig()}} {
+	}{{"Blocks", blocksSmall()}, {"BlocksBig", blocksBig()},
+		{"BlocksClasses", withModel(blocksSmall(), []float64{0, 3, 7})}, {"BlocksBigReg", withModel(blocksBig(), nil)}} {
 		m := c.vm.Map
 		r := rand.New(rand.NewPCG(3, uint64(m.InDim)))
 		var xs [][]float64
@@ -110,10 +132,12 @@ func TestBlocksAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.name == "BlocksBig" && len(files) != 2 {
-			t.Fatalf("%s: %d files, want the Go file and its data file", c.name, len(files))
+		if big := strings.HasPrefix(c.name, "BlocksBig"); big != (len(files) == 2) {
+			t.Fatalf("%s: %d files, want the Go file and a data file for the big maps only", c.name, len(files))
 		}
-		ems = append(ems, emitted{Name: c.name, In: c.vm.Map.InDim, Src: files[0].Data, Extra: files[1:]})
+		mod := c.vm.Map.Model
+		ems = append(ems, emitted{Name: c.name, In: c.vm.Map.InDim, Src: files[0].Data, Extra: files[1:],
+			Classes: mod != nil && mod.Classes != nil, Regression: mod != nil && mod.Classes == nil})
 	}
 	dir := writeModule(t, ems)
 	dump := t.TempDir()
@@ -196,6 +220,9 @@ func TestBlocksAgree(t *testing.T) {
 					}
 				}
 			}
+			if mod := m.Model; mod != nil {
+				checkBlocksModel(t, c.name, m, c.xs, dump)
+			}
 			t.Logf("%s: D = %d, %d inputs: max |N(x) − Eval(x)|/‖Eval(x)‖ = %.3g (largest phase %.4g); at most %.3g of the tolerance max(1e-14, 2e-15·(32 + 4·phase))",
 				c.name, d, len(c.xs), worst, maxPhase, worstScaled)
 			if worstScaled > 1 {
@@ -203,4 +230,42 @@ func TestBlocksAgree(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkBlocksModel checks the emitted predictor of a blocks map with a
+// model against the model's scores of the reference Ψ(x): within 1e-13
+// of Σ_j |w_j Ψ_j(x)| + |b| (the sums' rounding and Ψ's), and NClass the
+// label of the largest emitted score.
+func checkBlocksModel(t *testing.T, name string, m *fmap.Map, xs [][]float64, dump string) {
+	t.Helper()
+	mod := m.Model
+	k := mod.Outputs()
+	sc := readF64(t, filepath.Join(dump, name+".scores"))
+	var cl []float64
+	if mod.Classes != nil {
+		cl = readF64(t, filepath.Join(dump, name+".class"))
+	}
+	psi, ref := make([]float64, m.Dim), make([]float64, k)
+	worst := 0.0
+	for i, x := range xs {
+		m.Eval(psi, x)
+		mod.Scores(ref, psi)
+		for c := range k {
+			scale := math.Abs(mod.Bias[c])
+			for j, z := range psi {
+				scale += math.Abs(mod.W[j*k+c] * z)
+			}
+			e := math.Abs(sc[i*k+c]-ref[c]) / scale
+			worst = math.Max(worst, e)
+			if e > 1e-13 {
+				t.Fatalf("%s: input %d score %d: %v, reference %v", name, i, c, sc[i*k+c], ref[c])
+			}
+		}
+		if cl != nil {
+			if want := mod.Class(sc[i*k : (i+1)*k]); cl[i] != want {
+				t.Fatalf("%s: input %d: class %v, the largest emitted score's %v", name, i, cl[i], want)
+			}
+		}
+	}
+	t.Logf("%s: %d scores per input: max |score − reference|/(Σ|w_j Ψ_j| + |b|) = %.3g", name, k, worst)
 }

@@ -94,7 +94,7 @@ func TestGroupLassoDesignCLI(t *testing.T) {
 // TestGroupLassoGenCLI: featmap gen on an rff-group-lasso spec exits 0
 // and writes Go source whose header states what was learned: the kept
 // kernel's weight, the dropped kernel, λ, the data file's SHA-256 and
-// rows, and the validation error before and after.
+// rows, the validation error before and after, and the trained model (NScore).
 func TestGroupLassoGenCLI(t *testing.T) {
 	dir := t.TempDir()
 	spec := glCLISpec(t, dir)
@@ -110,7 +110,7 @@ func TestGroupLassoGenCLI(t *testing.T) {
 	if _, err := parser.ParseFile(token.NewFileSet(), out, src, parser.ParseComments); err != nil {
 		t.Fatalf("the emitted file does not parse: %v", err)
 	}
-	for _, want := range []string{"func GL(out *[GLDim]float64, x *[GLIn]float64)", "func GLF32(", "func GLSlice(", "func GLSliceF32(",
+	for _, want := range []string{"func GL(out *[GLDim]float64, x *[GLIn]float64)", "func GLF32(", "func GLSlice(", "func GLSliceF32(", "func GLScore(x *[GLIn]float64) float64", "Model: a ridge regression",
 		"kernel 0 (rbf, columns [0, 1]): d = ", "kernel 1 (rbf, columns [2, 3]): zero group, dropped (not in the map)", "λ = ",
 		"sha256:", "400 rows", "validation error", "combined kernel"} {
 		if !strings.Contains(string(src), want) {

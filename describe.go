@@ -83,8 +83,12 @@ func (s *Spec) LearnedLine() string {
 	if len(sha) > 12 {
 		sha = sha[:12] + "…"
 	}
-	return fmt.Sprintf("learned: σ = %s from %s on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g → %.4g",
-		sigma(l.Sigma), sigma(l.Start), l.Train, d.File, sha, d.Rows, l.Held, l.ValidationBefore, l.ValidationAfter)
+	ridge := fmt.Sprintf("ridge λ %.6g", l.Ridge)
+	if s.Learn != nil && s.Learn.RidgeAuto {
+		ridge = fmt.Sprintf("ridge λ %.6g chosen on the validation split (%.6g at the start)", l.Ridge, l.RidgeStart)
+	}
+	return fmt.Sprintf("learned: σ = %s from %s on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g → %.4g; %s",
+		sigma(l.Sigma), sigma(l.Start), l.Train, d.File, sha, d.Rows, l.Held, l.ValidationBefore, l.ValidationAfter, ridge)
 }
 
 // option is one option of a method in words.

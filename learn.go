@@ -40,7 +40,7 @@ func learnSigma(s *Spec) error {
 		return &SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff"}
 	}
 	res, err := multidim.LearnSigma(context.Background(), rows, labels, multidim.LearnOptions{
-		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge,
+		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge, RidgeAuto: s.Learn.RidgeAuto,
 		Penalty: s.Learn.Penalty, Dim: s.Target.Dim, Sampling: rff.Opts.Sampling, Features: rff.Opts.Features,
 		Seed: rff.Opts.Seed, Classes: classes,
 	})
@@ -58,7 +58,8 @@ const GroupLassoRidge = 1e-3
 
 // trainModel trains the ridge model of a spec's learn section on the
 // designed map m (at the learned σ): on every row to fit (learning's
-// training and validation rows both), with learning's ridge λ and target
+// training and validation rows both), with learning's ridge λ (learn.ridge,
+// or with ridge: auto the λ chosen at the learned σ) and target
 // coding (one-vs-rest ±1 per class, or the numeric labels, centred: the
 // bias), on m's own features Ψ, so that the model's scores are exactly
 // w·Ψ(x) + b of the map a user ships. It is measured on the held-out rows,
@@ -74,7 +75,9 @@ func trainModel(s *Spec, m *fmap.Map) (*fmap.LinearModel, error) {
 	var line int
 	var field string
 	if s.Learn != nil {
-		lambda, classes, line, field = s.Learn.Ridge, s.Learned.Classes != nil, s.Learn.Line, "learn" // the parser's default ridge 1e-3 when not given
+		// Learning's λ: the spec's (the parser's default 1e-3 when not
+		// given), or with ridge auto the one chosen at the learned σ.
+		lambda, classes, line, field = s.Learned.Ridge, s.Learned.Classes != nil, s.Learn.Line, "learn"
 	} else {
 		lambda, classes, line, field = GroupLassoRidge, s.GroupLassoResult.Classes != nil, s.GroupLasso.Line, "kernels"
 	}

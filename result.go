@@ -48,8 +48,14 @@ type LearnedJSON struct {
 	ValidationBefore float64   `json:"validation_error_before"`
 	ValidationAfter  float64   `json:"validation_error_after"`
 	Iterations       int       `json:"iterations"`
-	DataFile         string    `json:"data_file"`
-	DataSHA256       string    `json:"data_sha256"`
+	// Ridge is the ridge λ of ValidationAfter (and of the model);
+	// RidgeAuto says it was chosen on the validation split (learn.ridge:
+	// auto), RidgeStart the λ σ was learned with.
+	Ridge      float64 `json:"ridge"`
+	RidgeStart float64 `json:"ridge_start"`
+	RidgeAuto  bool    `json:"ridge_auto,omitempty"`
+	DataFile   string  `json:"data_file"`
+	DataSHA256 string  `json:"data_sha256"`
 }
 
 // GroupLassoJSON is what the group lasso of an rff-group-lasso spec
@@ -121,6 +127,7 @@ func (d *Design) JSON() *DesignJSON {
 		data := d.Spec.Problem.Data
 		out.Learned = &LearnedJSON{Sigma: l.Sigma, Start: l.Start, Train: l.Train, Validation: l.Held,
 			ValidationBefore: l.ValidationBefore, ValidationAfter: l.ValidationAfter, Iterations: l.Iterations,
+			Ridge: l.Ridge, RidgeStart: l.RidgeStart, RidgeAuto: d.Spec.Learn != nil && d.Spec.Learn.RidgeAuto,
 			DataFile: data.File, DataSHA256: data.SHA256}
 	}
 	out.GroupLasso = d.Spec.groupLassoJSON()

@@ -54,6 +54,7 @@ func kvSchemas() map[string]obj {
 			obj{"type": "array", "items": pair(obj{"type": "number"}), "minItems": 1}}},
 		"kernels.columns": pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
 		"method.lambda":   {"oneOf": []any{positive, obj{"const": "auto"}}},
+		"learn.ridge":     {"oneOf": []any{positive, obj{"const": "auto"}}},
 		"data.columns":    pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
 		"compare.methods": {"type": "array", "minItems": 1, "items": obj{"oneOf": []any{
 			obj{"type": "string", "enum": anys(MethodNames())}, obj{"$ref": "#/$defs/method"}}}},

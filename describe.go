@@ -33,14 +33,16 @@ func (s *Spec) Describe() []string {
 			lines = append(lines, s.groupLassoLearnedLine())
 		}
 	}
-	if s.Target != nil {
+	// An rff-group-lasso spec's target and method (made by learning) are
+	// stated by the group lasso's lines above.
+	if s.Target != nil && s.GroupLasso == nil {
 		if s.Target.Dim > 0 {
 			lines = append(lines, fmt.Sprintf("target: D = %d", s.Target.Dim))
 		} else {
 			lines = append(lines, fmt.Sprintf("target: the smallest D ≤ %d with error ≤ %g", s.Target.MaxDim, s.Target.MaxError))
 		}
 	}
-	if s.Method != nil {
+	if s.Method != nil && s.GroupLasso == nil {
 		lines = append(lines, "method: "+MethodLabels([]MethodSpec{*s.Method})[0])
 	}
 	if d := s.Data; d != nil {

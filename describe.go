@@ -30,16 +30,19 @@ func (s *Spec) Describe() []string {
 		lines = append(lines, fmt.Sprintf("method: rff-group-lasso, %d features per kernel, λ %s, seed %d", gl.DimPerKernel, lam, gl.Seed))
 		if r := s.GroupLassoResult; r != nil {
 			lines = append(lines, strings.Split(describeGroupLasso(gl, r), "\n")...)
+			lines = append(lines, s.groupLassoLearnedLine())
 		}
 	}
-	if s.Target != nil {
+	// An rff-group-lasso spec's target and method (made by learning) are
+	// stated by the group lasso's lines above.
+	if s.Target != nil && s.GroupLasso == nil {
 		if s.Target.Dim > 0 {
 			lines = append(lines, fmt.Sprintf("target: D = %d", s.Target.Dim))
 		} else {
 			lines = append(lines, fmt.Sprintf("target: the smallest D ≤ %d with error ≤ %g", s.Target.MaxDim, s.Target.MaxError))
 		}
 	}
-	if s.Method != nil {
+	if s.Method != nil && s.GroupLasso == nil {
 		lines = append(lines, "method: "+MethodLabels([]MethodSpec{*s.Method})[0])
 	}
 	if d := s.Data; d != nil {
@@ -60,8 +63,13 @@ func (s *Spec) Describe() []string {
 
 // LearnedLine states what a learn section learned, in one line: σ from its
 // start, from how many rows of which data, and the validation error before
-// and after; "" without a learn section.
+// and after; for an rff-group-lasso spec, in several lines, every kernel's
+// weight (or that it was dropped and left out of the map), λ, D, the data
+// and the validation errors; "" otherwise.
 func (s *Spec) LearnedLine() string {
+	if s.GroupLasso != nil && s.GroupLassoResult != nil {
+		return describeGroupLasso(s.GroupLasso, s.GroupLassoResult) + "\n" + s.groupLassoLearnedLine()
+	}
 	l := s.Learned
 	if l == nil {
 		return ""
@@ -77,8 +85,12 @@ func (s *Spec) LearnedLine() string {
 	if len(sha) > 12 {
 		sha = sha[:12] + "…"
 	}
-	return fmt.Sprintf("learned: σ = %s from %s on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g → %.4g",
-		sigma(l.Sigma), sigma(l.Start), l.Train, d.File, sha, d.Rows, l.Held, l.ValidationBefore, l.ValidationAfter)
+	ridge := fmt.Sprintf("ridge λ %.6g", l.Ridge)
+	if s.Learn != nil && s.Learn.RidgeAuto {
+		ridge = fmt.Sprintf("ridge λ %.6g chosen on the validation split (%.6g at the start)", l.Ridge, l.RidgeStart)
+	}
+	return fmt.Sprintf("learned: σ = %s from %s on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g → %.4g; %s",
+		sigma(l.Sigma), sigma(l.Start), l.Train, d.File, sha, d.Rows, l.Held, l.ValidationBefore, l.ValidationAfter, ridge)
 }
 
 // option is one option of a method in words.

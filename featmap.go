@@ -92,9 +92,6 @@ var (
 // ErrUnreachable and names the best D tried. Cancelling ctx stops the
 // design at its next LP or polish step.
 func (s *Spec) Design(ctx context.Context, set Settings) (*Design, error) {
-	if s.GroupLasso != nil {
-		return nil, ErrGroupLassoDesign
-	}
 	if s.Target == nil || s.Method == nil {
 		return nil, errors.New("featmap: the spec has no target and method (it is a comparison spec)")
 	}
@@ -277,7 +274,7 @@ func (s *Spec) DesignDim(ctx context.Context, m MethodSpec, dim int, set Setting
 		// ones, plus this call's verification.
 		d.Seconds = res.Seconds + time.Since(verified).Seconds()
 	}
-	if s.Learned != nil {
+	if s.Learned != nil || s.GroupLassoResult != nil {
 		// A copy: methods may remember res.Map.
 		withModel := *d.Map
 		if withModel.Model, err = trainModel(s, &withModel); err != nil {

@@ -2,12 +2,12 @@ package featmap
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/multidim"
 	"gopkg.in/yaml.v3"
@@ -26,15 +26,10 @@ type GroupLassoSpec struct {
 	DimPerKernel int
 	Lambda       float64
 	Seed         int64
-	// Line is the kernels section's line in the spec.
-	Line int
+	// Line is the kernels section's line in the spec, MethodLine the
+	// method section's.
+	Line, MethodLine int
 }
-
-// ErrGroupLassoDesign is Spec.Design's error for an rff-group-lasso spec:
-// the spec decodes and LoadSpec learns the kernel weights, but designing
-// the combined map (the blocks of the kept kernels scaled by √d_g) is not
-// implemented yet.
-var ErrGroupLassoDesign = errors.New("featmap: method rff-group-lasso: the spec is read and the kernel weights learned, but designing the combined map is not implemented yet")
 
 // The kernels section's items and the rff-group-lasso method section.
 type (
@@ -98,22 +93,34 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 			return err
 		}
 		if kd.Type == "" {
-			return p.missing(m, "type", "rbf, skewed-chi2 or skewed-intersection")
+			return p.missing(m, "type", "rbf, skewed-chi2, skewed-intersection or exp-chi2")
 		}
 		k := fmap.Kernel{Type: kd.Type, C: kd.C, Beta: kd.Beta}
 		switch {
+		case k.Type == fmap.ExpChi2:
+			switch {
+			case m.keys["beta"] == nil:
+				return p.missing(m, "beta", "the exp-chi2 scale β: a number > 0")
+			case m.keys["sigma"] != nil:
+				return p.errAt(m.keys["sigma"], child(field, "sigma"), "sigma is the width of rbf and the skewed kernels; exp-chi2 has beta")
+			case m.keys["c"] != nil:
+				return p.errAt(m.keys["c"], child(field, "c"), "c is the offset of the skewed kernels; exp-chi2 has none")
+			}
 		case !k.ShiftInvariant():
-			return p.errAt(m.keys["type"], child(field, "type"), "the group lasso's random features are for rbf, skewed-chi2 and skewed-intersection (multidim.GroupLasso); %s is not supported yet", kd.Type)
+			return p.errAt(m.keys["type"], child(field, "type"), "the group lasso's random features are for rbf, skewed-chi2, skewed-intersection and exp-chi2 (multidim.GroupLasso); %s is not supported yet", kd.Type)
 		case m.keys["sigma"] == nil:
 			return p.missing(m, "sigma", fmt.Sprintf("the %s width: a number > 0", kd.Type))
 		case m.keys["beta"] != nil:
 			return p.errAt(m.keys["beta"], child(field, "beta"), "beta is the scale of kernel exp-chi2; %s has none", kd.Type)
 		case m.keys["c"] != nil && !k.Skewed():
 			return p.errAt(m.keys["c"], child(field, "c"), "c is the offset of the skewed kernels; %s has none", kd.Type)
-		case kd.Columns.V == nil:
+		}
+		if kd.Columns.V == nil {
 			return p.missing(m, "columns", "the kernel's column group [first, last] of data columns")
 		}
-		k.Sigma = []float64{kd.Sigma}
+		if k.Type != fmap.ExpChi2 {
+			k.Sigma = []float64{kd.Sigma}
+		}
 		cols, err := p.list(kd.Columns.V, child(field, "columns"), "a list [first, last] of two column numbers")
 		if err == nil && len(cols) != 2 {
 			err = p.errAt(kd.Columns.V, child(field, "columns"), "must be a list [first, last] of two column numbers, not a list of %d", len(cols))
@@ -160,7 +167,7 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 	case md.DimPerKernel%2 != 0:
 		return p.errAt(mm.keys["dim_per_kernel"], "method.dim_per_kernel", "must be even (cos-sin pairs), not %d", md.DimPerKernel)
 	}
-	gl.DimPerKernel, gl.Seed = md.DimPerKernel, md.Seed
+	gl.DimPerKernel, gl.Seed, gl.MethodLine = md.DimPerKernel, md.Seed, d.Method.K.Line
 	if gl.Seed == 0 {
 		gl.Seed = 1
 	}
@@ -182,84 +189,85 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 }
 
 // learnGroupLasso runs the group lasso of an rff-group-lasso spec on its
-// data's rows to fit and their labels (the held-out rows are never seen)
-// and records the result in Spec.GroupLassoResult. Labels are classes as
-// for learnSigma.
+// data's rows to fit and their labels (the held-out rows are never seen),
+// records the result in Spec.GroupLassoResult, and turns the spec into a
+// design of the combined map: Problem.Kernel becomes the learned combined
+// kernel Σ_g d_g K_g over the kept kernels (fmap.Combined), Target its
+// dimension (dim_per_kernel per kept kernel) and Method the
+// rff-group-lasso method that makes the map of fmap.Blocks. Labels are
+// classes as for learnSigma.
+//
+// Every kernel's features are rff's map of it on its column group at
+// dim_per_kernel with seed Seed+g (for exp-chi2 after rff's inner χ² map,
+// whose stage the group lasso applies to the rows first), so that the
+// kept blocks of the map are exactly the features the group lasso
+// weighed.
 func learnGroupLasso(ctx context.Context, s *Spec) error {
 	d := s.Problem.Data
 	classes := labelClasses(d.FitLabels)
 	gl := s.GroupLasso
+	specErr := func(msg string, err error) error {
+		return &SpecError{Path: s.Path, Line: gl.Line, Field: "kernels", Msg: msg, Err: err}
+	}
+	maps, err := groupLassoMaps(ctx, s)
+	if err != nil {
+		return specErr(err.Error(), err)
+	}
+	kernels := slices.Clone(gl.Kernels)
+	for g := range kernels {
+		if kernels[g].Kernel.Type == fmap.ExpChi2 {
+			kernels[g].Inner = &maps[g].Stages[0]
+		}
+	}
 	res, err := multidim.GroupLasso(ctx, d.Fit, d.FitLabels, multidim.GroupLassoOptions{
-		Kernels: gl.Kernels, DimPerKernel: gl.DimPerKernel, Lambda: gl.Lambda, Seed: gl.Seed, Classes: classes,
+		Kernels: kernels, DimPerKernel: gl.DimPerKernel, Lambda: gl.Lambda, Seed: gl.Seed, Classes: classes,
 	})
 	if err != nil {
-		return &SpecError{Path: s.Path, Line: gl.Line, Field: "kernels", Msg: fmt.Sprintf("group lasso on %s: %v", d.File, err), Err: err}
+		return specErr(fmt.Sprintf("group lasso on %s: %v", d.File, err), err)
 	}
 	s.GroupLassoResult = &res
+	var blocks []fmap.Block
+	var parts []fmap.KernelPart
+	for g, k := range gl.Kernels {
+		if res.Zero[g] {
+			continue
+		}
+		w := res.KernelWeights[g]
+		a, b := k.Columns[0], k.Columns[1]
+		blocks = append(blocks, fmap.Block{First: a, Last: b, Kernel: maps[g].Kernel, Scale: math.Sqrt(w), Stages: maps[g].Stages})
+		parts = append(parts, fmap.KernelPart{Kernel: maps[g].Kernel, First: a, Last: b, Weight: w})
+	}
+	if len(blocks) == 0 {
+		return specErr(fmt.Sprintf("group lasso on %s: every kernel's group is zero at λ = %.4g: there is no map to make (give a smaller method.lambda)", d.File, res.Lambda), nil)
+	}
+	s.Problem.Kernel = fmap.Kernel{Type: fmap.Combined, Parts: parts}
+	// The combined kernel has no signature: its error is the absolute
+	// kernel error on pairs (what the uniform signature error of a
+	// shift-invariant kernel, the default, equals).
+	switch s.Problem.Measure {
+	case fmap.Uniform:
+		s.Problem.Measure = fmap.Absolute
+	case fmap.Relative:
+		return specErr("the combined kernel's map is measured by the absolute error: error.measure relative is not supported with kernels", nil)
+	}
+	m := &GroupLassoMethod{Blocks: blocks}
+	s.Target = &TargetSpec{Dim: len(blocks) * gl.DimPerKernel}
+	s.Method = &MethodSpec{Method: m, Line: gl.MethodLine, field: "method"}
 	return nil
 }
 
-// describeGroupLasso states what the group lasso kept: every kernel's
-// weight d_g = ‖w_g‖/√2 (eq. 16) and share, the zero ones dropped, and
-// the resulting dimension (dim_per_kernel per kept kernel).
-func describeGroupLasso(gl *GroupLassoSpec, r *multidim.GroupLassoResult) string {
-	var b strings.Builder
-	kept := 0
+// groupLassoMaps designs rff's map of every kernel of an rff-group-lasso
+// spec on its column group (its part of the domain) at dim_per_kernel,
+// seed Seed+g, with rff's default sampling and cos-sin features.
+func groupLassoMaps(ctx context.Context, s *Spec) ([]*fmap.Map, error) {
+	gl := s.GroupLasso
+	var out []*fmap.Map
 	for g, k := range gl.Kernels {
-		if r.Zero[g] {
-			fmt.Fprintf(&b, "kernel %d (%s, columns [%d, %d]): zero group, dropped\n", g, k.Kernel.Type, k.Columns[0], k.Columns[1])
-			continue
-		}
-		kept++
-		fmt.Fprintf(&b, "kernel %d (%s, columns [%d, %d]): d = %.6g (share %.4f)\n", g, k.Kernel.Type, k.Columns[0], k.Columns[1], r.KernelWeights[g], r.KernelShares[g])
-	}
-	fmt.Fprintf(&b, "λ = %.6g (λ_max %.6g), D = %d (%d kept kernels × %d)", r.Lambda, r.LambdaMax, kept*gl.DimPerKernel, kept, gl.DimPerKernel)
-	return b.String()
-}
-
-// GroupLassoBlock is one kept kernel of an rff-group-lasso spec's combined
-// map: its rff map on its column group, scaled by √Weight.
-type GroupLassoBlock struct {
-	// Kernel is the kernel's index in the spec; Columns its group, relative
-	// to the data's first column.
-	Kernel  int
-	Columns [2]int
-	// Weight is the MKL weight d_g = ‖w_g‖/√2 of eq. 16
-	// (multidim.KernelWeights).
-	Weight float64
-	// Map is rff's map of the kernel at dim_per_kernel, seed Seed+g: the
-	// features the group lasso learned on.
-	Map *fmap.Map
-}
-
-// GroupLassoBlocks returns the blocks of the combined map Ψ of a loaded
-// rff-group-lasso spec: for every kernel the group lasso kept (nonzero
-// group), its rff map z_g on its columns with weight d_g, so that
-//
-//	Ψ(x) = [√d_1 z_1(x_1), …, √d_G z_G(x_G)],  Ψ(x)·Ψ(y) = Σ_g d_g z_g(x_g)·z_g(y_g) ≈ Σ_g d_g K_g(x_g, y_g),
-//
-// the learned combined kernel of §3.3: eq. 13's MKL feature map
-// [√d_1 ψ_1, …, √d_k ψ_k] with d_g = ‖w_g‖/√2, the d at which eq. 16 holds
-// with equality (multidim.KernelWeights). The d_g are on the scale of the
-// library's objective (½‖ZW − Y‖²/N + λΣ‖W_g‖, so C = √2/λ with the loss
-// averaged over the rows): their shares d_g/Σd (KernelShares) are
-// scale-free, their sum is not 1. Zero groups are dropped: D =
-// dim_per_kernel × the kept kernels.
-func (s *Spec) GroupLassoBlocks(ctx context.Context) ([]GroupLassoBlock, error) {
-	gl, r := s.GroupLasso, s.GroupLassoResult
-	if gl == nil || r == nil {
-		return nil, errors.New("featmap: no learned rff-group-lasso result (LoadSpec learns it)")
-	}
-	var out []GroupLassoBlock
-	for g, k := range gl.Kernels {
-		if r.Zero[g] {
-			continue
-		}
 		a, b := k.Columns[0], k.Columns[1]
 		dom := s.Problem.Domain.Clone()
 		if dom.Dims() > 1 {
 			if b >= dom.Dims() {
-				return nil, fmt.Errorf("featmap: kernel %d: columns [%d, %d] beyond the domain's %d axes", g, a, b, dom.Dims())
+				return nil, fmt.Errorf("kernel %d: columns [%d, %d] beyond the domain's %d axes", g, a, b, dom.Dims())
 			}
 			dom.Lo, dom.Hi = dom.Lo[a:b+1], dom.Hi[a:b+1]
 		} else {
@@ -269,84 +277,129 @@ func (s *Spec) GroupLassoBlocks(ctx context.Context) ([]GroupLassoBlock, error) 
 		if len(kern.Sigma) == 1 {
 			kern.Sigma = slices.Repeat(kern.Sigma, b-a+1)
 		}
-		p := &fmap.Problem{Kernel: kern, Domain: dom, Measure: s.Problem.Measure, Norm: s.Problem.Norm}
+		p := &fmap.Problem{Kernel: kern, Domain: dom, Measure: fmap.Absolute, Norm: s.Problem.Norm, Negative: fmap.NegativeSign}
 		m := &multidim.RFF{Opts: multidim.RFFOptions{Seed: gl.Seed + int64(g)}}
 		m.Opts.SetDefaults()
 		res, err := m.Design(ctx, p, gl.DimPerKernel, Settings{})
 		if err != nil {
-			return nil, fmt.Errorf("featmap: kernel %d (%s, columns [%d, %d]): %w", g, k.Kernel.Type, a, b, err)
+			return nil, fmt.Errorf("kernel %d (%s, columns [%d, %d]): %w", g, k.Kernel.Type, a, b, err)
 		}
-		out = append(out, GroupLassoBlock{Kernel: g, Columns: k.Columns, Weight: r.KernelWeights[g], Map: res.Map})
+		out = append(out, res.Map)
 	}
 	return out, nil
 }
 
-// EvalGroupLasso writes Ψ(x) of the blocks to dst (of length the sum of
-// the blocks' dimensions): block g's map of x[Columns] scaled by √d_g.
-func EvalGroupLasso(blocks []GroupLassoBlock, dst, x []float64) {
-	o := 0
-	for _, b := range blocks {
-		z := dst[o : o+b.Map.Dim]
-		b.Map.Eval(z, x[b.Columns[0]:b.Columns[1]+1])
-		w := math.Sqrt(b.Weight)
-		for i := range z {
-			z[i] *= w
+// describeGroupLasso states what the group lasso kept: every kernel's
+// weight d_g = ‖w_g‖/√2 (eq. 16) and share, the zero ones dropped (left
+// out of the map), and the resulting dimension (dim_per_kernel per kept
+// kernel).
+func describeGroupLasso(gl *GroupLassoSpec, r *multidim.GroupLassoResult) string {
+	var b strings.Builder
+	kept := 0
+	for g, k := range gl.Kernels {
+		if r.Zero[g] {
+			fmt.Fprintf(&b, "kernel %d (%s, columns [%d, %d]): zero group, dropped (not in the map)\n", g, k.Kernel.Type, k.Columns[0], k.Columns[1])
+			continue
 		}
-		o += b.Map.Dim
+		kept++
+		fmt.Fprintf(&b, "kernel %d (%s, columns [%d, %d]): d = %.6g (share %.4f)\n", g, k.Kernel.Type, k.Columns[0], k.Columns[1], r.KernelWeights[g], r.KernelShares[g])
 	}
+	fmt.Fprintf(&b, "λ = %.6g (λ_max %.6g), D = %d (%d kept kernels × %d; dropped kernels are left out)", r.Lambda, r.LambdaMax, kept*gl.DimPerKernel, kept, gl.DimPerKernel)
+	return b.String()
 }
 
-// GroupLassoError is the verification of a combined map against the
-// learned combined kernel Σ_g d_g K_g on pairs of the data's held-out rows
-// (which the group lasso never saw): the largest and the root-mean-square
-// |Ψ(x)·Ψ(y) − Σ_g d_g K_g(x_g, y_g)| over the pairs (x_i, x_j), i ≤ j, of
-// the first rows held-out rows (every one if rows ≤ 0), and Scale = Σ_g d_g
-// over the kept kernels, the combined kernel's value at x = y for rbf.
-type GroupLassoError struct {
-	Max, RMS, Scale float64
-	Rows, Pairs     int
+// GroupLassoMethod makes the combined map of an rff-group-lasso spec from
+// the kernels the group lasso kept (method "rff-group-lasso"). It is not
+// in the registry: a spec names it with kernels (see kernelsSpec), and
+// LoadSpec builds it after learning (learnGroupLasso), for the problem of
+// the learned combined kernel Σ_g d_g K_g. Its map is one fmap.Blocks
+// stage: block g is rff's map z_g of kernel g on its columns with scale
+// √d_g, so that
+//
+//	Ψ(x) = [√d_1 z_1(x_1), …, √d_k z_k(x_k)],  Ψ(x)·Ψ(y) = Σ_g d_g z_g(x_g)·z_g(y_g) ≈ Σ_g d_g K_g(x_g, y_g),
+//
+// eq. 13's MKL feature map [√d_1 ψ_1, …, √d_k ψ_k] with d_g = ‖w_g‖/√2,
+// the d at which eq. 16 holds with equality (multidim.KernelWeights). The
+// d_g are on the scale of the library's objective (½‖ZW − Y‖²/N +
+// λΣ‖W_g‖, so C = √2/λ with the loss averaged over the rows): their
+// shares d_g/Σd (KernelShares) are scale-free, their sum is not 1.
+type GroupLassoMethod struct {
+	// Blocks are the kept kernels' blocks, in the spec's order.
+	Blocks []fmap.Block
+	opts   struct{}
 }
 
-// VerifyGroupLasso measures the blocks' map against Σ_g d_g K_g on the
-// held-out rows of s's data (see GroupLassoError).
-func (s *Spec) VerifyGroupLasso(blocks []GroupLassoBlock, rows int) (GroupLassoError, error) {
-	held := s.Problem.Data.Held
-	if rows > 0 && rows < len(held) {
-		held = held[:rows]
+// Name returns "rff-group-lasso".
+func (*GroupLassoMethod) Name() string { return "rff-group-lasso" }
+
+// Options returns no options: the kernels section and the group lasso
+// fixed everything.
+func (m *GroupLassoMethod) Options() any { return &m.opts }
+
+// Applies accepts the learned combined kernel only.
+func (*GroupLassoMethod) Applies(p *fmap.Problem) error {
+	if p.Kernel.Type != fmap.Combined {
+		return fmt.Errorf("rff-group-lasso makes the map of the kernels it learned (a spec's kernels section), not of %s", p.Kernel.Type)
 	}
-	if len(held) == 0 {
-		return GroupLassoError{}, errors.New("featmap: no held-out rows to verify the combined map on")
+	return nil
+}
+
+// dim is the map's dimension.
+func (m *GroupLassoMethod) dim() int {
+	d := 0
+	for i := range m.Blocks {
+		d += m.Blocks[i].Dim()
 	}
-	dim := 0
-	for _, b := range blocks {
-		dim += b.Map.Dim
+	return d
+}
+
+// Dims is the one dimension of the kept blocks.
+func (m *GroupLassoMethod) Dims(*fmap.Problem) design.Dims {
+	return design.Dims{Only: []int{m.dim()}, Why: fmt.Sprintf("rff-group-lasso's map has dim_per_kernel features per kept kernel: D = %d", m.dim())}
+}
+
+// Design returns the map of the kept blocks.
+func (m *GroupLassoMethod) Design(_ context.Context, p *fmap.Problem, dim int, _ Settings) (*design.Result, error) {
+	if err := m.Applies(p); err != nil {
+		return nil, err
 	}
-	psi := make([][]float64, len(held))
-	for i, x := range held {
-		psi[i] = make([]float64, dim)
-		EvalGroupLasso(blocks, psi[i], x)
+	if dim != m.dim() {
+		return nil, fmt.Errorf("featmap: rff-group-lasso: %s", m.Dims(p).Why)
 	}
-	e := GroupLassoError{Rows: len(held)}
-	for _, b := range blocks {
-		e.Scale += b.Weight
+	blocks := &fmap.Blocks{Parts: slices.Clone(m.Blocks)}
+	mp := &fmap.Map{Kernel: p.Kernel, InDim: p.InDim(), Dim: dim, Domain: p.Domain.Clone(), Method: m.Name(), Stages: []fmap.Stage{{Blocks: blocks}}}
+	if err := mp.Validate(); err != nil {
+		return nil, err
 	}
-	var sq float64
-	for i, x := range held {
-		for j := i; j < len(held); j++ {
-			y := held[j]
-			var k, dot float64
-			for _, b := range blocks {
-				k += b.Weight * b.Map.Kernel.Eval(x[b.Columns[0]:b.Columns[1]+1], y[b.Columns[0]:b.Columns[1]+1])
-			}
-			for c, v := range psi[i] {
-				dot += v * psi[j][c]
-			}
-			d := math.Abs(dot - k)
-			e.Max = math.Max(e.Max, d)
-			sq += d * d
-			e.Pairs++
-		}
+	return &design.Result{Map: mp}, nil
+}
+
+// groupLassoJSON is what the group lasso learned, nil for other specs.
+func (s *Spec) groupLassoJSON() *GroupLassoJSON {
+	gl, r := s.GroupLasso, s.GroupLassoResult
+	if gl == nil || r == nil {
+		return nil
 	}
-	e.RMS = math.Sqrt(sq / float64(e.Pairs))
-	return e, nil
+	d := s.Problem.Data
+	out := &GroupLassoJSON{Lambda: r.Lambda, LambdaMax: r.LambdaMax, DimPerKernel: gl.DimPerKernel, Train: r.Train, Validation: r.Held,
+		ValidationNone: r.ValidationNone, ValidationBefore: r.ValidationAll, ValidationAfter: r.RelaxedValidation,
+		DataFile: d.File, DataSHA256: d.SHA256, DataRows: d.Rows}
+	for g, k := range gl.Kernels {
+		out.Kernels = append(out.Kernels, GroupLassoKernelJSON{Kernel: k.Kernel, Columns: [2]int{k.Columns[0] + s.Data.First, k.Columns[1] + s.Data.First},
+			Weight: r.KernelWeights[g], Share: r.KernelShares[g], Dropped: r.Zero[g]})
+	}
+	return out
+}
+
+// groupLassoLearnedLine states where the group lasso learned from and the
+// validation error before (every kernel, equal weights) and after (the
+// refit on the kept kernels).
+func (s *Spec) groupLassoLearnedLine() string {
+	r, d := s.GroupLassoResult, s.Problem.Data
+	sha := d.SHA256
+	if len(sha) > 12 {
+		sha = sha[:12] + "…"
+	}
+	return fmt.Sprintf("learned: kernel weights by group lasso on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g (every kernel, equal weights) → %.4g (the kept kernels, refit; %.4g with no kernel)",
+		r.Train, d.File, sha, d.Rows, r.Held, r.ValidationAll, r.RelaxedValidation, r.ValidationNone)
 }

@@ -2,13 +2,13 @@ package featmap
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/multidim"
 )
 
@@ -76,24 +76,32 @@ func TestGroupLassoSpec(t *testing.T) {
 	if r.Zero[0] || r.Zero[1] || !r.Zero[2] {
 		t.Fatalf("zero groups %v (norms %v): want only the uninformative group 2 zero", r.Zero, r.GroupNorms)
 	}
-	if _, err := s.Design(context.Background(), Settings{}); !errors.Is(err, ErrGroupLassoDesign) {
-		t.Errorf("Design: %v, want ErrGroupLassoDesign", err)
-	}
-	blocks, err := s.GroupLassoBlocks(context.Background())
+	des, err := s.Design(context.Background(), Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dim := 0
-	for _, b := range blocks {
-		dim += b.Map.Dim
+	m := des.Map
+	bl := m.Blocks()
+	if bl == nil || len(bl.Parts) != 2 || m.Dim != 128 || s.Target.Dim != 128 {
+		t.Fatalf("map of stages %+v, D = %d: want one blocks stage of kernels 0 and 1, D = 128", m.Stages, m.Dim)
 	}
-	if len(blocks) != 2 || blocks[0].Kernel != 0 || blocks[1].Kernel != 1 || dim != 128 {
-		t.Fatalf("%d blocks of D = %d: want kernels 0 and 1, D = 128", len(blocks), dim)
+	if m.Kernel.Type != fmap.Combined || len(m.Kernel.Parts) != 2 {
+		t.Fatalf("map kernel %s: want the combined kernel of the 2 kept kernels", m.Kernel.Describe())
 	}
-	psi := func(x []float64) []float64 {
-		v := make([]float64, dim)
-		EvalGroupLasso(blocks, v, x)
-		return v
+	// The blocks are rff's maps of the kept kernels at the group lasso's
+	// seeds, designed here independently, scaled by √d_g.
+	var zmaps []*fmap.Map
+	for g, k := range s.GroupLasso.Kernels[:2] {
+		p := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1, 1}}, Domain: fmap.Domain{Lo: []float64{-3, -3}, Hi: []float64{3, 3}}, Measure: fmap.Absolute, Norm: fmap.LInf}
+		rff := &multidim.RFF{Opts: multidim.RFFOptions{Seed: 1 + int64(g)}}
+		res, err := rff.Design(context.Background(), p, 64, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bl.Parts[g].First != k.Columns[0] || bl.Parts[g].Last != k.Columns[1] {
+			t.Fatalf("block %d on [%d, %d], kernel on %v", g, bl.Parts[g].First, bl.Parts[g].Last, k.Columns)
+		}
+		zmaps = append(zmaps, res.Map)
 	}
 	dot := func(a, b []float64) (s float64) {
 		for i := range a {
@@ -106,45 +114,48 @@ func TestGroupLassoSpec(t *testing.T) {
 	for i := 0; i+1 < len(held) && i < 200; i++ {
 		x, y := held[i], held[i+1]
 		var want, exact float64
-		for _, b := range blocks {
-			zx, zy := make([]float64, b.Map.Dim), make([]float64, b.Map.Dim)
-			xs, ys := x[b.Columns[0]:b.Columns[1]+1], y[b.Columns[0]:b.Columns[1]+1]
-			b.Map.Eval(zx, xs)
-			b.Map.Eval(zy, ys)
-			want += r.KernelWeights[b.Kernel] * dot(zx, zy)
-			exact += r.KernelWeights[b.Kernel] * b.Map.Kernel.Eval(xs, ys)
+		for g, zm := range zmaps {
+			zx, zy := make([]float64, 64), make([]float64, 64)
+			xs, ys := x[2*g:2*g+2], y[2*g:2*g+2]
+			zm.Eval(zx, xs)
+			zm.Eval(zy, ys)
+			want += r.KernelWeights[g] * dot(zx, zy)
+			exact += r.KernelWeights[g] * zm.Kernel.Eval(xs, ys)
 		}
-		got := dot(psi(x), psi(y))
+		got := m.Dot(x, y)
 		maxDiff = math.Max(maxDiff, math.Abs(got-want))
 		maxErr = math.Max(maxErr, math.Abs(got-exact))
+		if k := m.Kernel.Eval(x, y); math.Abs(k-exact) > 1e-15*math.Abs(exact) {
+			t.Fatalf("combined kernel %v, Σ d_g K_g %v", k, exact)
+		}
 	}
-	t.Logf("d = %.4g, D = %d: max |Ψ·Ψ − Σ d_g z_g·z_g| = %.3g, max |Ψ·Ψ − Σ d_g K_g| = %.3g over 200 held-out pairs", r.KernelWeights, dim, maxDiff, maxErr)
+	t.Logf("d = %.4g, D = %d: max |Ψ·Ψ − Σ d_g z_g·z_g| = %.3g, max |Ψ·Ψ − Σ d_g K_g| = %.3g over 200 held-out pairs", r.KernelWeights, m.Dim, maxDiff, maxErr)
+	if maxDiff > 1e-12 {
+		t.Errorf("Ψ·Ψ differs from Σ d_g z_g·z_g by %v", maxDiff)
+	}
 	// The blocks' features are the ones the group lasso learned on: the
 	// library's refit model (rows of the kept groups) predicts the held-out
-	// rows, which it never saw, through them about as well as it did its
+	// rows, which it never saw, through Ψ/√d_g about as well as it did its
 	// own validation rows (other features would predict nothing).
 	var mse, mean, vr float64
 	for _, y := range d.HeldLabels {
 		mean += y / float64(len(d.HeldLabels))
 	}
+	psi := make([]float64, m.Dim)
 	for i, x := range held {
+		m.Eval(psi, x)
 		pred := r.Intercept[0]
-		for _, b := range blocks {
-			z := make([]float64, b.Map.Dim)
-			b.Map.Eval(z, x[b.Columns[0]:b.Columns[1]+1])
-			for j, v := range z {
-				pred += v * r.Refit.At(b.Kernel*64+j, 0)
+		for g, b := range bl.Parts {
+			for j := range 64 {
+				pred += psi[64*g+j] / b.Scale * r.Refit.At(g*64+j, 0)
 			}
 		}
 		mse += (pred - d.HeldLabels[i]) * (pred - d.HeldLabels[i]) / float64(len(held))
 		vr += (d.HeldLabels[i] - mean) * (d.HeldLabels[i] - mean) / float64(len(held))
 	}
-	t.Logf("refit on the blocks' features: held-out MSE %.4g over %d rows (library's validation %.4g; label variance %.4g)", mse, len(held), r.RelaxedValidation, vr)
+	t.Logf("refit on the map's features: held-out MSE %.4g over %d rows (library's validation %.4g; label variance %.4g)", mse, len(held), r.RelaxedValidation, vr)
 	if !(mse < 1.5*r.RelaxedValidation+0.01 && mse < 0.2*vr) {
-		t.Errorf("held-out MSE %v through the blocks' features: want near the library's validation %v and far below the variance %v", mse, r.RelaxedValidation, vr)
-	}
-	if maxDiff > 1e-12 {
-		t.Errorf("Ψ·Ψ differs from Σ d_g z_g·z_g by %v", maxDiff)
+		t.Errorf("held-out MSE %v through the map's features: want near the library's validation %v and far below the variance %v", mse, r.RelaxedValidation, vr)
 	}
 }
 
@@ -161,7 +172,9 @@ func TestGroupLassoSpecErrors(t *testing.T) {
 		{"lambda word", glSpec(glKernels, strings.Replace(m, "auto", "best", 1), data), "spec.yaml:8: method.lambda: must be a number > 0 or auto"},
 		{"no label_column", glSpec(glKernels, m, "{file: d.csv, columns: [0, 5]}"), "spec.yaml:9: data.label_column: missing required key"},
 		{"target", glSpec(glKernels, m, data) + "target: {dim: 128}\n", "spec.yaml:10: target: not with kernels"},
-		{"exp-chi2", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [0, 1]", "exp-chi2, beta: 1, columns: [0, 1]", 1), m, data), "spec.yaml:4: kernels[0].type: the group lasso's random features are for rbf"},
+		{"exp-chi2 with sigma", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [0, 1]", "exp-chi2, beta: 1, sigma: 1, columns: [0, 1]", 1), m, data), "spec.yaml:4: kernels[0].sigma: sigma is the width of rbf and the skewed kernels; exp-chi2 has beta"},
+		{"exp-chi2 without beta", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [0, 1]", "exp-chi2, columns: [0, 1]", 1), m, data), "spec.yaml:4: kernels[0].beta: missing required key"},
+		{"kernel type chi2", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [0, 1]", "chi2, columns: [0, 1]", 1), m, data), `spec.yaml:4: kernels[0].type: unknown kernel "chi2"; want one of rbf, skewed-chi2, skewed-intersection, exp-chi2`},
 		{"other method", glSpec(glKernels, "{name: rff, dim_per_kernel: 64}", data), "method.name"},
 		{"odd dim", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 63}", data), "method.dim_per_kernel: must be even"},
 		{"unknown key", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, sampling: qmc}", data), "method.sampling"},
@@ -171,9 +184,11 @@ func TestGroupLassoSpecErrors(t *testing.T) {
 	}
 }
 
-// TestGroupLassoVerify: the combined map's error against Σ_g d_g K_g on
-// held-out rows is measured (largest and RMS over row pairs) and falls as
-// the features per kernel grow, as random features' error does (~1/√D).
+// TestGroupLassoVerify: Spec.Design verifies the combined map against
+// the learned kernel Σ_g d_g K_g (fmap.Verify: on sampled points of the
+// domain and on the held-out rows, which the group lasso never saw), and
+// the error falls as the features per kernel grow, as random features'
+// error does (~1/√D).
 func TestGroupLassoVerify(t *testing.T) {
 	data := map[string]string{"d.csv": glData(1200)}
 	var rms []float64
@@ -181,22 +196,129 @@ func TestGroupLassoVerify(t *testing.T) {
 		spec := glSpec(glKernels, fmt.Sprintf("{name: rff-group-lasso, dim_per_kernel: %d, lambda: auto, seed: 1}", dim),
 			"{file: d.csv, columns: [0, 5], label_column: 6}")
 		s := loadSpec(t, writeSpecWith(t, spec, data))
-		blocks, err := s.GroupLassoBlocks(context.Background())
+		des, err := s.Design(context.Background(), Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := s.VerifyGroupLasso(blocks, 100)
-		if err != nil {
-			t.Fatal(err)
+		v := des.Verification
+		dv := v.Data
+		if dv == nil {
+			t.Fatal("no held-out data verification")
 		}
-		t.Logf("dim_per_kernel %d, %d kept kernels: max |Ψ·Ψ − Σ d_g K_g| %.4g, RMS %.4g over %d pairs of %d held-out rows (Σ d_g = %.4g)",
-			dim, len(blocks), e.Max, e.RMS, e.Pairs, e.Rows, e.Scale)
-		if e.Pairs != 100*101/2 || !(e.Max >= e.RMS && e.RMS > 0) {
-			t.Errorf("pairs %d, max %v, RMS %v", e.Pairs, e.Max, e.RMS)
+		// The same measure by hand on a few held-out pairs bounds it.
+		var worst float64
+		held := s.Problem.Data.Held
+		for i := range 20 {
+			worst = math.Max(worst, math.Abs(des.Map.Dot(held[i], held[i+1])-s.Problem.Kernel.Eval(held[i], held[i+1])))
 		}
-		rms = append(rms, e.RMS/e.Scale)
+		scale := 0.0
+		for _, p := range des.Map.Kernel.Parts {
+			scale += p.Weight
+		}
+		t.Logf("dim_per_kernel %d, D = %d: domain L∞ %.4g RMS %.4g (%s); held-out L∞ %.4g RMS %.4g, Frobenius %.4g (Σ d_g = %.4g)",
+			dim, des.Map.Dim, v.Reported.LInf, v.Reported.RMS, v.Reported.On, dv.Absolute.LInf, dv.Absolute.RMS, dv.Frobenius, scale)
+		if !(dv.Absolute.LInf >= worst && dv.Absolute.LInf >= dv.Absolute.RMS && dv.Absolute.RMS > 0 && v.Reported.LInf > 0) {
+			t.Errorf("held-out L∞ %v below a pair's %v, or RMS %v", dv.Absolute.LInf, worst, dv.Absolute.RMS)
+		}
+		rms = append(rms, dv.Absolute.RMS/scale)
 	}
 	if !(rms[1] < rms[0]/2) {
 		t.Errorf("relative RMS %v at 32 and 256 features per kernel: want it to fall by more than 2 (√8 ≈ 2.8 expected)", rms)
+	}
+}
+
+// TestGroupLassoDigitsSpec runs the shipped spec
+// specs/group-lasso-digits.yaml (exp-χ² on digits' pixels 0–31, rbf on
+// 32–63, label column 64): it designs a map of one block per kept kernel,
+// the exp-χ² block rff's two-stage map (the per-coordinate χ² map, then
+// random features), verified on the held-out rows against the learned
+// kernel Σ_g d_g K_g; and the map's blocks are the features the group
+// lasso learned on (the exp-χ² block included): its refit model on
+// Ψ(x)/√d_g classifies the held-out rows, which it never saw; and the map
+// carries the ridge model trained on its Ψ.
+func TestGroupLassoDigitsSpec(t *testing.T) {
+	if testing.Short() {
+		t.Skip("learns on 1797 rows of digits (about 10 s)")
+	}
+	s := loadSpec(t, "specs/group-lasso-digits.yaml")
+	d, err := s.Design(context.Background(), Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range s.Describe() {
+		t.Log(l)
+	}
+	r, m := s.GroupLassoResult, d.Map
+	bl := m.Blocks()
+	if bl == nil {
+		t.Fatalf("stages %+v: want one blocks stage", m.Stages)
+	}
+	kept := 0
+	for g, z := range r.Zero {
+		if !z {
+			kept++
+			if s.GroupLasso.Kernels[g].Kernel.Type == fmap.ExpChi2 {
+				b := bl.Parts[0]
+				if b.First != 0 || b.Last != 31 || len(b.Stages) != 2 || b.Stages[0].PerCoordinate == nil || b.Stages[1].Random == nil {
+					t.Errorf("exp-chi2 block on [%d, %d] with stages %+v: want rff's per-coordinate and random stages on pixels 0–31", b.First, b.Last, b.Stages)
+				}
+			}
+		}
+	}
+	if kept == 0 || len(bl.Parts) != kept || m.Dim != 512*kept || m.InDim != 64 {
+		t.Fatalf("%d blocks, D = %d, n = %d for %d kept kernels: want one block of 512 per kept kernel, n = 64", len(bl.Parts), m.Dim, m.InDim, kept)
+	}
+	dv := d.Verification.Data
+	if dv == nil || dv.Rows != 1797 {
+		t.Fatalf("data verification %+v: want the 1797 rows of digits", dv)
+	}
+	t.Logf("D = %d: held-out L∞ %.4g, RMS %.4g, Gram Frobenius %.4g; domain %s", m.Dim, dv.Absolute.LInf, dv.Absolute.RMS, dv.Frobenius, d.Verification.Reported)
+	// The library's refit model through the map's features.
+	held, labels := s.Problem.Data.Held, s.Problem.Data.HeldLabels
+	psi := make([]float64, m.Dim)
+	right := 0
+	for i, x := range held {
+		m.Eval(psi, x)
+		best, arg := math.Inf(-1), 0
+		for k := range r.Classes {
+			sc := r.Intercept[k]
+			o := 0
+			for g, z := range r.Zero {
+				if z {
+					continue
+				}
+				b := bl.Parts[o/512]
+				for j := range 512 {
+					sc += psi[o+j] / b.Scale * r.Refit.At(g*512+j, k)
+				}
+				o += 512
+			}
+			if sc > best {
+				best, arg = sc, k
+			}
+		}
+		if r.Classes[arg] == labels[i] {
+			right++
+		}
+	}
+	acc := float64(right) / float64(len(held))
+	t.Logf("the group lasso's refit model on the map's features: held-out accuracy %.4f over %d rows", acc, len(held))
+	if !(acc > 0.9) {
+		t.Errorf("held-out accuracy %v through the map's features: want > 0.9 (features other than the learned ones predict nothing)", acc)
+	}
+	// The map carries the ridge model on its own Ψ, measured on the
+	// held-out rows.
+	mod := m.Model
+	if mod == nil || len(mod.Classes) != 10 || mod.Ridge != GroupLassoRidge || mod.HeldRows != len(held) {
+		t.Fatalf("model %+v: want a 10-class ridge model (λ %g) measured on the %d held-out rows", mod, GroupLassoRidge, len(held))
+	}
+	t.Logf("the map's model (ridge λ %g on Ψ, %d rows to fit): held-out accuracy %.4f", mod.Ridge, mod.Rows, mod.HeldAccuracy)
+	if !(mod.HeldAccuracy > 0.9) {
+		t.Errorf("the map's model classifies %v of the held-out rows, want > 0.9", mod.HeldAccuracy)
+	}
+	// 1024 random features of kernels with values in (0, Σd]: the Gram
+	// matrix of the held-out rows within 10% (measured 2.8%).
+	if !(dv.Frobenius < 0.1) {
+		t.Errorf("held-out Gram matrix relative Frobenius error %v, want < 0.1", dv.Frobenius)
 	}
 }

@@ -40,7 +40,7 @@ func learnSigma(s *Spec) error {
 		return &SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff"}
 	}
 	res, err := multidim.LearnSigma(context.Background(), rows, labels, multidim.LearnOptions{
-		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge,
+		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge, RidgeAuto: s.Learn.RidgeAuto,
 		Penalty: s.Learn.Penalty, Dim: s.Target.Dim, Sampling: rff.Opts.Sampling, Features: rff.Opts.Features,
 		Seed: rff.Opts.Seed, Classes: classes,
 	})
@@ -52,21 +52,38 @@ func learnSigma(s *Spec) error {
 	return nil
 }
 
+// GroupLassoRidge is the ridge λ of the model an rff-group-lasso map
+// carries: the learn section's default.
+const GroupLassoRidge = 1e-3
+
 // trainModel trains the ridge model of a spec's learn section on the
 // designed map m (at the learned σ): on every row to fit (learning's
-// training and validation rows both), with learning's ridge λ and target
+// training and validation rows both), with learning's ridge λ (learn.ridge,
+// or with ridge: auto the λ chosen at the learned σ) and target
 // coding (one-vs-rest ±1 per class, or the numeric labels, centred: the
 // bias), on m's own features Ψ, so that the model's scores are exactly
 // w·Ψ(x) + b of the map a user ships. It is measured on the held-out rows,
 // which neither learning nor the model saw: the fraction classified right
-// (classes) or the RMSE (regression).
+// (classes) or the RMSE (regression). For an rff-group-lasso spec it is
+// the same ridge fit on the combined map's Ψ (the kept kernels' blocks
+// scaled by √d_g), with λ = GroupLassoRidge and the group lasso's target
+// coding.
 func trainModel(s *Spec, m *fmap.Map) (*fmap.LinearModel, error) {
 	d := s.Problem.Data
-	lambda := s.Learn.Ridge // the parser's default 1e-3 when not given
-	classes := s.Learned.Classes != nil
+	var lambda float64
+	var classes bool
+	var line int
+	var field string
+	if s.Learn != nil {
+		// Learning's λ: the spec's (the parser's default 1e-3 when not
+		// given), or with ridge auto the one chosen at the learned σ.
+		lambda, classes, line, field = s.Learned.Ridge, s.Learned.Classes != nil, s.Learn.Line, "learn"
+	} else {
+		lambda, classes, line, field = GroupLassoRidge, s.GroupLassoResult.Classes != nil, s.GroupLasso.Line, "kernels"
+	}
 	r, err := multidim.Ridge(d.Fit, d.FitLabels, classes, lambda, m.Dim, m.Eval)
 	if err != nil {
-		return nil, &SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: fmt.Sprintf("training the model on %s: %v", d.File, err), Err: err}
+		return nil, &SpecError{Path: s.Path, Line: line, Field: field, Msg: fmt.Sprintf("training the model on %s: %v", d.File, err), Err: err}
 	}
 	model := &fmap.LinearModel{Classes: r.Classes, W: r.W, Bias: r.Bias, Ridge: lambda, Rows: len(d.Fit), DataSHA256: d.SHA256, HeldRows: len(d.Held)}
 	if len(d.Held) > 0 {

@@ -190,7 +190,8 @@ func TestLearnSectionErrors(t *testing.T) {
 		{"bad sigma", learnSpec("{sigma: diagonal}", rff, data), "per-axis"},
 		{"validation 1", learnSpec("{sigma: shared, validation: 1}", rff, data), "below 1"},
 		{"negative penalty", learnSpec("{sigma: shared, penalty: -1}", rff, data), "≥ 0"},
-		{"ridge 0", learnSpec("{sigma: shared, ridge: 0}", rff, data), "learn.ridge"},
+		{"ridge 0", learnSpec("{sigma: shared, ridge: 0}", rff, data), "spec.yaml:9: learn.ridge: must be a number > 0 or auto, not the integer 0"},
+		{"ridge word", learnSpec("{sigma: shared, ridge: best}", rff, data), "spec.yaml:9: learn.ridge: must be a number > 0 or auto, not"},
 		{"no labels", learnSpec("{sigma: shared}", rff, "{file: d.csv}"), "label_column"},
 		{"not rff", learnSpec("{sigma: shared}", "{name: nystroem}", data), "method rff"},
 		{"not rbf", strings.Replace(learnSpec("{sigma: shared}", rff, data), "{type: rbf, sigma: 30}", "{type: skewed-chi2, sigma: 0.5, c: 1}", 1), "kernel rbf"},
@@ -210,4 +211,51 @@ func wantSpecError(t *testing.T, spec, want string) {
 		t.Fatalf("error %v, want a spec error with %q", err, want)
 	}
 	t.Log(err)
+}
+
+// TestLearnRidgeAuto: learn.ridge: auto chooses λ on the validation split
+// (multidim's RidgeAuto on the rows to fit, the same λ as the library
+// on them), learns σ with it, states it, and the map's model is trained
+// with the λ chosen at the learned σ.
+func TestLearnRidgeAuto(t *testing.T) {
+	raw, err := os.ReadFile("testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"digits.csv.gz": string(raw)}
+	spec := learnSpec("{sigma: shared, ridge: auto}", "{name: rff, sampling: orthogonal, seed: 3}",
+		"{file: digits.csv.gz, columns: [0, 63], label_column: 64, max_rows: 600}")
+	s := loadSpec(t, writeSpecWith(t, spec, files))
+	if !s.Learn.RidgeAuto || s.Learned == nil {
+		t.Fatalf("learn %+v, learned %v: want ridge auto and a result", s.Learn, s.Learned)
+	}
+	d := s.Problem.Data
+	want, err := multidim.LearnSigma(context.Background(), d.Fit, d.FitLabels,
+		multidim.LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{30}}, Dim: 64, RidgeAuto: true, Validation: 0.25,
+			Sampling: multidim.SamplingOrthogonal, Seed: 3, Classes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := s.Learned
+	if l.Ridge != want.Ridge || l.RidgeStart != want.RidgeStart || l.Sigma[0] != want.Sigma[0] {
+		t.Errorf("λ %g (start %g), σ %v; the library on the same rows: λ %g (start %g), σ %v", l.Ridge, l.RidgeStart, l.Sigma, want.Ridge, want.RidgeStart, want.Sigma)
+	}
+	line := s.LearnedLine()
+	t.Log(line)
+	if !strings.Contains(line, fmt.Sprintf("ridge λ %.6g chosen on the validation split", l.Ridge)) {
+		t.Errorf("learned line %q does not state the chosen λ", line)
+	}
+	des, err := s.Design(context.Background(), Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod := des.Map.Model; mod == nil || mod.Ridge != l.Ridge {
+		t.Fatalf("model %+v: want one trained with the chosen λ %g", mod, l.Ridge)
+	}
+	t.Logf("λ %g at σ 30, %g at σ %.4g; validation %.4g → %.4g; the model's held-out accuracy %.4f",
+		l.RidgeStart, l.Ridge, l.Sigma[0], l.ValidationBefore, l.ValidationAfter, des.Map.Model.HeldAccuracy)
+	js := des.JSON()
+	if js.Learned == nil || js.Learned.Ridge != l.Ridge || !js.Learned.RidgeAuto {
+		t.Errorf("design -json's learned section %+v: want the chosen λ and ridge_auto", js.Learned)
+	}
 }

@@ -199,7 +199,7 @@ type (
 	learnDoc struct {
 		Sigma      string  `yaml:"sigma" spec:"enum=shared|per-axis"`
 		Validation float64 `yaml:"validation" spec:"positive"`
-		Ridge      float64 `yaml:"ridge" spec:"positive"`
+		Ridge      kv      `yaml:"ridge"`
 		Penalty    float64 `yaml:"penalty"`
 	}
 	dataDoc struct {
@@ -318,8 +318,12 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 		}
 		l.Validation = d.Validation
 	}
-	if m.keys["ridge"] != nil {
-		l.Ridge = d.Ridge
+	if rn := d.Ridge.V; rn != nil {
+		if rn.Kind == yaml.ScalarNode && rn.Value == "auto" {
+			l.Ridge, l.RidgeAuto = 0, true
+		} else if l.Ridge, err = p.number(rn, "learn.ridge", true); err != nil {
+			return p.errAt(rn, "learn.ridge", "must be a number > 0 or auto, not %s", describe(rn))
+		}
 	}
 	if m.keys["penalty"] != nil {
 		if !(d.Penalty >= 0) || math.IsInf(d.Penalty, 0) {

@@ -132,6 +132,23 @@ func checkSpec(t *testing.T, s *Spec, data []byte) {
 			seen[dim] = true
 		}
 		ms = c.Methods
+	case s.GroupLasso != nil && s.Compare == nil && s.Target == nil && s.Method == nil:
+		// A kernels spec: its target and method are made by learning
+		// (LoadSpec), which ParseSpec does not do.
+		gl := s.GroupLasso
+		if len(gl.Kernels) == 0 || gl.DimPerKernel < 2 || gl.DimPerKernel%2 != 0 || gl.Lambda < 0 || s.Data == nil || s.Data.Label < 0 {
+			fail("kernels spec")
+		}
+		for _, k := range gl.Kernels {
+			a, b := k.Columns[0], k.Columns[1]
+			n := b - a + 1
+			if len(k.Kernel.Sigma) == 1 {
+				n = 1 // one σ for every column of the group
+			}
+			if a < 0 || b < a || b > s.Data.Last-s.Data.First || k.Kernel.Check(n) != nil {
+				fail("kernels spec kernel %+v", k)
+			}
+		}
 	default:
 		fail("shape")
 	}

@@ -23,8 +23,10 @@ type DesignJSON struct {
 	// Learned is what a learn section learned (the kernel's σ) before the
 	// design, nil without one.
 	Learned *LearnedJSON `json:"learned,omitempty"`
-	LPs     int          `json:"lps,omitempty"`
-	Seconds float64      `json:"seconds"`
+	// GroupLasso is what an rff-group-lasso spec learned (nil otherwise).
+	GroupLasso *GroupLassoJSON `json:"group_lasso,omitempty"`
+	LPs        int             `json:"lps,omitempty"`
+	Seconds    float64         `json:"seconds"`
 	// Search is the target.max_error search (absent for target.dim): every
 	// D tried with its error, and its wall time.
 	Search *Search `json:"search,omitempty"`
@@ -46,8 +48,45 @@ type LearnedJSON struct {
 	ValidationBefore float64   `json:"validation_error_before"`
 	ValidationAfter  float64   `json:"validation_error_after"`
 	Iterations       int       `json:"iterations"`
-	DataFile         string    `json:"data_file"`
-	DataSHA256       string    `json:"data_sha256"`
+	// Ridge is the ridge λ of ValidationAfter (and of the model);
+	// RidgeAuto says it was chosen on the validation split (learn.ridge:
+	// auto), RidgeStart the λ σ was learned with.
+	Ridge      float64 `json:"ridge"`
+	RidgeStart float64 `json:"ridge_start"`
+	RidgeAuto  bool    `json:"ridge_auto,omitempty"`
+	DataFile   string  `json:"data_file"`
+	DataSHA256 string  `json:"data_sha256"`
+}
+
+// GroupLassoJSON is what the group lasso of an rff-group-lasso spec
+// learned: every kernel's weight d_g (0 for a dropped kernel, which the
+// map leaves out), λ, the rows and data it learned from, and the
+// validation error (mean squared residual over the validation rows,
+// summed over the targets) of no kernel, of every kernel with equal
+// weights (before) and of the refit on the kept kernels (after).
+type GroupLassoJSON struct {
+	Kernels          []GroupLassoKernelJSON `json:"kernels"`
+	Lambda           float64                `json:"lambda"`
+	LambdaMax        float64                `json:"lambda_max"`
+	DimPerKernel     int                    `json:"dim_per_kernel"`
+	Train            int                    `json:"train_rows"`
+	Validation       int                    `json:"validation_rows"`
+	ValidationNone   float64                `json:"validation_error_no_kernel"`
+	ValidationBefore float64                `json:"validation_error_before"`
+	ValidationAfter  float64                `json:"validation_error_after"`
+	DataFile         string                 `json:"data_file"`
+	DataSHA256       string                 `json:"data_sha256"`
+	DataRows         int                    `json:"data_rows"`
+}
+
+// GroupLassoKernelJSON is one kernel of GroupLassoJSON: its data columns,
+// its weight d_g and share d_g/Σd, and whether it was dropped.
+type GroupLassoKernelJSON struct {
+	Kernel  fmap.Kernel `json:"kernel"`
+	Columns [2]int      `json:"columns"`
+	Weight  float64     `json:"weight"`
+	Share   float64     `json:"share"`
+	Dropped bool        `json:"dropped"`
 }
 
 // ErrorsJSON is the reported error of a design.
@@ -88,8 +127,10 @@ func (d *Design) JSON() *DesignJSON {
 		data := d.Spec.Problem.Data
 		out.Learned = &LearnedJSON{Sigma: l.Sigma, Start: l.Start, Train: l.Train, Validation: l.Held,
 			ValidationBefore: l.ValidationBefore, ValidationAfter: l.ValidationAfter, Iterations: l.Iterations,
+			Ridge: l.Ridge, RidgeStart: l.RidgeStart, RidgeAuto: d.Spec.Learn != nil && d.Spec.Learn.RidgeAuto,
 			DataFile: data.File, DataSHA256: data.SHA256}
 	}
+	out.GroupLasso = d.Spec.groupLassoJSON()
 	for _, st := range d.Steps {
 		out.Stages = append(out.Stages, StageJSON{Name: st.Name, LInf: st.Error.LInf, RMS: st.Error.RMS})
 	}

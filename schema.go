@@ -54,6 +54,7 @@ func kvSchemas() map[string]obj {
 			obj{"type": "array", "items": pair(obj{"type": "number"}), "minItems": 1}}},
 		"kernels.columns": pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
 		"method.lambda":   {"oneOf": []any{positive, obj{"const": "auto"}}},
+		"learn.ridge":     {"oneOf": []any{positive, obj{"const": "auto"}}},
 		"data.columns":    pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
 		"compare.methods": {"type": "array", "minItems": 1, "items": obj{"oneOf": []any{
 			obj{"type": "string", "enum": anys(MethodNames())}, obj{"$ref": "#/$defs/method"}}}},
@@ -122,9 +123,21 @@ func SpecSchema() (out []byte, err error) {
 	}()
 	kvs := kvSchemas()
 	top := obj{}
-	kvs["kernels"] = obj{"type": "array", "minItems": 1, "items": obj{"type": "object",
-		"properties": optionProps(reflect.TypeOf(glKernelDoc{}), "kernels", kvs),
-		"required":   []any{"type", "sigma", "columns"}, "additionalProperties": false}}
+	// A kernels item: exp-chi2 with beta (no sigma, no c), or rbf and the
+	// skewed kernels with sigma (no beta).
+	glItem := func(types []any, drop string, need ...any) obj {
+		props := optionProps(reflect.TypeOf(glKernelDoc{}), "kernels", kvs)
+		delete(props, drop)
+		if drop == "sigma" {
+			delete(props, "c")
+		}
+		props["type"] = obj{"enum": types}
+		return obj{"type": "object", "properties": props, "required": append([]any{"type", "columns"}, need...), "additionalProperties": false}
+	}
+	kvs["kernels"] = obj{"type": "array", "minItems": 1, "items": obj{"oneOf": []any{
+		glItem([]any{"exp-chi2"}, "sigma", "beta"),
+		glItem([]any{"rbf", "skewed-chi2", "skewed-intersection"}, "beta", "sigma"),
+	}}}
 	for _, f := range structFields(reflect.New(reflect.TypeOf(specDoc{})).Elem()) {
 		if t, ok := specSections[f.name]; ok {
 			top[f.name] = sectionSchema(f.name, reflect.TypeOf(t).Elem(), kvs)

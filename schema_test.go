@@ -52,6 +52,9 @@ func TestSchemaTables(t *testing.T) {
 		Properties map[string]any `json:"properties"`
 		Items      *struct {
 			Properties map[string]any `json:"properties"`
+			OneOf      []struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"oneOf"`
 		} `json:"items"`
 	}
 	var s struct {
@@ -67,9 +70,14 @@ func TestSchemaTables(t *testing.T) {
 		for kk := range sec.Properties {
 			paths[k+"."+kk] = true
 		}
-		if sec.Items != nil { // kernels: a list of sections
+		if sec.Items != nil { // kernels: a list of sections (of one of several forms)
 			for kk := range sec.Items.Properties {
 				paths[k+"."+kk] = true
+			}
+			for _, alt := range sec.Items.OneOf {
+				for kk := range alt.Properties {
+					paths[k+"."+kk] = true
+				}
 			}
 		}
 	}
@@ -134,6 +142,8 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		"version: 1\nname: X\nkernel: {type: rbf, sigma: [0.3, 0.2]}\ndomain: {dims: 2, interval: [0, 1]}\ntarget: {max_error: 0.01, max_dim: 40}\nmethod: {name: rff}\n",
 		"version: 1\nname: X\nkernel: {type: chi2}\ndomain: {integers: [0, 255]}\ncompare: {methods: [chum, {name: li, bins: 64}], dims: [3, 5]}\n",
 		"version: 1\nname: X\nkernels:\n  - {type: rbf, sigma: 1, columns: [0, 1]}\n  - {type: skewed-chi2, sigma: 2, c: 1, columns: [2, 3]}\ndomain: {dims: 4, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 64, lambda: auto, seed: 1}\ndata: {file: d.csv, columns: [0, 3], label_column: 4}\n",
+		// The issue's example (issue 15): an exp-chi2 and an rbf group.
+		"version: 1\nname: X\nkernels:\n  - {type: exp-chi2, beta: 1, columns: [0, 31]}\n  - {type: rbf, sigma: 2, columns: [32, 63]}\ndomain: {dims: 64, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 512, lambda: auto, seed: 1}\ndata: {file: d.csv, columns: [0, 63], label_column: 64}\n",
 	}
 	for _, spec := range valid {
 		if _, err := ParseSpec("v.yaml", []byte(spec)); err != nil {
@@ -157,6 +167,8 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		{"out of range", strings.Replace(base, "dim: 7", "dim: 0", 1), "target.dim: below the minimum"},
 		{"not positive", base + "learn: {sigma: shared, ridge: 0}\n", "learn.ridge: not above"},
 		{"group lasso lambda", "version: 1\nname: X\nkernels:\n  - {type: rbf, sigma: 1, columns: [0, 1]}\ndomain: {dims: 2, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 64, lambda: best}\ndata: {file: d.csv, columns: [0, 1], label_column: 2}\n", "method"},
+		{"exp-chi2 with sigma", "version: 1\nname: X\nkernels:\n  - {type: exp-chi2, beta: 1, sigma: 1, columns: [0, 1]}\ndomain: {dims: 2, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 64}\ndata: {file: d.csv, columns: [0, 1], label_column: 2}\n", "kernels[0]"},
+		{"rbf with beta", "version: 1\nname: X\nkernels:\n  - {type: rbf, beta: 1, sigma: 1, columns: [0, 1]}\ndomain: {dims: 2, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 64}\ndata: {file: d.csv, columns: [0, 1], label_column: 2}\n", "kernels[0]"},
 		{"target and compare", base + "compare: {methods: [chum], dims: [3]}\n", "oneOf"},
 		{"inner without dim", "version: 1\nname: X\nkernel: {type: exp-chi2, beta: 1}\ndomain: {dims: 2, interval: [0, 1]}\ntarget: {dim: 16}\nmethod: {name: rff, inner: {name: chum}}\n", "missing dim"},
 	}

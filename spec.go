@@ -105,6 +105,9 @@ type LearnSpec struct {
 	// Validation is the held-out fraction (default 0.25), Ridge the ridge
 	// λ (default 1e-3), Penalty the weight of Σ log²(σ/σ0) (default 0).
 	Validation, Ridge, Penalty float64
+	// RidgeAuto is ridge: auto (Ridge is then 0): λ chosen on the
+	// validation split too (multidim.LearnOptions.RidgeAuto).
+	RidgeAuto bool
 	// Line is the section's line in the spec.
 	Line int
 }

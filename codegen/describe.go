@@ -240,6 +240,9 @@ func negativeText(m *shape) string {
 // header returns the lines of the file's header comment after the first.
 func (e *emitter) header() []string {
 	p := e.p
+	if p.blocks != nil {
+		return e.blocksHeader()
+	}
 	m := p.m
 	v := m.Errors
 	lines := []string{"", fmt.Sprintf("Spec: %s (hash %s)", p.info.SpecPath, p.info.SpecHash)}

@@ -21,6 +21,10 @@ func (e *emitter) api(f *jen.File) {
 		e.anchorAPI(f)
 		return
 	}
+	if p.blocks != nil {
+		e.blocksAPI(f)
+		return
+	}
 	f.Comment(commentBody(e.docN()))
 	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.scalarBody()...)
 	f.Line()
@@ -159,6 +163,10 @@ func (e *emitter) helpers(f *jen.File) {
 	}
 	if p.anchor != nil {
 		e.anchorHelpers(f)
+		return
+	}
+	if p.blocks != nil {
+		e.blocksHelpers(f)
 		return
 	}
 	if e.hasGeneral() {

@@ -359,24 +359,7 @@ func (e *emitter) randomHelpers(f *jen.File) {
 		jen.Id(e.freqsName()).Op("=").Add(integer(rp.freqs)),
 		jen.Id(e.argsName()).Op("=").Add(integer(rp.args)),
 	)
-	if ip := rp.inner; ip != nil {
-		ie := &emitter{p: ip}
-		f.Line()
-		f.Comment(fmt.Sprintf("%sDim is the dimension d of the per-coordinate map %s.", ip.name, ip.name))
-		f.Const().Id(ip.name + "Dim").Op("=").Add(integer(ip.dim))
-		f.Line()
-		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes ψ(x) to out, the per-coordinate map applied to every input coordinate, by its formula: %s. %s",
-			ip.name, ie.formulaText(), strings.ReplaceAll(negativeText(ip.m), "Ψ", "ψ")))))
-		f.Func().Id(ip.name).Params(ie.params(jen.Float64)...).Block(ie.generalBody()...)
-		if ip.m.Homogeneous() {
-			f.Line()
-			f.Comment(commentBody(paragraphs(strings.ReplaceAll(strings.Join(ie.docSpecial(), " "), "Ψ", "ψ"))))
-			f.Func().Id(ie.specialName()).Params(ie.params(jen.Float64)...).Block(ie.specialBody()...)
-		}
-		if ie.lit.err != nil && e.lit.err == nil {
-			e.lit.err = ie.lit.err
-		}
-	}
+	e.innerHelpers(f)
 	wSize := jen.Id(e.freqsName()).Op("*").Id(e.argsName())
 	wDoc := fmt.Sprintf("%s holds the frequencies ω_1..ω_m, row k (%s[k*%s:(k+1)*%s]) is ω_{k+1}.", e.wName(), e.wName(), e.argsName(), e.argsName())
 	bDoc := fmt.Sprintf("%s holds the phases b_1..b_m.", e.bName())
@@ -422,6 +405,29 @@ func (e *emitter) randomHelpers(f *jen.File) {
 	e.modelLiterals(f, false)
 	e.embedData(f, rp.data, e.dataLayout(), arrays...)
 	e.linearHelpers(f)
+}
+
+// innerHelpers emits the per-coordinate map ψ of a random map with one
+// (its dimension and function), nothing otherwise.
+func (e *emitter) innerHelpers(f *jen.File) {
+	if ip := e.p.rnd.inner; ip != nil {
+		ie := &emitter{p: ip}
+		f.Line()
+		f.Comment(fmt.Sprintf("%sDim is the dimension d of the per-coordinate map %s.", ip.name, ip.name))
+		f.Const().Id(ip.name + "Dim").Op("=").Add(integer(ip.dim))
+		f.Line()
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes ψ(x) to out, the per-coordinate map applied to every input coordinate, by its formula: %s. %s",
+			ip.name, ie.formulaText(), strings.ReplaceAll(negativeText(ip.m), "Ψ", "ψ")))))
+		f.Func().Id(ip.name).Params(ie.params(jen.Float64)...).Block(ie.generalBody()...)
+		if ip.m.Homogeneous() {
+			f.Line()
+			f.Comment(commentBody(paragraphs(strings.ReplaceAll(strings.Join(ie.docSpecial(), " "), "Ψ", "ψ"))))
+			f.Func().Id(ie.specialName()).Params(ie.params(jen.Float64)...).Block(ie.specialBody()...)
+		}
+		if ie.lit.err != nil && e.lit.err == nil {
+			e.lit.err = ie.lit.err
+		}
+	}
 }
 
 // projDoc and meanDoc document an rf-pca map's projection and mean;

@@ -263,6 +263,8 @@ func (p *plan) dataBlob() []byte {
 		return p.nys.data.blob
 	case p.anchor != nil && p.anchor.data != nil:
 		return p.anchor.data.blob
+	case p.blocks != nil && p.blocks.data != nil:
+		return p.blocks.data.blob
 	}
 	return nil
 }

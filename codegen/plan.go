@@ -72,6 +72,8 @@ type plan struct {
 	nys *nysPlan
 	// anchor is the plan of an anchor map (nil otherwise).
 	anchor *anchorPlan
+	// blocks is the plan of a map of column groups (nil otherwise).
+	blocks *blocksPlan
 }
 
 // axisError returns the bound Σ_i √F_i·ε_i on ‖δΨ‖/‖Ψ‖ of the per-axis
@@ -130,6 +132,9 @@ type ladder struct {
 }
 
 func newPlan(vm fmap.Verified, info Info) (*plan, error) {
+	if vm.Map != nil && vm.Map.Blocks() != nil {
+		return newBlocksPlan(vm, info)
+	}
 	m, err := shapeOf(vm.Map, vm.Verification)
 	if err != nil {
 		return nil, err

@@ -148,6 +148,8 @@ func stageNames(st []fmap.Stage) string {
 			s += "anchors"
 		case x.Linear != nil:
 			s += "linear"
+		case x.Blocks != nil:
+			s += "blocks"
 		}
 	}
 	return s + "]"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -13,14 +14,44 @@ import (
 )
 
 // KernelGroup is one kernel of a group lasso: a shift-invariant kernel
-// (rbf, skewed-chi2 or skewed-intersection, as LearnSigma) on the input
-// columns Columns[0]…Columns[1] (inclusive) of every row.
+// (rbf, skewed-chi2 or skewed-intersection, as LearnSigma) or exp-χ² on
+// the input columns Columns[0]…Columns[1] (inclusive) of every row.
 type KernelGroup struct {
 	// Kernel is the group's kernel with its widths (one σ, or one per
-	// column of the group) and the skewed kernels' offset C.
+	// column of the group) and the skewed kernels' offset C, or exp-χ²'s β.
 	Kernel fmap.Kernel
 	// Columns are the first and last input column of the group.
 	Columns [2]int
+	// Inner is an exp-chi2 kernel's per-coordinate χ² stage (the first
+	// stage of rff's exp-chi2 map; nil for the other kernels). The group's
+	// features are rff's of exp-χ²: the rows' columns mapped by it,
+	// u = [ψ(x_1), …, ψ(x_n)], then Gaussian random features of width
+	// 1/√(2β) on u (RFF.Design, Li et al. Algorithm 2) — the same
+	// frequencies as rff's map of the same seed. The mapped rows are held
+	// in memory (N × n·d values).
+	Inner *fmap.Stage
+}
+
+// innerRows maps the rows of an exp-chi2 group by its per-coordinate
+// stage and returns them with the rbf kernel of width 1/√(2β) on them.
+func innerRows(sub [][]float64, kg KernelGroup) ([][]float64, fmap.Kernel, error) {
+	if kg.Inner == nil || kg.Inner.PerCoordinate == nil {
+		return nil, fmap.Kernel{}, errors.New("an exp-chi2 group needs its per-coordinate inner stage (KernelGroup.Inner)")
+	}
+	n := len(sub[0])
+	m := &fmap.Map{InDim: n, Stages: []fmap.Stage{*kg.Inner}}
+	d := kg.Inner.Out(n)
+	out := make([][]float64, len(sub))
+	for i, r := range sub {
+		out[i] = make([]float64, d)
+		m.Eval(out[i], r)
+		for _, v := range out[i] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmap.Kernel{}, fmt.Errorf("row %d: the inner χ² map is not finite there (an input < 0?)", i)
+			}
+		}
+	}
+	return out, fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1 / math.Sqrt(2*kg.Kernel.Beta)}}, nil
 }
 
 // GroupLassoOptions say how GroupLasso learns a combination of kernels.
@@ -95,6 +126,11 @@ type GroupLassoResult struct {
 	// residual summed over the targets, of Weights; RelaxedValidation that
 	// of Refit.
 	ValidationError, RelaxedValidation float64
+	// ValidationNone is the validation error of no kernel (the intercept
+	// alone: the training means) and ValidationAll that of the ridge refit
+	// on every kernel's features with equal weights (no selection): the
+	// baselines the learned combination is measured against.
+	ValidationNone, ValidationAll float64
 	// Refit is the relaxed model: ridge (ZᵀZ/N + 10⁻³/N·I on the training
 	// rows) on the nonzero groups only, zero elsewhere — the group lasso
 	// selects the kernels, the refit removes its shrinkage.
@@ -228,6 +264,12 @@ func GroupLasso(ctx context.Context, rows [][]float64, labels []float64, opts Gr
 			break
 		}
 	}
+	res.ValidationNone = p.validation(mat.NewDense(p.d, p.k, nil))
+	all, err := p.refit(slices.Repeat([]float64{1}, len(p.groups)))
+	if err != nil {
+		return res, err
+	}
+	res.ValidationAll = p.validation(all)
 	res.Weights = best
 	res.Objective = p.objective(best, res.Lambda)
 	res.GroupNorms = p.norms(best)
@@ -348,7 +390,14 @@ func newGLProblem(ctx context.Context, rows [][]float64, labels []float64, o Gro
 			}
 			sub[i] = r[a : b+1 : b+1]
 		}
-		l, err := newLearner(sub, labels, LearnOptions{Kernel: kg.Kernel, Dim: o.DimPerKernel, Validation: o.Validation,
+		kern := kg.Kernel
+		if kern.Type == fmap.ExpChi2 {
+			var err error
+			if sub, kern, err = innerRows(sub, kg); err != nil {
+				return nil, fmt.Errorf("multidim: group lasso: kernel %d (exp-chi2, columns [%d, %d]): %w", g, a, b, err)
+			}
+		}
+		l, err := newLearner(sub, labels, LearnOptions{Kernel: kern, Dim: o.DimPerKernel, Validation: o.Validation,
 			Sampling: o.Sampling, Features: o.Features, Seed: seed + int64(g), Classes: o.Classes, Chunk: o.Chunk}, train, val)
 		if err != nil {
 			return nil, fmt.Errorf("multidim: group lasso: kernel %d (%s, columns [%d, %d]): %w", g, kg.Kernel.Type, a, b, err)

@@ -29,6 +29,14 @@ type LearnOptions struct {
 	Validation float64
 	// Ridge is λ of w = (ZᵀZ + λI)⁻¹Zᵀy (default 1e-3).
 	Ridge float64
+	// RidgeAuto chooses λ on the validation split instead (Ridge must be
+	// 0): the λ of RidgeGrid of least validation error (chooseRidge) at
+	// the starting σ, which σ is then learned with, and again at the
+	// learned σ, which the result reports (Ridge) and its validation error
+	// is measured with. A grid point at each end, not a joint optimisation:
+	// the second choice never raises the validation error, since the
+	// first λ is on the grid too.
+	RidgeAuto bool
 	// Penalty is the weight of r(σ) = Σ_a log²(σ_a/σ0_a), σ0 the starting
 	// widths (default 0). A penalty on log σ rather than on σ: it is
 	// unit-free (scaling the data and the starting σ together learns the
@@ -77,6 +85,10 @@ type LearnResult struct {
 	Classes []float64
 	// Train and Held are the numbers of training and validation rows.
 	Train, Held int
+	// Ridge is the ridge λ of ValidationAfter: the given one, or with
+	// RidgeAuto the one chosen at the learned σ; RidgeStart the λ σ was
+	// learned with (chosen at the starting σ with RidgeAuto).
+	Ridge, RidgeStart float64
 }
 
 // LearnSigma learns the widths σ of an rbf or skewed kernel's random
@@ -107,6 +119,15 @@ func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts Le
 	l.ctx = ctx
 	res := LearnResult{Start: slices.Clone(l.sigma0), Classes: l.classes, Train: len(l.train), Held: len(l.val)}
 	theta0 := make([]float64, l.params())
+	if opts.RidgeAuto {
+		if opts.Ridge != 0 {
+			return res, fmt.Errorf("multidim: learning σ: ridge %v with ridge auto (want 0)", opts.Ridge)
+		}
+		if l.lambda, _, err = l.chooseRidge(theta0); err != nil {
+			return res, err
+		}
+	}
+	res.RidgeStart = l.lambda
 	obj0, mse0, err := l.eval(theta0, nil)
 	if err != nil {
 		return res, err
@@ -163,6 +184,12 @@ func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts Le
 	if !(out.F < obj0) { // L-BFGS failed to improve: keep the start
 		best = theta0
 	}
+	if opts.RidgeAuto {
+		if l.lambda, _, err = l.chooseRidge(best); err != nil {
+			return res, err
+		}
+	}
+	res.Ridge = l.lambda
 	res.ObjectiveAfter, res.ValidationAfter, err = l.eval(best, nil)
 	if err != nil {
 		return res, err
@@ -501,13 +528,9 @@ func (l *learner) fit(w []float64) (*mat.Cholesky, *mat.Dense, error) {
 	})
 }
 
-// ridgeSolve accumulates Q = ZᵀZ + λI and ZᵀY over the chunks that
-// each(p, fn) hands to fn for part p = 0 … parts−1 (a chunk's features z,
-// rows×D, and targets y, rows×K: memory O(parts·D²), not O(N·D)). Every
-// part runs in its own goroutine into its own Q and ZᵀY, and the parts are
-// summed in part order, so the result does not depend on the number of
-// cores. It returns Q's Cholesky factor and W = Q⁻¹ZᵀY (D×K).
-func ridgeSolve(d, k, parts int, lambda float64, each func(p int, fn func(z, y *mat.Dense)) error) (*mat.Cholesky, *mat.Dense, error) {
+// ridgeAccumulate sums ZᵀZ and ZᵀY over the chunks that each(p, fn)
+// hands to fn for part p (see ridgeSolve), without λ.
+func ridgeAccumulate(d, k, parts int, each func(p int, fn func(z, y *mat.Dense)) error) (*mat.SymDense, *mat.Dense, error) {
 	qs := make([]*mat.SymDense, parts)
 	ztys := make([]*mat.Dense, parts)
 	errs := make([]error, parts)
@@ -534,6 +557,20 @@ func ridgeSolve(d, k, parts int, lambda float64, each func(p int, fn func(z, y *
 	for p := 1; p < parts; p++ {
 		q.AddSym(q, qs[p])
 		zty.Add(zty, ztys[p])
+	}
+	return q, zty, nil
+}
+
+// ridgeSolve accumulates Q = ZᵀZ + λI and ZᵀY over the chunks that
+// each(p, fn) hands to fn for part p = 0 … parts−1 (a chunk's features z,
+// rows×D, and targets y, rows×K: memory O(parts·D²), not O(N·D)). Every
+// part runs in its own goroutine into its own Q and ZᵀY, and the parts are
+// summed in part order, so the result does not depend on the number of
+// cores. It returns Q's Cholesky factor and W = Q⁻¹ZᵀY (D×K).
+func ridgeSolve(d, k, parts int, lambda float64, each func(p int, fn func(z, y *mat.Dense)) error) (*mat.Cholesky, *mat.Dense, error) {
+	q, zty, err := ridgeAccumulate(d, k, parts, each)
+	if err != nil {
+		return nil, nil, err
 	}
 	for i := range d {
 		q.SetSym(i, i, q.At(i, i)+lambda)

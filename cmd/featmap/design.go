@@ -29,9 +29,6 @@ func cmdDesign(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code != exitOK {
 		return code
 	}
-	if spec.GroupLasso != nil {
-		return groupLassoUnsupported(ctx, stderr, "design", spec)
-	}
 	if spec.Target == nil {
 		fmt.Fprintf(stderr, "featmap design: %s is a comparison spec; run featmap compare on it\n", spec.Path)
 		return exitUsage
@@ -140,21 +137,4 @@ func printDesign(w io.Writer, d *featmap.Design) {
 			fmt.Fprintf(w, "  D = %d: %.6g (%s)\n", t.Dim, t.Error, verdict)
 		}
 	}
-}
-
-// groupLassoUnsupported states what LoadSpec learned for an rff-group-lasso
-// spec and that designing and emitting its combined map is not done yet
-// (featmap.ErrGroupLassoDesign); exit 1.
-func groupLassoUnsupported(ctx context.Context, stderr io.Writer, cmd string, spec *featmap.Spec) int {
-	for _, l := range spec.Describe() {
-		fmt.Fprintf(stderr, "featmap %s: %s\n", cmd, l)
-	}
-	if blocks, err := spec.GroupLassoBlocks(ctx); err == nil {
-		if e, err := spec.VerifyGroupLasso(blocks, 200); err == nil {
-			fmt.Fprintf(stderr, "featmap %s: the kept kernels' blocks against Σ d_g K_g on %d held-out rows: max error %.4g, RMS %.4g (Σ d_g = %.4g)\n",
-				cmd, e.Rows, e.Max, e.RMS, e.Scale)
-		}
-	}
-	fmt.Fprintf(stderr, "featmap %s: %s: %v\n", cmd, spec.Path, featmap.ErrGroupLassoDesign)
-	return exitFailed
 }

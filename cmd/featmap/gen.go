@@ -49,9 +49,6 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		return code
 	}
-	if spec.GroupLasso != nil {
-		return groupLassoUnsupported(ctx, stderr, "gen", spec)
-	}
 	if spec.Target == nil {
 		fmt.Fprintf(stderr, "featmap gen: %s is a comparison spec; gen needs a target and a method\n", spec.Path)
 		return exitUsage

@@ -56,6 +56,8 @@ type Kernel struct {
 	Sigma []float64 `json:"sigma,omitempty"` // RBF width, or skewed kernels' σ, per input axis
 	C     float64   `json:"c,omitempty"`     // skewed kernels' offset c
 	Beta  float64   `json:"beta,omitempty"`  // exp-χ²'s β
+	// Parts are the terms of a Combined kernel (nil for the others).
+	Parts []KernelPart `json:"parts,omitempty"`
 }
 
 // Homogeneous reports whether k is one of the γ-homogeneous kernels.
@@ -115,6 +117,8 @@ func (k Kernel) Check(n int) error {
 		if !(k.Beta > 0) || math.IsInf(k.Beta, 0) {
 			return fmt.Errorf("fmap: exp-chi2 beta = %v must be positive and finite", k.Beta)
 		}
+	case Combined:
+		return k.checkCombined(n)
 	default:
 		return fmt.Errorf("fmap: unknown kernel %q (want one of %s)", k.Type, strings.Join(KernelTypes(), ", "))
 	}
@@ -140,6 +144,8 @@ func (k Kernel) Eval(x, y []float64) float64 {
 			}
 		}
 		return math.Exp(-k.Beta * s)
+	case k.Type == Combined:
+		return k.evalCombined(x, y)
 	case k.Skewed():
 		l := make([]float64, len(x))
 		for i := range x {
@@ -308,6 +314,9 @@ func (k Kernel) Describe() string {
 	}
 	if k.Type == ExpChi2 {
 		return fmt.Sprintf("exp-χ² kernel (β = %g)", k.Beta)
+	}
+	if k.Type == Combined {
+		return k.describeCombined()
 	}
 	sig := make([]string, len(k.Sigma))
 	for i, v := range k.Sigma {

@@ -15,7 +15,7 @@ import (
 // Ψ is the composition of Stages, applied in order; the first stage takes
 // the n inputs and the last one gives the D outputs: a Fourier or series
 // map alone, or a map of every coordinate followed by random features
-// (exp-χ²).
+// (exp-χ²), or one blocks stage (a map of column groups: Blocks).
 type Map struct {
 	Kernel Kernel  `json:"kernel"`
 	InDim  int     `json:"in_dim"` // n
@@ -37,6 +37,7 @@ type Stage struct {
 	Nystroem      *Nystroem      `json:"nystroem,omitempty"`
 	Anchors       *Anchors       `json:"anchors,omitempty"`
 	Linear        *Linear        `json:"linear,omitempty"`
+	Blocks        *Blocks        `json:"blocks,omitempty"`
 }
 
 // PerCoordinate applies a map of one input to every coordinate of its
@@ -225,6 +226,8 @@ func (s Stage) out(in int) int {
 		return s.Anchors.Dim
 	case s.Linear != nil:
 		return s.Linear.Dim()
+	case s.Blocks != nil:
+		return s.Blocks.Dim()
 	}
 	return 0
 }
@@ -232,13 +235,13 @@ func (s Stage) out(in int) int {
 // validate checks the stage for in inputs.
 func (s Stage) validate(in int) error {
 	set := 0
-	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil, s.Nystroem != nil, s.Anchors != nil, s.Linear != nil} {
+	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil, s.Nystroem != nil, s.Anchors != nil, s.Linear != nil, s.Blocks != nil} {
 		if b {
 			set++
 		}
 	}
 	if set != 1 {
-		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate, random, nystroem, anchors and linear")
+		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate, random, nystroem, anchors, linear and blocks")
 	}
 	switch {
 	case s.Fourier != nil:
@@ -257,6 +260,8 @@ func (s Stage) validate(in int) error {
 		return s.Anchors.validate(in)
 	case s.Linear != nil:
 		return s.Linear.validate(in)
+	case s.Blocks != nil:
+		return s.Blocks.validate(in)
 	}
 	return s.Random.validate(in)
 }
@@ -494,11 +499,14 @@ func NewSeriesMap(k Kernel, d Domain, method string, s *Series) *Map {
 // reference evaluator: plain, direct and meant to be obviously right, not
 // fast. Non-finite inputs give NaN components from a Fourier or series
 // stage, zeros from a random-feature stage.
-func (m *Map) Eval(dst, x []float64) {
+func (m *Map) Eval(dst, x []float64) { evalStages(m.Stages, dst, x) }
+
+// evalStages applies stages in order to x, the last one writing to dst.
+func evalStages(stages []Stage, dst, x []float64) {
 	in := x
-	for i, st := range m.Stages {
+	for i, st := range stages {
 		out := dst
-		if i < len(m.Stages)-1 {
+		if i < len(stages)-1 {
 			out = make([]float64, st.out(len(in)))
 		}
 		st.eval(out, in)
@@ -526,6 +534,8 @@ func (s Stage) eval(dst, in []float64) {
 		s.Anchors.eval(dst, in[0], &s.Anchors.Tables[0])
 	case s.Linear != nil:
 		s.Linear.eval(dst, in)
+	case s.Blocks != nil:
+		s.Blocks.eval(dst, in)
 	default:
 		s.Random.eval(dst, in)
 	}

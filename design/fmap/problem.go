@@ -138,8 +138,20 @@ func (p *Problem) Check() error {
 	if err := p.Kernel.Check(n); err != nil {
 		return err
 	}
-	if err := p.Domain.Check(p.Kernel.Homogeneous() || p.Kernel.Type == ExpChi2); err != nil {
+	if err := p.Domain.Check(p.Kernel.Homogeneous() || p.Kernel.needsNonnegative()); err != nil {
 		return err
+	}
+	for g, part := range p.Kernel.Parts {
+		if k := part.Kernel; k.Skewed() {
+			for i := part.First; i <= part.Last; i++ {
+				if !(p.Domain.Lo[i]+k.C > 0) {
+					return fmt.Errorf("fmap: combined kernel part %d: %s needs x + c > 0 on the domain; axis %d starts at %v with c = %v", g, k.Type, i, p.Domain.Lo[i], k.C)
+				}
+			}
+		}
+	}
+	if p.Kernel.Type == Combined && p.Measure != Absolute {
+		return fmt.Errorf("fmap: a combined kernel's maps are measured by the absolute error (it has no signature), not %s", p.Measure)
 	}
 	if k := p.Kernel; k.Skewed() {
 		for i, lo := range p.Domain.Lo {

@@ -1,0 +1,334 @@
+package codegen
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/featmap/featmap/design/fmap"
+)
+
+// blocksPlan is what Generate decided for a map of column groups (one
+// fmap.Blocks stage: rff-group-lasso's learned multiple-kernel map): every
+// block is a random-feature map of its own inputs, emitted as an
+// unexported function by the random-feature emitter (its formula, nothing
+// approximated), and N calls them in order on their columns, each writing
+// its slice of out, then multiplies the block's components by its scale
+// √d_g, as the reference evaluator does.
+type blocksPlan struct {
+	b *fmap.Blocks
+	// subs are the blocks' plans (random maps named <priv>Block<g>, their
+	// constants never in a data file of their own).
+	subs []*plan
+	// offsets are the blocks' first components in out.
+	offsets []int
+	// data is the data file of every block's constants (ω row-major, then
+	// the phases, block after block), nil when they are Go literals.
+	data *dataFile
+}
+
+// newBlocksPlan plans a blocks map, checking what newPlan checks of
+// every map.
+func newBlocksPlan(vm fmap.Verified, info Info) (*plan, error) {
+	m, v := vm.Map, vm.Verification
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("codegen: invalid map: %w", err)
+	}
+	if v == nil {
+		return nil, errors.New("codegen: the map has no measured errors (verify it with fmap.Verify first)")
+	}
+	if err := checkMeasurement(v.Reported); err != nil {
+		return nil, err
+	}
+	if err := info.check(); err != nil {
+		return nil, err
+	}
+	for i := range m.InDim {
+		if lo, hi := m.Domain.Lo[i], m.Domain.Hi[i]; !finite(lo) || !finite(hi) || !(lo <= hi) {
+			return nil, fmt.Errorf("codegen: domain axis %d is [%v, %v]", i, lo, hi)
+		}
+	}
+	if m.Dim > maxArgs || m.InDim > maxArgs {
+		return nil, fmt.Errorf("codegen: a map of column groups of %d inputs and %d outputs: %sF32 keeps them in float64 stack arrays of at most %d", m.InDim, m.Dim, info.Name, maxArgs)
+	}
+	p := &plan{m: &shape{Map: m, Errors: v}, info: info, name: info.Name, priv: private(info.Name), dim: m.Dim, in: m.InDim}
+	bp := &blocksPlan{b: m.Blocks()}
+	var consts [][]float64
+	o := 0
+	for g := range bp.b.Parts {
+		bm := m.BlockMap(g)
+		s, err := shapeOf(bm, v)
+		if err != nil {
+			return nil, fmt.Errorf("codegen: block %d: %w", g, err)
+		}
+		if s.Random == nil || s.Linear != nil {
+			return nil, fmt.Errorf("%w block %d with the stages %s (a block is emitted as random features, after a per-coordinate stage or not)", ErrUnsupported, g, stageNames(bm.Stages))
+		}
+		name := fmt.Sprintf("%sBlock%d", p.priv, g)
+		sp := &plan{m: s, info: info, name: name, priv: name, dim: bm.Dim, in: bm.InDim}
+		if sp.rnd, err = newRandomPlan(sp); err != nil {
+			return nil, fmt.Errorf("codegen: block %d: %w", g, err)
+		}
+		sp.rnd.data = nil // the blocks' constants share one data file
+		bp.subs = append(bp.subs, sp)
+		bp.offsets = append(bp.offsets, o)
+		o += bm.Dim
+		consts = append(consts, s.Random.Freq, s.Random.Phase)
+	}
+	if mod := m.Model; mod != nil {
+		consts = append(consts, mod.W, mod.Bias)
+	}
+	bp.data = newDataFile(consts...)
+	p.blocks = bp
+	return p, nil
+}
+
+// blocksAPI emits N (the blocks in order, each scaled), NSlice, NF32 (N
+// in float64, rounded) and NSliceF32 of a blocks map.
+func (e *emitter) blocksAPI(f *jen.File) {
+	p := e.p
+	f.Comment(commentBody(e.blocksDocN()))
+	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.blocksBody()...)
+	f.Line()
+
+	f.Comment(commentBody(e.docSlice(e.sliceName(), p.name, "float64")))
+	f.Func().Id(e.sliceName()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float64()).
+		Block(e.sliceBody(e.sliceName(), p.name, jen.Float64)...)
+	f.Line()
+
+	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is %s in float32: it converts x to float64, evaluates %s in stack arrays and rounds every component to float32, so each component is the float64 value correctly rounded, up to a relative 2⁻²⁴.",
+		e.name32(), p.name, p.name))))
+	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.blocks32Body()...)
+	f.Line()
+
+	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
+	f.Func().Id(e.slice32Name()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float32()).
+		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
+	e.modelAPI(f)
+}
+
+// blocksBody calls every block's function on its columns and scales its
+// components.
+func (e *emitter) blocksBody() []jen.Code {
+	p, bp := e.p, e.p.blocks
+	var body []jen.Code
+	for g, sp := range bp.subs {
+		b := &bp.b.Parts[g]
+		o := bp.offsets[g]
+		out := jen.Parens(jen.Op("*").Index(jen.Id(sp.name + "Dim")).Float64()).Call(jen.Id("out").Index(jen.Add(integer(o)).Op(":")))
+		var x jen.Code
+		switch {
+		case p.in == 1:
+			x = jen.Id("x")
+		case sp.in == 1:
+			x = jen.Id("x").Index(integer(b.First))
+		default:
+			x = jen.Parens(jen.Op("*").Index(jen.Id(sp.name + "In")).Float64()).Call(jen.Id("x").Index(jen.Add(integer(b.First)).Op(":")))
+		}
+		idx := jen.Id("i")
+		if o > 0 {
+			idx = jen.Id("i").Op("+").Add(integer(o))
+		}
+		body = append(body,
+			jen.Id(sp.name).Call(out, x),
+			jen.For(jen.Id("i").Op(":=").Range().Id(sp.name+"Dim")).Block(
+				jen.Id("out").Index(idx).Op("*=").Add(e.lit.f64(b.Scale)),
+			),
+		)
+	}
+	return body
+}
+
+// blocks32Body is NF32: N on x in float64, rounded.
+func (e *emitter) blocks32Body() []jen.Code {
+	p := e.p
+	var body []jen.Code
+	x := jen.Op("&").Id("x64")
+	if p.in == 1 {
+		x = jen.Float64().Call(jen.Id("x"))
+	} else {
+		body = append(body,
+			jen.Var().Id("x64").Index(jen.Id(e.inName())).Float64(),
+			jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Id("x")).Block(
+				jen.Id("x64").Index(jen.Id("i")).Op("=").Float64().Call(jen.Id("v")),
+			))
+	}
+	return append(body,
+		jen.Var().Id("o64").Index(jen.Id(e.dimName())).Float64(),
+		jen.Id(p.name).Call(jen.Op("&").Id("o64"), x),
+		jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Id("o64")).Block(
+			jen.Id("out").Index(jen.Id("i")).Op("=").Float32().Call(jen.Id("v")),
+		))
+}
+
+// blocksHelpers emits every block: its dimensions, its per-coordinate map,
+// its constants and its function; then the data file if there is one.
+func (e *emitter) blocksHelpers(f *jen.File) {
+	bp := e.p.blocks
+	var arrays []embedded
+	for g, sp := range bp.subs {
+		se := &emitter{p: sp}
+		rp := sp.rnd
+		b := &bp.b.Parts[g]
+		f.Line()
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%sDim and %sIn are block %d's output and input dimensions (inputs x_%d..x_%d of %s), %s the number m of its random frequencies and %s the length of their argument t (%s).",
+			sp.name, sp.name, g, b.First, b.Last, e.p.name, se.freqsName(), se.argsName(), se.argsText()))))
+		f.Const().Defs(
+			jen.Id(sp.name+"Dim").Op("=").Add(integer(sp.dim)),
+			jen.Id(sp.name+"In").Op("=").Add(integer(sp.in)),
+			jen.Id(se.freqsName()).Op("=").Add(integer(rp.freqs)),
+			jen.Id(se.argsName()).Op("=").Add(integer(rp.args)),
+		)
+		se.innerHelpers(f)
+		wSize := jen.Id(se.freqsName()).Op("*").Id(se.argsName())
+		wDoc := fmt.Sprintf("%s holds block %d's frequencies ω_1..ω_m, row k (%s[k*%s:(k+1)*%s]) is ω_{k+1}.", se.wName(), g, se.wName(), se.argsName(), se.argsName())
+		bDoc := fmt.Sprintf("%s holds block %d's phases b_1..b_m.", se.bName(), g)
+		phases := rp.r.Features == fmap.Phase
+		if bp.data == nil {
+			group := 1
+			if rp.inner != nil {
+				group = rp.inner.dim
+			}
+			f.Line()
+			f.Comment(commentBody(paragraphs(wDoc)))
+			f.Var().Id(se.wName()).Op("=").Index(wSize).Float64().Custom(multiLine, se.literalRows(rp.r.Freq, rp.args, group)...)
+			if phases {
+				f.Line()
+				f.Comment(commentBody(paragraphs(bDoc)))
+				f.Var().Id(se.bName()).Op("=").Index(jen.Id(se.freqsName())).Float64().Custom(multiLine, se.literalRows(rp.r.Phase, len(rp.r.Phase), 1)...)
+			}
+		} else {
+			arrays = append(arrays, embedded{se.wName(), wDoc, wSize})
+			if phases {
+				arrays = append(arrays, embedded{se.bName(), bDoc, jen.Id(se.freqsName())})
+			}
+		}
+		f.Line()
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes block %d's random features z_%d of its inputs to out, unscaled (%s scales them by √d_%d): %s",
+			sp.name, g, g, e.p.name, g, strings.Join(se.randomEvaluationLines()[:1], " ")))))
+		f.Func().Id(sp.name).Params(se.params(jen.Float64)...).Block(se.randomBody(false)...)
+		if se.lit.err != nil && e.lit.err == nil {
+			e.lit.err = se.lit.err
+		}
+	}
+	e.modelLiterals(f, bp.data == nil)
+	if bp.data != nil {
+		e.embedData(f, bp.data, e.blocksDataLayout(), append(arrays, e.modelArrays()...)...)
+	}
+}
+
+// blocksDataLayout describes the content of a blocks map's data file.
+func (e *emitter) blocksDataLayout() string {
+	var parts []string
+	for g, sp := range e.p.blocks.subs {
+		s := fmt.Sprintf("block %d's %d×%d frequency matrix, row-major", g, sp.rnd.freqs, sp.rnd.args)
+		if sp.rnd.r.Features == fmap.Phase {
+			s += fmt.Sprintf(", then its %d phases", sp.rnd.freqs)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", then ") + e.modelLayout() + ", as little-endian float64"
+}
+
+// blocksDocN is N's doc comment.
+func (e *emitter) blocksDocN() []string {
+	p := e.p
+	v := p.m.Errors
+	first := fmt.Sprintf("%s writes Ψ(x) to out: the %d-dimensional feature map of the %s, with Ψ(x)·Ψ(y) ≈ K(x, y): block g's random features of its inputs, scaled by √d_g, in out's components of the block (see the file header).", p.name, p.dim, p.m.Kernel.Describe())
+	dom := fmt.Sprintf("On its domain, %s, the measured kernel error (%s) is L∞ %s and RMS %s, on %s.",
+		domainText(p.m), measureText(v.Measure), g4(v.Reported.LInf), g4(v.Reported.RMS), v.Reported.On)
+	if dv := v.Data; dv != nil {
+		dom += fmt.Sprintf(" On the data it was learned from (%s, %d rows), the absolute error is L∞ %s and RMS %s, on %s.",
+			dv.File, dv.Rows, g4(dv.Absolute.LInf), g4(dv.Absolute.RMS), dv.Absolute.On)
+	}
+	return paragraphs(first, dom, "An input with a NaN or ±Inf coordinate in a block gives zeros in that block.")
+}
+
+// blocksHeader is the file header of a blocks map: what the map is, its
+// measured errors, every block's parameters and the evaluation.
+func (e *emitter) blocksHeader() []string {
+	p, bp := e.p, e.p.blocks
+	m, v := p.m, p.m.Errors
+	lines := []string{"", fmt.Sprintf("Spec: %s (hash %s)", p.info.SpecPath, p.info.SpecHash)}
+	if s := strings.TrimRight(p.info.Spec, "\n"); s != "" {
+		for _, l := range strings.Split(s, "\n") {
+			lines = append(lines, "  "+strings.TrimRight(l, "\r"))
+		}
+	}
+	lines = append(lines, "")
+	lines = append(lines, wrap(fmt.Sprintf("%s is a feature map Ψ: ℝ%s → ℝ%s with Ψ(x)·Ψ(y) ≈ K(x, y), K = Σ_g d_g K_g the learned combination of the kernels on their column groups (multiple kernel learning by a group lasso on random features, Băzăvan et al. §3.3); kernels whose group the lasso set to zero are left out, and D counts the kept ones only:",
+		p.name, supIn(p.in), sup(p.dim)))...)
+	lines = append(lines, "")
+	row := func(k, v string) { lines = append(lines, fmt.Sprintf("\t%-10s %s", k, v)) }
+	row("kernel", m.Kernel.Describe())
+	row("domain", domainText(m))
+	row("measure", measureText(v.Measure))
+	row("method", m.Method)
+	row("form", fmt.Sprintf("Ψ(x) = [√d_1 z_1(x_G1), …, √d_%d z_%d(x_G%d)], z_g random Fourier features of kernel g", len(bp.subs), len(bp.subs), len(bp.subs)))
+	row("error", measurementText(v.Reported))
+	if dv := v.Data; dv != nil {
+		row("data", fmt.Sprintf("%s (%d rows, sha256:%s)", dv.File, dv.Rows, dv.SHA256))
+		row("on data", fmt.Sprintf("%s; Gram matrix relative Frobenius error %s", measurementText(dv.Absolute), g4(dv.Frobenius)))
+	}
+	if mod := p.model(); mod != nil {
+		lines = append(lines, "")
+		lines = append(lines, e.blocksModelText(mod)...)
+	}
+	lines = append(lines, "", "Blocks:", "")
+	for g, sp := range bp.subs {
+		b := &bp.b.Parts[g]
+		o := bp.offsets[g]
+		rp := sp.rnd
+		what := fmt.Sprintf("%d %s frequencies of %s", rp.freqs, rp.r.Features, (&emitter{p: sp}).argsText())
+		l := fmt.Sprintf("block %d: %s on x_%d..x_%d, weight d_%d = %s (scale √d = %s), components out[%d:%d]: %s (%s).",
+			g, b.Kernel.Describe(), b.First, b.Last, g, fmt.Sprintf("%.6g", b.Scale*b.Scale), num(b.Scale), o, o+sp.dim, what, sp.name)
+		w := wrap(l)
+		lines = append(lines, "\t- "+w[0])
+		for _, c := range w[1:] {
+			lines = append(lines, "\t  "+c)
+		}
+	}
+	where := "Go literals in this file"
+	if p.model() != nil {
+		where = "with the model's weights, " + where
+	}
+	if bp.data != nil {
+		where = bp.data.where(p.info.File, e.blocksDataLayout())
+	}
+	lines = append(lines, "")
+	lines = append(lines, wrap("The frequencies and phases are "+where+".")...)
+	lines = append(lines, "", "Evaluation:", "")
+	for _, l := range []string{
+		fmt.Sprintf("Every block is a random-feature map of its own inputs, evaluated by its formula as featmap emits random features (nothing approximated: the dot products ωᵢ·t as partial sums, the sines and cosines by math.Sincos's own arithmetic), then its components are multiplied by the block's scale √d_g, as the reference evaluator does. %s allocates nothing.", p.name),
+		fmt.Sprintf("%s and %s evaluate %s in float64 and round each component to float32.", e.name32(), e.slice32Name(), p.name),
+	} {
+		w := wrap(l)
+		lines = append(lines, "\t- "+w[0])
+		for _, c := range w[1:] {
+			lines = append(lines, "\t  "+c)
+		}
+	}
+	return lines
+}
+
+// blocksModelText states what the model of a blocks map is, what it was
+// trained on and how well it did on the held-out rows.
+func (e *emitter) blocksModelText(mod *fmap.LinearModel) []string {
+	what := fmt.Sprintf("a ridge regression (λ = %s) on Ψ, centred numeric targets", num(mod.Ridge))
+	held := fmt.Sprintf("RMSE %s on the %d held-out rows", g4(mod.HeldRMSE), mod.HeldRows)
+	api := fmt.Sprintf("%s(x) = w·Ψ(x) + b", e.scoreName())
+	if mod.Classes != nil {
+		what = fmt.Sprintf("a ridge classifier (λ = %s) on Ψ, one-vs-rest ±1 targets centred, %d classes", num(mod.Ridge), len(mod.Classes))
+		held = fmt.Sprintf("accuracy %s on the %d held-out rows", g4(mod.HeldAccuracy), mod.HeldRows)
+		api = fmt.Sprintf("%s writes w_c·Ψ(x) + b_c per class, %s returns the label of the largest", e.scoresName(), e.className())
+	}
+	data := ""
+	if mod.DataSHA256 != "" {
+		data = fmt.Sprintf(" of the data (sha256:%s)", mod.DataSHA256)
+	}
+	return paragraphs(
+		fmt.Sprintf("Model: %s, trained on this map's features (the kept kernels' blocks, scaled by √d_g) on the %d rows to fit%s; %s (rows neither the group lasso nor the model saw). %s.",
+			what, mod.Rows, data, held, api),
+		fmt.Sprintf("It is a baseline fitted to a sample with a fixed ridge λ, not tuned for prediction: with more labelled data, or another loss, retrain a linear model on %s's features rather than relying on these weights.", e.p.name))
+}

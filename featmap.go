@@ -92,6 +92,9 @@ var (
 // ErrUnreachable and names the best D tried. Cancelling ctx stops the
 // design at its next LP or polish step.
 func (s *Spec) Design(ctx context.Context, set Settings) (*Design, error) {
+	if err := s.LearnFromData(ctx); err != nil {
+		return nil, err
+	}
 	if s.Target == nil || s.Method == nil {
 		return nil, errors.New("featmap: the spec has no target and method (it is a comparison spec)")
 	}

@@ -54,7 +54,7 @@ func glData(n int) string {
 func TestGroupLassoSpec(t *testing.T) {
 	spec := glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, lambda: auto, seed: 1}",
 		"{file: d.csv, columns: [0, 5], label_column: 6}")
-	s := loadSpec(t, writeSpecWith(t, spec, map[string]string{"d.csv": glData(1200)}))
+	s := learntSpec(t, writeSpecWith(t, spec, map[string]string{"d.csv": glData(1200)}))
 	r := s.GroupLassoResult
 	if r == nil {
 		t.Fatal("no group-lasso result")

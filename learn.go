@@ -24,6 +24,41 @@ func labelClasses(labels []float64) bool {
 	return len(slices.Compact(slices.Sorted(slices.Values(labels)))) <= MaxLearnClasses
 }
 
+// LearnFromData runs the learning the spec asks for, once: a learn
+// section's σ (learnSigma) or a kernels section's group lasso
+// (learnGroupLasso), from the rows LoadSpec read. Design calls it first,
+// so that loading a spec stays fast (gen can find its output fresh without
+// learning) and ctx stops the learning; a spec without either section has
+// nothing to learn. An error leaves the spec unlearned (a later call tries
+// again).
+func (s *Spec) LearnFromData(ctx context.Context) error {
+	if s.learnt {
+		return nil
+	}
+	if s.Learn != nil {
+		if err := learnSigma(ctx, s); err != nil {
+			return err
+		}
+	}
+	if s.GroupLasso != nil {
+		if err := learnGroupLasso(ctx, s); err != nil {
+			return err
+		}
+	}
+	s.learnt = true
+	return nil
+}
+
+// Predictor reports whether the spec's map will carry a trained model (a
+// learn or a kernels section: see trainModel), and whether its labels are
+// classes (labelClasses) — known before learning, from the data read.
+func (s *Spec) Predictor() (model, classes bool) {
+	if s.Learn == nil && s.GroupLasso == nil || s.Problem.Data == nil {
+		return false, false
+	}
+	return true, labelClasses(s.Problem.Data.FitLabels)
+}
+
 // learnSigma learns the rbf kernel's σ of a spec with a learn section from
 // its data's rows to fit and their labels (learn.validation splits them
 // again; the held-out rows, which verify the map, are never seen) with the
@@ -31,7 +66,7 @@ func labelClasses(labels []float64) bool {
 // into Problem.Kernel.Sigma, so that the designed map is the learned one.
 // Class labels (labelClasses) get one-vs-rest ±1 targets; other labels
 // are numeric targets.
-func learnSigma(s *Spec) error {
+func learnSigma(ctx context.Context, s *Spec) error {
 	d := s.Problem.Data
 	rows, labels := d.Fit, d.FitLabels
 	classes := labelClasses(labels)
@@ -39,7 +74,7 @@ func learnSigma(s *Spec) error {
 	if !ok {
 		return &SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff"}
 	}
-	res, err := multidim.LearnSigma(context.Background(), rows, labels, multidim.LearnOptions{
+	res, err := multidim.LearnSigma(ctx, rows, labels, multidim.LearnOptions{
 		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge, RidgeAuto: s.Learn.RidgeAuto,
 		Penalty: s.Learn.Penalty, Dim: s.Target.Dim, Sampling: rff.Opts.Sampling, Features: rff.Opts.Features,
 		Seed: rff.Opts.Seed, Classes: classes,

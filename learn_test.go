@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/multidim"
@@ -27,6 +29,54 @@ data: ` + data + `
 learn: ` + learn + "\n"
 }
 
+// learntSpec loads a spec and runs its learning (LearnFromData).
+func learntSpec(t *testing.T, path string) *Spec {
+	t.Helper()
+	s := loadSpec(t, path)
+	if err := s.LearnFromData(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestLearningWaitsForDesign: loading a spec with a learn or a kernels
+// section reads its data but learns nothing (so gen can find its output
+// fresh at once); Design learns, and a cancelled context stops it with
+// the context's error; the spec then learns on the next call.
+func TestLearningWaitsForDesign(t *testing.T) {
+	raw, err := os.ReadFile("testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	learn := learnSpec("{sigma: shared, ridge: 1e-3}", "{name: rff, sampling: orthogonal, seed: 3}",
+		"{file: digits.csv.gz, columns: [0, 63], label_column: 64, max_rows: 300}")
+	kernels := glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 32, lambda: auto, seed: 1}",
+		"{file: d.csv, columns: [0, 5], label_column: 6}")
+	files := map[string]string{"digits.csv.gz": string(raw), "d.csv": glData(400)}
+	for name, src := range map[string]string{"learn": learn, "kernels": kernels} {
+		s := loadSpec(t, writeSpecWith(t, src, files))
+		if s.Learned != nil || s.GroupLassoResult != nil || s.Target != nil && s.GroupLasso != nil {
+			t.Errorf("%s: LoadSpec learned: %v %v %v", name, s.Learned, s.GroupLassoResult, s.Target)
+		}
+		sigma := slices.Clone(s.Problem.Kernel.Sigma)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		start := time.Now()
+		if _, err := s.Design(ctx, Settings{}); !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
+			t.Errorf("%s: Design with a cancelled context: %v after %v, want context.Canceled at once", name, err, time.Since(start))
+		}
+		if s.Learned != nil || s.GroupLassoResult != nil || !slices.Equal(s.Problem.Kernel.Sigma, sigma) {
+			t.Errorf("%s: a cancelled learning changed the spec", name)
+		}
+		if _, err := s.Design(context.Background(), Settings{}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if s.Learned == nil && s.GroupLassoResult == nil {
+			t.Errorf("%s: Design learned nothing", name)
+		}
+	}
+}
+
 // TestLearnSection: a learn section learns σ from the data's labels and
 // bakes it into the kernel the rff map is designed for: the spec's σ is
 // what LearnSigma gives on the rows to fit (never the held-out rows) with
@@ -40,7 +90,7 @@ func TestLearnSection(t *testing.T) {
 	files := map[string]string{"digits.csv.gz": string(raw)}
 	spec := learnSpec("{sigma: shared, validation: 0.25, ridge: 1e-3, penalty: 1e-4}",
 		"{name: rff, sampling: orthogonal, seed: 3}", "{file: digits.csv.gz, columns: [0, 63], label_column: 64, max_rows: 600}")
-	s := loadSpec(t, writeSpecWith(t, spec, files))
+	s := learntSpec(t, writeSpecWith(t, spec, files))
 	if s.Learned == nil {
 		t.Fatal("no learned result")
 	}
@@ -225,7 +275,7 @@ func TestLearnRidgeAuto(t *testing.T) {
 	files := map[string]string{"digits.csv.gz": string(raw)}
 	spec := learnSpec("{sigma: shared, ridge: auto}", "{name: rff, sampling: orthogonal, seed: 3}",
 		"{file: digits.csv.gz, columns: [0, 63], label_column: 64, max_rows: 600}")
-	s := loadSpec(t, writeSpecWith(t, spec, files))
+	s := learntSpec(t, writeSpecWith(t, spec, files))
 	if !s.Learn.RidgeAuto || s.Learned == nil {
 		t.Fatalf("learn %+v, learned %v: want ridge auto and a result", s.Learn, s.Learned)
 	}

@@ -1,7 +1,6 @@
 package featmap
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -122,16 +121,6 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 	}
 	if s.Data != nil {
 		if err := loadData(s, progress); err != nil {
-			return nil, err
-		}
-	}
-	if s.Learn != nil {
-		if err := learnSigma(s); err != nil {
-			return nil, err
-		}
-	}
-	if s.GroupLasso != nil {
-		if err := learnGroupLasso(context.Background(), s); err != nil {
 			return nil, err
 		}
 	}

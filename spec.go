@@ -31,16 +31,20 @@ type Spec struct {
 	// a header (given or detected).
 	Data       *DataSpec
 	DataHeader bool
-	// Learn is the learn section (nil without one); LoadSpec then learns
-	// the kernel's σ from the data's labels, sets Problem.Kernel.Sigma to
-	// it and records what it learned in Learned.
+	// Learn is the learn section (nil without one); LearnFromData (which
+	// Design calls first) learns the kernel's σ from the data's labels,
+	// sets Problem.Kernel.Sigma to it and records what it learned in
+	// Learned.
 	Learn   *LearnSpec
 	Learned *multidim.LearnResult
 	// GroupLasso is set for a spec with kernels (method rff-group-lasso);
-	// LoadSpec then learns the kernels' weights from the data's labels
-	// into GroupLassoResult.
+	// LearnFromData learns the kernels' weights from the data's labels
+	// into GroupLassoResult and sets Target and Method to the combined
+	// map's.
 	GroupLasso       *GroupLassoSpec
 	GroupLassoResult *multidim.GroupLassoResult
+	// learnt says LearnFromData has learned what the spec asks.
+	learnt bool
 	// OptionFiles are the files the methods' options named (read by
 	// LoadSpec, design.FileLoader), in the order they were read, with the
 	// SHA-256 of their content; the data section's file is Problem.Data.

@@ -29,7 +29,7 @@ func cmdDesign(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code != exitOK {
 		return code
 	}
-	if spec.Target == nil {
+	if spec.Compare != nil {
 		fmt.Fprintf(stderr, "featmap design: %s is a comparison spec; run featmap compare on it\n", spec.Path)
 		return exitUsage
 	}

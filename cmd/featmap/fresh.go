@@ -137,8 +137,8 @@ func checkNames(spec *featmap.Spec, out string) error {
 	if spec.Problem.InDim() == 1 {
 		names = append(names[:2], names[3:]...) // no NIn
 	}
-	if l := spec.Learned; l != nil {
-		names = append(names, codegen.PredictorNames(spec.Name, l.Classes != nil)...)
+	if model, classes := spec.Predictor(); model {
+		names = append(names, codegen.PredictorNames(spec.Name, classes)...)
 	}
 	dir := filepath.Dir(out)
 	entries, err := os.ReadDir(dir)

@@ -49,7 +49,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		return code
 	}
-	if spec.Target == nil {
+	if spec.Compare != nil {
 		fmt.Fprintf(stderr, "featmap gen: %s is a comparison spec; gen needs a target and a method\n", spec.Path)
 		return exitUsage
 	}

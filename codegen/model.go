@@ -76,9 +76,9 @@ func (e *emitter) modelText() []string {
 		data = fmt.Sprintf(" of the data (sha256:%s)", mod.DataSHA256)
 	}
 	return paragraphs(
-		fmt.Sprintf("Model: %s, trained at this map's σ on the %d rows to fit%s; %s (rows never trained on, nor used to learn σ). %s.",
+		fmt.Sprintf("Model: %s, trained on this map's Ψ over the %d rows to fit%s; %s (rows never trained on, nor used in learning). %s.",
 			what, mod.Rows, data, held, api),
-		"It is the model learning fitted, shipped as it is: a baseline fitted to a sample with the ridge λ chosen for learning σ, not tuned for prediction. "+
+		"It is the model learning fitted, shipped as it is: a baseline fitted to a sample with the λ above (the learn section's ridge, chosen on the validation split with ridge: auto; a fixed small ridge for a kernels section), not tuned for prediction. "+
 			fmt.Sprintf("With more labelled data, or another loss, retrain a linear model on %s's features (Ψ is the part that is designed and verified) rather than relying on these weights.", e.p.name))
 }
 

@@ -171,15 +171,20 @@ func circlePath(x, y, r float64) string {
 }
 
 // textWidth estimates the width of s at font size size from Liberation
-// Sans's (Arial's) advance widths, in ems; close enough to lay out labels
-// and legends without measuring fonts.
+// Sans's (Arial's) advance widths, in ems, with fontSlack to spare; close
+// enough to lay out labels and legends without measuring fonts.
 func textWidth(s string, size float64) float64 {
 	w := 0.0
 	for _, r := range s {
 		w += runeWidth(r)
 	}
-	return w * size
+	return w * size * fontSlack
 }
+
+// fontSlack widens the estimates of textWidth for the fallback fonts of
+// systems without Liberation Sans, Arial or Helvetica: DejaVu Sans, the
+// usual one on Linux, sets text up to a sixth wider.
+const fontSlack = 1.18
 
 // runeWidth is the advance width of r in ems (Liberation Sans, rounded).
 func runeWidth(r rune) float64 {
@@ -319,7 +324,7 @@ func (c *chart) plotArea(right, h float64) area {
 
 // draw draws the title, grid, axes, ticks, labels and series in a.
 func (c *chart) draw(d *svgDoc, a area) {
-	d.text((a.left+a.right)/2, 17, c.title, titleSize, anchorMiddle, 0)
+	d.text(centred(d, a, c.title, titleSize), 17, c.title, titleSize, anchorMiddle, 0)
 	// The grid: at every x tick, and at the labelled y ticks and (log
 	// axes) every power of ten.
 	const grid = "#E4E4E4"
@@ -366,7 +371,7 @@ func (c *chart) draw(d *svgDoc, a area) {
 		}
 		d.line(a.left-l, y, a.left, y, "#000000", 0.6)
 	}
-	d.text((a.left+a.right)/2, a.bottom+5+tickSize+1+labelSize+6, c.xLabel, labelSize, anchorMiddle, 0)
+	d.text(centred(d, a, c.xLabel, labelSize), a.bottom+5+tickSize+1+labelSize+6, c.xLabel, labelSize, anchorMiddle, 0)
 	d.text(4+labelSize, (a.top+a.bottom)/2, c.yLabel, labelSize, anchorMiddle, -90)
 	for _, s := range c.series {
 		var xs, ys []float64
@@ -384,6 +389,17 @@ func (c *chart) draw(d *svgDoc, a area) {
 			}
 		}
 	}
+}
+
+// centred returns the x of text s centred over the data of a, moved
+// right as far as needed to keep it on the document (a wide legend
+// narrows the data).
+func centred(d *svgDoc, a area, s string, size float64) float64 {
+	x := (a.left + a.right) / 2
+	if w := textWidth(s, size); x-w/2 < 4 {
+		x = min(4+w/2, d.w/2)
+	}
+	return x
 }
 
 // drawLegend draws the legend entries in a column from (x, y): a thumbnail

@@ -73,7 +73,7 @@ func TestFiguresWellFormed(t *testing.T) {
 // with long labels too.
 func TestLegendBesideData(t *testing.T) {
 	in := testInput()
-	in.Methods[0].Label = "a much longer method label (with options)"
+	in.Methods[0].Label = "annfm (uniform, n_anchors 12)"
 	f, err := in.errorFigure(qLInf)
 	if err != nil {
 		t.Fatal(err)

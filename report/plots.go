@@ -6,11 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-
 	"github.com/featmap/featmap/design/fmap"
 )
 
@@ -81,9 +76,9 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 		title = fmt.Sprintf("%s %s vs output width", what, name)
 		xLabel = "output width (numbers per row)"
 	}
-	p := newPlot(title, xLabel, fmt.Sprintf("%s of %s (kernel units)", what, formula))
+	c := &chart{title: title, xLabel: xLabel, yLabel: fmt.Sprintf("%s of %s (kernel units)", what, formula), yLog: true}
 	if in.Measure == fmap.Relative {
-		p.Y.Label.Text = fmt.Sprintf("%s of %s", what, formula)
+		c.yLabel = fmt.Sprintf("%s of %s", what, formula)
 	}
 	lo, hi := math.Inf(1), 0.0
 	zeros := false
@@ -99,33 +94,26 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 	if hi == 0 {
 		lo, hi = 1e-16, 1
 	}
-	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
-	p.Y.Min, p.Y.Max = decades(lo, hi)
-	var entries []entry
+	c.yMin, c.yMax = decades(lo, hi)
+	c.yTicks = logTicks{}.Ticks(c.yMin, c.yMax)
 	for i, m := range in.Methods {
-		var xys plotter.XYs
+		var xys []xy
 		for j, d := range in.Dims {
-			if c := in.Cells[i][j]; c.ok() {
-				xys = append(xys, plotter.XY{X: float64(d), Y: math.Max(c.value(q), p.Y.Min)})
+			if cell := in.Cells[i][j]; cell.ok() {
+				xys = append(xys, xy{X: float64(d), Y: math.Max(cell.value(q), c.yMin)})
 			}
 		}
-		ls, gs := methodStyle(i)
-		e := entry{label: m.Label}
+		e := legendEntry{label: m.Label, method: i, markers: true}
 		if len(xys) == 0 {
 			e.label += " (no maps)"
+			e.method = -1
 		} else {
-			line, pts, err := plotter.NewLinePoints(xys)
-			if err != nil {
-				return figure{}, err
-			}
-			line.LineStyle, pts.GlyphStyle = ls, gs
-			p.Add(line, pts)
-			e.thumb = []plot.Thumbnailer{line, pts}
+			c.series = append(c.series, series{label: m.Label, method: i, pts: xys, markers: true, width: 1.5})
 		}
-		entries = append(entries, e)
+		c.legend = append(c.legend, e)
 	}
-	in.dimAxis(p)
-	svg, err := renderSVG(errorW, errorH, func(c draw.Canvas) { drawWithLegend(c, p, entries) })
+	c.xTicks, c.xMin, c.xMax = in.dimTicks()
+	svg, err := c.render(errorW, errorH)
 	caption := fmt.Sprintf("%s error of each method at each %s, measured on %s. Log scale: one gridline per factor of ten.", what, in.axis(), in.measuredOn())
 	if in.Widths {
 		caption += " Widths are numbers per row: " + in.WidthRule + "."
@@ -136,20 +124,19 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 	return figure{File: file, Title: title, Caption: caption, SVG: svg}, err
 }
 
-// dimAxis puts a tick at every compared D (or width) on p's x axis,
-// labelled where the labels do not collide: a label at least an eighth of
-// the axis from the one before, the largest value always labelled (the
-// label before it dropped if too close).
-func (in *Input) dimAxis(p *plot.Plot) {
-	var ticks plot.ConstantTicks
-	lo, hi := math.Inf(1), math.Inf(-1)
+// dimTicks returns a tick at every compared D (or width) for the x axis
+// and the axis range, labelled where the labels do not collide: a label at
+// least an eighth of the axis from the one before, the largest value
+// always labelled (the label before it dropped if too close).
+func (in *Input) dimTicks() (ticks []tick, lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, d := range in.Dims {
 		lo, hi = math.Min(lo, float64(d)), math.Max(hi, float64(d))
 	}
 	gap := (hi - lo) / 8
 	last := -1 // the last labelled tick
 	for _, d := range slices.Sorted(slices.Values(in.Dims)) {
-		t := plot.Tick{Value: float64(d)}
+		t := tick{Value: float64(d)}
 		if last < 0 || t.Value-ticks[last].Value >= gap || t.Value == hi {
 			if last >= 0 && t.Value == hi && t.Value-ticks[last].Value < gap && last > 0 {
 				ticks[last].Label = ""
@@ -159,8 +146,7 @@ func (in *Input) dimAxis(p *plot.Plot) {
 		}
 		ticks = append(ticks, t)
 	}
-	p.X.Tick.Marker = ticks
-	p.X.Min, p.X.Max = lo-0.5, hi+0.5
+	return ticks, lo - 0.5, hi + 0.5
 }
 
 // measuredOn returns the set the reported errors were measured on, in
@@ -183,7 +169,7 @@ const maxCurvePoints = 1200
 // signatureCurves returns the signature error curve of every method made
 // at column j (nil for the others), the labels of the methods left out and
 // the λ axis label ("" when no curve is drawn).
-func (in *Input) signatureCurves(j int) (curves []plotter.XYs, left []string, xLabel string) {
+func (in *Input) signatureCurves(j int) (curves [][]xy, left []string, xLabel string) {
 	ref := in.Reference
 	stride := (len(ref.Dense) + maxCurvePoints - 1) / maxCurvePoints
 	var idx []int
@@ -201,7 +187,7 @@ func (in *Input) signatureCurves(j int) (curves []plotter.XYs, left []string, xL
 	// where the absolute error peaks but the relative one need not, so
 	// they are left out with a note rather than drawn misleadingly.
 	relative := in.Measure == fmap.Relative
-	curves = make([]plotter.XYs, len(in.Methods))
+	curves = make([][]xy, len(in.Methods))
 	for i, m := range in.Methods {
 		c := in.Cells[i][j]
 		if !c.ok() {
@@ -221,7 +207,7 @@ func (in *Input) signatureCurves(j int) (curves []plotter.XYs, left []string, xL
 			if math.IsNaN(e) || math.IsInf(e, 0) {
 				continue
 			}
-			curves[i] = append(curves[i], plotter.XY{X: l[0], Y: e})
+			curves[i] = append(curves[i], xy{X: l[0], Y: e})
 		}
 	}
 	return curves, left, xLabel
@@ -278,28 +264,22 @@ func (in *Input) signatureFigure(j int, why string) (figure, bool, error) {
 		title = fmt.Sprintf("Relative signature error at %s", in.at(d))
 		yLabel = "|k(λ) − k̂(λ)| / k(λ)  (relative error)"
 	}
-	p := newPlot(title, xLabel, yLabel)
-	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
-	p.Y.Min, p.Y.Max = decades(math.Max(lo, floor), top)
-	var entries []entry
+	c := &chart{title: title, xLabel: xLabel, yLabel: yLabel, yLog: true}
+	c.yMin, c.yMax = decades(math.Max(lo, floor), top)
+	c.yTicks = logTicks{}.Ticks(c.yMin, c.yMax)
 	for i, m := range in.Methods {
 		if len(curves[i]) == 0 {
 			continue
 		}
 		for k := range curves[i] {
-			curves[i][k].Y = math.Max(curves[i][k].Y, p.Y.Min)
+			curves[i][k].Y = math.Max(curves[i][k].Y, c.yMin)
 		}
-		line, err := plotter.NewLine(curves[i])
-		if err != nil {
-			return figure{}, false, err
-		}
-		line.LineStyle, _ = methodStyle(i)
-		line.LineStyle.Width = vg.Points(1.2)
-		p.Add(line)
-		entries = append(entries, entry{label: m.Label, thumb: []plot.Thumbnailer{line}})
+		c.series = append(c.series, series{label: m.Label, method: i, pts: curves[i], width: 1.2})
+		c.legend = append(c.legend, legendEntry{label: m.Label, method: i})
 	}
-	p.X.Min, p.X.Max = ref.Dense[0][0], ref.Dense[len(ref.Dense)-1][0]
-	svg, err := renderSVG(sigW, sigH, func(c draw.Canvas) { drawWithLegend(c, p, entries) })
+	c.xMin, c.xMax = ref.Dense[0][0], ref.Dense[len(ref.Dense)-1][0]
+	c.xTicks = plainTicks(c.xMin, c.xMax)
+	svg, err := c.render(sigW, sigH)
 	caption := fmt.Sprintf("How well each method's map reproduces the kernel's signature k(λ) at %s (%s): "+
 		"|k(λ) − k̂(λ)| on %s, unweighted. The verified error weighs it by the error weight w(λ) of the %s measure; "+
 		"dips are where k̂ crosses k.", in.at(d), why, ref.DenseOn, in.Measure)

@@ -66,9 +66,32 @@ func TestDownstreamToolsModule(t *testing.T) {
 	if string(got) != gomod {
 		t.Errorf("go.mod changed under the tools.mod pattern:\n%s", got)
 	}
-	tools, _ := os.ReadFile(filepath.Join(dir, "tools.mod"))
-	t.Logf("tools.mod holds %d require lines", requireLines(string(tools)))
+	// What the tool costs a downstream module: featmap and the modules its
+	// packages import (gonum, jennifer, yaml, and x/tools, which gonum's
+	// optimize package imports through stat/distmv) — 5 require lines, as
+	// the README states;
+	// the plotting stack the report package once drew with (gonum/plot,
+	// fonts, PDF, SVG, LaTeX, image, x/text: 9 more) is gone.
+	tools, err := os.ReadFile(filepath.Join(dir, "tools.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := requireLines(string(tools))
+	t.Logf("tools.mod holds %d require lines", n)
+	if n != wantToolRequires {
+		t.Errorf("tools.mod holds %d require lines, the README states %d:\n%s", n, wantToolRequires, tools)
+	}
+	for _, heavy := range []string{"gonum.org/v1/plot", "golang.org/x/image", "golang.org/x/text", "svgo", "fpdf", "freetype"} {
+		if strings.Contains(string(tools), heavy) {
+			t.Errorf("tools.mod requires %s:\n%s", heavy, tools)
+		}
+	}
 }
+
+// wantToolRequires is the number of modules `go get -tool` of featmap
+// adds to a fresh go.mod (the README's "Keeping featmap out of your
+// go.mod" states it).
+const wantToolRequires = 5
 
 // requireLines counts the modules a go.mod requires.
 func requireLines(gomod string) int {

@@ -62,7 +62,7 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 			if phase1 {
 				return NumericalFailure, errors.New("phase 1 found an unbounded improving direction")
 			}
-			if b := s.faintBlock(dir, u, z); b >= 0 {
+			if b := s.faintBlock(q, dir, u, z); b >= 0 {
 				return NumericalFailure, fmt.Errorf("unbounded only if the rate %.3g of basic variable %d towards its bound is zero (pivot tolerance %g)", s.rateOf(b, dir, u, z), b, pivotTol)
 			}
 			return Unbounded, nil
@@ -267,34 +267,44 @@ func (s *simplex) rateOf(b int, dir float64, u, z []float64) float64 {
 }
 
 // faintBlock returns a basic variable that would block the entering
-// variable's ray if its rate towards a finite bound, nonzero but within the
-// pivot tolerance, were taken as real, or −1 if there is none. The ratio
-// test treats such a rate as zero; on a problem whose numbers span many
-// orders of magnitude it may be the true rate (scaled by 10⁻¹²: a row of
-// tiny entries), and then "unbounded" is wrong (issue 18's spread LPs).
-func (s *simplex) faintBlock(dir float64, u, z []float64) int {
-	// Rates below noise, faintNoise of the largest, are round-off.
+// variable q's ray if its rate towards a finite bound, nonzero but within
+// the pivot tolerance, were taken as real, or −1 if there is none. The
+// ratio test treats such a rate as zero; on a problem whose numbers span
+// many orders of magnitude it may be the true rate (an entry of 10⁻⁹ next
+// to 10⁶), and then "unbounded" is wrong (issue 18's spread LPs, FuzzSolve).
+// A rate below faintNoise of the terms it sums is round-off: a row
+// activity's rate sums u_l·a_il over the kernel's columns (and −a_iq),
+// where each u_l may be off by round-off relative to the largest |u|, and a
+// basic column's rate is measured against the largest |u_l|.
+func (s *simplex) faintBlock(q int, dir float64, u, z []float64) int {
 	big := 0.0
 	for _, v := range u {
 		big = math.Max(big, math.Abs(v))
 	}
-	for i := range s.m {
-		if s.st[s.n+i] == stBasic {
-			big = math.Max(big, math.Abs(z[i]))
-		}
-	}
-	noise := faintNoise * big
-	check := func(b int) bool {
-		r := s.rateOf(b, dir, u, z)
+	faint := func(b int, r, noise float64) bool {
 		return r < -noise && r >= -pivotTol && !math.IsInf(s.lo[b], -1) || r > noise && r <= pivotTol && !math.IsInf(s.hi[b], 1)
 	}
 	for _, j := range s.S {
-		if check(j) {
+		if faint(j, s.rateOf(j, dir, u, z), faintNoise*big) {
 			return j
 		}
 	}
 	for i := range s.m {
-		if s.st[s.n+i] == stBasic && check(s.n+i) {
+		if s.st[s.n+i] != stBasic {
+			continue
+		}
+		r := s.rateOf(s.n+i, dir, u, z)
+		if r == 0 || math.Abs(r) > pivotTol {
+			continue
+		}
+		row, sum := s.row(i), 0.0
+		for l, j := range s.S {
+			sum += math.Abs(row[j]) * (math.Abs(u[l]) + big) // u_l's own round-off is relative to the largest
+		}
+		if q < s.n {
+			sum += math.Abs(row[q])
+		}
+		if faint(s.n+i, r, faintNoise*sum) {
 			return s.n + i
 		}
 	}

@@ -223,8 +223,8 @@ func TestSpreadLPCounts(t *testing.T) {
 		}
 		t.Logf("%s on %d spread LPs: gave up %d, wrong %d, marginal %d, right %d", b.Name(), nSpread, got["gave up"], got["wrong"], got["marginal"], got["right"])
 		// Not yet the target of 0 wrong: with
-		// FEATMAP_LP_COUNTS=full purego is wrong on 27 of 20 000 and gives
-		// up on 851 (80 and 731 before it doubted an "unbounded" or
+		// FEATMAP_LP_COUNTS=full purego is wrong on 19 of 20 000 and gives
+		// up on 892 (80 and 731 before it doubted an "unbounded" or
 		// "infeasible" that rests on a rate or reduced cost within the
 		// tolerance; 198 wrong before it scaled; CLP wrong 243, gave up
 		// 614), 0 wrong of the default 400. A bound that keeps it from

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"errors"
+	"fmt"
 	"math"
 )
 
@@ -32,6 +33,9 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 		q := s.chooseEntering()
 		if q < 0 {
 			if phase1 {
+				if v := s.faintImprovement(); v >= 0 {
+					return NumericalFailure, fmt.Errorf("infeasible only if the phase-1 reduced cost %.3g of variable %d is zero (tolerance %g)", s.d[v], v, s.tolDv[v])
+				}
 				return Infeasible, nil
 			}
 			return Optimal, nil
@@ -57,6 +61,9 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 			}
 			if phase1 {
 				return NumericalFailure, errors.New("phase 1 found an unbounded improving direction")
+			}
+			if b := s.faintBlock(q, dir, u, z); b >= 0 {
+				return NumericalFailure, fmt.Errorf("unbounded only if the rate %.3g of basic variable %d towards its bound is zero (pivot tolerance %g)", s.rateOf(b, dir, u, z), b, pivotTol)
 			}
 			return Unbounded, nil
 		}
@@ -242,4 +249,107 @@ func (s *simplex) primalRatio(q int, dir float64, u, z []float64, phase1 bool) (
 		return q, flip, 0
 	}
 	return p, theta, pst
+}
+
+// faintNoise is the round-off level of a rate or a reduced cost relative
+// to the largest: each is a sum of products of many terms, each with its
+// rounding (a bound of 10⁻¹⁶ made well-scaled infeasible LPs give up).
+const faintNoise = 1e-13
+
+// rateOf is the rate at which basic variable b changes per unit step of the
+// entering variable moving in direction dir (u = B⁻¹a_q on the kernel, z
+// the row activities' direction).
+func (s *simplex) rateOf(b int, dir float64, u, z []float64) float64 {
+	if b < s.n {
+		return -dir * u[s.posS[b]]
+	}
+	return -dir * z[b-s.n]
+}
+
+// faintBlock returns a basic variable that would block the entering
+// variable q's ray if its rate towards a finite bound, nonzero but within
+// the pivot tolerance, were taken as real, or −1 if there is none. The
+// ratio test treats such a rate as zero; on a problem whose numbers span
+// many orders of magnitude it may be the true rate (an entry of 10⁻⁹ next
+// to 10⁶), and then "unbounded" is wrong (issue 18's spread LPs, FuzzSolve).
+// A rate below faintNoise of the terms it sums is round-off: a row
+// activity's rate sums u_l·a_il over the kernel's columns (and −a_iq),
+// where each u_l may be off by round-off relative to the largest |u|, and a
+// basic column's rate is measured against the largest |u_l|.
+func (s *simplex) faintBlock(q int, dir float64, u, z []float64) int {
+	big := 0.0
+	for _, v := range u {
+		big = math.Max(big, math.Abs(v))
+	}
+	faint := func(b int, r, noise float64) bool {
+		return r < -noise && r >= -pivotTol && !math.IsInf(s.lo[b], -1) || r > noise && r <= pivotTol && !math.IsInf(s.hi[b], 1)
+	}
+	for _, j := range s.S {
+		if faint(j, s.rateOf(j, dir, u, z), faintNoise*big) {
+			return j
+		}
+	}
+	for i := range s.m {
+		if s.st[s.n+i] != stBasic {
+			continue
+		}
+		r := s.rateOf(s.n+i, dir, u, z)
+		if r == 0 || math.Abs(r) > pivotTol {
+			continue
+		}
+		row, sum := s.row(i), 0.0
+		for l, j := range s.S {
+			sum += math.Abs(row[j]) * (math.Abs(u[l]) + big) // u_l's own round-off is relative to the largest
+		}
+		if q < s.n {
+			sum += math.Abs(row[q])
+		}
+		if faint(s.n+i, r, faintNoise*sum) {
+			return s.n + i
+		}
+	}
+	return -1
+}
+
+// faintImprovement returns a nonbasic variable whose phase-1 reduced cost,
+// of the improving sign but within the dual tolerance, would remove the
+// whole infeasibility over the range it may move if it were taken as
+// real, or −1 if there is none. Phase 1 treats such a reduced cost as
+// zero; on a problem whose numbers span many orders of magnitude it may be
+// the true one, and then "infeasible" is wrong (issue 18's spread LPs).
+func (s *simplex) faintImprovement() int {
+	w := 0.0 // the phase-1 objective: the basic variables' violations
+	for v := range s.n + s.m {
+		if s.st[v] == stBasic {
+			w += s.infeasibility(v)
+		}
+	}
+	// Reduced costs below noise, faintNoise of the largest, are
+	// round-off.
+	big := 0.0
+	for v := range s.n + s.m {
+		if s.st[v] != stBasic {
+			big = math.Max(big, math.Abs(s.d[v]))
+		}
+	}
+	noise := faintNoise * big
+	for v := range s.n + s.m {
+		if s.st[v] == stBasic || s.lo[v] == s.hi[v] || math.Abs(s.d[v]) <= noise {
+			continue
+		}
+		d, span := s.d[v], s.hi[v]-s.lo[v]
+		var faint bool
+		switch s.st[v] {
+		case stLower:
+			faint = d < 0
+		case stUpper:
+			faint = d > 0
+		case stZero:
+			faint, span = d != 0, math.Inf(1)
+		}
+		if faint && math.Abs(d)*span >= w {
+			return v
+		}
+	}
+	return -1
 }

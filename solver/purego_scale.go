@@ -26,99 +26,217 @@ const (
 	minScaleGain = 16 // scale only if max/min of |A| falls this much
 )
 
-// pow2 rounds f > 0 to the nearest power of two within 2^±maxScaleExp.
+// pow2 rounds f > 0 to the nearest power of two within 2^±maxScaleExp:
+// 2^round(log₂ f). The mantissa decides without a logarithm, except within
+// 10⁻¹² of the midpoint √½, where the logarithm's own rounding decides as
+// it always did.
 func pow2(f float64) float64 {
+	frac, exp := math.Frexp(f) // f = frac·2^exp, frac ∈ [½, 1)
+	var e int
+	switch {
+	case math.IsInf(f, 0) || math.IsNaN(f) || f <= 0:
+		return pow2Log(f)
+	case math.Abs(frac-math.Sqrt2/2) < 1e-12:
+		return pow2Log(f)
+	case frac < math.Sqrt2/2:
+		e = exp - 1
+	default:
+		e = exp
+	}
+	return math.Ldexp(1, max(-maxScaleExp, min(maxScaleExp, e)))
+}
+
+// pow2Log is pow2 by the logarithm.
+func pow2Log(f float64) float64 {
 	e := math.Round(math.Log2(f))
 	return math.Ldexp(1, int(math.Max(-maxScaleExp, math.Min(maxScaleExp, e))))
 }
 
+// widen extends [lo, hi] to v as the built-in min and max would: a NaN v
+// makes both NaN for good (no comparison with NaN holds, so a NaN bound
+// stays NaN).
+func widen(lo, hi, v float64) (float64, float64) {
+	if v != v {
+		return v, v
+	}
+	if v < lo {
+		lo = v
+	}
+	if v > hi {
+		hi = v
+	}
+	return lo, hi
+}
+
+// freeRows marks the rows without finite bounds, or returns nil if there
+// are none.
+func freeRows(p *Problem) []bool {
+	var free []bool
+	for i := range p.NumRows {
+		if math.IsInf(p.RowLower[i], -1) && math.IsInf(p.RowUpper[i], 1) {
+			if free == nil {
+				free = make([]bool, p.NumRows)
+			}
+			free[i] = true
+		}
+	}
+	return free
+}
+
+// rowRanges sets rmin[i] and rmax[i] to the least and largest nonzero
+// |a_ij|·col[j] of each row i that is not free (+Inf and 0 if it has none).
+func rowRanges(p *Problem, free []bool, col, rmin, rmax []float64) {
+	for i := range rmin {
+		rmin[i], rmax[i] = math.Inf(1), 0
+	}
+	for j := range p.NumCols() {
+		cj := col[j]
+		idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
+		if free != nil || math.IsInf(cj, 0) || cj != cj {
+			// The general loop: free rows, and NaN from 0·∞.
+			for k, i := range idx {
+				if v := math.Abs(val[k]) * cj; v != 0 && (free == nil || !free[i]) {
+					rmin[i], rmax[i] = widen(rmin[i], rmax[i], v)
+				}
+			}
+			continue
+		}
+		// No free row, and a finite factor makes no NaN.
+		for k, i := range idx {
+			if v := math.Abs(val[k]) * cj; v != 0 {
+				if v < rmin[i] {
+					rmin[i] = v
+				}
+				if v > rmax[i] {
+					rmax[i] = v
+				}
+			}
+		}
+	}
+}
+
+// finiteFactors reports whether every factor is finite (so that no
+// product with a finite entry is NaN).
+func finiteFactors(f []float64) bool {
+	for _, v := range f {
+		if math.IsInf(v, 0) || v != v {
+			return false
+		}
+	}
+	return true
+}
+
+// columnRange returns the least and largest nonzero |a_ij|·row[i] of
+// column j over the rows that are not free (+Inf and 0 if it has none);
+// fast says that no row is free and every row factor is finite.
+func columnRange(p *Problem, free []bool, row []float64, j int, fast bool) (lo, hi float64) {
+	lo, hi = math.Inf(1), 0
+	idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
+	if !fast {
+		for k, i := range idx {
+			if v := math.Abs(val[k]) * row[i]; v != 0 && (free == nil || !free[i]) {
+				lo, hi = widen(lo, hi, v)
+			}
+		}
+		return lo, hi
+	}
+	for k, i := range idx {
+		if v := math.Abs(val[k]) * row[i]; v != 0 {
+			if v < lo {
+				lo = v
+			}
+			if v > hi {
+				hi = v
+			}
+		}
+	}
+	return lo, hi
+}
+
 // computeScaling returns the factors for p, or nil when p needs none (every
 // factor 1) or when scaling would overflow or underflow a number of p.
+//
+// Its cost is a few sweeps over A, which on a dense design LP rival the
+// solve itself, so the sweeps are lean (no allocation before the first
+// pass has shown that scaling may pay, no free-row test when no row is
+// free) and the first pass stops as soon as its range shows that scaling
+// will not be applied. The decision and the factors are those of the plain
+// computation (TestComputeScalingUnchanged holds them to it).
 func computeScaling(p *Problem) *scaling {
 	m, n := p.NumRows, p.NumCols()
+	// A row without finite bounds constrains nothing; its entries are
+	// left out of the scaling (they may be far from the others).
+	free := freeRows(p)
 	row, col := make([]float64, m), make([]float64, n)
-	for i := range row {
-		row[i] = 1
-	}
 	for j := range col {
 		col[j] = 1
 	}
-	// A row without finite bounds constrains nothing; its entries are
-	// left out of the scaling (they may be far from the others).
-	free := make([]bool, m)
-	for i := range m {
-		free[i] = math.IsInf(p.RowLower[i], -1) && math.IsInf(p.RowUpper[i], 1)
-	}
-	// ratio is max/min of the scaled entries' magnitudes.
-	ratio := func() float64 {
-		lo, hi := math.Inf(1), 0.0
-		for j := range n {
-			for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
-				if v := math.Abs(p.Value[k]) * row[p.RowIndex[k]] * col[j]; v != 0 && !free[p.RowIndex[k]] {
-					lo, hi = min(lo, v), max(hi, v)
-				}
-			}
-		}
-		if hi == 0 {
-			return 1
-		}
-		return hi / lo
-	}
 	rmin, rmax := make([]float64, m), make([]float64, m)
-	best, unscaled := math.Inf(1), 0.0
-	bestRow, bestCol := append([]float64(nil), row...), append([]float64(nil), col...)
-	for pass := 0; pass < scalePasses; pass++ {
-		for i := range m {
-			rmin[i], rmax[i] = math.Inf(1), 0
+	// First pass: the entries' range before scaling, from the row sweep,
+	// then the row factors, then the range after the column pass.
+	rowRanges(p, free, col, rmin, rmax)
+	lo, hi := math.Inf(1), 0.0
+	for i := range m {
+		row[i] = 1
+		if rmax[i] > 0 {
+			lo, hi = min(lo, rmin[i]), max(hi, rmax[i])
+			row[i] = 1 / math.Sqrt(rmin[i]*rmax[i])
 		}
-		for j := range n {
-			cj := col[j]
-			for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
-				if v := math.Abs(p.Value[k]) * cj; v != 0 && !free[p.RowIndex[k]] {
-					i := p.RowIndex[k]
-					rmin[i], rmax[i] = min(rmin[i], v), max(rmax[i], v)
-				}
-			}
+	}
+	if hi == 0 {
+		return nil
+	}
+	unscaled := hi / lo
+	// After the column pass, column j's entries span [√(lo/hi), √(hi/lo)]
+	// of its own lo and hi, so the whole range is max_j hi/lo, with no
+	// further sweep. r only grows: once the first pass gains too little
+	// (below), the remaining columns cannot change that.
+	r := 1.0
+	fast := free == nil && finiteFactors(row)
+	for j := range n {
+		lo, hi := columnRange(p, free, row, j, fast)
+		if hi > 0 {
+			col[j] = 1 / math.Sqrt(lo*hi)
+			r = max(r, hi/lo)
 		}
-		if pass == 0 {
-			// The entries' range before scaling, from the row sweep.
-			lo, hi := math.Inf(1), 0.0
-			for i := range m {
-				if rmax[i] > 0 {
-					lo, hi = min(lo, rmin[i]), max(hi, rmax[i])
-				}
-			}
-			if hi == 0 {
-				return nil
-			}
-			best, unscaled = hi/lo, hi/lo
+		if !(minScaleGain*r <= unscaled) {
+			// The first pass undoes most of a bad scaling; if it gains
+			// little, scaling is not worth its cost.
+			return nil
 		}
+	}
+	// A pass counts if it narrows the range by 10 % (the first one may
+	// not, when the range overflows: ∞ before and after).
+	bestRow, bestCol := make([]float64, m), make([]float64, n)
+	for i := range bestRow {
+		bestRow[i] = 1
+	}
+	for j := range bestCol {
+		bestCol[j] = 1
+	}
+	best, pass := unscaled, 1
+	if r < 0.9*best {
+		best = r
+		copy(bestRow, row)
+		copy(bestCol, col)
+	} else {
+		pass = scalePasses
+	}
+	for ; pass < scalePasses; pass++ {
+		rowRanges(p, free, col, rmin, rmax)
 		for i := range m {
 			if rmax[i] > 0 {
 				row[i] = 1 / math.Sqrt(rmin[i]*rmax[i])
 			}
 		}
-		// After the column pass, column j's entries span [√(lo/hi),
-		// √(hi/lo)] of its own lo and hi, so the whole range is
-		// max_j hi/lo, with no further sweep.
 		r := 1.0
+		fast := free == nil && finiteFactors(row)
 		for j := range n {
-			lo, hi := math.Inf(1), 0.0
-			for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
-				if v := math.Abs(p.Value[k]) * row[p.RowIndex[k]]; v != 0 && !free[p.RowIndex[k]] {
-					lo, hi = min(lo, v), max(hi, v)
-				}
-			}
+			lo, hi := columnRange(p, free, row, j, fast)
 			if hi > 0 {
 				col[j] = 1 / math.Sqrt(lo*hi)
 				r = max(r, hi/lo)
 			}
-		}
-		if pass == 0 && !(minScaleGain*r <= unscaled) {
-			// The first pass undoes most of a bad scaling; if it gains
-			// little, scaling is not worth its cost (a few sweeps over A,
-			// which on a dense design LP rival the solve itself).
-			return nil
 		}
 		if !(r < 0.9*best) {
 			break
@@ -132,15 +250,14 @@ func computeScaling(p *Problem) *scaling {
 	for j := range n {
 		hi := 0.0
 		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
-			if !free[p.RowIndex[k]] {
-				hi = max(hi, math.Abs(p.Value[k])*row[p.RowIndex[k]]*col[j])
+			if i := p.RowIndex[k]; free == nil || !free[i] {
+				hi = max(hi, math.Abs(p.Value[k])*row[i]*col[j])
 			}
 		}
 		if hi > 0 {
 			col[j] /= hi
 		}
 	}
-	sc := &scaling{row: row, col: col}
 	identity := true
 	for i := range row {
 		row[i] = pow2(row[i])
@@ -154,10 +271,35 @@ func computeScaling(p *Problem) *scaling {
 	// a good deal, solve the problem as given. featmap's design LPs
 	// (testdata/lp) narrow only 3× (χ²) and 1.3× (RBF), and their scaled
 	// solves took more pivots (RBF: 700 against 464).
-	if identity || !(minScaleGain*ratio() <= unscaled) {
+	if identity || !(minScaleGain*scaledRatio(p, free, row, col) <= unscaled) {
 		return nil
 	}
-	return sc
+	return &scaling{row: row, col: col}
+}
+
+// scaledRatio is max/min of the magnitudes of the nonzero entries of
+// R A C outside the free rows (1 if there are none). The factors are
+// finite (pow2's), so no entry is NaN.
+func scaledRatio(p *Problem, free []bool, row, col []float64) float64 {
+	lo, hi := math.Inf(1), 0.0
+	for j := range p.NumCols() {
+		cj := col[j]
+		idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
+		for k, i := range idx {
+			if v := math.Abs(val[k]) * row[i] * cj; v != 0 && (free == nil || !free[i]) {
+				if v < lo {
+					lo = v
+				}
+				if v > hi {
+					hi = v
+				}
+			}
+		}
+	}
+	if hi == 0 {
+		return 1
+	}
+	return hi / lo
 }
 
 // apply returns the scaled problem, or nil if a finite nonzero number of p

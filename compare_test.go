@@ -264,6 +264,9 @@ func TestCompareRelativeSignaturePlot(t *testing.T) {
 // D = width, so that every made map puts out exactly the column's width of
 // numbers per row; the report's tables and results.json are by width.
 func TestCompareWidths(t *testing.T) {
+	if testing.Short() {
+		t.Skip("designs a digits comparison (seconds); skipped with -short")
+	}
 	raw, err := os.ReadFile("testdata/digits.csv.gz")
 	if err != nil {
 		t.Fatal(err)

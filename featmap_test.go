@@ -219,6 +219,9 @@ method: {name: vz}
 // for the relative error ε_R has the lower relative error, one designed for
 // the absolute error ε_A the lower absolute error (χ² 5D on {0..255}).
 func TestRelativeVersusAbsolute(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two chum designs (seconds); skipped with -short")
+	}
 	spec := func(weight string) *Spec {
 		return parse(t, fmt.Sprintf(`
 version: 1

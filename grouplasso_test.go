@@ -190,6 +190,9 @@ func TestGroupLassoSpecErrors(t *testing.T) {
 // the error falls as the features per kernel grow, as random features'
 // error does (~1/√D).
 func TestGroupLassoVerify(t *testing.T) {
+	if testing.Short() {
+		t.Skip("group lasso at 256 features per kernel (seconds); skipped with -short")
+	}
 	data := map[string]string{"d.csv": glData(1200)}
 	var rms []float64
 	for _, dim := range []int{32, 256} {

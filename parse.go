@@ -523,6 +523,11 @@ func (p *parser) domain(top *mapping, n kv, pr *fmap.Problem) error {
 	case homog:
 		pr.Negative = fmap.NegativeSign
 	}
+	if d.Dims > fmap.MaxGridAxes {
+		if top, why := fmap.MaxVerifiedDim(pr); top < 1 {
+			return p.errAt(m.value("dims"), "domain.dims", "%d inputs: %s, more than the budget at any D: at most %d inputs", d.Dims, why, fmap.MaxVerifiedInputs())
+		}
+	}
 	return nil
 }
 
@@ -686,7 +691,7 @@ func (p *parser) shape(top *mapping, d specDoc, s *Spec) error {
 		return nil
 	}
 	dims := design.DimsFor(m, s.Problem)
-	dimErr := p.errAt(dimNode, "target.dim", "%s: %s", dims.Why, dims.Suggest(dim))
+	dimErr := p.errAt(dimNode, "target.dim", "%s: %s", dims.WhyNot(dim), dims.Suggest(dim))
 	if s.Problem.Kernel.Type == fmap.Hellinger && dim > 0 && !dims.Has(dim) {
 		return dimErr
 	}
@@ -721,6 +726,13 @@ func (p *parser) target(n *yaml.Node, s *Spec) (*yaml.Node, error) {
 		d.MaxDim = DefaultMaxDim
 	}
 	s.Target = &TargetSpec{Dim: d.Dim, MaxError: d.MaxError, MaxDim: d.MaxDim}
+	if top, why := fmap.MaxVerifiedDim(s.Problem); d.MaxError > 0 && d.MaxDim > top {
+		n := m.value("max_dim")
+		if n == nil {
+			n = m.node
+		}
+		return nil, p.errAt(n, "target.max_dim", "%d (the largest D the max_error search may verify): %s: at most %d", d.MaxDim, why, top)
+	}
 	return m.value("dim"), nil
 }
 

@@ -175,18 +175,44 @@ type Dims struct {
 	// Why says why another dimension cannot be made, e.g. "vz makes odd
 	// dimensions only" (empty when every dimension can).
 	Why string
+	// MaxWhy, if set, says why no dimension above Max can be made, when
+	// that is another reason than Why (the verification budget: DimsFor).
+	MaxWhy string
 }
 
 // AnyDim is the set of every dimension.
 var AnyDim = Dims{}
 
 // DimsFor is the set of dimensions m makes for p: the Hellinger kernel's
-// exact map is one-dimensional, whatever the method; otherwise m.Dims(p).
+// exact map is one-dimensional, whatever the method; otherwise m.Dims(p),
+// up to the largest D whose verification is within fmap.VerifyBudget
+// (fmap.MaxVerifiedDim).
 func DimsFor(m Method, p *fmap.Problem) Dims {
 	if p.Kernel.Type == fmap.Hellinger {
 		return Dims{Only: []int{1}, Why: "hellinger's exact map is 1-dimensional"}
 	}
-	return m.Dims(p)
+	d := m.Dims(p)
+	top, why := fmap.MaxVerifiedDim(p)
+	switch {
+	case top < 1:
+		return Dims{Only: []int{}, Why: why + ", more than the budget at any D"}
+	case d.Max > 0 && d.Max <= top:
+		return d
+	}
+	d.Max, d.MaxWhy = top, why
+	if d.Why == "" {
+		d.Why = why
+	}
+	return d
+}
+
+// WhyNot says why the set lacks d: MaxWhy for a d above Max when it is
+// set, else Why.
+func (s Dims) WhyNot(d int) string {
+	if s.Max > 0 && d > s.Max && s.MaxWhy != "" {
+		return s.MaxWhy
+	}
+	return s.Why
 }
 
 // Has reports whether d is in the set.
@@ -214,6 +240,8 @@ func (s Dims) Suggest(d int) string {
 			top--
 		}
 		return fmt.Sprintf("at most %d", top)
+	case s.Only != nil && len(s.Only) == 0:
+		return "no dimension"
 	case len(s.Only) == 1:
 		return fmt.Sprintf("dim must be %d", s.Only[0])
 	case s.Only != nil:

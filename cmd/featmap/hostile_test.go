@@ -335,10 +335,10 @@ func tail(s string, n int) string {
 	return s
 }
 
-// TestInterruptStopsVerification: Ctrl-C during a long verification (a
-// chebyshev map of D = 901 on the χ² interval's 1 501 inputs, within the
-// verification budget but about 10⁹ multiply-adds: 5 s on the loaded
-// two-core machine, its design a few milliseconds) stops it promptly with
+// TestInterruptStopsVerification: Ctrl-C during a long verification (an
+// rff map of D = 4096 on 64 inputs, random sampling — its design is a
+// draw of frequencies, its verification 2.3·10⁹ multiply-adds, within the
+// budget: 5–10 s on the loaded two-core machine) stops it promptly with
 // exit 1 and the reason; before issue 18 the verification ran to its end
 // and featmap exited 0. The interrupt comes 700 ms in; a machine fast
 // enough to finish first skips the test.
@@ -348,7 +348,7 @@ func TestInterruptStopsVerification(t *testing.T) {
 	}
 	bin := buildFeatmap(t)
 	spec := filepath.Join(t.TempDir(), "long.yaml")
-	if err := os.WriteFile(spec, []byte("version: 1\nname: Long\nkernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 901}\nmethod: {name: chebyshev}\n"), 0o644); err != nil {
+	if err := os.WriteFile(spec, []byte("version: 1\nname: Long\nkernel: {type: rbf, sigma: 4}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 4096}\nmethod: {name: rff, sampling: random}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "design", spec)
@@ -361,7 +361,10 @@ func TestInterruptStopsVerification(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-		t.Skipf("the design finished within 700 ms, before the interrupt (exit %d)", cmd.ProcessState.ExitCode())
+		if code := cmd.ProcessState.ExitCode(); code != exitOK {
+			t.Fatalf("exit %d before the interrupt: %s", code, tail(out.String(), 800))
+		}
+		t.Skip("the design finished within 700 ms, before the interrupt")
 	case <-time.After(700 * time.Millisecond):
 	}
 	start := time.Now()

@@ -55,8 +55,8 @@ func TestVerifyBudgetReferenceSize(t *testing.T) {
 }
 
 // TestVerifyBudgetMaxDim: MaxVerifiedDim is the largest D within
-// VerifyBudget, and the χ² interval's D = 1023 (issue 18's hostile input)
-// is beyond it while the shipped D ≤ 64 are within.
+// VerifyBudget; the rff map the README promises (D = 4096 on 64 inputs)
+// is within it, 65 536 inputs are beyond it at any D.
 func TestVerifyBudgetMaxDim(t *testing.T) {
 	for name, p := range budgetProblems() {
 		d, why := MaxVerifiedDim(p)
@@ -68,11 +68,17 @@ func TestVerifyBudgetMaxDim(t *testing.T) {
 			t.Errorf("%s: max D %d costs %.4g, D + 1 %.4g: not the largest within %d", name, d, VerifyCost(p, d), VerifyCost(p, d+1), VerifyBudget)
 		}
 	}
-	p := budgetProblems()["chi2 interval"]
-	if d, _ := MaxVerifiedDim(p); d >= 1023 || d < 64 {
-		t.Errorf("χ² on [0.001, 1]: max D %d, want within [64, 1023)", d)
+	wideBox := func(n int) *Problem {
+		p := &Problem{Kernel: Kernel{Type: RBF, Sigma: make([]float64, n)}, Domain: Domain{Lo: make([]float64, n), Hi: make([]float64, n)}}
+		for i := range n {
+			p.Kernel.Sigma[i], p.Domain.Hi[i] = 4, 16
+		}
+		return p
 	}
-	wide := &Problem{Kernel: Kernel{Type: RBF, Sigma: make([]float64, 1<<16)}, Domain: Domain{Lo: make([]float64, 1<<16), Hi: make([]float64, 1<<16)}}
+	if d, why := MaxVerifiedDim(wideBox(64)); d < 4096 {
+		t.Errorf("rbf on 64 inputs: max D %d, want at least the README's 4096 (%s)", d, why)
+	}
+	wide := wideBox(1 << 16)
 	if d, why := MaxVerifiedDim(wide); d != 0 || why == "" {
 		t.Errorf("rbf on 65536 inputs: max D %d (%q), want 0 and a reason", d, why)
 	}

@@ -124,6 +124,9 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 		if err := loadData(s, progress); err != nil {
 			return nil, err
 		}
+		if err := checkDataBudget(s); err != nil {
+			return nil, err
+		}
 	}
 	if s.Learn != nil {
 		if err := learnSigma(s); err != nil {
@@ -142,6 +145,25 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkDataBudget checks the target against the verification budget
+// again once the data is read: verifying on its held-out rows adds to the
+// cost (fmap.VerifyCost), which the spec alone could not tell.
+func checkDataBudget(s *Spec) error {
+	t, d := s.Target, s.Problem.Data
+	if t == nil || d == nil {
+		return nil
+	}
+	top, why := fmap.MaxVerifiedDim(s.Problem)
+	field, dim := "target.dim", t.Dim
+	if t.MaxError > 0 {
+		field, dim = "target.max_dim", t.MaxDim
+	}
+	if dim <= top {
+		return nil
+	}
+	return &SpecError{Path: s.Path, Field: field, Msg: fmt.Sprintf("%d: %s, with the %d held-out rows of %s (data.file): at most %d", dim, why, len(d.Held), d.File, top)}
 }
 
 // methods returns the spec's method, or its compared methods.

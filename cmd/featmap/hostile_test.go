@@ -188,6 +188,14 @@ func TestHostile(t *testing.T) {
 		t.Fatal(err)
 	}
 	validPath := write("valid.yaml", []byte(valid))
+	// 10 000 rows leave 2 000 held out: verifying D = 2048 on their 2·10⁶
+	// pairs is beyond the verification budget, known once the data is read.
+	var manyRows bytes.Buffer
+	for i := range 10000 {
+		fmt.Fprintf(&manyRows, "%d,%d\n", i%17, i%13)
+	}
+	write("rows10000.csv", manyRows.Bytes())
+	heldOut := write("held-out-budget.yaml", []byte("version: 1\nname: H\nkernel: {type: rbf, sigma: 1}\ndomain: {dims: 2, interval: [0, 16]}\ntarget: {dim: 2048}\ndata: {file: rows10000.csv}\nmethod: {name: rff, sampling: random}\n"))
 	cases = append(cases,
 		hostileCase{name: "gen -o FIFO", args: []string{"gen", "-o", fifoOut, validPath}, code: exitUsage, want: "-o " + fifoOut + ": not a regular file"},
 		hostileCase{name: "gen -o symlink", args: []string{"gen", "-o", linkOut, validPath}, code: exitUsage, want: "-o " + linkOut + ": not a regular file"},
@@ -196,6 +204,7 @@ func TestHostile(t *testing.T) {
 		hostileCase{name: "/dev/urandom", args: []string{"design", "/dev/urandom"}, code: exitUsage, want: "/dev/urandom: not a regular file"},
 		hostileCase{name: "FIFO spec", args: []string{"design", fifo}, code: exitUsage, want: "fifo: not a regular file"},
 		hostileCase{name: "FIFO data file", args: []string{"design", fifoData}, code: exitUsage, want: "fifo: not a regular file"},
+		hostileCase{name: "held-out rows beyond the verification budget", args: []string{"design", heldOut}, code: exitUsage, want: "target.dim: 2048: verifying a map of D dimensions on this problem takes about 3.32e+06·D + 4.05e+06 multiply-adds, and the verification budget is 4294967296 (2^32), with the 2000 held-out rows of rows10000.csv (data.file): at most 1294"},
 		hostileCase{name: "empty spec", args: []string{"design", write("empty.yaml", nil)}, code: exitUsage, want: "empty spec"},
 		hostileCase{name: "binary garbage", args: []string{"design", write("garbage.yaml", garbage(4096))}, code: exitUsage, want: "invalid YAML"},
 		hostileCase{name: "10^5 levels of [", args: []string{"design", write("deep.yaml", []byte("version: 1\nname: "+strings.Repeat("[", 1e5)+strings.Repeat("]", 1e5)+"\n"))}, code: exitUsage, want: "max depth"},

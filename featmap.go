@@ -223,7 +223,7 @@ func (s *Search) dims() string {
 // spec's problem, and if not, why.
 func (s *Spec) CanMake(m MethodSpec, dim int) (bool, string) {
 	d := design.DimsFor(m, s.Problem)
-	return d.Has(dim), d.Why
+	return d.Has(dim), d.WhyNot(dim)
 }
 
 // DesignDim designs a map of exactly dim outputs with method m and
@@ -257,7 +257,11 @@ func (s *Spec) DesignDim(ctx context.Context, m MethodSpec, dim int, set Setting
 	}
 	set.Say("verifying")
 	verified := time.Now()
-	d = &Design{Spec: s, Method: m, Map: res.Map, LPs: res.LPs, Verification: fmap.Verify(res.Map, ref)}
+	v, err := fmap.VerifyContext(ctx, res.Map, ref)
+	if err != nil {
+		return nil, err
+	}
+	d = &Design{Spec: s, Method: m, Map: res.Map, LPs: res.LPs, Verification: v}
 	if res.DesignSet != nil {
 		d.Verification.Design = fmap.SignatureError(res.Map, ref, res.DesignSet, res.DesignSetOn)
 	}
@@ -267,7 +271,11 @@ func (s *Spec) DesignDim(ctx context.Context, m MethodSpec, dim int, set Setting
 	for _, st := range res.Steps {
 		e := d.Verification.Reported
 		if st.Map != res.Map {
-			e = fmap.Verify(st.Map, ref).Reported
+			v, err := fmap.VerifyContext(ctx, st.Map, ref)
+			if err != nil {
+				return nil, err
+			}
+			e = v.Reported
 		}
 		d.Steps = append(d.Steps, Step{Name: st.Name, Map: st.Map, Error: e})
 	}

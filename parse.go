@@ -123,6 +123,9 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 		if err := loadData(s, progress); err != nil {
 			return nil, err
 		}
+		if err := checkDataBudget(s); err != nil {
+			return nil, err
+		}
 	}
 	for _, m := range s.methods() {
 		if l, ok := m.Method.(*homogeneous.Li); ok && l.Opts.Data != "" {
@@ -131,6 +134,25 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkDataBudget checks the target against the verification budget
+// again once the data is read: verifying on its held-out rows adds to the
+// cost (fmap.VerifyCost), which the spec alone could not tell.
+func checkDataBudget(s *Spec) error {
+	t, d := s.Target, s.Problem.Data
+	if t == nil || d == nil {
+		return nil
+	}
+	top, why := fmap.MaxVerifiedDim(s.Problem)
+	field, dim := "target.dim", t.Dim
+	if t.MaxError > 0 {
+		field, dim = "target.max_dim", t.MaxDim
+	}
+	if dim <= top {
+		return nil
+	}
+	return &SpecError{Path: s.Path, Field: field, Msg: fmt.Sprintf("%d: %s, with the %d held-out rows of %s (data.file): at most %d", dim, why, len(d.Held), d.File, top)}
 }
 
 // methods returns the spec's method, or its compared methods.
@@ -517,6 +539,11 @@ func (p *parser) domain(top *mapping, n kv, pr *fmap.Problem) error {
 	case homog:
 		pr.Negative = fmap.NegativeSign
 	}
+	if d.Dims > fmap.MaxGridAxes {
+		if top, why := fmap.MaxVerifiedDim(pr); top < 1 {
+			return p.errAt(m.value("dims"), "domain.dims", "%d inputs: %s, more than the budget at any D: at most %d inputs", d.Dims, why, fmap.MaxVerifiedInputs())
+		}
+	}
 	return nil
 }
 
@@ -680,7 +707,7 @@ func (p *parser) shape(top *mapping, d specDoc, s *Spec) error {
 		return nil
 	}
 	dims := design.DimsFor(m, s.Problem)
-	dimErr := p.errAt(dimNode, "target.dim", "%s: %s", dims.Why, dims.Suggest(dim))
+	dimErr := p.errAt(dimNode, "target.dim", "%s: %s", dims.WhyNot(dim), dims.Suggest(dim))
 	if s.Problem.Kernel.Type == fmap.Hellinger && dim > 0 && !dims.Has(dim) {
 		return dimErr
 	}
@@ -715,6 +742,13 @@ func (p *parser) target(n *yaml.Node, s *Spec) (*yaml.Node, error) {
 		d.MaxDim = DefaultMaxDim
 	}
 	s.Target = &TargetSpec{Dim: d.Dim, MaxError: d.MaxError, MaxDim: d.MaxDim}
+	if top, why := fmap.MaxVerifiedDim(s.Problem); d.MaxError > 0 && d.MaxDim > top {
+		n := m.value("max_dim")
+		if n == nil {
+			n = m.node
+		}
+		return nil, p.errAt(n, "target.max_dim", "%d (the largest D the max_error search may verify): %s: at most %d", d.MaxDim, why, top)
+	}
 	return m.value("dim"), nil
 }
 

@@ -27,7 +27,9 @@ func (Harmonic) Applies(p *fmap.Problem) error { return oneAxis("harmonic", p) }
 
 // Dims: odd dimensions.
 func (Harmonic) Dims(*fmap.Problem) Dims {
-	return Dims{Odd: true, Why: "harmonic makes odd dimensions only"}
+	d := ClosedFormDims("harmonic", "harmonic makes odd dimensions only")
+	d.Odd = true
+	return d
 }
 
 // Design projects the signature on n+1 cosines, D = 2n+1.

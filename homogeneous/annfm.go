@@ -27,7 +27,11 @@ type ANNFMOptions struct {
 	// anchors are lo + i(hi − lo)/(n − 1), i = 0..n−1: the paper's N = 100
 	// (a_i = i/100, 101 points) is n_anchors: 101. k-means makes fewer
 	// anchors on a column with fewer distinct values.
-	NAnchors int `yaml:"n_anchors" spec:"min=2,max=4096"`
+	//
+	// At most 512: a table's n × n eigendecomposition is O(n³) and cannot
+	// be interrupted (issue 18: 4096 anchors ran more than 40 s, 1024 took
+	// 17 s on a loaded two-core machine, 512 1.7 s).
+	NAnchors int `yaml:"n_anchors" spec:"min=2,max=512"`
 	// Assign is 1nn (the nearest anchor's features), 2nn-mean (the mean
 	// of the two nearest anchors', the paper's w = ½) or 2nn-linear
 	// (linear interpolation between the two bracketing anchors). Default

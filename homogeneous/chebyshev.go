@@ -28,7 +28,7 @@ func (Chebyshev) Options() any { return &struct{}{} }
 func (Chebyshev) Applies(p *fmap.Problem) error { return chi2Only("chebyshev", p) }
 
 // Dims: every dimension.
-func (Chebyshev) Dims(*fmap.Problem) design.Dims { return design.AnyDim }
+func (Chebyshev) Dims(*fmap.Problem) design.Dims { return design.ClosedFormDims("chebyshev", "") }
 
 // Design returns the series of dimension dim.
 func (Chebyshev) Design(_ context.Context, p *fmap.Problem, dim int, _ design.Settings) (*design.Result, error) {

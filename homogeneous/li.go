@@ -93,7 +93,7 @@ func (m *Li) Dims(*fmap.Problem) design.Dims {
 	if n := len(m.Opts.K); n > 0 {
 		return design.Dims{Only: []int{n}, Why: fmt.Sprintf("li with explicit k makes D = %d only (one dimension per k)", n)}
 	}
-	return design.AnyDim
+	return design.ClosedFormDims("li", "")
 }
 
 // CheckOptions rejects explicit k together with Algorithm 1's options.

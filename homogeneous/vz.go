@@ -204,7 +204,9 @@ func (*VZ) Applies(p *fmap.Problem) error {
 
 // Dims: odd dimensions.
 func (*VZ) Dims(*fmap.Problem) design.Dims {
-	return design.Dims{Odd: true, Why: "vz makes odd dimensions only"}
+	d := design.ClosedFormDims("vz", "vz makes odd dimensions only")
+	d.Odd = true
+	return d
 }
 
 // Design returns the map of dimension dim.

@@ -358,3 +358,27 @@ func BenchmarkKMeans256(b *testing.B) {
 		b.ReportMetric(el.Seconds()/float64(iters), "s/iteration")
 	}
 }
+
+// TestInvSqrtCancelled: the D × D eigendecomposition of W (seconds at D
+// = 700 on a loaded machine) gives way to a cancelled context: invSqrt
+// returns the context's error soon after the deadline, not when the
+// factorisation is done.
+func TestInvSqrtCancelled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	land := make([][]float64, 700)
+	for i := range land {
+		land[i] = []float64{rng.Float64() * 10, rng.Float64() * 10}
+	}
+	k := fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1, 1}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err := invSqrt(ctx, k, land)
+	took := time.Since(start)
+	if err != context.DeadlineExceeded {
+		t.Fatalf("err %v after %v, want context.DeadlineExceeded", err, took)
+	}
+	if took > 500*time.Millisecond {
+		t.Errorf("returned %v after the start, the deadline 20 ms: want under 500 ms", took)
+	}
+}

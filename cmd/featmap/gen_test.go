@@ -646,3 +646,81 @@ func TestGenRefusesPredictorNameCollision(t *testing.T) {
 		t.Errorf("exit %d, %q; want %d naming DigitsClass and %s", code, errOut, exitUsage, other)
 	}
 }
+
+// TestGenReplacesByRename: gen -o replaces an existing file by renaming a
+// new one over it, never by writing it in place: a hard link to the old
+// file (as a reader holding it open would) still reads the old bytes,
+// and the path now names another inode with the new bytes. A gen that
+// truncated and rewrote the file would change both (issue 18's surviving
+// mutant "single-file truncation").
+func TestGenReplacesByRename(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "chi2.go")
+	old := []byte("package old // not from this run\n")
+	if err := os.WriteFile(out, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "held.go")
+	if err := os.Link(out, link); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	if code, _, errOut := runCLI("gen", "-o", out, writeSpec(t, vzSpec)); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if held, err := os.ReadFile(link); err != nil || !bytes.Equal(held, old) {
+		t.Errorf("the old file's inode was rewritten in place: it now reads %.80q (%v)", held, err)
+	}
+	fiOut, err := os.Stat(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fiLink, err := os.Stat(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.SameFile(fiOut, fiLink) {
+		t.Error("-o still names the old inode: the file was not replaced by a rename")
+	}
+	if now, _ := os.ReadFile(out); bytes.Equal(now, old) || !bytes.Contains(now, []byte("\npackage ")) {
+		t.Errorf("-o holds %.80q, not the generated Go file", now)
+	}
+	if fiOut.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the existing file's 0600 kept", fiOut.Mode().Perm())
+	}
+}
+
+// TestGenFailedWriteKeepsOldFile injects a failing write: gen runs with a
+// file-size limit (ulimit -f) below the generated file's size, so every
+// write of it fails part way. The existing output file must be left
+// exactly as it was, whatever the exit — a gen that truncated it first
+// and wrote in place would leave it empty or cut short.
+func TestGenFailedWriteKeepsOldFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh for ulimit")
+	}
+	bin := buildFeatmap(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "chi2.go")
+	old := []byte("package old // not from this run\n")
+	if err := os.WriteFile(out, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := writeSpec(t, vzSpec)
+	// ulimit -f counts blocks of 512 or 1024 bytes: either way below the
+	// generated file (measured: several kB) and above the old one.
+	cmd := exec.Command(sh, "-c", `ulimit -f 1 && exec "$0" gen -o "$1" "$2"`, bin, out, spec)
+	b, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("gen under a 1-block file size limit exited 0: %s", b)
+	}
+	if now, err := os.ReadFile(out); err != nil || !bytes.Equal(now, old) {
+		t.Errorf("a failed write changed the existing file: %.80q (%v); gen said %s", now, err, b)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Logf("left in the directory: %v (a killed process cannot remove its temporary file)", es)
+	}
+}

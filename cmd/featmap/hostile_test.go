@@ -38,8 +38,18 @@ var (
 	featmapBinErr  error
 )
 
+// TestMain removes the binary buildFeatmap built, once every test that
+// runs it is done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if featmapBin != "" {
+		os.RemoveAll(filepath.Dir(featmapBin))
+	}
+	os.Exit(code)
+}
+
 // buildFeatmap builds the command once per test binary into a temporary
-// directory (TestHostile removes it).
+// directory (TestMain removes it).
 func buildFeatmap(t *testing.T) string {
 	t.Helper()
 	featmapBinOnce.Do(func() {
@@ -144,7 +154,6 @@ func TestHostile(t *testing.T) {
 		t.Skip("builds the binary and runs about 80 designs")
 	}
 	bin := buildFeatmap(t)
-	t.Cleanup(func() { os.RemoveAll(filepath.Dir(bin)) })
 	dir := t.TempDir()
 	write := func(name string, b []byte) string {
 		p := filepath.Join(dir, name)
@@ -179,6 +188,14 @@ func TestHostile(t *testing.T) {
 		t.Fatal(err)
 	}
 	validPath := write("valid.yaml", []byte(valid))
+	// 10 000 rows leave 2 000 held out: verifying D = 2048 on their 2·10⁶
+	// pairs is beyond the verification budget, known once the data is read.
+	var manyRows bytes.Buffer
+	for i := range 10000 {
+		fmt.Fprintf(&manyRows, "%d,%d\n", i%17, i%13)
+	}
+	write("rows10000.csv", manyRows.Bytes())
+	heldOut := write("held-out-budget.yaml", []byte("version: 1\nname: H\nkernel: {type: rbf, sigma: 1}\ndomain: {dims: 2, interval: [0, 16]}\ntarget: {dim: 2048}\ndata: {file: rows10000.csv}\nmethod: {name: rff, sampling: random}\n"))
 	cases = append(cases,
 		hostileCase{name: "gen -o FIFO", args: []string{"gen", "-o", fifoOut, validPath}, code: exitUsage, want: "-o " + fifoOut + ": not a regular file"},
 		hostileCase{name: "gen -o symlink", args: []string{"gen", "-o", linkOut, validPath}, code: exitUsage, want: "-o " + linkOut + ": not a regular file"},
@@ -187,6 +204,7 @@ func TestHostile(t *testing.T) {
 		hostileCase{name: "/dev/urandom", args: []string{"design", "/dev/urandom"}, code: exitUsage, want: "/dev/urandom: not a regular file"},
 		hostileCase{name: "FIFO spec", args: []string{"design", fifo}, code: exitUsage, want: "fifo: not a regular file"},
 		hostileCase{name: "FIFO data file", args: []string{"design", fifoData}, code: exitUsage, want: "fifo: not a regular file"},
+		hostileCase{name: "held-out rows beyond the verification budget", args: []string{"design", heldOut}, code: exitUsage, want: "target.dim: 2048: verifying a map of D dimensions on this problem takes about 3.32e+06·D + 4.05e+06 multiply-adds, and the verification budget is 4294967296 (2^32), with the 2000 held-out rows of rows10000.csv (data.file): at most 1294"},
 		hostileCase{name: "empty spec", args: []string{"design", write("empty.yaml", nil)}, code: exitUsage, want: "empty spec"},
 		hostileCase{name: "binary garbage", args: []string{"design", write("garbage.yaml", garbage(4096))}, code: exitUsage, want: "invalid YAML"},
 		hostileCase{name: "10^5 levels of [", args: []string{"design", write("deep.yaml", []byte("version: 1\nname: "+strings.Repeat("[", 1e5)+strings.Repeat("]", 1e5)+"\n"))}, code: exitUsage, want: "max depth"},
@@ -324,4 +342,57 @@ func tail(s string, n int) string {
 		return "…" + s[len(s)-n:]
 	}
 	return s
+}
+
+// TestInterruptStopsVerification: Ctrl-C during a long verification (an
+// rff map of D = 4096 on 64 inputs, random sampling — its design is a
+// draw of frequencies, its verification 2.3·10⁹ multiply-adds, within the
+// budget: 5–10 s on the loaded two-core machine) stops it promptly with
+// exit 1 and the reason; before issue 18 the verification ran to its end
+// and featmap exited 0. The interrupt comes 700 ms in; a machine fast
+// enough to finish first skips the test.
+func TestInterruptStopsVerification(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildFeatmap(t)
+	spec := filepath.Join(t.TempDir(), "long.yaml")
+	if err := os.WriteFile(spec, []byte("version: 1\nname: Long\nkernel: {type: rbf, sigma: 4}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 4096}\nmethod: {name: rff, sampling: random}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "design", spec)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		if code := cmd.ProcessState.ExitCode(); code != exitOK {
+			t.Fatalf("exit %d before the interrupt: %s", code, tail(out.String(), 800))
+		}
+		t.Skip("the design finished within 700 ms, before the interrupt")
+	case <-time.After(700 * time.Millisecond):
+	}
+	start := time.Now()
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running 10 s after Ctrl-C")
+	}
+	took := time.Since(start)
+	if code := cmd.ProcessState.ExitCode(); code != exitFailed || !strings.Contains(out.String(), "context canceled") {
+		t.Errorf("after Ctrl-C: exit %d, want %d saying context canceled; output:\n%s", code, exitFailed, tail(out.String(), 800))
+	}
+	if took > time.Second {
+		t.Errorf("exited %v after Ctrl-C, want under 1 s", took)
+	}
+	t.Logf("exited %v after Ctrl-C", took.Round(time.Millisecond))
 }

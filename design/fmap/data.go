@@ -1,6 +1,7 @@
 package fmap
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -62,8 +63,15 @@ type DataVerification struct {
 
 // VerifyData measures m on the held-out rows of d (nil without any).
 func VerifyData(m *Map, d *Data) *DataVerification {
+	v, _ := VerifyDataContext(context.Background(), m, d)
+	return v
+}
+
+// VerifyDataContext is VerifyData that stops soon after ctx is done (it
+// looks at ctx before every row) and then returns ctx's error.
+func VerifyDataContext(ctx context.Context, m *Map, d *Data) (*DataVerification, error) {
 	if d == nil || len(d.Held) == 0 {
-		return nil
+		return nil, nil
 	}
 	n, width := len(d.Held), len(d.Held[0])
 	dim := m.Dim
@@ -72,6 +80,9 @@ func VerifyData(m *Map, d *Data) *DataVerification {
 	}
 	psi := make([][]float64, n)
 	for i, x := range d.Held {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		psi[i] = make([]float64, dim)
 		RowFeatures(m, psi[i], x)
 	}
@@ -83,6 +94,9 @@ func VerifyData(m *Map, d *Data) *DataVerification {
 		go func() {
 			defer wg.Done()
 			for i := w; i < n; i += workers {
+				if ctx.Err() != nil {
+					return
+				}
 				for j := i; j < n; j++ {
 					exact[i*n+j] = m.Kernel.Eval(d.Held[i], d.Held[j])
 				}
@@ -91,6 +105,9 @@ func VerifyData(m *Map, d *Data) *DataVerification {
 	}
 	wg.Wait()
 	on := fmt.Sprintf("%d held-out rows of %s", n, d.File)
-	abs, _, frob := gramErrors(psi, exact, on)
-	return &DataVerification{Absolute: abs, Frobenius: frob, File: d.File, SHA256: d.SHA256, Rows: d.Rows}
+	abs, _, frob, err := gramErrors(ctx, psi, exact, on)
+	if err != nil {
+		return nil, err
+	}
+	return &DataVerification{Absolute: abs, Frobenius: frob, File: d.File, SHA256: d.SHA256, Rows: d.Rows}, nil
 }

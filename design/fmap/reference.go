@@ -1,6 +1,7 @@
 package fmap
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -28,8 +29,8 @@ type Reference struct {
 	Dense   [][]float64
 	DenseOn string
 
-	exactOnce sync.Once
-	exact     []float64 // Exact over all ordered pairs of Inputs, row-major
+	exactMu sync.Mutex
+	exact   []float64 // Exact over all ordered pairs of Inputs, row-major, once computed
 }
 
 // Exact is the kernel K(x, y).
@@ -219,6 +220,23 @@ const (
 	SampledPoints = 1000
 )
 
+// gridSizes returns the inputs per axis, the default Z's points per axis
+// and the dense grid's refinement of the reference on n = 2 or 3 axes.
+func gridSizes(n int) (g, z, denser int) {
+	if n == 3 {
+		return inputsPerAxis3, ZPoints3, 4
+	}
+	return inputsPerAxis2, ZPoints2, 10
+}
+
+// denseAxisPoints is the number of dense λ points on [0, span] of one axis
+// of the 2-D or 3-D reference: z − 1 steps of the default Z, each refined
+// denser times.
+func denseAxisPoints(span float64, z, denser int) int {
+	zStep := span / float64(z-1)
+	return int(math.Ceil(span/zStep))*denser + 1
+}
+
 // grid is the reference on 2 or 3 axes.
 func (ref *Reference) grid() error {
 	p := ref.Problem
@@ -226,10 +244,7 @@ func (ref *Reference) grid() error {
 	if ref.Measure == Absolute && p.Kernel.ShiftInvariant() {
 		ref.Measure = Uniform
 	}
-	g, z, denser := inputsPerAxis2, ZPoints2, 10
-	if n == 3 {
-		g, z, denser = inputsPerAxis3, ZPoints3, 4
-	}
+	g, z, denser := gridSizes(n)
 	var axes [][]float64
 	for i := range n {
 		axes = append(axes, Linspace(p.Domain.Lo[i], p.Domain.Hi[i], g))
@@ -243,8 +258,7 @@ func (ref *Reference) grid() error {
 	var dense [][]float64
 	shape, box := "", ""
 	for i := range n {
-		zStep := span(i) / float64(z-1)
-		k := int(math.Ceil(span(i)/zStep))*denser + 1
+		k := denseAxisPoints(span(i), z, denser)
 		var ax []float64
 		if i < n-1 {
 			ax = Linspace(-span(i), span(i), 2*k-1)
@@ -348,16 +362,25 @@ func Product(axes [][]float64) [][]float64 {
 
 // exactPairs returns K over all ordered pairs of the inputs, computed once
 // per Reference (a design measures several maps against one). Only the
-// pairs (i, j ≥ i) are filled: the kernels are symmetric.
-func (r *Reference) exactPairs() []float64 {
-	r.exactOnce.Do(func() {
-		n := len(r.Inputs)
-		r.exact = make([]float64, n*n)
-		for i, x := range r.Inputs {
-			for j := i; j < n; j++ {
-				r.exact[i*n+j] = r.Exact(x, r.Inputs[j])
-			}
+// pairs (i, j ≥ i) are filled: the kernels are symmetric. If ctx is done
+// first (looked at before every row) it returns ctx's error and keeps
+// nothing, so that the next call computes them afresh.
+func (r *Reference) exactPairs(ctx context.Context) ([]float64, error) {
+	r.exactMu.Lock()
+	defer r.exactMu.Unlock()
+	if r.exact != nil {
+		return r.exact, nil
+	}
+	n := len(r.Inputs)
+	exact := make([]float64, n*n)
+	for i, x := range r.Inputs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-	})
-	return r.exact
+		for j := i; j < n; j++ {
+			exact[i*n+j] = r.Exact(x, r.Inputs[j])
+		}
+	}
+	r.exact = exact
+	return exact, nil
 }

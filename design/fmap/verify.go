@@ -1,6 +1,7 @@
 package fmap
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -68,18 +69,32 @@ type Verified struct {
 //
 // A map of whole rows of an additive kernel (see Map.WholeRows) is measured
 // on the domain along its diagonal, by verifyRows.
+//
+// Verify cannot be stopped; VerifyContext can.
 func Verify(m *Map, ref *Reference) Verification {
+	v, _ := VerifyContext(context.Background(), m, ref)
+	return v
+}
+
+// VerifyContext is Verify that stops soon after ctx is done (it looks at
+// ctx between rows of pairs, every few inputs and signature points), and
+// then returns ctx's error and no verification. Its cost is about
+// VerifyCost multiply-adds.
+func VerifyContext(ctx context.Context, m *Map, ref *Reference) (Verification, error) {
 	if m.WholeRows() {
-		return verifyRows(m, ref)
+		return verifyRows(ctx, m, ref)
 	}
 	c := m.Coordinates()
 	if c == 1 {
-		return verifyAt(m, ref, true)
+		return verifyAt(ctx, m, ref, true)
 	}
 	var worst Verification
 	at := 0
 	for j := range c {
-		v := verifyAt(m.Coordinate(j), ref, false)
+		v, err := verifyAt(ctx, m.Coordinate(j), ref, false)
+		if err != nil {
+			return Verification{}, err
+		}
 		if j == 0 || nanMax(v.Reported.LInf, worst.Reported.LInf) != worst.Reported.LInf {
 			worst, at = v, j
 		}
@@ -88,30 +103,47 @@ func Verify(m *Map, ref *Reference) Verification {
 		ms.On = fmt.Sprintf("%s, at coordinate %d of %d (the worst)", ms.On, at, c)
 	}
 	if ref.Problem != nil {
-		worst.Data = VerifyData(m, ref.Problem.Data)
+		var err error
+		if worst.Data, err = VerifyDataContext(ctx, m, ref.Problem.Data); err != nil {
+			return Verification{}, err
+		}
 	}
-	return worst
+	return worst, nil
 }
 
 // verifyAt verifies a map that is the same for every coordinate, on the
 // data too if withData is set.
-func verifyAt(m *Map, ref *Reference, withData bool) Verification {
+func verifyAt(ctx context.Context, m *Map, ref *Reference, withData bool) (Verification, error) {
 	v := Verification{Measure: ref.Measure}
-	abs, rel, frob := pairErrors(m, ref)
-	v.Absolute, v.Frobenius = abs, frob
-	v.Signature = SignatureError(m, ref, ref.Dense, ref.DenseOn)
-	if ref.Problem != nil && withData {
-		v.Data = VerifyData(m, ref.Problem.Data)
+	abs, rel, frob, err := pairErrors(ctx, m, ref)
+	if err != nil {
+		return Verification{}, err
 	}
+	v.Absolute, v.Frobenius = abs, frob
+	if v.Signature, err = signatureError(ctx, m, ref, ref.Dense, ref.DenseOn, ref.Weight); err != nil {
+		return Verification{}, err
+	}
+	if ref.Problem != nil && withData {
+		if v.Data, err = VerifyDataContext(ctx, m, ref.Problem.Data); err != nil {
+			return Verification{}, err
+		}
+	}
+	return v, v.report(ctx, m, ref, rel, abs, ref.DenseOn)
+}
+
+// report sets v.Reported to the error in the reference's measure: rel,
+// abs, or the unweighted signature error on the dense grid (named on).
+func (v *Verification) report(ctx context.Context, m *Map, ref *Reference, rel, abs Measurement, on string) error {
+	var err error
 	switch ref.Measure {
 	case Relative:
 		v.Reported = rel
 	case Uniform:
-		v.Reported = signatureError(m, ref, ref.Dense, ref.DenseOn, func([]float64) float64 { return 1 })
+		v.Reported, err = signatureError(ctx, m, ref, ref.Dense, on, func([]float64) float64 { return 1 })
 	default:
 		v.Reported = abs
 	}
-	return v
+	return err
 }
 
 // WholeRows reports whether m maps whole rows of n > 1 coordinates of an
@@ -137,42 +169,47 @@ func (m *Map) WholeRows() bool { return m.InDim > 1 && m.Kernel.Homogeneous() }
 // The signature error is taken along the same rows (Map.SignatureAt). The
 // meaningful figure of a Nyström map, fitted to the data and good near it
 // only, is its held-out data error (VerifyData), also measured here.
-func verifyRows(m *Map, ref *Reference) Verification {
+func verifyRows(ctx context.Context, m *Map, ref *Reference) (Verification, error) {
 	n := m.InDim
 	v := Verification{Measure: ref.Measure}
 	psi := make([][]float64, len(ref.Inputs))
 	row := make([]float64, n)
 	for i, x := range ref.Inputs {
+		if err := ctx.Err(); err != nil {
+			return Verification{}, err
+		}
 		for j := range row {
 			row[j] = x[0]
 		}
 		psi[i] = make([]float64, m.Dim)
 		m.Eval(psi[i], row)
 	}
-	one := ref.exactPairs()
+	one, err := ref.exactPairs(ctx)
+	if err != nil {
+		return Verification{}, err
+	}
 	exact := make([]float64, len(one))
 	for i, k := range one {
 		exact[i] = float64(n) * k
 	}
 	on := fmt.Sprintf("the rows (v, …, v) of %d equal coordinates, v %s", n, strings.TrimPrefix(ref.InputsOn, "x, y "))
-	abs, rel, frob := gramErrors(psi, exact, on)
+	abs, rel, frob, err := gramErrors(ctx, psi, exact, on)
+	if err != nil {
+		return Verification{}, err
+	}
 	abs.LInf /= float64(n)
 	abs.RMS /= float64(n)
 	abs.On += fmt.Sprintf(", per coordinate (|K − Ψ·Ψ|/%d)", n)
 	v.Absolute, v.Frobenius = abs, frob
-	v.Signature = SignatureError(m, ref, ref.Dense, ref.DenseOn+", along those rows")
+	if v.Signature, err = signatureError(ctx, m, ref, ref.Dense, ref.DenseOn+", along those rows", ref.Weight); err != nil {
+		return Verification{}, err
+	}
 	if ref.Problem != nil {
-		v.Data = VerifyData(m, ref.Problem.Data)
+		if v.Data, err = VerifyDataContext(ctx, m, ref.Problem.Data); err != nil {
+			return Verification{}, err
+		}
 	}
-	switch ref.Measure {
-	case Relative:
-		v.Reported = rel
-	case Uniform:
-		v.Reported = signatureError(m, ref, ref.Dense, ref.DenseOn+", along those rows", func([]float64) float64 { return 1 })
-	default:
-		v.Reported = abs
-	}
-	return v
+	return v, v.report(ctx, m, ref, rel, abs, ref.DenseOn+", along those rows")
 }
 
 // pairErrors returns the absolute and relative kernel errors over all
@@ -180,20 +217,28 @@ func verifyRows(m *Map, ref *Reference) Verification {
 // Gram matrix. Rows are measured in parallel, each over its pairs (i, j)
 // with j ≥ i (a pair and its mirror have the same error), and their sums
 // are added in row order, so the result does not depend on scheduling.
-func pairErrors(m *Map, ref *Reference) (abs, rel Measurement, frob float64) {
+func pairErrors(ctx context.Context, m *Map, ref *Reference) (abs, rel Measurement, frob float64, err error) {
 	n := len(ref.Inputs)
 	psi := make([][]float64, n)
 	for i, x := range ref.Inputs {
+		if err := ctx.Err(); err != nil {
+			return abs, rel, 0, err
+		}
 		psi[i] = make([]float64, m.Dim)
 		m.Eval(psi[i], x)
 	}
-	return gramErrors(psi, ref.exactPairs(), ref.InputsOn)
+	exact, err := ref.exactPairs(ctx)
+	if err != nil {
+		return abs, rel, 0, err
+	}
+	return gramErrors(ctx, psi, exact, ref.InputsOn)
 }
 
 // gramErrors measures the features psi of n points against the exact
 // kernel values (row-major n×n, the upper triangle j ≥ i filled) of the
-// points named on.
-func gramErrors(psi [][]float64, exact []float64, on string) (abs, rel Measurement, frob float64) {
+// points named on. It stops, returning ctx's error, soon after ctx is
+// done: each worker looks at it before every row.
+func gramErrors(ctx context.Context, psi [][]float64, exact []float64, on string) (abs, rel Measurement, frob float64, err error) {
 	n := len(psi)
 	type sums struct {
 		absMax, absSq, relMax, relSq, kSq float64
@@ -207,6 +252,9 @@ func gramErrors(psi [][]float64, exact []float64, on string) (abs, rel Measureme
 		go func() {
 			defer wg.Done()
 			for i := w; i < n; i += workers {
+				if ctx.Err() != nil {
+					return
+				}
 				r := &rows[i]
 				for j := i; j < n; j++ {
 					mult := 2.0 // the pair and its mirror
@@ -229,6 +277,9 @@ func gramErrors(psi [][]float64, exact []float64, on string) (abs, rel Measureme
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return abs, rel, 0, err
+	}
 	var sa, sr, sk float64
 	relCount := 0
 	for _, r := range rows {
@@ -248,7 +299,7 @@ func gramErrors(psi [][]float64, exact []float64, on string) (abs, rel Measureme
 	if sk > 0 {
 		frob = math.Sqrt(sa / sk)
 	}
-	return abs, rel, frob
+	return abs, rel, frob, nil
 }
 
 // nanMax is max that lets a NaN win, so that a NaN error is never hidden.
@@ -262,22 +313,30 @@ func nanMax(a, b float64) float64 {
 // SignatureError measures the weighted signature error w(λ)|k(λ) − k̂(λ)| of
 // m on the λ points pts, named on.
 func SignatureError(m *Map, ref *Reference, pts [][]float64, on string) Measurement {
-	return signatureError(m, ref, pts, on, ref.Weight)
+	out, _ := signatureError(context.Background(), m, ref, pts, on, ref.Weight)
+	return out
 }
 
-func signatureError(m *Map, ref *Reference, pts [][]float64, on string, w func([]float64) float64) Measurement {
+// signatureError is SignatureError with the weight w, stopped by ctx
+// (looked at every 256 points).
+func signatureError(ctx context.Context, m *Map, ref *Reference, pts [][]float64, on string, w func([]float64) float64) (Measurement, error) {
 	out := Measurement{On: on, Points: len(pts)}
 	if len(pts) == 0 {
-		return out
+		return out, nil
 	}
 	s := 0.0
-	for _, l := range pts {
+	for i, l := range pts {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return Measurement{}, err
+			}
+		}
 		e := w(l) * math.Abs(ref.Signature(l)-m.SignatureAt(l))
 		out.LInf = nanMax(out.LInf, e)
 		s += e * e
 	}
 	out.RMS = math.Sqrt(s / float64(len(pts)))
-	return out
+	return out, nil
 }
 
 // OnPoints measures m against its exact kernel over all ordered pairs of
@@ -286,7 +345,7 @@ func signatureError(m *Map, ref *Reference, pts [][]float64, on string, w func([
 // their Gram matrix.
 func OnPoints(m *Map, xs [][]float64, on string) (abs Measurement, frob float64) {
 	ref := &Reference{Problem: &Problem{Kernel: m.Kernel}, Inputs: xs, InputsOn: on}
-	abs, _, frob = pairErrors(m, ref)
+	abs, _, frob, _ = pairErrors(context.Background(), m, ref)
 	return abs, frob
 }
 

@@ -1,6 +1,7 @@
 package fmap
 
 import (
+	"context"
 	"math"
 	"reflect"
 	"slices"
@@ -314,7 +315,10 @@ func TestGramErrors(t *testing.T) {
 		if kSq > 0 {
 			wantFrob = math.Sqrt(absSq / kSq)
 		}
-		abs, rel, frob := gramErrors(c.psi, exact, "pts")
+		abs, rel, frob, err := gramErrors(context.Background(), c.psi, exact, "pts")
+		if err != nil {
+			t.Fatal(err)
+		}
 		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-14*math.Max(1, math.Abs(b)) }
 		if !near(abs.LInf, absMax) || !near(abs.RMS, rms(absSq, n*n)) || abs.Points != n*n {
 			t.Errorf("n %d: absolute %+v, want L∞ %v RMS %v over %d", n, abs, absMax, rms(absSq, n*n), n*n)

@@ -1,8 +1,12 @@
 package symeig
 
 import (
+	"context"
+	"errors"
 	"math"
+	"slices"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -47,5 +51,37 @@ func TestDescending(t *testing.T) {
 				t.Errorf("(VΛVᵀ)_%d%d = %v, want %v", i, j, s, a.At(i, j))
 			}
 		}
+	}
+}
+
+// TestDescendingContext: with a live context it gives Descending's
+// eigenpairs; cancelled before, it returns the context's error at once;
+// cancelled during the factorisation of a 600 × 600 matrix (about a
+// tenth of a second or more), within a few milliseconds of the cancel.
+func TestDescendingContext(t *testing.T) {
+	a := mat.NewSymDense(3, []float64{2, 1, 0, 1, 3, 0, 0, 0, 1})
+	want, _, _ := Descending(a)
+	got, _, err := DescendingContext(context.Background(), a)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("live context: %v %v, want %v", got, err, want)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := DescendingContext(ctx, a); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: %v", err)
+	}
+	n := 600
+	big := mat.NewSymDense(n, nil)
+	for i := range n {
+		for j := i; j < n; j++ {
+			big.SetSym(i, j, math.Sin(float64(i*n+j)))
+		}
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(5*time.Millisecond, cancel)
+	start := time.Now()
+	_, _, err = DescendingContext(ctx, big)
+	if took := time.Since(start); !errors.Is(err, context.Canceled) || took > 50*time.Millisecond {
+		t.Errorf("cancelled after 5 ms: %v after %v, want context.Canceled within 50 ms", err, took)
 	}
 }

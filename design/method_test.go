@@ -1,0 +1,36 @@
+package design
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/featmap/featmap/design/fmap"
+)
+
+// TestDimsForLimits: DimsFor caps a method's dimensions by the closed
+// forms' MaxClosedFormDim and by the verification budget
+// (fmap.MaxVerifiedDim), and says which limit a D beyond them breaks:
+// harmonic makes 255 but not 1023 (issue 18's hostile input) nor an even
+// D, and rbf on 65 536 inputs makes none.
+func TestDimsForLimits(t *testing.T) {
+	chi2 := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.Chi2}, Domain: fmap.Domain{Lo: []float64{0.001}, Hi: []float64{1}}, Measure: fmap.Absolute, Norm: fmap.LInf, Negative: fmap.NegativeSign}
+	d := DimsFor(Harmonic{}, chi2)
+	if !d.Has(255) || d.Has(257) || d.Has(1023) || d.Has(254) {
+		t.Errorf("harmonic: Has(255, 257, 1023, 254) = %v %v %v %v, want true false false false", d.Has(255), d.Has(257), d.Has(1023), d.Has(254))
+	}
+	if why := d.WhyNot(1023); !strings.Contains(why, "at most 256") {
+		t.Errorf("harmonic, D = 1023: %q does not name the limit", why)
+	}
+	if why := d.WhyNot(254); !strings.Contains(why, "odd") {
+		t.Errorf("harmonic, D = 254: %q does not say odd", why)
+	}
+	if got := d.Suggest(1023); got != "at most 255" {
+		t.Errorf("harmonic, D = 1023: suggests %q, want at most 255", got)
+	}
+	n := 1 << 16
+	wide := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: make([]float64, n)}, Domain: fmap.Domain{Lo: make([]float64, n), Hi: make([]float64, n)}}
+	d = DimsFor(Harmonic{}, wide)
+	if d.Has(1) || !strings.Contains(d.WhyNot(1), "verification budget") || d.Suggest(1) != "no dimension" {
+		t.Errorf("65 536 inputs: Has(1) %v, why %q, suggest %q", d.Has(1), d.WhyNot(1), d.Suggest(1))
+	}
+}

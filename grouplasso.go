@@ -166,6 +166,9 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 		return p.missing(mm, "dim_per_kernel", "every kernel's number of random features: an even number ≥ 2")
 	case md.DimPerKernel%2 != 0:
 		return p.errAt(mm.keys["dim_per_kernel"], "method.dim_per_kernel", "must be even (cos-sin pairs), not %d", md.DimPerKernel)
+	case len(gl.Kernels)*md.DimPerKernel > MaxGroupLassoFeatures:
+		return p.errAt(mm.keys["dim_per_kernel"], "method.dim_per_kernel", "%d kernels × %d = %d random features, more than the %d the group lasso may weigh (it holds their D × D moment matrices for the rows to fit and to validate: 256 MB at %d)",
+			len(gl.Kernels), md.DimPerKernel, len(gl.Kernels)*md.DimPerKernel, MaxGroupLassoFeatures, MaxGroupLassoFeatures)
 	}
 	gl.DimPerKernel, gl.Seed, gl.MethodLine = md.DimPerKernel, md.Seed, d.Method.K.Line
 	if gl.Seed == 0 {
@@ -187,6 +190,13 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 	s.GroupLasso = gl
 	return nil
 }
+
+// MaxGroupLassoFeatures bounds the random features of every kernel
+// together (kernels × dim_per_kernel): the group lasso accumulates their
+// D × D moment matrices ZᵀZ for the rows to fit and to validate, memory
+// growing as D² (issue 18: two kernels of 65 536 features crashed out of
+// memory).
+const MaxGroupLassoFeatures = 4096
 
 // learnGroupLasso runs the group lasso of an rff-group-lasso spec on its
 // data's rows to fit and their labels (the held-out rows are never seen),

@@ -250,13 +250,7 @@ func (e *emitter) blocksDocN() []string {
 func (e *emitter) blocksHeader() []string {
 	p, bp := e.p, e.p.blocks
 	m, v := p.m, p.m.Errors
-	lines := []string{"", fmt.Sprintf("Spec: %s (hash %s)", p.info.SpecPath, p.info.SpecHash)}
-	if s := strings.TrimRight(p.info.Spec, "\n"); s != "" {
-		for _, l := range strings.Split(s, "\n") {
-			lines = append(lines, "  "+strings.TrimRight(l, "\r"))
-		}
-	}
-	lines = append(lines, "")
+	lines := e.specLines()
 	lines = append(lines, wrap(fmt.Sprintf("%s is a feature map Ψ: ℝ%s → ℝ%s with Ψ(x)·Ψ(y) ≈ K(x, y), K = Σ_g d_g K_g the learned combination of the kernels on their column groups (multiple kernel learning by a group lasso on random features, Băzăvan et al. §3.3); kernels whose group the lasso set to zero are left out, and D counts the kept ones only:",
 		p.name, supIn(p.in), sup(p.dim)))...)
 	lines = append(lines, "")
@@ -315,18 +309,7 @@ func (e *emitter) blocksHeader() []string {
 // blocksModelText states what the model of a blocks map is, what it was
 // trained on and how well it did on the held-out rows.
 func (e *emitter) blocksModelText(mod *fmap.LinearModel) []string {
-	what := fmt.Sprintf("a ridge regression (λ = %s) on Ψ, centred numeric targets", num(mod.Ridge))
-	held := fmt.Sprintf("RMSE %s on the %d held-out rows", g4(mod.HeldRMSE), mod.HeldRows)
-	api := fmt.Sprintf("%s(x) = w·Ψ(x) + b", e.scoreName())
-	if mod.Classes != nil {
-		what = fmt.Sprintf("a ridge classifier (λ = %s) on Ψ, one-vs-rest ±1 targets centred, %d classes", num(mod.Ridge), len(mod.Classes))
-		held = fmt.Sprintf("accuracy %s on the %d held-out rows", g4(mod.HeldAccuracy), mod.HeldRows)
-		api = fmt.Sprintf("%s writes w_c·Ψ(x) + b_c per class, %s returns the label of the largest", e.scoresName(), e.className())
-	}
-	data := ""
-	if mod.DataSHA256 != "" {
-		data = fmt.Sprintf(" of the data (sha256:%s)", mod.DataSHA256)
-	}
+	what, held, api, data := e.modelWords(mod)
 	return paragraphs(
 		fmt.Sprintf("Model: %s, trained on this map's features (the kept kernels' blocks, scaled by √d_g) on the %d rows to fit%s; %s (rows neither the group lasso nor the model saw). %s.",
 			what, mod.Rows, data, held, api),

@@ -237,6 +237,20 @@ func negativeText(m *shape) string {
 	return "x = 0 gives zeros; " + neg + "; " + nf
 }
 
+// specLines opens the header after its first line: the spec's path and
+// hash, its restatement (Info.Spec) indented, and a blank line.
+func (e *emitter) specLines() []string {
+	p := e.p
+	lines := []string{"", fmt.Sprintf("Spec: %s (hash %s)", p.info.SpecPath, p.info.SpecHash)}
+	if s := strings.TrimRight(p.info.Spec, "\n"); s != "" {
+		for _, l := range strings.Split(s, "\n") {
+			lines = append(lines, "  "+strings.TrimRight(l, "\r"))
+		}
+	}
+	lines = append(lines, "")
+	return lines
+}
+
 // header returns the lines of the file's header comment after the first.
 func (e *emitter) header() []string {
 	p := e.p
@@ -245,13 +259,7 @@ func (e *emitter) header() []string {
 	}
 	m := p.m
 	v := m.Errors
-	lines := []string{"", fmt.Sprintf("Spec: %s (hash %s)", p.info.SpecPath, p.info.SpecHash)}
-	if s := strings.TrimRight(p.info.Spec, "\n"); s != "" {
-		for _, l := range strings.Split(s, "\n") {
-			lines = append(lines, "  "+strings.TrimRight(l, "\r"))
-		}
-	}
-	lines = append(lines, "")
+	lines := e.specLines()
 	lines = append(lines, wrap(fmt.Sprintf("%s is a feature map Ψ: ℝ%s → ℝ%s with Ψ(x)·Ψ(y) ≈ K(x, y), stated the way an approximation generator states its interval and maximum error:",
 		p.name, supIn(p.in), sup(p.dim)))...)
 	lines = append(lines, "")

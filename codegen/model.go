@@ -63,23 +63,30 @@ func (e *emitter) modelLayout() string {
 // predictor should be taken.
 func (e *emitter) modelText() []string {
 	mod := e.p.model()
-	what := fmt.Sprintf("a ridge regression (λ = %s) on Ψ, centred numeric targets", num(mod.Ridge))
-	held := fmt.Sprintf("RMSE %s on the %d held-out rows", g4(mod.HeldRMSE), mod.HeldRows)
-	api := fmt.Sprintf("%s(x) = w·Ψ(x) + b", e.scoreName())
-	if mod.Classes != nil {
-		what = fmt.Sprintf("a ridge classifier (λ = %s) on Ψ, one-vs-rest ±1 targets centred, %d classes", num(mod.Ridge), len(mod.Classes))
-		held = fmt.Sprintf("accuracy %s on the %d held-out rows", g4(mod.HeldAccuracy), mod.HeldRows)
-		api = fmt.Sprintf("%s writes w_c·Ψ(x) + b_c per class, %s returns the label of the largest", e.scoresName(), e.className())
-	}
-	data := ""
-	if mod.DataSHA256 != "" {
-		data = fmt.Sprintf(" of the data (sha256:%s)", mod.DataSHA256)
-	}
+	what, held, api, data := e.modelWords(mod)
 	return paragraphs(
 		fmt.Sprintf("Model: %s, trained on this map's Ψ over the %d rows to fit%s; %s (rows never trained on, nor used in learning). %s.",
 			what, mod.Rows, data, held, api),
 		"It is the model learning fitted, shipped as it is: a baseline fitted to a sample with the λ above (the learn section's ridge, chosen on the validation split with ridge: auto; a fixed small ridge for a kernels section), not tuned for prediction. "+
 			fmt.Sprintf("With more labelled data, or another loss, retrain a linear model on %s's features (Ψ is the part that is designed and verified) rather than relying on these weights.", e.p.name))
+}
+
+// modelWords says what a model is (ridge regression or classifier, λ),
+// how it did on the held-out rows, its API and the data it was trained on,
+// for the header's model paragraph.
+func (e *emitter) modelWords(mod *fmap.LinearModel) (what, held, api, data string) {
+	what = fmt.Sprintf("a ridge regression (λ = %s) on Ψ, centred numeric targets", num(mod.Ridge))
+	held = fmt.Sprintf("RMSE %s on the %d held-out rows", g4(mod.HeldRMSE), mod.HeldRows)
+	api = fmt.Sprintf("%s(x) = w·Ψ(x) + b", e.scoreName())
+	if mod.Classes != nil {
+		what = fmt.Sprintf("a ridge classifier (λ = %s) on Ψ, one-vs-rest ±1 targets centred, %d classes", num(mod.Ridge), len(mod.Classes))
+		held = fmt.Sprintf("accuracy %s on the %d held-out rows", g4(mod.HeldAccuracy), mod.HeldRows)
+		api = fmt.Sprintf("%s writes w_c·Ψ(x) + b_c per class, %s returns the label of the largest", e.scoresName(), e.className())
+	}
+	if mod.DataSHA256 != "" {
+		data = fmt.Sprintf(" of the data (sha256:%s)", mod.DataSHA256)
+	}
+	return what, held, api, data
 }
 
 // modelAPI emits the predictor of a map with a model.

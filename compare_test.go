@@ -230,14 +230,7 @@ func TestCompareRelativeSignaturePlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := c.ReportInput()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := report.Write(dir, in); err != nil {
-		t.Fatal(err)
-	}
+	dir, _ := writeReport(t, c)
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -322,14 +315,7 @@ compare:
 	if got, want := c.WidthRule(), "li at D = width/64 (per coordinate); nystroem (random) at D = width"; got != want {
 		t.Errorf("width rule %q, want %q", got, want)
 	}
-	in, err := c.ReportInput()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := report.Write(dir, in); err != nil {
-		t.Fatal(err)
-	}
+	dir, in := writeReport(t, c)
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -352,4 +338,19 @@ compare:
 			t.Errorf("results cell %s at width %d: map_dim %d", rc.Method, rc.Dim, rc.MapDim)
 		}
 	}
+}
+
+// writeReport writes c's report into a temporary directory and returns
+// the directory and the report's input.
+func writeReport(t *testing.T, c *Comparison) (string, *report.Input) {
+	t.Helper()
+	in, err := c.ReportInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := report.Write(dir, in); err != nil {
+		t.Fatal(err)
+	}
+	return dir, in
 }

@@ -147,7 +147,7 @@ func TestStageGammaSearch(t *testing.T) {
 	for _, g0 := range []float64{100, 0.1} {
 		// Target 2: unattainable, the bisection closes on γ = 2.
 		c := &fitter{dim: 2, lp: &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default()}, progress: func(string) {}}
-		outs, err := c.search(pool, 0, g0, steps)
+		outs, err := c.search(pool, 0, g0, steps, nil)
 		if err != nil {
 			t.Fatalf("g0=%g: %v", g0, err)
 		}
@@ -198,7 +198,7 @@ func TestStageGammaSearch(t *testing.T) {
 
 		// Target 3: attained for every γ > 2.
 		c = &fitter{dim: 3, lp: &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default()}, progress: func(string) {}}
-		outs, err = c.search(pool, 0, g0, steps)
+		outs, err = c.search(pool, 0, g0, steps, nil)
 		if err != nil {
 			t.Fatalf("g0=%g: %v", g0, err)
 		}

@@ -521,13 +521,13 @@ func TestStageWarmRowGeneration(t *testing.T) {
 		return p
 	}
 	first := build(0)
-	first.initial = largest(first.r, len(first.cost)/2+polishStartMin)
+	first.initial = largest(first.r, 2*len(first.cost)+polishStartMin)
 	_, _, warm, err := lp.solvePairs(first, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	next := build(0.03)
-	next.initial = largest(next.r, len(next.cost)/2+polishStartMin)
+	next.initial = largest(next.r, 2*len(next.cost)+polishStartMin)
 	x, tw, _, err := lp.solvePairs(next, warm.carry(next.initial))
 	if err != nil {
 		t.Fatal(err)

@@ -19,11 +19,12 @@ import (
 // the ratio of the actual to the predicted decrease.
 
 const (
-	polishStartMin = 20
-	polishMaxSteps = 80
-	polishRho0     = 0.05
-	polishRhoMax   = 0.5
-	polishRhoMin   = 1e-10
+	polishStartPerCol = 2
+	polishStartMin    = 20
+	polishMaxSteps    = 80
+	polishRho0        = 0.05
+	polishRhoMax      = 0.5
+	polishRhoMin      = 1e-10
 )
 
 // polish improves (ω, α) on the fitting set and returns the best iterate and
@@ -100,11 +101,9 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 			}
 		}
 		// L∞: start the row generation from the points of the largest
-		// errors, one per step variable (each is split in two columns) and
-		// polishStartMin more: the optimum's active set has at most one
-		// per variable and t. The row generation adds whatever else the
-		// step makes exceed.
-		lp.initial = largest(r, len(lp.cost)/2+polishStartMin)
+		// errors, a few per column (the optimum's active set has at most
+		// one per column); it adds whatever else the step makes exceed.
+		lp.initial = largest(r, polishStartPerCol*len(lp.cost)+polishStartMin)
 		// The step before leaves a warm start when the LP has the same
 		// columns (no weight reached or left 0): the same rows for a whole
 		// LP, else its tight points and the new largest errors.

@@ -141,7 +141,7 @@ func (c *fitter) run() (*Result, error) {
 		steps = append(steps, step{Step{Name: name, Map: m}, c.scoreMap(m)})
 	}
 	c.progress(fmt.Sprintf("discrete LP: pool of %d frequencies, |Z| = %d, γ search for D = %d", len(c.p.Pool), c.lp.fit.size(), c.dim))
-	outs, err := c.search(c.p.Pool, 0, 100, 12)
+	outs, err := c.search(c.p.Pool, 0, 100, 12, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func (c *fitter) run() (*Result, error) {
 	dmax := c.p.Spacing
 	for it := 0; it < c.opt.RefineIterations; it++ {
 		c.progress(fmt.Sprintf("continuous refinement %d/%d over %d frequencies, d_max = %.3g", it+1, c.opt.RefineIterations, len(pool), dmax))
-		outs, err := c.search(pool, dmax, out.tradeoff, 4)
+		outs, err := c.search(pool, dmax, out.tradeoff, 4, out.warm)
 		if err != nil {
 			if ctxErr := c.ctx.Err(); ctxErr != nil {
 				return nil, ctxErr
@@ -373,8 +373,11 @@ func (c *fitter) scoreMap(m *fmap.Map) float64 {
 // search runs the γ search of Chum §2.1 over a pool: bracket γ by factors of
 // 10 around g0 until D(γ) straddles the target, then bisect in log space.
 // Every LP output is truncated to the target dimension and recorded as a
-// candidate. It returns all outputs.
-func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int) ([]*lpOutput, error) {
+// candidate. It returns all outputs. A seed, if given, is the warm start of
+// an LP at g0 over a pool of the same size (the continuous refinement's
+// previous output, whose frequencies this pool moves): the first LP starts
+// from its tight points and basis.
+func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm) ([]*lpOutput, error) {
 	var outs []*lpOutput
 	var firstErr error
 	// solve returns nil (and remembers why) when the LP at γ fails: one
@@ -384,6 +387,12 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int) ([]*lpOut
 		for _, o := range outs { // a warm start pays only for nearby γ
 			if math.Abs(math.Log(g/o.tradeoff)) < 0.01 {
 				warm = o.warm
+			}
+		}
+		if f := c.lp.fit; len(outs) == 0 && seed != nil && g == g0 {
+			warm = seed // a whole LP: the same rows
+			if f.norm == fmap.LInf && f.size() > rowGenMin {
+				warm = seed.carry(sampleRows(f.size()))
 			}
 		}
 		o, err := c.lp.chum(pool, dmax, g, warm)

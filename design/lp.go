@@ -240,12 +240,7 @@ func (s *lpSolver) solvePairs(lp *pairLP, warm *pairWarm) ([]float64, float64, *
 	case lp.initial != nil:
 		rows = slices.Clone(lp.initial)
 	default:
-		for i := 0; i < np; i += rowGenStart {
-			rows = append(rows, i)
-		}
-		if rows[len(rows)-1] != np-1 {
-			rows = append(rows, np-1)
-		}
+		rows = sampleRows(np)
 	}
 	in := make([]bool, np)
 	for _, i := range rows {
@@ -292,6 +287,19 @@ func (s *lpSolver) solvePairs(lp *pairLP, warm *pairWarm) ([]float64, float64, *
 			basis.Rows = append(basis.Rows, solver.Basic, solver.Basic)
 		}
 	}
+}
+
+// sampleRows is the default start of a row generation over np points:
+// every rowGenStart-th point and the last.
+func sampleRows(np int) []int {
+	var rows []int
+	for i := 0; i < np; i += rowGenStart {
+		rows = append(rows, i)
+	}
+	if rows[len(rows)-1] != np-1 {
+		rows = append(rows, np-1)
+	}
+	return rows
 }
 
 // solveRows builds the LP on the given points (in that order) and solves

@@ -147,7 +147,7 @@ func TestStageGammaSearch(t *testing.T) {
 	for _, g0 := range []float64{100, 0.1} {
 		// Target 2: unattainable, the bisection closes on γ = 2.
 		c := &fitter{dim: 2, lp: &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default()}, progress: func(string) {}}
-		outs, err := c.search(pool, 0, g0, steps)
+		outs, err := c.search(pool, 0, g0, steps, nil)
 		if err != nil {
 			t.Fatalf("g0=%g: %v", g0, err)
 		}
@@ -198,7 +198,7 @@ func TestStageGammaSearch(t *testing.T) {
 
 		// Target 3: attained for every γ > 2.
 		c = &fitter{dim: 3, lp: &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default()}, progress: func(string) {}}
-		outs, err = c.search(pool, 0, g0, steps)
+		outs, err = c.search(pool, 0, g0, steps, nil)
 		if err != nil {
 			t.Fatalf("g0=%g: %v", g0, err)
 		}
@@ -498,5 +498,72 @@ func TestStageExchange(t *testing.T) {
 	// 1e-9: the solver's tolerances in the polish LPs.
 	if len(got.alpha) != 1 || got.omega[0][0] != 0 || math.Abs(got.alpha[0]-1.5) > 1e-9 || math.Abs(got.score-0.5) > 1e-9 {
 		t.Errorf("exchange ended at ω = %v, α = %v, score %.12g; want the constant 1.5 with error 0.5", got.omega, got.alpha, got.score)
+	}
+}
+
+// TestStageWarmRowGeneration: an L∞ LP solved by row generation from the
+// largest errors, warm from the carried basis of a neighbouring LP (the
+// polish's next step: the same columns, moved values), reaches the optimum
+// of the whole LP solved at once, and leaves no point above it.
+func TestStageWarmRowGeneration(t *testing.T) {
+	f := stageFit(fmap.LInf, 3*math.Pi, 600, func(l float64) float64 { return math.Exp(-l * l / 2) })
+	lp := &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default()}
+	build := func(shift float64) *pairLP {
+		p := newPairLP(lp.weightedSignature(), 1)
+		for j := range 6 {
+			om := 0.4*float64(j) + shift
+			v := make([]float64, f.size())
+			for i := range v {
+				v[i] = math.Cos(om * f.point(i)[0])
+			}
+			p.add(0, 0, math.Inf(1), v)
+		}
+		return p
+	}
+	first := build(0)
+	first.initial = largest(first.r, 2*len(first.cost)+polishStartMin)
+	_, _, warm, err := lp.solvePairs(first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := build(0.03)
+	next.initial = largest(next.r, 2*len(next.cost)+polishStartMin)
+	x, tw, _, err := lp.solvePairs(next, warm.carry(next.initial))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := make([]int, f.size())
+	for i := range all {
+		all[i] = i
+	}
+	_, tf, _, err := lp.solveRows(next, all, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1e-9: the solver's tolerances, relative to the error's size.
+	if math.Abs(tw-tf) > 1e-9*math.Max(tf, 1) {
+		t.Errorf("warm row generation ends at t = %.12g, the whole LP at %.12g", tw, tf)
+	}
+	worst := 0.0
+	for i := range f.size() {
+		e := next.r[i]
+		for j, xj := range x {
+			e -= next.v[j][i] * xj
+		}
+		worst = math.Max(worst, math.Abs(e))
+	}
+	if worst > tw*(1+1e-9)+1e-12 {
+		t.Errorf("a point's error %.12g exceeds the LP's bound %.12g", worst, tw)
+	}
+}
+
+// TestLargest: the k entries of largest magnitude, in index order.
+func TestLargest(t *testing.T) {
+	r := []float64{0.1, -5, 3, 0, -2, 4}
+	if got, want := largest(r, 3), []int{1, 2, 5}; !slices.Equal(got, want) {
+		t.Errorf("largest(%v, 3) = %v, want %v", r, got, want)
+	}
+	if got := largest(r, 10); len(got) != len(r) {
+		t.Errorf("largest with k > len: %v", got)
 	}
 }

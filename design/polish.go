@@ -1,10 +1,12 @@
 package design
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/solver"
 )
 
 // Polish: a minimax (or L1) trust-region sequential LP on frequencies and
@@ -17,10 +19,12 @@ import (
 // the ratio of the actual to the predicted decrease.
 
 const (
-	polishMaxSteps = 80
-	polishRho0     = 0.05
-	polishRhoMax   = 0.5
-	polishRhoMin   = 1e-10
+	polishStartPerCol = 2
+	polishStartMin    = 20
+	polishMaxSteps    = 80
+	polishRho0        = 0.05
+	polishRhoMax      = 0.5
+	polishRhoMin      = 1e-10
 )
 
 // polish improves (ω, α) on the fitting set and returns the best iterate and
@@ -35,6 +39,7 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 	f.residuals(r, omega, alpha)
 	F := f.normOf(r)
 	rho := polishRho0
+	var prev *pairWarm
 	grad := make([]float64, nz*f.n)
 	phi := make([]float64, nz)
 	for step := 0; step < polishMaxSteps && rho > polishRhoMin; step++ {
@@ -42,12 +47,6 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 			return nil, nil, 0, err
 		}
 		lp := newPairLP(r, 1)
-		// L∞: start the row generation from the points near the maximum.
-		for i, e := range r {
-			if math.Abs(e) >= 0.5*F {
-				lp.initial = append(lp.initial, i)
-			}
-		}
 		scale := 0.0
 		for _, a := range alpha {
 			scale += a
@@ -101,7 +100,22 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 				addPair(j, c, down, rho, v)
 			}
 		}
-		x, t, _, err := s.solvePairs(lp, nil)
+		// L∞: start the row generation from the points of the largest
+		// errors, a few per column (the optimum's active set has at most
+		// one per column); it adds whatever else the step makes exceed.
+		lp.initial = largest(r, polishStartPerCol*len(lp.cost)+polishStartMin)
+		// The step before leaves a warm start when the LP has the same
+		// columns (no weight reached or left 0): the same rows for a whole
+		// LP, else its tight points and the new largest errors.
+		warm := prev
+		switch {
+		case prev == nil || len(prev.basis.Cols) != len(lp.cost)+1:
+			warm = nil
+		case f.norm == fmap.LInf && nz > rowGenMin:
+			warm = prev.carry(lp.initial)
+		}
+		x, t, w, err := s.solvePairs(lp, warm)
+		prev = w
 		if err != nil {
 			if ctxErr := s.ctx.Err(); ctxErr != nil {
 				return nil, nil, 0, ctxErr
@@ -171,6 +185,46 @@ func cloneFreqs(omega [][]float64) [][]float64 {
 	out := make([][]float64, len(omega))
 	for j, om := range omega {
 		out[j] = slices.Clone(om)
+	}
+	return out
+}
+
+// largest returns the indices of the k entries of r of largest magnitude
+// (all of them if there are no more than k), in index order.
+func largest(r []float64, k int) []int {
+	idx := make([]int, len(r))
+	for i := range idx {
+		idx[i] = i
+	}
+	if k >= len(r) {
+		return idx
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(math.Abs(r[b]), math.Abs(r[a])) })
+	idx = idx[:k]
+	slices.Sort(idx)
+	return idx
+}
+
+// carry returns a warm start for an LP of the same columns on a new
+// iterate: the points whose rows the solution held tight, with their
+// statuses, and the given points not among them, entering basic.
+func (w *pairWarm) carry(extra []int) *pairWarm {
+	out := &pairWarm{basis: &solver.Basis{Cols: slices.Clone(w.basis.Cols)}}
+	in := map[int]bool{}
+	for k, i := range w.rows {
+		a, b := w.basis.Rows[2*k], w.basis.Rows[2*k+1]
+		if a == solver.Basic && b == solver.Basic {
+			continue
+		}
+		in[i] = true
+		out.rows = append(out.rows, i)
+		out.basis.Rows = append(out.basis.Rows, a, b)
+	}
+	for _, i := range extra {
+		if !in[i] {
+			out.rows = append(out.rows, i)
+			out.basis.Rows = append(out.basis.Rows, solver.Basic, solver.Basic)
+		}
 	}
 	return out
 }

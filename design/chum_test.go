@@ -56,6 +56,9 @@ func verified(t *testing.T, m Method, p *fmap.Problem, dim int) (*Result, map[st
 // pipeline 0.0824, polished 0.0372, harmonic 0.0886; σ = 0.3: 0.105, 0.0224,
 // 0.00485, 0.0105.
 func TestRBFClaims(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four designs of §7.1's claims (seconds); skipped with -short")
+	}
 	for _, sigma := range []float64{0.2, 0.3} {
 		p := rbfProblem(sigma)
 		res, errs := verified(t, &Chum{}, p, 11)
@@ -78,10 +81,15 @@ func TestRBFClaims(t *testing.T) {
 }
 
 // TestChumDeterministic designs the same problem twice with two Chum
-// values: identical maps.
+// values: identical maps (at D = 7, the chain of D = 1..7; D = 4 with
+// -short).
 func TestChumDeterministic(t *testing.T) {
-	a, _ := verified(t, &Chum{}, rbfProblem(0.3), 7)
-	b, _ := verified(t, &Chum{}, rbfProblem(0.3), 7)
+	dim := 7
+	if testing.Short() {
+		dim = 4
+	}
+	a, _ := verified(t, &Chum{}, rbfProblem(0.3), dim)
+	b, _ := verified(t, &Chum{}, rbfProblem(0.3), dim)
 	if !reflect.DeepEqual(a.Map, b.Map) {
 		t.Errorf("two designs differ:\n%v\n%v", a.Map.Fourier().Terms, b.Map.Fourier().Terms)
 	}

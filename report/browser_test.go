@@ -74,6 +74,9 @@ func tail(s string, n int) string {
 // at 360 and 1600 px the page does not scroll sideways, and the plots
 // print numbers as the tables do.
 func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders pages in headless chromium (seconds); skipped with -short")
+	}
 	bin := chromium(t)
 	dir := t.TempDir()
 	if err := Write(dir, testInput()); err != nil {

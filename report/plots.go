@@ -26,7 +26,12 @@ const (
 // figures draws every plot the input allows, in page order.
 func (in *Input) figures() ([]figure, error) {
 	var figs []figure
-	for _, q := range []quantity{qLInf, qRMS} {
+	qs := []quantity{qLInf, qRMS}
+	if in.hasData() {
+		// The error that ranks the maps comes first.
+		qs = []quantity{qDataFrob, qLInf, qRMS}
+	}
+	for _, q := range qs {
 		f, err := in.errorFigure(q)
 		if err != nil {
 			return nil, err
@@ -70,21 +75,28 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 	if q == qRMS {
 		what, file = "RMS", "error-rms.svg"
 	}
+	yLabel := fmt.Sprintf("%s of %s (kernel units)", what, formula)
+	if in.Measure == fmap.Relative {
+		yLabel = fmt.Sprintf("%s of %s", what, formula)
+	}
+	if q == qDataFrob {
+		what, name, file = "Held-out", "Gram-matrix error", "error-data.svg"
+		yLabel = "‖K − ΨΨᵀ‖_F / ‖K‖_F on held-out rows"
+	}
 	title := fmt.Sprintf("%s %s vs dimension D", what, name)
 	xLabel := "output dimension D (features per input)"
 	if in.Widths {
 		title = fmt.Sprintf("%s %s vs output width", what, name)
 		xLabel = "output width (numbers per row)"
 	}
-	c := &chart{title: title, xLabel: xLabel, yLabel: fmt.Sprintf("%s of %s (kernel units)", what, formula), yLog: true}
-	if in.Measure == fmap.Relative {
-		c.yLabel = fmt.Sprintf("%s of %s", what, formula)
-	}
+	c := &chart{title: title, xLabel: xLabel, yLabel: yLabel, yLog: true}
 	lo, hi := math.Inf(1), 0.0
 	zeros := false
 	for i := range in.Methods {
 		for j := range in.Dims {
-			if c := in.Cells[i][j]; c.ok() && c.value(q) > 0 {
+			if c := in.Cells[i][j]; c.ok() && math.IsNaN(c.value(q)) {
+				continue
+			} else if c.ok() && c.value(q) > 0 {
 				lo, hi = math.Min(lo, c.value(q)), math.Max(hi, c.value(q))
 			} else if c.ok() {
 				zeros = true
@@ -99,7 +111,7 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 	for i, m := range in.Methods {
 		var xys []xy
 		for j, d := range in.Dims {
-			if cell := in.Cells[i][j]; cell.ok() {
+			if cell := in.Cells[i][j]; cell.ok() && !math.IsNaN(cell.value(q)) {
 				xys = append(xys, xy{X: float64(d), Y: math.Max(cell.value(q), c.yMin)})
 			}
 		}
@@ -115,6 +127,9 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 	c.xTicks, c.xMin, c.xMax = in.dimTicks()
 	svg, err := c.render(errorW, errorH)
 	caption := fmt.Sprintf("%s error of each method at each %s, measured on %s. Log scale: one gridline per factor of ten.", what, in.axis(), in.measuredOn())
+	if q == qDataFrob {
+		caption = fmt.Sprintf("Relative Frobenius error of the Gram matrix of the held-out data rows (rows no method saw), the error that ranks the methods, at each %s. Log scale: one gridline per factor of ten.", in.axis())
+	}
 	if in.Widths {
 		caption += " Widths are numbers per row: " + in.WidthRule + "."
 	}

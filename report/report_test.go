@@ -298,6 +298,18 @@ func TestRankedByData(t *testing.T) {
 	if len(tabs) != 5 || !strings.HasPrefix(tabs[0].Title, "held-out data: relative Frobenius") || tabs[0].Rows[1].Cells[0].Value != 0.01 || !tabs[0].Rows[1].Cells[0].Best {
 		t.Errorf("tables: %d, first %q %+v", len(tabs), tabs[0].Title, tabs[0].Rows[1].Cells[0])
 	}
+	// The first figure plots the data error that ranks them: one point per
+	// ok cell at its value (odd's 0.01 sits below wide's 0.2).
+	figs, err := in.figures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if figs[0].File != "error-data.svg" || !strings.Contains(figs[0].Caption, "held-out data rows") || len(figs) != len(testInputFigures(t))+1 {
+		t.Errorf("figures %d, first %q: want error-data.svg first, then the others", len(figs), figs[0].File)
+	}
+	if svg := string(figs[0].SVG); !strings.Contains(svg, "Held-out Gram-matrix error") || !strings.Contains(svg, "0.01") {
+		t.Errorf("the data-error figure lacks its title or its 0.01 tick:\n%.600s", svg)
+	}
 	r := in.Results()
 	if got := r.Best[0].Data; len(got) != 1 || got[0] != "odd (x)" {
 		t.Errorf("best by data at D = 1: %v", got)
@@ -310,4 +322,14 @@ func TestRankedByData(t *testing.T) {
 	if cr := cellResult("wide", 1, big); cr.Map != nil || !strings.Contains(cr.MapOmitted, "constants") {
 		t.Errorf("a map of %d constants kept in results.json (%q)", 2*(MaxResultNumbers+1), cr.MapOmitted)
 	}
+}
+
+// testInputFigures returns the figures of the fixture without data.
+func testInputFigures(t *testing.T) []figure {
+	t.Helper()
+	figs, err := testInput().figures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return figs
 }

@@ -65,7 +65,7 @@ func (in *Input) check() error {
 
 // plotFiles are the names of every plot a report may have, for removing
 // the ones an earlier report in the same directory left behind.
-var plotFiles = []string{"error-linf.svg", "error-rms.svg", "kernel-error.svg", "signature-error.svg"}
+var plotFiles = []string{"error-data.svg", "error-linf.svg", "error-rms.svg", "kernel-error.svg", "signature-error.svg"}
 
 // Write renders the report (Render) and writes its files into dir,
 // creating dir if needed. Every file is written atomically: its content

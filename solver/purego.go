@@ -644,6 +644,19 @@ func axpy(y []float64, a float64, x []float64) {
 	}
 }
 
+// axpy4 is axpy(y, a[t], x[t]) for t = 0..3 in turn, in one pass over y.
+func axpy4(y []float64, a [4]float64, x [4][]float64) {
+	x0, x1, x2, x3 := x[0][:len(y)], x[1][:len(y)], x[2][:len(y)], x[3][:len(y)]
+	for i := range y {
+		v := y[i]
+		v += a[0] * x0[i]
+		v += a[1] * x1[i]
+		v += a[2] * x2[i]
+		v += a[3] * x3[i]
+		y[i] = v
+	}
+}
+
 func dotN(a, b []float64) float64 {
 	b = b[:len(a)]
 	s := 0.0

@@ -50,10 +50,21 @@ func (s *simplex) leavingRow(p int, rho []float64) {
 func (s *simplex) pivotRowStructural(p int, rho []float64) {
 	alpha := s.alpha
 	clear(alpha)
+	// Four rows at a time, as in rowActivityDirection.
+	var r [4][]float64
+	var a [4]float64
+	nr := 0
 	for t, i := range s.T {
 		if rho[t] != 0 {
-			axpy(alpha, rho[t], s.row(i))
+			r[nr], a[nr] = s.row(i), rho[t]
+			if nr++; nr == 4 {
+				axpy4(alpha, a, r)
+				nr = 0
+			}
 		}
+	}
+	for t := range nr {
+		axpy(alpha, a[t], r[t])
 	}
 	if p >= s.n {
 		axpy(alpha, -1, s.row(p-s.n))

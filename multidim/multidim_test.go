@@ -176,7 +176,7 @@ func BenchmarkDesign3D73(b *testing.B) {
 // docs/reports/table2-rbf2d-sigma03 (and sigma02).
 func TestTable2Claims(t *testing.T) {
 	if testing.Short() {
-		t.Skip("about five minutes of designs (Proj ⊗ at D = 31 most of it); skipped with -short")
+		t.Skip("about three minutes of designs (Proj ⊗ at D = 31 most of it); skipped with -short")
 	}
 	p := table2Problem(0.3)
 	run := func(name string, dim int) float64 {

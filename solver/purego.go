@@ -33,7 +33,8 @@ import (
 //
 // Algorithm. From a dual feasible start (featmap's design LPs: nonnegative
 // costs and variables, so the all-slack basis qualifies) the dual simplex
-// runs with Dantzig pricing and a two-pass Harris ratio test. Otherwise the
+// runs with Dantzig pricing (dual Devex once a solve runs long: see
+// devexAfter) and a two-pass Harris ratio test. Otherwise the
 // primal simplex runs, with a composite phase 1 (minimising the sum of
 // infeasibilities) when the start is not primal feasible. After either, the
 // kernel is refactorised, x and the duals are recomputed from scratch and
@@ -150,6 +151,12 @@ type simplex struct {
 	// while Bland's anti-cycling rule is in force.
 	degenerate int
 	bland      bool
+
+	// devex selects dual Devex pricing of the leaving row (noDevex forbids
+	// it after a singular kernel); dw holds its reference weights (len
+	// n+m, meaningful for basic variables).
+	devex, noDevex bool
+	dw             []float64
 
 	// scratch
 	rho, alpha, u, v, w, z []float64
@@ -341,6 +348,11 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 			st, err = s.primalSimplex(true)
 		}
 		if err != nil {
+			if errors.Is(err, errSingular) && s.devex {
+				// Devex pricing may have chosen the poorly conditioned
+				// pivots: keep to Dantzig's from here on.
+				s.noDevex = true
+			}
 			if errors.Is(err, errSingular) && round < rounds-1 {
 				// A pivot produced a nearly singular kernel: restart cleanly
 				// from the slack basis rather than give up.
@@ -629,6 +641,19 @@ func axpy(y []float64, a float64, x []float64) {
 	x = x[:len(y)]
 	for i := range y {
 		y[i] += a * x[i]
+	}
+}
+
+// axpy4 is axpy(y, a[t], x[t]) for t = 0..3 in turn, in one pass over y.
+func axpy4(y []float64, a [4]float64, x [4][]float64) {
+	x0, x1, x2, x3 := x[0][:len(y)], x[1][:len(y)], x[2][:len(y)], x[3][:len(y)]
+	for i := range y {
+		v := y[i]
+		v += a[0] * x0[i]
+		v += a[1] * x1[i]
+		v += a[2] * x2[i]
+		v += a[3] * x3[i]
+		y[i] = v
 	}
 }
 

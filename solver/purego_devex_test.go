@@ -15,7 +15,13 @@ import (
 // pivots.
 func readProj2D(t testing.TB) *Problem {
 	t.Helper()
-	f, err := os.Open("testdata/proj2d/refine-832x242.json.gz")
+	return readGzipLP(t, "testdata/proj2d/refine-832x242.json.gz")
+}
+
+// readGzipLP reads a gzip-compressed JSON LP (WriteJSON's form) from path.
+func readGzipLP(t testing.TB, path string) *Problem {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"math"
 	"os"
@@ -15,19 +14,7 @@ import (
 // and then cycled on degenerate pivots (Bland's rule now breaks the run).
 // It must reach the cold solve's optimum.
 func TestWarmStartDegenerateRegression(t *testing.T) {
-	f, err := os.Open("testdata/warmstart/degenerate.json.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ReadJSON(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := readGzipLP(t, "testdata/warmstart/degenerate.json.gz")
 	b, err := os.ReadFile("testdata/warmstart/degenerate.basis")
 	if err != nil {
 		t.Fatal(err)

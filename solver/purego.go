@@ -33,8 +33,7 @@ import (
 //
 // Algorithm. From a dual feasible start (featmap's design LPs: nonnegative
 // costs and variables, so the all-slack basis qualifies) the dual simplex
-// runs with Dantzig pricing (dual Devex once a solve runs long: see
-// devexAfter) and a two-pass Harris ratio test. Otherwise the
+// runs with Dantzig pricing and a two-pass Harris ratio test. Otherwise the
 // primal simplex runs, with a composite phase 1 (minimising the sum of
 // infeasibilities) when the start is not primal feasible. After either, the
 // kernel is refactorised, x and the duals are recomputed from scratch and
@@ -151,12 +150,6 @@ type simplex struct {
 	// while Bland's anti-cycling rule is in force.
 	degenerate int
 	bland      bool
-
-	// devex selects dual Devex pricing of the leaving row (noDevex forbids
-	// it after a singular kernel); dw holds its reference weights (len
-	// n+m, meaningful for basic variables).
-	devex, noDevex bool
-	dw             []float64
 
 	// scratch
 	rho, alpha, u, v, w, z []float64
@@ -348,11 +341,6 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 			st, err = s.primalSimplex(true)
 		}
 		if err != nil {
-			if errors.Is(err, errSingular) && s.devex {
-				// Devex pricing may have chosen the poorly conditioned
-				// pivots: keep to Dantzig's from here on.
-				s.noDevex = true
-			}
 			if errors.Is(err, errSingular) && round < rounds-1 {
 				// A pivot produced a nearly singular kernel: restart cleanly
 				// from the slack basis rather than give up.

@@ -37,12 +37,10 @@ func readGzipLP(t testing.TB, path string) *Problem {
 	return p
 }
 
-// TestDevexOnProj2DLP: on an LP of many near-parallel columns the dual
-// simplex's switch to Devex pricing (devexAfter) keeps the pivots near
-// m + n (Dantzig's rule alone took 4209 pivots, 3.9·(m+n); with the
-// switch 1809), and the optimum is certified and, with CLP compiled in,
-// agrees with CLP's.
-func TestDevexOnProj2DLP(t *testing.T) {
+// TestProj2DLP: an LP of many near-parallel columns (a 2-D Proj ⊗
+// refinement LP; Dantzig's pricing takes 4209 pivots, 3.9·(m+n)) is solved
+// to a certified optimum that, with CLP compiled in, agrees with CLP's.
+func TestProj2DLP(t *testing.T) {
 	p := readProj2D(t)
 	sol, err := pureGo{}.Solve(p, Options{})
 	if err != nil {
@@ -50,9 +48,6 @@ func TestDevexOnProj2DLP(t *testing.T) {
 	}
 	if sol.Status != Optimal {
 		t.Fatalf("status %v (%s) after %d pivots", sol.Status, sol.Message, sol.Iterations)
-	}
-	if mn := p.NumRows + p.NumCols(); sol.Iterations > 2*mn {
-		t.Errorf("%d pivots, more than 2·(m+n) = %d", sol.Iterations, 2*mn)
 	}
 	if clp, err := Get("clp"); err == nil {
 		ref, err := clp.Solve(p, Options{})

@@ -2,6 +2,7 @@ package multidim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/internal/symeig"
 )
 
 // NystroemOptions tune Nyström maps.
@@ -352,9 +354,8 @@ func kmeans(ctx context.Context, rows [][]float64, k int, dist func(a, b []float
 // from its eigendecomposition: eigenvalues below eigenFloor of the largest
 // are dropped (their inverse square roots set to 0) and counted.
 //
-// The eigendecomposition (seconds at D = 1024) cannot be interrupted, so it
-// runs in a goroutine and invSqrt returns ctx's error as soon as ctx is
-// done, leaving that goroutine to finish its work unobserved.
+// The eigendecomposition (seconds at D = 1024) gives way to ctx
+// (symeig.FactorizeContext).
 func invSqrt(ctx context.Context, k fmap.Kernel, land [][]float64) ([]float64, int, error) {
 	d := len(land)
 	w := mat.NewSymDense(d, nil)
@@ -363,16 +364,12 @@ func invSqrt(ctx context.Context, k fmap.Kernel, land [][]float64) ([]float64, i
 			w.SetSym(i, j, k.Eval(land[i], land[j]))
 		}
 	}
-	var eig mat.EigenSym
-	factorised := make(chan bool, 1)
-	go func() { factorised <- eig.Factorize(w, true) }()
-	select {
-	case <-ctx.Done():
-		return nil, 0, ctx.Err()
-	case ok := <-factorised:
-		if !ok {
-			return nil, 0, fmt.Errorf("multidim: the eigendecomposition of the %d×%d landmark kernel matrix failed", d, d)
-		}
+	eig, err := symeig.FactorizeContext(ctx, w)
+	if errors.Is(err, symeig.ErrFailed) {
+		return nil, 0, fmt.Errorf("multidim: the eigendecomposition of the %d×%d landmark kernel matrix failed", d, d)
+	}
+	if err != nil {
+		return nil, 0, err
 	}
 	vals := eig.Values(nil)
 	var vecs mat.Dense

@@ -21,6 +21,13 @@ func Descending(a mat.Symmetric) (vals []float64, vecs *mat.Dense, ok bool) {
 	if !es.Factorize(a, true) {
 		return nil, nil, false
 	}
+	vals, vecs = descending(&es)
+	return vals, vecs, true
+}
+
+// descending returns es's eigenpairs largest first, each vector's
+// largest-magnitude entry positive (see Descending).
+func descending(es *mat.EigenSym) (vals []float64, vecs *mat.Dense) {
 	asc := es.Values(nil)
 	var v mat.Dense
 	es.VectorsTo(&v)
@@ -40,37 +47,41 @@ func Descending(a mat.Symmetric) (vals []float64, vecs *mat.Dense, ok bool) {
 			vecs.Set(i, r, sign*v.At(i, c))
 		}
 	}
-	return vals, vecs, true
+	return vals, vecs
 }
 
-// DescendingContext is Descending that gives way to ctx: the factorisation
-// (seconds for a matrix of a thousand rows, and it cannot be interrupted)
-// runs in a goroutine, and DescendingContext returns ctx's error as soon
-// as ctx is done, leaving that goroutine to finish unobserved (a CLI exits
-// then; a server's cancelled request spends the CPU once).
-func DescendingContext(ctx context.Context, a mat.Symmetric) (vals []float64, vecs *mat.Dense, err error) {
+// FactorizeContext factorises a (eigenvalues ascending, with vectors) in
+// a goroutine and returns ctx's error as soon as ctx is done, leaving that
+// goroutine to finish unobserved (the factorisation takes seconds for a
+// matrix of a thousand rows and cannot be interrupted: a CLI exits then;
+// a server's cancelled request spends the CPU once). It returns ErrFailed
+// when the factorisation fails.
+func FactorizeContext(ctx context.Context, a mat.Symmetric) (*mat.EigenSym, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	type result struct {
-		vals []float64
-		vecs *mat.Dense
-		ok   bool
-	}
-	done := make(chan result, 1)
-	go func() {
-		v, w, ok := Descending(a)
-		done <- result{v, w, ok}
-	}()
+	var es mat.EigenSym
+	done := make(chan bool, 1)
+	go func() { done <- es.Factorize(a, true) }()
 	select {
 	case <-ctx.Done():
-		return nil, nil, ctx.Err()
-	case r := <-done:
-		if !r.ok {
-			return nil, nil, ErrFailed
+		return nil, ctx.Err()
+	case ok := <-done:
+		if !ok {
+			return nil, ErrFailed
 		}
-		return r.vals, r.vecs, nil
+		return &es, nil
 	}
+}
+
+// DescendingContext is Descending that gives way to ctx (FactorizeContext).
+func DescendingContext(ctx context.Context, a mat.Symmetric) (vals []float64, vecs *mat.Dense, err error) {
+	es, err := FactorizeContext(ctx, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	vals, vecs = descending(es)
+	return vals, vecs, nil
 }
 
 // ErrFailed is DescendingContext's error when the factorisation fails.

@@ -1,7 +1,6 @@
 package fmap
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -68,14 +67,7 @@ func TestBlocksEval(t *testing.T) {
 	if d := k.Describe(); !strings.Contains(d, "0.6·RBF kernel") || !strings.Contains(d, "on x_3..x_3") {
 		t.Errorf("Describe: %q", d)
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Map
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
+	back := jsonRoundTrip(t, m)
 	got := make([]float64, m.Dim)
 	back.Eval(got, x)
 	for j := range got {

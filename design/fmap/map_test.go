@@ -260,14 +260,7 @@ func TestValidateRejects(t *testing.T) {
 func TestMapJSONRoundTrip(t *testing.T) {
 	m := homogeneousFourier()
 	m.Fourier().Terms[2].Weight = 0.1 + 0.2 // not exactly representable in decimal
-	b, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Map
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
+	back := jsonRoundTrip(t, m)
 	if err := back.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -301,4 +294,18 @@ func TestEvalHugeInputFinite(t *testing.T) {
 			}
 		}
 	}
+}
+
+// jsonRoundTrip encodes m with encoding/json and decodes it again.
+func jsonRoundTrip(t *testing.T, m *Map) Map {
+	t.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Map
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back
 }

@@ -1,7 +1,6 @@
 package fmap
 
 import (
-	"encoding/json"
 	"math"
 	"reflect"
 	"strings"
@@ -26,14 +25,7 @@ func TestLinearModel(t *testing.T) {
 	if c := m.Model.Class(s); c != 7 {
 		t.Fatalf("class %v, want 7 (scores %v)", c, s)
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Map
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
+	back := jsonRoundTrip(t, m)
 	if !reflect.DeepEqual(back.Model, m.Model) {
 		t.Fatalf("round trip: %+v, want %+v", back.Model, m.Model)
 	}

@@ -3,9 +3,11 @@ package multidim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,6 +41,40 @@ func designed(t testing.TB, m design.Method, p *fmap.Problem, dim int) (*design.
 		t.Fatal(err)
 	}
 	return res, fmap.Verify(res.Map, ref)
+}
+
+// table2Designs holds the Table 2 designs (σ = 0.3) made so far in this
+// test binary, by method name and D, so that the tests that need the same
+// design (TestModulationBeatsGreedy and TestTable2Claims at D = 31) make it
+// once.
+var table2Designs = struct {
+	sync.Mutex
+	m map[string]table2Design
+}{m: map[string]table2Design{}}
+
+type table2Design struct {
+	res *design.Result
+	v   fmap.Verification
+}
+
+// table2Designed designs Table 2's problem at σ = 0.3 with the named
+// method ("tensor-greedy", "modulation", "proj ⊗", "proj") at dim, once
+// per test binary, and verifies it.
+func table2Designed(t *testing.T, name string, dim int) (*design.Result, fmap.Verification) {
+	t.Helper()
+	key := fmt.Sprintf("%s/%d", name, dim)
+	table2Designs.Lock()
+	defer table2Designs.Unlock()
+	if d, ok := table2Designs.m[key]; ok {
+		return d.res, d.v
+	}
+	m := map[string]design.Method{
+		"tensor-greedy": &TensorGreedy{}, "modulation": &Modulation{},
+		"proj ⊗": &Projection{Opts: ProjectionOptions{Pool: PoolTensor}}, "proj": &Projection{},
+	}[name]
+	res, v := designed(t, m, table2Problem(0.3), dim)
+	table2Designs.m[key] = table2Design{res, v}
+	return res, v
 }
 
 // TestTensorGreedy: "⊗ no LP" keeps the products of the per-axis designs'
@@ -90,9 +126,8 @@ func TestTensorGreedy(t *testing.T) {
 // paper: by 2–3×), and its map is verified on a grid ten times denser per
 // axis than Z.
 func TestModulationBeatsGreedy(t *testing.T) {
-	p := table2Problem(0.3)
-	_, gv := designed(t, &TensorGreedy{}, p, 31)
-	m, mv := designed(t, &Modulation{}, p, 31)
+	_, gv := table2Designed(t, "tensor-greedy", 31)
+	m, mv := table2Designed(t, "modulation", 31)
 	eg, em := gv.Reported.LInf, mv.Reported.LInf
 	if !(em < eg) {
 		t.Errorf("modulation %.4g does not beat tensor-greedy %.4g", em, eg)
@@ -178,13 +213,8 @@ func TestTable2Claims(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about three minutes of designs (Proj ⊗ at D = 31 most of it); skipped with -short")
 	}
-	p := table2Problem(0.3)
 	run := func(name string, dim int) float64 {
-		m := map[string]design.Method{
-			"tensor-greedy": &TensorGreedy{}, "modulation": &Modulation{},
-			"proj ⊗": &Projection{Opts: ProjectionOptions{Pool: PoolTensor}}, "proj": &Projection{},
-		}[name]
-		res, v := designed(t, m, p, dim)
+		res, v := table2Designed(t, name, dim)
 		e := v.Reported.LInf
 		t.Logf("D = %d %-14s L∞ %.4g (%d LPs)", dim, name, e, res.LPs)
 		return e

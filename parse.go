@@ -206,6 +206,10 @@ type (
 		Compare kv `yaml:"compare"`
 		Data    kv `yaml:"data"`
 		Learn   kv `yaml:"learn"`
+		Emit    kv `yaml:"emit"`
+	}
+	emitDoc struct {
+		Tables string `yaml:"tables" spec:"enum=fast|compact|small,what=choice"`
 	}
 	learnDoc struct {
 		Sigma      string  `yaml:"sigma" spec:"enum=shared|per-axis"`
@@ -281,6 +285,9 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 	if err := p.name(top, d.Name, s); err != nil {
 		return err
 	}
+	if err := p.emitSection(top, d.Emit, s); err != nil {
+		return err
+	}
 	s.Problem = &fmap.Problem{}
 	if d.Kernels.V != nil {
 		return p.kernelsSpec(top, d, s)
@@ -305,6 +312,24 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 		return err
 	}
 	return p.learnSection(d.Learn, s)
+}
+
+// emitSection reads the optional emit section: how gen writes the map's
+// code. A comparison emits none, so a compare spec with one is refused.
+func (p *parser) emitSection(top *mapping, n kv, s *Spec) error {
+	s.Emit = EmitSpec{Tables: "fast"}
+	if n.V == nil {
+		return nil
+	}
+	d := emitDoc{Tables: "fast"}
+	if _, err := p.section(n.V, "emit", &d); err != nil {
+		return err
+	}
+	if top.keys["compare"] != nil {
+		return p.errAt(n.K, "emit", "a comparison emits no code: emit is for a spec with target and method (featmap gen)")
+	}
+	s.Emit = EmitSpec{Tables: d.Tables, Line: n.K.Line}
+	return nil
 }
 
 // learnSection reads the learn section: σ learned from the data's labels

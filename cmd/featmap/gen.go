@@ -106,6 +106,10 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 	}
+	tables, ok := codegen.TablesNamed(spec.Emit.Tables)
+	if !ok { // the decoder accepts only codegen's names (TestEmitTablesNames)
+		return failed(stderr, spec.Path, fmt.Errorf("%w: emit.tables %q is no codegen.Tables", featmap.ErrInternal, spec.Emit.Tables))
+	}
 	d, err := spec.Design(ctx, opts)
 	if err != nil {
 		return failed(stderr, spec.Path, err)
@@ -125,6 +129,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Spec:     strings.Join(specLines, "\n"),
 		File:     outFile(*out),
 		Key:      key,
+		Tables:   tables,
 	}
 	gen, err := codegen.GenerateFiles(vm, info)
 	switch {

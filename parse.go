@@ -36,10 +36,11 @@ import (
 //	target:  {dim | max_error, max_dim}   and   method: {name, options…}
 //	  or
 //	compare: {methods: [name or {name, options…}, …], dims: [D, …] | widths: [W, …]}
+//	emit:    {tables: fast | compact | small}   optional; not with compare
 //
 // Every default is filled in: gamma 1, dims 1, negative sign (homogeneous
 // kernels), norm linf, weight absolute (homogeneous) or uniform (rbf),
-// max_dim DefaultMaxDim, sigma broadcast to every axis. A method's options
+// max_dim DefaultMaxDim, sigma broadcast to every axis, emit.tables fast. A method's options
 // are decoded strictly into its options struct (see design.Method), with
 // the defaults that do not depend on the problem filled in; the others stay
 // 0, which the options document as their default. Methods are checked

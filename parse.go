@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"hash"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -80,7 +81,7 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, fileError(path, err)
 	case !fi.Mode().IsRegular():
 		return nil, &SpecError{Path: path, Msg: fmt.Sprintf("not a regular file (%s): featmap reads specs only from regular files", fi.Mode().Type())}
 	case fi.Size() > MaxSpecBytes:
@@ -88,7 +89,7 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fileError(path, err)
 	}
 	// The file may have grown since: read at most one byte beyond the limit.
 	data, err := io.ReadAll(io.LimitReader(f, MaxSpecBytes+1))
@@ -135,6 +136,18 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 		}
 	}
 	return s, nil
+}
+
+// fileError is the *SpecError of a spec file that could not be opened:
+// "path: no such file or directory", not the system call's "stat path: …";
+// errors.Is(err, fs.ErrNotExist) holds as for the bare error.
+func fileError(path string, err error) error {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Err.Error()
+	}
+	return &SpecError{Path: path, Msg: msg, Err: err}
 }
 
 // checkDataBudget checks the target against the verification budget

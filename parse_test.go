@@ -775,7 +775,7 @@ func TestLoadSpecErrors(t *testing.T) {
 		{"testdata/specs/li-empty.yaml", "testdata/specs/li-empty.yaml:8: method.data: testdata/specs/data/empty.txt: no values", false},
 		{"testdata/specs/li-missing.yaml", "testdata/specs/li-missing.yaml:8: method.data: open testdata/specs/data/missing.txt: no such file or directory", true},
 		{"testdata/specs/compare-bad-data.yaml", "testdata/specs/compare-bad-data.yaml:9: compare.methods[1].data: testdata/specs/data/negative.txt:1: -0.25 is negative; values must be nonnegative", false},
-		{"testdata/specs/no-such-spec.yaml", "stat testdata/specs/no-such-spec.yaml: no such file or directory", true},
+		{"testdata/specs/no-such-spec.yaml", "testdata/specs/no-such-spec.yaml: no such file or directory", true},
 	} {
 		s, err := LoadSpec(tt.path)
 		if err == nil {

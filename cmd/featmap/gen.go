@@ -41,6 +41,8 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "the file name and -solver, and they are unchanged (and its .bin and the -map file exist as written).")
 		fmt.Fprintln(stderr, "gen prints a line saying so on stderr and exits 0; -force redesigns anyway. -check, for CI, only")
 		fmt.Fprintln(stderr, "tells: exit 0 when fresh, 1 with \"FILE is stale: <reason>\" on stderr, 2 on bad usage.")
+		fmt.Fprintln(stderr, "The spec's emit: {tables: fast | compact | small} trades the file's size against speed for maps")
+		fmt.Fprintln(stderr, "evaluated by polynomial pieces (interval and 2-D/3-D Fourier maps; README: Generated-file size).")
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "example: featmap gen -o chi2_gen.go -pkg hist specs/table1-chi2-7d.yaml")
 		fmt.Fprintln(stderr, "         featmap gen -check -o chi2_gen.go -pkg hist specs/table1-chi2-7d.yaml")

@@ -578,7 +578,7 @@ func TestGenCheckOptionFile(t *testing.T) {
 func TestGenHelp(t *testing.T) {
 	code, stdout, errOut := runCLI("gen", "-h")
 	help := stdout + errOut
-	for _, want := range []string{"-check", "-force", "is stale", "featmap gen -check -o", "FEATMAP_FORCE"} {
+	for _, want := range []string{"-check", "-force", "is stale", "featmap gen -check -o", "FEATMAP_FORCE", "emit: {tables: fast | compact | small}"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("gen -h does not mention %q", want)
 		}

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/internal/atomicfile"
 )
 
 // DataSpec is the spec's data section: a file of samples of the inputs,
@@ -120,7 +121,7 @@ func loadData(s *Spec, progress func(string)) error {
 		return dataErr(0, -1, err, "%v (%s)", errors.Unwrap(err), where)
 	}
 	if !fi.Mode().IsRegular() {
-		return dataErr(0, -1, nil, "not a regular file (%s): featmap reads data only from regular files", fi.Mode().Type())
+		return dataErr(0, -1, nil, "not a regular file (%s): featmap reads data only from regular files", atomicfile.Kind(fi.Mode()))
 	}
 	f, err := os.Open(name)
 	if err != nil {

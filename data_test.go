@@ -353,9 +353,9 @@ func TestSpecFileLimits(t *testing.T) {
 	if err := os.WriteFile(big, []byte(chi2DataSpec("{file: d.csv}")+"#"+strings.Repeat("x", MaxSpecBytes)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	paths := map[string]string{big: "more than the 1048576 a spec may have", "/dev/zero": "not a regular file"}
+	paths := map[string]string{big: "more than the 1048576 a spec may have", "/dev/zero": "not a regular file (a character device)", dir: "not a regular file (a directory)"}
 	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
-		paths[fifo] = "not a regular file"
+		paths[fifo] = "not a regular file (a named pipe)"
 	}
 	for path, want := range paths {
 		start := time.Now()

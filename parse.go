@@ -21,6 +21,7 @@ import (
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/homogeneous"
+	"github.com/featmap/featmap/internal/atomicfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -83,7 +84,7 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 	case err != nil:
 		return nil, fileError(path, err)
 	case !fi.Mode().IsRegular():
-		return nil, &SpecError{Path: path, Msg: fmt.Sprintf("not a regular file (%s): featmap reads specs only from regular files", fi.Mode().Type())}
+		return nil, &SpecError{Path: path, Msg: fmt.Sprintf("not a regular file (%s): featmap reads specs only from regular files", atomicfile.Kind(fi.Mode()))}
 	case fi.Size() > MaxSpecBytes:
 		return nil, &SpecError{Path: path, Msg: fmt.Sprintf("%d bytes, more than the %d a spec may have", fi.Size(), MaxSpecBytes)}
 	}

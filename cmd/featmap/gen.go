@@ -79,7 +79,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// freshness check would block, and a device or symlink is never
 		// replaced (issue 18).
 		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-			fmt.Fprintf(stderr, "featmap gen: %s %s: not a regular file (%v): gen writes only to a regular file or a new path\n", flagName, path, fi.Mode())
+			fmt.Fprintf(stderr, "featmap gen: %s %s: not a regular file (%s): gen writes only to a regular file or a new path\n", flagName, path, atomicfile.Kind(fi.Mode()))
 			return exitUsage
 		}
 	}

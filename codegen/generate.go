@@ -59,13 +59,16 @@ const (
 	// D multiplications and D additions per input.
 	Fast Tables = iota
 	// Compact takes Fast's degree or one more, whichever needs fewer
-	// coefficients (with the fewest pieces that meet the target): about a
-	// third of the table for 1.1–1.3× the time per input on the shipped
-	// maps (README, "Generated-file size").
+	// coefficients (with the fewest pieces that meet the target): on the
+	// shipped maps about a third of the file for 1.1–1.4× the time per
+	// input while Fast's table stays in the cache, and less time than
+	// Fast's once other work has pushed the tables out (README,
+	// "Generated-file size"; BenchmarkTables).
 	Compact
 	// Small takes the degree, up to 7, with the fewest coefficients (and
-	// then the fewest pieces): about a tenth of the table for 1.4–2× the
-	// time per input on the shipped maps.
+	// then the fewest pieces): on the shipped maps about a tenth of the
+	// file for 1.5–2.1× the time per input with warm caches, about
+	// Fast's time with cold ones.
 	Small
 )
 

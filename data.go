@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/internal/atomicfile"
 )
 
 // DataSpec is the spec's data section: a file of samples of the inputs,
@@ -112,10 +113,15 @@ func loadData(s *Spec, progress func(string)) error {
 	}
 	fi, err := os.Stat(name)
 	if err != nil {
-		return dataErr(0, -1, err, "%v", errors.Unwrap(err))
+		// Which line named it, and from where a relative path is read.
+		where := fmt.Sprintf("data.file, %s:%d", s.Path, d.Line)
+		if !filepath.IsAbs(d.File) {
+			where += ", relative to the spec's directory"
+		}
+		return dataErr(0, -1, err, "%v (%s)", errors.Unwrap(err), where)
 	}
 	if !fi.Mode().IsRegular() {
-		return dataErr(0, -1, nil, "not a regular file (%s): featmap reads data only from regular files", fi.Mode().Type())
+		return dataErr(0, -1, nil, "not a regular file (%s): featmap reads data only from regular files", atomicfile.Kind(fi.Mode()))
 	}
 	f, err := os.Open(name)
 	if err != nil {

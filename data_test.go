@@ -186,14 +186,15 @@ func TestDataErrors(t *testing.T) {
 		{"label in columns", "{file: d.csv, columns: [0, 1], label_column: 1}", "1,2\n", `label_column 1 is inside data.columns [0, 1]`},
 		{"columns beyond", "{file: d.csv, columns: [0, 5]}", "1,2\n", `data.columns ends at 5 but the file has 2 columns`},
 		{"label beyond", "{file: d.csv, label_column: 4}", "1,2\n", `data.label_column is 4 but the file has 2 columns`},
-		{"missing file", "{file: nothere.csv}", "", `nothere.csv: no such file or directory`},
+		{"missing file", "{file: nothere.csv}", "", `nothere.csv: no such file or directory (data.file, `},
+		{"missing file: where", "{file: nothere.csv}", "", `/spec.yaml:7, relative to the spec's directory)`},
 		{"gzip broken", "{file: d.csv.gz}", "\x1f\x8bnot gzip", `gzip`},
 		{"npy", "{file: d.npy}", "x", `not a .npy file`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			files := map[string]string{}
-			if c.name != "missing file" {
+			if !strings.HasPrefix(c.name, "missing file") {
 				files[fileKey.FindStringSubmatch(c.data)[1]] = c.file
 			}
 			_, err := LoadSpec(writeSpecWith(t, chi2DataSpec(c.data), files))
@@ -352,9 +353,9 @@ func TestSpecFileLimits(t *testing.T) {
 	if err := os.WriteFile(big, []byte(chi2DataSpec("{file: d.csv}")+"#"+strings.Repeat("x", MaxSpecBytes)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	paths := map[string]string{big: "more than the 1048576 a spec may have", "/dev/zero": "not a regular file"}
+	paths := map[string]string{big: "more than the 1048576 a spec may have", "/dev/zero": "not a regular file (a character device)", dir: "not a regular file (a directory)"}
 	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
-		paths[fifo] = "not a regular file"
+		paths[fifo] = "not a regular file (a named pipe)"
 	}
 	for path, want := range paths {
 		start := time.Now()

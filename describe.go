@@ -58,6 +58,9 @@ func (s *Spec) Describe() []string {
 	if l := s.Learned; l != nil {
 		lines = append(lines, s.LearnedLine())
 	}
+	if s.Emit.Tables != "" && s.Emit.Tables != "fast" {
+		lines = append(lines, "emit: tables "+s.Emit.Tables)
+	}
 	return lines
 }
 

@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"hash"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/homogeneous"
+	"github.com/featmap/featmap/internal/atomicfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -36,10 +38,11 @@ import (
 //	target:  {dim | max_error, max_dim}   and   method: {name, options…}
 //	  or
 //	compare: {methods: [name or {name, options…}, …], dims: [D, …] | widths: [W, …]}
+//	emit:    {tables: fast | compact | small}   optional; not with compare
 //
 // Every default is filled in: gamma 1, dims 1, negative sign (homogeneous
 // kernels), norm linf, weight absolute (homogeneous) or uniform (rbf),
-// max_dim DefaultMaxDim, sigma broadcast to every axis. A method's options
+// max_dim DefaultMaxDim, sigma broadcast to every axis, emit.tables fast. A method's options
 // are decoded strictly into its options struct (see design.Method), with
 // the defaults that do not depend on the problem filled in; the others stay
 // 0, which the options document as their default. Methods are checked
@@ -79,15 +82,15 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, fileError(path, err)
 	case !fi.Mode().IsRegular():
-		return nil, &SpecError{Path: path, Msg: fmt.Sprintf("not a regular file (%s): featmap reads specs only from regular files", fi.Mode().Type())}
+		return nil, &SpecError{Path: path, Msg: fmt.Sprintf("not a regular file (%s): featmap reads specs only from regular files", atomicfile.Kind(fi.Mode()))}
 	case fi.Size() > MaxSpecBytes:
 		return nil, &SpecError{Path: path, Msg: fmt.Sprintf("%d bytes, more than the %d a spec may have", fi.Size(), MaxSpecBytes)}
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fileError(path, err)
 	}
 	// The file may have grown since: read at most one byte beyond the limit.
 	data, err := io.ReadAll(io.LimitReader(f, MaxSpecBytes+1))
@@ -134,6 +137,18 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 		}
 	}
 	return s, nil
+}
+
+// fileError is the *SpecError of a spec file that could not be opened:
+// "path: no such file or directory", not the system call's "stat path: …";
+// errors.Is(err, fs.ErrNotExist) holds as for the bare error.
+func fileError(path string, err error) error {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Err.Error()
+	}
+	return &SpecError{Path: path, Msg: msg, Err: err}
 }
 
 // checkDataBudget checks the target against the verification budget
@@ -206,6 +221,10 @@ type (
 		Compare kv `yaml:"compare"`
 		Data    kv `yaml:"data"`
 		Learn   kv `yaml:"learn"`
+		Emit    kv `yaml:"emit"`
+	}
+	emitDoc struct {
+		Tables string `yaml:"tables" spec:"enum=fast|compact|small,what=choice"`
 	}
 	learnDoc struct {
 		Sigma      string  `yaml:"sigma" spec:"enum=shared|per-axis"`
@@ -281,6 +300,9 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 	if err := p.name(top, d.Name, s); err != nil {
 		return err
 	}
+	if err := p.emitSection(top, d.Emit, s); err != nil {
+		return err
+	}
 	s.Problem = &fmap.Problem{}
 	if d.Kernels.V != nil {
 		return p.kernelsSpec(top, d, s)
@@ -305,6 +327,24 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 		return err
 	}
 	return p.learnSection(d.Learn, s)
+}
+
+// emitSection reads the optional emit section: how gen writes the map's
+// code. A comparison emits none, so a compare spec with one is refused.
+func (p *parser) emitSection(top *mapping, n kv, s *Spec) error {
+	s.Emit = EmitSpec{Tables: "fast"}
+	if n.V == nil {
+		return nil
+	}
+	d := emitDoc{Tables: "fast"}
+	if _, err := p.section(n.V, "emit", &d); err != nil {
+		return err
+	}
+	if top.keys["compare"] != nil {
+		return p.errAt(n.K, "emit", "a comparison emits no code: emit is for a spec with target and method (featmap gen)")
+	}
+	s.Emit = EmitSpec{Tables: d.Tables, Line: n.K.Line}
+	return nil
 }
 
 // learnSection reads the learn section: σ learned from the data's labels

@@ -310,6 +310,45 @@ func TestParseSpecValid(t *testing.T) {
 				s.Method = &MethodSpec{Method: &design.Chum{Opts: design.ChumOptions{FitOptions: design.FitOptions{Seed: 1}}}, Line: 7}
 			},
 		},
+		{
+			name: "emit tables small",
+			src: lines(
+				"version: 1",
+				"name: Chi2U8D7",
+				"kernel: {type: chi2}",
+				"domain: {integers: [0, 255]}",
+				"target: {dim: 7}",
+				"method: {name: chum}",
+				"emit:",
+				"  tables: small",
+			),
+			want: func(s *Spec) {
+				chi2U8(s)
+				s.Name = "Chi2U8D7"
+				s.Target = &TargetSpec{Dim: 7}
+				s.Method = &MethodSpec{Method: &design.Chum{}, Line: 6}
+				s.Emit = EmitSpec{Tables: "small", Line: 7}
+			},
+		},
+		{
+			name: "emit without tables is fast",
+			src: lines(
+				"version: 1",
+				"name: Chi2U8D7",
+				"kernel: {type: chi2}",
+				"domain: {integers: [0, 255]}",
+				"target: {dim: 7}",
+				"method: {name: chum}",
+				"emit: {}",
+			),
+			want: func(s *Spec) {
+				chi2U8(s)
+				s.Name = "Chi2U8D7"
+				s.Target = &TargetSpec{Dim: 7}
+				s.Method = &MethodSpec{Method: &design.Chum{}, Line: 6}
+				s.Emit = EmitSpec{Tables: "fast", Line: 7}
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -317,7 +356,7 @@ func TestParseSpecValid(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseSpec: %v", err)
 			}
-			want := &Spec{Path: "specs/x.yaml", Hash: hashOf(tt.src)}
+			want := &Spec{Path: "specs/x.yaml", Hash: hashOf(tt.src), Emit: EmitSpec{Tables: "fast"}}
 			tt.want(want)
 			if !reflect.DeepEqual(view(got), view(want)) {
 				t.Errorf("ParseSpec\n got %s\nwant %s", dump(got), dump(want))
@@ -456,9 +495,12 @@ var malformed = []struct {
 	{"tab indentation", "version: 1\nkernel:\n\ttype: chi2\n", "x.yaml:3: invalid YAML: found character that cannot start any token (the line is indented with a tab: YAML indents with spaces)"},
 
 	// Unknown keys at every level.
-	{"unknown top-level key", with(0, "colour: red"), "x.yaml:7: colour: unknown key; top-level keys are version, name, kernel, kernels, domain, error, target, method, compare, data, learn"},
-	{"unknown key that is not a name", with(0, `"my key": 1`), `x.yaml:7: "my key": unknown key; top-level keys are version, name, kernel, kernels, domain, error, target, method, compare, data, learn`},
-	{"unknown top-level key, typo", with(0, "eror: {norm: l1}"), "x.yaml:7: eror: unknown key (did you mean error?); top-level keys are version, name, kernel, kernels, domain, error, target, method, compare, data, learn"},
+	{"unknown top-level key", with(0, "colour: red"), "x.yaml:7: colour: unknown key; top-level keys are version, name, kernel, kernels, domain, error, target, method, compare, data, learn, emit"},
+	{"unknown key that is not a name", with(0, `"my key": 1`), `x.yaml:7: "my key": unknown key; top-level keys are version, name, kernel, kernels, domain, error, target, method, compare, data, learn, emit`},
+	{"unknown top-level key, typo", with(0, "eror: {norm: l1}"), "x.yaml:7: eror: unknown key (did you mean error?); top-level keys are version, name, kernel, kernels, domain, error, target, method, compare, data, learn, emit"},
+	{"unknown emit key, typo", with(0, "emit: {tabels: small}"), "x.yaml:7: emit.tabels: unknown key (did you mean tables?); emit keys are tables"},
+	{"bad emit tables", with(0, "emit: {tables: smal}"), `x.yaml:7: emit.tables: unknown choice "smal"; want one of fast, compact, small`},
+	{"emit with compare", edit(5, 6, "compare: {methods: [chum], dims: [3]}", "emit: {tables: small}"), "x.yaml:6: emit: a comparison emits no code: emit is for a spec with target and method (featmap gen)"},
 	{"unknown kernel key", with(3, "kernel: {type: chi2, gama: 2}"), "x.yaml:3: kernel.gama: unknown key (did you mean gamma?); kernel keys are type, gamma, sigma, c, beta"},
 	{"unknown domain key", with(4, "domain:", "  integers: [0, 255]", "  step: 1"), "x.yaml:6: domain.step: unknown key; domain keys are dims, integers, interval, negative"},
 	{"unknown error key", with(0, "error: {norm: l1, measure: absolute}"), "x.yaml:7: error.measure: unknown key; error keys are norm, weight"},
@@ -733,7 +775,7 @@ func TestLoadSpecErrors(t *testing.T) {
 		{"testdata/specs/li-empty.yaml", "testdata/specs/li-empty.yaml:8: method.data: testdata/specs/data/empty.txt: no values", false},
 		{"testdata/specs/li-missing.yaml", "testdata/specs/li-missing.yaml:8: method.data: open testdata/specs/data/missing.txt: no such file or directory", true},
 		{"testdata/specs/compare-bad-data.yaml", "testdata/specs/compare-bad-data.yaml:9: compare.methods[1].data: testdata/specs/data/negative.txt:1: -0.25 is negative; values must be nonnegative", false},
-		{"testdata/specs/no-such-spec.yaml", "stat testdata/specs/no-such-spec.yaml: no such file or directory", true},
+		{"testdata/specs/no-such-spec.yaml", "testdata/specs/no-such-spec.yaml: no such file or directory", true},
 	} {
 		s, err := LoadSpec(tt.path)
 		if err == nil {
@@ -774,6 +816,7 @@ func TestMultiDimensionalMethods(t *testing.T) {
 		Target: &TargetSpec{Dim: 31},
 		Method: &MethodSpec{Method: &multidim.Projection{Opts: multidim.ProjectionOptions{
 			Grid: multidim.Grid{ZPoints: 50, AxisDim: 9}, Pool: multidim.PoolTensor, FitOptions: design.FitOptions{Starts: 2}}}, Line: 8},
+		Emit: EmitSpec{Tables: "fast"},
 	}
 	if !reflect.DeepEqual(view(s), view(want)) {
 		t.Errorf("ParseSpec\n got %s\nwant %s", dump(s), dump(want))

@@ -34,6 +34,7 @@ var specSections = map[string]any{
 	"compare": (*compareDoc)(nil),
 	"data":    (*dataDoc)(nil),
 	"learn":   (*learnDoc)(nil),
+	"emit":    (*emitDoc)(nil),
 }
 
 // kvSchemas are the schemas of the keys the decoder reads by hand, by key
@@ -94,6 +95,8 @@ var schemaDocs = map[string]string{
 	"data.file":             "The file's path, relative to the spec.",
 	"data.columns":          "[first, last]: the columns holding the inputs.",
 	"learn":                 "Learn the rbf kernel's σ from the data's labels.",
+	"emit":                  "How featmap gen writes the map's code (not with compare).",
+	"emit.tables":           "The coefficient tables of a map evaluated by polynomial pieces (interval and 2-D/3-D Fourier maps): fast (default: lowest degree, largest file), compact (about a third of the size) or small (about a tenth, slower per input).",
 	"kernels":               "In place of kernel: several kernels, one per column group of the data, combined by method rff-group-lasso.",
 	"kernels.columns":       "[first, last]: the kernel's data columns (inside data.columns; groups do not overlap).",
 	"method.dim_per_kernel": "rff-group-lasso: every kernel's number of random features (even).",
@@ -188,6 +191,8 @@ func SpecSchema() (out []byte, err error) {
 			obj{"required": []any{"kernel", "compare"}},
 			obj{"required": []any{"kernels", "method"}},
 		},
+		// A comparison emits no code (the decoder refuses emit with it).
+		"not":   obj{"required": []any{"compare", "emit"}},
 		"$defs": defs,
 	}
 	return json.MarshalIndent(s, "", "  ")

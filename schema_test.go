@@ -137,6 +137,8 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 	const base = "version: 1\nname: X\nkernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 7}\nmethod: {name: chum}\n"
 	valid := []string{
 		base,
+		base + "emit: {tables: small}\n",
+		base + "emit: {tables: compact}\n",
 		strings.Replace(base, "{name: chum}", "{name: vz, window: rectangular, period: 2}", 1),
 		"version: 1\nname: X\nkernel: {type: exp-chi2, beta: 1}\ndomain: {dims: 2, interval: [[0, 1], [0, 2]]}\ntarget: {dim: 16}\nmethod: {name: rff, seed: 2, inner: {name: chum, dim: 5}}\n",
 		"version: 1\nname: X\nkernel: {type: rbf, sigma: [0.3, 0.2]}\ndomain: {dims: 2, interval: [0, 1]}\ntarget: {max_error: 0.01, max_dim: 40}\nmethod: {name: rff}\n",
@@ -170,6 +172,9 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		{"exp-chi2 with sigma", "version: 1\nname: X\nkernels:\n  - {type: exp-chi2, beta: 1, sigma: 1, columns: [0, 1]}\ndomain: {dims: 2, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 64}\ndata: {file: d.csv, columns: [0, 1], label_column: 2}\n", "kernels[0]"},
 		{"rbf with beta", "version: 1\nname: X\nkernels:\n  - {type: rbf, beta: 1, sigma: 1, columns: [0, 1]}\ndomain: {dims: 2, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 64}\ndata: {file: d.csv, columns: [0, 1], label_column: 2}\n", "kernels[0]"},
 		{"target and compare", base + "compare: {methods: [chum], dims: [3]}\n", "oneOf"},
+		{"emit typo", base + "emit: {tabels: small}\n", "emit: tabels: not allowed"},
+		{"emit bad choice", base + "emit: {tables: tiny}\n", "emit.tables: not one of"},
+		{"emit with compare", "version: 1\nname: X\nkernel: {type: chi2}\ndomain: {integers: [0, 255]}\ncompare: {methods: [chum], dims: [3]}\nemit: {tables: small}\n", "not allowed"},
 		{"inner without dim", "version: 1\nname: X\nkernel: {type: exp-chi2, beta: 1}\ndomain: {dims: 2, interval: [0, 1]}\ntarget: {dim: 16}\nmethod: {name: rff, inner: {name: chum}}\n", "missing dim"},
 	}
 	for _, c := range bad {

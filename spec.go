@@ -45,6 +45,9 @@ type Spec struct {
 	GroupLassoResult *multidim.GroupLassoResult
 	// learnt says LearnFromData has learned what the spec asks.
 	learnt bool
+	// Emit is the emit section: how featmap gen writes the map's code
+	// (Tables "fast" without one).
+	Emit EmitSpec
 	// OptionFiles are the files the methods' options named (read by
 	// LoadSpec, design.FileLoader), in the order they were read, with the
 	// SHA-256 of their content; the data section's file is Problem.Data.
@@ -120,4 +123,17 @@ type LearnSpec struct {
 // name it and the hex SHA-256 of its content.
 type InputFile struct {
 	Path, SHA256 string
+}
+
+// EmitSpec is the spec's emit section: choices of featmap gen's output
+// that leave the map and its measured errors alone.
+type EmitSpec struct {
+	// Tables is emit.tables, the size–speed choice of the coefficient
+	// tables of a map evaluated by piecewise polynomials (codegen.Tables):
+	// fast (the default: the lowest degree, the largest file), compact or
+	// small (higher degrees, fewer pieces, smaller files, more arithmetic
+	// per input). Other maps' code does not depend on it.
+	Tables string
+	// Line is the section's line in the spec (0 without one).
+	Line int
 }

@@ -35,16 +35,58 @@ func generateCases(t *testing.T, cases []testmaps.Case) []generatedCase {
 	t.Helper()
 	var gs []generatedCase
 	for _, c := range cases {
-		m := c.Map()
-		files, err := GenerateFiles(m, testInfo(c.Name))
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
+		gs = append(gs, generateCase(t, c.Name, c.Map(), Fast))
+	}
+	return gs
+}
+
+// generateCase emits the map m named name with tables tb.
+func generateCase(t *testing.T, name string, m fmap.Verified, tb Tables) generatedCase {
+	t.Helper()
+	info := testInfo(name)
+	info.Tables = tb
+	files, err := GenerateFiles(m, info)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	p, err := newPlan(m, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return generatedCase{name: name, p: p, src: files[0].Data, extra: files[1:], in: inputsFor(p)}
+}
+
+// tablesVariants are the maps of cases that have polynomial pieces, and
+// (without -short) the shipped maps that have them (tablesMaps), emitted
+// with Compact and Small tables, named NAMECompact and NAMESmall.
+func tablesVariants(t *testing.T, cases []testmaps.Case) []generatedCase {
+	t.Helper()
+	type named struct {
+		name string
+		m    func() fmap.Verified
+	}
+	var maps []named
+	for _, c := range cases {
+		maps = append(maps, named{c.Name, c.Map})
+	}
+	if !testing.Short() {
+		for _, name := range tablesMaps {
+			maps = append(maps, named{"Shipped" + name, func() fmap.Verified { return loadShipped(t, name) }})
 		}
-		p, err := newPlan(m, testInfo(c.Name))
+	}
+	var gs []generatedCase
+	for _, c := range maps {
+		vm := c.m()
+		p, err := newPlan(vm, testInfo(c.name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		gs = append(gs, generatedCase{name: c.Name, p: p, src: files[0].Data, extra: files[1:], in: inputsFor(p)})
+		if p.pieces == nil && !p.hasAxisPieces() {
+			continue
+		}
+		for _, tb := range []Tables{Compact, Small} {
+			gs = append(gs, generateCase(t, tablesID(c.name, tb), vm, tb))
+		}
 	}
 	return gs
 }
@@ -62,6 +104,9 @@ func generateCases(t *testing.T, cases []testmaps.Case) []generatedCase {
 //   - slices: bit for bit equal to the scalar function;
 //   - Nyström maps: bit for bit equal to the reference evaluator;
 //   - float32: within 2⁻²⁴ of each component plus the float64 tolerance.
+//
+// The maps with polynomial pieces are checked the same way emitted with
+// Compact and Small tables too (tablesVariants).
 func TestEmittedAgree(t *testing.T) {
 	cases := testmaps.Cases()
 	if testing.Short() {
@@ -74,6 +119,7 @@ func TestEmittedAgree(t *testing.T) {
 		cases = golden
 	}
 	gs := generateCases(t, cases)
+	gs = append(gs, tablesVariants(t, cases)...)
 	var ems []emitted
 	for _, g := range gs {
 		mod := g.p.model()

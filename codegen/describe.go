@@ -377,6 +377,13 @@ func (e *emitter) evaluationLines() []string {
 		out = append(out, fmt.Sprintf("On every axis with polynomial pieces (below), inputs in their range take cos(ωxᵢ) and sin(ωxᵢ) from the pieces instead of sincos. Together the pieces perturb Ψ by at most Σᵢ√Fᵢ·εᵢ = %s relative to ‖Ψ(x)‖ (target %s; Fᵢ frequencies and measured error εᵢ on axis i), which adds at most %s to the kernel error on the domain: within the budget %s = 1e-3 × the L∞ error.",
 			g4(err), g4(target), g4(added), g4(p.budget)))
 	}
+	if (p.pieces != nil || p.hasAxisPieces()) && p.info.Tables != Fast {
+		why := map[Tables]string{
+			Compact: "the degree of fewer coefficients among the fastest degree and the one above it",
+			Small:   "the degree of the fewest coefficients",
+		}[p.info.Tables]
+		out = append(out, fmt.Sprintf("The pieces' degree was chosen for a smaller file (emit.tables %s: %s), not for the fewest operations per input.", p.info.Tables, why))
+	}
 	switch {
 	case p.in > 1:
 		out = append(out, fmt.Sprintf("Ψ(x) is the formula, computed with: %s.", e.formulaText()))

@@ -97,7 +97,9 @@
 //     exponent and top k mantissa bits. The degree is the lowest, then k
 //     the smallest, that meets the error target measured at generation
 //     time within maxPolyCoefs coefficients (each degree costs D
-//     multiplications and D additions per input). The coefficients are
+//     multiplications and D additions per input); Info.Tables Compact or
+//     Small instead takes a higher degree with fewer coefficients, for a
+//     smaller file (the spec's emit.tables). The coefficients are
 //     rounded to the decimal digits the target needs (roundCoefs), and
 //     the error is measured with them as emitted.
 //   - One-dimensional shift-invariant maps on an interval: the same with

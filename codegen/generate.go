@@ -41,6 +41,57 @@ type Info struct {
 	// tell whether the file is fresh, e.g. a hash of everything the
 	// output depends on. Empty: no such line.
 	Key string
+	// Tables chooses between speed and size for the coefficient tables of
+	// the piecewise polynomials that evaluate a Fourier map on an interval
+	// (and the per-axis values of a 2-D or 3-D map): Fast (the zero value),
+	// Compact or Small. Other maps' output does not depend on it.
+	Tables Tables
+}
+
+// Tables is the size–speed choice of the emitted coefficient tables (the
+// spec's emit.tables). Either choice keeps the fast paths' accuracy rule:
+// the pieces add at most 10⁻³ of the map's measured error to the kernel.
+type Tables int
+
+const (
+	// Fast takes the lowest polynomial degree that meets the error target
+	// within the table limit (256 KB of coefficients): each degree costs
+	// D multiplications and D additions per input.
+	Fast Tables = iota
+	// Compact takes Fast's degree or one more, whichever needs fewer
+	// coefficients (with the fewest pieces that meet the target): on the
+	// shipped maps about a third of the file for 1.1–1.4× the time per
+	// input while Fast's table stays in the cache, and less time than
+	// Fast's once other work has pushed the tables out (README,
+	// "Generated-file size"; BenchmarkTables).
+	Compact
+	// Small takes the degree, up to 7, with the fewest coefficients (and
+	// then the fewest pieces): on the shipped maps about a tenth of the
+	// file for 1.5–2.1× the time per input with warm caches, about
+	// Fast's time with cold ones.
+	Small
+)
+
+// TablesNames are the spec's names of the Tables values, in their order.
+var TablesNames = []string{"fast", "compact", "small"}
+
+// TablesNamed returns the Tables value of a spec's name (TablesNames), and
+// false for another name.
+func TablesNamed(name string) (Tables, bool) {
+	for i, n := range TablesNames {
+		if n == name {
+			return Tables(i), true
+		}
+	}
+	return Fast, false
+}
+
+// String returns the spec's name of t: fast, compact or small.
+func (t Tables) String() string {
+	if t >= 0 && int(t) < len(TablesNames) {
+		return TablesNames[t]
+	}
+	return fmt.Sprintf("Tables(%d)", int(t))
 }
 
 // keyPrefix starts the header line that records Info.Key.

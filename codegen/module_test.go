@@ -83,7 +83,7 @@ func goRun(t testing.TB, dir string, env []string, args ...string) string {
 	return string(out)
 }
 
-func writeF64(t *testing.T, path string, v []float64) {
+func writeF64(t testing.TB, path string, v []float64) {
 	t.Helper()
 	b := make([]byte, 8*len(v))
 	for i, x := range v {

@@ -72,12 +72,13 @@ func (pc *pieces) end() float64 {
 	return math.Float64frombits((pc.first + uint64(pc.count)) << (mantBits - pc.k))
 }
 
-// fitPieces returns the cheapest piecewise polynomial approximation of a
+// fitPieces returns the piecewise polynomial approximation of a
 // one-dimensional Fourier or Modulation map whose measured error is within
-// the budget, or nil when the map has no such fast path or no fit within
-// maxPolyCoefs meets the target. (An integer domain gets pieces only when
-// it is too large for a table.)
-func fitPieces(m *shape, budget float64) (*pieces, error) {
+// the budget — the cheapest to evaluate, or with Small tables the one of
+// fewest coefficients —, or nil when the map has no such fast path or no fit
+// within maxPolyCoefs meets the target. (An integer domain gets pieces only
+// when it is too large for a table.)
+func fitPieces(m *shape, budget float64, tables Tables) (*pieces, error) {
 	if m.InDim != 1 || (m.Form != fmap.FourierForm && m.Form != fmap.Modulation) {
 		return nil, nil
 	}
@@ -85,13 +86,17 @@ func fitPieces(m *shape, budget float64) (*pieces, error) {
 		return nil, nil
 	}
 	scale := polyScale(m)
-	return fitTarget(m, budget/(2*scale*safety), scale), nil
+	return fitTarget(m, budget/(2*scale*safety), scale, tables), nil
 }
 
 // fitTarget fits m (one input axis, log or identity transform) with the
-// lowest degree, then the fewest pieces, that meets target; nil if none
-// does within maxPolyCoefs (maxLinearCoefs for degree 1).
-func fitTarget(m *shape, target, scale float64) *pieces {
+// lowest degree, then the fewest pieces, that meets target (Fast tables);
+// with Compact or Small tables it takes, at every degree up to one above
+// Fast's (Compact) or up to maxDeg (Small), the fewest pieces that meet
+// target and keeps the degree of the fewest coefficients (the lower
+// degree on a tie). nil if none meets target within maxPolyCoefs
+// (maxLinearCoefs for degree 1).
+func fitTarget(m *shape, target, scale float64, tables Tables) *pieces {
 	if !(target > 0) {
 		return nil
 	}
@@ -105,12 +110,17 @@ func fitTarget(m *shape, target, scale float64) *pieces {
 	if g == nil {
 		return nil
 	}
-	for deg := 1; deg <= maxDeg; deg++ {
+	var best *pieces
+	top := maxDeg
+	for deg := 1; deg <= top; deg++ {
 		for level := 0; ; level++ {
 			count, ok := g.count(level)
 			limit := maxPolyCoefs
 			if deg == 1 {
 				limit = maxLinearCoefs
+			}
+			if best != nil {
+				limit = min(limit, best.coefs()-1)
 			}
 			if !ok || count*m.Dim*(deg+1) > limit {
 				break
@@ -118,12 +128,22 @@ func fitTarget(m *shape, target, scale float64) *pieces {
 			pc := g.pieces(level, deg)
 			pc.target, pc.scale = target, scale
 			if fit(m, g, pc) && pc.err <= target {
-				return pc
+				switch {
+				case tables == Fast:
+					return pc
+				case tables == Compact && best == nil:
+					top = deg + 1
+				}
+				best = pc
+				break
 			}
 		}
 	}
-	return nil
+	return best
 }
+
+// coefs is the number of coefficients of the pieces.
+func (pc *pieces) coefs() int { return len(pc.coef) * len(pc.coef[0]) * (pc.deg + 1) }
 
 // axisPieces fits, for every axis of an n-D map evaluated per axis, the
 // values cos(ωx_i), sin(ωx_i) of the axis's distinct frequencies on
@@ -133,7 +153,7 @@ func fitTarget(m *shape, target, scale float64) *pieces {
 // vector of F frequencies has norm √F, so its fit must meet
 // target/(n·√F) relative to that norm. The entry of an axis without
 // frequencies or without a fit is nil.
-func axisPieces(m *shape, axes []axis, budget float64) []*pieces {
+func axisPieces(m *shape, axes []axis, budget float64, tables Tables) []*pieces {
 	if !(budget > 0) || m.InDim < 2 {
 		return nil
 	}
@@ -145,7 +165,7 @@ func axisPieces(m *shape, axes []axis, budget float64) []*pieces {
 			continue
 		}
 		am := axisMap(m, i, ax.freqs)
-		out[i] = fitTarget(am, target/(float64(m.InDim)*math.Sqrt(float64(len(ax.freqs)))), scale)
+		out[i] = fitTarget(am, target/(float64(m.InDim)*math.Sqrt(float64(len(ax.freqs)))), scale, tables)
 	}
 	return out
 }

@@ -179,7 +179,7 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 	}
 	if m.Form == fmap.FourierForm || m.Form == fmap.Modulation {
 		p.axes = axesOf(m)
-		p.axisPieces = axisPieces(m, p.axes, p.budget)
+		p.axisPieces = axisPieces(m, p.axes, p.budget, info.Tables)
 		if m.Form == fmap.FourierForm && m.InDim > 1 && !p.allAxisPieces() {
 			// Without pieces on every axis, one sincos of ω·x per term is
 			// cheaper when there are no more terms than per-axis sincos.
@@ -202,7 +202,7 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 		p.table = newTable(m)
 	}
 	if p.table == nil {
-		pc, err := fitPieces(m, p.budget)
+		pc, err := fitPieces(m, p.budget, info.Tables)
 		if err != nil {
 			return nil, err
 		}

@@ -124,6 +124,21 @@ func (d *svgDoc) text(x, y float64, s string, size float64, anchor string, rot f
 	fmt.Fprintf(&d.b, ">%s</text>\n", escape(s))
 }
 
+// lines writes ls as one text element, a tspan per line, the first line's
+// baseline at (x, y) and each next one leading below, anchored at their
+// starts.
+func (d *svgDoc) lines(x, y, leading float64, ls []string, size float64) {
+	fmt.Fprintf(&d.b, "<text x=\"%s\" y=\"%s\" font-size=\"%s\">", num(x), num(y), num(size))
+	for i, l := range ls {
+		dy := ""
+		if i > 0 {
+			dy = fmt.Sprintf(" dy=\"%s\"", num(leading))
+		}
+		fmt.Fprintf(&d.b, "<tspan x=\"%s\"%s>%s</tspan>", num(x), dy, escape(l))
+	}
+	d.b.WriteString("</text>\n")
+}
+
 // image embeds img as a PNG stretched over the rectangle (x, y, w, h),
 // its pixels shown sharp rather than blurred.
 func (d *svgDoc) image(x, y, w, h float64, img image.Image) error {
@@ -275,16 +290,106 @@ func (c *chart) mapY(a area, v float64) float64 {
 	return a.bottom - (v-lo)/(hi-lo)*(a.bottom-a.top)
 }
 
-// legendWidth is the width of the legend column (0 without entries).
-func (c *chart) legendWidth() float64 {
+// The legend column's layout: a label starts legendIndent after the
+// column's left edge (the thumbnail is 24 wide, then a gap of 6) and
+// keeps legendMargin free to its right; the column takes at most
+// legendShare of the chart's width, so that the data keep the larger part,
+// and a label wider than that wraps onto further lines, legendLeading
+// apart (entries are legendStep apart).
+const (
+	legendIndent  = 24 + 6
+	legendMargin  = 16
+	legendShare   = 0.4
+	legendLeading = 13
+	legendStep    = 17
+)
+
+// legendLayout returns the legend column's width for a chart w wide (0
+// without entries) and every entry's label as the lines it is drawn in:
+// one line if it fits the column, else broken into lines that fit (see
+// wrapLabel): a label is never cut, and the column is never wider than
+// legendShare of the chart.
+func (c *chart) legendLayout(w float64) (width float64, lines [][]string) {
 	if len(c.legend) == 0 {
-		return 0
+		return 0, nil
 	}
-	w := 0.0
+	limit := legendShare*w - legendIndent - legendMargin
+	text := 0.0
 	for _, e := range c.legend {
-		w = max(w, textWidth(e.label, labelSize))
+		ls := wrapLabel(e.label, limit)
+		for _, l := range ls {
+			text = max(text, textWidth(l, labelSize))
+		}
+		lines = append(lines, ls)
 	}
-	return w + 24 + 6 + 16
+	return text + legendIndent + legendMargin, lines
+}
+
+// wrapLabel breaks s into lines no wider than limit at labelSize, at
+// spaces; a word wider than limit (a file path, say) is broken inside,
+// after its last '/', '_', '-', '.' or ',' that fits, else after its last
+// character that fits. s itself if it fits. Every character but the
+// spaces broken at is on some line, in order.
+func wrapLabel(s string, limit float64) []string {
+	if textWidth(s, labelSize) <= limit {
+		return []string{s}
+	}
+	var lines []string
+	line := ""
+	for _, word := range strings.Split(s, " ") {
+		switch {
+		case line == "" && textWidth(word, labelSize) <= limit:
+			line = word
+		case line != "" && textWidth(line+" "+word, labelSize) <= limit:
+			line += " " + word
+		case textWidth(word, labelSize) <= limit:
+			lines = append(lines, line)
+			line = word
+		default:
+			if line != "" {
+				lines = append(lines, line)
+			}
+			parts := breakWord(word, limit)
+			lines = append(lines, parts[:len(parts)-1]...)
+			line = parts[len(parts)-1]
+		}
+	}
+	return append(lines, line)
+}
+
+// breakWord cuts word into pieces no wider than limit (at least one rune
+// each), each ending after the last '/', '_', '-', '.' or ',' that fits,
+// else at the last rune that fits.
+func breakWord(word string, limit float64) []string {
+	var parts []string
+	rs := []rune(word)
+	for len(rs) > 0 {
+		n, soft := 1, 0
+		for n < len(rs) && textWidth(string(rs[:n+1]), labelSize) <= limit {
+			n++
+		}
+		if n < len(rs) {
+			for i := n; i > 0; i-- {
+				if strings.ContainsRune("/_-.,", rs[i-1]) {
+					soft = i
+					break
+				}
+			}
+			if soft > 0 {
+				n = soft
+			}
+		}
+		parts = append(parts, string(rs[:n]))
+		rs = rs[n:]
+	}
+	return parts
+}
+
+// legendWidth is the width of the legend column of a chart w wide (0
+// without entries).
+func (c *chart) legendWidth(w float64) float64 {
+	width, _ := c.legendLayout(w)
+	return width
 }
 
 // render draws the chart into a new w × h document and returns it.
@@ -293,9 +398,10 @@ func (c *chart) render(w, h float64) ([]byte, error) {
 		return nil, err
 	}
 	d := newSVG(w, h)
-	right := w - c.legendWidth() - 12
+	width, lines := c.legendLayout(w)
+	right := w - width - 12
 	c.draw(d, c.plotArea(right, h))
-	c.drawLegend(d, right+12, 28)
+	c.drawLegend(d, right+12, 28, lines)
 	return d.bytes(), nil
 }
 
@@ -403,10 +509,12 @@ func centred(d *svgDoc, a area, s string, size float64) float64 {
 }
 
 // drawLegend draws the legend entries in a column from (x, y): a thumbnail
-// of each method's line and marker, then its label.
-func (c *chart) drawLegend(d *svgDoc, x, y float64) {
+// of each method's line and marker, then its label in the lines
+// legendLayout broke it into (one text element; a label of several lines
+// a tspan per line).
+func (c *chart) drawLegend(d *svgDoc, x, y float64, lines [][]string) {
+	ly := y + 8
 	for k, e := range c.legend {
-		ly := y + float64(k)*17 + 8
 		if e.method >= 0 {
 			stroke, dash := methodStroke(e.method)
 			d.polyline([]float64{x, x + 24}, []float64{ly, ly}, stroke, 1.5, dash)
@@ -414,7 +522,12 @@ func (c *chart) drawLegend(d *svgDoc, x, y float64) {
 				d.marker(e.method, x+12, ly)
 			}
 		}
-		d.text(x+30, ly+labelSize*0.35, e.label, labelSize, anchorStart, 0)
+		if len(lines[k]) == 1 {
+			d.text(x+legendIndent, ly+labelSize*0.35, e.label, labelSize, anchorStart, 0)
+		} else {
+			d.lines(x+legendIndent, ly+labelSize*0.35, legendLeading, lines[k], labelSize)
+		}
+		ly += legendStep + float64(len(lines[k])-1)*legendLeading
 	}
 }
 

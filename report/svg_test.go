@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"html"
 	"io"
 	"math"
 	"regexp"
@@ -68,18 +69,44 @@ func TestFiguresWellFormed(t *testing.T) {
 	}
 }
 
-// TestLegendBesideData: the legend's labels start to the right of every
-// point the curves and markers are drawn at, so no curve runs under it,
-// with long labels too.
-func TestLegendBesideData(t *testing.T) {
-	in := testInput()
-	in.Methods[0].Label = "annfm (uniform, n_anchors 12)"
-	f, err := in.errorFigure(qLInf)
-	if err != nil {
-		t.Fatal(err)
+// svgText is one text element of an SVG: its x and its lines (one, or
+// one per tspan).
+type svgText struct {
+	x     float64
+	lines []string
+}
+
+// label is the text's lines joined by spaces.
+func (t svgText) label() string { return strings.Join(t.lines, " ") }
+
+// joined is the text's characters, spaces left out.
+func (t svgText) joined() string { return noSpaces(strings.Join(t.lines, "")) }
+
+func noSpaces(s string) string { return strings.ReplaceAll(s, " ", "") }
+
+// textElements returns the horizontal text elements of svg.
+func textElements(svg string) []svgText {
+	var out []svgText
+	tspan := regexp.MustCompile(`<tspan x="[0-9.]+"(?: dy="[0-9.]+")?>([^<]*)</tspan>`)
+	for _, m := range regexp.MustCompile(`<text x="([0-9.]+)" y="[0-9.]+"[^>]*>((?:[^<]|<tspan[^>]*>[^<]*</tspan>)*)</text>`).FindAllStringSubmatch(svg, -1) {
+		x, _ := strconv.ParseFloat(m[1], 64)
+		t := svgText{x: x}
+		if ts := tspan.FindAllStringSubmatch(m[2], -1); ts != nil {
+			for _, l := range ts {
+				t.lines = append(t.lines, html.UnescapeString(l[1]))
+			}
+		} else {
+			t.lines = []string{html.UnescapeString(m[2])}
+		}
+		out = append(out, t)
 	}
-	svg := string(f.SVG)
-	// The curves: paths drawn in a method colour, outside the legend.
+	return out
+}
+
+// curvesRight is the largest x at which the curves and markers of the
+// methods coloured #0072B2 and #D55E00 (methods 0 and 1) are drawn,
+// legend thumbnails included.
+func curvesRight(svg string) float64 {
 	maxX := 0.0
 	point := regexp.MustCompile(`[ML]([0-9.]+),[0-9.]+`)
 	for _, p := range regexp.MustCompile(`<path d="([^"]*)"[^>]*(?:stroke|fill)="#(?:0072B2|D55E00)"`).FindAllStringSubmatch(svg, -1) {
@@ -88,29 +115,107 @@ func TestLegendBesideData(t *testing.T) {
 			maxX = max(maxX, x)
 		}
 	}
-	labels := 0
-	for _, m := range regexp.MustCompile(`<text x="([0-9.]+)"[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
-		if m[2] != in.Methods[0].Label && m[2] != in.Methods[1].Label {
-			continue
+	return maxX
+}
+
+// TestLegendBesideData: the legend's labels start to the right of every
+// point the curves and markers are drawn at, so no curve runs under it,
+// and stay on the document, with long labels too (wrapped, whole).
+func TestLegendBesideData(t *testing.T) {
+	for _, long := range []string{
+		"annfm (uniform, n_anchors 12)",
+		"rf-pca (features 1024, form phase, sampling orthogonal, center true, chunk_rows 256)",
+		"a_label_with_one_very_long_word_and_no_space_at_all_to_wrap_it_at",
+	} {
+		in := testInput()
+		in.Methods[0].Label = long
+		f, err := in.errorFigure(qLInf)
+		if err != nil {
+			t.Fatal(err)
 		}
-		labels++
-		x, _ := strconv.ParseFloat(m[1], 64)
+		svg := string(f.SVG)
 		// The legend's own thumbnails are the rightmost method-coloured
 		// paths: the labels start right of them.
-		if x < maxX {
-			t.Errorf("legend label %q at x = %v, left of drawing at x = %v", m[2], x, maxX)
+		maxX := curvesRight(svg)
+		labels := 0
+		for _, tx := range textElements(svg) {
+			// Whole: every character but the spaces broken at.
+			if l := tx.joined(); l != noSpaces(in.Methods[0].Label) && l != noSpaces(in.Methods[1].Label) {
+				continue
+			}
+			labels++
+			if tx.x < maxX {
+				t.Errorf("legend label %q at x = %v, left of drawing at x = %v", tx.label(), tx.x, maxX)
+			}
+			// The data end 12 before the column, which is at most
+			// legendShare of the width.
+			if right := tx.x - legendIndent - 12; right < (1-legendShare)*errorW-12-1e-9 {
+				t.Errorf("legend label %q leaves the data %v of %v", tx.label(), right, errorW)
+			}
+			for _, l := range tx.lines {
+				if w := textWidth(l, labelSize); tx.x+w > errorW {
+					t.Errorf("legend line %q runs off the plot: %v + %v > %v", l, tx.x, w, errorW)
+				}
+			}
 		}
-		if w := textWidth(m[2], labelSize); x+w > errorW {
-			t.Errorf("legend label %q runs off the plot: %v + %v > %v", m[2], x, w, errorW)
+		if labels != 2 {
+			t.Errorf("%q: %d legend labels found whole, want 2", long, labels)
 		}
 	}
-	if labels != 2 {
-		t.Errorf("%d legend labels, want 2", labels)
+}
+
+// TestLegendWrapsLongLabels: a label wider than the legend column may be
+// (legendShare of the chart) is drawn whole on several lines, one text
+// element, the data keeping the rest of the width; the next entry starts
+// below its last line; a label that fits, and a chart whose labels all
+// fit, are drawn as before (one line, the column as wide as the widest
+// label).
+func TestLegendWrapsLongLabels(t *testing.T) {
+	long := "rf-pca (features 1024, form phase, sampling orthogonal, center true)"
+	c := &chart{legend: []legendEntry{{label: long, method: 0}, {label: "chum", method: 1}}}
+	width, lines := c.legendLayout(errorW)
+	if len(lines[0]) < 2 || strings.Join(lines[0], " ") != long {
+		t.Errorf("the long label is laid out as %q, want several lines giving it back", lines[0])
 	}
-	// And the data stay left of the legend column.
-	c := &chart{legend: []legendEntry{{label: in.Methods[0].Label}}}
-	if right := errorW - c.legendWidth() - 12; right < errorW/3 {
-		t.Errorf("the legend leaves %v of %v for the data", right, errorW)
+	if len(lines[1]) != 1 || lines[1][0] != "chum" {
+		t.Errorf("a short label is laid out as %q", lines[1])
+	}
+	if width > legendShare*errorW {
+		t.Errorf("the legend column is %v wide, more than %v of %v", width, legendShare, errorW)
+	}
+	if natural := textWidth(long, labelSize) + legendIndent + legendMargin; !(natural > legendShare*errorW) {
+		t.Fatalf("the test label is not long: %v", natural)
+	}
+	short := &chart{legend: []legendEntry{{label: "nystroem (kmeans)"}, {label: "chum"}}}
+	if w, ls := short.legendLayout(errorW); w != textWidth("nystroem (kmeans)", labelSize)+legendIndent+legendMargin || len(ls[0]) != 1 {
+		t.Errorf("labels that fit: column %v, lines %q", w, ls)
+	}
+
+	c.xMin, c.xMax, c.yMin, c.yMax = 0, 1, 0, 1
+	c.series = []series{{method: 0, pts: []xy{{0, 0}, {1, 1}}}, {method: 1, pts: []xy{{0, 1}, {1, 0}}}}
+	svg, err := c.render(errorW, errorH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []svgText
+	for _, tx := range textElements(string(svg)) {
+		if tx.label() == long || tx.label() == "chum" {
+			got = append(got, tx)
+		}
+	}
+	if len(got) != 2 || len(got[0].lines) < 2 {
+		t.Fatalf("legend texts %+v, want the long label whole on several lines and chum", got)
+	}
+	if maxX := curvesRight(string(svg)); got[0].x < maxX {
+		t.Errorf("the wrapped label starts at x = %v, left of the drawing at %v", got[0].x, maxX)
+	}
+	// The next entry's thumbnail is below the wrapped label's last line.
+	y := regexp.MustCompile(`<path d="M([0-9.]+),([0-9.]+)L[0-9.]+,[0-9.]+" [^>]*stroke="#D55E00"`).FindAllStringSubmatch(string(svg), -1)
+	last := y[len(y)-1] // the legend's thumbnail is drawn after the curves
+	ty, _ := strconv.ParseFloat(last[2], 64)
+	first := 28 + 8 + labelSize*0.35
+	if lastLine := first + float64(len(got[0].lines)-1)*legendLeading; ty-labelSize*0.35 < lastLine {
+		t.Errorf("the second entry (y = %v) overlaps the first's last line (baseline %v)", ty, lastLine)
 	}
 }
 

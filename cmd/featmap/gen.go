@@ -41,6 +41,8 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "the file name and -solver, and they are unchanged (and its .bin and the -map file exist as written).")
 		fmt.Fprintln(stderr, "gen prints a line saying so on stderr and exits 0; -force redesigns anyway. -check, for CI, only")
 		fmt.Fprintln(stderr, "tells: exit 0 when fresh, 1 with \"FILE is stale: <reason>\" on stderr, 2 on bad usage.")
+		fmt.Fprintln(stderr, "The spec's emit: {tables: fast | compact | small} trades the file's size against speed for maps")
+		fmt.Fprintln(stderr, "evaluated by polynomial pieces (interval and 2-D/3-D Fourier maps; README: Generated-file size).")
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "example: featmap gen -o chi2_gen.go -pkg hist specs/table1-chi2-7d.yaml")
 		fmt.Fprintln(stderr, "         featmap gen -check -o chi2_gen.go -pkg hist specs/table1-chi2-7d.yaml")
@@ -77,7 +79,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// freshness check would block, and a device or symlink is never
 		// replaced (issue 18).
 		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-			fmt.Fprintf(stderr, "featmap gen: %s %s: not a regular file (%v): gen writes only to a regular file or a new path\n", flagName, path, fi.Mode())
+			fmt.Fprintf(stderr, "featmap gen: %s %s: not a regular file (%s): gen writes only to a regular file or a new path\n", flagName, path, atomicfile.Kind(fi.Mode()))
 			return exitUsage
 		}
 	}
@@ -106,6 +108,10 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 	}
+	tables, ok := codegen.TablesNamed(spec.Emit.Tables)
+	if !ok { // the decoder accepts only codegen's names (TestEmitTablesNames)
+		return failed(stderr, spec.Path, fmt.Errorf("%w: emit.tables %q is no codegen.Tables", featmap.ErrInternal, spec.Emit.Tables))
+	}
 	d, err := spec.Design(ctx, opts)
 	if err != nil {
 		return failed(stderr, spec.Path, err)
@@ -125,6 +131,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Spec:     strings.Join(specLines, "\n"),
 		File:     outFile(*out),
 		Key:      key,
+		Tables:   tables,
 	}
 	gen, err := codegen.GenerateFiles(vm, info)
 	switch {

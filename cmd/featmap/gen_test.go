@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"go/format"
 	"os"
@@ -9,10 +10,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/codegen"
 )
 
@@ -575,7 +578,7 @@ func TestGenCheckOptionFile(t *testing.T) {
 func TestGenHelp(t *testing.T) {
 	code, stdout, errOut := runCLI("gen", "-h")
 	help := stdout + errOut
-	for _, want := range []string{"-check", "-force", "is stale", "featmap gen -check -o", "FEATMAP_FORCE"} {
+	for _, want := range []string{"-check", "-force", "is stale", "featmap gen -check -o", "FEATMAP_FORCE", "emit: {tables: fast | compact | small}"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("gen -h does not mention %q", want)
 		}
@@ -722,5 +725,94 @@ func TestGenFailedWriteKeepsOldFile(t *testing.T) {
 	}
 	if es, _ := os.ReadDir(dir); len(es) != 1 {
 		t.Logf("left in the directory: %v (a killed process cannot remove its temporary file)", es)
+	}
+}
+
+// TestGenEmitTables: emit.tables small in the spec makes gen write a
+// smaller file that says so in its header; the file written with the
+// default tables is stale for the spec with emit (gen -check exits 1: the
+// option is part of the freshness key, through the spec's content), and
+// a second gen of the small spec finds its file fresh.
+func TestGenEmitTables(t *testing.T) {
+	t.Setenv("FEATMAP_FORCE", "")
+	specDir := t.TempDir()
+	spec := filepath.Join(specDir, "chi2.yaml")
+	if err := os.WriteFile(spec, []byte(chumSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "chi2.go")
+	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", spec); code != exitOK {
+		t.Fatalf("gen (fast): exit %d: %s", code, errOut)
+	}
+	fast, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(fast, []byte("emit")) {
+		t.Error("the default (fast) file mentions emit")
+	}
+	if err := os.WriteFile(spec, []byte(chumSpec+"emit: {tables: small}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI("gen", "-check", "-o", out, "-pkg", "maps", spec)
+	if code != exitFailed || !strings.Contains(errOut, "is stale: spec changed") {
+		t.Errorf("gen -check after emit.tables changed: exit %d, %q; want exit 1, stale: spec changed", code, errOut)
+	}
+	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", spec); code != exitOK || strings.Contains(errOut, "fresh") {
+		t.Fatalf("gen (small): exit %d: %s", code, errOut)
+	}
+	small, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("fast %d bytes, small %d bytes", len(fast), len(small))
+	if !(len(small) < len(fast)/2) {
+		t.Errorf("small file %d bytes, not below half of fast's %d", len(small), len(fast))
+	}
+	for _, want := range []string{"emit: tables small", "emit.tables small"} {
+		if !bytes.Contains(small, []byte(want)) {
+			t.Errorf("the small file's header does not say %q", want)
+		}
+	}
+	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", spec); code != exitOK || !strings.Contains(errOut, "is fresh") {
+		t.Errorf("second gen (small): exit %d, %q; want fresh", code, errOut)
+	}
+}
+
+// TestEmitTablesNames: the spec decoder accepts exactly codegen's names
+// of the tables settings, and the schema lists them.
+func TestEmitTablesNames(t *testing.T) {
+	for _, name := range append(append([]string(nil), codegen.TablesNames...), "tiny") {
+		s, err := featmap.ParseSpec("x.yaml", []byte(chumSpec+"emit: {tables: "+name+"}\n"))
+		_, known := codegen.TablesNamed(name)
+		switch {
+		case known && err != nil:
+			t.Errorf("emit.tables %s: %v", name, err)
+		case known && s.Emit.Tables != name:
+			t.Errorf("emit.tables %s decoded as %q", name, s.Emit.Tables)
+		case !known && err == nil:
+			t.Errorf("emit.tables %s accepted", name)
+		}
+	}
+	raw, err := featmap.SpecSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties struct {
+			Emit struct {
+				Properties struct {
+					Tables struct {
+						Enum []string `json:"enum"`
+					} `json:"tables"`
+				} `json:"properties"`
+			} `json:"emit"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if got := schema.Properties.Emit.Properties.Tables.Enum; !slices.Equal(got, codegen.TablesNames) {
+		t.Errorf("the schema's emit.tables enum is %v, codegen's names %v", got, codegen.TablesNames)
 	}
 }

@@ -124,7 +124,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
 		{[]string{"design"}, exitUsage, "want exactly one spec file"},
 		{[]string{"design", "-nosuchflag", bad}, exitUsage, "flag provided but not defined"},
-		{[]string{"design", "does-not-exist.yaml"}, exitUsage, "does-not-exist.yaml"},
+		{[]string{"design", "does-not-exist.yaml"}, exitUsage, "does-not-exist.yaml: no such file or directory\n"},
 		{[]string{"design", bad}, exitUsage, ":4: domain.interval: lo must be < hi"},
 		{[]string{"design", "-solver", "simplex9", bad}, exitUsage, `unknown backend "simplex9"`},
 		{[]string{"design", unreachable}, exitFailed, "unreachable"},
@@ -134,6 +134,11 @@ func TestExitCodes(t *testing.T) {
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("featmap %v: exit %d, stderr %q; want exit %d mentioning %q", c.args, code, errOut, c.code, c.want)
 		}
+	}
+	// A missing spec is named as the user typed it, not as a system call
+	// ("stat does-not-exist.yaml: …").
+	if _, _, errOut := runCLI("design", "does-not-exist.yaml"); strings.Contains(errOut, "stat ") {
+		t.Errorf("featmap design does-not-exist.yaml: stderr %q names the system call", errOut)
 	}
 	if code, out, _ := runCLI("version"); code != exitOK || !strings.HasPrefix(out, "featmap ") {
 		t.Errorf("version: exit %d, %q", code, out)

@@ -79,3 +79,27 @@ var writeTemp = func(path string, data []byte, mode os.FileMode) (string, error)
 	}
 	return tmp, nil
 }
+
+// Kind names what kind of file a mode is, for messages that refuse
+// anything but a regular file: "a directory", "a named pipe", "a
+// character device", "a device", "a socket", "a symbolic link", "a
+// regular file", else "file mode <type bits>".
+func Kind(m os.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "a regular file"
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "file mode " + m.Type().String()
+}

@@ -123,3 +123,24 @@ func TestKeepsMode(t *testing.T) {
 		}
 	}
 }
+
+// TestKind: each kind of file a message may refuse is named in words.
+func TestKind(t *testing.T) {
+	for _, c := range []struct {
+		m    os.FileMode
+		want string
+	}{
+		{0o644, "a regular file"},
+		{os.ModeDir | 0o755, "a directory"},
+		{os.ModeNamedPipe | 0o644, "a named pipe"},
+		{os.ModeDevice | os.ModeCharDevice | 0o666, "a character device"},
+		{os.ModeDevice | 0o660, "a device"},
+		{os.ModeSocket | 0o755, "a socket"},
+		{os.ModeSymlink | 0o777, "a symbolic link"},
+		{os.ModeIrregular, "file mode ?---------"},
+	} {
+		if got := Kind(c.m); got != c.want {
+			t.Errorf("Kind(%v) = %q, want %q", c.m, got, c.want)
+		}
+	}
+}

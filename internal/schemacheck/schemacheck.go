@@ -2,7 +2,7 @@
 // Schema (draft 2020-12) that featmap's spec schema (featmap.SpecSchema)
 // uses: type, enum, const, pattern, minLength, required, properties with
 // additionalProperties false, minimum, maximum, exclusiveMinimum, items,
-// minItems, maxItems, oneOf and local $refs (#/$defs/NAME). The tests of
+// minItems, maxItems, oneOf, not and local $refs (#/$defs/NAME). The tests of
 // the schema use it to hold the shipped specs and the decoder's rejections
 // to the schema, with no validator module added to featmap's.
 package schemacheck
@@ -127,6 +127,10 @@ func (v *Validator) check(s map[string]any, x any, at string) []string {
 		if matched != 1 {
 			errs = append(errs, fail("matches %d of oneOf's %d alternatives, want 1 (%s)", matched, len(alts), strings.Join(sub, "; "))...)
 		}
+	}
+	if n, ok := s["not"].(map[string]any); ok && len(v.check(n, x, at)) == 0 {
+		b, _ := json.Marshal(n)
+		errs = append(errs, fail("matches %s, which is not allowed", b)...)
 	}
 	return errs
 }

@@ -6,10 +6,11 @@ import (
 )
 
 // TestValidate: each keyword of the subset rejects what it forbids and
-// accepts what it allows, and oneOf wants exactly one match.
+// accepts what it allows, oneOf wants exactly one match and not none.
 func TestValidate(t *testing.T) {
 	schema := `{
 	  "type": "object", "additionalProperties": false, "required": ["a"],
+	  "not": {"required": ["b", "c"]},
 	  "properties": {
 	    "a": {"type": "integer", "minimum": 1, "maximum": 9},
 	    "b": {"type": "string", "enum": ["x", "y"]},
@@ -28,8 +29,9 @@ func TestValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ doc, want string }{
-		{"a: 3\nb: x\nc: 0.5\nd: [1, 2.5]\ne: {name: p, k: true}\nf: Ab\n", ""},
+		{"a: 3\nb: x\nd: [1, 2.5]\ne: {name: p, k: true}\nf: Ab\n", ""},
 		{"a: 3\ne: {name: q}\n", ""},
+		{"a: 3\nc: 0.5\n", ""},
 		{"b: x\n", "missing a"},
 		{"a: 3\nz: 1\n", "z: not allowed"},
 		{"a: 3.5\n", "a: want integer"},
@@ -44,6 +46,7 @@ func TestValidate(t *testing.T) {
 		{"a: 3\ne: {name: q, k: true}\n", "matches 0 of oneOf's 2"},
 		{"a: 3\nf: ab\n", "does not match"},
 		{"a: 3\nf: A\n", "shorter than"},
+		{"a: 3\nb: x\nc: 1\n", "not allowed"},
 	} {
 		errs, err := v.ValidateYAML([]byte(c.doc))
 		if err != nil {

@@ -45,6 +45,7 @@ func TestSameDimensionComparison(t *testing.T) {
 	if testing.Short() {
 		t.Skip("designs 32 maps; skipped with -short")
 	}
+	t.Parallel() // shares only chum chains (sharedChum), which serialise per D
 	for _, domain := range []string{"integers: [0, 255]", "interval: [1e-6, 1]"} {
 		s := parse(t, fmt.Sprintf(`
 version: 1

@@ -155,6 +155,12 @@ func TestTensorGreedy(t *testing.T) {
 // paper: by 2–3×), and its map is verified on a grid ten times denser per
 // axis than Z.
 func TestModulationBeatsGreedy(t *testing.T) {
+	if testing.Short() {
+		// The full run's TestTable2Claims asserts the same at D = 31 (and
+		// at D = 101); TestThreeDimensions keeps a small modulation design
+		// in -short.
+		t.Skip("designs modulation at D = 31 (seconds); skipped with -short")
+	}
 	_, gv := mustTable2(t, "tensor-greedy", 31)
 	m, mv := mustTable2(t, "modulation", 31)
 	eg, em := gv.Reported.LInf, mv.Reported.LInf

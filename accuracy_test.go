@@ -84,6 +84,7 @@ func TestDataErrorRanksLikeAccuracy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("designs 17 maps and trains 85 classifiers (about 13 s)")
 	}
+	t.Parallel() // shares no state with the other tests
 	raw, err := os.ReadFile("testdata/digits.csv.gz")
 	if err != nil {
 		t.Fatal(err)

@@ -260,6 +260,7 @@ func TestCompareWidths(t *testing.T) {
 	if testing.Short() {
 		t.Skip("designs a digits comparison (seconds); skipped with -short")
 	}
+	t.Parallel() // shares no state with the other tests
 	raw, err := os.ReadFile("testdata/digits.csv.gz")
 	if err != nil {
 		t.Fatal(err)

@@ -58,7 +58,14 @@ func TestTable1(t *testing.T) {
 	for _, c := range table1 {
 		t.Run(c.spec, func(t *testing.T) {
 			t.Parallel()
-			d := mustDesign(t, loadSpec(t, c.spec), Settings{})
+			s := loadSpec(t, c.spec)
+			// The 5- and 7-D specs of a kernel, and TestChumHonestDimensions'
+			// sweep of it, continue one chain (sharedChum).
+			sh, m := sharedChum(t, s, *s.Method)
+			d, err := sh.DesignDim(context.Background(), m, s.Target.Dim, Settings{})
+			if err != nil {
+				t.Fatalf("%s: %v", c.spec, err)
+			}
 			e := d.Verification
 			if e.Absolute.Points != 65536 || e.Measure != fmap.Absolute {
 				t.Fatalf("measured %s on %d pairs, want absolute on 65536", e.Measure, e.Absolute.Points)
@@ -77,9 +84,18 @@ func TestTable1(t *testing.T) {
 }
 
 // TestDesignDeterministic designs one spec twice: the same map, bit for bit.
+// The two designs are independent: one continues the chain TestTable1
+// shares (sharedChum), the other is a fresh load of the spec (designing the
+// same Spec value twice would return its chum's remembered design).
 func TestDesignDeterministic(t *testing.T) {
 	s := loadSpec(t, "specs/table1-chi2-5d.yaml")
-	a, b := mustDesign(t, s, Settings{}), mustDesign(t, s, Settings{})
+	sh, m := sharedChum(t, s, *s.Method)
+	a, err := sh.DesignDim(context.Background(), m, s.Target.Dim, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := loadSpec(t, "specs/table1-chi2-5d.yaml")
+	b := mustDesign(t, fresh, Settings{})
 	if !reflect.DeepEqual(a.Map, b.Map) || !reflect.DeepEqual(a.Verification, b.Verification) {
 		t.Errorf("two designs of %s differ:\n%+v\n%+v", s.Path, a.Map.Fourier().Terms, b.Map.Fourier().Terms)
 	}
@@ -222,6 +238,7 @@ func TestRelativeVersusAbsolute(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two chum designs (seconds); skipped with -short")
 	}
+	t.Parallel() // shares only chum chains (sharedChum), which serialise per D
 	spec := func(weight string) *Spec {
 		return parse(t, fmt.Sprintf(`
 version: 1
@@ -233,7 +250,16 @@ target: {dim: 5}
 method: {name: chum}
 `, weight, weight))
 	}
-	abs, rel := mustDesign(t, spec("absolute"), Settings{}), mustDesign(t, spec("relative"), Settings{})
+	// Both are levels of TestChumHonestDimensions' χ² chains (sharedChum).
+	chained := func(s *Spec) *Design {
+		sh, m := sharedChum(t, s, *s.Method)
+		d, err := sh.DesignDim(context.Background(), m, s.Target.Dim, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	abs, rel := chained(spec("absolute")), chained(spec("relative"))
 	relRef, err := rel.Spec.Problem.Reference()
 	if err != nil {
 		t.Fatal(err)

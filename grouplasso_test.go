@@ -193,6 +193,7 @@ func TestGroupLassoVerify(t *testing.T) {
 	if testing.Short() {
 		t.Skip("group lasso at 256 features per kernel (seconds); skipped with -short")
 	}
+	t.Parallel() // shares no state with the other tests
 	data := map[string]string{"d.csv": glData(1200)}
 	var rms []float64
 	for _, dim := range []int{32, 256} {
@@ -243,6 +244,7 @@ func TestGroupLassoDigitsSpec(t *testing.T) {
 	if testing.Short() {
 		t.Skip("learns on 1797 rows of digits (about 10 s)")
 	}
+	t.Parallel() // shares no state with the other tests
 	s := loadSpec(t, "specs/group-lasso-digits.yaml")
 	d, err := s.Design(context.Background(), Settings{})
 	if err != nil {

@@ -2,9 +2,11 @@ package design
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/featmap/featmap/design/fmap"
@@ -25,6 +27,23 @@ func chi2U8(measure fmap.Measure) *fmap.Problem {
 		Kernel: fmap.Kernel{Type: fmap.Chi2, Gamma: 1}, Domain: fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}},
 		Measure: measure, Norm: fmap.LInf, Negative: fmap.NegativeSign,
 	}
+}
+
+// rbf03 is the chain of designs of rbfProblem(0.3) shared by this test
+// binary: TestRBFClaims (D = 11), TestChumSteps (D = 5) and one of
+// TestChumDeterministic's two designs (D = 7) continue it, so each D is
+// designed once (Chum keeps its designs by problem pointer; a chain's D is
+// the same whoever asks first: it continues from D − 1).
+var rbf03 struct {
+	once sync.Once
+	c    *Chum
+	p    *fmap.Problem
+}
+
+// sharedRBF03 returns rbf03's Chum and problem.
+func sharedRBF03() (*Chum, *fmap.Problem) {
+	rbf03.once.Do(func() { rbf03.c, rbf03.p = &Chum{}, rbfProblem(0.3) })
+	return rbf03.c, rbf03.p
 }
 
 // verified designs p at dim with m and returns the result and the
@@ -59,24 +78,31 @@ func TestRBFClaims(t *testing.T) {
 	if testing.Short() {
 		t.Skip("four designs of §7.1's claims (seconds); skipped with -short")
 	}
+	// The two σ are independent designs, made two at a time.
 	for _, sigma := range []float64{0.2, 0.3} {
-		p := rbfProblem(sigma)
-		res, errs := verified(t, &Chum{}, p, 11)
-		if res.Map.Dim != 11 {
-			t.Errorf("σ=%g: map has D = %d, want 11", sigma, res.Map.Dim)
-		}
-		discrete, paper := errs[StepDiscrete], errs[StepPaper]
-		if !(paper < discrete) {
-			t.Errorf("σ=%g: continuous %.4g does not beat discrete %.4g", sigma, paper, discrete)
-		}
-		h, herrs := verified(t, Harmonic{}, p, 17)
-		if h.Map.Dim != 17 {
-			t.Errorf("σ=%g: harmonic map has D = %d, want 17", sigma, h.Map.Dim)
-		}
-		if got := errs["final"]; !(got < herrs["final"]) {
-			t.Errorf("σ=%g: 11-D designed map %.4g does not beat the 17-D harmonic %.4g", sigma, got, herrs["final"])
-		}
-		t.Logf("σ=%g: discrete %.4g, paper %.4g, final %.4g, harmonic-17 %.4g (%d LPs)", sigma, discrete, paper, errs["final"], herrs["final"], res.LPs)
+		t.Run(fmt.Sprintf("σ=%g", sigma), func(t *testing.T) {
+			t.Parallel()
+			c, p := &Chum{}, rbfProblem(sigma)
+			if sigma == 0.3 {
+				c, p = sharedRBF03()
+			}
+			res, errs := verified(t, c, p, 11)
+			if res.Map.Dim != 11 {
+				t.Errorf("σ=%g: map has D = %d, want 11", sigma, res.Map.Dim)
+			}
+			discrete, paper := errs[StepDiscrete], errs[StepPaper]
+			if !(paper < discrete) {
+				t.Errorf("σ=%g: continuous %.4g does not beat discrete %.4g", sigma, paper, discrete)
+			}
+			h, herrs := verified(t, Harmonic{}, p, 17)
+			if h.Map.Dim != 17 {
+				t.Errorf("σ=%g: harmonic map has D = %d, want 17", sigma, h.Map.Dim)
+			}
+			if got := errs["final"]; !(got < herrs["final"]) {
+				t.Errorf("σ=%g: 11-D designed map %.4g does not beat the 17-D harmonic %.4g", sigma, got, herrs["final"])
+			}
+			t.Logf("σ=%g: discrete %.4g, paper %.4g, final %.4g, harmonic-17 %.4g (%d LPs)", sigma, discrete, paper, errs["final"], herrs["final"], res.LPs)
+		})
 	}
 }
 
@@ -88,7 +114,10 @@ func TestChumDeterministic(t *testing.T) {
 	if testing.Short() {
 		dim = 4
 	}
-	a, _ := verified(t, &Chum{}, rbfProblem(0.3), dim)
+	// a continues the shared chain, b is made afresh by another Chum value
+	// on another problem value.
+	c, p := sharedRBF03()
+	a, _ := verified(t, c, p, dim)
 	b, _ := verified(t, &Chum{}, rbfProblem(0.3), dim)
 	if !reflect.DeepEqual(a.Map, b.Map) {
 		t.Errorf("two designs differ:\n%v\n%v", a.Map.Fourier().Terms, b.Map.Fourier().Terms)
@@ -100,8 +129,8 @@ func TestChumDeterministic(t *testing.T) {
 // design set is Z; the polish never ends worse than the refit it starts
 // from.
 func TestChumSteps(t *testing.T) {
-	p := rbfProblem(0.3)
-	res, errs := verified(t, &Chum{}, p, 5)
+	c, p := sharedRBF03()
+	res, errs := verified(t, c, p, 5)
 	names := []string{StepDiscrete, StepPaper, StepRefit, StepPolished, StepContinued}
 	if len(res.Steps) != len(names) {
 		t.Fatalf("%d steps, want %v", len(res.Steps), names)

@@ -162,6 +162,7 @@ func TestLearnDigits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("learns σ on 5 splits of digits")
 	}
+	t.Parallel() // shares no state with the other tests
 	xs, labels, err := digitsdata.LoadLabelled("../testdata/digits.csv.gz", 1797)
 	if err != nil {
 		t.Fatal(err)

@@ -43,37 +43,64 @@ func designed(t testing.TB, m design.Method, p *fmap.Problem, dim int) (*design.
 	return res, fmap.Verify(res.Map, ref)
 }
 
-// table2Designs holds the Table 2 designs (σ = 0.3) made so far in this
-// test binary, by method name and D, so that the tests that need the same
-// design (TestModulationBeatsGreedy and TestTable2Claims at D = 31) make it
-// once.
+// table2Designs holds the Table 2 designs (σ = 0.3) made or being made in
+// this test binary, by method name and D, so that the tests that need the
+// same design (TestModulationBeatsGreedy and TestTable2Claims at D = 31)
+// make it once. Each design has its own once, so different designs can be
+// made at the same time.
 var table2Designs = struct {
 	sync.Mutex
-	m map[string]table2Design
-}{m: map[string]table2Design{}}
+	m map[string]*table2Design
+}{m: map[string]*table2Design{}}
 
 type table2Design struct {
-	res *design.Result
-	v   fmap.Verification
+	once sync.Once
+	res  *design.Result
+	v    fmap.Verification
+	err  error
 }
 
 // table2Designed designs Table 2's problem at σ = 0.3 with the named
 // method ("tensor-greedy", "modulation", "proj ⊗", "proj") at dim, once
-// per test binary, and verifies it.
-func table2Designed(t *testing.T, name string, dim int) (*design.Result, fmap.Verification) {
-	t.Helper()
+// per test binary, and verifies it. It is safe to call from several
+// goroutines; it calls no t.Fatal, so that a goroutine may call it.
+func table2Designed(name string, dim int) (*design.Result, fmap.Verification, error) {
 	key := fmt.Sprintf("%s/%d", name, dim)
 	table2Designs.Lock()
-	defer table2Designs.Unlock()
-	if d, ok := table2Designs.m[key]; ok {
-		return d.res, d.v
+	d := table2Designs.m[key]
+	if d == nil {
+		d = &table2Design{}
+		table2Designs.m[key] = d
 	}
-	m := map[string]design.Method{
-		"tensor-greedy": &TensorGreedy{}, "modulation": &Modulation{},
-		"proj ⊗": &Projection{Opts: ProjectionOptions{Pool: PoolTensor}}, "proj": &Projection{},
-	}[name]
-	res, v := designed(t, m, table2Problem(0.3), dim)
-	table2Designs.m[key] = table2Design{res, v}
+	table2Designs.Unlock()
+	d.once.Do(func() {
+		m := map[string]design.Method{
+			"tensor-greedy": &TensorGreedy{}, "modulation": &Modulation{},
+			"proj ⊗": &Projection{Opts: ProjectionOptions{Pool: PoolTensor}}, "proj": &Projection{},
+		}[name]
+		p := table2Problem(0.3)
+		d.res, d.err = m.Design(context.Background(), p, dim, design.Settings{})
+		if d.err != nil {
+			d.err = fmt.Errorf("%s, D = %d: %w", name, dim, d.err)
+			return
+		}
+		ref, err := p.Reference()
+		if err != nil {
+			d.err = err
+			return
+		}
+		d.v = fmap.Verify(d.res.Map, ref)
+	})
+	return d.res, d.v, d.err
+}
+
+// mustTable2 is table2Designed for the test's goroutine: an error fails t.
+func mustTable2(t *testing.T, name string, dim int) (*design.Result, fmap.Verification) {
+	t.Helper()
+	res, v, err := table2Designed(name, dim)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return res, v
 }
 
@@ -82,7 +109,9 @@ func table2Designed(t *testing.T, name string, dim int) (*design.Result, fmap.Ve
 // verified error is what its map measures.
 func TestTensorGreedy(t *testing.T) {
 	p := table2Problem(0.3)
-	res, v := designed(t, &TensorGreedy{}, p, 31)
+	// The map TestModulationBeatsGreedy and TestTable2Claims compare
+	// against, made once (table2Designed).
+	res, v := mustTable2(t, "tensor-greedy", 31)
 	m := res.Map
 	if m.Dim != 31 || m.Fourier() == nil || m.Fourier().Form != fmap.Modulation || m.InDim != 2 {
 		t.Fatalf("map: D = %d, n = %d, stages %+v", m.Dim, m.InDim, m.Stages)
@@ -126,8 +155,14 @@ func TestTensorGreedy(t *testing.T) {
 // paper: by 2–3×), and its map is verified on a grid ten times denser per
 // axis than Z.
 func TestModulationBeatsGreedy(t *testing.T) {
-	_, gv := table2Designed(t, "tensor-greedy", 31)
-	m, mv := table2Designed(t, "modulation", 31)
+	if testing.Short() {
+		// The full run's TestTable2Claims asserts the same at D = 31 (and
+		// at D = 101); TestThreeDimensions keeps a small modulation design
+		// in -short.
+		t.Skip("designs modulation at D = 31 (seconds); skipped with -short")
+	}
+	_, gv := mustTable2(t, "tensor-greedy", 31)
+	m, mv := mustTable2(t, "modulation", 31)
 	eg, em := gv.Reported.LInf, mv.Reported.LInf
 	if !(em < eg) {
 		t.Errorf("modulation %.4g does not beat tensor-greedy %.4g", em, eg)
@@ -213,8 +248,26 @@ func TestTable2Claims(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about three minutes of designs (Proj ⊗ at D = 31 most of it); skipped with -short")
 	}
+	t.Parallel() // overlaps the package's other long tests; shares only table2Designs
+	// The six designs are independent: Proj ⊗ at D = 31, the longest by
+	// far, starts at once in its own goroutine while the other five are
+	// made one after another in another, so that two cores share them.
+	names := []struct {
+		name string
+		dim  int
+	}{{"proj ⊗", 31}, {"tensor-greedy", 31}, {"tensor-greedy", 101}, {"modulation", 31}, {"modulation", 101}, {"proj", 31}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); table2Designed(names[0].name, names[0].dim) }()
+	go func() {
+		defer wg.Done()
+		for _, n := range names[1:] {
+			table2Designed(n.name, n.dim)
+		}
+	}()
+	wg.Wait()
 	run := func(name string, dim int) float64 {
-		res, v := table2Designed(t, name, dim)
+		res, v := mustTable2(t, name, dim)
 		e := v.Reported.LInf
 		t.Logf("D = %d %-14s L∞ %.4g (%d LPs)", dim, name, e, res.LPs)
 		return e

@@ -51,6 +51,7 @@ func TestNystroemKMeansBeatsRandom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 15 s")
 	}
+	t.Parallel() // shares no state with the other tests
 	xs := digits(t, 1797)
 	hs := digitsdata.L1Normalised(xs)
 	problems := map[string]*fmap.Problem{
@@ -279,6 +280,7 @@ func TestNystroemAdditiveLandmarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 30 s")
 	}
+	t.Parallel() // shares no state with the other tests
 	xs := digits(t, 1797)
 	p := additiveProblem(fmap.Kernel{Type: fmap.Chi2, Gamma: 1}, xs)
 	prev := map[string]float64{"kmeans": math.Inf(1), "random": math.Inf(1)}

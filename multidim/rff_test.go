@@ -105,6 +105,7 @@ func TestSamplersBeatRandom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 20 s")
 	}
+	t.Parallel() // shares no state with the other tests
 	xs := digits(t, 300)
 	hs := digitsdata.L1Normalised(xs)
 	rbf := fmap.Kernel{Type: fmap.RBF, Sigma: slices.Repeat([]float64{digitsdata.MedianDistance(xs)}, 64)}

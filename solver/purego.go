@@ -74,6 +74,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 			}
 			sol := s.solution(status, msg)
 			sc.unscale(sol)
+			s.checkCertificate(p, o, sc, sol)
 			if sol = Finish(p, o, sol); sol.Status != NumericalFailure && !(sol.Status == Optimal && dualDefect(p, sol, o.OptimalityTol)) {
 				return sol, nil
 			}
@@ -86,6 +87,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 		return nil, s.stopped
 	}
 	sol := s.solution(status, msg)
+	s.checkCertificate(p, o, nil, sol)
 	sol.Iterations += iters
 	return Finish(p, o, sol), nil
 }
@@ -150,6 +152,10 @@ type simplex struct {
 	// while Bland's anti-cycling rule is in force.
 	degenerate int
 	bland      bool
+	// farkas and ray are the certificates of the last Infeasible (phase
+	// 1's multipliers, len m) and Unbounded (the ray, len n) verdicts, in
+	// the simplex's own (possibly scaled) units (purego_certify.go).
+	farkas, ray []float64
 
 	// scratch
 	rho, alpha, u, v, w, z []float64
@@ -320,8 +326,8 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 	if !s.warmBasis(warm) {
 		s.slackBasis()
 	}
+	s.farkas, s.ray = nil, nil
 	const rounds = 12
-	confirmed := false
 	for round := 0; round < rounds && s.stopped == nil; round++ {
 		if err := s.refresh(); err != nil {
 			return NumericalFailure, err.Error()
@@ -349,10 +355,10 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 			}
 			return NumericalFailure, err.Error()
 		}
-		if st == Infeasible && !dInf && !confirmed {
+		if st == Infeasible && !dInf {
 			// The dual simplex's proof of infeasibility rests on its pivot
-			// row; confirm it with the primal phase 1 before reporting it.
-			confirmed = true
+			// row; confirm it with the primal phase 1 before reporting it
+			// (whose multipliers are the certificate Solve checks).
 			if err := s.refresh(); err != nil {
 				return NumericalFailure, err.Error()
 			}

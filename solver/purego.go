@@ -89,7 +89,22 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	sol := s.solution(status, msg)
 	s.checkCertificate(p, o, nil, sol)
 	sol.Iterations += iters
-	return Finish(p, o, sol), nil
+	if sol = Finish(p, o, sol); sol.Status == NumericalFailure && warm != nil {
+		// A last try from the slack basis: the basis the failed solve
+		// started from may be the trouble (issue 18's spread LPs).
+		s := newSimplex(p, o)
+		status, msg := s.run(nil)
+		if s.stopped != nil {
+			return nil, s.stopped
+		}
+		retry := s.solution(status, msg)
+		s.checkCertificate(p, o, nil, retry)
+		retry.Iterations += sol.Iterations
+		if retry = Finish(p, o, retry); retry.Status != NumericalFailure {
+			return retry, nil
+		}
+	}
+	return sol, nil
 }
 
 // Variable statuses inside the backend. Index v < n is column v; v ≥ n is the

@@ -280,7 +280,7 @@ func finiteAbs(v float64) float64 {
 // computed with its error bound and taken at its worst; a rate that does
 // not block before that step (a real 10⁻¹⁰ towards a bound 10⁹ away
 // along a ray of cost rate −1) leaves the LP unbounded for every purpose
-// of float64.
+// of float64. x must be feasible within the tolerance.
 func rayProves(p *Problem, o Options, x, d []float64) (bool, string) {
 	n := p.NumCols()
 	if len(d) != n || len(x) != n {
@@ -292,6 +292,38 @@ func rayProves(p *Problem, o Options, x, d []float64) (bool, string) {
 		cd.add(c, d[j])
 		cabs += math.Abs(c)
 		cx += c * x[j]
+	}
+	// The ray proves nothing from an infeasible origin (FuzzSolve found an
+	// infeasible LP called unbounded from an x 10⁻⁹ beyond a bound). A
+	// row's activity is measured with a rounding allowance of faintNoise
+	// of its terms Σ|a_ij·x_j| (a term of 10¹³ leaves a sum that no
+	// float64 x places within 10⁻⁹ of a bound of 10⁻⁸).
+	viol := 0.0
+	for j, v := range x {
+		_, rel := violation(p.ColLower[j], p.ColUpper[j], v)
+		viol = math.Max(viol, rel)
+	}
+	act := p.Activity(x)
+	mag := make([]float64, p.NumRows)
+	for j, xj := range x {
+		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
+			mag[p.RowIndex[k]] += math.Abs(p.Value[k] * xj)
+		}
+	}
+	for i, v := range act {
+		allow := faintNoise * mag[i]
+		lo, hi := p.RowLower[i], p.RowUpper[i]
+		switch {
+		case v < lo-allow:
+			viol = math.Max(viol, (lo-allow-v)/math.Max(1, math.Abs(lo)))
+		case v > hi+allow:
+			viol = math.Max(viol, (v-hi-allow)/math.Max(1, math.Abs(hi)))
+		case v != v:
+			viol = math.Inf(1)
+		}
+	}
+	if !(viol <= o.FeasibilityTol) {
+		return false, fmt.Sprintf("the ray's origin violates a bound by %.3g (relative)", viol)
 	}
 	rate, rateErr := cd.result()
 	if !(rate+rateErr < 0) {
@@ -328,7 +360,6 @@ func rayProves(p *Problem, o Options, x, d []float64) (bool, string) {
 			rates[p.RowIndex[k]].add(p.Value[k], d[j])
 		}
 	}
-	act := p.Activity(x)
 	for i := range rates {
 		r, e := rates[i].result()
 		// d itself is exact only to its rounding: the rate of a row that

@@ -271,11 +271,10 @@ func finiteAbs(v float64) float64 {
 	return math.Abs(v)
 }
 
-// rayProves reports whether d is an improving ray of p from x, within
-// the feasibility tolerance: cᵀd < 0 beyond its rounding, and x + t·d
-// stays within every bound (relaxed by the tolerance, as Finish measures)
-// for t up to a step at which the objective is below −10¹⁵·Σ|c_j|, a
-// value no x within 10¹⁵ of the origin attains (farkasCap). A rate
+// rayProves reports whether d is an improving ray of p from x: cᵀd < 0
+// beyond its rounding, and x + t·d stays within every bound that x meets
+// for t up to a step at which the objective is below −2·10¹⁵·Σ|c_j|, a
+// value no x within 2·10¹⁵ of the origin attains (farkasCap). A rate
 // towards a finite bound is d_j for a column, and for a row (Ad)_i,
 // computed with its error bound and taken at its worst; a rate that does
 // not block before that step (a real 10⁻¹⁰ towards a bound 10⁹ away
@@ -329,18 +328,22 @@ func rayProves(p *Problem, o Options, x, d []float64) (bool, string) {
 	if !(rate+rateErr < 0) {
 		return false, fmt.Sprintf("ray's cost rate %.3g is not negative beyond its rounding %.3g", rate, rateErr)
 	}
-	// reach is the step the ray must be able to take.
-	reach := (cx + farkasCap*cabs) / -(rate + rateErr)
+	// reach is the step the ray must be able to take: to an objective
+	// below −2·10¹⁵·Σ|c_j|, which needs |x_j| > 2·10¹⁵ (twice the cap, a
+	// margin for the origin's own tolerance; FuzzSolve found an LP whose
+	// optimum, −10¹⁵·Σ|c_j| less 6·10⁻², lay just inside the cap).
+	reach := (cx + 2*farkasCap*cabs) / -(rate + rateErr)
 	block := func(what string, k int, lo, hi, v, r float64) string {
-		// v moves at a rate of up to r (> 0 up, < 0 down).
-		tol := o.FeasibilityTol
+		// v moves at a rate of up to r (> 0 up, < 0 down) towards a bound
+		// it may reach exactly: the tolerance's relaxation, divided by a
+		// tiny rate, could stretch any step.
 		switch {
 		case r > 0 && !math.IsInf(hi, 1):
-			if t := (hi + tol*math.Max(1, math.Abs(hi)) - v) / r; !(t >= reach) {
+			if t := math.Max(hi-v, 0) / r; !(t >= reach) {
 				return fmt.Sprintf("%s %d blocks the ray after a step of %.3g (rate %.3g), short of %.3g", what, k, t, r, reach)
 			}
 		case r < 0 && !math.IsInf(lo, -1):
-			if t := (v - lo + tol*math.Max(1, math.Abs(lo))) / -r; !(t >= reach) {
+			if t := math.Max(v-lo, 0) / -r; !(t >= reach) {
 				return fmt.Sprintf("%s %d blocks the ray after a step of %.3g (rate %.3g), short of %.3g", what, k, t, r, reach)
 			}
 		}

@@ -40,6 +40,12 @@ import (
 // both feasibilities are re-checked; a residual infeasibility of either kind
 // sends the solve to the appropriate simplex again. The returned x is a
 // vertex: nonbasic variables sit at a bound (or at zero if free).
+//
+// Verdicts. "Infeasible" and "unbounded" are reported only with a
+// certificate that passes a check on the unscaled problem with bounded
+// rounding (phase 1's Farkas multipliers, the improving ray;
+// purego_certify.go); otherwise the solve is retried unscaled, then from
+// the slack basis, and ends in NumericalFailure if none proves its verdict.
 
 func init() { Register(pureGo{}) }
 
@@ -72,6 +78,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 			if s.stopped != nil {
 				return nil, s.stopped
 			}
+			if status == Optimal {
+				s.refineVertex()
+			}
 			sol := s.solution(status, msg)
 			sc.unscale(sol)
 			s.checkCertificate(p, o, sc, sol)
@@ -86,6 +95,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	if s.stopped != nil {
 		return nil, s.stopped
 	}
+	if status == Optimal {
+		s.refineVertex()
+	}
 	sol := s.solution(status, msg)
 	s.checkCertificate(p, o, nil, sol)
 	sol.Iterations += iters
@@ -96,6 +108,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 		status, msg := s.run(nil)
 		if s.stopped != nil {
 			return nil, s.stopped
+		}
+		if status == Optimal {
+			s.refineVertex()
 		}
 		retry := s.solution(status, msg)
 		s.checkCertificate(p, o, nil, retry)

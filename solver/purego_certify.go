@@ -280,15 +280,16 @@ func finiteAbs(v float64) float64 {
 // not block before that step (a real 10⁻¹⁰ towards a bound 10⁹ away
 // along a ray of cost rate −1) leaves the LP unbounded for every purpose
 // of float64. x must be feasible within the tolerance.
-func rayProves(p *Problem, o Options, x, d []float64) (bool, string) {
+func rayProves(p *Problem, o Options, x, d, dlo []float64) (bool, string) {
 	n := p.NumCols()
-	if len(d) != n || len(x) != n {
+	if len(d) != n || len(dlo) != n || len(x) != n {
 		return false, "no ray"
 	}
 	var cd dot2
 	cabs, cx := 0.0, 0.0
 	for j, c := range p.Obj {
 		cd.add(c, d[j])
+		cd.add(c, dlo[j])
 		cabs += math.Abs(c)
 		cx += c * x[j]
 	}
@@ -324,7 +325,16 @@ func rayProves(p *Problem, o Options, x, d []float64) (bool, string) {
 	if !(viol <= o.FeasibilityTol) {
 		return false, fmt.Sprintf("the ray's origin violates a bound by %.3g (relative)", viol)
 	}
+	// d is exact only to its rounding, relative to its largest entry
+	// (a ray with entries of 10¹⁵ had a cost rate of −0.125 that is 0 for
+	// the exact ray: FuzzSolve): the cost rate must be negative beyond
+	// 64 squared rounding units (d's refinement) of Σ|c_j|·max|d_j| too.
+	dmax := 0.0
+	for _, v := range d {
+		dmax = math.Max(dmax, math.Abs(v))
+	}
 	rate, rateErr := cd.result()
+	rateErr += 64 * 0x1p-106 * cabs * dmax
 	if !(rate+rateErr < 0) {
 		return false, fmt.Sprintf("ray's cost rate %.3g is not negative beyond its rounding %.3g", rate, rateErr)
 	}
@@ -350,20 +360,19 @@ func rayProves(p *Problem, o Options, x, d []float64) (bool, string) {
 		return ""
 	}
 	for j := range n {
-		if why := block("column", j, p.ColLower[j], p.ColUpper[j], x[j], d[j]); why != "" {
+		if why := block("column", j, p.ColLower[j], p.ColUpper[j], x[j], d[j]+dlo[j]); why != "" {
 			return false, why
 		}
 	}
 	rates := make([]dot2, p.NumRows)
 	rowAbs := make([]float64, p.NumRows) // Σ|a_ij| over the moving columns
-	dmax := 0.0
 	for j := range n {
-		if d[j] == 0 {
+		if d[j] == 0 && dlo[j] == 0 {
 			continue
 		}
-		dmax = math.Max(dmax, math.Abs(d[j]))
 		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
 			rates[p.RowIndex[k]].add(p.Value[k], d[j])
+			rates[p.RowIndex[k]].add(p.Value[k], dlo[j])
 			rowAbs[p.RowIndex[k]] += math.Abs(p.Value[k])
 		}
 	}
@@ -442,37 +451,45 @@ func (s *simplex) refineY(hi, lo, c, into []float64) {
 }
 
 // primalRay returns the columns' part of the ray of entering q moving in
-// direction dir (u = B⁻¹a_q on the kernel): d_q = dir for a column, d_S =
-// −dir·u. The kernel's rows must keep their activity (or, when q is one of
-// them, move it by dir); one step of refinement, d_S += G(target − A[T, :]d)
-// with the residual by dot2, removes most of the rounding.
+// direction dir (u = B⁻¹a_q on the kernel), as an unevaluated sum of two
+// vectors (hi, lo) stored as one of length 2n: d_q = dir for a column,
+// d_S = −dir·u. The kernel's rows must keep their activity (or, when q is
+// one of them, move it by dir); two steps of refinement, d_S += G(target −
+// A[T, :]d) with the residual by dot2, the first into hi and the second
+// into lo, leave a residual near the square of the rounding unit (a ray
+// with entries of 10¹⁵ otherwise carries a rounding of 0.1 into its cost
+// rate).
 func (s *simplex) primalRay(q int, dir float64, u []float64) []float64 {
-	d := make([]float64, s.n)
+	d := make([]float64, 2*s.n)
+	hi, lo := d[:s.n], d[s.n:]
 	if q < s.n {
-		d[q] = dir
+		hi[q] = dir
 	}
 	for l, j := range s.S {
-		d[j] = -dir * u[l]
+		hi[j] = -dir * u[l]
 	}
 	k := s.k()
 	res := make([]float64, k)
-	for t, i := range s.T {
-		var r dot2
-		row := s.row(i)
-		for j, dj := range d {
-			if dj != 0 {
-				r.add(row[j], dj)
+	for _, into := range [][]float64{hi, lo} {
+		for t, i := range s.T {
+			var r dot2
+			row := s.row(i)
+			for j := range hi {
+				if hi[j] != 0 || lo[j] != 0 {
+					r.add(row[j], hi[j])
+					r.add(row[j], lo[j])
+				}
+			}
+			v, _ := r.result()
+			if q == s.n+i {
+				res[t] = dir - v
+			} else {
+				res[t] = -v
 			}
 		}
-		v, _ := r.result()
-		if q == s.n+i {
-			res[t] = dir - v
-		} else {
-			res[t] = -v
+		for l, j := range s.S {
+			into[j] += dotN(s.gRow(l), res)
 		}
-	}
-	for l, j := range s.S {
-		d[j] += dotN(s.gRow(l), res)
 	}
 	return d
 }
@@ -498,12 +515,15 @@ func (s *simplex) checkCertificate(p *Problem, o Options, sc *scaling, sol *Solu
 		ok, why = farkasProves(p, y[:p.NumRows], y[p.NumRows:])
 	case Unbounded:
 		d := append([]float64(nil), s.ray...)
-		if sc != nil && len(d) == len(sc.col) {
+		if sc != nil && len(d) == 2*len(sc.col) {
 			for j := range d {
-				d[j] *= sc.col[j]
+				d[j] *= sc.col[j%len(sc.col)]
 			}
 		}
-		ok, why = rayProves(p, o, sol.X, d)
+		if len(d) != 2*p.NumCols() {
+			d = make([]float64, 2*p.NumCols()+1) // no ray: fails the check
+		}
+		ok, why = rayProves(p, o, sol.X, d[:p.NumCols()], d[p.NumCols():])
 	default:
 		return
 	}

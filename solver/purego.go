@@ -80,6 +80,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 			}
 			if status == Optimal {
 				s.refineVertex()
+				if !s.refineDuals() {
+					status, msg = NumericalFailure, "duals not optimal after refinement"
+				}
 			}
 			sol := s.solution(status, msg)
 			sc.unscale(sol)
@@ -97,6 +100,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	}
 	if status == Optimal {
 		s.refineVertex()
+		if !s.refineDuals() {
+			status, msg = NumericalFailure, "duals not optimal after refinement"
+		}
 	}
 	sol := s.solution(status, msg)
 	s.checkCertificate(p, o, nil, sol)
@@ -111,6 +117,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 		}
 		if status == Optimal {
 			s.refineVertex()
+			if !s.refineDuals() {
+				status, msg = NumericalFailure, "duals not optimal after refinement"
+			}
 		}
 		retry := s.solution(status, msg)
 		s.checkCertificate(p, o, nil, retry)

@@ -582,3 +582,47 @@ func (s *simplex) refineVertex() {
 		}
 	}
 }
+
+// refineDuals checks an optimal basis's duals: a basic column's reduced
+// cost c_j − (Aᵀπ)_j must be zero, and one beyond the dual tolerance
+// (FuzzSolve: 2.8·10⁻⁵ after a solve whose duals reached 10⁶) means π
+// lost accuracy. Then one step of refinement, π_T += Gᵀ(c_S − A[T, S]ᵀπ_T)
+// with the residual by dot2, recomputes the reduced costs; it reports
+// false if they are no longer dual feasible (the caller then does not
+// report an optimum). Accurate duals are left alone (the design LPs'
+// among them).
+func (s *simplex) refineDuals() bool {
+	k := s.k()
+	if k == 0 {
+		return true
+	}
+	pi := make([]float64, k)
+	for t, i := range s.T {
+		pi[t] = s.d[s.n+i]
+	}
+	res := make([]float64, k)
+	need := false
+	for l, j := range s.S {
+		var z dot2
+		col := s.col(j)
+		for t, i := range s.T {
+			z.add(col[i], pi[t])
+		}
+		z.add(-1, s.cost[j])
+		v, _ := z.result()
+		res[l] = -v
+		if math.Abs(v) > s.tolDv[j] {
+			need = true
+		}
+	}
+	if !need {
+		return true
+	}
+	for l := range k {
+		if res[l] != 0 {
+			axpy(pi, res[l], s.gRow(l))
+		}
+	}
+	s.reducedCosts(s.cost, pi, nil)
+	return !s.dualInfeasible()
+}

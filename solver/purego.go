@@ -192,9 +192,11 @@ type simplex struct {
 	degenerate int
 	bland      bool
 	// farkas and ray are the certificates of the last Infeasible (phase
-	// 1's multipliers, len m) and Unbounded (the ray, len n) verdicts, in
-	// the simplex's own (possibly scaled) units (purego_certify.go).
+	// 1's multipliers) and Unbounded (the ray of entering variable
+	// rayEnter) verdicts, in the simplex's own (possibly scaled) units
+	// (purego_certify.go).
 	farkas, ray []float64
+	rayEnter    int
 
 	// scratch
 	rho, alpha, u, v, w, z []float64

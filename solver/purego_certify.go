@@ -279,8 +279,9 @@ func finiteAbs(v float64) float64 {
 // computed with its error bound and taken at its worst; a rate that does
 // not block before that step (a real 10⁻¹⁰ towards a bound 10⁹ away
 // along a ray of cost rate −1) leaves the LP unbounded for every purpose
-// of float64. x must be feasible within the tolerance.
-func rayProves(p *Problem, o Options, x, d, dlo []float64) (bool, string) {
+// of float64. x must be feasible within the tolerance. fixed, if not
+// nil, marks the rows the ray keeps at their bound by construction.
+func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool) (bool, string) {
 	n := p.NumCols()
 	if len(d) != n || len(dlo) != n || len(x) != n {
 		return false, "no ray"
@@ -378,13 +379,19 @@ func rayProves(p *Problem, o Options, x, d, dlo []float64) (bool, string) {
 	}
 	for i := range rates {
 		r, e := rates[i].result()
-		// d itself is exact only to its rounding, relative to its largest
-		// entry: the rate of a row that should not move (a kernel row's,
-		// Σ a_ij·d_j = 0 exactly for the exact ray) is a residual near
-		// faintNoise of its terms, or of Σ|a_ij|·max|d_j|. A rate that
-		// small is no rate (the ratio test's view, less the pivot
-		// tolerance); a larger one is taken at its worst.
-		e += faintNoise * math.Max(rates[i].abs, rowAbs[i]*dmax)
+		// d itself is exact only to its rounding. The rate of a row the
+		// ray keeps at its bound (fixed[i]: a kernel row, Σ a_ij·d_j = 0
+		// for the exact ray) is a residual, near faintNoise of its terms
+		// or of Σ|a_ij|·max|d_j| (d's rounding is relative to its largest
+		// entry); any other row's rate is real beyond faintNoise of its
+		// terms (a rate of 10⁻¹⁵ against terms of 10⁻¹⁵ blocked a ray
+		// with entries 10⁻⁶ and 10⁻²¹: FuzzSolve). A rate that small is
+		// no rate; a larger one is taken at its worst.
+		noise := rates[i].abs
+		if fixed != nil && fixed[i] {
+			noise = math.Max(noise, rowAbs[i]*dmax)
+		}
+		e += faintNoise * noise
 		if math.Abs(r) <= e {
 			continue
 		}
@@ -523,7 +530,11 @@ func (s *simplex) checkCertificate(p *Problem, o Options, sc *scaling, sol *Solu
 		if len(d) != 2*p.NumCols() {
 			d = make([]float64, 2*p.NumCols()+1) // no ray: fails the check
 		}
-		ok, why = rayProves(p, o, sol.X, d[:p.NumCols()], d[p.NumCols():])
+		fixed := make([]bool, p.NumRows)
+		for _, i := range s.T {
+			fixed[i] = i != s.rayEnter-s.n
+		}
+		ok, why = rayProves(p, o, sol.X, d[:p.NumCols()], d[p.NumCols():], fixed)
 	default:
 		return
 	}

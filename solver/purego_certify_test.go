@@ -106,21 +106,21 @@ func TestRayProves(t *testing.T) {
 	p := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}}, []float64{-inf}, []float64{1}, []float64{0, 0}, []float64{inf, inf})
 	x, zero2 := []float64{0, 0}, []float64{0, 0}
 	o := Options{}.WithDefaults(p)
-	if ok, why := rayProves(p, o, x, []float64{1, 1}, zero2); !ok {
+	if ok, why := rayProves(p, o, x, []float64{1, 1}, zero2, nil); !ok {
 		t.Errorf("ray (1, 1): not proven (%s)", why)
 	}
-	if ok, _ := rayProves(p, o, x, []float64{1, 0}, zero2); ok {
+	if ok, _ := rayProves(p, o, x, []float64{1, 0}, zero2, nil); ok {
 		t.Error("ray (1, 0): the row blocks it at step 1, yet it was proven")
 	}
-	if ok, _ := rayProves(p, o, x, []float64{-1, 0}, zero2); ok {
+	if ok, _ := rayProves(p, o, x, []float64{-1, 0}, zero2, nil); ok {
 		t.Error("ray (−1, 0): not improving, yet it was proven")
 	}
 	far := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}, {1e-10, 0}}, []float64{-inf, -inf}, []float64{1, 1e9}, []float64{0, 0}, []float64{inf, inf})
-	if ok, why := rayProves(far, o, x, []float64{1, 1}, zero2); !ok {
+	if ok, why := rayProves(far, o, x, []float64{1, 1}, zero2, nil); !ok {
 		t.Errorf("a block after 10¹⁹: not proven (%s)", why)
 	}
 	near := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}, {1e-10, 0}}, []float64{-inf, -inf}, []float64{1, 1}, []float64{0, 0}, []float64{inf, inf})
-	if ok, _ := rayProves(near, o, x, []float64{1, 1}, zero2); ok {
+	if ok, _ := rayProves(near, o, x, []float64{1, 1}, zero2, nil); ok {
 		t.Error("a block after 10¹⁰ (rate 10⁻¹⁰, bound 1): proven")
 	}
 }

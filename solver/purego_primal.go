@@ -66,7 +66,7 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 			if b := s.faintBlock(q, dir, u, z); b >= 0 {
 				return NumericalFailure, fmt.Errorf("unbounded only if the rate %.3g of basic variable %d towards its bound is zero (pivot tolerance %g)", s.rateOf(b, dir, u, z), b, pivotTol)
 			}
-			s.ray = s.primalRay(q, dir, u)
+			s.ray, s.rayEnter = s.primalRay(q, dir, u), q
 			return Unbounded, nil
 		}
 		if p == q { // bound flip: no basis change

@@ -226,7 +226,7 @@ func TestSpreadLPCounts(t *testing.T) {
 		// certificate of every "infeasible" and "unbounded" it reports
 		// (purego_certify.go) and gives up when it fails: with
 		// FEATMAP_LP_COUNTS=full it is wrong on 0 of 20 000 and gives up
-		// on 958 (19 wrong and 892 gave up before the check; CLP wrong
+		// on 959 (19 wrong and 892 gave up before the check; CLP wrong
 		// 243, gave up 614).
 		if b.Name() == "purego" && got["wrong"] > 0 {
 			t.Errorf("purego: %d wrong of %d (want 0)", got["wrong"], nSpread)

@@ -271,6 +271,11 @@ func finiteAbs(v float64) float64 {
 	return math.Abs(v)
 }
 
+// rayNoise is the round-off level of a row's rate along a refined ray,
+// relative to its terms Σ|a_ij·d_j|: about 2000 squared rounding units,
+// room for a kernel's condition number of 10³ in the refinement.
+const rayNoise = 1e-20
+
 // rayProves reports whether d is an improving ray of p from x: cᵀd < 0
 // beyond its rounding, and x + t·d stays within every bound that x meets
 // for t up to a step at which the objective is below −2·10¹⁵·Σ|c_j|, a
@@ -383,15 +388,16 @@ func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool) (bool, 
 		// ray keeps at its bound (fixed[i]: a kernel row, Σ a_ij·d_j = 0
 		// for the exact ray) is a residual, near faintNoise of its terms
 		// or of Σ|a_ij|·max|d_j| (d's rounding is relative to its largest
-		// entry); any other row's rate is real beyond faintNoise of its
-		// terms (a rate of 10⁻¹⁵ against terms of 10⁻¹⁵ blocked a ray
-		// with entries 10⁻⁶ and 10⁻²¹: FuzzSolve). A rate that small is
-		// no rate; a larger one is taken at its worst.
-		noise := rates[i].abs
+		// entry); any other row's rate is real beyond rayNoise of its
+		// terms (d is refined to near the square of the rounding unit;
+		// FuzzSolve found real rates of 10⁻¹⁵ against terms of 10⁻¹⁵ and
+		// of 10⁻⁹ against terms of 10⁶). A rate that small is no rate; a
+		// larger one is taken at its worst.
+		noise := rayNoise * rates[i].abs
 		if fixed != nil && fixed[i] {
-			noise = math.Max(noise, rowAbs[i]*dmax)
+			noise = faintNoise * math.Max(rates[i].abs, rowAbs[i]*dmax)
 		}
-		e += faintNoise * noise
+		e += noise
 		if math.Abs(r) <= e {
 			continue
 		}

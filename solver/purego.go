@@ -78,6 +78,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 			if s.stopped != nil {
 				return nil, s.stopped
 			}
+			if status == Optimal && s.faintRay() {
+				status = Unbounded
+			}
 			if status == Optimal {
 				s.refineVertex()
 				if !s.refineDuals() {
@@ -98,6 +101,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	if s.stopped != nil {
 		return nil, s.stopped
 	}
+	if status == Optimal && s.faintRay() {
+		status = Unbounded
+	}
 	if status == Optimal {
 		s.refineVertex()
 		if !s.refineDuals() {
@@ -114,6 +120,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 		status, msg := s.run(nil)
 		if s.stopped != nil {
 			return nil, s.stopped
+		}
+		if status == Optimal && s.faintRay() {
+			status = Unbounded
 		}
 		if status == Optimal {
 			s.refineVertex()

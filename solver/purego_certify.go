@@ -654,3 +654,46 @@ func (s *simplex) refineDuals() bool {
 	s.reducedCosts(s.cost, pi, nil)
 	return !s.dualInfeasible()
 }
+
+// faintRay looks, at an optimum, for a nonbasic variable whose reduced
+// cost has the improving sign, beyond faintNoise of the largest but within
+// the dual tolerance, on a side where its range is infinite, and whose
+// direction no basic variable blocks. Optimality then rests on the
+// tolerance alone while the objective falls without bound (FuzzSolve: a
+// reduced cost of 10⁻⁹ on a column free below, exactly unbounded). It
+// keeps that ray as the certificate and reports true; the caller reports
+// Unbounded, which checkCertificate then checks.
+func (s *simplex) faintRay() bool {
+	big := 0.0
+	for v := range s.n + s.m {
+		if s.st[v] != stBasic {
+			big = math.Max(big, math.Abs(s.d[v]))
+		}
+	}
+	k := s.k()
+	for v := range s.n + s.m {
+		d := s.d[v]
+		if s.st[v] == stBasic || s.isFixed(v) || math.Abs(d) <= faintNoise*big {
+			continue
+		}
+		var dir float64
+		switch {
+		case s.st[v] == stLower && d < 0 && math.IsInf(s.hi[v], 1):
+			dir = 1
+		case s.st[v] == stUpper && d > 0 && math.IsInf(s.lo[v], -1):
+			dir = -1
+		case s.st[v] == stZero:
+			dir = -math.Copysign(1, d)
+		default:
+			continue
+		}
+		u := s.u[:k]
+		s.ftran(v, u)
+		s.rowActivityDirection(v, u, s.z)
+		if p, _, _ := s.primalRatio(v, dir, u, s.z, false); p == -1 {
+			s.ray, s.rayEnter = s.primalRay(v, dir, u), v
+			return true
+		}
+	}
+	return false
+}

@@ -12,12 +12,16 @@ import (
 // the pivot tolerance as no rate), which on an LP whose numbers span many
 // orders of magnitude can be wrong. So the backend keeps the certificate
 // the verdict rests on — a Farkas multiplier y for "infeasible", the ray d
-// for "unbounded" — refines it once against the final basis with accurate
-// residuals, and checks it against the problem as given (unscaled), with
+// for "unbounded" — refines it twice against the final basis with accurate
+// residuals (into a double-length hi+lo vector), and checks it against the problem as given (unscaled), with
 // error-free transformations (Ogita, Rump and Oishi's Dot2: every product
 // and sum carries its exact rounding error) and an explicit bound on what
 // rounding is left. A verdict whose certificate fails the check becomes a
-// NumericalFailure (an honest "gave up"), never a wrong answer.
+// NumericalFailure (an honest "gave up"), never a wrong answer. At an
+// optimum, the x and the duals are refined once where the kernel's rows or
+// the basic columns' reduced costs show they lost accuracy (refineVertex,
+// refineDuals), and an unblocked ray of a tolerance-level improving
+// reduced cost is reported as unbounded (faintRay).
 
 // twoSum returns s = fl(a+b) and the exact error a + b − s.
 func twoSum(a, b float64) (s, e float64) {
@@ -36,6 +40,7 @@ type dot2 struct {
 	n         int
 }
 
+// add adds x·y.
 func (d *dot2) add(x, y float64) {
 	p := x * y
 	e := math.FMA(x, y, -p)
@@ -46,6 +51,7 @@ func (d *dot2) add(x, y float64) {
 	d.n++
 }
 
+// result returns the sum and its error bound.
 func (d *dot2) result() (v, err float64) {
 	const u = 0x1p-53
 	v = d.s + d.c
@@ -87,6 +93,8 @@ func farkasProves(p *Problem, y, ylo []float64) (bool, string) {
 	return false, why
 }
 
+// farkasOneSign is farkasProves for sign·y (y = y0 + ylo0, as given)
+// within the column bounds cl, cu (p's, tightened by impliedBounds).
 func farkasOneSign(p *Problem, cl, cu, y0, ylo0 []float64, sign float64) (bool, string) {
 	m, n := p.NumRows, p.NumCols()
 	y, ylo := make([]float64, m), make([]float64, m)

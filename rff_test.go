@@ -134,6 +134,14 @@ method: {name: %s}
 
 // TestRFFDesignTime: a 4 096-D Gaussian map of 64 inputs, verification
 // included (10⁶ pairs of 1000 points), designs in under 10 s (issue 13).
+//
+// The bound is on the process's CPU time (user + system, getrusage), not
+// on the wall time, which a machine loaded by other work stretches at will
+// (the 10 s wall bound failed under load). CPU time is the stricter
+// measure on an idle machine: the design's parallel verification makes
+// wall time at most its CPU time there, so ≤ 10 s of CPU is ≤ 10 s of
+// wall. No other test runs meanwhile (parallel tests wait for the
+// sequential ones). Where getrusage is missing, wall time is measured.
 func TestRFFDesignTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 3 s")
@@ -146,11 +154,17 @@ target: {dim: 4096}
 method: {name: rff, sampling: orthogonal, seed: 1}
 `)
 	start := time.Now()
+	cpu0, haveCPU := processCPU()
 	d := designDim(t, s, 4096)
 	el := time.Since(start)
-	t.Logf("designed and verified in %v: L∞ %.4g on %s", el, d.Verification.Reported.LInf, d.Verification.Reported.On)
-	if el > 10*time.Second {
-		t.Errorf("design and verification took %v, more than 10 s", el)
+	cpu1, _ := processCPU()
+	used, what := el, "wall time"
+	if haveCPU {
+		used, what = cpu1-cpu0, "CPU time"
+	}
+	t.Logf("designed and verified in %v wall, %v CPU: L∞ %.4g on %s", el, cpu1-cpu0, d.Verification.Reported.LInf, d.Verification.Reported.On)
+	if used > 10*time.Second {
+		t.Errorf("design and verification took %v of %s, more than 10 s", used, what)
 	}
 	if d.Verification.Reported.Points < 100000 {
 		t.Errorf("verified on %d pairs, want at least 10⁵", d.Verification.Reported.Points)

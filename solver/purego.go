@@ -40,6 +40,12 @@ import (
 // both feasibilities are re-checked; a residual infeasibility of either kind
 // sends the solve to the appropriate simplex again. The returned x is a
 // vertex: nonbasic variables sit at a bound (or at zero if free).
+//
+// Verdicts. "Infeasible" and "unbounded" are reported only with a
+// certificate that passes a check on the unscaled problem with bounded
+// rounding (phase 1's Farkas multipliers, the improving ray;
+// purego_certify.go); otherwise the solve is retried unscaled, then from
+// the slack basis, and ends in NumericalFailure if none proves its verdict.
 
 func init() { Register(pureGo{}) }
 
@@ -72,8 +78,18 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 			if s.stopped != nil {
 				return nil, s.stopped
 			}
+			if status == Optimal && s.faintRay() {
+				status = Unbounded
+			}
+			if status == Optimal {
+				s.refineVertex()
+				if !s.refineDuals() {
+					status, msg = NumericalFailure, "duals not optimal after refinement"
+				}
+			}
 			sol := s.solution(status, msg)
 			sc.unscale(sol)
+			s.checkCertificate(p, o, sc, sol)
 			if sol = Finish(p, o, sol); sol.Status != NumericalFailure && !(sol.Status == Optimal && dualDefect(p, sol, o.OptimalityTol)) {
 				return sol, nil
 			}
@@ -85,9 +101,43 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	if s.stopped != nil {
 		return nil, s.stopped
 	}
+	if status == Optimal && s.faintRay() {
+		status = Unbounded
+	}
+	if status == Optimal {
+		s.refineVertex()
+		if !s.refineDuals() {
+			status, msg = NumericalFailure, "duals not optimal after refinement"
+		}
+	}
 	sol := s.solution(status, msg)
+	s.checkCertificate(p, o, nil, sol)
 	sol.Iterations += iters
-	return Finish(p, o, sol), nil
+	if sol = Finish(p, o, sol); sol.Status == NumericalFailure && warm != nil {
+		// A last try from the slack basis: the basis the failed solve
+		// started from may be the trouble (issue 18's spread LPs).
+		s := newSimplex(p, o)
+		status, msg := s.run(nil)
+		if s.stopped != nil {
+			return nil, s.stopped
+		}
+		if status == Optimal && s.faintRay() {
+			status = Unbounded
+		}
+		if status == Optimal {
+			s.refineVertex()
+			if !s.refineDuals() {
+				status, msg = NumericalFailure, "duals not optimal after refinement"
+			}
+		}
+		retry := s.solution(status, msg)
+		s.checkCertificate(p, o, nil, retry)
+		retry.Iterations += sol.Iterations
+		if retry = Finish(p, o, retry); retry.Status != NumericalFailure {
+			return retry, nil
+		}
+	}
+	return sol, nil
 }
 
 // Variable statuses inside the backend. Index v < n is column v; v ≥ n is the
@@ -150,6 +200,12 @@ type simplex struct {
 	// while Bland's anti-cycling rule is in force.
 	degenerate int
 	bland      bool
+	// farkas and ray are the certificates of the last Infeasible (phase
+	// 1's multipliers) and Unbounded (the ray of entering variable
+	// rayEnter) verdicts, in the simplex's own (possibly scaled) units
+	// (purego_certify.go).
+	farkas, ray []float64
+	rayEnter    int
 
 	// scratch
 	rho, alpha, u, v, w, z []float64
@@ -320,8 +376,8 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 	if !s.warmBasis(warm) {
 		s.slackBasis()
 	}
+	s.farkas, s.ray = nil, nil
 	const rounds = 12
-	confirmed := false
 	for round := 0; round < rounds && s.stopped == nil; round++ {
 		if err := s.refresh(); err != nil {
 			return NumericalFailure, err.Error()
@@ -349,10 +405,10 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 			}
 			return NumericalFailure, err.Error()
 		}
-		if st == Infeasible && !dInf && !confirmed {
+		if st == Infeasible && !dInf {
 			// The dual simplex's proof of infeasibility rests on its pivot
-			// row; confirm it with the primal phase 1 before reporting it.
-			confirmed = true
+			// row; confirm it with the primal phase 1 before reporting it
+			// (whose multipliers are the certificate Solve checks).
 			if err := s.refresh(); err != nil {
 				return NumericalFailure, err.Error()
 			}

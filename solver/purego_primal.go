@@ -36,6 +36,7 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 				if v := s.faintImprovement(); v >= 0 {
 					return NumericalFailure, fmt.Errorf("infeasible only if the phase-1 reduced cost %.3g of variable %d is zero (tolerance %g)", s.d[v], v, s.tolDv[v])
 				}
+				s.farkas = s.phase1Farkas(c, s.rho[:s.k()], piR)
 				return Infeasible, nil
 			}
 			return Optimal, nil
@@ -65,6 +66,7 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 			if b := s.faintBlock(q, dir, u, z); b >= 0 {
 				return NumericalFailure, fmt.Errorf("unbounded only if the rate %.3g of basic variable %d towards its bound is zero (pivot tolerance %g)", s.rateOf(b, dir, u, z), b, pivotTol)
 			}
+			s.ray, s.rayEnter = s.primalRay(q, dir, u), q
 			return Unbounded, nil
 		}
 		if p == q { // bound flip: no basis change

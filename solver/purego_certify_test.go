@@ -1,0 +1,155 @@
+package solver
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// rowsLP builds a problem from dense rows.
+func rowsLP(c []float64, a [][]float64, rl, ru, cl, cu []float64) *Problem {
+	b := NewBuilder(rl, ru)
+	for j := range c {
+		col := make([]float64, len(a))
+		for i := range a {
+			col[i] = a[i][j]
+		}
+		b.AddDenseColumn(c[j], cl[j], cu[j], col)
+	}
+	return b.Problem()
+}
+
+// TestDot2ErrorBound compares dot2 with the exact sum of products (big.Float
+// at a precision that holds every product and sum exactly) on vectors whose
+// entries span 10^±12 and cancel: the exact value must lie within the
+// returned error bound, and the bound must be far below the naive sum's
+// error on the cancelling case.
+func TestDot2ErrorBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 18))
+	for k := range 2000 {
+		n := 1 + r.IntN(12)
+		x, y := make([]float64, n), make([]float64, n)
+		var d dot2
+		exact := new(big.Float).SetPrec(4096)
+		for i := range x {
+			x[i] = (2*r.Float64() - 1) * math.Pow(10, 24*r.Float64()-12)
+			y[i] = (2*r.Float64() - 1) * math.Pow(10, 24*r.Float64()-12)
+			if i == n-1 && k%2 == 0 { // cancel the sum so far
+				v, _ := d.result()
+				x[i], y[i] = -v, 1
+			}
+			d.add(x[i], y[i])
+			p := new(big.Float).SetPrec(4096).Mul(big.NewFloat(x[i]), big.NewFloat(y[i]))
+			exact.Add(exact, p)
+		}
+		v, e := d.result()
+		diff, _ := new(big.Float).Sub(exact, big.NewFloat(v)).Float64()
+		if math.Abs(diff) > e {
+			t.Fatalf("case %d: dot2 %g, exact %s: error %g beyond the bound %g", k, v, exact.Text('g', 20), diff, e)
+		}
+	}
+	// 10¹⁶ + 1 − 10¹⁶: the naive sum gives 0, dot2 gives 1 exactly.
+	var d dot2
+	d.add(1e16, 1)
+	d.add(1, 1)
+	d.add(-1e16, 1)
+	if v, e := d.result(); v != 1 || e > 1e-13 {
+		t.Errorf("10¹⁶ + 1 − 10¹⁶: dot2 %g ± %g, want 1", v, e)
+	}
+}
+
+// TestFarkasProves checks the infeasibility certificate's check on an LP
+// that is infeasible (x ≥ 1 and x ≤ 0 as rows) and on its feasible
+// neighbour (x ≤ 2), with the multiplier of either sign, and on an
+// feasible LP whose multiplier leaves 10⁻⁹ on a free column (no proof), and
+// on an infeasible LP whose free column the multiplier cancels only to rounding
+// (3x = 1 and 7x ≥ 3: y = (7/3, −1) leaves (Aᵀy)_x ≈ 4·10⁻¹⁶), where the
+// row 3x = 1 bounds x and so the check must still succeed.
+func TestFarkasProves(t *testing.T) {
+	inf := math.Inf(1)
+	infeasible := rowsLP([]float64{0}, [][]float64{{1}, {1}}, []float64{1, -inf}, []float64{inf, 0}, []float64{-inf}, []float64{inf})
+	zero := []float64{0, 0}
+	for _, y := range [][]float64{{1, -1}, {-1, 1}, {0.5, -0.5}} {
+		if ok, why := farkasProves(infeasible, y, zero); !ok {
+			t.Errorf("x ≥ 1, x ≤ 0, y = %v: not proven (%s)", y, why)
+		}
+	}
+	feasible := rowsLP([]float64{0}, [][]float64{{1}, {1}}, []float64{1, -inf}, []float64{inf, 2}, []float64{-inf}, []float64{inf})
+	if ok, _ := farkasProves(feasible, []float64{1, -1}, zero); ok {
+		t.Error("x ≥ 1, x ≤ 2: a multiplier proved it infeasible")
+	}
+	// x + w ≥ 1 and 1.000000001x + w ≤ 0.5, both free: feasible, with
+	// x ≤ −5·10⁸. y = (−1, 1) leaves 10⁻⁹ on x, whose range no row
+	// bounds: within the cap of 10¹⁵ that is no proof.
+	far := rowsLP([]float64{0, 0}, [][]float64{{1, 1}, {1.000000001, 1}}, []float64{1, -inf}, []float64{inf, 0.5}, []float64{-inf, -inf}, []float64{inf, inf})
+	if ok, _ := farkasProves(far, []float64{-1, 1}, zero); ok {
+		t.Error("x + w ≥ 1, 1.000000001x + w ≤ 0.5 (feasible at x = −10⁹): a multiplier proved it infeasible")
+	}
+	third := rowsLP([]float64{0}, [][]float64{{3}, {7}}, []float64{1, 3}, []float64{1, inf}, []float64{-inf}, []float64{inf})
+	if ok, why := farkasProves(third, []float64{7.0 / 3, -1}, zero); !ok {
+		t.Errorf("3x = 1, 7x ≥ 3: not proven (%s)", why)
+	}
+	if ok, _ := farkasProves(third, []float64{7.0 / 3}, []float64{0}); ok {
+		t.Error("a multiplier of the wrong length proved something")
+	}
+}
+
+// TestRayProves checks the ray's check on min −x, x ≥ 0, y ≥ 0, x − y ≤ 1:
+// the ray (1, 1) is improving and unblocked, (1, 0) is blocked by the row
+// at step 1, (−1, 0) does not improve. A real rate of 10⁻¹⁰ towards a bound
+// 10⁹ away (blocking after 10¹⁹) does not keep the objective from falling
+// below −10¹⁵·Σ|c|, and the ray stands.
+func TestRayProves(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}}, []float64{-inf}, []float64{1}, []float64{0, 0}, []float64{inf, inf})
+	x, zero2 := []float64{0, 0}, []float64{0, 0}
+	o := Options{}.WithDefaults(p)
+	if ok, why := rayProves(p, o, x, []float64{1, 1}, zero2, nil); !ok {
+		t.Errorf("ray (1, 1): not proven (%s)", why)
+	}
+	if ok, _ := rayProves(p, o, x, []float64{1, 0}, zero2, nil); ok {
+		t.Error("ray (1, 0): the row blocks it at step 1, yet it was proven")
+	}
+	if ok, _ := rayProves(p, o, x, []float64{-1, 0}, zero2, nil); ok {
+		t.Error("ray (−1, 0): not improving, yet it was proven")
+	}
+	far := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}, {1e-10, 0}}, []float64{-inf, -inf}, []float64{1, 1e9}, []float64{0, 0}, []float64{inf, inf})
+	if ok, why := rayProves(far, o, x, []float64{1, 1}, zero2, nil); !ok {
+		t.Errorf("a block after 10¹⁹: not proven (%s)", why)
+	}
+	near := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}, {1e-10, 0}}, []float64{-inf, -inf}, []float64{1, 1}, []float64{0, 0}, []float64{inf, inf})
+	if ok, _ := rayProves(near, o, x, []float64{1, 1}, zero2, nil); ok {
+		t.Error("a block after 10¹⁰ (rate 10⁻¹⁰, bound 1): proven")
+	}
+}
+
+// TestCheckCertificateDemotes checks that a verdict whose certificate
+// fails is demoted to NumericalFailure with the reason, and that one whose
+// certificate holds is kept.
+func TestCheckCertificateDemotes(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{0}, [][]float64{{1}, {1}}, []float64{1, -inf}, []float64{inf, 2}, []float64{-inf}, []float64{inf})
+	s := newSimplex(p, Options{}.WithDefaults(p))
+	s.farkas = []float64{1, -1, 0, 0} // hi, lo: no certificate for a feasible LP
+	sol := &Solution{Status: Infeasible, X: []float64{0}}
+	s.checkCertificate(p, Options{}, nil, sol)
+	if sol.Status != NumericalFailure || !strings.Contains(sol.Message, "infeasible unproven") {
+		t.Errorf("feasible LP claimed infeasible: %v (%s), want a numerical failure", sol.Status, sol.Message)
+	}
+	q := rowsLP([]float64{0}, [][]float64{{1}, {1}}, []float64{1, -inf}, []float64{inf, 0}, []float64{-inf}, []float64{inf})
+	s = newSimplex(q, Options{}.WithDefaults(q))
+	s.farkas = []float64{1, -1, 0, 0}
+	sol = &Solution{Status: Infeasible, X: []float64{0}}
+	s.checkCertificate(q, Options{}, nil, sol)
+	if sol.Status != Infeasible {
+		t.Errorf("infeasible LP with a valid certificate: %v (%s)", sol.Status, sol.Message)
+	}
+	s.farkas = nil
+	sol = &Solution{Status: Infeasible, X: []float64{0}}
+	s.checkCertificate(q, Options{}, nil, sol)
+	if sol.Status != NumericalFailure {
+		t.Errorf("infeasible without a certificate: %v, want a numerical failure", sol.Status)
+	}
+}

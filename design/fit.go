@@ -380,6 +380,7 @@ func (c *fitter) scoreMap(m *fmap.Map) float64 {
 func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm) ([]*lpOutput, error) {
 	var outs []*lpOutput
 	var firstErr error
+	cl := c.lp.chumColumns(pool, dmax) // the same columns at every γ
 	// solve returns nil (and remembers why) when the LP at γ fails: one
 	// failed γ does not end the search.
 	solve := func(g float64) *lpOutput {
@@ -395,7 +396,7 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 				warm = seed.carry(sampleRows(f.size()))
 			}
 		}
-		o, err := c.lp.chum(pool, dmax, g, warm)
+		o, err := c.lp.solveChum(cl, g, warm)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err

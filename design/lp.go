@@ -76,13 +76,16 @@ func (f *fitSet) phiGrad(om, z, g []float64) float64 {
 	for c, w := range om {
 		ph += w * z[c]
 	}
-	if g != nil {
-		s := math.Sin(ph)
-		for c := range om {
-			g[c] = -z[c] * s
-		}
+	if g == nil {
+		return math.Cos(ph)
 	}
-	return math.Cos(ph)
+	// math.Sincos gives math.Sin's and math.Cos's values (the same
+	// reduction and polynomials) for about 60 % of their time.
+	s, co := math.Sincos(ph)
+	for c := range om {
+		g[c] = -z[c] * s
+	}
+	return co
 }
 
 // movable lists the coordinates of ω that the continuous refinement and the
@@ -398,23 +401,34 @@ func corners(mv []int) [][]float64 {
 	return out
 }
 
-// chum solves Chum's LP over a pool: min Σ D_ω α_ω + γ·C(k, k̂). With
-// dmax > 0 every movable frequency coordinate may move within ±dmax through
-// the first-order term (Chum eq. 12), in the cone encoding of docs/lp-design.md:
-// the trust-region box |β_c| ≤ dmax·α is the cone spanned by its corners,
-// so each frequency gets one nonnegative column per corner s,
-// φ(ω, z) + dmax Σ_c s_c ∂φ/∂ω_c(ω, z), with α = Σ_s p_s, β = dmax Σ_s s·p_s,
-// and the frequency moves to ω + β/α.
-func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm) (*lpOutput, error) {
+// chumLP is Chum's LP over a pool for one trust region d_max, all but its
+// tradeoff γ: the γ search solves it at many γ, and its columns, which
+// take a cosine (and a sine) per pool frequency and point, are made once.
+type chumLP struct {
+	pool [][]float64
+	dmax float64
+	lp   *pairLP
+	refs []chumRef
+}
+
+// chumRef says which frequency a column of a chumLP belongs to.
+type chumRef struct {
+	j  int
+	mv []int
+	s  []float64 // corner signs; nil for a fixed frequency
+}
+
+// chumColumns builds Chum's LP over a pool: min Σ D_ω α_ω + γ·C(k, k̂).
+// With dmax > 0 every movable frequency coordinate may move within ±dmax
+// through the first-order term (Chum eq. 12), in the cone encoding of
+// docs/lp-design.md: the trust-region box |β_c| ≤ dmax·α is the cone spanned
+// by its corners, so each frequency gets one nonnegative column per corner
+// s, φ(ω, z) + dmax Σ_c s_c ∂φ/∂ω_c(ω, z), with α = Σ_s p_s,
+// β = dmax Σ_s s·p_s, and the frequency moves to ω + β/α.
+func (s *lpSolver) chumColumns(pool [][]float64, dmax float64) *chumLP {
 	f := s.fit
 	nz := f.size()
-	lp := newPairLP(s.weightedSignature(), gamma)
-	type colRef struct {
-		j  int
-		mv []int
-		s  []float64 // corner signs; nil for a fixed frequency
-	}
-	var refs []colRef
+	cl := &chumLP{pool: pool, dmax: dmax, lp: newPairLP(s.weightedSignature(), 0)}
 	phi := make([]float64, nz)
 	grad := make([]float64, nz*f.n)
 	for j, om := range pool {
@@ -428,8 +442,8 @@ func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm) (
 			for i := range nz {
 				v[i] = f.w[i] * phi[i]
 			}
-			lp.add(cost, 0, math.Inf(1), v)
-			refs = append(refs, colRef{j: j})
+			cl.lp.add(cost, 0, math.Inf(1), v)
+			cl.refs = append(cl.refs, chumRef{j: j})
 			continue
 		}
 		for _, sg := range corners(mv) {
@@ -442,14 +456,28 @@ func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm) (
 				}
 				v[i] = f.w[i] * (phi[i] + dmax*d)
 			}
-			lp.add(cost, 0, math.Inf(1), v)
-			refs = append(refs, colRef{j: j, mv: mv, s: sg})
+			cl.lp.add(cost, 0, math.Inf(1), v)
+			cl.refs = append(cl.refs, chumRef{j: j, mv: mv, s: sg})
 		}
 	}
+	return cl
+}
+
+// chum solves Chum's LP over a pool at the tradeoff γ (see chumColumns).
+func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm) (*lpOutput, error) {
+	return s.solveChum(s.chumColumns(pool, dmax), gamma, warm)
+}
+
+// solveChum solves the LP cl at the tradeoff γ.
+func (s *lpSolver) solveChum(cl *chumLP, gamma float64, warm *pairWarm) (*lpOutput, error) {
+	f := s.fit
+	pool, dmax, refs := cl.pool, cl.dmax, cl.refs
+	lp := *cl.lp // γ is the only difference
+	lp.errCost = gamma
 	if warm != nil && len(warm.basis.Cols) != len(lp.cost)+1 {
 		warm = nil
 	}
-	x, _, w, err := s.solvePairs(lp, warm)
+	x, _, w, err := s.solvePairs(&lp, warm)
 	if err != nil {
 		return nil, err
 	}

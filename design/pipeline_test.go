@@ -1,8 +1,10 @@
 package design
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -565,5 +567,25 @@ func TestLargest(t *testing.T) {
 	}
 	if got := largest(r, 10); len(got) != len(r) {
 		t.Errorf("largest with k > len: %v", got)
+	}
+	// Ties go to the lower index, as a stable sort by magnitude keeps
+	// them: on many ties the same points as that sort.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		r := make([]float64, 1+rng.IntN(300))
+		for i := range r {
+			r[i] = float64(rng.IntN(7)-3) / 2 // many equal magnitudes, both signs
+		}
+		k := rng.IntN(len(r) + 1)
+		ref := make([]int, len(r))
+		for i := range ref {
+			ref[i] = i
+		}
+		slices.SortStableFunc(ref, func(a, b int) int { return cmp.Compare(math.Abs(r[b]), math.Abs(r[a])) })
+		ref = ref[:k]
+		slices.Sort(ref)
+		if got := largest(r, k); !slices.Equal(got, ref) {
+			t.Fatalf("trial %d: largest(%v, %d) = %v, want %v", trial, r, k, got, ref)
+		}
 	}
 }

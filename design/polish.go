@@ -40,70 +40,36 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 	F := f.normOf(r)
 	rho := polishRho0
 	var prev *pairWarm
-	grad := make([]float64, nz*f.n)
-	phi := make([]float64, nz)
+	// The columns of the current iterate and the points that start its
+	// row generation: a rejected step leaves both as they were, and the
+	// next step solves the same LP with a smaller trust region.
+	var it *polishIterate
 	for step := 0; step < polishMaxSteps && rho > polishRhoMin; step++ {
 		if err := s.ctx.Err(); err != nil {
 			return nil, nil, 0, err
 		}
-		lp := newPairLP(r, 1)
-		scale := 0.0
-		for _, a := range alpha {
-			scale += a
+		if it == nil {
+			it = s.polishColumns(omega, alpha, r)
 		}
 		// Every step variable is split into nonnegative parts Δ = Δ⁺ − Δ⁻,
 		// so that the LP starts from Δ = 0 at a vertex.
-		type varRef struct {
-			j, c int // c < 0: the weight α_j; else the frequency coordinate ω_jc
-			sign float64
-		}
-		var refs []varRef
-		addPair := func(j, c int, down, up float64, v []float64) {
-			lp.add(0, 0, up, v)
-			refs = append(refs, varRef{j, c, 1})
-			neg := make([]float64, len(v))
-			for i := range v {
-				neg[i] = -v[i]
+		lp := newPairLP(r, 1)
+		for k, ref := range it.refs {
+			up, down := rho, rho
+			if ref.c < 0 {
+				up, down = rho*it.sj[ref.j], math.Min(rho*it.sj[ref.j], alpha[ref.j])
+			} else if f.nonneg {
+				// Halving at most per step: a nonzero frequency never
+				// reaches 0, where its term would lose a dimension.
+				down = math.Min(rho, 0.5*omega[ref.j][ref.c])
 			}
-			lp.add(0, 0, down, neg)
-			refs = append(refs, varRef{j, c, -1})
-		}
-		for j, a := range alpha {
-			om := omega[j]
-			for i := range nz {
-				phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
-			}
-			// −∂r/∂α_j = w φ
-			v := make([]float64, nz)
-			for i := range nz {
-				v[i] = f.w[i] * phi[i]
-			}
-			sj := math.Max(a, 1e-3*scale)
-			addPair(j, -1, math.Min(rho*sj, a), rho*sj, v)
-			if a == 0 {
-				// A term without weight has no gradient in ω: its
-				// frequency stays until its weight grows.
-				continue
-			}
-			for _, c := range f.movable(om) {
-				// −∂r/∂ω_jc = w α ∂φ/∂ω_c
-				v := make([]float64, nz)
-				for i := range nz {
-					v[i] = f.w[i] * a * grad[i*f.n+c]
-				}
-				down := rho
-				if f.nonneg {
-					// Halving at most per step: a nonzero frequency never
-					// reaches 0, where its term would lose a dimension.
-					down = math.Min(rho, 0.5*om[c])
-				}
-				addPair(j, c, down, rho, v)
-			}
+			lp.add(0, 0, up, it.v[2*k])
+			lp.add(0, 0, down, it.v[2*k+1])
 		}
 		// L∞: start the row generation from the points of the largest
 		// errors, a few per column (the optimum's active set has at most
 		// one per column); it adds whatever else the step makes exceed.
-		lp.initial = largest(r, polishStartPerCol*len(lp.cost)+polishStartMin)
+		lp.initial = it.initial
 		// The step before leaves a warm start when the LP has the same
 		// columns (no weight reached or left 0): the same rows for a whole
 		// LP, else its tight points and the new largest errors.
@@ -140,8 +106,12 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 			break // the linear model sees no descent: stationary
 		}
 		om2, al2 := cloneFreqs(omega), slices.Clone(alpha)
-		for k, ref := range refs {
-			d := ref.sign * x[k]
+		for k, xk := range x {
+			ref := it.refs[k/2]
+			d := xk
+			if k%2 == 1 {
+				d = -xk
+			}
 			if ref.c >= 0 {
 				om2[ref.j][ref.c] += d
 				if f.nonneg {
@@ -157,6 +127,7 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 		ratio := (F - F2) / pred
 		if ratio > 0.01 {
 			omega, alpha, r, F = om2, al2, r2, F2
+			it = nil
 		}
 		switch {
 		case ratio > 0.75:
@@ -166,6 +137,70 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 		}
 	}
 	return omega, alpha, F, nil
+}
+
+// polishIterate is what a polish step's LP takes from the iterate (ω, α)
+// besides the trust region: for each step variable (refs) its column v[2k]
+// = −∂r/∂· and the column −v[2k] of its negative part, the scales s_j of
+// the weights' steps, and the points of the largest residuals.
+type polishIterate struct {
+	refs    []polishRef
+	v       [][]float64
+	sj      []float64
+	initial []int
+}
+
+// polishRef names a polish step variable: the weight α_j (c < 0) or the
+// frequency coordinate ω_jc.
+type polishRef struct{ j, c int }
+
+// polishColumns makes the polish LP's columns at (ω, α) with residuals r.
+func (s *lpSolver) polishColumns(omega [][]float64, alpha []float64, r []float64) *polishIterate {
+	f := s.fit
+	nz := f.size()
+	it := &polishIterate{sj: make([]float64, len(alpha))}
+	scale := 0.0
+	for _, a := range alpha {
+		scale += a
+	}
+	grad := make([]float64, nz*f.n)
+	phi := make([]float64, nz)
+	addPair := func(j, c int, v []float64) {
+		neg := make([]float64, len(v))
+		for i := range v {
+			neg[i] = -v[i]
+		}
+		it.refs = append(it.refs, polishRef{j, c})
+		it.v = append(it.v, v, neg)
+	}
+	for j, a := range alpha {
+		om := omega[j]
+		for i := range nz {
+			phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
+		}
+		// −∂r/∂α_j = w φ
+		v := make([]float64, nz)
+		for i := range nz {
+			v[i] = f.w[i] * phi[i]
+		}
+		it.sj[j] = math.Max(a, 1e-3*scale)
+		addPair(j, -1, v)
+		if a == 0 {
+			// A term without weight has no gradient in ω: its
+			// frequency stays until its weight grows.
+			continue
+		}
+		for _, c := range f.movable(om) {
+			// −∂r/∂ω_jc = w α ∂φ/∂ω_c
+			v := make([]float64, nz)
+			for i := range nz {
+				v[i] = f.w[i] * a * grad[i*f.n+c]
+			}
+			addPair(j, c, v)
+		}
+	}
+	it.initial = largest(r, polishStartPerCol*len(it.v)+polishStartMin)
+	return it
 }
 
 // refitPolish refits the weights of a support and polishes the result.
@@ -199,7 +234,18 @@ func largest(r []float64, k int) []int {
 	if k >= len(r) {
 		return idx
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(math.Abs(r[b]), math.Abs(r[a])) })
+	// Largest magnitude first, ties by index: the order of a stable sort
+	// by magnitude, from the faster unstable one.
+	mag := make([]float64, len(r))
+	for i, v := range r {
+		mag[i] = math.Abs(v)
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(mag[b], mag[a]); c != 0 {
+			return c
+		}
+		return a - b
+	})
 	idx = idx[:k]
 	slices.Sort(idx)
 	return idx

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,5 +156,43 @@ func TestChumCancel(t *testing.T) {
 	res, err := c.Design(context.Background(), p, 3, Settings{})
 	if err != nil || res.Map.Dim != 3 {
 		t.Fatalf("design after the cancelled one: %v", err)
+	}
+}
+
+// TestChumChainInAnyOrder: a chain's levels are explored at once and
+// finished in order, so a design does not depend on which levels were
+// remembered, on the number of workers or on the scheduling: D = 4 made
+// after D = 2 (two workers) is D = 4 made at once (one worker), map and
+// LP count, and so is the D = 3 on the way; only the levels made are
+// announced.
+func TestChumChainInAnyOrder(t *testing.T) {
+	p := chi2U8(fmap.Absolute)
+	var msgs []string
+	say := Settings{Progress: func(m string) { msgs = append(msgs, m) }}
+	a := &Chum{}
+	for _, d := range []int{2, 4} {
+		if _, err := a.Design(context.Background(), p, d, say); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := &Chum{}
+	if _, err := b.Design(context.Background(), p, 4, Settings{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []int{3, 4} {
+		ra, err := a.Design(context.Background(), p, d, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rb, err := b.Design(context.Background(), p, d, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ra.Map, rb.Map) || ra.LPs != rb.LPs {
+			t.Errorf("D = %d: %d LPs %v, at once %d LPs %v", d, ra.LPs, ra.Map.Fourier().Terms, rb.LPs, rb.Map.Fourier().Terms)
+		}
+	}
+	if !slices.Contains(msgs, "chum: D = 3 on the way to 4") || slices.Contains(msgs, "chum: D = 2 on the way to 4") {
+		t.Errorf("progress %q: want D = 3 on the way to 4 and not the remembered D = 2", msgs)
 	}
 }

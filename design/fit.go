@@ -78,6 +78,20 @@ const maxRefineEntries = 2_000_000
 // term the optimum gives weight 0 stays as components that are identically
 // 0 (fmap.Map.ZeroComponents), so the map has dim outputs.
 func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings) (*Result, error) {
+	c, err := newFitter(ctx, p, dim, opt, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.explore(); err != nil {
+		return nil, err
+	}
+	return c.finish()
+}
+
+// newFitter checks a fitting problem and prepares its design. Fit is
+// explore then finish; a chain of designs (Chum) explores its dimensions
+// at once, as none of that depends on p.Prev, and finishes them in order.
+func newFitter(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings) (*fitter, error) {
 	switch {
 	case dim < 1:
 		return nil, fmt.Errorf("design: dimension %d", dim)
@@ -92,18 +106,15 @@ func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings
 	}
 	opt = opt.fitDefaults()
 	fit := newFitSet(p.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
-	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend()}, progress: s.Say, workers: s.workers()}
+	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend()}, progress: s.Say, gate: s.gate, shared: s.gate != nil}
+	if c.gate == nil {
+		c.gate = make(chan struct{}, s.workers())
+	}
 	c.score = fit
 	if p.Exact != nil {
 		c.score = newFitSet(p.Form, p.Norm, p.Exact, p.ExactWeight, p.Signature)
 	}
-	res, err := c.run()
-	if err != nil {
-		return nil, err
-	}
-	res.LPs = c.lp.n + c.extraLPs
-	res.DesignSet, res.DesignSetOn = p.Z, p.ZOn
-	return res, nil
+	return c, nil
 }
 
 // candidate is a support with weights and its objective.
@@ -125,7 +136,32 @@ type fitter struct {
 	extraLPs int
 	cands    []candidate
 	progress func(string)
-	workers  int
+	// gate bounds the goroutines that work at once: one per polish start.
+	// A shared gate (Settings.gate, a chain of designs) also bounds the
+	// fitter's own work, which then holds a place while it runs.
+	gate   chan struct{}
+	shared bool
+	steps  []step
+}
+
+// hold takes a place at a shared gate for the fitter's own work; release
+// gives it back.
+func (c *fitter) hold() {
+	if c.shared {
+		c.gate <- struct{}{}
+	}
+}
+
+func (c *fitter) release() {
+	if c.shared {
+		<-c.gate
+	}
+}
+
+// add records a step with its map and objective on the scoring set.
+func (c *fitter) add(name string, omega [][]float64, alpha []float64) {
+	m := c.makeMap(omega, alpha)
+	c.steps = append(c.steps, step{Step{Name: name, Map: m}, c.scoreMap(m)})
 }
 
 // step is a step of the pipeline with its objective on the scoring set.
@@ -134,12 +170,22 @@ type step struct {
 	score float64
 }
 
-func (c *fitter) run() (*Result, error) {
-	var steps []step
-	add := func(name string, omega [][]float64, alpha []float64) {
-		m := c.makeMap(omega, alpha)
-		steps = append(steps, step{Step{Name: name, Map: m}, c.scoreMap(m)})
+// explore runs every step that does not depend on p.Prev: the paper
+// pipeline and, unless the polish is off, the refit and the multi-start
+// polish.
+func (c *fitter) explore() error {
+	c.hold()
+	paper, err := c.paperSteps()
+	c.release()
+	if err != nil || !c.opt.polish() {
+		return err
 	}
+	return c.polishSteps(paper)
+}
+
+// paperSteps runs the discrete γ search and the continuous refinement and
+// returns the best candidate.
+func (c *fitter) paperSteps() (*candidate, error) {
 	c.progress(fmt.Sprintf("discrete LP: pool of %d frequencies, |Z| = %d, γ search for D = %d", len(c.p.Pool), c.lp.fit.size(), c.dim))
 	outs, err := c.search(c.p.Pool, 0, 100, 12, nil)
 	if err != nil {
@@ -149,7 +195,7 @@ func (c *fitter) run() (*Result, error) {
 	if discrete == nil {
 		return nil, errors.New("design: the discrete LP produced no usable candidate")
 	}
-	add(StepDiscrete, discrete.omega, discrete.alpha)
+	c.add(StepDiscrete, discrete.omega, discrete.alpha)
 
 	// Continuous refinement from the LP output whose truncation fits best
 	// (Chum §2.1 selects the best fit among the outputs), over the whole
@@ -178,12 +224,19 @@ func (c *fitter) run() (*Result, error) {
 		dmax /= 2
 	}
 	paper := c.best()
-	add(StepPaper, paper.omega, paper.alpha)
+	c.add(StepPaper, paper.omega, paper.alpha)
+	return paper, nil
+}
+
+// finish continues p.Prev (unless the polish is off) and returns the
+// result: the step of exactly dim dimensions with the best objective.
+func (c *fitter) finish() (*Result, error) {
 	if c.opt.polish() {
-		if err := c.polishSteps(paper, add); err != nil {
+		if err := c.continueStep(); err != nil {
 			return nil, err
 		}
 	}
+	steps := c.steps
 	// Keep the step of exactly dim dimensions with the best objective on
 	// the scoring set (the paper's refinement is not monotone, and the
 	// polish and the continuation are separate searches).
@@ -204,6 +257,8 @@ func (c *fitter) run() (*Result, error) {
 	for _, st := range steps {
 		res.Steps = append(res.Steps, st.Step)
 	}
+	res.LPs = c.lp.n + c.extraLPs
+	res.DesignSet, res.DesignSetOn = c.p.Z, c.p.ZOn
 	return res, nil
 }
 
@@ -212,42 +267,55 @@ func (c *fitter) run() (*Result, error) {
 // dimension less, its continuation. They are heuristic searches: one whose
 // LP fails is skipped with a progress message (the final choice is among
 // the steps that succeeded); only a cancelled context ends them all.
-func (c *fitter) polishSteps(paper *candidate, add func(string, [][]float64, []float64)) error {
-	skip := func(step string, err error) error {
-		if ctxErr := c.ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		c.progress(fmt.Sprintf("%s skipped: %v", step, err))
-		return nil
-	}
+func (c *fitter) polishSteps(paper *candidate) error {
 	c.progress("refit of the weights on the chosen support")
-	if alpha, err := c.lp.refit(paper.omega); err != nil {
-		if err := skip(StepRefit, err); err != nil {
+	c.hold()
+	alpha, err := c.lp.refit(paper.omega)
+	if err == nil {
+		c.add(StepRefit, paper.omega, alpha)
+	}
+	starts := c.starts()
+	c.release()
+	if err != nil {
+		if err := c.skip(StepRefit, err); err != nil {
 			return err
 		}
-	} else {
-		add(StepRefit, paper.omega, alpha)
 	}
 
-	starts := c.starts()
 	c.progress(fmt.Sprintf("polish from %d starts", len(starts)))
 	best, err := c.polishAll(starts)
 	if err == nil {
+		c.hold()
 		best, err = c.exchange(best)
+		c.release()
 	}
 	if err != nil {
-		if err := skip(StepPolished, err); err != nil {
-			return err
-		}
-	} else {
-		add(StepPolished, best.omega, best.alpha)
+		return c.skip(StepPolished, err)
 	}
+	c.add(StepPolished, best.omega, best.alpha)
+	return nil
+}
 
+// skip reports a heuristic step whose LP failed, unless the context is
+// done: then it returns the context's error.
+func (c *fitter) skip(step string, err error) error {
+	if ctxErr := c.ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	c.progress(fmt.Sprintf("%s skipped: %v", step, err))
+	return nil
+}
+
+// continueStep continues p.Prev, the design of one dimension less, if
+// there is one.
+func (c *fitter) continueStep() error {
 	omega := c.continuation()
 	if c.p.Prev == nil || omega == nil || c.dimsOf(omega) != c.dim {
 		return nil
 	}
 	c.progress(fmt.Sprintf("continuing from the %d-dimensional design", c.dim-1))
+	c.hold()
+	defer c.release()
 	lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
 	cand, err := lp.refitPolish(omega)
 	c.extraLPs += lp.n
@@ -255,9 +323,9 @@ func (c *fitter) polishSteps(paper *candidate, add func(string, [][]float64, []f
 		cand, err = c.exchange(cand)
 	}
 	if err != nil {
-		return skip(StepContinued, err)
+		return c.skip(StepContinued, err)
 	}
-	add(StepContinued, cand.omega, cand.alpha)
+	c.add(StepContinued, cand.omega, cand.alpha)
 	return nil
 }
 
@@ -648,13 +716,12 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 	}
 	results := make([]result, len(starts))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, c.workers)
 	for i, st := range starts {
 		wg.Add(1)
-		sem <- struct{}{}
+		c.gate <- struct{}{}
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
+			defer func() { <-c.gate }()
 			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
 			cand, err := lp.refitPolish(st)
 			if err == nil {

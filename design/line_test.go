@@ -77,3 +77,20 @@ func TestExactSetMatchesPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxAbs: maxAbs(m, x) is math.Max(m, |x|) for m ≥ 0 and NaN, bit for
+// bit, NaN and infinities included.
+func TestMaxAbs(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1e-300, 0.5, -0.5, 2, -3, math.Inf(1), math.Inf(-1), math.NaN()}
+	for _, m := range vals {
+		if m < 0 || math.Signbit(m) {
+			continue
+		}
+		for _, x := range vals {
+			got, want := maxAbs(m, x), math.Max(m, math.Abs(x))
+			if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Errorf("maxAbs(%g, %g) = %g, math.Max gives %g", m, x, got, want)
+			}
+		}
+	}
+}

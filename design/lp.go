@@ -145,10 +145,24 @@ func (f *fitSet) normOf(r []float64) float64 {
 		if f.norm == fmap.L1 {
 			v += math.Abs(e)
 		} else {
-			v = math.Max(v, math.Abs(e))
+			v = maxAbs(v, e)
 		}
 	}
 	return v
+}
+
+// maxAbs is math.Max(m, |x|) for m ≥ 0 or NaN. math.Max is a call to an
+// assembly routine on amd64, the better part of the loops over points that
+// take a maximum; here it is left only to a NaN.
+func maxAbs(m, x float64) float64 {
+	a := math.Abs(x)
+	switch {
+	case a > m:
+		return a
+	case a <= m:
+		return m
+	}
+	return math.Max(m, a)
 }
 
 // lpOutput is one solution of Chum's LP over a pool.
@@ -339,9 +353,9 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 	scale := make([]float64, len(lp.v))
 	for j, v := range lp.v {
 		for _, i := range rows {
-			scale[j] = math.Max(scale[j], math.Abs(v[i]))
+			scale[j] = maxAbs(scale[j], v[i])
 		}
-		big = math.Max(big, scale[j])
+		big = maxAbs(big, scale[j])
 	}
 	col := make([]float64, m)
 	for j, v := range lp.v {

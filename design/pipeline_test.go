@@ -575,6 +575,9 @@ func TestLargest(t *testing.T) {
 		r := make([]float64, 1+rng.IntN(300))
 		for i := range r {
 			r[i] = float64(rng.IntN(7)-3) / 2 // many equal magnitudes, both signs
+			if rng.IntN(50) == 0 {
+				r[i] = math.NaN()
+			}
 		}
 		k := rng.IntN(len(r) + 1)
 		ref := make([]int, len(r))

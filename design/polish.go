@@ -1,7 +1,6 @@
 package design
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -225,29 +224,46 @@ func cloneFreqs(omega [][]float64) [][]float64 {
 }
 
 // largest returns the indices of the k entries of r of largest magnitude
-// (all of them if there are no more than k), in index order.
+// (all of them if there are no more than k), in index order; of equal
+// magnitudes the lower indices, as a stable sort by magnitude would have
+// them (a NaN counts as smaller than every number, as cmp.Compare has it).
 func largest(r []float64, k int) []int {
-	idx := make([]int, len(r))
-	for i := range idx {
-		idx[i] = i
-	}
 	if k >= len(r) {
+		idx := make([]int, len(r))
+		for i := range idx {
+			idx[i] = i
+		}
 		return idx
 	}
-	// Largest magnitude first, ties by index: the order of a stable sort
-	// by magnitude, from the faster unstable one.
+	if k <= 0 {
+		return []int{}
+	}
 	mag := make([]float64, len(r))
 	for i, v := range r {
 		mag[i] = math.Abs(v)
-	}
-	slices.SortFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(mag[b], mag[a]); c != 0 {
-			return c
+		if v != v {
+			mag[i] = -1
 		}
-		return a - b
-	})
-	idx = idx[:k]
-	slices.Sort(idx)
+	}
+	// The k-th largest magnitude, from a sort of the numbers alone.
+	sorted := slices.Clone(mag)
+	slices.Sort(sorted)
+	th := sorted[len(sorted)-k]
+	ties := k
+	for _, v := range mag {
+		if v > th {
+			ties--
+		}
+	}
+	idx := make([]int, 0, k)
+	for i, v := range mag {
+		if v > th || v == th && ties > 0 {
+			if v == th {
+				ties--
+			}
+			idx = append(idx, i)
+		}
+	}
 	return idx
 }
 

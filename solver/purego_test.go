@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -131,5 +132,34 @@ func TestPureGoContext(t *testing.T) {
 	cancel()
 	if sol, err := Default().Solve(b.Problem(), Options{Context: ctx}); err != context.Canceled || sol != nil {
 		t.Errorf("Solve with a cancelled context: %v, %v; want nil, context.Canceled", sol, err)
+	}
+}
+
+// TestPooledBuffersLeaveNoTrace: a solve reuses the slices of earlier
+// solves (simplexPool), so each LP of a list of different sizes is solved
+// again after the others, in the opposite order, from buffers the others
+// left dirty: every solution is the same, iterations and duals included.
+func TestPooledBuffersLeaveNoTrace(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var lps []*Problem
+	for _, size := range [][2]int{{30, 12}, {5, 3}, {60, 40}, {12, 20}, {1, 1}, {40, 8}} {
+		lps = append(lps, randomDenseLP(r, size[0], size[1]))
+	}
+	first := make([]*Solution, len(lps))
+	for k, p := range lps {
+		sol, err := (pureGo{}).Solve(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first[k] = sol
+	}
+	for k := len(lps) - 1; k >= 0; k-- {
+		sol, err := (pureGo{}).Solve(lps[k], Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(sol, first[k]) {
+			t.Errorf("LP %d (%d×%d) solved again: %v in %d iterations, first %v in %d", k, lps[k].NumRows, lps[k].NumCols(), sol.Status, sol.Iterations, first[k].Status, first[k].Iterations)
+		}
 	}
 }

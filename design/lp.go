@@ -183,6 +183,19 @@ type lpSolver struct {
 	fit *fitSet
 	sv  solver.Backend
 	n   int // LPs solved
+	// The builder and the row bounds and column of the LP being built,
+	// kept for the next one.
+	b           *solver.Builder
+	lo, hi, col []float64
+}
+
+// grow returns b resliced to length n, or a new slice if b is too short;
+// its contents are the caller's to set.
+func grow(b []float64, n int) []float64 {
+	if cap(b) < n {
+		return make([]float64, n)
+	}
+	return b[:n]
 }
 
 // pairLP is a fitting LP. For every point i it has the two rows
@@ -323,12 +336,19 @@ func sampleRows(np int) []int {
 // it; it returns x, the error bound t (L∞; 0 for L1) and the solution.
 func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]float64, float64, *solver.Solution, error) {
 	m := 2 * len(rows)
-	lo, hi := make([]float64, m), make([]float64, m)
+	lo, hi := grow(s.lo, m), grow(s.hi, m)
+	s.lo, s.hi = lo, hi
 	for k, i := range rows {
 		lo[2*k], lo[2*k+1] = lp.r[i], -lp.r[i]
 		hi[2*k], hi[2*k+1] = math.Inf(1), math.Inf(1)
 	}
-	b := solver.NewBuilder(lo, hi)
+	// One builder for the LPs of this solver, one after another: the
+	// solver keeps nothing of a problem once solved.
+	if s.b == nil {
+		s.b = &solver.Builder{}
+	}
+	b := s.b
+	b.Reset(lo, hi)
 	l1 := s.fit.norm == fmap.L1
 	nerr := 1
 	if l1 {
@@ -340,7 +360,8 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 			b.AddColumn(lp.errCost, 0, math.Inf(1), []int{2 * k, 2*k + 1}, []float64{1, 1})
 		}
 	} else {
-		col := make([]float64, m)
+		col := grow(s.col, m)
+		s.col = col
 		for k := range col {
 			col[k] = 1
 		}
@@ -357,7 +378,8 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 		}
 		big = maxAbs(big, scale[j])
 	}
-	col := make([]float64, m)
+	col := grow(s.col, m)
+	s.col = col
 	for j, v := range lp.v {
 		sc := 1.0
 		if scale[j] > 0 && scale[j] < tinyColumn*big {

@@ -42,13 +42,14 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 	// The columns of the current iterate and the points that start its
 	// row generation: a rejected step leaves both as they were, and the
 	// next step solves the same LP with a smaller trust region.
-	var it *polishIterate
+	// spent is the iterate before, whose buffers the next one reuses.
+	var it, spent *polishIterate
 	for step := 0; step < polishMaxSteps && rho > polishRhoMin; step++ {
 		if err := s.ctx.Err(); err != nil {
 			return nil, nil, 0, err
 		}
 		if it == nil {
-			it = s.polishColumns(omega, alpha, r)
+			it = s.polishColumns(omega, alpha, r, spent)
 		}
 		// Every step variable is split into nonnegative parts Δ = Δ⁺ − Δ⁻,
 		// so that the LP starts from Δ = 0 at a vertex.
@@ -126,7 +127,7 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 		ratio := (F - F2) / pred
 		if ratio > 0.01 {
 			omega, alpha, r, F = om2, al2, r2, F2
-			it = nil
+			it, spent = nil, it
 		}
 		switch {
 		case ratio > 0.75:
@@ -147,25 +148,45 @@ type polishIterate struct {
 	v       [][]float64
 	sj      []float64
 	initial []int
+	// φ and ∂φ/∂ω at the points, scratch of polishColumns.
+	phi, grad []float64
 }
 
 // polishRef names a polish step variable: the weight α_j (c < 0) or the
 // frequency coordinate ω_jc.
 type polishRef struct{ j, c int }
 
-// polishColumns makes the polish LP's columns at (ω, α) with residuals r.
-func (s *lpSolver) polishColumns(omega [][]float64, alpha []float64, r []float64) *polishIterate {
+// polishColumns makes the polish LP's columns at (ω, α) with residuals r,
+// in the buffers of spent (if not nil), an iterate no longer in use.
+func (s *lpSolver) polishColumns(omega [][]float64, alpha []float64, r []float64, spent *polishIterate) *polishIterate {
 	f := s.fit
 	nz := f.size()
-	it := &polishIterate{sj: make([]float64, len(alpha))}
+	it := &polishIterate{}
+	var spare [][]float64
+	if spent != nil {
+		it.refs, it.v, it.sj, it.phi, it.grad = spent.refs[:0], spent.v[:0], spent.sj, spent.phi, spent.grad
+		spare = slices.Clone(spent.v)
+	}
+	it.sj = grow(it.sj, len(alpha)) // every entry set below
+	if it.phi == nil {
+		it.phi, it.grad = make([]float64, nz), make([]float64, nz*f.n)
+	}
+	phi, grad := it.phi, it.grad
+	// column returns a vector of nz entries for the caller to fill.
+	column := func() []float64 {
+		if k := len(spare); k > 0 {
+			v := spare[k-1]
+			spare = spare[:k-1]
+			return v
+		}
+		return make([]float64, nz)
+	}
 	scale := 0.0
 	for _, a := range alpha {
 		scale += a
 	}
-	grad := make([]float64, nz*f.n)
-	phi := make([]float64, nz)
 	addPair := func(j, c int, v []float64) {
-		neg := make([]float64, len(v))
+		neg := column()
 		for i := range v {
 			neg[i] = -v[i]
 		}
@@ -178,7 +199,7 @@ func (s *lpSolver) polishColumns(omega [][]float64, alpha []float64, r []float64
 			phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
 		}
 		// −∂r/∂α_j = w φ
-		v := make([]float64, nz)
+		v := column()
 		for i := range nz {
 			v[i] = f.w[i] * phi[i]
 		}
@@ -191,7 +212,7 @@ func (s *lpSolver) polishColumns(omega [][]float64, alpha []float64, r []float64
 		}
 		for _, c := range f.movable(om) {
 			// −∂r/∂ω_jc = w α ∂φ/∂ω_c
-			v := make([]float64, nz)
+			v := column()
 			for i := range nz {
 				v[i] = f.w[i] * a * grad[i*f.n+c]
 			}

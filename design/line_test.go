@@ -94,3 +94,26 @@ func TestMaxAbs(t *testing.T) {
 		}
 	}
 }
+
+// TestResiduals1D: the one-dimensional Fourier residuals (cos(ωz) inline)
+// are phiGrad's, bit for bit, zero weights, ω = 0 and z = −0 included.
+func TestResiduals1D(t *testing.T) {
+	z := [][]float64{{0}, {math.Copysign(0, -1)}, {0.001}, {1.7}, {5.54}, {-2.5}, {123.25}}
+	w := []float64{1, 0.5, 2, 1e-3, 7, 1, 0.25}
+	f := newFitSet(fmap.FourierForm, fmap.LInf, z, w, func(p []float64) float64 { return math.Exp(-p[0] * p[0]) })
+	omega := [][]float64{{0}, {0.3}, {1.1}, {math.Copysign(0, -1)}, {2.9}}
+	alpha := []float64{0.5, 0.25, 0, 0.125, 1e-9}
+	got := make([]float64, len(z))
+	f.residuals(got, omega, alpha)
+	for i := range z {
+		s := f.k[i]
+		for j, a := range alpha {
+			if a != 0 {
+				s -= a * f.phiGrad(omega[j], f.point(i), nil)
+			}
+		}
+		if want := f.w[i] * s; math.Float64bits(got[i]) != math.Float64bits(want) {
+			t.Errorf("point %v: residual %v, phiGrad's %v", z[i], got[i], want)
+		}
+	}
+}

@@ -117,3 +117,22 @@ func TestResiduals1D(t *testing.T) {
 		}
 	}
 }
+
+// TestPhiGrads1D: the one-dimensional Fourier φ and ∂φ/∂ω at every point
+// are phiGrad's, bit for bit (signed zeros included).
+func TestPhiGrads1D(t *testing.T) {
+	z := [][]float64{{0}, {math.Copysign(0, -1)}, {0.001}, {1.7}, {5.54}, {-2.5}, {123.25}}
+	w := []float64{1, 1, 1, 1, 1, 1, 1}
+	f := newFitSet(fmap.FourierForm, fmap.LInf, z, w, func(p []float64) float64 { return 1 })
+	for _, om := range [][]float64{{0}, {math.Copysign(0, -1)}, {0.3}, {-1.1}, {2.9}} {
+		phi, grad := make([]float64, len(z)), make([]float64, len(z))
+		f.phiGrads(om, phi, grad)
+		for i := range z {
+			g := make([]float64, 1)
+			p := f.phiGrad(om, f.point(i), g)
+			if math.Float64bits(phi[i]) != math.Float64bits(p) || math.Float64bits(grad[i]) != math.Float64bits(g[0]) {
+				t.Errorf("ω %v, z %v: φ %v ∂φ %v, phiGrad's %v %v", om, z[i], phi[i], grad[i], p, g[0])
+			}
+		}
+	}
+}

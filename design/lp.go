@@ -88,6 +88,27 @@ func (f *fitSet) phiGrad(om, z, g []float64) float64 {
 	return co
 }
 
+// phiGrads sets phi[i] = φ(ω, z_i) and grad[i·n:(i+1)·n] = ∂φ/∂ω at every
+// point, as phiGrad does; a 1-D Fourier term without phiGrad's call and
+// loops (its sum 0 + ωz is ωz, or +0 for −0: the same sine and cosine).
+func (f *fitSet) phiGrads(om, phi, grad []float64) {
+	if f.n != 1 || f.form != fmap.FourierForm {
+		for i := range phi {
+			phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
+		}
+		return
+	}
+	w := om[0]
+	for i, z := range f.z {
+		ph := w * z
+		if ph == 0 {
+			ph = 0
+		}
+		s, c := math.Sincos(ph)
+		phi[i], grad[i] = c, -z*s
+	}
+}
+
 // movable lists the coordinates of ω that the continuous refinement and the
 // polish may move: all of a nonzero Fourier frequency, the nonzero ones of
 // a modulation term (a zero factor stays 1, keeping D fixed).
@@ -483,9 +504,7 @@ func (s *lpSolver) chumColumns(pool [][]float64, dmax float64) *chumLP {
 	phi := make([]float64, nz)
 	grad := make([]float64, nz*f.n)
 	for j, om := range pool {
-		for i := range nz {
-			phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
-		}
+		f.phiGrads(om, phi, grad)
 		cost := float64(f.termDims(om))
 		mv := f.movable(om)
 		if dmax == 0 || len(mv) == 0 {

@@ -195,9 +195,7 @@ func (s *lpSolver) polishColumns(omega [][]float64, alpha []float64, r []float64
 	}
 	for j, a := range alpha {
 		om := omega[j]
-		for i := range nz {
-			phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
-		}
+		f.phiGrads(om, phi, grad)
 		// −∂r/∂α_j = w φ
 		v := column()
 		for i := range nz {

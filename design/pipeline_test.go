@@ -592,3 +592,23 @@ func TestLargest(t *testing.T) {
 		}
 	}
 }
+
+// TestKthLargest: the k-th largest of random values with many ties is the
+// sorted values' (n − k)-th.
+func TestKthLargest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 500 {
+		v := make([]float64, 1+rng.IntN(200))
+		for i := range v {
+			v[i] = float64(rng.IntN(1 + trial%20))
+			if trial%3 == 0 {
+				v[i] = rng.NormFloat64()
+			}
+		}
+		k := 1 + rng.IntN(len(v))
+		sorted := slices.Sorted(slices.Values(v))
+		if got, want := kthLargest(slices.Clone(v), k), sorted[len(v)-k]; got != want {
+			t.Fatalf("trial %d: kthLargest(%v, %d) = %v, want %v", trial, v, k, got, want)
+		}
+	}
+}

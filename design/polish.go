@@ -264,10 +264,7 @@ func largest(r []float64, k int) []int {
 			mag[i] = -1
 		}
 	}
-	// The k-th largest magnitude, from a sort of the numbers alone.
-	sorted := slices.Clone(mag)
-	slices.Sort(sorted)
-	th := sorted[len(sorted)-k]
+	th := kthLargest(slices.Clone(mag), k)
 	ties := k
 	for _, v := range mag {
 		if v > th {
@@ -284,6 +281,37 @@ func largest(r []float64, k int) []int {
 		}
 	}
 	return idx
+}
+
+// kthLargest returns the k-th largest of v (1 ≤ k ≤ len(v), no NaN),
+// reordering v: a quickselect, linear on average, where a sort was the
+// better part of largest's time.
+func kthLargest(v []float64, k int) float64 {
+	lo, hi, want := 0, len(v)-1, k-1 // want: the index in descending order
+	for lo < hi {
+		// Median of three as the pivot, then Hoare's partition into
+		// [lo, j] ≥ pivot ≥ [j+1, hi].
+		mid := lo + (hi-lo)/2
+		a, b, c := v[lo], v[mid], v[hi]
+		p := max(min(a, b), min(max(a, b), c))
+		i, j := lo-1, hi+1
+		for {
+			for i++; v[i] > p; i++ {
+			}
+			for j--; v[j] < p; j-- {
+			}
+			if i >= j {
+				break
+			}
+			v[i], v[j] = v[j], v[i]
+		}
+		if want <= j {
+			hi = j
+		} else {
+			lo = j + 1
+		}
+	}
+	return v[want]
 }
 
 // carry returns a warm start for an LP of the same columns on a new

@@ -191,12 +191,16 @@ func (b *Builder) AddColumn(c, lo, hi float64, rows []int, vals []float64) int {
 
 // AddDenseColumn appends a column given as a dense vector of length NumRows.
 func (b *Builder) AddDenseColumn(c, lo, hi float64, col []float64) int {
+	// Appending to locals keeps the slices in registers (b.p's fields
+	// would be loaded and stored at every entry).
+	idx, val := b.p.RowIndex, b.p.Value
 	for i, v := range col {
 		if v != 0 {
-			b.p.RowIndex = append(b.p.RowIndex, i)
-			b.p.Value = append(b.p.Value, v)
+			idx = append(idx, i)
+			val = append(val, v)
 		}
 	}
+	b.p.RowIndex, b.p.Value = idx, val
 	return b.addColumnEnd(c, lo, hi)
 }
 

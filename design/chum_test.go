@@ -2,11 +2,13 @@ package design
 
 import (
 	"context"
+	"errors"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/featmap/featmap/design/fmap"
 )
@@ -194,5 +196,31 @@ func TestChumChainInAnyOrder(t *testing.T) {
 	}
 	if !slices.Contains(msgs, "chum: D = 3 on the way to 4") || slices.Contains(msgs, "chum: D = 2 on the way to 4") {
 		t.Errorf("progress %q: want D = 3 on the way to 4 and not the remembered D = 2", msgs)
+	}
+}
+
+// TestChumCancelWhileExploring: a deadline that passes while the levels
+// are explored at once ends the design with the context's error, once
+// every level's goroutines are done, and the next design of the same Chum
+// value makes the missing levels afresh (the same map as a Chum that was
+// never interrupted).
+func TestChumCancelWhileExploring(t *testing.T) {
+	p := chi2U8(fmap.Absolute)
+	c := &Chum{}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	if _, err := c.Design(ctx, p, 6, Settings{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("design past its deadline: error %v, want context.DeadlineExceeded", err)
+	}
+	got, err := c.Design(context.Background(), p, 4, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := (&Chum{}).Design(context.Background(), p, 4, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Map, want.Map) {
+		t.Errorf("D = 4 after the interrupted design: %v, uninterrupted %v", got.Map.Fourier().Terms, want.Map.Fourier().Terms)
 	}
 }

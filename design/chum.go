@@ -173,6 +173,7 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 	// its goroutine while the levels are explored, from this one after.
 	gated := s
 	gated.gate = make(chan struct{}, s.workers())
+	discrete := &discreteCache{} // for this call: a cancelled solve is not kept
 	for d, lv := range levels {
 		if lv.done && !errors.Is(lv.err, context.Canceled) && !errors.Is(lv.err, context.DeadlineExceeded) {
 			continue
@@ -183,6 +184,7 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 			s.Say(fmt.Sprintf("chum: D = %d on the way to %d", d+1, dim))
 		}
 		p := fp
+		p.discrete = discrete
 		j := &job{done: make(chan struct{})}
 		j.c, j.err = newFitter(ctx, &p, d+1, opt, ls)
 		jobs[d] = j

@@ -52,6 +52,46 @@ type FitProblem struct {
 	// also continues from it (Continue), so that one more dimension never
 	// fits worse than the design it extends.
 	Prev []fmap.Term
+
+	// discrete, if set, shares the discrete LP's cold solves between the
+	// designs of one chain (Chum), whose problems differ only in Prev.
+	discrete *discreteCache
+}
+
+// discreteCache holds the outputs of the discrete LP by γ for the levels
+// of a chain: the pool, Z and the signature are the same at every
+// dimension, so the cold solve at γ gives the same output at every level
+// (the γ search of each level starts at the same γ and brackets by the
+// same factors). A level that needs a γ another is solving waits for it.
+type discreteCache struct {
+	mu sync.Mutex
+	at map[float64]*discreteEntry
+}
+
+type discreteEntry struct {
+	once sync.Once
+	out  *lpOutput
+	err  error
+}
+
+// solve returns a copy of the output at γ, solving it by f the first time.
+func (dc *discreteCache) solve(g float64, f func() (*lpOutput, error)) (*lpOutput, error) {
+	dc.mu.Lock()
+	if dc.at == nil {
+		dc.at = map[float64]*discreteEntry{}
+	}
+	e := dc.at[g]
+	if e == nil {
+		e = &discreteEntry{}
+		dc.at[g] = e
+	}
+	dc.mu.Unlock()
+	e.once.Do(func() { e.out, e.err = f() })
+	if e.err != nil {
+		return nil, e.err
+	}
+	o := *e.out // a level records its own score in it
+	return &o, nil
 }
 
 // The step names of Chum's pipeline.
@@ -448,7 +488,16 @@ func (c *fitter) scoreMap(m *fmap.Map) float64 {
 func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm) ([]*lpOutput, error) {
 	var outs []*lpOutput
 	var firstErr error
-	cl := c.lp.chumColumns(pool, dmax) // the same columns at every γ
+	var cl *chumLP // the same columns at every γ, made at the first solve
+	solveAt := func(g float64, warm *pairWarm) (*lpOutput, error) {
+		if cl == nil {
+			cl = c.lp.chumColumns(pool, dmax)
+		}
+		return c.lp.solveChum(cl, g, warm)
+	}
+	// The discrete LP is the same at every dimension of a chain: its cold
+	// solves are shared through p.discrete.
+	shared := c.p != nil && c.p.discrete != nil && dmax == 0 && seed == nil && len(pool) == len(c.p.Pool) && len(pool) > 0 && &pool[0] == &c.p.Pool[0]
 	// solve returns nil (and remembers why) when the LP at γ fails: one
 	// failed γ does not end the search.
 	solve := func(g float64) *lpOutput {
@@ -464,7 +513,13 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 				warm = seed.carry(sampleRows(f.size()))
 			}
 		}
-		o, err := c.lp.solveChum(cl, g, warm)
+		var o *lpOutput
+		var err error
+		if shared && warm == nil {
+			o, err = c.p.discrete.solve(g, func() (*lpOutput, error) { return solveAt(g, nil) })
+		} else {
+			o, err = solveAt(g, warm)
+		}
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err

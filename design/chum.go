@@ -213,6 +213,7 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 		}
 	}
 	var prev *Result
+	counted := map[*discreteEntry]bool{} // shared solves counted in a level below
 	for d, lv := range levels {
 		if j := jobs[d]; j != nil {
 			<-j.done
@@ -224,6 +225,14 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 				lv.res, lv.err = j.c.finish()
 			}
 			if lv.err == nil {
+				// A shared discrete solve counts in the lowest level that
+				// used it, whichever solved it.
+				for _, e := range j.c.sharedSolves {
+					if !counted[e] {
+						counted[e] = true
+						lv.res.LPs += e.lps
+					}
+				}
 				lv.res.Seconds = base + time.Since(start).Seconds()
 				if prev != nil {
 					lv.res.LPs += prev.LPs

@@ -178,9 +178,27 @@ func TestChumChainInAnyOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b := &Chum{}
+	b, c := &Chum{}, &Chum{}
 	if _, err := b.Design(context.Background(), p, 4, Settings{Workers: 1}); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := c.Design(context.Background(), p, 4, Settings{Workers: 3}); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []int{1, 2, 3, 4} {
+		// Made at once on one worker or three, every level counts the
+		// same LPs (a shared solve in the lowest level that used it).
+		rb, err := b.Design(context.Background(), p, d, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc, err := c.Design(context.Background(), p, d, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rb.LPs != rc.LPs || !reflect.DeepEqual(rb.Map, rc.Map) {
+			t.Errorf("D = %d made at once: %d LPs on one worker, %d on three", d, rb.LPs, rc.LPs)
+		}
 	}
 	for _, d := range []int{3, 4} {
 		ra, err := a.Design(context.Background(), p, d, Settings{})

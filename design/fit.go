@@ -68,14 +68,19 @@ type discreteCache struct {
 	at map[float64]*discreteEntry
 }
 
+// discreteEntry is the solve at one γ; lps is the number of LPs it took
+// (row generation's rounds), counted in the lowest level of the chain that
+// used it (chain.design), so that every level's count is deterministic.
 type discreteEntry struct {
 	once sync.Once
 	out  *lpOutput
 	err  error
+	lps  int
 }
 
-// solve returns a copy of the output at γ, solving it by f the first time.
-func (dc *discreteCache) solve(g float64, f func() (*lpOutput, error)) (*lpOutput, error) {
+// solve returns the entry at γ and a copy of its output, solving it by f
+// the first time.
+func (dc *discreteCache) solve(g float64, f func() (*lpOutput, int, error)) (*discreteEntry, *lpOutput, error) {
 	dc.mu.Lock()
 	if dc.at == nil {
 		dc.at = map[float64]*discreteEntry{}
@@ -86,12 +91,12 @@ func (dc *discreteCache) solve(g float64, f func() (*lpOutput, error)) (*lpOutpu
 		dc.at[g] = e
 	}
 	dc.mu.Unlock()
-	e.once.Do(func() { e.out, e.err = f() })
+	e.once.Do(func() { e.out, e.lps, e.err = f() })
 	if e.err != nil {
-		return nil, e.err
+		return e, nil, e.err
 	}
 	o := *e.out // a level records its own score in it
-	return &o, nil
+	return e, &o, nil
 }
 
 // The step names of Chum's pipeline.
@@ -182,6 +187,9 @@ type fitter struct {
 	gate   chan struct{}
 	shared bool
 	steps  []step
+	// sharedSolves are the discrete solves at γ this fitter took from
+	// p.discrete (their LPs are not in lp.n).
+	sharedSolves []*discreteEntry
 }
 
 // hold takes a place at a shared gate for the fitter's own work; release
@@ -516,7 +524,16 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 		var o *lpOutput
 		var err error
 		if shared && warm == nil {
-			o, err = c.p.discrete.solve(g, func() (*lpOutput, error) { return solveAt(g, nil) })
+			var e *discreteEntry
+			e, o, err = c.p.discrete.solve(g, func() (*lpOutput, int, error) {
+				// Its LPs are counted apart (discreteEntry.lps).
+				n := c.lp.n
+				o, err := solveAt(g, nil)
+				lps := c.lp.n - n
+				c.lp.n = n
+				return o, lps, err
+			})
+			c.sharedSolves = append(c.sharedSolves, e)
 		} else {
 			o, err = solveAt(g, warm)
 		}

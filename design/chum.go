@@ -117,10 +117,12 @@ func (c *Chum) DesignOne(ctx context.Context, p *fmap.Problem, dim int, s Settin
 	return Fit(ctx, &fp, dim, opt, s)
 }
 
-// chain holds the designs of one problem by dimension.
+// chain holds the designs of one problem by dimension, and the discrete
+// LP's solves they share.
 type chain struct {
-	mu     sync.Mutex
-	levels []*level
+	mu       sync.Mutex
+	levels   []*level
+	discrete discreteCache
 }
 
 // level is the design of one dimension; mu is held while it is made.
@@ -173,7 +175,6 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 	// its goroutine while the levels are explored, from this one after.
 	gated := s
 	gated.gate = make(chan struct{}, s.workers())
-	discrete := &discreteCache{} // for this call: a cancelled solve is not kept
 	for d, lv := range levels {
 		if lv.done && !errors.Is(lv.err, context.Canceled) && !errors.Is(lv.err, context.DeadlineExceeded) {
 			continue
@@ -184,7 +185,7 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 			s.Say(fmt.Sprintf("chum: D = %d on the way to %d", d+1, dim))
 		}
 		p := fp
-		p.discrete = discrete
+		p.discrete = &ch.discrete
 		j := &job{done: make(chan struct{})}
 		j.c, j.err = newFitter(ctx, &p, d+1, opt, ls)
 		jobs[d] = j
@@ -213,7 +214,6 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 		}
 	}
 	var prev *Result
-	counted := map[*discreteEntry]bool{} // shared solves counted in a level below
 	for d, lv := range levels {
 		if j := jobs[d]; j != nil {
 			<-j.done
@@ -226,13 +226,8 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 			}
 			if lv.err == nil {
 				// A shared discrete solve counts in the lowest level that
-				// used it, whichever solved it.
-				for _, e := range j.c.sharedSolves {
-					if !counted[e] {
-						counted[e] = true
-						lv.res.LPs += e.lps
-					}
-				}
+				// used it, whichever solved it (levels finish in order).
+				lv.res.LPs += ch.discrete.count(j.c.sharedSolves)
 				lv.res.Seconds = base + time.Since(start).Seconds()
 				if prev != nil {
 					lv.res.LPs += prev.LPs

@@ -63,14 +63,35 @@ type FitProblem struct {
 // dimension, so the cold solve at γ gives the same output at every level
 // (the γ search of each level starts at the same γ and brackets by the
 // same factors). A level that needs a γ another is solving waits for it.
+// counted marks the solves whose LPs a level's count holds (chain.design).
 type discreteCache struct {
-	mu sync.Mutex
-	at map[float64]*discreteEntry
+	mu      sync.Mutex
+	at      map[float64]*discreteEntry
+	counted map[*discreteEntry]bool
+}
+
+// count returns the LPs of the solves in used that no level counted yet,
+// and marks them counted.
+func (dc *discreteCache) count(used []*discreteEntry) int {
+	dc.mu.Lock()
+	defer dc.mu.Unlock()
+	if dc.counted == nil {
+		dc.counted = map[*discreteEntry]bool{}
+	}
+	n := 0
+	for _, e := range used {
+		if !dc.counted[e] {
+			dc.counted[e] = true
+			n += e.lps
+		}
+	}
+	return n
 }
 
 // discreteEntry is the solve at one γ; lps is the number of LPs it took
 // (row generation's rounds), counted in the lowest level of the chain that
-// used it (chain.design), so that every level's count is deterministic.
+// used it (chain.design), so that every level's count is the same whatever
+// the order and the grouping in which the levels were made.
 type discreteEntry struct {
 	once sync.Once
 	out  *lpOutput
@@ -93,6 +114,14 @@ func (dc *discreteCache) solve(g float64, f func() (*lpOutput, int, error)) (*di
 	dc.mu.Unlock()
 	e.once.Do(func() { e.out, e.lps, e.err = f() })
 	if e.err != nil {
+		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) {
+			// Not kept: the next design that needs γ solves it.
+			dc.mu.Lock()
+			if dc.at[g] == e {
+				delete(dc.at, g)
+			}
+			dc.mu.Unlock()
+		}
 		return e, nil, e.err
 	}
 	o := *e.out // a level records its own score in it

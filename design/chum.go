@@ -117,10 +117,12 @@ func (c *Chum) DesignOne(ctx context.Context, p *fmap.Problem, dim int, s Settin
 	return Fit(ctx, &fp, dim, opt, s)
 }
 
-// chain holds the designs of one problem by dimension.
+// chain holds the designs of one problem by dimension, and the discrete
+// LP's solves they share.
 type chain struct {
-	mu     sync.Mutex
-	levels []*level
+	mu       sync.Mutex
+	levels   []*level
+	discrete discreteCache
 }
 
 // level is the design of one dimension; mu is held while it is made.
@@ -143,36 +145,102 @@ func (ch *chain) level(d int) *level {
 // design returns the design of dimension dim, making the missing ones
 // below it first. A level that failed for a cancelled context is made
 // again by the next call.
+//
+// The levels to make are explored at once (everything but the
+// continuation of the design below does not depend on it; the gate shared
+// by their fitters keeps the goroutines at work to Settings.Workers), then
+// finished in order, each continuing the one below. Each level is
+// deterministic, so the designs do not depend on the scheduling. The
+// levels stay locked, lowest first, until each is finished.
 func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim int, s Settings) (*Result, error) {
+	start := time.Now()
+	levels := make([]*level, dim)
+	for d := range levels {
+		levels[d] = ch.level(d + 1)
+		levels[d].mu.Lock()
+	}
+	unlocked := 0 // levels[:unlocked] are unlocked
+	defer func() {
+		for _, lv := range levels[unlocked:] {
+			lv.mu.Unlock()
+		}
+	}()
+	type job struct {
+		c    *fitter
+		err  error
+		done chan struct{}
+	}
+	jobs := make([]*job, dim)
+	// Only the target level reports progress (the others are quiet), from
+	// its goroutine while the levels are explored, from this one after.
+	gated := s
+	gated.gate = make(chan struct{}, s.workers())
+	for d, lv := range levels {
+		if lv.done && !errors.Is(lv.err, context.Canceled) && !errors.Is(lv.err, context.DeadlineExceeded) {
+			continue
+		}
+		ls := gated
+		if d+1 < dim {
+			ls = gated.Quiet()
+			s.Say(fmt.Sprintf("chum: D = %d on the way to %d", d+1, dim))
+		}
+		p := fp
+		p.discrete = &ch.discrete
+		j := &job{done: make(chan struct{})}
+		j.c, j.err = newFitter(ctx, &p, d+1, opt, ls)
+		jobs[d] = j
+		if j.err != nil {
+			close(j.done)
+			continue
+		}
+		go func() {
+			defer close(j.done)
+			j.err = j.c.explore()
+		}()
+	}
+	wait := func() {
+		for _, j := range jobs {
+			if j != nil {
+				<-j.done
+			}
+		}
+	}
+	// base is the time the remembered level below the first one made here
+	// took: a level's time is that plus this call's time until it is done.
+	base := 0.0
+	if f := slices.IndexFunc(jobs, func(j *job) bool { return j != nil }); f > 0 {
+		if lv := levels[f-1]; lv.err == nil {
+			base = lv.res.Seconds
+		}
+	}
 	var prev *Result
-	for d := 1; d <= dim; d++ {
-		lv := ch.level(d)
-		lv.mu.Lock()
-		if !lv.done || errors.Is(lv.err, context.Canceled) || errors.Is(lv.err, context.DeadlineExceeded) {
-			p := fp
-			if prev != nil {
-				p.Prev = prev.Map.Fourier().Terms
+	for d, lv := range levels {
+		if j := jobs[d]; j != nil {
+			<-j.done
+			lv.res, lv.err = nil, j.err
+			if j.err == nil {
+				if prev != nil {
+					j.c.p.Prev = prev.Map.Fourier().Terms
+				}
+				lv.res, lv.err = j.c.finish()
 			}
-			ls := s
-			if d < dim {
-				ls = s.Quiet()
-				s.Say(fmt.Sprintf("chum: D = %d on the way to %d", d, dim))
-			}
-			start := time.Now()
-			lv.res, lv.err = Fit(ctx, &p, d, opt, ls)
 			if lv.err == nil {
-				lv.res.Seconds = time.Since(start).Seconds()
+				// A shared discrete solve counts in the lowest level that
+				// used it, whichever solved it (levels finish in order).
+				lv.res.LPs += ch.discrete.count(j.c.sharedSolves)
+				lv.res.Seconds = base + time.Since(start).Seconds()
 				if prev != nil {
 					lv.res.LPs += prev.LPs
-					lv.res.Seconds += prev.Seconds
 				}
 			}
 			lv.done = true
 		}
 		res, err := lv.res, lv.err
 		lv.mu.Unlock()
+		unlocked++
 		if err != nil {
-			if d == dim || ctx.Err() != nil {
+			if d+1 == dim || ctx.Err() != nil {
+				wait()
 				return nil, err
 			}
 			// A dimension below the target that cannot be made is skipped:

@@ -2,12 +2,15 @@ package design
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/featmap/featmap/design/fmap"
 )
@@ -184,5 +187,88 @@ func TestChumCancel(t *testing.T) {
 	res, err := c.Design(context.Background(), p, 3, Settings{})
 	if err != nil || res.Map.Dim != 3 {
 		t.Fatalf("design after the cancelled one: %v", err)
+	}
+}
+
+// TestChumChainInAnyOrder: a chain's levels are explored at once and
+// finished in order, so a design does not depend on which levels were
+// remembered, on the number of workers or on the scheduling: D = 4 made
+// after D = 2 (two workers) is D = 4 made at once (one worker, three),
+// map, steps and LP count, and so is every level on the way (a discrete
+// solve the levels share counts in the lowest that used it); only the
+// levels made are announced.
+func TestChumChainInAnyOrder(t *testing.T) {
+	p := chi2U8(fmap.Absolute)
+	var msgs []string
+	say := Settings{Progress: func(m string) { msgs = append(msgs, m) }}
+	a := &Chum{}
+	for _, d := range []int{2, 4} {
+		if _, err := a.Design(context.Background(), p, d, say); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, c := &Chum{}, &Chum{}
+	if _, err := b.Design(context.Background(), p, 4, Settings{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Design(context.Background(), p, 4, Settings{Workers: 3}); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []int{1, 2, 3, 4} {
+		// Made at once on one worker or three, every level counts the
+		// same LPs (a shared solve in the lowest level that used it).
+		rb, err := b.Design(context.Background(), p, d, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc, err := c.Design(context.Background(), p, d, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rb.LPs != rc.LPs || !reflect.DeepEqual(rb.Map, rc.Map) {
+			t.Errorf("D = %d made at once: %d LPs on one worker, %d on three", d, rb.LPs, rc.LPs)
+		}
+	}
+	for _, d := range []int{3, 4} {
+		ra, err := a.Design(context.Background(), p, d, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rb, err := b.Design(context.Background(), p, d, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ra.Map, rb.Map) || !reflect.DeepEqual(ra.Steps, rb.Steps) || rb.LPs != ra.LPs {
+			t.Errorf("D = %d: %d LPs %v, at once %d LPs %v", d, ra.LPs, ra.Map.Fourier().Terms, rb.LPs, rb.Map.Fourier().Terms)
+		}
+	}
+	if !slices.Contains(msgs, "chum: D = 3 on the way to 4") || slices.Contains(msgs, "chum: D = 2 on the way to 4") {
+		t.Errorf("progress %q: want D = 3 on the way to 4 and not the remembered D = 2", msgs)
+	}
+}
+
+// TestChumCancelWhileExploring: a deadline that passes while the levels
+// are explored at once ends the design with the context's error, once
+// every level's goroutines are done, and the next design of the same Chum
+// value makes the missing levels afresh (the same map as a Chum that was
+// never interrupted).
+func TestChumCancelWhileExploring(t *testing.T) {
+	p := chi2U8(fmap.Absolute)
+	c := &Chum{}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	if _, err := c.Design(ctx, p, 6, Settings{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("design past its deadline: error %v, want context.DeadlineExceeded", err)
+	}
+	got, err := c.Design(context.Background(), p, 4, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := (&Chum{}).Design(context.Background(), p, 4, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Map, want.Map) {
+		t.Errorf("D = 4 after the interrupted design: %v, uninterrupted %v", got.Map.Fourier().Terms, want.Map.Fourier().Terms)
 	}
 }

@@ -52,6 +52,80 @@ type FitProblem struct {
 	// also continues from it (Continue), so that one more dimension never
 	// fits worse than the design it extends.
 	Prev []fmap.Term
+
+	// discrete, if set, shares the discrete LP's cold solves between the
+	// designs of one chain (Chum), whose problems differ only in Prev.
+	discrete *discreteCache
+}
+
+// discreteCache holds the outputs of the discrete LP by γ for the levels
+// of a chain: the pool, Z and the signature are the same at every
+// dimension, so the cold solve at γ gives the same output at every level
+// (the γ search of each level starts at the same γ and brackets by the
+// same factors). A level that needs a γ another is solving waits for it.
+// counted marks the solves whose LPs a level's count holds (chain.design).
+type discreteCache struct {
+	mu      sync.Mutex
+	at      map[float64]*discreteEntry
+	counted map[*discreteEntry]bool
+}
+
+// count returns the LPs of the solves in used that no level counted yet,
+// and marks them counted.
+func (dc *discreteCache) count(used []*discreteEntry) int {
+	dc.mu.Lock()
+	defer dc.mu.Unlock()
+	if dc.counted == nil {
+		dc.counted = map[*discreteEntry]bool{}
+	}
+	n := 0
+	for _, e := range used {
+		if !dc.counted[e] {
+			dc.counted[e] = true
+			n += e.lps
+		}
+	}
+	return n
+}
+
+// discreteEntry is the solve at one γ; lps is the number of LPs it took
+// (row generation's rounds), counted in the lowest level of the chain that
+// used it (chain.design), so that every level's count is the same whatever
+// the order and the grouping in which the levels were made.
+type discreteEntry struct {
+	once sync.Once
+	out  *lpOutput
+	err  error
+	lps  int
+}
+
+// solve returns the entry at γ and a copy of its output, solving it by f
+// the first time.
+func (dc *discreteCache) solve(g float64, f func() (*lpOutput, int, error)) (*discreteEntry, *lpOutput, error) {
+	dc.mu.Lock()
+	if dc.at == nil {
+		dc.at = map[float64]*discreteEntry{}
+	}
+	e := dc.at[g]
+	if e == nil {
+		e = &discreteEntry{}
+		dc.at[g] = e
+	}
+	dc.mu.Unlock()
+	e.once.Do(func() { e.out, e.lps, e.err = f() })
+	if e.err != nil {
+		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) {
+			// Not kept: the next design that needs γ solves it.
+			dc.mu.Lock()
+			if dc.at[g] == e {
+				delete(dc.at, g)
+			}
+			dc.mu.Unlock()
+		}
+		return e, nil, e.err
+	}
+	o := *e.out // a level records its own score in it
+	return e, &o, nil
 }
 
 // The step names of Chum's pipeline.
@@ -78,6 +152,20 @@ const maxRefineEntries = 2_000_000
 // term the optimum gives weight 0 stays as components that are identically
 // 0 (fmap.Map.ZeroComponents), so the map has dim outputs.
 func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings) (*Result, error) {
+	c, err := newFitter(ctx, p, dim, opt, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.explore(); err != nil {
+		return nil, err
+	}
+	return c.finish()
+}
+
+// newFitter checks a fitting problem and prepares its design. Fit is
+// explore then finish; a chain of designs (Chum) explores its dimensions
+// at once, as none of that depends on p.Prev, and finishes them in order.
+func newFitter(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings) (*fitter, error) {
 	switch {
 	case dim < 1:
 		return nil, fmt.Errorf("design: dimension %d", dim)
@@ -92,18 +180,15 @@ func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings
 	}
 	opt = opt.fitDefaults()
 	fit := newFitSet(p.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
-	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend()}, progress: s.Say, workers: s.workers()}
+	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend()}, progress: s.Say, gate: s.gate, shared: s.gate != nil}
+	if c.gate == nil {
+		c.gate = make(chan struct{}, s.workers())
+	}
 	c.score = fit
 	if p.Exact != nil {
 		c.score = newFitSet(p.Form, p.Norm, p.Exact, p.ExactWeight, p.Signature)
 	}
-	res, err := c.run()
-	if err != nil {
-		return nil, err
-	}
-	res.LPs = c.lp.n + c.extraLPs
-	res.DesignSet, res.DesignSetOn = p.Z, p.ZOn
-	return res, nil
+	return c, nil
 }
 
 // candidate is a support with weights and its objective.
@@ -125,7 +210,35 @@ type fitter struct {
 	extraLPs int
 	cands    []candidate
 	progress func(string)
-	workers  int
+	// gate bounds the goroutines that work at once: one per polish start.
+	// A shared gate (Settings.gate, a chain of designs) also bounds the
+	// fitter's own work, which then holds a place while it runs.
+	gate   chan struct{}
+	shared bool
+	steps  []step
+	// sharedSolves are the discrete solves at γ this fitter took from
+	// p.discrete (their LPs are not in lp.n).
+	sharedSolves []*discreteEntry
+}
+
+// hold takes a place at a shared gate for the fitter's own work; release
+// gives it back.
+func (c *fitter) hold() {
+	if c.shared {
+		c.gate <- struct{}{}
+	}
+}
+
+func (c *fitter) release() {
+	if c.shared {
+		<-c.gate
+	}
+}
+
+// add records a step with its map and objective on the scoring set.
+func (c *fitter) add(name string, omega [][]float64, alpha []float64) {
+	m := c.makeMap(omega, alpha)
+	c.steps = append(c.steps, step{Step{Name: name, Map: m}, c.scoreMap(m)})
 }
 
 // step is a step of the pipeline with its objective on the scoring set.
@@ -134,12 +247,22 @@ type step struct {
 	score float64
 }
 
-func (c *fitter) run() (*Result, error) {
-	var steps []step
-	add := func(name string, omega [][]float64, alpha []float64) {
-		m := c.makeMap(omega, alpha)
-		steps = append(steps, step{Step{Name: name, Map: m}, c.scoreMap(m)})
+// explore runs every step that does not depend on p.Prev: the paper
+// pipeline and, unless the polish is off, the refit and the multi-start
+// polish.
+func (c *fitter) explore() error {
+	c.hold()
+	paper, err := c.paperSteps()
+	c.release()
+	if err != nil || !c.opt.polish() {
+		return err
 	}
+	return c.polishSteps(paper)
+}
+
+// paperSteps runs the discrete γ search and the continuous refinement and
+// returns the best candidate.
+func (c *fitter) paperSteps() (*candidate, error) {
 	c.progress(fmt.Sprintf("discrete LP: pool of %d frequencies, |Z| = %d, γ search for D = %d", len(c.p.Pool), c.lp.fit.size(), c.dim))
 	outs, err := c.search(c.p.Pool, 0, 100, 12, nil)
 	if err != nil {
@@ -149,7 +272,7 @@ func (c *fitter) run() (*Result, error) {
 	if discrete == nil {
 		return nil, errors.New("design: the discrete LP produced no usable candidate")
 	}
-	add(StepDiscrete, discrete.omega, discrete.alpha)
+	c.add(StepDiscrete, discrete.omega, discrete.alpha)
 
 	// Continuous refinement from the LP output whose truncation fits best
 	// (Chum §2.1 selects the best fit among the outputs), over the whole
@@ -178,12 +301,19 @@ func (c *fitter) run() (*Result, error) {
 		dmax /= 2
 	}
 	paper := c.best()
-	add(StepPaper, paper.omega, paper.alpha)
+	c.add(StepPaper, paper.omega, paper.alpha)
+	return paper, nil
+}
+
+// finish continues p.Prev (unless the polish is off) and returns the
+// result: the step of exactly dim dimensions with the best objective.
+func (c *fitter) finish() (*Result, error) {
 	if c.opt.polish() {
-		if err := c.polishSteps(paper, add); err != nil {
+		if err := c.continueStep(); err != nil {
 			return nil, err
 		}
 	}
+	steps := c.steps
 	// Keep the step of exactly dim dimensions with the best objective on
 	// the scoring set (the paper's refinement is not monotone, and the
 	// polish and the continuation are separate searches).
@@ -204,6 +334,8 @@ func (c *fitter) run() (*Result, error) {
 	for _, st := range steps {
 		res.Steps = append(res.Steps, st.Step)
 	}
+	res.LPs = c.lp.n + c.extraLPs
+	res.DesignSet, res.DesignSetOn = c.p.Z, c.p.ZOn
 	return res, nil
 }
 
@@ -212,42 +344,55 @@ func (c *fitter) run() (*Result, error) {
 // dimension less, its continuation. They are heuristic searches: one whose
 // LP fails is skipped with a progress message (the final choice is among
 // the steps that succeeded); only a cancelled context ends them all.
-func (c *fitter) polishSteps(paper *candidate, add func(string, [][]float64, []float64)) error {
-	skip := func(step string, err error) error {
-		if ctxErr := c.ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		c.progress(fmt.Sprintf("%s skipped: %v", step, err))
-		return nil
-	}
+func (c *fitter) polishSteps(paper *candidate) error {
 	c.progress("refit of the weights on the chosen support")
-	if alpha, err := c.lp.refit(paper.omega); err != nil {
-		if err := skip(StepRefit, err); err != nil {
+	c.hold()
+	alpha, err := c.lp.refit(paper.omega)
+	if err == nil {
+		c.add(StepRefit, paper.omega, alpha)
+	}
+	starts := c.starts()
+	c.release()
+	if err != nil {
+		if err := c.skip(StepRefit, err); err != nil {
 			return err
 		}
-	} else {
-		add(StepRefit, paper.omega, alpha)
 	}
 
-	starts := c.starts()
 	c.progress(fmt.Sprintf("polish from %d starts", len(starts)))
 	best, err := c.polishAll(starts)
 	if err == nil {
+		c.hold()
 		best, err = c.exchange(best)
+		c.release()
 	}
 	if err != nil {
-		if err := skip(StepPolished, err); err != nil {
-			return err
-		}
-	} else {
-		add(StepPolished, best.omega, best.alpha)
+		return c.skip(StepPolished, err)
 	}
+	c.add(StepPolished, best.omega, best.alpha)
+	return nil
+}
 
+// skip reports a heuristic step whose LP failed, unless the context is
+// done: then it returns the context's error.
+func (c *fitter) skip(step string, err error) error {
+	if ctxErr := c.ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	c.progress(fmt.Sprintf("%s skipped: %v", step, err))
+	return nil
+}
+
+// continueStep continues p.Prev, the design of one dimension less, if
+// there is one.
+func (c *fitter) continueStep() error {
 	omega := c.continuation()
 	if c.p.Prev == nil || omega == nil || c.dimsOf(omega) != c.dim {
 		return nil
 	}
 	c.progress(fmt.Sprintf("continuing from the %d-dimensional design", c.dim-1))
+	c.hold()
+	defer c.release()
 	lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
 	cand, err := lp.refitPolish(omega)
 	c.extraLPs += lp.n
@@ -255,9 +400,9 @@ func (c *fitter) polishSteps(paper *candidate, add func(string, [][]float64, []f
 		cand, err = c.exchange(cand)
 	}
 	if err != nil {
-		return skip(StepContinued, err)
+		return c.skip(StepContinued, err)
 	}
-	add(StepContinued, cand.omega, cand.alpha)
+	c.add(StepContinued, cand.omega, cand.alpha)
 	return nil
 }
 
@@ -380,6 +525,16 @@ func (c *fitter) scoreMap(m *fmap.Map) float64 {
 func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm) ([]*lpOutput, error) {
 	var outs []*lpOutput
 	var firstErr error
+	var cl *chumLP // the same columns at every γ, made at the first solve
+	solveAt := func(g float64, warm *pairWarm) (*lpOutput, error) {
+		if cl == nil {
+			cl = c.lp.chumColumns(pool, dmax)
+		}
+		return c.lp.solveChum(cl, g, warm)
+	}
+	// The discrete LP is the same at every dimension of a chain: its cold
+	// solves are shared through p.discrete.
+	shared := c.p != nil && c.p.discrete != nil && dmax == 0 && seed == nil && len(pool) == len(c.p.Pool) && len(pool) > 0 && &pool[0] == &c.p.Pool[0]
 	// solve returns nil (and remembers why) when the LP at γ fails: one
 	// failed γ does not end the search.
 	solve := func(g float64) *lpOutput {
@@ -395,7 +550,22 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 				warm = seed.carry(sampleRows(f.size()))
 			}
 		}
-		o, err := c.lp.chum(pool, dmax, g, warm)
+		var o *lpOutput
+		var err error
+		if shared && warm == nil {
+			var e *discreteEntry
+			e, o, err = c.p.discrete.solve(g, func() (*lpOutput, int, error) {
+				// Its LPs are counted apart (discreteEntry.lps).
+				n := c.lp.n
+				o, err := solveAt(g, nil)
+				lps := c.lp.n - n
+				c.lp.n = n
+				return o, lps, err
+			})
+			c.sharedSolves = append(c.sharedSolves, e)
+		} else {
+			o, err = solveAt(g, warm)
+		}
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -647,13 +817,12 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 	}
 	results := make([]result, len(starts))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, c.workers)
 	for i, st := range starts {
 		wg.Add(1)
-		sem <- struct{}{}
+		c.gate <- struct{}{}
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
+			defer func() { <-c.gate }()
 			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
 			cand, err := lp.refitPolish(st)
 			if err == nil {

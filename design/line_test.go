@@ -77,3 +77,62 @@ func TestExactSetMatchesPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxAbs: maxAbs(m, x) is math.Max(m, |x|) for m ≥ 0 and NaN, bit for
+// bit, NaN and infinities included.
+func TestMaxAbs(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1e-300, 0.5, -0.5, 2, -3, math.Inf(1), math.Inf(-1), math.NaN()}
+	for _, m := range vals {
+		if m < 0 || math.Signbit(m) {
+			continue
+		}
+		for _, x := range vals {
+			got, want := maxAbs(m, x), math.Max(m, math.Abs(x))
+			if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Errorf("maxAbs(%g, %g) = %g, math.Max gives %g", m, x, got, want)
+			}
+		}
+	}
+}
+
+// TestResiduals1D: the one-dimensional Fourier residuals (cos(ωz) inline)
+// are phiGrad's, bit for bit, zero weights, ω = 0 and z = −0 included.
+func TestResiduals1D(t *testing.T) {
+	z := [][]float64{{0}, {math.Copysign(0, -1)}, {0.001}, {1.7}, {5.54}, {-2.5}, {123.25}}
+	w := []float64{1, 0.5, 2, 1e-3, 7, 1, 0.25}
+	f := newFitSet(fmap.FourierForm, fmap.LInf, z, w, func(p []float64) float64 { return math.Exp(-p[0] * p[0]) })
+	omega := [][]float64{{0}, {0.3}, {1.1}, {math.Copysign(0, -1)}, {2.9}}
+	alpha := []float64{0.5, 0.25, 0, 0.125, 1e-9}
+	got := make([]float64, len(z))
+	f.residuals(got, omega, alpha)
+	for i := range z {
+		s := f.k[i]
+		for j, a := range alpha {
+			if a != 0 {
+				s -= a * f.phiGrad(omega[j], f.point(i), nil)
+			}
+		}
+		if want := f.w[i] * s; math.Float64bits(got[i]) != math.Float64bits(want) {
+			t.Errorf("point %v: residual %v, phiGrad's %v", z[i], got[i], want)
+		}
+	}
+}
+
+// TestPhiGrads1D: the one-dimensional Fourier φ and ∂φ/∂ω at every point
+// are phiGrad's, bit for bit (signed zeros included).
+func TestPhiGrads1D(t *testing.T) {
+	z := [][]float64{{0}, {math.Copysign(0, -1)}, {0.001}, {1.7}, {5.54}, {-2.5}, {123.25}}
+	w := []float64{1, 1, 1, 1, 1, 1, 1}
+	f := newFitSet(fmap.FourierForm, fmap.LInf, z, w, func(p []float64) float64 { return 1 })
+	for _, om := range [][]float64{{0}, {math.Copysign(0, -1)}, {0.3}, {-1.1}, {2.9}} {
+		phi, grad := make([]float64, len(z)), make([]float64, len(z))
+		f.phiGrads(om, phi, grad)
+		for i := range z {
+			g := make([]float64, 1)
+			p := f.phiGrad(om, f.point(i), g)
+			if math.Float64bits(phi[i]) != math.Float64bits(p) || math.Float64bits(grad[i]) != math.Float64bits(g[0]) {
+				t.Errorf("ω %v, z %v: φ %v ∂φ %v, phiGrad's %v %v", om, z[i], phi[i], grad[i], p, g[0])
+			}
+		}
+	}
+}

@@ -76,13 +76,37 @@ func (f *fitSet) phiGrad(om, z, g []float64) float64 {
 	for c, w := range om {
 		ph += w * z[c]
 	}
-	if g != nil {
-		s := math.Sin(ph)
-		for c := range om {
-			g[c] = -z[c] * s
-		}
+	if g == nil {
+		return math.Cos(ph)
 	}
-	return math.Cos(ph)
+	// math.Sincos gives math.Sin's and math.Cos's values (the same
+	// reduction and polynomials) for about 60 % of their time.
+	s, co := math.Sincos(ph)
+	for c := range om {
+		g[c] = -z[c] * s
+	}
+	return co
+}
+
+// phiGrads sets phi[i] = φ(ω, z_i) and grad[i·n:(i+1)·n] = ∂φ/∂ω at every
+// point, as phiGrad does; a 1-D Fourier term without phiGrad's call and
+// loops (its sum 0 + ωz is ωz, or +0 for −0: the same sine and cosine).
+func (f *fitSet) phiGrads(om, phi, grad []float64) {
+	if f.n != 1 || f.form != fmap.FourierForm {
+		for i := range phi {
+			phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
+		}
+		return
+	}
+	w := om[0]
+	for i, z := range f.z {
+		ph := w * z
+		if ph == 0 {
+			ph = 0
+		}
+		s, c := math.Sincos(ph)
+		phi[i], grad[i] = c, -z*s
+	}
 }
 
 // movable lists the coordinates of ω that the continuous refinement and the
@@ -117,6 +141,21 @@ func (f *fitSet) termDims(om []float64) int {
 
 // residuals sets r_i = w_i (k_i − Σ_j α_j φ(ω_j, z_i)).
 func (f *fitSet) residuals(r []float64, omega [][]float64, alpha []float64) {
+	if f.n == 1 && f.form == fmap.FourierForm {
+		// φ = cos(ω z), without phiGrad's call and loops (its 0 + ωz is
+		// ωz, or +0 for −0, whose cosine is the same).
+		for i := range r {
+			z := f.z[i]
+			s := f.k[i]
+			for j, a := range alpha {
+				if a != 0 {
+					s -= a * math.Cos(omega[j][0]*z)
+				}
+			}
+			r[i] = f.w[i] * s
+		}
+		return
+	}
 	for i := range r {
 		z := f.point(i)
 		s := f.k[i]
@@ -142,10 +181,24 @@ func (f *fitSet) normOf(r []float64) float64 {
 		if f.norm == fmap.L1 {
 			v += math.Abs(e)
 		} else {
-			v = math.Max(v, math.Abs(e))
+			v = maxAbs(v, e)
 		}
 	}
 	return v
+}
+
+// maxAbs is math.Max(m, |x|) for m ≥ 0 or NaN. math.Max is a call to an
+// assembly routine on amd64, the better part of the loops over points that
+// take a maximum; here it is left only to a NaN.
+func maxAbs(m, x float64) float64 {
+	a := math.Abs(x)
+	switch {
+	case a > m:
+		return a
+	case a <= m:
+		return m
+	}
+	return math.Max(m, a)
 }
 
 // lpOutput is one solution of Chum's LP over a pool.
@@ -166,6 +219,19 @@ type lpSolver struct {
 	fit *fitSet
 	sv  solver.Backend
 	n   int // LPs solved
+	// The builder and the row bounds and column of the LP being built,
+	// kept for the next one.
+	b           *solver.Builder
+	lo, hi, col []float64
+}
+
+// grow returns b resliced to length n, or a new slice if b is too short;
+// its contents are the caller's to set.
+func grow(b []float64, n int) []float64 {
+	if cap(b) < n {
+		return make([]float64, n)
+	}
+	return b[:n]
 }
 
 // pairLP is a fitting LP. For every point i it has the two rows
@@ -306,12 +372,19 @@ func sampleRows(np int) []int {
 // it; it returns x, the error bound t (L∞; 0 for L1) and the solution.
 func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]float64, float64, *solver.Solution, error) {
 	m := 2 * len(rows)
-	lo, hi := make([]float64, m), make([]float64, m)
+	lo, hi := grow(s.lo, m), grow(s.hi, m)
+	s.lo, s.hi = lo, hi
 	for k, i := range rows {
 		lo[2*k], lo[2*k+1] = lp.r[i], -lp.r[i]
 		hi[2*k], hi[2*k+1] = math.Inf(1), math.Inf(1)
 	}
-	b := solver.NewBuilder(lo, hi)
+	// One builder for the LPs of this solver, one after another: the
+	// solver keeps nothing of a problem once solved.
+	if s.b == nil {
+		s.b = &solver.Builder{}
+	}
+	b := s.b
+	b.Reset(lo, hi)
 	l1 := s.fit.norm == fmap.L1
 	nerr := 1
 	if l1 {
@@ -323,7 +396,8 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 			b.AddColumn(lp.errCost, 0, math.Inf(1), []int{2 * k, 2*k + 1}, []float64{1, 1})
 		}
 	} else {
-		col := make([]float64, m)
+		col := grow(s.col, m)
+		s.col = col
 		for k := range col {
 			col[k] = 1
 		}
@@ -336,11 +410,12 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 	scale := make([]float64, len(lp.v))
 	for j, v := range lp.v {
 		for _, i := range rows {
-			scale[j] = math.Max(scale[j], math.Abs(v[i]))
+			scale[j] = maxAbs(scale[j], v[i])
 		}
-		big = math.Max(big, scale[j])
+		big = maxAbs(big, scale[j])
 	}
-	col := make([]float64, m)
+	col := grow(s.col, m)
+	s.col = col
 	for j, v := range lp.v {
 		sc := 1.0
 		if scale[j] > 0 && scale[j] < tinyColumn*big {
@@ -398,29 +473,38 @@ func corners(mv []int) [][]float64 {
 	return out
 }
 
-// chum solves Chum's LP over a pool: min Σ D_ω α_ω + γ·C(k, k̂). With
-// dmax > 0 every movable frequency coordinate may move within ±dmax through
-// the first-order term (Chum eq. 12), in the cone encoding of docs/lp-design.md:
-// the trust-region box |β_c| ≤ dmax·α is the cone spanned by its corners,
-// so each frequency gets one nonnegative column per corner s,
-// φ(ω, z) + dmax Σ_c s_c ∂φ/∂ω_c(ω, z), with α = Σ_s p_s, β = dmax Σ_s s·p_s,
-// and the frequency moves to ω + β/α.
-func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm) (*lpOutput, error) {
+// chumLP is Chum's LP over a pool for one trust region d_max, all but its
+// tradeoff γ: the γ search solves it at many γ, and its columns, which
+// take a cosine (and a sine) per pool frequency and point, are made once.
+type chumLP struct {
+	pool [][]float64
+	dmax float64
+	lp   *pairLP
+	refs []chumRef
+}
+
+// chumRef says which frequency a column of a chumLP belongs to.
+type chumRef struct {
+	j  int
+	mv []int
+	s  []float64 // corner signs; nil for a fixed frequency
+}
+
+// chumColumns builds Chum's LP over a pool: min Σ D_ω α_ω + γ·C(k, k̂).
+// With dmax > 0 every movable frequency coordinate may move within ±dmax
+// through the first-order term (Chum eq. 12), in the cone encoding of
+// docs/lp-design.md: the trust-region box |β_c| ≤ dmax·α is the cone spanned
+// by its corners, so each frequency gets one nonnegative column per corner
+// s, φ(ω, z) + dmax Σ_c s_c ∂φ/∂ω_c(ω, z), with α = Σ_s p_s,
+// β = dmax Σ_s s·p_s, and the frequency moves to ω + β/α.
+func (s *lpSolver) chumColumns(pool [][]float64, dmax float64) *chumLP {
 	f := s.fit
 	nz := f.size()
-	lp := newPairLP(s.weightedSignature(), gamma)
-	type colRef struct {
-		j  int
-		mv []int
-		s  []float64 // corner signs; nil for a fixed frequency
-	}
-	var refs []colRef
+	cl := &chumLP{pool: pool, dmax: dmax, lp: newPairLP(s.weightedSignature(), 0)}
 	phi := make([]float64, nz)
 	grad := make([]float64, nz*f.n)
 	for j, om := range pool {
-		for i := range nz {
-			phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
-		}
+		f.phiGrads(om, phi, grad)
 		cost := float64(f.termDims(om))
 		mv := f.movable(om)
 		if dmax == 0 || len(mv) == 0 {
@@ -428,8 +512,8 @@ func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm) (
 			for i := range nz {
 				v[i] = f.w[i] * phi[i]
 			}
-			lp.add(cost, 0, math.Inf(1), v)
-			refs = append(refs, colRef{j: j})
+			cl.lp.add(cost, 0, math.Inf(1), v)
+			cl.refs = append(cl.refs, chumRef{j: j})
 			continue
 		}
 		for _, sg := range corners(mv) {
@@ -442,14 +526,28 @@ func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm) (
 				}
 				v[i] = f.w[i] * (phi[i] + dmax*d)
 			}
-			lp.add(cost, 0, math.Inf(1), v)
-			refs = append(refs, colRef{j: j, mv: mv, s: sg})
+			cl.lp.add(cost, 0, math.Inf(1), v)
+			cl.refs = append(cl.refs, chumRef{j: j, mv: mv, s: sg})
 		}
 	}
+	return cl
+}
+
+// chum solves Chum's LP over a pool at the tradeoff γ (see chumColumns).
+func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm) (*lpOutput, error) {
+	return s.solveChum(s.chumColumns(pool, dmax), gamma, warm)
+}
+
+// solveChum solves the LP cl at the tradeoff γ.
+func (s *lpSolver) solveChum(cl *chumLP, gamma float64, warm *pairWarm) (*lpOutput, error) {
+	f := s.fit
+	pool, dmax, refs := cl.pool, cl.dmax, cl.refs
+	lp := *cl.lp // γ is the only difference
+	lp.errCost = gamma
 	if warm != nil && len(warm.basis.Cols) != len(lp.cost)+1 {
 		warm = nil
 	}
-	x, _, w, err := s.solvePairs(lp, warm)
+	x, _, w, err := s.solvePairs(&lp, warm)
 	if err != nil {
 		return nil, err
 	}

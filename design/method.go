@@ -100,6 +100,10 @@ type Settings struct {
 	Progress func(string)
 	// Workers bounds the goroutines of one design (0: 2).
 	Workers int
+
+	// gate, if set, is shared by the designs of one chain (Chum): their
+	// work at once is bounded by its capacity, Workers.
+	gate chan struct{}
 }
 
 // Backend returns the LP backend.

@@ -1,8 +1,10 @@
 package design
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -565,5 +567,48 @@ func TestLargest(t *testing.T) {
 	}
 	if got := largest(r, 10); len(got) != len(r) {
 		t.Errorf("largest with k > len: %v", got)
+	}
+	// Ties go to the lower index, as a stable sort by magnitude keeps
+	// them: on many ties the same points as that sort.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		r := make([]float64, 1+rng.IntN(300))
+		for i := range r {
+			r[i] = float64(rng.IntN(7)-3) / 2 // many equal magnitudes, both signs
+			if rng.IntN(50) == 0 {
+				r[i] = math.NaN()
+			}
+		}
+		k := rng.IntN(len(r) + 1)
+		ref := make([]int, len(r))
+		for i := range ref {
+			ref[i] = i
+		}
+		slices.SortStableFunc(ref, func(a, b int) int { return cmp.Compare(math.Abs(r[b]), math.Abs(r[a])) })
+		ref = ref[:k]
+		slices.Sort(ref)
+		if got := largest(r, k); !slices.Equal(got, ref) {
+			t.Fatalf("trial %d: largest(%v, %d) = %v, want %v", trial, r, k, got, ref)
+		}
+	}
+}
+
+// TestKthLargest: the k-th largest of random values with many ties is the
+// sorted values' (n − k)-th.
+func TestKthLargest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 500 {
+		v := make([]float64, 1+rng.IntN(200))
+		for i := range v {
+			v[i] = float64(rng.IntN(1 + trial%20))
+			if trial%3 == 0 {
+				v[i] = rng.NormFloat64()
+			}
+		}
+		k := 1 + rng.IntN(len(v))
+		sorted := slices.Sorted(slices.Values(v))
+		if got, want := kthLargest(slices.Clone(v), k), sorted[len(v)-k]; got != want {
+			t.Fatalf("trial %d: kthLargest(%v, %d) = %v, want %v", trial, v, k, got, want)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package design
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -40,70 +39,37 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 	F := f.normOf(r)
 	rho := polishRho0
 	var prev *pairWarm
-	grad := make([]float64, nz*f.n)
-	phi := make([]float64, nz)
+	// The columns of the current iterate and the points that start its
+	// row generation: a rejected step leaves both as they were, and the
+	// next step solves the same LP with a smaller trust region.
+	// spent is the iterate before, whose buffers the next one reuses.
+	var it, spent *polishIterate
 	for step := 0; step < polishMaxSteps && rho > polishRhoMin; step++ {
 		if err := s.ctx.Err(); err != nil {
 			return nil, nil, 0, err
 		}
-		lp := newPairLP(r, 1)
-		scale := 0.0
-		for _, a := range alpha {
-			scale += a
+		if it == nil {
+			it = s.polishColumns(omega, alpha, r, spent)
 		}
 		// Every step variable is split into nonnegative parts Δ = Δ⁺ − Δ⁻,
 		// so that the LP starts from Δ = 0 at a vertex.
-		type varRef struct {
-			j, c int // c < 0: the weight α_j; else the frequency coordinate ω_jc
-			sign float64
-		}
-		var refs []varRef
-		addPair := func(j, c int, down, up float64, v []float64) {
-			lp.add(0, 0, up, v)
-			refs = append(refs, varRef{j, c, 1})
-			neg := make([]float64, len(v))
-			for i := range v {
-				neg[i] = -v[i]
+		lp := newPairLP(r, 1)
+		for k, ref := range it.refs {
+			up, down := rho, rho
+			if ref.c < 0 {
+				up, down = rho*it.sj[ref.j], math.Min(rho*it.sj[ref.j], alpha[ref.j])
+			} else if f.nonneg {
+				// Halving at most per step: a nonzero frequency never
+				// reaches 0, where its term would lose a dimension.
+				down = math.Min(rho, 0.5*omega[ref.j][ref.c])
 			}
-			lp.add(0, 0, down, neg)
-			refs = append(refs, varRef{j, c, -1})
-		}
-		for j, a := range alpha {
-			om := omega[j]
-			for i := range nz {
-				phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
-			}
-			// −∂r/∂α_j = w φ
-			v := make([]float64, nz)
-			for i := range nz {
-				v[i] = f.w[i] * phi[i]
-			}
-			sj := math.Max(a, 1e-3*scale)
-			addPair(j, -1, math.Min(rho*sj, a), rho*sj, v)
-			if a == 0 {
-				// A term without weight has no gradient in ω: its
-				// frequency stays until its weight grows.
-				continue
-			}
-			for _, c := range f.movable(om) {
-				// −∂r/∂ω_jc = w α ∂φ/∂ω_c
-				v := make([]float64, nz)
-				for i := range nz {
-					v[i] = f.w[i] * a * grad[i*f.n+c]
-				}
-				down := rho
-				if f.nonneg {
-					// Halving at most per step: a nonzero frequency never
-					// reaches 0, where its term would lose a dimension.
-					down = math.Min(rho, 0.5*om[c])
-				}
-				addPair(j, c, down, rho, v)
-			}
+			lp.add(0, 0, up, it.v[2*k])
+			lp.add(0, 0, down, it.v[2*k+1])
 		}
 		// L∞: start the row generation from the points of the largest
 		// errors, a few per column (the optimum's active set has at most
 		// one per column); it adds whatever else the step makes exceed.
-		lp.initial = largest(r, polishStartPerCol*len(lp.cost)+polishStartMin)
+		lp.initial = it.initial
 		// The step before leaves a warm start when the LP has the same
 		// columns (no weight reached or left 0): the same rows for a whole
 		// LP, else its tight points and the new largest errors.
@@ -140,8 +106,12 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 			break // the linear model sees no descent: stationary
 		}
 		om2, al2 := cloneFreqs(omega), slices.Clone(alpha)
-		for k, ref := range refs {
-			d := ref.sign * x[k]
+		for k, xk := range x {
+			ref := it.refs[k/2]
+			d := xk
+			if k%2 == 1 {
+				d = -xk
+			}
 			if ref.c >= 0 {
 				om2[ref.j][ref.c] += d
 				if f.nonneg {
@@ -157,6 +127,7 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 		ratio := (F - F2) / pred
 		if ratio > 0.01 {
 			omega, alpha, r, F = om2, al2, r2, F2
+			it, spent = nil, it
 		}
 		switch {
 		case ratio > 0.75:
@@ -166,6 +137,88 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 		}
 	}
 	return omega, alpha, F, nil
+}
+
+// polishIterate is what a polish step's LP takes from the iterate (ω, α)
+// besides the trust region: for each step variable (refs) its column v[2k]
+// = −∂r/∂· and the column −v[2k] of its negative part, the scales s_j of
+// the weights' steps, and the points of the largest residuals.
+type polishIterate struct {
+	refs    []polishRef
+	v       [][]float64
+	sj      []float64
+	initial []int
+	// φ and ∂φ/∂ω at the points, scratch of polishColumns.
+	phi, grad []float64
+}
+
+// polishRef names a polish step variable: the weight α_j (c < 0) or the
+// frequency coordinate ω_jc.
+type polishRef struct{ j, c int }
+
+// polishColumns makes the polish LP's columns at (ω, α) with residuals r,
+// in the buffers of spent (if not nil), an iterate no longer in use.
+func (s *lpSolver) polishColumns(omega [][]float64, alpha []float64, r []float64, spent *polishIterate) *polishIterate {
+	f := s.fit
+	nz := f.size()
+	it := &polishIterate{}
+	var spare [][]float64
+	if spent != nil {
+		it.refs, it.v, it.sj, it.phi, it.grad = spent.refs[:0], spent.v[:0], spent.sj, spent.phi, spent.grad
+		spare = slices.Clone(spent.v)
+	}
+	it.sj = grow(it.sj, len(alpha)) // every entry set below
+	if it.phi == nil {
+		it.phi, it.grad = make([]float64, nz), make([]float64, nz*f.n)
+	}
+	phi, grad := it.phi, it.grad
+	// column returns a vector of nz entries for the caller to fill.
+	column := func() []float64 {
+		if k := len(spare); k > 0 {
+			v := spare[k-1]
+			spare = spare[:k-1]
+			return v
+		}
+		return make([]float64, nz)
+	}
+	scale := 0.0
+	for _, a := range alpha {
+		scale += a
+	}
+	addPair := func(j, c int, v []float64) {
+		neg := column()
+		for i := range v {
+			neg[i] = -v[i]
+		}
+		it.refs = append(it.refs, polishRef{j, c})
+		it.v = append(it.v, v, neg)
+	}
+	for j, a := range alpha {
+		om := omega[j]
+		f.phiGrads(om, phi, grad)
+		// −∂r/∂α_j = w φ
+		v := column()
+		for i := range nz {
+			v[i] = f.w[i] * phi[i]
+		}
+		it.sj[j] = math.Max(a, 1e-3*scale)
+		addPair(j, -1, v)
+		if a == 0 {
+			// A term without weight has no gradient in ω: its
+			// frequency stays until its weight grows.
+			continue
+		}
+		for _, c := range f.movable(om) {
+			// −∂r/∂ω_jc = w α ∂φ/∂ω_c
+			v := column()
+			for i := range nz {
+				v[i] = f.w[i] * a * grad[i*f.n+c]
+			}
+			addPair(j, c, v)
+		}
+	}
+	it.initial = largest(r, polishStartPerCol*len(it.v)+polishStartMin)
+	return it
 }
 
 // refitPolish refits the weights of a support and polishes the result.
@@ -190,19 +243,75 @@ func cloneFreqs(omega [][]float64) [][]float64 {
 }
 
 // largest returns the indices of the k entries of r of largest magnitude
-// (all of them if there are no more than k), in index order.
+// (all of them if there are no more than k), in index order; of equal
+// magnitudes the lower indices, as a stable sort by magnitude would have
+// them (a NaN counts as smaller than every number, as cmp.Compare has it).
 func largest(r []float64, k int) []int {
-	idx := make([]int, len(r))
-	for i := range idx {
-		idx[i] = i
-	}
 	if k >= len(r) {
+		idx := make([]int, len(r))
+		for i := range idx {
+			idx[i] = i
+		}
 		return idx
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(math.Abs(r[b]), math.Abs(r[a])) })
-	idx = idx[:k]
-	slices.Sort(idx)
+	if k <= 0 {
+		return []int{}
+	}
+	mag := make([]float64, len(r))
+	for i, v := range r {
+		mag[i] = math.Abs(v)
+		if v != v {
+			mag[i] = -1
+		}
+	}
+	th := kthLargest(slices.Clone(mag), k)
+	ties := k
+	for _, v := range mag {
+		if v > th {
+			ties--
+		}
+	}
+	idx := make([]int, 0, k)
+	for i, v := range mag {
+		if v > th || v == th && ties > 0 {
+			if v == th {
+				ties--
+			}
+			idx = append(idx, i)
+		}
+	}
 	return idx
+}
+
+// kthLargest returns the k-th largest of v (1 ≤ k ≤ len(v), no NaN),
+// reordering v: a quickselect, linear on average, where a sort was the
+// better part of largest's time.
+func kthLargest(v []float64, k int) float64 {
+	lo, hi, want := 0, len(v)-1, k-1 // want: the index in descending order
+	for lo < hi {
+		// Median of three as the pivot, then Hoare's partition into
+		// [lo, j] ≥ pivot ≥ [j+1, hi].
+		mid := lo + (hi-lo)/2
+		a, b, c := v[lo], v[mid], v[hi]
+		p := max(min(a, b), min(max(a, b), c))
+		i, j := lo-1, hi+1
+		for {
+			for i++; v[i] > p; i++ {
+			}
+			for j--; v[j] < p; j-- {
+			}
+			if i >= j {
+				break
+			}
+			v[i], v[j] = v[j], v[i]
+		}
+		if want <= j {
+			hi = j
+		} else {
+			lo = j + 1
+		}
+	}
+	return v[want]
 }
 
 // carry returns a warm start for an LP of the same columns on a new

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
+	"sync"
 )
 
 // The pure-Go backend: a bounded dual and primal simplex whose basis is held
@@ -75,8 +75,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 			s := newSimplex(q, o)
 			sc.tolerances(s)
 			status, msg := s.run(o.WarmStart)
-			if s.stopped != nil {
-				return nil, s.stopped
+			if err := s.stopped; err != nil {
+				s.release()
+				return nil, err
 			}
 			if status == Optimal && s.faintRay() {
 				status = Unbounded
@@ -90,6 +91,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 			sol := s.solution(status, msg)
 			sc.unscale(sol)
 			s.checkCertificate(p, o, sc, sol)
+			s.release()
 			if sol = Finish(p, o, sol); sol.Status != NumericalFailure && !(sol.Status == Optimal && dualDefect(p, sol, o.OptimalityTol)) {
 				return sol, nil
 			}
@@ -98,8 +100,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	}
 	s := newSimplex(p, o)
 	status, msg := s.run(warm)
-	if s.stopped != nil {
-		return nil, s.stopped
+	if err := s.stopped; err != nil {
+		s.release()
+		return nil, err
 	}
 	if status == Optimal && s.faintRay() {
 		status = Unbounded
@@ -112,14 +115,16 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	}
 	sol := s.solution(status, msg)
 	s.checkCertificate(p, o, nil, sol)
+	s.release()
 	sol.Iterations += iters
 	if sol = Finish(p, o, sol); sol.Status == NumericalFailure && warm != nil {
 		// A last try from the slack basis: the basis the failed solve
 		// started from may be the trouble (issue 18's spread LPs).
 		s := newSimplex(p, o)
 		status, msg := s.run(nil)
-		if s.stopped != nil {
-			return nil, s.stopped
+		if err := s.stopped; err != nil {
+			s.release()
+			return nil, err
 		}
 		if status == Optimal && s.faintRay() {
 			status = Unbounded
@@ -132,6 +137,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 		}
 		retry := s.solution(status, msg)
 		s.checkCertificate(p, o, nil, retry)
+		s.release()
 		retry.Iterations += sol.Iterations
 		if retry = Finish(p, o, retry); retry.Status != NumericalFailure {
 			return retry, nil
@@ -213,11 +219,15 @@ type simplex struct {
 
 func newSimplex(p *Problem, o Options) *simplex {
 	m, n := p.NumRows, p.NumCols()
+	b, _ := simplexPool.Get().(*simplexBuffers)
+	if b == nil {
+		b = new(simplexBuffers)
+	}
 	// The internal primal tolerance is a tenth of the requested one, so that
 	// the x recomputed from scratch by Finish is feasible with a margin.
 	s := &simplex{m: m, n: n, tolP: o.FeasibilityTol / 10, tolD: o.OptimalityTol, maxIter: o.MaxIterations, ctx: o.Context}
-	s.a = make([]float64, m*n)
-	s.ar = make([]float64, m*n)
+	s.a = zeroed(b.a, m*n)
+	s.ar = zeroed(b.ar, m*n)
 	for j := 0; j < n; j++ {
 		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
 			i := p.RowIndex[k]
@@ -225,36 +235,79 @@ func newSimplex(p *Problem, o Options) *simplex {
 			s.ar[i*n+j] += p.Value[k]
 		}
 	}
-	s.cost = make([]float64, n+m)
+	s.cost = zeroed(b.cost, n+m)
 	copy(s.cost, p.Obj)
-	s.orig = slices.Clone(s.cost)
-	s.lo = append(append([]float64(nil), p.ColLower...), p.RowLower...)
-	s.hi = append(append([]float64(nil), p.ColUpper...), p.RowUpper...)
-	s.loT = make([]float64, n+m)
-	s.hiT = make([]float64, n+m)
-	s.unit = make([]float64, n+m)
+	s.orig = append(b.orig[:0], s.cost...)
+	s.lo = append(append(b.lo[:0], p.ColLower...), p.RowLower...)
+	s.hi = append(append(b.hi[:0], p.ColUpper...), p.RowUpper...)
+	s.loT = zeroed(b.loT, n+m)
+	s.hiT = zeroed(b.hiT, n+m)
+	s.unit = zeroed(b.unit, n+m)
 	for v := range s.unit {
 		s.unit[v] = 1
 	}
 	s.setPrimalTolerances()
-	s.tolDv = make([]float64, n+m)
+	s.tolDv = zeroed(b.tolDv, n+m)
 	for v := range s.tolDv {
 		s.tolDv[v] = s.tolD
 	}
-	s.x = make([]float64, n+m)
-	s.d = make([]float64, n+m)
-	s.st = make([]uint8, n+m)
+	s.x = zeroed(b.x, n+m)
+	s.d = zeroed(b.d, n+m)
+	s.st = zeroed(b.st, n+m)
 	s.cap = min(m, n)
-	s.g = make([]float64, s.cap*s.cap)
-	s.posS = make([]int, n)
-	s.posT = make([]int, m)
-	s.rho = make([]float64, s.cap)
-	s.alpha = make([]float64, n)
-	s.u = make([]float64, s.cap)
-	s.v = make([]float64, s.cap)
-	s.w = make([]float64, s.cap)
-	s.z = make([]float64, m)
+	s.g = zeroed(b.g, s.cap*s.cap)
+	s.posS = zeroed(b.posS, n)
+	s.posT = zeroed(b.posT, m)
+	s.S, s.T = b.S[:0], b.T[:0]
+	s.rho = zeroed(b.rho, s.cap)
+	s.alpha = zeroed(b.alpha, n)
+	s.u = zeroed(b.u, s.cap)
+	s.v = zeroed(b.v, s.cap)
+	s.w = zeroed(b.w, s.cap)
+	s.z = zeroed(b.z, m)
 	return s
+}
+
+// simplexBuffers are the slices of a simplex, kept in simplexPool for the
+// next solve once a solve is done with them: featmap's designs solve
+// thousands of small LPs, and allocating (and collecting) two dense copies
+// of A and twenty vectors for each took a seventh of a design's time.
+type simplexBuffers struct {
+	a, ar, cost, orig, lo, hi, loT, hiT, unit, tolDv, x, d, g []float64
+	rho, alpha, u, v, w, z                                    []float64
+	st                                                        []uint8
+	posS, posT, S, T                                          []int
+}
+
+var simplexPool sync.Pool
+
+// maxPooledEntries bounds the dense copies of A a pooled simplexBuffers
+// keeps: a large LP's are left to the collector.
+const maxPooledEntries = 1 << 20
+
+// release returns s's slices to simplexPool; s is not used after.
+func (s *simplex) release() {
+	if cap(s.a) > maxPooledEntries {
+		*s = simplex{}
+		return
+	}
+	simplexPool.Put(&simplexBuffers{
+		a: s.a, ar: s.ar, cost: s.cost, orig: s.orig, lo: s.lo, hi: s.hi, loT: s.loT, hiT: s.hiT,
+		unit: s.unit, tolDv: s.tolDv, x: s.x, d: s.d, g: s.g,
+		rho: s.rho, alpha: s.alpha, u: s.u, v: s.v, w: s.w, z: s.z,
+		st: s.st, posS: s.posS, posT: s.posT, S: s.S, T: s.T,
+	})
+	*s = simplex{}
+}
+
+// zeroed returns b resliced to n zeros, or a new slice if b is too short.
+func zeroed[E any](b []E, n int) []E {
+	if cap(b) < n {
+		return make([]E, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
 }
 
 // setPrimalTolerances sets loT and hiT: a bound b is relaxed by

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -131,5 +133,70 @@ func TestPureGoContext(t *testing.T) {
 	cancel()
 	if sol, err := Default().Solve(b.Problem(), Options{Context: ctx}); err != context.Canceled || sol != nil {
 		t.Errorf("Solve with a cancelled context: %v, %v; want nil, context.Canceled", sol, err)
+	}
+}
+
+// TestPooledBuffersLeaveNoTrace: a solve reuses the slices of earlier
+// solves (simplexPool), so each LP of a list of different sizes is solved
+// again after the others, in the opposite order, from buffers the others
+// left dirty: every solution is the same, iterations and duals included.
+func TestPooledBuffersLeaveNoTrace(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var lps []*Problem
+	for _, size := range [][2]int{{30, 12}, {5, 3}, {60, 40}, {12, 20}, {1, 1}, {40, 8}} {
+		lps = append(lps, randomDenseLP(r, size[0], size[1]))
+	}
+	first := make([]*Solution, len(lps))
+	for k, p := range lps {
+		sol, err := (pureGo{}).Solve(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first[k] = sol
+	}
+	for k := len(lps) - 1; k >= 0; k-- {
+		sol, err := (pureGo{}).Solve(lps[k], Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(sol, first[k]) {
+			t.Errorf("LP %d (%d×%d) solved again: %v in %d iterations, first %v in %d", k, lps[k].NumRows, lps[k].NumCols(), sol.Status, sol.Iterations, first[k].Status, first[k].Iterations)
+		}
+	}
+}
+
+// TestBuilderReset: a Builder reset after one problem builds the next as a
+// new Builder would, whether the next is larger or smaller.
+func TestBuilderReset(t *testing.T) {
+	build := func(b *Builder, m, n int, seed float64) *Problem {
+		lo, hi := make([]float64, m), make([]float64, m)
+		for i := range lo {
+			lo[i], hi[i] = -seed-float64(i), seed+float64(i)
+		}
+		if b == nil {
+			b = NewBuilder(lo, hi)
+		} else {
+			b.Reset(lo, hi)
+		}
+		col := make([]float64, m)
+		for j := range n {
+			for i := range col {
+				col[i] = float64((i+j)%3) - 1 + seed
+			}
+			b.AddDenseColumn(seed*float64(j), -1, float64(j), col)
+		}
+		return b.Problem()
+	}
+	b := &Builder{}
+	for _, c := range []struct {
+		m, n int
+		seed float64
+	}{{4, 3, 0.5}, {9, 7, 0}, {2, 1, 2}, {0, 0, 1}, {6, 5, 0.25}} {
+		got, want := build(b, c.m, c.n, c.seed), build(nil, c.m, c.n, c.seed)
+		if got.NumRows != want.NumRows || !slices.Equal(got.Obj, want.Obj) || !slices.Equal(got.ColLower, want.ColLower) ||
+			!slices.Equal(got.ColUpper, want.ColUpper) || !slices.Equal(got.RowLower, want.RowLower) || !slices.Equal(got.RowUpper, want.RowUpper) ||
+			!slices.Equal(got.ColStart, want.ColStart) || !slices.Equal(got.RowIndex, want.RowIndex) || !slices.Equal(got.Value, want.Value) {
+			t.Errorf("%d×%d after a reset: %+v, new builder %+v", c.m, c.n, got, want)
+		}
 	}
 }

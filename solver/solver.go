@@ -148,6 +148,24 @@ func NewBuilder(rowLower, rowUpper []float64) *Builder {
 	return b
 }
 
+// Reset empties b for a new problem with the given row bounds (which it
+// copies), keeping its slices: a caller that builds many problems one
+// after another allocates them once. The Problem b returned before must no
+// longer be in use.
+func (b *Builder) Reset(rowLower, rowUpper []float64) {
+	b.p = Problem{
+		NumRows:  len(rowLower),
+		Obj:      b.p.Obj[:0],
+		ColLower: b.p.ColLower[:0],
+		ColUpper: b.p.ColUpper[:0],
+		RowLower: append(b.p.RowLower[:0], rowLower...),
+		RowUpper: append(b.p.RowUpper[:0], rowUpper...),
+		ColStart: append(b.p.ColStart[:0], 0),
+		RowIndex: b.p.RowIndex[:0],
+		Value:    b.p.Value[:0],
+	}
+}
+
 // Reserve makes room for cols more columns with nnz more nonzero entries, so
 // that adding them does not reallocate.
 func (b *Builder) Reserve(cols, nnz int) {
@@ -173,12 +191,16 @@ func (b *Builder) AddColumn(c, lo, hi float64, rows []int, vals []float64) int {
 
 // AddDenseColumn appends a column given as a dense vector of length NumRows.
 func (b *Builder) AddDenseColumn(c, lo, hi float64, col []float64) int {
+	// Appending to locals keeps the slices in registers (b.p's fields
+	// would be loaded and stored at every entry).
+	idx, val := b.p.RowIndex, b.p.Value
 	for i, v := range col {
 		if v != 0 {
-			b.p.RowIndex = append(b.p.RowIndex, i)
-			b.p.Value = append(b.p.Value, v)
+			idx = append(idx, i)
+			val = append(val, v)
 		}
 	}
+	b.p.RowIndex, b.p.Value = idx, val
 	return b.addColumnEnd(c, lo, hi)
 }
 
@@ -190,7 +212,8 @@ func (b *Builder) addColumnEnd(c, lo, hi float64) int {
 	return len(b.p.Obj) - 1
 }
 
-// Problem returns the assembled problem. The Builder must not be used after.
+// Problem returns the assembled problem. The Builder must not be used after,
+// except to Reset it once the problem is no longer in use.
 func (b *Builder) Problem() *Problem { return &b.p }
 
 // Status is the outcome of a solve.

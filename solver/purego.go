@@ -362,8 +362,8 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 			// After a kernel repair: shift the costs of the repaired
 			// basis's dual infeasibilities away and run the dual simplex
 			// (the next round's clean-up removes what the shift leaves).
-			s.shift = false
 			st, err = s.perturbedDualSimplex()
+			s.shift = false
 		case pInf == 0:
 			st, err = s.primalSimplex(false)
 		default:

@@ -42,14 +42,17 @@ func (s *simplex) perturbedDualSimplex() (Status, error) {
 		// A deterministic pseudo-random factor in [0.5, 1).
 		f := 0.5 + 0.5*math.Mod(float64(j+1)*0.6180339887498949, 1)
 		delta := perturbationScale * f * (scale + math.Abs(s.orig[j]))
-		// A dual infeasible reduced cost (only after a kernel repair; the
-		// dual simplex starts dual feasible otherwise) is shifted to
-		// feasible first.
-		switch s.st[j] {
-		case stLower:
+		// After a kernel repair (s.shift) a dual infeasible reduced cost is
+		// shifted to feasible first; otherwise the dual simplex starts dual
+		// feasible.
+		switch {
+		case s.st[j] == stUpper:
+			delta = -delta
+			if s.shift {
+				delta -= math.Max(s.d[j], 0)
+			}
+		case s.shift:
 			delta += math.Max(-s.d[j], 0)
-		case stUpper:
-			delta = -delta - math.Max(s.d[j], 0)
 		}
 		s.cost[j] = s.orig[j] + delta
 		s.d[j] += delta

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/solver"
 )
 
 // FitProblem is a signature-fitting problem in n ≥ 1 dimensions given by
@@ -52,6 +53,15 @@ type FitProblem struct {
 	// also continues from it (Continue), so that one more dimension never
 	// fits worse than the design it extends.
 	Prev []fmap.Term
+	// RefineLarge selects the continuous refinement for LPs of many
+	// near-parallel columns over thousands of points (2-D Proj ⊗: 242
+	// cone columns, 3321 points; docs/lp-design.md): each LP of the γ
+	// search that has no warm start starts its row generation from the
+	// tight points and the 2·columns + 20 largest errors of the output of
+	// the nearest γ (the previous refinement's output for the first), not
+	// from every 8th point; the solver prices by dual Devex; and an output
+	// weight below refineAlphaFloor of the weights' sum counts as 0.
+	RefineLarge bool
 }
 
 // The step names of Chum's pipeline.
@@ -92,7 +102,7 @@ func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings
 	}
 	opt = opt.fitDefaults()
 	fit := newFitSet(p.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
-	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend()}, progress: s.Say, workers: s.workers()}
+	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend(), refineLarge: p.RefineLarge}, progress: s.Say, workers: s.workers()}
 	c.score = fit
 	if p.Exact != nil {
 		c.score = newFitSet(p.Form, p.Norm, p.Exact, p.ExactWeight, p.Signature)
@@ -141,7 +151,7 @@ func (c *fitter) run() (*Result, error) {
 		steps = append(steps, step{Step{Name: name, Map: m}, c.scoreMap(m)})
 	}
 	c.progress(fmt.Sprintf("discrete LP: pool of %d frequencies, |Z| = %d, γ search for D = %d", len(c.p.Pool), c.lp.fit.size(), c.dim))
-	outs, err := c.search(c.p.Pool, 0, 100, 12, nil)
+	outs, err := c.search(c.p.Pool, 0, 100, 12, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +173,7 @@ func (c *fitter) run() (*Result, error) {
 	dmax := c.p.Spacing
 	for it := 0; it < c.opt.RefineIterations; it++ {
 		c.progress(fmt.Sprintf("continuous refinement %d/%d over %d frequencies, d_max = %.3g", it+1, c.opt.RefineIterations, len(pool), dmax))
-		outs, err := c.search(pool, dmax, out.tradeoff, 4, out.warm)
+		outs, err := c.search(pool, dmax, out.tradeoff, 4, out.warm, out)
 		if err != nil {
 			if ctxErr := c.ctx.Err(); ctxErr != nil {
 				return nil, ctxErr
@@ -376,8 +386,9 @@ func (c *fitter) scoreMap(m *fmap.Map) float64 {
 // candidate. It returns all outputs. A seed, if given, is the warm start of
 // an LP at g0 over a pool of the same size (the continuous refinement's
 // previous output, whose frequencies this pool moves): the first LP starts
-// from its tight points and basis.
-func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm) ([]*lpOutput, error) {
+// from its tight points and basis. seedOut, if given, is that output (with
+// p.RefineLarge it names the points where LPs without a warm start begin).
+func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm, seedOut *lpOutput) ([]*lpOutput, error) {
 	var outs []*lpOutput
 	var firstErr error
 	// solve returns nil (and remembers why) when the LP at γ fails: one
@@ -395,7 +406,12 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 				warm = seed.carry(sampleRows(f.size()))
 			}
 		}
-		o, err := c.lp.chum(pool, dmax, g, warm)
+		var initial func(cols int) []int // for an LP without a warm start that fits
+		if c.lp.refineLarge && dmax > 0 {
+			ref := nearestOutput(outs, seedOut, g)
+			initial = func(cols int) []int { return c.startPoints(ref, cols) }
+		}
+		o, err := c.lp.chum(pool, dmax, g, warm, initial)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -458,6 +474,45 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 		}
 	}
 	return outs, nil
+}
+
+// nearestOutput returns the output of outs (or seed, if given) whose γ is
+// nearest g in log space, or nil.
+func nearestOutput(outs []*lpOutput, seed *lpOutput, g float64) *lpOutput {
+	ref := seed
+	for _, o := range outs {
+		if ref == nil || math.Abs(math.Log(g/o.tradeoff)) < math.Abs(math.Log(g/ref.tradeoff)) {
+			ref = o
+		}
+	}
+	return ref
+}
+
+// startPoints returns where the row generation of an L∞ LP of about cols
+// columns begins, given a nearby output ref (nil: the default start): the
+// points of ref's largest errors (2·cols + 20 of them, as the polish) and
+// the points ref's LP held tight.
+func (c *fitter) startPoints(ref *lpOutput, cols int) []int {
+	f := c.lp.fit
+	if ref == nil || f.norm != fmap.LInf || f.size() <= rowGenMin {
+		return nil
+	}
+	r := make([]float64, f.size())
+	f.residuals(r, ref.omega, ref.alpha)
+	in := largest(r, polishStartPerCol*cols+polishStartMin)
+	seen := make([]bool, f.size())
+	for _, i := range in {
+		seen[i] = true
+	}
+	if w := ref.warm; w != nil {
+		for k, i := range w.rows {
+			if !seen[i] && (w.basis.Rows[2*k] != solver.Basic || w.basis.Rows[2*k+1] != solver.Basic) {
+				seen[i] = true
+				in = append(in, i)
+			}
+		}
+	}
+	return in
 }
 
 // bestScored returns the output whose truncation to the target dimension

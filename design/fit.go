@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/solver"
 )
 
 // FitProblem is a signature-fitting problem in n ≥ 1 dimensions given by
@@ -52,6 +53,16 @@ type FitProblem struct {
 	// also continues from it (Continue), so that one more dimension never
 	// fits worse than the design it extends.
 	Prev []fmap.Term
+
+	// RefineLarge selects the continuous refinement for LPs of many
+	// near-parallel columns over thousands of points (2-D Proj ⊗: 242
+	// cone columns, 3321 points; docs/lp-design.md): each LP of the γ
+	// search that has no warm start starts its row generation from the
+	// tight points and the 2·columns + 20 largest errors of the output of
+	// the nearest γ (the previous refinement's output for the first), not
+	// from every 8th point; the solver prices by dual Devex; and an output
+	// weight below refineAlphaFloor of the weights' sum counts as 0.
+	RefineLarge bool
 
 	// discrete, if set, shares the discrete LP's cold solves between the
 	// designs of one chain (Chum), whose problems differ only in Prev.
@@ -180,7 +191,7 @@ func newFitter(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Se
 	}
 	opt = opt.fitDefaults()
 	fit := newFitSet(p.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
-	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend()}, progress: s.Say, gate: s.gate, shared: s.gate != nil}
+	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend(), refineLarge: p.RefineLarge}, progress: s.Say, gate: s.gate, shared: s.gate != nil}
 	if c.gate == nil {
 		c.gate = make(chan struct{}, s.workers())
 	}
@@ -264,7 +275,7 @@ func (c *fitter) explore() error {
 // returns the best candidate.
 func (c *fitter) paperSteps() (*candidate, error) {
 	c.progress(fmt.Sprintf("discrete LP: pool of %d frequencies, |Z| = %d, γ search for D = %d", len(c.p.Pool), c.lp.fit.size(), c.dim))
-	outs, err := c.search(c.p.Pool, 0, 100, 12, nil)
+	outs, err := c.search(c.p.Pool, 0, 100, 12, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +297,7 @@ func (c *fitter) paperSteps() (*candidate, error) {
 	dmax := c.p.Spacing
 	for it := 0; it < c.opt.RefineIterations; it++ {
 		c.progress(fmt.Sprintf("continuous refinement %d/%d over %d frequencies, d_max = %.3g", it+1, c.opt.RefineIterations, len(pool), dmax))
-		outs, err := c.search(pool, dmax, out.tradeoff, 4, out.warm)
+		outs, err := c.search(pool, dmax, out.tradeoff, 4, out.warm, out)
 		if err != nil {
 			if ctxErr := c.ctx.Err(); ctxErr != nil {
 				return nil, ctxErr
@@ -521,16 +532,17 @@ func (c *fitter) scoreMap(m *fmap.Map) float64 {
 // candidate. It returns all outputs. A seed, if given, is the warm start of
 // an LP at g0 over a pool of the same size (the continuous refinement's
 // previous output, whose frequencies this pool moves): the first LP starts
-// from its tight points and basis.
-func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm) ([]*lpOutput, error) {
+// from its tight points and basis. seedOut, if given, is that output (with
+// p.RefineLarge it names the points where LPs without a warm start begin).
+func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm, seedOut *lpOutput) ([]*lpOutput, error) {
 	var outs []*lpOutput
 	var firstErr error
 	var cl *chumLP // the same columns at every γ, made at the first solve
-	solveAt := func(g float64, warm *pairWarm) (*lpOutput, error) {
+	solveAt := func(g float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
 		if cl == nil {
 			cl = c.lp.chumColumns(pool, dmax)
 		}
-		return c.lp.solveChum(cl, g, warm)
+		return c.lp.solveChum(cl, g, warm, initial)
 	}
 	// The discrete LP is the same at every dimension of a chain: its cold
 	// solves are shared through p.discrete.
@@ -557,14 +569,19 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 			e, o, err = c.p.discrete.solve(g, func() (*lpOutput, int, error) {
 				// Its LPs are counted apart (discreteEntry.lps).
 				n := c.lp.n
-				o, err := solveAt(g, nil)
+				o, err := solveAt(g, nil, nil)
 				lps := c.lp.n - n
 				c.lp.n = n
 				return o, lps, err
 			})
 			c.sharedSolves = append(c.sharedSolves, e)
 		} else {
-			o, err = solveAt(g, warm)
+			var initial func(cols int) []int // for an LP without a warm start that fits
+			if c.lp.refineLarge && dmax > 0 {
+				ref := nearestOutput(outs, seedOut, g)
+				initial = func(cols int) []int { return c.startPoints(ref, cols) }
+			}
+			o, err = solveAt(g, warm, initial)
 		}
 		if err != nil {
 			if firstErr == nil {
@@ -628,6 +645,45 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 		}
 	}
 	return outs, nil
+}
+
+// nearestOutput returns the output of outs (or seed, if given) whose γ is
+// nearest g in log space, or nil.
+func nearestOutput(outs []*lpOutput, seed *lpOutput, g float64) *lpOutput {
+	ref := seed
+	for _, o := range outs {
+		if ref == nil || math.Abs(math.Log(g/o.tradeoff)) < math.Abs(math.Log(g/ref.tradeoff)) {
+			ref = o
+		}
+	}
+	return ref
+}
+
+// startPoints returns where the row generation of an L∞ LP of about cols
+// columns begins, given a nearby output ref (nil: the default start): the
+// points of ref's largest errors (2·cols + 20 of them, as the polish) and
+// the points ref's LP held tight.
+func (c *fitter) startPoints(ref *lpOutput, cols int) []int {
+	f := c.lp.fit
+	if ref == nil || f.norm != fmap.LInf || f.size() <= rowGenMin {
+		return nil
+	}
+	r := make([]float64, f.size())
+	f.residuals(r, ref.omega, ref.alpha)
+	in := largest(r, polishStartPerCol*cols+polishStartMin)
+	seen := make([]bool, f.size())
+	for _, i := range in {
+		seen[i] = true
+	}
+	if w := ref.warm; w != nil {
+		for k, i := range w.rows {
+			if !seen[i] && (w.basis.Rows[2*k] != solver.Basic || w.basis.Rows[2*k+1] != solver.Basic) {
+				seen[i] = true
+				in = append(in, i)
+			}
+		}
+	}
+	return in
 }
 
 // bestScored returns the output whose truncation to the target dimension

@@ -223,6 +223,10 @@ type lpSolver struct {
 	// kept for the next one.
 	b           *solver.Builder
 	lo, hi, col []float64
+	// refineLarge is FitProblem.RefineLarge: the continuous refinement's
+	// LPs are priced by dual Devex and their outputs' weights below
+	// refineAlphaFloor of the sum count as 0.
+	refineLarge bool
 }
 
 // grow returns b resliced to length n, or a new slice if b is too short;
@@ -248,6 +252,8 @@ type pairLP struct {
 	v            [][]float64
 	// initial, if set, lists the points an L∞ row generation starts from.
 	initial []int
+	// devex asks the solver for dual Devex pricing (solver.Options.Devex).
+	devex bool
 }
 
 func (lp *pairLP) add(cost, lo, hi float64, v []float64) {
@@ -427,7 +433,7 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 		}
 		b.AddDenseColumn(sc*lp.cost[j], lp.lo[j]/sc, lp.hi[j]/sc, col)
 	}
-	sol, err := s.solve(b.Problem(), warm)
+	sol, err := s.solve(b.Problem(), warm, lp.devex)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -501,6 +507,7 @@ func (s *lpSolver) chumColumns(pool [][]float64, dmax float64) *chumLP {
 	f := s.fit
 	nz := f.size()
 	cl := &chumLP{pool: pool, dmax: dmax, lp: newPairLP(s.weightedSignature(), 0)}
+	cl.lp.devex = s.refineLarge && dmax > 0
 	phi := make([]float64, nz)
 	grad := make([]float64, nz*f.n)
 	for j, om := range pool {
@@ -533,19 +540,25 @@ func (s *lpSolver) chumColumns(pool [][]float64, dmax float64) *chumLP {
 	return cl
 }
 
-// chum solves Chum's LP over a pool at the tradeoff γ (see chumColumns).
-func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm) (*lpOutput, error) {
-	return s.solveChum(s.chumColumns(pool, dmax), gamma, warm)
+// chum solves Chum's LP over a pool at the tradeoff γ (see chumColumns and
+// solveChum).
+func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
+	return s.solveChum(s.chumColumns(pool, dmax), gamma, warm, initial)
 }
 
-// solveChum solves the LP cl at the tradeoff γ.
-func (s *lpSolver) solveChum(cl *chumLP, gamma float64, warm *pairWarm) (*lpOutput, error) {
+// solveChum solves the LP cl at the tradeoff γ. initial, if set, returns
+// the points a row generation without a warm start begins with, given the
+// LP's number of columns.
+func (s *lpSolver) solveChum(cl *chumLP, gamma float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
 	f := s.fit
 	pool, dmax, refs := cl.pool, cl.dmax, cl.refs
 	lp := *cl.lp // γ is the only difference
 	lp.errCost = gamma
 	if warm != nil && len(warm.basis.Cols) != len(lp.cost)+1 {
 		warm = nil
+	}
+	if warm == nil && initial != nil {
+		lp.initial = initial(len(lp.cost) + 1)
 	}
 	x, _, w, err := s.solvePairs(&lp, warm)
 	if err != nil {
@@ -564,8 +577,16 @@ func (s *lpSolver) solveChum(cl *chumLP, gamma float64, warm *pairWarm) (*lpOutp
 			beta[r.j][cc] += r.s[k] * dmax * xc
 		}
 	}
+	floor := alphaFloor
+	if s.refineLarge && dmax > 0 {
+		sum := 0.0
+		for _, a := range out.alpha {
+			sum += a
+		}
+		floor = math.Max(floor, refineAlphaFloor*sum)
+	}
 	for j, a := range out.alpha {
-		if a <= alphaFloor {
+		if a <= floor {
 			out.alpha[j] = 0
 			continue
 		}
@@ -583,6 +604,14 @@ func (s *lpSolver) solveChum(cl *chumLP, gamma float64, warm *pairWarm) (*lpOutp
 // alphaFloor is the weight below which an LP output's frequency counts as
 // unused.
 const alphaFloor = 1e-12
+
+// refineAlphaFloor is, relative to the sum of the weights, the weight below
+// which a refinement LP's output frequency counts as unused when
+// FitProblem.RefineLarge is set: the solver's tolerances are 1e-9, and
+// weights of 1e-11 to 1e-10 that one pricing's vertex holds and another's
+// does not (measured on plain Proj's LPs, objectives equal to 4e-12) would
+// otherwise each add a term to D(γ) and steer the γ search.
+const refineAlphaFloor = 1e-9
 
 // refit solves the pure fitting LP on a fixed support: min C(k, k̂) over
 // α ≥ 0 (a Chebyshev fit for L∞), the frequencies unchanged.
@@ -608,8 +637,9 @@ func (s *lpSolver) refit(omega [][]float64) ([]float64, error) {
 	return alpha, nil
 }
 
-// solve runs one LP and insists on a verified optimum.
-func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis) (*solver.Solution, error) {
+// solve runs one LP (with dual Devex pricing if devex) and insists on a
+// verified optimum.
+func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis, devex bool) (*solver.Solution, error) {
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -617,7 +647,7 @@ func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis) (*solver.Solutio
 	// A design LP takes a small multiple of rows + columns pivots; one that
 	// takes far more is hopeless for this design and better given up early.
 	maxIter := 10*(p.NumRows+p.NumCols()) + 2000
-	sol, err := s.sv.Solve(p, solver.Options{WarmStart: warm, MaxIterations: maxIter, Context: s.ctx})
+	sol, err := s.sv.Solve(p, solver.Options{WarmStart: warm, MaxIterations: maxIter, Context: s.ctx, Devex: devex})
 	if err != nil {
 		return nil, err
 	}
@@ -625,7 +655,7 @@ func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis) (*solver.Solutio
 		// A warm start can lead the simplex astray where a cold one does
 		// not: try once more from scratch.
 		s.n++
-		if sol, err = s.sv.Solve(p, solver.Options{MaxIterations: maxIter, Context: s.ctx}); err != nil {
+		if sol, err = s.sv.Solve(p, solver.Options{MaxIterations: maxIter, Context: s.ctx, Devex: devex}); err != nil {
 			return nil, err
 		}
 	}

@@ -90,7 +90,7 @@ func TestStageDiscreteLP(t *testing.T) {
 		{2.5, 3, 0.6, 0.4, 1.4},
 		{1000, 3, 0.6, 0.4, 1.4},
 	} {
-		out, err := lp.chum(pool, 0, tc.gamma, nil)
+		out, err := lp.chum(pool, 0, tc.gamma, nil, nil)
 		if err != nil {
 			t.Fatalf("γ=%g: %v", tc.gamma, err)
 		}
@@ -149,7 +149,7 @@ func TestStageGammaSearch(t *testing.T) {
 	for _, g0 := range []float64{100, 0.1} {
 		// Target 2: unattainable, the bisection closes on γ = 2.
 		c := &fitter{dim: 2, lp: &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default()}, progress: func(string) {}}
-		outs, err := c.search(pool, 0, g0, steps, nil)
+		outs, err := c.search(pool, 0, g0, steps, nil, nil)
 		if err != nil {
 			t.Fatalf("g0=%g: %v", g0, err)
 		}
@@ -200,7 +200,7 @@ func TestStageGammaSearch(t *testing.T) {
 
 		// Target 3: attained for every γ > 2.
 		c = &fitter{dim: 3, lp: &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default()}, progress: func(string) {}}
-		outs, err = c.search(pool, 0, g0, steps, nil)
+		outs, err = c.search(pool, 0, g0, steps, nil, nil)
 		if err != nil {
 			t.Fatalf("g0=%g: %v", g0, err)
 		}
@@ -254,7 +254,7 @@ func TestStageRefinement(t *testing.T) {
 	const M = math.Pi
 	f := stageFit(fmap.LInf, M, 64, func(l float64) float64 { return math.Cos(omStar * l) })
 	lp := &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default()}
-	out, err := lp.chum(stagePool(0.1, 30), 0, gamma, nil)
+	out, err := lp.chum(stagePool(0.1, 30), 0, gamma, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestStageRefinement(t *testing.T) {
 	dmax := 0.1
 	for step := 1; step <= 8; step++ {
 		in := out.omega
-		if out, err = lp.chum(in, dmax, gamma, nil); err != nil {
+		if out, err = lp.chum(in, dmax, gamma, nil, nil); err != nil {
 			t.Fatalf("step %d: %v", step, err)
 		}
 		// 1e-12: rounding of ω + β/α.
@@ -610,5 +610,76 @@ func TestKthLargest(t *testing.T) {
 		if got, want := kthLargest(slices.Clone(v), k), sorted[len(v)-k]; got != want {
 			t.Fatalf("trial %d: kthLargest(%v, %d) = %v, want %v", trial, v, k, got, want)
 		}
+	}
+}
+
+// TestStartPoints: a refinement LP's row generation with RefineLarge starts
+// from the reference output's 2·columns + 20 largest errors and the points
+// its LP held tight; without a reference it has no start of its own.
+func TestStartPoints(t *testing.T) {
+	f := stageFit(fmap.LInf, math.Pi, 600, func(l float64) float64 { return math.Exp(-l * l / 0.18) })
+	c := &fitter{lp: &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default()}}
+	ref, err := c.lp.chum(stagePool(0.25, 20), 0, 10, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.startPoints(nil, 10); got != nil {
+		t.Errorf("start without a reference: %v, want nil (the default)", got)
+	}
+	const cols = 10
+	got := c.startPoints(ref, cols)
+	in := map[int]bool{}
+	for _, i := range got {
+		if in[i] {
+			t.Fatalf("point %d listed twice", i)
+		}
+		in[i] = true
+	}
+	r := make([]float64, f.size())
+	f.residuals(r, ref.omega, ref.alpha)
+	for _, i := range largest(r, 2*cols+polishStartMin) {
+		if !in[i] {
+			t.Errorf("largest-error point %d (|e| = %.3g) missing", i, math.Abs(r[i]))
+		}
+	}
+	tight := 0
+	for k, i := range ref.warm.rows {
+		if ref.warm.basis.Rows[2*k] != solver.Basic || ref.warm.basis.Rows[2*k+1] != solver.Basic {
+			tight++
+			if !in[i] {
+				t.Errorf("tight point %d missing", i)
+			}
+		}
+	}
+	if tight == 0 || len(got) >= f.size() {
+		t.Errorf("%d tight points, %d start points of %d: the test proves nothing", tight, len(got), f.size())
+	}
+}
+
+// TestRefineLargeSameOptimum: a refinement LP solved the RefineLarge way
+// (row generation from a reference output's points, dual Devex pricing)
+// reaches the optimum of the default way: the same error and weights.
+func TestRefineLargeSameOptimum(t *testing.T) {
+	f := stageFit(fmap.LInf, math.Pi, 600, func(l float64) float64 { return math.Exp(-l * l / 0.18) })
+	plain := &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default()}
+	large := &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default(), refineLarge: true}
+	c := &fitter{lp: large}
+	ref, err := plain.chum(stagePool(0.25, 20), 0, 10, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := heaviestFrequencies(ref, 8)
+	a, err := plain.chum(pool, 0.1, 10, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := large.chum(pool, 0.1, 10, nil, func(cols int) []int { return c.startPoints(ref, cols) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ea, eb := f.objective(a.omega, a.alpha), f.objective(b.omega, b.alpha)
+	// 1e-8: the solver's 1e-9 tolerances on the weights.
+	if math.Abs(ea-eb) > 1e-8 || math.Abs(sumOf(a.alpha)-sumOf(b.alpha)) > 1e-8 {
+		t.Errorf("RefineLarge: error %.12g, Σα %.12g; default: error %.12g, Σα %.12g", eb, sumOf(b.alpha), ea, sumOf(a.alpha))
 	}
 }

@@ -246,7 +246,7 @@ func BenchmarkDesign3D73(b *testing.B) {
 // docs/reports/table2-rbf2d-sigma03 (and sigma02).
 func TestTable2Claims(t *testing.T) {
 	if testing.Short() {
-		t.Skip("about three minutes of designs (Proj ⊗ at D = 31 most of it); skipped with -short")
+		t.Skip("about a minute of designs (63 s measured); skipped with -short")
 	}
 	t.Parallel() // overlaps the package's other long tests; shares only table2Designs
 	// The six designs are independent: Proj ⊗ at D = 31, the longest by

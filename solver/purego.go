@@ -33,7 +33,9 @@ import (
 //
 // Algorithm. From a dual feasible start (featmap's design LPs: nonnegative
 // costs and variables, so the all-slack basis qualifies) the dual simplex
-// runs with Dantzig pricing and a two-pass Harris ratio test. Otherwise the
+// runs with Dantzig pricing (dual Devex once a solve runs long, if
+// Options.Devex asks for it: see devexAfter) and a two-pass Harris ratio
+// test. Otherwise the
 // primal simplex runs, with a composite phase 1 (minimising the sum of
 // infeasibilities) when the start is not primal feasible. After either, the
 // kernel is refactorised, x and the duals are recomputed from scratch and
@@ -155,6 +157,10 @@ const (
 	stZero        // free and nonbasic, at zero
 )
 
+// maxRepairs is the number of kernel repairs a solve may make before it
+// restarts from the slack basis instead.
+const maxRepairs = 4
+
 const (
 	pivotTol    = 1e-9  // smallest pivot magnitude accepted in a ratio test
 	refactorGap = 100   // kernel updates between refactorisations
@@ -205,7 +211,20 @@ type simplex struct {
 	// degenerate counts consecutive degenerate primal pivots; bland is set
 	// while Bland's anti-cycling rule is in force.
 	degenerate int
-	bland      bool
+	// repairs counts the kernel repairs of this solve (repairKernel);
+	// shift is set after one, until the dual simplex has run on costs
+	// shifted to make the repaired basis dual feasible.
+	repairs int
+	shift   bool
+	bland   bool
+
+	// devex selects dual Devex pricing of the leaving row (noDevex forbids
+	// it: Options.Devex is not set, or a singular kernel came after it);
+	// dw holds its reference weights (len n+m, meaningful for basic
+	// variables).
+	devex, noDevex bool
+	dw             []float64
+
 	// farkas and ray are the certificates of the last Infeasible (phase
 	// 1's multipliers) and Unbounded (the ray of entering variable
 	// rayEnter) verdicts, in the simplex's own (possibly scaled) units
@@ -225,7 +244,7 @@ func newSimplex(p *Problem, o Options) *simplex {
 	}
 	// The internal primal tolerance is a tenth of the requested one, so that
 	// the x recomputed from scratch by Finish is feasible with a margin.
-	s := &simplex{m: m, n: n, tolP: o.FeasibilityTol / 10, tolD: o.OptimalityTol, maxIter: o.MaxIterations, ctx: o.Context}
+	s := &simplex{m: m, n: n, tolP: o.FeasibilityTol / 10, tolD: o.OptimalityTol, maxIter: o.MaxIterations, ctx: o.Context, noDevex: !o.Devex}
 	s.a = zeroed(b.a, m*n)
 	s.ar = zeroed(b.ar, m*n)
 	for j := 0; j < n; j++ {
@@ -393,7 +412,11 @@ func (s *simplex) warmBasis(b *Basis) bool {
 			s.st[s.n+i] = s.nonbasicStatus(s.n+i, r)
 		}
 	}
-	if len(s.S) != len(s.T) || s.refactor() != nil {
+	if len(s.S) != len(s.T) {
+		s.slackBasis()
+		return false
+	}
+	if s.refactor() != nil {
 		s.slackBasis()
 		return false
 	}
@@ -441,19 +464,38 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 		}
 		var st Status
 		var err error
+		dual := !dInf || s.shift
 		switch {
 		case !dInf:
 			st, err = s.perturbedDualSimplex()
+		case s.shift:
+			// After a kernel repair: shift the costs of the repaired
+			// basis's dual infeasibilities away and run the dual simplex
+			// (the next round's clean-up removes what the shift leaves).
+			st, err = s.perturbedDualSimplex()
+			s.shift = false
 		case pInf == 0:
 			st, err = s.primalSimplex(false)
 		default:
 			st, err = s.primalSimplex(true)
 		}
 		if err != nil {
+			if errors.Is(err, errSingular) && s.devex {
+				// Devex pricing may have chosen the poorly conditioned
+				// pivots: keep to Dantzig's from here on.
+				s.noDevex = true
+			}
 			if errors.Is(err, errSingular) && round < rounds-1 {
-				// A pivot produced a nearly singular kernel: restart cleanly
-				// from the slack basis rather than give up.
-				s.slackBasis()
+				// A pivot produced a nearly singular kernel. After the dual
+				// simplex, drop its dependent columns (repairKernel) and go
+				// on from the rest of the basis; after the primal simplex,
+				// or if that fails, restart from the slack basis.
+				if dual && s.repairs < maxRepairs && s.repairKernel() {
+					s.repairs++
+					s.shift = true
+				} else {
+					s.slackBasis()
+				}
 				continue
 			}
 			return NumericalFailure, err.Error()

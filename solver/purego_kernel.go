@@ -1,6 +1,9 @@
 package solver
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Basis algebra of the pure-Go backend, through the kernel inverse G = K⁻¹,
 // K = A[T, S]. The basis matrix of the problem [A −I][x; r] = 0 is
@@ -289,4 +292,85 @@ func (s *simplex) nearestBound(v int, x float64) uint8 {
 		return stUpper
 	}
 	return stZero
+}
+
+// repairTol is the relative pivot below which repairKernel counts a basic
+// column as dependent on the others: far above singularTol, so that the
+// repaired kernel is well conditioned, not merely invertible.
+const repairTol = 1e-9
+
+// repairKernel makes a singular kernel regular by removing its dependent
+// basic columns, each with a kernel row the remaining columns do not need:
+// the column becomes nonbasic at its nearest bound and the row's activity
+// basic. It eliminates K = A[T, S] column by column with partial pivoting
+// over the rows not yet used; a column with no pivot above repairTol
+// (relative to the kernel's largest entry) is dependent, and the rows left
+// unused at the end are as many as the dependent columns. The rest of the
+// basis stays, so the simplex resumes near where it was rather than from
+// the slack basis. It reports whether the repaired kernel factorises.
+func (s *simplex) repairKernel() bool {
+	k := s.k()
+	if k == 0 {
+		return s.refactor() == nil
+	}
+	kk := make([]float64, k*k) // kk[t*k+l] = A[T[t], S[l]]
+	scale := 0.0
+	for t, i := range s.T {
+		for l, j := range s.S {
+			v := s.a[j*s.m+i]
+			kk[t*k+l] = v
+			scale = math.Max(scale, math.Abs(v))
+		}
+	}
+	used := make([]bool, k)
+	var depS []int
+	for c := range k {
+		p, best := -1, 0.0
+		for r := range k {
+			if !used[r] {
+				if a := math.Abs(kk[r*k+c]); a > best {
+					p, best = r, a
+				}
+			}
+		}
+		if p < 0 || best <= repairTol*math.Max(scale, 1e-300) {
+			depS = append(depS, s.S[c])
+			continue
+		}
+		used[p] = true
+		f := 1 / kk[p*k+c]
+		for r := range k {
+			if used[r] {
+				continue
+			}
+			if g := kk[r*k+c] * f; g != 0 {
+				for q := c; q < k; q++ {
+					kk[r*k+q] -= g * kk[p*k+q]
+				}
+			}
+		}
+	}
+	var depT []int
+	for t, u := range used {
+		if !u {
+			depT = append(depT, s.T[t])
+		}
+	}
+	for _, j := range depS {
+		s.st[j] = s.nearestBound(j, s.x[j])
+		s.posS[j] = -1
+	}
+	for _, i := range depT {
+		s.st[s.n+i] = stBasic
+		s.posT[i] = -1
+	}
+	s.S = slices.DeleteFunc(s.S, func(j int) bool { return s.posS[j] < 0 })
+	s.T = slices.DeleteFunc(s.T, func(i int) bool { return s.posT[i] < 0 })
+	for l, j := range s.S {
+		s.posS[j] = l
+	}
+	for t, i := range s.T {
+		s.posT[i] = t
+	}
+	return s.refactor() == nil
 }

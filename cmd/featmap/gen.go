@@ -30,7 +30,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c.register(fs)
 	out := fs.String("o", "", "write the Go file here (default: stdout)")
 	mapOut := fs.String("map", "", "also write the designed map, with its measured errors, as JSON here (for tests of the emitted code)")
-	pkg := fs.String("pkg", "", "package clause of the file (default: $GOPACKAGE under go generate, else that of the Go files in the output directory, else its name)")
+	pkg := fs.String("pkg", "", "package clause of the file (default: $GOPACKAGE under go generate, else that of the Go files in the output directory — the current one for standard output —, else its name)")
 	force := fs.Bool("force", false, "design and write even if -o FILE is fresh (also set by FEATMAP_FORCE=1 in the environment)")
 	check := fs.Bool("check", false, "design nothing and write nothing: exit 0 if -o FILE is fresh, 1 with a one-line reason if it is stale")
 	fs.Usage = func() {
@@ -172,13 +172,21 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // packageName picks the emitted file's package: the flag, else go
 // generate's $GOPACKAGE, else the package clause of the Go files already in
 // the output directory (the first non-test file, in name order), else the
-// directory's base name made into an identifier, else "featmap".
+// directory's base name made into an identifier, else "featmap". Written
+// to standard output, the file most likely lands in the current directory
+// (featmap gen spec.yaml > x.go): its Go files' package clause, else
+// "featmap".
 func packageName(flagValue, out string) string {
 	if flagValue != "" {
 		return flagValue
 	}
 	if p := os.Getenv("GOPACKAGE"); p != "" {
 		return p
+	}
+	if out == "" {
+		if p := dirPackage("."); p != "" {
+			return p
+		}
 	}
 	if out != "" {
 		if p := dirPackage(filepath.Dir(out)); p != "" {

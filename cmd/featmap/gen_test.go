@@ -361,6 +361,37 @@ func TestGenPackageFromDir(t *testing.T) {
 	}
 }
 
+// TestGenStdoutPackage: gen to standard output outside go generate takes
+// the package clause of the current directory's Go files (featmap gen
+// spec.yaml > x.go in a package main directory compiles), and "featmap"
+// where there are none.
+func TestGenStdoutPackage(t *testing.T) {
+	t.Setenv("GOPACKAGE", "")
+	spec := writeSpec(t, vzSpec)
+	for _, c := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{nil, "package featmap\n"},
+		{map[string]string{"a_test.go": "package tools_test\n", "main.go": "// Command tools.\npackage main\n\nfunc main() {}\n"}, "package main\n"},
+	} {
+		dir := t.TempDir()
+		for name, body := range c.files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Chdir(dir)
+		code, src, errOut := runCLI("gen", spec)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if !strings.Contains(src, "\n"+c.want) {
+			t.Errorf("files %v: the emitted file lacks %q", c.files, c.want)
+		}
+	}
+}
+
 // chumSpec is a χ² map on an interval whose design takes seconds (LPs and
 // a polish), so that a run that designs is told from one that does not.
 const chumSpec = `version: 1

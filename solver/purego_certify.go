@@ -746,7 +746,11 @@ const faintDepth = 2
 // reduced cost of 10⁻⁹ blocked after a step of 10⁻⁹, after whose pivot a
 // reduced cost of 10⁻¹⁷ (against terms of 10⁻¹) leads along an unblocked
 // ray of the exactly unbounded LP. An Unbounded copy replaces s, so that
-// its x, ray and basis are the ones checkCertificate sees.
+// its x, ray and basis are the ones checkCertificate sees. A degenerate
+// step (θ = 0) is not looked through: at a degenerate vertex a pivot only
+// changes the basis, and after two of them FuzzSolve found a ray whose
+// certificate passed (a kernel row's rate of 10⁻⁹ taken as noise) on an
+// LP the exact referee calls bounded (69eec9deb2e61ac4).
 func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
 	if s.faintRay() {
 		return Unbounded, ""
@@ -824,7 +828,7 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
 		if gain := math.Abs(d) * theta; gain > faintGap*math.Max(1, math.Abs(obj)) {
 			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain)
 		}
-		if depth == 0 || p == v || *budget == 0 || v == back || depth == faintDepth && math.Abs(d) <= faintNoise*big {
+		if depth == 0 || p == v || theta == 0 || *budget == 0 || v == back || depth == faintDepth && math.Abs(d) <= faintNoise*big {
 			continue
 		}
 		*budget--

@@ -742,15 +742,17 @@ const faintDepth = 2
 // whose reduced cost the dual tolerance hid (beyond faintNoise of the
 // largest, as faintRay's) but whose step is short is pivoted in on a copy
 // of s, and the copy's vertex is checked in turn, any improving variable
-// but back (the one whose pivot would undo the copy's). FuzzSolve: a
-// reduced cost of 10⁻⁹ blocked after a step of 10⁻⁹, after whose pivot a
-// reduced cost of 10⁻¹⁷ (against terms of 10⁻¹) leads along an unblocked
-// ray of the exactly unbounded LP. An Unbounded copy replaces s, so that
-// its x, ray and basis are the ones checkCertificate sees. A degenerate
-// step (θ = 0) is not looked through: at a degenerate vertex a pivot only
-// changes the basis, and after two of them FuzzSolve found a ray whose
-// certificate passed (a kernel row's rate of 10⁻⁹ taken as noise) on an
-// LP the exact referee calls bounded (69eec9deb2e61ac4).
+// but back (the one whose pivot would undo the copy's). If the copy finds
+// an improving ray or a long improving step, the vertex is no proven
+// optimum: NumericalFailure (FuzzSolve c33101a807c08ef7: a reduced cost
+// of 10⁻⁹ blocked after a step of 10⁻⁹, after whose pivot a reduced cost
+// of 10⁻¹⁷, against terms of 10⁻¹, leads along an unblocked ray of the
+// exactly unbounded LP). The copy's ray is not reported as Unbounded: its
+// certificate takes a row's rate within rayNoise of its terms as none, and
+// FuzzSolve ee70b8becfb1645f had such a ray pass on a bounded LP (a real
+// rate of 10⁻²⁴ against terms of 0.2). A degenerate step (θ = 0) is not
+// looked through: at a degenerate vertex a pivot only changes the basis,
+// and two of them led to such a ray (69eec9deb2e61ac4).
 func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
 	if s.faintRay() {
 		return Unbounded, ""
@@ -846,8 +848,7 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
 		}
 		switch st, msg := c.faintLook(depth-1, budget, p); st {
 		case Unbounded:
-			*s = *c
-			return st, msg
+			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): a step of %.3g from the vertex, a ray falls without bound", d, v, s.tolDv[v], theta)
 		case NumericalFailure:
 			return st, msg
 		}

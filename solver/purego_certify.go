@@ -723,7 +723,9 @@ const faintGap = 1e-6
 // where faintRay's faintNoise of the largest would call it round-off) is
 // moved along its ray: if no
 // basic variable blocks it (rates within the pivot tolerance count as
-// none) the ray is kept and Unbounded returned, so the certificate decides;
+// none) the ray is kept and Unbounded returned, so the certificate decides,
+// if faintRay's threshold calls the reduced cost real (else a faint rate,
+// faintBlock's, bounds the step);
 // if the step the ratio test allows would improve the objective by more
 // than faintGap, the optimum rests on the tolerance alone and
 // NumericalFailure is returned (FuzzSolve: a reduced cost of 10⁻¹⁵ whose
@@ -824,8 +826,26 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
 		s.rowActivityDirection(v, u, s.z)
 		p, theta, pst := s.primalRatio(v, dir, u, s.z, false)
 		if p == -1 {
-			s.ray, s.rayEnter = s.primalRay(v, dir, u), v
-			return Unbounded, ""
+			if math.Abs(s.d[v]) > faintNoise*big || depth < faintDepth {
+				s.ray, s.rayEnter = s.primalRay(v, dir, u), v
+				return Unbounded, "" // on a copy: NumericalFailure at its parent
+			}
+			// A reduced cost faintRay calls round-off: no ray is claimed
+			// (the rescaled LPs had one of 10⁻¹⁷, real beyond its dot2
+			// bound, on an unblocked ray of a bounded LP), but a rate
+			// within the pivot tolerance towards a bound (faintBlock)
+			// bounds the step whose gain is weighed below (FuzzSolve
+			// 2066a1174aec1f8d: a rate of 10⁻¹⁵, a step of 10²¹).
+			b := s.faintBlock(v, dir, u, s.z)
+			if b < 0 {
+				continue
+			}
+			r := s.rateOf(b, dir, u, s.z)
+			dist := s.hi[b] - s.x[b]
+			if r < 0 {
+				dist = s.x[b] - s.lo[b]
+			}
+			p, theta = v, math.Max(dist, 0)/math.Abs(r) // p = v: no look-through
 		}
 		if gain := math.Abs(d) * theta; gain > faintGap*math.Max(1, math.Abs(obj)) {
 			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain)

@@ -81,8 +81,8 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 				s.release()
 				return nil, err
 			}
-			if status == Optimal && s.faintRay() {
-				status = Unbounded
+			if status == Optimal {
+				status, msg = s.faintCheck()
 			}
 			if status == Optimal {
 				s.refineVertex()
@@ -106,8 +106,8 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 		s.release()
 		return nil, err
 	}
-	if status == Optimal && s.faintRay() {
-		status = Unbounded
+	if status == Optimal {
+		status, msg = s.faintCheck()
 	}
 	if status == Optimal {
 		s.refineVertex()
@@ -128,8 +128,8 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 			s.release()
 			return nil, err
 		}
-		if status == Optimal && s.faintRay() {
-			status = Unbounded
+		if status == Optimal {
+			status, msg = s.faintCheck()
 		}
 		if status == Optimal {
 			s.refineVertex()

@@ -705,3 +705,186 @@ func (s *simplex) faintRay() bool {
 	}
 	return false
 }
+
+// faintGap is the objective improvement, relative to max(1, |cᵀx|), beyond
+// which a step along a tolerance-level improving reduced cost makes an
+// optimum unproven (faintCheck): the gap the exact referee allows an
+// optimum (scaling_test.go's verdict).
+const faintGap = 1e-6
+
+// faintCheck is the post-optimal check of an optimum: it returns Optimal
+// if the vertex stands, Unbounded (with its ray kept as the certificate,
+// which checkCertificate then checks) or NumericalFailure (with why) if a
+// reduced cost within the dual tolerance hides a large improvement.
+// faintRay's unblocked rays come first. Then every nonbasic variable whose
+// reduced cost, recomputed from refined duals with its rounding bounded,
+// has the improving sign beyond that rounding and faintNoise of its terms
+// (a reduced cost of 10⁻¹⁵ can be exact, 10⁻⁹·10⁻⁶, next to others of 1,
+// where faintRay's faintNoise of the largest would call it round-off) is
+// moved along its ray: if no
+// basic variable blocks it (rates within the pivot tolerance count as
+// none) the ray is kept and Unbounded returned, so the certificate decides,
+// if faintRay's threshold calls the reduced cost real (else a faint rate,
+// faintBlock's, bounds the step);
+// if the step the ratio test allows would improve the objective by more
+// than faintGap, the optimum rests on the tolerance alone and
+// NumericalFailure is returned (FuzzSolve: a reduced cost of 10⁻¹⁵ whose
+// step of 10²¹ lowers the objective from 10⁶ to its exact optimum 0).
+// A short step is looked through (faintLook).
+func (s *simplex) faintCheck() (Status, string) {
+	budget := faintDepth
+	return s.faintLook(faintDepth, &budget, -1)
+}
+
+// faintDepth is the number of pivots faintCheck looks through, and the
+// number of copies of the simplex it makes at most.
+const faintDepth = 2
+
+// faintLook is faintCheck, looking through up to depth pivots: a variable
+// whose reduced cost the dual tolerance hid (beyond faintNoise of the
+// largest, as faintRay's) but whose step is short is pivoted in on a copy
+// of s, and the copy's vertex is checked in turn, any improving variable
+// but back (the one whose pivot would undo the copy's). If the copy finds
+// an improving ray or a long improving step, the vertex is no proven
+// optimum: NumericalFailure (FuzzSolve c33101a807c08ef7: a reduced cost
+// of 10⁻⁹ blocked after a step of 10⁻⁹, after whose pivot a reduced cost
+// of 10⁻¹⁷, against terms of 10⁻¹, leads along an unblocked ray of the
+// exactly unbounded LP). The copy's ray is not reported as Unbounded: its
+// certificate takes a row's rate within rayNoise of its terms as none, and
+// FuzzSolve ee70b8becfb1645f had such a ray pass on a bounded LP (a real
+// rate of 10⁻²⁴ against terms of 0.2). A degenerate step (θ = 0) is not
+// looked through: at a degenerate vertex a pivot only changes the basis,
+// and two of them led to such a ray (69eec9deb2e61ac4).
+func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
+	if s.faintRay() {
+		return Unbounded, ""
+	}
+	big, obj := 0.0, 0.0
+	for v := range s.n + s.m {
+		if s.st[v] != stBasic {
+			big = math.Max(big, math.Abs(s.d[v]))
+		}
+	}
+	for j := range s.n {
+		obj += s.cost[j] * s.x[j]
+	}
+	k := s.k()
+	// The duals, refined twice with accurate residuals into hi + lo
+	// (refineY): a reduced cost of 10⁻¹⁷ against terms of 10⁻¹ can be
+	// exact (FuzzSolve), and faintNoise of the terms would hide it.
+	pHi, pLo := make([]float64, s.m), make([]float64, s.m)
+	for _, i := range s.T {
+		pHi[i] = s.d[s.n+i]
+	}
+	s.refineY(pHi, pLo, s.cost, pHi)
+	s.refineY(pHi, pLo, s.cost, pLo)
+	for v := range s.n + s.m {
+		d := s.d[v]
+		if s.st[v] == stBasic || s.isFixed(v) || d == 0 {
+			continue
+		}
+		var dir float64
+		switch {
+		case s.st[v] == stLower && d < 0:
+			dir = 1
+		case s.st[v] == stUpper && d > 0:
+			dir = -1
+		case s.st[v] == stZero:
+			dir = -math.Copysign(1, d)
+		default:
+			continue
+		}
+		if v < s.n {
+			// The reduced cost again, from the refined duals, with its
+			// rounding bounded: real beyond it and faintNoise of its
+			// terms, or on a copy (reached through a reduced cost the
+			// tolerance hid) rayNoise of them, the duals' own error after
+			// refinement. (rayNoise at the first vertex called random
+			// bounded LPs unbounded along rays of reduced costs of 10⁻¹⁸
+			// whose certificates passed.)
+			var z dot2
+			z.add(s.cost[v], 1)
+			col := s.col(v)
+			for _, i := range s.T {
+				z.add(-col[i], pHi[i])
+				z.add(-col[i], pLo[i])
+			}
+			rd, e := z.result()
+			noise := faintNoise
+			if depth < faintDepth {
+				noise = rayNoise
+			}
+			if math.Abs(rd) <= e+noise*z.abs || (rd < 0) != (d < 0) {
+				continue
+			}
+			d = rd
+		} else if math.Abs(d) <= faintNoise*big {
+			continue
+		}
+		u := s.u[:k]
+		s.ftran(v, u)
+		s.rowActivityDirection(v, u, s.z)
+		p, theta, pst := s.primalRatio(v, dir, u, s.z, false)
+		if p == -1 {
+			if math.Abs(s.d[v]) > faintNoise*big || depth < faintDepth {
+				s.ray, s.rayEnter = s.primalRay(v, dir, u), v
+				return Unbounded, "" // on a copy: NumericalFailure at its parent
+			}
+			// A reduced cost faintRay calls round-off: no ray is claimed
+			// (the rescaled LPs had one of 10⁻¹⁷, real beyond its dot2
+			// bound, on an unblocked ray of a bounded LP), but a rate
+			// within the pivot tolerance towards a bound (faintBlock)
+			// bounds the step whose gain is weighed below (FuzzSolve
+			// 2066a1174aec1f8d: a rate of 10⁻¹⁵, a step of 10²¹).
+			b := s.faintBlock(v, dir, u, s.z)
+			if b < 0 {
+				continue
+			}
+			r := s.rateOf(b, dir, u, s.z)
+			dist := s.hi[b] - s.x[b]
+			if r < 0 {
+				dist = s.x[b] - s.lo[b]
+			}
+			p, theta = v, math.Max(dist, 0)/math.Abs(r) // p = v: no look-through
+		}
+		if gain := math.Abs(d) * theta; gain > faintGap*math.Max(1, math.Abs(obj)) {
+			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain)
+		}
+		if depth == 0 || p == v || theta == 0 || *budget == 0 || v == back || depth == faintDepth && math.Abs(d) <= faintNoise*big {
+			continue
+		}
+		*budget--
+		c := s.clone()
+		cu := c.u[:k]
+		copy(cu, u)
+		copy(c.z, s.z)
+		rho := c.rho[:k]
+		if p >= s.n {
+			c.leavingRow(p, rho)
+		}
+		c.step(v, dir*theta, cu, c.z)
+		if c.pivot(p, v, pst, cu, rho) != nil || c.refresh() != nil {
+			continue
+		}
+		switch st, msg := c.faintLook(depth-1, budget, p); st {
+		case Unbounded:
+			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): a step of %.3g from the vertex, a ray falls without bound", d, v, s.tolDv[v], theta)
+		case NumericalFailure:
+			return st, msg
+		}
+	}
+	return Optimal, ""
+}
+
+// clone returns a copy of s that pivots independently of it (faintLook);
+// A's two dense copies, which no pivot changes, are shared.
+func (s *simplex) clone() *simplex {
+	c := *s
+	for _, f := range []*[]float64{&c.cost, &c.orig, &c.lo, &c.hi, &c.loT, &c.hiT, &c.x, &c.d, &c.g, &c.tolDv, &c.unit, &c.dw, &c.farkas, &c.ray, &c.rho, &c.alpha, &c.u, &c.v, &c.w, &c.z} {
+		*f = slices.Clone(*f)
+	}
+	c.st = slices.Clone(s.st)
+	c.S, c.T = slices.Clone(s.S), slices.Clone(s.T)
+	c.posS, c.posT = slices.Clone(s.posS), slices.Clone(s.posT)
+	return &c
+}

@@ -153,3 +153,39 @@ func TestCheckCertificateDemotes(t *testing.T) {
 		t.Errorf("infeasible without a certificate: %v, want a numerical failure", sol.Status)
 	}
 }
+
+// TestFaintCheck solves FuzzSolve's two LPs whose improvement hides behind
+// a reduced cost within the dual tolerance. The first, min x₃ with
+// x₁ ≤ −10⁶, x₃ ≥ 0 and 0 ≤ −10⁶x₁ + 10⁻⁹x₂ − 10⁶x₃ ≤ 10⁻⁶, has the exact
+// optimum 0 at x₂ ≈ −10²¹: the vertex x₃ = 10⁶ (a reduced cost of 10⁻¹⁵ on
+// x₂) must not be called optimal. Both keep FuzzSolve's empty rows (the
+// first fails on the old code only with them). The second, min 10⁶(x₁ + x₃) with
+// −10⁶x₁ + 10⁻⁹x₂ − 10⁶x₃ ≤ 0, −10⁶(x₁ + x₂) ≤ 0 and x₂, x₃ ≤ 10⁶, is
+// exactly unbounded (x₂ falling, x₁ rising, x₃ falling by 1 + 10⁻¹⁵, at a
+// cost rate of −10⁻⁹): it must not be called optimal (the ray is found a
+// pivot away from the vertex, where faintLook does not trust its
+// certificate, so the answer is a numerical failure).
+func TestFaintCheck(t *testing.T) {
+	inf := math.Inf(1)
+	p1 := rowsLP([]float64{0, 0, 1},
+		[][]float64{{0, 0, 0}, {0, 0, 0}, {0, 0, -1e6}, {-1e6, 1e-9, -1e6}, {0, 0, 0}},
+		[]float64{-inf, -inf, -inf, 0, -inf}, []float64{inf, inf, 0, 1e-6, inf},
+		[]float64{-inf, -inf, -inf}, []float64{-1e6, inf, inf})
+	sol, err := pureGo{}.Solve(p1, Options{MaxIterations: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status == Optimal && math.Abs(sol.Objective) > 1e-6 || sol.Status != Optimal && sol.Status != NumericalFailure {
+		t.Errorf("first LP: %v, objective %g (%s); want optimum 0 or a numerical failure", sol.Status, sol.Objective, sol.Message)
+	}
+	p2 := rowsLP([]float64{1e6, 0, 1e6},
+		[][]float64{{-1e6, 1e-9, -1e6}, {0, 0, 0}, {-1e6, -1e6, 0}, {0, 0, 0}},
+		[]float64{-inf, -inf, -inf, -inf}, []float64{0, inf, 0, inf},
+		[]float64{-inf, -inf, -inf}, []float64{inf, 1e6, 1e6})
+	if sol, err = (pureGo{}).Solve(p2, Options{MaxIterations: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status != Unbounded && sol.Status != NumericalFailure {
+		t.Errorf("second LP: %v, objective %g (%s); want unbounded or a numerical failure", sol.Status, sol.Objective, sol.Message)
+	}
+}

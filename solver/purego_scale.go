@@ -193,8 +193,12 @@ func computeScaling(p *Problem) *scaling {
 	// (below), the remaining columns cannot change that.
 	r := 1.0
 	fast := free == nil && finiteFactors(row)
+	// colHi[j] is column j's largest |a_ij|·row[i] in the pass that made
+	// col[j]; the equilibration below reuses the best pass's (see there).
+	colHi := make([]float64, n)
 	for j := range n {
 		lo, hi := columnRange(p, free, row, j, fast)
+		colHi[j] = hi
 		if hi > 0 {
 			col[j] = 1 / math.Sqrt(lo*hi)
 			r = max(r, hi/lo)
@@ -207,18 +211,23 @@ func computeScaling(p *Problem) *scaling {
 	}
 	// A pass counts if it narrows the range by 10 % (the first one may
 	// not, when the range overflows: ∞ before and after).
-	bestRow, bestCol := make([]float64, m), make([]float64, n)
+	bestRow, bestCol, bestHi := make([]float64, m), make([]float64, n), make([]float64, n)
 	for i := range bestRow {
 		bestRow[i] = 1
 	}
 	for j := range bestCol {
 		bestCol[j] = 1
 	}
-	best, pass := unscaled, 1
+	// bestFast: the best factors come from a pass on the fast path, so
+	// bestHi holds its column maxima; false while the best are the
+	// identity (whose column maxima no pass measured).
+	best, pass, bestFast := unscaled, 1, false
 	if r < 0.9*best {
 		best = r
 		copy(bestRow, row)
 		copy(bestCol, col)
+		copy(bestHi, colHi)
+		bestFast = fast
 	} else {
 		pass = scalePasses
 	}
@@ -233,6 +242,7 @@ func computeScaling(p *Problem) *scaling {
 		fast := free == nil && finiteFactors(row)
 		for j := range n {
 			lo, hi := columnRange(p, free, row, j, fast)
+			colHi[j] = hi
 			if hi > 0 {
 				col[j] = 1 / math.Sqrt(lo*hi)
 				r = max(r, hi/lo)
@@ -244,10 +254,25 @@ func computeScaling(p *Problem) *scaling {
 		best = r
 		copy(bestRow, row)
 		copy(bestCol, col)
+		copy(bestHi, colHi)
+		bestFast = fast
 	}
 	row, col = bestRow, bestCol
-	// Equilibrate: the largest entry of each column becomes 1.
+	// Equilibrate: the largest entry of each column becomes 1. That is
+	// max_i fl(fl(|a_ij|·row[i])·col[j]); rounding is monotone, so for a
+	// finite col[j] > 0 it equals fl(h·col[j]) with h = max_i
+	// fl(|a_ij|·row[i]), which the best pass's column sweep measured as
+	// bestHi[j] when it took the fast path (no free row, finite row
+	// factors) and A is finite (no Inf entry: unscaled is finite; no NaN
+	// entry: Validate, which Solve runs first). Otherwise one sweep.
+	reuse := bestFast && !math.IsInf(unscaled, 0)
 	for j := range n {
+		if cj := col[j]; reuse && cj > 0 && !math.IsInf(cj, 1) {
+			if hi := bestHi[j] * cj; hi > 0 {
+				col[j] /= hi
+			}
+			continue
+		}
 		hi := 0.0
 		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
 			if i := p.RowIndex[k]; free == nil || !free[i] {

@@ -247,6 +247,12 @@ func computeScaling(p *Problem) *scaling {
 				col[j] = 1 / math.Sqrt(lo*hi)
 				r = max(r, hi/lo)
 			}
+			if !(r < 0.9*best) {
+				// r only grows (or stays NaN): the pass is rejected
+				// whatever the remaining columns hold, and its
+				// factors are dropped.
+				break
+			}
 		}
 		if !(r < 0.9*best) {
 			break
@@ -296,10 +302,41 @@ func computeScaling(p *Problem) *scaling {
 	// a good deal, solve the problem as given. featmap's design LPs
 	// (testdata/lp) narrow only 3× (χ²) and 1.3× (RBF), and their scaled
 	// solves took more pivots (RBF: 700 against 464).
-	if identity || !(minScaleGain*scaledRatio(p, free, row, col) <= unscaled) {
+	if identity || gainsTooLittle(p, free, row, col, unscaled) {
 		return nil
 	}
 	return &scaling{row: row, col: col}
+}
+
+// gainsTooLittle reports !(minScaleGain·scaledRatio(p, free, row, col) ≤
+// unscaled), stopping its sweep at the first column after which the
+// ratio of the entries seen so far already fails the test: that ratio
+// only grows as entries are added (once it is a number: lo is then
+// finite and stays so), so the whole matrix's fails it too.
+func gainsTooLittle(p *Problem, free []bool, row, col []float64, unscaled float64) bool {
+	lo, hi := math.Inf(1), 0.0
+	for j := range p.NumCols() {
+		cj := col[j]
+		idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
+		for k, i := range idx {
+			if v := math.Abs(val[k]) * row[i] * cj; v != 0 && (free == nil || !free[i]) {
+				if v < lo {
+					lo = v
+				}
+				if v > hi {
+					hi = v
+				}
+			}
+		}
+		if q := hi / lo; hi > 0 && q == q && !(minScaleGain*q <= unscaled) {
+			return true
+		}
+	}
+	r := 1.0
+	if hi > 0 {
+		r = hi / lo
+	}
+	return !(minScaleGain*r <= unscaled)
 }
 
 // scaledRatio is max/min of the magnitudes of the nonzero entries of

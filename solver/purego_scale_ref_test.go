@@ -400,3 +400,40 @@ func TestEquilibrationFromPass(t *testing.T) {
 	}
 	t.Logf("%d of %d scaled without a free row, %d of 1500 design-shaped scaled", shortcut, len(probs), design)
 }
+
+// TestGainsTooLittle: the early-stopping sweep decides as the whole
+// matrix's ratio does, !(minScaleGain·scaledRatio ≤ unscaled), on random
+// problems (free rows, zeros, entries that overflow) with power-of-two
+// factors and thresholds at, just around and far from the ratio, Inf and
+// NaN; both answers occur.
+func TestGainsTooLittle(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 37))
+	count := [2]int{}
+	for k := range 20000 {
+		p := scalingCase(r)
+		free := freeRows(p)
+		row, col := make([]float64, p.NumRows), make([]float64, p.NumCols())
+		for i := range row {
+			row[i] = math.Ldexp(1, r.IntN(81)-40)
+		}
+		for j := range col {
+			col[j] = math.Ldexp(1, r.IntN(81)-40)
+		}
+		q := minScaleGain * scaledRatio(p, free, row, col)
+		for _, u := range []float64{q, math.Nextafter(q, 0), math.Nextafter(q, math.Inf(1)), q / 3, 3 * q, math.Inf(1), math.NaN(), 1} {
+			want := !(minScaleGain*scaledRatio(p, free, row, col) <= u)
+			got := gainsTooLittle(p, free, row, col, u)
+			if got != want {
+				t.Fatalf("problem %d, unscaled %v: gainsTooLittle %v, whole ratio %v", k, u, got, want)
+			}
+			if got {
+				count[1]++
+			} else {
+				count[0]++
+			}
+		}
+	}
+	if count[0] == 0 || count[1] == 0 {
+		t.Errorf("answers %v: the cases do not exercise both", count)
+	}
+}

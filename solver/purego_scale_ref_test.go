@@ -437,3 +437,51 @@ func TestGainsTooLittle(t *testing.T) {
 		t.Errorf("answers %v: the cases do not exercise both", count)
 	}
 }
+
+// TestRowRangesBranchless: the two properties computeScaling's branchless
+// row sweep rests on. On a finite A with finite factors (zeros and
+// factors of 2^±60 included, so products overflow and underflow), it
+// gives the comparisons' ranges bit for bit; and a NaN or ±Inf entry
+// makes its row's rmax non-finite, so that computeScaling sees it and
+// sweeps again with the comparisons. TestComputeScalingUnchanged holds the
+// whole computation to the plain one.
+func TestRowRangesBranchless(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 43))
+	for k := range 20000 {
+		p := scalingCase(r)
+		if p.Validate() != nil {
+			continue
+		}
+		col := make([]float64, p.NumCols())
+		for j := range col {
+			col[j] = math.Ldexp(1+r.Float64(), r.IntN(121)-60)
+			if r.IntN(10) == 0 {
+				col[j] = 0
+			}
+		}
+		m := p.NumRows
+		lo0, hi0, lo1, hi1 := make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
+		rowRanges(p, nil, col, lo0, hi0, false)
+		rowRanges(p, nil, col, lo1, hi1, true)
+		for i := range m {
+			if math.Float64bits(lo0[i]) != math.Float64bits(lo1[i]) || math.Float64bits(hi0[i]) != math.Float64bits(hi1[i]) {
+				t.Fatalf("problem %d row %d: branchless [%v, %v], comparisons [%v, %v]", k, i, lo1[i], hi1[i], lo0[i], hi0[i])
+			}
+		}
+		if len(p.Value) == 0 {
+			continue
+		}
+		q := *p
+		q.Value = append([]float64(nil), p.Value...)
+		at := r.IntN(len(q.Value))
+		q.Value[at] = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[r.IntN(3)]
+		ones := make([]float64, q.NumCols())
+		for j := range ones {
+			ones[j] = 1
+		}
+		rowRanges(&q, nil, ones, lo1, hi1, true)
+		if i := q.RowIndex[at]; finite(hi1[i]) {
+			t.Fatalf("problem %d: entry %v in row %d left its rmax finite (%v)", k, q.Value[at], i, hi1[i])
+		}
+	}
+}

@@ -299,9 +299,9 @@ func computeScaling(p *Problem) *scaling {
 	// finite col[j] > 0 it equals fl(h·col[j]) with h = max_i
 	// fl(|a_ij|·row[i]), which the best pass's column sweep measured as
 	// bestHi[j] when it took the fast path (no free row, finite row
-	// factors) and A is finite (no Inf entry: unscaled is finite; no NaN
-	// entry: Validate, which Solve runs first). Otherwise one sweep.
-	reuse := bestFast && !math.IsInf(unscaled, 0)
+	// factors) and A is finite (finiteA, from the first row sweep: no
+	// NaN or Inf entry, so no product is NaN). Otherwise one sweep.
+	reuse := bestFast && finiteA
 	for j := range n {
 		if cj := col[j]; reuse && cj > 0 && !math.IsInf(cj, 1) {
 			if hi := bestHi[j] * cj; hi > 0 {

@@ -300,3 +300,188 @@ func BenchmarkComputeScaling(b *testing.B) {
 		})
 	}
 }
+
+// designShapedCase draws a dense LP shaped like featmap's 1-D design LPs
+// (docs/lp-design.md's cone encoding): a row per point z_i ∈ [0, zmax]
+// and a column per frequency, w_i cos(ω z_i) and w_i z_i sin(ω z_i), plus
+// the bound column t of ones, with weights w_i spanning up to 10^±spread.
+// Entries near a zero of the cosine or sine spread |A| over many decades,
+// so most of these LPs take computeScaling's full path; every 5th has a
+// free row.
+func designShapedCase(r *rand.Rand, k int) *Problem {
+	m, nf := 20+r.IntN(140), 1+r.IntN(25)
+	zmax := 1 + 20*r.Float64()
+	spread := []float64{0, 1, 3, 8}[r.IntN(4)]
+	z, w := make([]float64, m), make([]float64, m)
+	for i := range m {
+		z[i] = zmax * float64(i) / float64(m-1)
+		w[i] = math.Pow(10, spread*(r.Float64()-0.5))
+	}
+	p := &Problem{NumRows: m, ColStart: []int{0}}
+	add := func(col func(i int) float64) {
+		for i := range m {
+			p.RowIndex, p.Value = append(p.RowIndex, i), append(p.Value, col(i))
+		}
+		p.ColStart = append(p.ColStart, len(p.RowIndex))
+		p.Obj = append(p.Obj, 1+r.Float64())
+		p.ColLower, p.ColUpper = append(p.ColLower, 0), append(p.ColUpper, math.Inf(1))
+	}
+	add(func(int) float64 { return 1 })
+	for range nf {
+		om := 4 * r.Float64()
+		add(func(i int) float64 { return w[i] * math.Cos(om*z[i]) })
+		add(func(i int) float64 { return w[i] * z[i] * math.Sin(om*z[i]) })
+	}
+	for i := range m {
+		lo, hi := -w[i], math.Inf(1)
+		if k%5 == 0 && i == m/2 {
+			lo = math.Inf(-1)
+		}
+		p.RowLower, p.RowUpper = append(p.RowLower, lo), append(p.RowUpper, hi)
+	}
+	return p
+}
+
+// TestEquilibrationFromPass: computeScaling's equilibration, which takes
+// each column's largest entry from the best geometric pass instead of a
+// sweep over A, gives the plain computation's factors bit for bit on
+// design-shaped LPs (most of them scaled, with several passes) and on the
+// random corner cases of scalingCase that pass Validate, as every problem
+// Solve scales does (free rows, stored zeros, magnitudes to 10^±300,
+// factors that overflow or underflow; an entry that overflowed to ±Inf
+// fails Validate, and on such a problem the lean computeScaling differed
+// from the plain one before this shortcut too), and the shortcut is
+// exercised: at least a fifth of the cases are scaled without free rows.
+func TestEquilibrationFromPass(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 29))
+	var probs []*Problem
+	for k := range 1500 {
+		probs = append(probs, designShapedCase(r, k))
+	}
+	for range 20000 {
+		if p := scalingCase(r); p.Validate() == nil {
+			probs = append(probs, p)
+		}
+	}
+	shortcut := 0
+	for k, p := range probs {
+		want, got := computeScalingRef(p), computeScaling(p)
+		if (want == nil) != (got == nil) {
+			t.Fatalf("problem %d (%d×%d): scaled %v, plain computation %v", k, p.NumRows, p.NumCols(), got != nil, want != nil)
+		}
+		if want == nil {
+			continue
+		}
+		if freeRows(p) == nil {
+			shortcut++
+		}
+		for i := range want.row {
+			if math.Float64bits(want.row[i]) != math.Float64bits(got.row[i]) {
+				t.Fatalf("problem %d: row factor %d is %v, plain computation %v", k, i, got.row[i], want.row[i])
+			}
+		}
+		for j := range want.col {
+			if math.Float64bits(want.col[j]) != math.Float64bits(got.col[j]) {
+				t.Fatalf("problem %d: column factor %d is %v, plain computation %v", k, j, got.col[j], want.col[j])
+			}
+		}
+	}
+	if shortcut < len(probs)/5 {
+		t.Errorf("only %d of %d problems scaled without a free row", shortcut, len(probs))
+	}
+	design := 0
+	for _, p := range probs[:1500] {
+		if computeScaling(p) != nil {
+			design++
+		}
+	}
+	if design < 500 {
+		t.Errorf("only %d of 1500 design-shaped problems scaled", design)
+	}
+	t.Logf("%d of %d scaled without a free row, %d of 1500 design-shaped scaled", shortcut, len(probs), design)
+}
+
+// TestGainsTooLittle: the early-stopping sweep decides as the whole
+// matrix's ratio does, !(minScaleGain·scaledRatio ≤ unscaled), on random
+// problems (free rows, zeros, entries that overflow) with power-of-two
+// factors and thresholds at, just around and far from the ratio, Inf and
+// NaN; both answers occur.
+func TestGainsTooLittle(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 37))
+	count := [2]int{}
+	for k := range 20000 {
+		p := scalingCase(r)
+		free := freeRows(p)
+		row, col := make([]float64, p.NumRows), make([]float64, p.NumCols())
+		for i := range row {
+			row[i] = math.Ldexp(1, r.IntN(81)-40)
+		}
+		for j := range col {
+			col[j] = math.Ldexp(1, r.IntN(81)-40)
+		}
+		q := minScaleGain * scaledRatio(p, free, row, col)
+		for _, u := range []float64{q, math.Nextafter(q, 0), math.Nextafter(q, math.Inf(1)), q / 3, 3 * q, math.Inf(1), math.NaN(), 1} {
+			want := !(minScaleGain*scaledRatio(p, free, row, col) <= u)
+			got := gainsTooLittle(p, free, row, col, u)
+			if got != want {
+				t.Fatalf("problem %d, unscaled %v: gainsTooLittle %v, whole ratio %v", k, u, got, want)
+			}
+			if got {
+				count[1]++
+			} else {
+				count[0]++
+			}
+		}
+	}
+	if count[0] == 0 || count[1] == 0 {
+		t.Errorf("answers %v: the cases do not exercise both", count)
+	}
+}
+
+// TestRowRangesBranchless: the two properties computeScaling's branchless
+// row sweep rests on. On a finite A with finite factors (zeros and
+// factors of 2^±60 included, so products overflow and underflow), it
+// gives the comparisons' ranges bit for bit; and a NaN or ±Inf entry
+// makes its row's rmax non-finite, so that computeScaling sees it and
+// sweeps again with the comparisons. TestComputeScalingUnchanged holds the
+// whole computation to the plain one.
+func TestRowRangesBranchless(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 43))
+	for k := range 20000 {
+		p := scalingCase(r)
+		if p.Validate() != nil {
+			continue
+		}
+		col := make([]float64, p.NumCols())
+		for j := range col {
+			col[j] = math.Ldexp(1+r.Float64(), r.IntN(121)-60)
+			if r.IntN(10) == 0 {
+				col[j] = 0
+			}
+		}
+		m := p.NumRows
+		lo0, hi0, lo1, hi1 := make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
+		rowRanges(p, nil, col, lo0, hi0, false)
+		rowRanges(p, nil, col, lo1, hi1, true)
+		for i := range m {
+			if math.Float64bits(lo0[i]) != math.Float64bits(lo1[i]) || math.Float64bits(hi0[i]) != math.Float64bits(hi1[i]) {
+				t.Fatalf("problem %d row %d: branchless [%v, %v], comparisons [%v, %v]", k, i, lo1[i], hi1[i], lo0[i], hi0[i])
+			}
+		}
+		if len(p.Value) == 0 {
+			continue
+		}
+		q := *p
+		q.Value = append([]float64(nil), p.Value...)
+		at := r.IntN(len(q.Value))
+		q.Value[at] = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[r.IntN(3)]
+		ones := make([]float64, q.NumCols())
+		for j := range ones {
+			ones[j] = 1
+		}
+		rowRanges(&q, nil, ones, lo1, hi1, true)
+		if i := q.RowIndex[at]; finite(hi1[i]) {
+			t.Fatalf("problem %d: entry %v in row %d left its rmax finite (%v)", k, q.Value[at], i, hi1[i])
+		}
+	}
+}

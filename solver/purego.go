@@ -74,36 +74,50 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	warm, iters := o.WarmStart, 0
 	if sc := computeScaling(p); sc != nil {
 		if q := sc.apply(p); q != nil {
-			s := newSimplex(q, o)
-			sc.tolerances(s)
-			status, msg := s.run(o.WarmStart)
-			if err := s.stopped; err != nil {
-				s.release()
+			sol, err := solveOnce(p, q, o, sc, o.WarmStart)
+			if err != nil {
 				return nil, err
 			}
-			if status == Optimal {
-				status, msg = s.faintCheck()
-			}
-			if status == Optimal {
-				s.refineVertex()
-				if !s.refineDuals() {
-					status, msg = NumericalFailure, "duals not optimal after refinement"
-				}
-			}
-			sol := s.solution(status, msg)
-			sc.unscale(sol)
-			s.checkCertificate(p, o, sc, sol)
-			s.release()
 			if sol = Finish(p, o, sol); sol.Status != NumericalFailure && !(sol.Status == Optimal && dualDefect(p, sol, o.OptimalityTol)) {
 				return sol, nil
 			}
 			warm, iters = sol.Basis, sol.Iterations
 		}
 	}
-	s := newSimplex(p, o)
+	sol, err := solveOnce(p, p, o, nil, warm)
+	if err != nil {
+		return nil, err
+	}
+	sol.Iterations += iters
+	if sol = Finish(p, o, sol); sol.Status == NumericalFailure && warm != nil {
+		// A last try from the slack basis: the basis the failed solve
+		// started from may be the trouble (issue 18's spread LPs).
+		retry, err := solveOnce(p, p, o, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		retry.Iterations += sol.Iterations
+		if retry = Finish(p, o, retry); retry.Status != NumericalFailure {
+			return retry, nil
+		}
+	}
+	return sol, nil
+}
+
+// solveOnce runs the simplex on q — p itself, or p scaled by sc — from
+// warm, and returns its solution in p's units before Finish: an optimum
+// passes the post-optimal checks (faintCheck, refineVertex, refineDuals),
+// an infeasible or unbounded verdict its certificate's check against p
+// (checkCertificate), or it becomes a numerical failure. The simplex's
+// buffers go back to the pool after the certificate has been read.
+func solveOnce(p, q *Problem, o Options, sc *scaling, warm *Basis) (*Solution, error) {
+	s := newSimplex(q, o)
+	if sc != nil {
+		sc.tolerances(s)
+	}
+	defer s.release()
 	status, msg := s.run(warm)
 	if err := s.stopped; err != nil {
-		s.release()
 		return nil, err
 	}
 	if status == Optimal {
@@ -116,35 +130,10 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 		}
 	}
 	sol := s.solution(status, msg)
-	s.checkCertificate(p, o, nil, sol)
-	s.release()
-	sol.Iterations += iters
-	if sol = Finish(p, o, sol); sol.Status == NumericalFailure && warm != nil {
-		// A last try from the slack basis: the basis the failed solve
-		// started from may be the trouble (issue 18's spread LPs).
-		s := newSimplex(p, o)
-		status, msg := s.run(nil)
-		if err := s.stopped; err != nil {
-			s.release()
-			return nil, err
-		}
-		if status == Optimal {
-			status, msg = s.faintCheck()
-		}
-		if status == Optimal {
-			s.refineVertex()
-			if !s.refineDuals() {
-				status, msg = NumericalFailure, "duals not optimal after refinement"
-			}
-		}
-		retry := s.solution(status, msg)
-		s.checkCertificate(p, o, nil, retry)
-		s.release()
-		retry.Iterations += sol.Iterations
-		if retry = Finish(p, o, retry); retry.Status != NumericalFailure {
-			return retry, nil
-		}
+	if sc != nil {
+		sc.unscale(sol)
 	}
+	s.checkCertificate(p, o, sc, sol)
 	return sol, nil
 }
 

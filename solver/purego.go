@@ -610,7 +610,12 @@ func (s *simplex) recomputePrimal() {
 	for l, j := range s.S {
 		s.x[j] = dotN(s.g[l*s.cap:l*s.cap+k], s.w[:k])
 	}
-	// Basic row activities.
+	s.basicRowActivities()
+}
+
+// basicRowActivities sets the basic row activities x_{n+i} to A_i·x from
+// the columns' x (in s.z's scratch).
+func (s *simplex) basicRowActivities() {
 	r := s.z
 	clear(r)
 	for j := range s.n {

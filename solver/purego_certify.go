@@ -599,18 +599,7 @@ func (s *simplex) refineVertex() {
 	for l, j := range s.S {
 		s.x[j] += dotN(s.gRow(l), res)
 	}
-	r := s.z
-	clear(r)
-	for j := range s.n {
-		if xj := s.x[j]; xj != 0 {
-			axpy(r, xj, s.col(j))
-		}
-	}
-	for i := range s.m {
-		if s.st[s.n+i] == stBasic {
-			s.x[s.n+i] = r[i]
-		}
-	}
+	s.basicRowActivities()
 	// Where float64 cannot place x any closer (coordinates of 10¹⁵, a
 	// row's sum of 7·10¹⁵ terms), the step may trade one row's miss for
 	// another's: keep it only if the worst miss shrinks (FuzzSolve).

@@ -346,18 +346,7 @@ func computeScaling(p *Problem) *scaling {
 func gainsTooLittle(p *Problem, free []bool, row, col []float64, unscaled float64) bool {
 	lo, hi := math.Inf(1), 0.0
 	for j := range p.NumCols() {
-		cj := col[j]
-		idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
-		for k, i := range idx {
-			if v := math.Abs(val[k]) * row[i] * cj; v != 0 && (free == nil || !free[i]) {
-				if v < lo {
-					lo = v
-				}
-				if v > hi {
-					hi = v
-				}
-			}
-		}
+		lo, hi = scaledColumnRange(p, free, row, col, j, lo, hi)
 		if q := hi / lo; hi > 0 && q == q && !(minScaleGain*q <= unscaled) {
 			return true
 		}
@@ -369,24 +358,31 @@ func gainsTooLittle(p *Problem, free []bool, row, col []float64, unscaled float6
 	return !(minScaleGain*r <= unscaled)
 }
 
+// scaledColumnRange widens [lo, hi] by the magnitudes of the nonzero
+// entries of column j of R A C outside the free rows.
+func scaledColumnRange(p *Problem, free []bool, row, col []float64, j int, lo, hi float64) (float64, float64) {
+	cj := col[j]
+	idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
+	for k, i := range idx {
+		if v := math.Abs(val[k]) * row[i] * cj; v != 0 && (free == nil || !free[i]) {
+			if v < lo {
+				lo = v
+			}
+			if v > hi {
+				hi = v
+			}
+		}
+	}
+	return lo, hi
+}
+
 // scaledRatio is max/min of the magnitudes of the nonzero entries of
 // R A C outside the free rows (1 if there are none). The factors are
 // finite (pow2's), so no entry is NaN.
 func scaledRatio(p *Problem, free []bool, row, col []float64) float64 {
 	lo, hi := math.Inf(1), 0.0
 	for j := range p.NumCols() {
-		cj := col[j]
-		idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
-		for k, i := range idx {
-			if v := math.Abs(val[k]) * row[i] * cj; v != 0 && (free == nil || !free[i]) {
-				if v < lo {
-					lo = v
-				}
-				if v > hi {
-					hi = v
-				}
-			}
-		}
+		lo, hi = scaledColumnRange(p, free, row, col, j, lo, hi)
 	}
 	if hi == 0 {
 		return 1

@@ -3,6 +3,7 @@ package solver
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 )
 
@@ -378,8 +379,17 @@ func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool) (bool, 
 			return false, why
 		}
 	}
+	var suspect []int // rows whose within-noise rate could block
 	rates := make([]dot2, p.NumRows)
-	rowAbs := make([]float64, p.NumRows) // Σ|a_ij| over the moving columns
+	rowAbs := make([]float64, p.NumRows)
+	rowSq := make([]float64, p.NumRows) // ‖a_i‖² over every column
+	for k, v := range p.Value {
+		rowSq[p.RowIndex[k]] += v * v
+	}
+	csq, fixedShift := 0.0, 0.0
+	for _, c := range p.Obj {
+		csq += c * c
+	} // Σ|a_ij| over the moving columns
 	for j := range n {
 		if d[j] == 0 && dlo[j] == 0 {
 			continue
@@ -404,9 +414,25 @@ func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool) (bool, 
 		noise := rayNoise * rates[i].abs
 		if fixed != nil && fixed[i] {
 			noise = faintNoise * math.Max(rates[i].abs, rowAbs[i]*dmax)
+			// Making this row's rate exactly 0 moves d by at least
+			// |r_i|/‖a_i‖ along a_i, which can move the cost rate by
+			// ‖c‖ times that (FuzzSolve: a kernel row of 10⁻⁹·x₀ with a
+			// residual of 6·10⁻³⁷ carried the whole cost rate of −6·10⁻²⁸
+			// of a ray the exact LP does not have).
+			if norm := math.Sqrt(rowSq[i]); norm > 0 {
+				fixedShift += (math.Abs(r) + e) / norm
+			}
 		}
 		e += noise
 		if math.Abs(r) <= e {
+			// Within the noise: no rate, unless a rate that small would
+			// block the ray on a row it does not keep at its bound
+			// (FuzzSolve: an exact rate of 10⁻²⁴ towards a bound 1.4·10⁻¹⁷
+			// away, terms of 0.2). Then the row's rate along d as given is
+			// taken exactly.
+			if (fixed == nil || !fixed[i]) && (block("row", i, p.RowLower[i], p.RowUpper[i], act[i], r+e) != "" || block("row", i, p.RowLower[i], p.RowUpper[i], act[i], r-e) != "") {
+				suspect = append(suspect, i)
+			}
 			continue
 		}
 		for _, ri := range []float64{r + e, r - e} {
@@ -415,7 +441,65 @@ func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool) (bool, 
 			}
 		}
 	}
+	if cnorm := math.Sqrt(csq); !(rate+rateErr+cnorm*fixedShift < 0) {
+		return false, fmt.Sprintf("ray's cost rate %.3g is not negative beyond what its kernel rows' residuals can move (%.3g)", rate, cnorm*fixedShift)
+	}
+	if len(suspect) > 0 {
+		for k, r := range exactRowRates(p, suspect, d, dlo) {
+			i := suspect[k]
+			if r != r {
+				return false, fmt.Sprintf("row %d's rate along the ray is not a number", i)
+			}
+			if why := block("row", i, p.RowLower[i], p.RowUpper[i], act[i], r); why != "" {
+				return false, why + " (its rate taken exactly)"
+			}
+		}
+	}
 	return true, ""
+}
+
+// exactRowRates returns, for the rows listed, Σ_j a_ij·(d_j + dlo_j)
+// computed exactly (math/big) and rounded to float64: the sign and size
+// of a rate that round-off hides.
+func exactRowRates(p *Problem, rows []int, d, dlo []float64) []float64 {
+	at := make(map[int]int, len(rows))
+	sums := make([]big.Rat, len(rows))
+	for k, i := range rows {
+		at[i] = k
+	}
+	var a, t big.Rat
+	for j := range p.NumCols() {
+		if d[j] == 0 && dlo[j] == 0 {
+			continue
+		}
+		for q := p.ColStart[j]; q < p.ColStart[j+1]; q++ {
+			k, ok := at[p.RowIndex[q]]
+			if !ok {
+				continue
+			}
+			a.SetFloat64(p.Value[q])
+			for _, v := range []float64{d[j], dlo[j]} {
+				if v != 0 {
+					t.SetFloat64(v)
+					t.Mul(&t, &a)
+					sums[k].Add(&sums[k], &t)
+				}
+			}
+		}
+	}
+	out := make([]float64, len(rows))
+	for k := range sums {
+		out[k], _ = sums[k].Float64()
+	}
+	for j := range p.NumCols() {
+		if math.IsInf(d[j], 0) || math.IsNaN(d[j]) || math.IsInf(dlo[j], 0) || math.IsNaN(dlo[j]) {
+			for k := range out {
+				out[k] = math.NaN() // no exact sum of a non-finite ray
+			}
+			break
+		}
+	}
+	return out
 }
 
 // phase1Farkas returns the Farkas multiplier y at the end of a phase 1

@@ -333,6 +333,22 @@ func (s *simplex) gRow(l int) []float64 {
 	return s.g[l*s.cap : l*s.cap+len(s.T)]
 }
 
+// kernelMatrix returns the kernel K, K[t*k+l] = A[T[t], S[l]] (k = len(S)),
+// and its largest magnitude.
+func (s *simplex) kernelMatrix() ([]float64, float64) {
+	k := s.k()
+	kk := make([]float64, k*k)
+	scale := 0.0
+	for t, i := range s.T {
+		for l, j := range s.S {
+			v := s.a[j*s.m+i]
+			kk[t*k+l] = v
+			scale = math.Max(scale, math.Abs(v))
+		}
+	}
+	return kk, scale
+}
+
 // k is the kernel size.
 func (s *simplex) k() int { return len(s.S) }
 
@@ -530,15 +546,7 @@ func (s *simplex) refactor() error {
 		return nil
 	}
 	// K[t][l] = A[T[t], S[l]]; invert K into G (rows indexed by l, columns by t).
-	kk := make([]float64, k*k)
-	scale := 0.0
-	for t, i := range s.T {
-		for l, j := range s.S {
-			v := s.a[j*s.m+i]
-			kk[t*k+l] = v
-			scale = math.Max(scale, math.Abs(v))
-		}
-	}
+	kk, scale := s.kernelMatrix()
 	inv := make([]float64, k*k)
 	for i := range k {
 		inv[i*k+i] = 1

@@ -524,6 +524,20 @@ func (s *simplex) phase1Farkas(c, piT, piR []float64) []float64 {
 	return y
 }
 
+// dot2Pair returns (hi + lo)·v, hi + lo an unevaluated sum, by dot2
+// (each product hi_j·v_j, then lo_j·v_j, where either is nonzero).
+func dot2Pair(hi, lo, v []float64) float64 {
+	var z dot2
+	for j := range hi {
+		if hi[j] != 0 || lo[j] != 0 {
+			z.add(hi[j], v[j])
+			z.add(lo[j], v[j])
+		}
+	}
+	r, _ := z.result()
+	return r
+}
+
 // refineY adds Gᵀ(c_S − A[:, S]ᵀ(hi + lo)) to into's kernel rows, the
 // residual by dot2.
 func (s *simplex) refineY(hi, lo, c, into []float64) {
@@ -533,16 +547,7 @@ func (s *simplex) refineY(hi, lo, c, into []float64) {
 	}
 	res := make([]float64, k)
 	for l, j := range s.S {
-		var z dot2
-		col := s.col(j)
-		for i := range hi {
-			if hi[i] != 0 || lo[i] != 0 {
-				z.add(hi[i], col[i])
-				z.add(lo[i], col[i])
-			}
-		}
-		v, _ := z.result()
-		res[l] = c[j] - v
+		res[l] = c[j] - dot2Pair(hi, lo, s.col(j))
 	}
 	for l := range k {
 		if res[l] == 0 {
@@ -577,15 +582,7 @@ func (s *simplex) primalRay(q int, dir float64, u []float64) []float64 {
 	res := make([]float64, k)
 	for _, into := range [][]float64{hi, lo} {
 		for t, i := range s.T {
-			var r dot2
-			row := s.row(i)
-			for j := range hi {
-				if hi[j] != 0 || lo[j] != 0 {
-					r.add(row[j], hi[j])
-					r.add(row[j], lo[j])
-				}
-			}
-			v, _ := r.result()
+			v := dot2Pair(hi, lo, s.row(i))
 			if q == s.n+i {
 				res[t] = dir - v
 			} else {

@@ -313,15 +313,7 @@ func (s *simplex) repairKernel() bool {
 	if k == 0 {
 		return s.refactor() == nil
 	}
-	kk := make([]float64, k*k) // kk[t*k+l] = A[T[t], S[l]]
-	scale := 0.0
-	for t, i := range s.T {
-		for l, j := range s.S {
-			v := s.a[j*s.m+i]
-			kk[t*k+l] = v
-			scale = math.Max(scale, math.Abs(v))
-		}
-	}
+	kk, scale := s.kernelMatrix() // kk[t*k+l] = A[T[t], S[l]]
 	used := make([]bool, k)
 	var depS []int
 	for c := range k {

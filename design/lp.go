@@ -540,12 +540,6 @@ func (s *lpSolver) chumColumns(pool [][]float64, dmax float64) *chumLP {
 	return cl
 }
 
-// chum solves Chum's LP over a pool at the tradeoff γ (see chumColumns and
-// solveChum).
-func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
-	return s.solveChum(s.chumColumns(pool, dmax), gamma, warm, initial)
-}
-
 // solveChum solves the LP cl at the tradeoff γ. initial, if set, returns
 // the points a row generation without a warm start begins with, given the
 // LP's number of columns.

@@ -683,3 +683,9 @@ func TestRefineLargeSameOptimum(t *testing.T) {
 		t.Errorf("RefineLarge: error %.12g, Σα %.12g; default: error %.12g, Σα %.12g", eb, sumOf(b.alpha), ea, sumOf(a.alpha))
 	}
 }
+
+// chum solves Chum's LP over a pool at the tradeoff γ in one call (see
+// chumColumns and solveChum), as the γ search does at each γ.
+func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
+	return s.solveChum(s.chumColumns(pool, dmax), gamma, warm, initial)
+}

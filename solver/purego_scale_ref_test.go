@@ -485,3 +485,17 @@ func TestRowRangesBranchless(t *testing.T) {
 		}
 	}
 }
+
+// scaledRatio is max/min of the magnitudes of the nonzero entries of
+// R A C outside the free rows (1 if there are none). The factors are
+// finite (pow2's), so no entry is NaN.
+func scaledRatio(p *Problem, free []bool, row, col []float64) float64 {
+	lo, hi := math.Inf(1), 0.0
+	for j := range p.NumCols() {
+		lo, hi = scaledColumnRange(p, free, row, col, j, lo, hi)
+	}
+	if hi == 0 {
+		return 1
+	}
+	return hi / lo
+}

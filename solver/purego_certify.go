@@ -864,33 +864,22 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
 		default:
 			continue
 		}
-		if v < s.n {
-			// The reduced cost again, from the refined duals, with its
-			// rounding bounded: real beyond it and faintNoise of its
-			// terms, or on a copy (reached through a reduced cost the
-			// tolerance hid) rayNoise of them, the duals' own error after
-			// refinement. (rayNoise at the first vertex called random
-			// bounded LPs unbounded along rays of reduced costs of 10⁻¹⁸
-			// whose certificates passed.)
-			var z dot2
-			z.add(s.cost[v], 1)
-			col := s.col(v)
-			for _, i := range s.T {
-				z.add(-col[i], pHi[i])
-				z.add(-col[i], pLo[i])
-			}
-			rd, e := z.result()
-			noise := faintNoise
-			if depth < faintDepth {
-				noise = rayNoise
-			}
-			if math.Abs(rd) <= e+noise*z.abs || (rd < 0) != (d < 0) {
-				continue
-			}
-			d = rd
-		} else if math.Abs(d) <= faintNoise*big {
+		// The reduced cost again, from the refined duals, with its
+		// rounding bounded: real beyond it and faintNoise of its terms,
+		// or on a copy (reached through a reduced cost the tolerance
+		// hid) rayNoise of them, the duals' own error after refinement.
+		// (rayNoise at the first vertex called random bounded LPs
+		// unbounded along rays of reduced costs of 10⁻¹⁸ whose
+		// certificates passed.)
+		noise := faintNoise
+		if depth < faintDepth {
+			noise = rayNoise
+		}
+		rd, ok := s.refinedReducedCost(v, pHi, pLo, noise)
+		if !ok || (rd < 0) != (d < 0) {
 			continue
 		}
+		d = rd
 		u := s.u[:k]
 		s.ftran(v, u)
 		s.rowActivityDirection(v, u, s.z)
@@ -944,6 +933,40 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
 		}
 	}
 	return Optimal, ""
+}
+
+// refinedReducedCost returns nonbasic variable v's reduced cost from the
+// refined duals pHi + pLo (faintLook) and whether it is real: beyond its
+// rounding and noise of its terms. A column's is c_v − Σ_T a_iv·π_i by
+// dot2, its terms |c_v| and the |a_iv·π_i|. A row's is its dual π_i
+// itself, π_T = Gᵀc_S, so its terms are the |G[l][t]·c_{S_l}|: judged
+// against the largest reduced cost instead (faintNoise of it), a row's
+// dual of 10⁻¹⁴ made of one cost of 10⁻¹² passed for round-off beside a
+// column's 10⁷ on a scaled LP, and its step of 7·10¹⁸ lowered the
+// objective by 10⁶ (FuzzSolve dda5fb683fad4697).
+func (s *simplex) refinedReducedCost(v int, pHi, pLo []float64, noise float64) (float64, bool) {
+	if v >= s.n {
+		i := v - s.n
+		t := s.posT[i]
+		if t < 0 {
+			return 0, false
+		}
+		terms := 0.0
+		for l, j := range s.S {
+			terms += math.Abs(s.gRow(l)[t] * s.cost[j])
+		}
+		rd := pHi[i] + pLo[i]
+		return rd, math.Abs(rd) > noise*terms
+	}
+	var z dot2
+	z.add(s.cost[v], 1)
+	col := s.col(v)
+	for _, i := range s.T {
+		z.add(-col[i], pHi[i])
+		z.add(-col[i], pLo[i])
+	}
+	rd, e := z.result()
+	return rd, math.Abs(rd) > e+noise*z.abs
 }
 
 // clone returns a copy of s that pivots independently of it (faintLook);

@@ -106,7 +106,9 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 
 // solveOnce runs the simplex on q — p itself, or p scaled by sc — from
 // warm, and returns its solution in p's units before Finish: an optimum
-// passes the post-optimal checks (faintCheck, refineVertex, refineDuals),
+// passes the post-optimal checks (faintCheck, refineVertex, refineDuals;
+// a long improving step faintCheck finds is taken, takeStep, and the
+// simplex goes on from there),
 // an infeasible or unbounded verdict its certificate's check against p
 // (checkCertificate), or it becomes a numerical failure. The simplex's
 // buffers go back to the pool after the certificate has been read.
@@ -117,11 +119,18 @@ func solveOnce(p, q *Problem, o Options, sc *scaling, warm *Basis) (*Solution, e
 	}
 	defer s.release()
 	status, msg := s.run(warm)
+	// An optimum whose tolerance hid a long improving step (faintCheck)
+	// takes that step and goes on (at most maxFaintSteps times).
+	for steps := 0; status == Optimal && s.stopped == nil; steps++ {
+		var step faintStep
+		status, msg, step = s.faintCheck()
+		if status != NumericalFailure || step.v < 0 || steps == maxFaintSteps || !s.takeStep(step) {
+			break
+		}
+		status, msg = s.iterate()
+	}
 	if err := s.stopped; err != nil {
 		return nil, err
-	}
-	if status == Optimal {
-		status, msg = s.faintCheck()
 	}
 	if status == Optimal {
 		s.refineVertex()
@@ -458,6 +467,13 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 		s.slackBasis()
 	}
 	s.farkas, s.ray = nil, nil
+	return s.iterate()
+}
+
+// iterate runs the simplex rounds from the current basis: clean-up
+// (refactorisation and recomputation), then the dual or primal simplex,
+// until both feasibilities hold, a certificate is found or it fails.
+func (s *simplex) iterate() (Status, string) {
 	const rounds = 12
 	for round := 0; round < rounds && s.stopped == nil; round++ {
 		if err := s.refresh(); err != nil {

@@ -786,7 +786,8 @@ const faintGap = 1e-6
 // if the vertex stands, Unbounded (with its ray kept as the certificate,
 // which checkCertificate then checks) or NumericalFailure (with why) if a
 // reduced cost within the dual tolerance hides a large improvement.
-// faintRay's unblocked rays come first. Then every nonbasic variable whose
+// faintRay's unblocked rays come first. Then every nonbasic variable (a
+// column or a row's activity: refinedReducedCost) whose
 // reduced cost, recomputed from refined duals with its rounding bounded,
 // has the improving sign beyond that rounding and faintNoise of its terms
 // (a reduced cost of 10⁻¹⁵ can be exact, 10⁻⁹·10⁻⁶, next to others of 1,
@@ -801,10 +802,25 @@ const faintGap = 1e-6
 // NumericalFailure is returned (FuzzSolve: a reduced cost of 10⁻¹⁵ whose
 // step of 10²¹ lowers the objective from 10⁶ to its exact optimum 0).
 // A short step is looked through (faintLook).
-func (s *simplex) faintCheck() (Status, string) {
+//
+// With NumericalFailure it returns the step that found the long
+// improvement when it was taken at s's own vertex along a variable the
+// ratio test blocks (no faint rate bounds it): solveOnce takes that step
+// and goes on with the simplex (takeStep). Otherwise step.v is −1.
+func (s *simplex) faintCheck() (st Status, msg string, step faintStep) {
 	budget := faintDepth
 	return s.faintLook(faintDepth, &budget, -1)
 }
+
+// faintStep is an improving step that the dual tolerance hid at an
+// optimum: nonbasic variable v moving in direction dir (±1), or v = −1.
+type faintStep struct {
+	v   int
+	dir float64
+}
+
+// noFaintStep is the faintStep of a verdict that names none.
+var noFaintStep = faintStep{v: -1}
 
 // faintDepth is the number of pivots faintCheck looks through, and the
 // number of copies of the simplex it makes at most.
@@ -825,9 +841,9 @@ const faintDepth = 2
 // rate of 10⁻²⁴ against terms of 0.2). A degenerate step (θ = 0) is not
 // looked through: at a degenerate vertex a pivot only changes the basis,
 // and two of them led to such a ray (69eec9deb2e61ac4).
-func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
+func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, faintStep) {
 	if s.faintRay() {
-		return Unbounded, ""
+		return Unbounded, "", noFaintStep
 	}
 	big, obj := 0.0, 0.0
 	for v := range s.n + s.m {
@@ -880,6 +896,7 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
 			continue
 		}
 		d = rd
+		faintBlocked := false // the step ends where a faint rate (faintBlock) would block it
 		u := s.u[:k]
 		s.ftran(v, u)
 		s.rowActivityDirection(v, u, s.z)
@@ -887,7 +904,7 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
 		if p == -1 {
 			if math.Abs(s.d[v]) > faintNoise*big || depth < faintDepth {
 				s.ray, s.rayEnter = s.primalRay(v, dir, u), v
-				return Unbounded, "" // on a copy: NumericalFailure at its parent
+				return Unbounded, "", noFaintStep // on a copy: NumericalFailure at its parent
 			}
 			// A reduced cost faintRay calls round-off: no ray is claimed
 			// (the rescaled LPs had one of 10⁻¹⁷, real beyond its dot2
@@ -905,9 +922,14 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
 				dist = s.x[b] - s.lo[b]
 			}
 			p, theta = v, math.Max(dist, 0)/math.Abs(r) // p = v: no look-through
+			faintBlocked = true
 		}
 		if gain := math.Abs(d) * theta; gain > faintGap*math.Max(1, math.Abs(obj)) {
-			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain)
+			step := noFaintStep
+			if depth == faintDepth && !faintBlocked {
+				step = faintStep{v: v, dir: dir}
+			}
+			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain), step
 		}
 		if depth == 0 || p == v || theta == 0 || *budget == 0 || v == back || depth == faintDepth && math.Abs(d) <= faintNoise*big {
 			continue
@@ -925,14 +947,14 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string) {
 		if c.pivot(p, v, pst, cu, rho) != nil || c.refresh() != nil {
 			continue
 		}
-		switch st, msg := c.faintLook(depth-1, budget, p); st {
+		switch st, msg, _ := c.faintLook(depth-1, budget, p); st {
 		case Unbounded:
-			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): a step of %.3g from the vertex, a ray falls without bound", d, v, s.tolDv[v], theta)
+			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): a step of %.3g from the vertex, a ray falls without bound", d, v, s.tolDv[v], theta), noFaintStep
 		case NumericalFailure:
-			return st, msg
+			return st, msg, noFaintStep
 		}
 	}
-	return Optimal, ""
+	return Optimal, "", noFaintStep
 }
 
 // refinedReducedCost returns nonbasic variable v's reduced cost from the
@@ -967,6 +989,47 @@ func (s *simplex) refinedReducedCost(v int, pHi, pLo []float64, noise float64) (
 	}
 	rd, e := z.result()
 	return rd, math.Abs(rd) > e+noise*z.abs
+}
+
+// maxFaintSteps bounds the steps a solve takes past optima that
+// faintCheck declined (solveOnce).
+const maxFaintSteps = 4
+
+// takeStep moves nonbasic variable step.v in direction step.dir as far as
+// the primal ratio test allows and pivots it into the basis (or flips it
+// to its other bound), as the primal simplex would had the dual tolerance
+// not hidden its reduced cost; then refactorises. It reports false, with
+// s unchanged, if the ratio test finds no blocking variable (a ray, which
+// faintCheck would have reported).
+func (s *simplex) takeStep(step faintStep) bool {
+	v, dir, k := step.v, step.dir, s.k()
+	u := s.u[:k]
+	s.ftran(v, u)
+	s.rowActivityDirection(v, u, s.z)
+	p, theta, pst := s.primalRatio(v, dir, u, s.z, false)
+	switch p {
+	case -1:
+		return false
+	case v: // bound flip
+		s.step(v, dir*theta, u, s.z)
+		if s.st[v] == stLower {
+			s.st[v] = stUpper
+		} else {
+			s.st[v] = stLower
+		}
+		s.x[v] = s.boundValue(v, s.st[v])
+	default:
+		rho := s.rho[:k]
+		if p >= s.n {
+			s.leavingRow(p, rho)
+		}
+		s.step(v, dir*theta, u, s.z)
+		if s.pivot(p, v, pst, u, rho) != nil {
+			return true // iterate's clean-up refactorises (or fails)
+		}
+	}
+	s.iter++
+	return true
 }
 
 // clone returns a copy of s that pivots independently of it (faintLook);

@@ -189,3 +189,30 @@ func TestFaintCheck(t *testing.T) {
 		t.Errorf("second LP: %v, objective %g (%s); want unbounded or a numerical failure", sol.Status, sol.Objective, sol.Message)
 	}
 }
+
+// TestFaintStep solves FuzzSolve dda5fb683fad4697: min x₀ + x₂ with
+// x₀ ∈ [−10⁶, 0], x₃ ≥ −10⁶, x₁ and x₂ free, 7x₁ + 10⁻⁹x₂ ≥ 0,
+// 7x₂ − 10⁶x₃ ≥ −2 and −10⁶x₀ − 10⁻⁶x₁ ≤ 0. Its optimum is
+// −10⁶ − (10¹² + 2)/7 at x₀ = x₃ = −10⁶, x₂ = −(10¹² + 2)/7, x₁ ≈ 10¹⁸
+// (x₀ reaches its bound only when 10⁻⁶x₁ = 10¹²). The simplex stops at
+// x₀ ≈ 0, x₁ ≈ 20, 10⁶ higher, where the first row's dual −1.4·10⁻¹³ is
+// within the dual tolerance; faintCheck finds its step of 7·10¹⁸ and the
+// solve must take it (takeStep) and reach the optimum, not give up.
+func TestFaintStep(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{1, 0, 1, 0},
+		[][]float64{{0, 0, 0, 0}, {0, 7, 1e-9, 0}, {0, 0, 7, -1e6}, {0, 0, 0, 0}, {-1e6, -1e-6, 0, 0}},
+		[]float64{-inf, 0, -2, -inf, -inf}, []float64{inf, inf, inf, inf, 0},
+		[]float64{-1e6, -inf, -inf, -1e6}, []float64{0, inf, inf, inf})
+	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := -1e6 - (1e12+2)/7
+	if sol.Status != Optimal || math.Abs(sol.Objective-want) > 1e-9*math.Abs(want) {
+		t.Fatalf("%v, objective %.12g (%s); want optimal %.12g", sol.Status, sol.Objective, sol.Message, want)
+	}
+	if sol.MaxRowViolation > 0 || sol.MaxColViolation > 0 {
+		t.Errorf("x = %v violates a row by %g, a column by %g", sol.X, sol.MaxRowViolation, sol.MaxColViolation)
+	}
+}

@@ -294,8 +294,10 @@ const rayNoise = 1e-20
 // not block before that step (a real 10⁻¹⁰ towards a bound 10⁹ away
 // along a ray of cost rate −1) leaves the LP unbounded for every purpose
 // of float64. x must be feasible within the tolerance. fixed, if not
-// nil, marks the rows the ray keeps at their bound by construction.
-func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool) (bool, string) {
+// nil, marks the rows the ray keeps at their bound by construction, and
+// y, if not nil, holds the duals of the basis the ray was built on (on
+// the fixed rows; see the cost rate's test below).
+func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool, y []float64) (bool, string) {
 	n := p.NumCols()
 	if len(d) != n || len(dlo) != n || len(x) != n {
 		return false, "no ray"
@@ -386,7 +388,7 @@ func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool) (bool, 
 	for k, v := range p.Value {
 		rowSq[p.RowIndex[k]] += v * v
 	}
-	csq, fixedShift := 0.0, 0.0
+	csq, fixedShift, dualShift := 0.0, 0.0, 0.0
 	for _, c := range p.Obj {
 		csq += c * c
 	} // Σ|a_ij| over the moving columns
@@ -422,6 +424,18 @@ func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool) (bool, 
 			if norm := math.Sqrt(rowSq[i]); norm > 0 {
 				fixedShift += (math.Abs(r) + e) / norm
 			}
+			// That bound takes the kernel rows one at a time. Making
+			// them all exact at once moves the ray's basic part by
+			// K⁻¹r and its cost rate by c_Sᵀ·K⁻¹r = Σ y_i·r_i, y the
+			// basis's duals (to the first order in their own error):
+			// on near-parallel kernel rows far more (FuzzSolve
+			// 57cbf59b0758b89f: rows −10⁶x₀ − 3x₂ with and without
+			// 10⁻⁹x₁, duals ±10⁹, residuals differing by 6.6·10⁻³³
+			// carried the whole cost rate −6.6·10⁻²⁴ of a ray the
+			// exact LP, bounded with optimum 0, does not have).
+			if y != nil {
+				dualShift += math.Abs(y[i]) * (math.Abs(r) + e)
+			}
 		}
 		e += noise
 		if math.Abs(r) <= e {
@@ -441,8 +455,8 @@ func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool) (bool, 
 			}
 		}
 	}
-	if cnorm := math.Sqrt(csq); !(rate+rateErr+cnorm*fixedShift < 0) {
-		return false, fmt.Sprintf("ray's cost rate %.3g is not negative beyond what its kernel rows' residuals can move (%.3g)", rate, cnorm*fixedShift)
+	if shift := math.Sqrt(csq)*fixedShift + dualShift; !(rate+rateErr+shift < 0) {
+		return false, fmt.Sprintf("ray's cost rate %.3g is not negative beyond what its kernel rows' residuals can move (%.3g)", rate, shift)
 	}
 	if len(suspect) > 0 {
 		for k, r := range exactRowRates(p, suspect, d, dlo) {
@@ -629,7 +643,7 @@ func (s *simplex) checkCertificate(p *Problem, o Options, sc *scaling, sol *Solu
 		for _, i := range s.T {
 			fixed[i] = i != s.rayEnter-s.n
 		}
-		ok, why = rayProves(p, o, sol.X, d[:p.NumCols()], d[p.NumCols():], fixed)
+		ok, why = rayProves(p, o, sol.X, d[:p.NumCols()], d[p.NumCols():], fixed, s.kernelDuals(sc))
 	default:
 		return
 	}
@@ -637,6 +651,26 @@ func (s *simplex) checkCertificate(p *Problem, o Options, sc *scaling, sol *Solu
 		sol.Message = fmt.Sprintf("%v unproven: %s", sol.Status, why)
 		sol.Status = NumericalFailure
 	}
+}
+
+// kernelDuals returns the duals of s's basis in the units of the problem
+// as given (sc, if not nil, is the scaling s ran under), refined twice
+// with accurate residuals (refineY) and rounded to float64: π_T with
+// K^Tπ_T = c_S on the kernel's rows, 0 elsewhere.
+func (s *simplex) kernelDuals(sc *scaling) []float64 {
+	hi, lo := make([]float64, s.m), make([]float64, s.m)
+	for _, i := range s.T {
+		hi[i] = s.d[s.n+i]
+	}
+	s.refineY(hi, lo, s.cost, hi)
+	s.refineY(hi, lo, s.cost, lo)
+	for i := range hi {
+		hi[i] += lo[i]
+		if sc != nil {
+			hi[i] *= sc.row[i]
+		}
+	}
+	return hi
 }
 
 // refineVertex makes an optimal x the basic solution of its basis again

@@ -106,23 +106,45 @@ func TestRayProves(t *testing.T) {
 	p := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}}, []float64{-inf}, []float64{1}, []float64{0, 0}, []float64{inf, inf})
 	x, zero2 := []float64{0, 0}, []float64{0, 0}
 	o := Options{}.WithDefaults(p)
-	if ok, why := rayProves(p, o, x, []float64{1, 1}, zero2, nil); !ok {
+	if ok, why := rayProves(p, o, x, []float64{1, 1}, zero2, nil, nil); !ok {
 		t.Errorf("ray (1, 1): not proven (%s)", why)
 	}
-	if ok, _ := rayProves(p, o, x, []float64{1, 0}, zero2, nil); ok {
+	if ok, _ := rayProves(p, o, x, []float64{1, 0}, zero2, nil, nil); ok {
 		t.Error("ray (1, 0): the row blocks it at step 1, yet it was proven")
 	}
-	if ok, _ := rayProves(p, o, x, []float64{-1, 0}, zero2, nil); ok {
+	if ok, _ := rayProves(p, o, x, []float64{-1, 0}, zero2, nil, nil); ok {
 		t.Error("ray (−1, 0): not improving, yet it was proven")
 	}
 	far := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}, {1e-10, 0}}, []float64{-inf, -inf}, []float64{1, 1e9}, []float64{0, 0}, []float64{inf, inf})
-	if ok, why := rayProves(far, o, x, []float64{1, 1}, zero2, nil); !ok {
+	if ok, why := rayProves(far, o, x, []float64{1, 1}, zero2, nil, nil); !ok {
 		t.Errorf("a block after 10¹⁹: not proven (%s)", why)
 	}
 	near := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}, {1e-10, 0}}, []float64{-inf, -inf}, []float64{1, 1}, []float64{0, 0}, []float64{inf, inf})
-	if ok, _ := rayProves(near, o, x, []float64{1, 1}, zero2, nil); ok {
+	if ok, _ := rayProves(near, o, x, []float64{1, 1}, zero2, nil, nil); ok {
 		t.Error("a block after 10¹⁰ (rate 10⁻¹⁰, bound 1): proven")
 	}
+}
+
+// TestRayProvesNearParallelKernel: min x₁ with −2²⁰x₀ + 10⁻⁹x₁ − 3x₂ ≥ 0
+// and −2²⁰x₀ − 3x₂ ≤ 0 is bounded (optimum 0: x₁ ≥ 0), but
+// d = (3·2⁻²⁰, −10⁻²⁰, −1) from x = 0 keeps the second row exactly and
+// moves the first by −10⁻²⁹, within the noise of its terms, at a cost rate
+// of −10⁻²⁰. Each kernel row alone (residual over ‖a_i‖ ≈ 10⁻³⁵) does not
+// account for that rate; the basis's duals ±10⁹ (10⁻⁹·y₁ = c₁) do: making
+// both rows exact moves the cost rate by Σ y_i·r_i = −10⁻²⁰, all of it
+// (FuzzSolve 57cbf59b0758b89f). With them the ray is not proven.
+func TestRayProvesNearParallelKernel(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{0, 1, 0}, [][]float64{{-0x1p20, 1e-9, -3}, {-0x1p20, 0, -3}},
+		[]float64{0, -inf}, []float64{inf, 0}, []float64{-inf, -inf, -inf}, []float64{inf, inf, inf})
+	o := Options{}.WithDefaults(p)
+	x, d, zero := []float64{0, 0, 0}, []float64{3 * 0x1p-20, -1e-20, -1}, []float64{0, 0, 0}
+	fixed := []bool{true, true}
+	if ok, _ := rayProves(p, o, x, d, zero, fixed, []float64{1e9, -1e9}); ok {
+		t.Error("a ray whose cost rate the kernel rows' residuals and duals explain: proven")
+	}
+	ok, why := rayProves(p, o, x, d, zero, fixed, nil)
+	t.Logf("without the duals: proven %v (%s)", ok, why)
 }
 
 // TestCheckCertificateDemotes checks that a verdict whose certificate

@@ -285,31 +285,9 @@ func finiteAbs(v float64) float64 {
 // room for a kernel's condition number of 10³ in the refinement.
 const rayNoise = 1e-20
 
-// rayProves reports whether d is an improving ray of p from x: cᵀd < 0
-// beyond its rounding, and x + t·d stays within every bound that x meets
-// for t up to a step at which the objective is below −2·10¹⁵·Σ|c_j|, a
-// value no x within 2·10¹⁵ of the origin attains (farkasCap). A rate
-// towards a finite bound is d_j for a column, and for a row (Ad)_i,
-// computed with its error bound and taken at its worst; a rate that does
-// not block before that step (a real 10⁻¹⁰ towards a bound 10⁹ away
-// along a ray of cost rate −1) leaves the LP unbounded for every purpose
-// of float64. x must be feasible within the tolerance. fixed, if not
-// nil, marks the rows the ray keeps at their bound by construction, and
-// y, if not nil, holds the duals of the basis the ray was built on (on
-// the fixed rows; see the cost rate's test below).
-func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool, y []float64) (bool, string) {
-	n := p.NumCols()
-	if len(d) != n || len(dlo) != n || len(x) != n {
-		return false, "no ray"
-	}
-	var cd dot2
-	cabs, cx := 0.0, 0.0
-	for j, c := range p.Obj {
-		cd.add(c, d[j])
-		cd.add(c, dlo[j])
-		cabs += math.Abs(c)
-		cx += c * x[j]
-	}
+// rayOrigin returns x's row activities, or why x cannot be the origin of
+// an unbounded ray: it must be feasible within the tolerance.
+func rayOrigin(p *Problem, o Options, x []float64) ([]float64, string) {
 	// The ray proves nothing from an infeasible origin (FuzzSolve found an
 	// infeasible LP called unbounded from an x 10⁻⁹ beyond a bound). A
 	// row's activity is measured with a rounding allowance of faintNoise
@@ -340,7 +318,200 @@ func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool, y []flo
 		}
 	}
 	if !(viol <= o.FeasibilityTol) {
-		return false, fmt.Sprintf("the ray's origin violates a bound by %.3g (relative)", viol)
+		return nil, fmt.Sprintf("the ray's origin violates a bound by %.3g (relative)", viol)
+	}
+	return act, ""
+}
+
+// rayBlock returns why a variable (what k) at v, moving at a rate of up to
+// r (> 0 up, < 0 down) along a ray, blocks it before the step reach, or
+// "" if it does not: a variable may reach a bound exactly, and the
+// tolerance's relaxation, divided by a tiny rate, could stretch any step.
+func rayBlock(what string, k int, lo, hi, v, r, reach float64) string {
+	switch {
+	case r > 0 && !math.IsInf(hi, 1):
+		if t := math.Max(hi-v, 0) / r; !(t >= reach) {
+			return fmt.Sprintf("%s %d blocks the ray after a step of %.3g (rate %.3g), short of %.3g", what, k, t, r, reach)
+		}
+	case r < 0 && !math.IsInf(lo, -1):
+		if t := math.Max(v-lo, 0) / -r; !(t >= reach) {
+			return fmt.Sprintf("%s %d blocks the ray after a step of %.3g (rate %.3g), short of %.3g", what, k, t, r, reach)
+		}
+	}
+	return ""
+}
+
+// exactRayMax is the largest kernel whose ray checkCertificate builds
+// and checks exactly (exactRay, exactRayProves); beyond it the float64
+// check rayProves decides. Unbounded verdicts come from small LPs (a
+// design LP is bounded), where the rational solve costs little.
+const exactRayMax = 32
+
+// exactRay returns, exactly (math/big), the ray of the basis (S, T) of p
+// along which nonbasic variable q moves in direction dir (±1): a column
+// q has d_q = dir and the kernel rows keep their activity; a row q − n
+// (in T) moves its activity by dir and the other kernel rows keep
+// theirs; the basic columns follow, d_S = K⁻¹·rhs with K = A[T, S],
+// solved by Gaussian elimination over the rationals. The other entries
+// are 0. It reports false if K is singular.
+func exactRay(p *Problem, S, T []int, q int, dir float64) ([]big.Rat, bool) {
+	n, k := p.NumCols(), len(S)
+	if len(T) != k {
+		return nil, false
+	}
+	posT := make(map[int]int, k)
+	for t, i := range T {
+		posT[i] = t
+	}
+	// K | rhs as k rows of k + 1 rationals.
+	kk := make([][]big.Rat, k)
+	for t := range kk {
+		kk[t] = make([]big.Rat, k+1)
+	}
+	var a big.Rat
+	for l, j := range S {
+		for e := p.ColStart[j]; e < p.ColStart[j+1]; e++ {
+			if t, ok := posT[p.RowIndex[e]]; ok {
+				kk[t][l].SetFloat64(p.Value[e])
+			}
+		}
+	}
+	if q < n {
+		for e := p.ColStart[q]; e < p.ColStart[q+1]; e++ {
+			if t, ok := posT[p.RowIndex[e]]; ok {
+				a.SetFloat64(-dir * p.Value[e])
+				kk[t][k].Set(&a)
+			}
+		}
+	} else if t, ok := posT[q-n]; ok {
+		kk[t][k].SetFloat64(dir)
+	} else {
+		return nil, false
+	}
+	var f big.Rat
+	for c := range k {
+		r := c
+		for r < k && kk[r][c].Sign() == 0 {
+			r++
+		}
+		if r == k {
+			return nil, false
+		}
+		kk[c], kk[r] = kk[r], kk[c]
+		for r := range k {
+			if r == c || kk[r][c].Sign() == 0 {
+				continue
+			}
+			f.Quo(&kk[r][c], &kk[c][c])
+			for e := c; e <= k; e++ {
+				a.Mul(&f, &kk[c][e])
+				kk[r][e].Sub(&kk[r][e], &a)
+			}
+		}
+	}
+	d := make([]big.Rat, n)
+	for l, j := range S {
+		d[j].Quo(&kk[l][k], &kk[l][l])
+	}
+	if q < n {
+		d[q].SetFloat64(dir)
+	}
+	return d, true
+}
+
+// ratFloat is r rounded to float64, except that a nonzero r too small for
+// float64 becomes its smallest nonzero value of r's sign (a blocking step
+// divided by it is then shorter than the exact one, never longer).
+func ratFloat(r *big.Rat) float64 {
+	f, _ := r.Float64()
+	if f == 0 && r.Sign() != 0 {
+		return math.Copysign(math.SmallestNonzeroFloat64, float64(r.Sign()))
+	}
+	return f
+}
+
+// exactRayProves is rayProves for an exact ray d (exactRay): the cost
+// rate cᵀd must be negative, and no column's or row's rate, computed
+// exactly, may block it before the step at which the objective is below
+// −2·10¹⁵·Σ|c_j|, from an origin x feasible within the tolerance. No
+// allowance for rounding is needed: d is the basis's ray itself, not an
+// approximation whose kernel rows' residuals (on a kernel of condition
+// 10²¹, FuzzSolve 1274609a3b664f5f: residuals that the float64 check took
+// for noise hid an exact cost rate of 0) could carry its cost rate.
+func exactRayProves(p *Problem, o Options, x []float64, d []big.Rat) (bool, string) {
+	n := p.NumCols()
+	if len(d) != n || len(x) != n {
+		return false, "no ray"
+	}
+	act, why := rayOrigin(p, o, x)
+	if why != "" {
+		return false, why
+	}
+	var cr, a big.Rat
+	cabs, cx := 0.0, 0.0
+	for j, c := range p.Obj {
+		if c != 0 && d[j].Sign() != 0 {
+			a.SetFloat64(c)
+			a.Mul(&a, &d[j])
+			cr.Add(&cr, &a)
+		}
+		cabs += math.Abs(c)
+		cx += c * x[j]
+	}
+	if cr.Sign() >= 0 {
+		return false, fmt.Sprintf("the exact ray's cost rate %.3g is not negative", ratFloat(&cr))
+	}
+	reach := (cx + 2*farkasCap*cabs) / -ratFloat(&cr)
+	rates := make([]big.Rat, p.NumRows)
+	for j := range n {
+		if d[j].Sign() == 0 {
+			continue
+		}
+		if why := rayBlock("column", j, p.ColLower[j], p.ColUpper[j], x[j], ratFloat(&d[j]), reach); why != "" {
+			return false, why
+		}
+		for e := p.ColStart[j]; e < p.ColStart[j+1]; e++ {
+			a.SetFloat64(p.Value[e])
+			a.Mul(&a, &d[j])
+			rates[p.RowIndex[e]].Add(&rates[p.RowIndex[e]], &a)
+		}
+	}
+	for i := range rates {
+		if why := rayBlock("row", i, p.RowLower[i], p.RowUpper[i], act[i], ratFloat(&rates[i]), reach); why != "" {
+			return false, why
+		}
+	}
+	return true, ""
+}
+
+// rayProves reports whether d is an improving ray of p from x: cᵀd < 0
+// beyond its rounding, and x + t·d stays within every bound that x meets
+// for t up to a step at which the objective is below −2·10¹⁵·Σ|c_j|, a
+// value no x within 2·10¹⁵ of the origin attains (farkasCap). A rate
+// towards a finite bound is d_j for a column, and for a row (Ad)_i,
+// computed with its error bound and taken at its worst; a rate that does
+// not block before that step (a real 10⁻¹⁰ towards a bound 10⁹ away
+// along a ray of cost rate −1) leaves the LP unbounded for every purpose
+// of float64. x must be feasible within the tolerance. fixed, if not
+// nil, marks the rows the ray keeps at their bound by construction, and
+// y, if not nil, holds the duals of the basis the ray was built on (on
+// the fixed rows; see the cost rate's test below).
+func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool, y []float64) (bool, string) {
+	n := p.NumCols()
+	if len(d) != n || len(dlo) != n || len(x) != n {
+		return false, "no ray"
+	}
+	var cd dot2
+	cabs, cx := 0.0, 0.0
+	for j, c := range p.Obj {
+		cd.add(c, d[j])
+		cd.add(c, dlo[j])
+		cabs += math.Abs(c)
+		cx += c * x[j]
+	}
+	act, why := rayOrigin(p, o, x)
+	if why != "" {
+		return false, why
 	}
 	// d is exact only to its rounding, relative to its largest entry
 	// (a ray with entries of 10¹⁵ had a cost rate of −0.125 that is 0 for
@@ -361,20 +532,7 @@ func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool, y []flo
 	// optimum, −10¹⁵·Σ|c_j| less 6·10⁻², lay just inside the cap).
 	reach := (cx + 2*farkasCap*cabs) / -(rate + rateErr)
 	block := func(what string, k int, lo, hi, v, r float64) string {
-		// v moves at a rate of up to r (> 0 up, < 0 down) towards a bound
-		// it may reach exactly: the tolerance's relaxation, divided by a
-		// tiny rate, could stretch any step.
-		switch {
-		case r > 0 && !math.IsInf(hi, 1):
-			if t := math.Max(hi-v, 0) / r; !(t >= reach) {
-				return fmt.Sprintf("%s %d blocks the ray after a step of %.3g (rate %.3g), short of %.3g", what, k, t, r, reach)
-			}
-		case r < 0 && !math.IsInf(lo, -1):
-			if t := math.Max(v-lo, 0) / -r; !(t >= reach) {
-				return fmt.Sprintf("%s %d blocks the ray after a step of %.3g (rate %.3g), short of %.3g", what, k, t, r, reach)
-			}
-		}
-		return ""
+		return rayBlock(what, k, lo, hi, v, r, reach)
 	}
 	for j := range n {
 		if why := block("column", j, p.ColLower[j], p.ColUpper[j], x[j], d[j]+dlo[j]); why != "" {
@@ -638,6 +796,22 @@ func (s *simplex) checkCertificate(p *Problem, o Options, sc *scaling, sol *Solu
 		}
 		if len(d) != 2*p.NumCols() {
 			d = make([]float64, 2*p.NumCols()+1) // no ray: fails the check
+		}
+		if q := s.rayEnter; s.k() <= exactRayMax && len(d) == 2*p.NumCols() {
+			// The basis's ray exactly: its direction is d_q's sign for
+			// a column, the rate of row q − n along d for a row.
+			var dir float64
+			if q < p.NumCols() {
+				dir = d[q]
+			} else {
+				dir = exactRowRates(p, []int{q - p.NumCols()}, d[:p.NumCols()], d[p.NumCols():])[0]
+			}
+			if ray, exact := exactRay(p, s.S, s.T, q, math.Copysign(1, dir)); exact && dir != 0 && dir == dir {
+				ok, why = exactRayProves(p, o, sol.X, ray)
+			} else {
+				why = "no exact ray (singular kernel)"
+			}
+			break
 		}
 		fixed := make([]bool, p.NumRows)
 		for _, i := range s.T {

@@ -147,6 +147,40 @@ func TestRayProvesNearParallelKernel(t *testing.T) {
 	t.Logf("without the duals: proven %v (%s)", ok, why)
 }
 
+// TestExactRay builds rays exactly and checks them: on max x₀ s.t.
+// x₀ − x₁ ≤ 1, x ≥ 0 (TestRayProves's LP), the basis {x₀} on the row with
+// x₁ entering gives the ray (1, 1), which is proven; on
+// TestRayProvesNearParallelKernel's bounded LP, the basis {x₁, x₂} on both
+// rows with x₀ entering gives an exact ray of cost rate 0 (x₁ does not
+// move), which is not, nor is a ray of a singular kernel.
+func TestExactRay(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}}, []float64{-inf}, []float64{1}, []float64{0, 0}, []float64{inf, inf})
+	o := Options{}.WithDefaults(p)
+	d, ok := exactRay(p, []int{0}, []int{0}, 1, 1)
+	if !ok || d[0].Cmp(big.NewRat(1, 1)) != 0 || d[1].Cmp(big.NewRat(1, 1)) != 0 {
+		t.Fatalf("ray of x₁ entering: %v (ok %v), want (1, 1)", d, ok)
+	}
+	if ok, why := exactRayProves(p, o, []float64{0, 0}, d); !ok {
+		t.Errorf("ray (1, 1): not proven (%s)", why)
+	}
+	if d, ok = exactRay(p, []int{0}, []int{0}, 2, 1); !ok || d[0].Cmp(big.NewRat(1, 1)) != 0 || d[1].Sign() != 0 {
+		t.Errorf("ray of the row's activity rising: %v (ok %v), want (1, 0)", d, ok)
+	}
+	near := rowsLP([]float64{0, 1, 0}, [][]float64{{-0x1p20, 1e-9, -3}, {-0x1p20, 0, -3}},
+		[]float64{0, -inf}, []float64{inf, 0}, []float64{-inf, -inf, -inf}, []float64{inf, inf, inf})
+	d, ok = exactRay(near, []int{1, 2}, []int{0, 1}, 0, 1)
+	if !ok || d[1].Sign() != 0 {
+		t.Fatalf("near-parallel rows: ray %v (ok %v), want x₁'s rate exactly 0", d, ok)
+	}
+	if ok, _ := exactRayProves(near, o, []float64{0, 0, 0}, d); ok {
+		t.Error("near-parallel rows: a ray of cost rate 0 proven")
+	}
+	if _, ok := exactRay(near, []int{0, 2}, []int{0, 1}, 1, 1); ok {
+		t.Error("kernel of columns x₀, x₂ on both rows (singular): a ray")
+	}
+}
+
 // TestCheckCertificateDemotes checks that a verdict whose certificate
 // fails is demoted to NumericalFailure with the reason, and that one whose
 // certificate holds is kept.

@@ -114,6 +114,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 // buffers go back to the pool after the certificate has been read.
 func solveOnce(p, q *Problem, o Options, sc *scaling, warm *Basis) (*Solution, error) {
 	s := newSimplex(q, o)
+	s.prob = q
 	if sc != nil {
 		sc.tolerances(s)
 	}
@@ -229,6 +230,9 @@ type simplex struct {
 	// (purego_certify.go).
 	farkas, ray []float64
 	rayEnter    int
+	// prob is the problem s solves, for the exact ray check
+	// (exactRayHolds); nil if s was made without solveOnce.
+	prob *Problem
 
 	// scratch
 	rho, alpha, u, v, w, z []float64

@@ -419,6 +419,31 @@ func exactRay(p *Problem, S, T []int, q int, dir float64) ([]big.Rat, bool) {
 	return d, true
 }
 
+// exactRayHolds reports whether the ray of nonbasic variable v moving in
+// direction dir from s's basis, built exactly on s.prob (exactRay), proves
+// it unbounded (exactRayProves, from s's x) with a cost rate beyond
+// faintNoise of its terms: the verdict where a float64 rate or reduced
+// cost is too faint to decide it (faintBlock, faintLook). A cost rate
+// that is all cancellation would be unbounded only by the rounding of
+// the data: the rescaled LPs (whose status is known before the rounding
+// of their rescaled entries) had one of −3.3·10⁻¹⁹ against terms of 3.3·10⁻³,
+// exactly unbounded, optimal before the rescaling; such a vertex is left
+// to stand. It is false when the kernel exceeds exactRayMax columns.
+func (s *simplex) exactRayHolds(v int, dir float64) bool {
+	if s.prob == nil || s.k() > exactRayMax {
+		return false
+	}
+	ray, ok := exactRay(s.prob, s.S, s.T, v, dir)
+	if !ok {
+		return false
+	}
+	if rate, terms := exactCostRate(s.prob, ray); !(-rate > faintNoise*terms) {
+		return false
+	}
+	ok, _ = exactRayProves(s.prob, Options{FeasibilityTol: s.tolP}, s.x[:s.n], ray)
+	return ok
+}
+
 // ratFloat is r rounded to float64, except that a nonzero r too small for
 // float64 becomes its smallest nonzero value of r's sign (a blocking step
 // divided by it is then shorter than the exact one, never longer).
@@ -428,6 +453,22 @@ func ratFloat(r *big.Rat) float64 {
 		return math.Copysign(math.SmallestNonzeroFloat64, float64(r.Sign()))
 	}
 	return f
+}
+
+// exactCostRate returns cᵀd for an exact ray d, computed exactly and
+// rounded by ratFloat (a negative rate stays negative), and its terms
+// Σ|c_j·d_j|.
+func exactCostRate(p *Problem, d []big.Rat) (rate, terms float64) {
+	var cr, a big.Rat
+	for j, c := range p.Obj {
+		if c != 0 && d[j].Sign() != 0 {
+			a.SetFloat64(c)
+			a.Mul(&a, &d[j])
+			cr.Add(&cr, &a)
+			terms += math.Abs(ratFloat(&a))
+		}
+	}
+	return ratFloat(&cr), terms
 }
 
 // exactRayProves is rayProves for an exact ray d (exactRay): the cost
@@ -447,21 +488,17 @@ func exactRayProves(p *Problem, o Options, x []float64, d []big.Rat) (bool, stri
 	if why != "" {
 		return false, why
 	}
-	var cr, a big.Rat
 	cabs, cx := 0.0, 0.0
 	for j, c := range p.Obj {
-		if c != 0 && d[j].Sign() != 0 {
-			a.SetFloat64(c)
-			a.Mul(&a, &d[j])
-			cr.Add(&cr, &a)
-		}
 		cabs += math.Abs(c)
 		cx += c * x[j]
 	}
-	if cr.Sign() >= 0 {
-		return false, fmt.Sprintf("the exact ray's cost rate %.3g is not negative", ratFloat(&cr))
+	cr, _ := exactCostRate(p, d)
+	if !(cr < 0) {
+		return false, fmt.Sprintf("the exact ray's cost rate %.3g is not negative", cr)
 	}
-	reach := (cx + 2*farkasCap*cabs) / -ratFloat(&cr)
+	reach := (cx + 2*farkasCap*cabs) / -cr
+	var a big.Rat
 	rates := make([]big.Rat, p.NumRows)
 	for j := range n {
 		if d[j].Sign() == 0 {
@@ -1110,13 +1147,17 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 		s.rowActivityDirection(v, u, s.z)
 		p, theta, pst := s.primalRatio(v, dir, u, s.z, false)
 		if p == -1 {
-			if math.Abs(s.d[v]) > faintNoise*big || depth < faintDepth {
+			if math.Abs(s.d[v]) > faintNoise*big || depth < faintDepth || s.exactRayHolds(v, dir) {
 				s.ray, s.rayEnter = s.primalRay(v, dir, u), v
 				return Unbounded, "", noFaintStep // on a copy: NumericalFailure at its parent
 			}
 			// A reduced cost faintRay calls round-off: no ray is claimed
 			// (the rescaled LPs had one of 10⁻¹⁷, real beyond its dot2
-			// bound, on an unblocked ray of a bounded LP), but a rate
+			// bound, on an unblocked ray of a bounded LP) unless the ray
+			// built exactly proves it (exactRayHolds; FuzzSolve
+			// 301c6227631396bf: a row's dual of −8.9·10⁻¹⁵ beside a
+			// reduced cost of 10⁷, along the ray of the exactly
+			// unbounded LP, was left as "optimal"), but a rate
 			// within the pivot tolerance towards a bound (faintBlock)
 			// bounds the step whose gain is weighed below (FuzzSolve
 			// 2066a1174aec1f8d: a rate of 10⁻¹⁵, a step of 10²¹).

@@ -272,3 +272,24 @@ func TestFaintStep(t *testing.T) {
 		t.Errorf("x = %v violates a row by %g, a column by %g", sol.X, sol.MaxRowViolation, sol.MaxColViolation)
 	}
 }
+
+// TestFaintRayExact: TestFaintStep's LP with x₀ free (FuzzSolve
+// 301c6227631396bf) is unbounded: the first row's activity rising takes
+// x₁ up and x₀ = −10⁻¹²·x₁ down without end, at a cost rate of
+// −1.4·10⁻¹³ that sits next to a reduced cost of 1.4·10⁵ (scaled, 10⁻¹⁴
+// next to 10⁷), where faintLook's threshold calls it round-off. The ray
+// built exactly proves it, and the answer must be Unbounded.
+func TestFaintRayExact(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{1, 0, 1, 0},
+		[][]float64{{0, 0, 0, 0}, {0, 7, 1e-9, 0}, {0, 0, 7, -1e6}, {0, 0, 0, 0}, {-1e6, -1e-6, 0, 0}},
+		[]float64{-inf, 0, -2, -inf, -inf}, []float64{inf, inf, inf, inf, 0},
+		[]float64{-inf, -inf, -inf, -1e6}, []float64{inf, inf, inf, inf})
+	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status != Unbounded {
+		t.Errorf("%v, objective %.12g (%s); want unbounded", sol.Status, sol.Objective, sol.Message)
+	}
+}

@@ -280,3 +280,28 @@ func TestSpreadDoubtfulVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// TestRescaledRoundingRay solves case 2407 of the full rescaled family
+// (FEATMAP_LP_COUNTS=full): the rounding of its rescaled entries leaves
+// it exactly unbounded, along a ray of cost rate −3.3·10⁻¹⁹ against terms
+// of 3.3·10⁻³, while the LP it was rescaled from has the optimum
+// −6.2726. A ray whose cost rate is all cancellation is no reason to call
+// a vertex unbounded (exactRayHolds): purego must give that optimum, as
+// the family's counts require.
+func TestRescaledRoundingRay(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 0xfea7))
+	var orig, scaled *solver.Problem
+	for range 2408 {
+		orig, scaled = rescaledLP(r)
+	}
+	want := exactSolve(orig)
+	b, err := solver.Get("purego")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol := solve(t, b, scaled, solver.Options{})
+	if v := verdict(scaled, sol, want); v != "right" {
+		f, _ := want.obj.Float64()
+		t.Errorf("%v, objective %.10g (%s); want optimal %.10g", sol.Status, sol.Objective, sol.Message, f)
+	}
+}

@@ -444,6 +444,66 @@ func (s *simplex) exactRayHolds(v int, dir float64) bool {
 	return ok
 }
 
+// exactBlock returns the basic variable that first blocks the ray of
+// nonbasic variable v moving in direction dir from s's basis, by the
+// rates of the ray built exactly on s.prob (exactRay), with the step to
+// it and the bound status it reaches; b = −1 if none blocks. exact is
+// false (and b −1) when the kernel exceeds exactRayMax columns or is
+// singular.
+func (s *simplex) exactBlock(v int, dir float64) (b int, theta float64, pst uint8, exact bool) {
+	b = -1
+	if s.prob == nil || s.k() > exactRayMax {
+		return b, 0, 0, false
+	}
+	ray, ok := exactRay(s.prob, s.S, s.T, v, dir)
+	if !ok {
+		return b, 0, 0, false
+	}
+	rates := exactRayRates(s.prob, ray)
+	theta = math.Inf(1)
+	try := func(w int, r float64) {
+		var dist float64
+		var st uint8
+		switch {
+		case r > 0 && !math.IsInf(s.hi[w], 1):
+			dist, st = s.hi[w]-s.x[w], stUpper
+		case r < 0 && !math.IsInf(s.lo[w], -1):
+			dist, st = s.x[w]-s.lo[w], stLower
+		default:
+			return
+		}
+		if t := math.Max(dist, 0) / math.Abs(r); t < theta {
+			b, theta, pst = w, t, st
+		}
+	}
+	for _, j := range s.S {
+		try(j, ratFloat(&ray[j]))
+	}
+	for i := range s.m {
+		if s.st[s.n+i] == stBasic {
+			try(s.n+i, ratFloat(&rates[i]))
+		}
+	}
+	return b, theta, pst, true
+}
+
+// exactRayRates returns the rows' rates A·d along an exact ray d.
+func exactRayRates(p *Problem, d []big.Rat) []big.Rat {
+	var a big.Rat
+	rates := make([]big.Rat, p.NumRows)
+	for j := range p.NumCols() {
+		if d[j].Sign() == 0 {
+			continue
+		}
+		for e := p.ColStart[j]; e < p.ColStart[j+1]; e++ {
+			a.SetFloat64(p.Value[e])
+			a.Mul(&a, &d[j])
+			rates[p.RowIndex[e]].Add(&rates[p.RowIndex[e]], &a)
+		}
+	}
+	return rates
+}
+
 // ratFloat is r rounded to float64, except that a nonzero r too small for
 // float64 becomes its smallest nonzero value of r's sign (a blocking step
 // divided by it is then shorter than the exact one, never longer).
@@ -498,8 +558,6 @@ func exactRayProves(p *Problem, o Options, x []float64, d []big.Rat) (bool, stri
 		return false, fmt.Sprintf("the exact ray's cost rate %.3g is not negative", cr)
 	}
 	reach := (cx + 2*farkasCap*cabs) / -cr
-	var a big.Rat
-	rates := make([]big.Rat, p.NumRows)
 	for j := range n {
 		if d[j].Sign() == 0 {
 			continue
@@ -507,12 +565,8 @@ func exactRayProves(p *Problem, o Options, x []float64, d []big.Rat) (bool, stri
 		if why := rayBlock("column", j, p.ColLower[j], p.ColUpper[j], x[j], ratFloat(&d[j]), reach); why != "" {
 			return false, why
 		}
-		for e := p.ColStart[j]; e < p.ColStart[j+1]; e++ {
-			a.SetFloat64(p.Value[e])
-			a.Mul(&a, &d[j])
-			rates[p.RowIndex[e]].Add(&rates[p.RowIndex[e]], &a)
-		}
 	}
+	rates := exactRayRates(p, d)
 	for i := range rates {
 		if why := rayBlock("row", i, p.RowLower[i], p.RowUpper[i], act[i], ratFloat(&rates[i]), reach); why != "" {
 			return false, why
@@ -1059,13 +1113,20 @@ func (s *simplex) faintCheck() (st Status, msg string, step faintStep) {
 
 // faintStep is an improving step that the dual tolerance hid at an
 // optimum: nonbasic variable v moving in direction dir (±1), or v = −1.
+//
+// leave, if not −1, is the basic variable that blocks the step, found on
+// the ray built exactly (exactBlock), with the step theta and the bound
+// status pst it reaches; otherwise the primal ratio test finds them.
 type faintStep struct {
-	v   int
-	dir float64
+	v     int
+	dir   float64
+	leave int
+	theta float64
+	pst   uint8
 }
 
 // noFaintStep is the faintStep of a verdict that names none.
-var noFaintStep = faintStep{v: -1}
+var noFaintStep = faintStep{v: -1, leave: -1}
 
 // faintDepth is the number of pivots faintCheck looks through, and the
 // number of copies of the simplex it makes at most.
@@ -1142,6 +1203,7 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 		}
 		d = rd
 		faintBlocked := false // the step ends where a faint rate (faintBlock) would block it
+		leave := -1           // the variable the exact ray finds blocking (exactBlock)
 		u := s.u[:k]
 		s.ftran(v, u)
 		s.rowActivityDirection(v, u, s.z)
@@ -1160,23 +1222,34 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 			// unbounded LP, was left as "optimal"), but a rate
 			// within the pivot tolerance towards a bound (faintBlock)
 			// bounds the step whose gain is weighed below (FuzzSolve
-			// 2066a1174aec1f8d: a rate of 10⁻¹⁵, a step of 10²¹).
-			b := s.faintBlock(v, dir, u, s.z)
-			if b < 0 {
-				continue
+			// 2066a1174aec1f8d: a rate of 10⁻¹⁵, a step of 10²¹). On a
+			// small kernel the ray built exactly tells which rate
+			// blocks (exactBlock; faintBlock measures a rate against
+			// the largest, and FuzzSolve 8104d2acb54a5663's exact rate
+			// of 1.4·10⁻¹⁶ beside one of 0.14 passed for round-off).
+			if b, th, bst, exact := s.exactBlock(v, dir); exact {
+				if b < 0 {
+					continue
+				}
+				p, theta, leave, pst = v, th, b, bst // p = v: no look-through
+			} else {
+				b := s.faintBlock(v, dir, u, s.z)
+				if b < 0 {
+					continue
+				}
+				r := s.rateOf(b, dir, u, s.z)
+				dist := s.hi[b] - s.x[b]
+				if r < 0 {
+					dist = s.x[b] - s.lo[b]
+				}
+				p, theta = v, math.Max(dist, 0)/math.Abs(r) // p = v: no look-through
+				faintBlocked = true
 			}
-			r := s.rateOf(b, dir, u, s.z)
-			dist := s.hi[b] - s.x[b]
-			if r < 0 {
-				dist = s.x[b] - s.lo[b]
-			}
-			p, theta = v, math.Max(dist, 0)/math.Abs(r) // p = v: no look-through
-			faintBlocked = true
 		}
 		if gain := math.Abs(d) * theta; gain > faintGap*math.Max(1, math.Abs(obj)) {
 			step := noFaintStep
 			if depth == faintDepth && !faintBlocked {
-				step = faintStep{v: v, dir: dir}
+				step = faintStep{v: v, dir: dir, leave: leave, theta: theta, pst: pst}
 			}
 			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain), step
 		}
@@ -1255,7 +1328,10 @@ func (s *simplex) takeStep(step faintStep) bool {
 	u := s.u[:k]
 	s.ftran(v, u)
 	s.rowActivityDirection(v, u, s.z)
-	p, theta, pst := s.primalRatio(v, dir, u, s.z, false)
+	p, theta, pst := step.leave, step.theta, step.pst
+	if p < 0 {
+		p, theta, pst = s.primalRatio(v, dir, u, s.z, false)
+	}
 	switch p {
 	case -1:
 		return false

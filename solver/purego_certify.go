@@ -355,8 +355,45 @@ const exactRayMax = 32
 // solved by Gaussian elimination over the rationals. The other entries
 // are 0. It reports false if K is singular.
 func exactRay(p *Problem, S, T []int, q int, dir float64) ([]big.Rat, bool) {
-	n, k := p.NumCols(), len(S)
-	if len(T) != k {
+	n := p.NumCols()
+	rhs := make([]big.Rat, len(T))
+	if q < n {
+		at := make(map[int]int, len(T))
+		for t, i := range T {
+			at[i] = t
+		}
+		for e := p.ColStart[q]; e < p.ColStart[q+1]; e++ {
+			if t, ok := at[p.RowIndex[e]]; ok {
+				rhs[t].SetFloat64(-dir * p.Value[e])
+			}
+		}
+	} else {
+		t := slices.Index(T, q-n)
+		if t < 0 {
+			return nil, false
+		}
+		rhs[t].SetFloat64(dir)
+	}
+	ds, ok := exactKernelSolve(p, S, T, rhs)
+	if !ok {
+		return nil, false
+	}
+	d := make([]big.Rat, n)
+	for l, j := range S {
+		d[j].Set(&ds[l])
+	}
+	if q < n {
+		d[q].SetFloat64(dir)
+	}
+	return d, true
+}
+
+// exactKernelSolve solves K·z = rhs exactly, K = A[T, S] of p, by
+// Gauss–Jordan elimination over the rationals; it reports false if K is
+// singular (or not square).
+func exactKernelSolve(p *Problem, S, T []int, rhs []big.Rat) ([]big.Rat, bool) {
+	k := len(S)
+	if len(T) != k || len(rhs) != k {
 		return nil, false
 	}
 	posT := make(map[int]int, k)
@@ -367,8 +404,8 @@ func exactRay(p *Problem, S, T []int, q int, dir float64) ([]big.Rat, bool) {
 	kk := make([][]big.Rat, k)
 	for t := range kk {
 		kk[t] = make([]big.Rat, k+1)
+		kk[t][k].Set(&rhs[t])
 	}
-	var a big.Rat
 	for l, j := range S {
 		for e := p.ColStart[j]; e < p.ColStart[j+1]; e++ {
 			if t, ok := posT[p.RowIndex[e]]; ok {
@@ -376,19 +413,7 @@ func exactRay(p *Problem, S, T []int, q int, dir float64) ([]big.Rat, bool) {
 			}
 		}
 	}
-	if q < n {
-		for e := p.ColStart[q]; e < p.ColStart[q+1]; e++ {
-			if t, ok := posT[p.RowIndex[e]]; ok {
-				a.SetFloat64(-dir * p.Value[e])
-				kk[t][k].Set(&a)
-			}
-		}
-	} else if t, ok := posT[q-n]; ok {
-		kk[t][k].SetFloat64(dir)
-	} else {
-		return nil, false
-	}
-	var f big.Rat
+	var a, f big.Rat
 	for c := range k {
 		r := c
 		for r < k && kk[r][c].Sign() == 0 {
@@ -409,14 +434,11 @@ func exactRay(p *Problem, S, T []int, q int, dir float64) ([]big.Rat, bool) {
 			}
 		}
 	}
-	d := make([]big.Rat, n)
-	for l, j := range S {
-		d[j].Quo(&kk[l][k], &kk[l][l])
+	z := make([]big.Rat, k)
+	for l := range z {
+		z[l].Quo(&kk[l][k], &kk[l][l])
 	}
-	if q < n {
-		d[q].SetFloat64(dir)
-	}
-	return d, true
+	return z, true
 }
 
 // exactRayHolds reports whether the ray of nonbasic variable v moving in
@@ -440,7 +462,8 @@ func (s *simplex) exactRayHolds(v int, dir float64) bool {
 	if rate, terms := exactCostRate(s.prob, ray); !(-rate > faintNoise*terms) {
 		return false
 	}
-	ok, _ = exactRayProves(s.prob, Options{FeasibilityTol: s.tolP}, s.x[:s.n], ray)
+	vertex, _ := exactVertex(s.prob, s.S, s.T, s.st)
+	ok, _ = exactRayProves(s.prob, Options{FeasibilityTol: s.tolP}, s.x[:s.n], ray, vertex)
 	return ok
 }
 
@@ -531,6 +554,92 @@ func exactCostRate(p *Problem, d []big.Rat) (rate, terms float64) {
 	return ratFloat(&cr), terms
 }
 
+// ratsOf sets r to x exactly and returns it.
+func ratsOf(r []big.Rat, x []float64) []big.Rat {
+	for j, v := range x {
+		r[j].SetFloat64(v)
+	}
+	return r
+}
+
+// exactlyFeasible reports whether x meets every bound of p exactly, its
+// row activities computed in math/big.
+func exactlyFeasible(p *Problem, x []big.Rat) bool {
+	var a big.Rat
+	for j := range x {
+		if lo := p.ColLower[j]; !math.IsInf(lo, -1) && x[j].Cmp(a.SetFloat64(lo)) < 0 {
+			return false
+		}
+		if hi := p.ColUpper[j]; !math.IsInf(hi, 1) && x[j].Cmp(a.SetFloat64(hi)) > 0 {
+			return false
+		}
+	}
+	act := exactRayRates(p, x)
+	for i := range act {
+		if lo := p.RowLower[i]; !math.IsInf(lo, -1) && act[i].Cmp(a.SetFloat64(lo)) < 0 {
+			return false
+		}
+		if hi := p.RowUpper[i]; !math.IsInf(hi, 1) && act[i].Cmp(a.SetFloat64(hi)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// exactVertex returns, exactly (math/big), the basic solution of the basis
+// (S, T) of p with the statuses st (the simplex's, len n + m): nonbasic
+// columns at the bound their status names (0 if free), the kernel rows'
+// activities at theirs, x_S = K⁻¹(b_T − A[T, N]·x_N). It reports false if K
+// is singular or a status names an infinite bound.
+func exactVertex(p *Problem, S, T []int, st []uint8) ([]big.Rat, bool) {
+	n := p.NumCols()
+	bound := func(v int) (float64, bool) {
+		lo, hi := 0.0, 0.0
+		if v < n {
+			lo, hi = p.ColLower[v], p.ColUpper[v]
+		} else {
+			lo, hi = p.RowLower[v-n], p.RowUpper[v-n]
+		}
+		var b float64
+		switch st[v] {
+		case stLower:
+			b = lo
+		case stUpper:
+			b = hi
+		}
+		return b, !math.IsInf(b, 0)
+	}
+	x := make([]big.Rat, n)
+	for j := range n {
+		if st[j] == stBasic {
+			continue
+		}
+		b, ok := bound(j)
+		if !ok {
+			return nil, false
+		}
+		x[j].SetFloat64(b)
+	}
+	rhs := make([]big.Rat, len(T))
+	var a big.Rat
+	act := exactRayRates(p, x) // A·x_N
+	for t, i := range T {
+		b, ok := bound(n + i)
+		if !ok {
+			return nil, false
+		}
+		rhs[t].Sub(a.SetFloat64(b), &act[i])
+	}
+	xs, ok := exactKernelSolve(p, S, T, rhs)
+	if !ok {
+		return nil, false
+	}
+	for l, j := range S {
+		x[j].Set(&xs[l])
+	}
+	return x, true
+}
+
 // exactRayProves is rayProves for an exact ray d (exactRay): the cost
 // rate cᵀd must be negative, and no column's or row's rate, computed
 // exactly, may block it before the step at which the objective is below
@@ -539,7 +648,15 @@ func exactCostRate(p *Problem, d []big.Rat) (rate, terms float64) {
 // approximation whose kernel rows' residuals (on a kernel of condition
 // 10²¹, FuzzSolve 1274609a3b664f5f: residuals that the float64 check took
 // for noise hid an exact cost rate of 0) could carry its cost rate.
-func exactRayProves(p *Problem, o Options, x []float64, d []big.Rat) (bool, string) {
+//
+// A block beyond that step leaves the LP unbounded for every purpose of
+// float64 only if the ray starts from a point feasible exactly: x, or the
+// basis's vertex built exactly (vertex, from exactVertex, may be nil),
+// from which the blocks are then measured. From a point feasible only
+// within the tolerance every block counts (FuzzSolve ffc1f62a60efde62: x₀
+// = −1.4·10⁻⁴ met 10⁻⁹x₀ ≥ 0 within the tolerance and let x₂ rise to
+// 10²¹ along a ray a row blocked there; the exact LP's optimum is 0).
+func exactRayProves(p *Problem, o Options, x []float64, d, vertex []big.Rat) (bool, string) {
 	n := p.NumCols()
 	if len(d) != n || len(x) != n {
 		return false, "no ray"
@@ -558,6 +675,20 @@ func exactRayProves(p *Problem, o Options, x []float64, d []big.Rat) (bool, stri
 		return false, fmt.Sprintf("the exact ray's cost rate %.3g is not negative", cr)
 	}
 	reach := (cx + 2*farkasCap*cabs) / -cr
+	switch xr := make([]big.Rat, n); {
+	case vertex != nil && exactlyFeasible(p, vertex):
+		x = make([]float64, n)
+		for j := range x {
+			x[j] = ratFloat(&vertex[j])
+		}
+		va := exactRayRates(p, vertex)
+		for i := range act {
+			act[i] = ratFloat(&va[i])
+		}
+	case exactlyFeasible(p, ratsOf(xr, x)):
+	default:
+		reach = math.Inf(1)
+	}
 	for j := range n {
 		if d[j].Sign() == 0 {
 			continue
@@ -898,7 +1029,8 @@ func (s *simplex) checkCertificate(p *Problem, o Options, sc *scaling, sol *Solu
 				dir = exactRowRates(p, []int{q - p.NumCols()}, d[:p.NumCols()], d[p.NumCols():])[0]
 			}
 			if ray, exact := exactRay(p, s.S, s.T, q, math.Copysign(1, dir)); exact && dir != 0 && dir == dir {
-				ok, why = exactRayProves(p, o, sol.X, ray)
+				vertex, _ := exactVertex(p, s.S, s.T, s.st)
+				ok, why = exactRayProves(p, o, sol.X, ray, vertex)
 			} else {
 				why = "no exact ray (singular kernel)"
 			}

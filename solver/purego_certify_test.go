@@ -161,7 +161,7 @@ func TestExactRay(t *testing.T) {
 	if !ok || d[0].Cmp(big.NewRat(1, 1)) != 0 || d[1].Cmp(big.NewRat(1, 1)) != 0 {
 		t.Fatalf("ray of x₁ entering: %v (ok %v), want (1, 1)", d, ok)
 	}
-	if ok, why := exactRayProves(p, o, []float64{0, 0}, d); !ok {
+	if ok, why := exactRayProves(p, o, []float64{0, 0}, d, nil); !ok {
 		t.Errorf("ray (1, 1): not proven (%s)", why)
 	}
 	if d, ok = exactRay(p, []int{0}, []int{0}, 2, 1); !ok || d[0].Cmp(big.NewRat(1, 1)) != 0 || d[1].Sign() != 0 {
@@ -173,11 +173,23 @@ func TestExactRay(t *testing.T) {
 	if !ok || d[1].Sign() != 0 {
 		t.Fatalf("near-parallel rows: ray %v (ok %v), want x₁'s rate exactly 0", d, ok)
 	}
-	if ok, _ := exactRayProves(near, o, []float64{0, 0, 0}, d); ok {
+	if ok, _ := exactRayProves(near, o, []float64{0, 0, 0}, d, nil); ok {
 		t.Error("near-parallel rows: a ray of cost rate 0 proven")
 	}
 	if _, ok := exactRay(near, []int{0, 2}, []int{0, 1}, 1, 1); ok {
 		t.Error("kernel of columns x₀, x₂ on both rows (singular): a ray")
+	}
+	// FuzzSolve ffc1f62a60efde62: max x₂ with −10⁶x₁ + 10⁻⁹x₂ ≤ 0,
+	// x₁ ≤ 10⁶, 7x₀ + 10⁻⁹x₁ ≤ 0 and 10⁻⁹x₀ ≥ 0 has the optimum 0. From
+	// x = (−1/7000, 10⁶, 0), feasible within the tolerance only, x₂ rises
+	// along d = e₂ until the first row blocks it at 10²¹, beyond the step
+	// to −2·10¹⁵: that block must count, and d proves nothing.
+	ffc := rowsLP([]float64{0, 0, -1}, [][]float64{{0, -1e6, 1e-9}, {7, 1e-9, 0}, {1e-9, 0, 0}},
+		[]float64{-inf, -inf, 0}, []float64{0, 0, inf}, []float64{-inf, -inf, -inf}, []float64{inf, 1e6, inf})
+	e2 := make([]big.Rat, 3)
+	e2[2].SetInt64(1)
+	if ok, _ := exactRayProves(ffc, o, []float64{-1.0 / 7000, 1e6, 0}, e2, nil); ok {
+		t.Error("a ray blocked at 10²¹ from an origin feasible only within the tolerance: proven")
 	}
 }
 

@@ -1074,7 +1074,8 @@ func (s *simplex) kernelDuals(sc *scaling) []float64 {
 // when a kernel row, which sits at a bound, misses it by more than the
 // primal tolerance: one step of refinement, x_S += G(b_T −
 // A[T, :]x) with the residual by dot2, and the basic rows' activities
-// recomputed. The inverse's rounding on a kernel with entries of 10⁻⁹
+// recomputed (and where that leaves it off, on a small kernel, the vertex
+// built exactly and rounded). The inverse's rounding on a kernel with entries of 10⁻⁹
 // next to 10⁶ had put a column 0.12 off its vertex, feasible within the
 // tolerance but 0.12 above the exact optimum (FuzzSolve). A basis solved
 // to the usual accuracy is left alone (and so are the design LPs' x).
@@ -1115,8 +1116,26 @@ func (s *simplex) refineVertex() {
 	// Where float64 cannot place x any closer (coordinates of 10¹⁵, a
 	// row's sum of 7·10¹⁵ terms), the step may trade one row's miss for
 	// another's: keep it only if the worst miss shrinks (FuzzSolve).
-	if !(miss() < before) {
+	after := miss()
+	if !(after < before) {
 		copy(s.x, saved)
+		after = before
+	}
+	if !(after > 1) || s.prob == nil || k > exactRayMax {
+		return
+	}
+	// Still off: on a kernel of condition 10²¹ the refinement's G is no
+	// better than x (FuzzSolve d59508ae5de1798e: a kernel row 0.45 off
+	// its bound, x₀ = 5.5·10¹⁴ where the vertex has 1.000001·10¹⁵, an
+	// objective 45 % above the optimum, yet feasible within the
+	// tolerance). On a small kernel the vertex is built exactly
+	// (exactVertex) and rounded: as close as float64 holds it, whether or
+	// not Finish then finds it feasible.
+	if v, ok := exactVertex(s.prob, s.S, s.T, s.st); ok {
+		for _, j := range s.S {
+			s.x[j] = ratFloat(&v[j])
+		}
+		s.basicRowActivities()
 	}
 }
 

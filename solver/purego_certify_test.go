@@ -305,3 +305,26 @@ func TestFaintRayExact(t *testing.T) {
 		t.Errorf("%v, objective %.12g (%s); want unbounded", sol.Status, sol.Objective, sol.Message)
 	}
 }
+
+// TestRefineVertexExact solves FuzzSolve d59508ae5de1798e: max x₀ with
+// 10⁻⁹x₀ − 10⁶x₂ ≤ 1, 7x₀ − 10⁶x₁ + x₂ ≤ 1 and 0 ≤ 7x₀ − 10⁶x₁ ≤ 1, whose
+// optimum x₀ = (1 + 10⁶)·10⁹ lies at a vertex whose kernel has a
+// condition of about 10²¹. The float64 solve reached that basis with
+// x₀ = 5.5·10¹⁴, feasible within the tolerance but 45 % short, and the
+// float refinement could not move it; refineVertex must build the vertex
+// exactly, so that the answer is the optimum −(1 + 10⁶)·10⁹.
+func TestRefineVertexExact(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{-1, 0, 0},
+		[][]float64{{1e-9, 0, -1e6}, {7, -1e6, 1}, {7, -1e6, 0}},
+		[]float64{-inf, -inf, 0}, []float64{1, 1, 1},
+		[]float64{-inf, -inf, -inf}, []float64{inf, inf, inf})
+	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := -(1 + 1e6) * 1e9
+	if sol.Status != Optimal || math.Abs(sol.Objective-want) > 1e-9*math.Abs(want) {
+		t.Errorf("%v, objective %.12g (%s); want optimal %.12g", sol.Status, sol.Objective, sol.Message, want)
+	}
+}

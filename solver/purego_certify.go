@@ -1019,16 +1019,9 @@ func (s *simplex) checkCertificate(p *Problem, o Options, sc *scaling, sol *Solu
 		if len(d) != 2*p.NumCols() {
 			d = make([]float64, 2*p.NumCols()+1) // no ray: fails the check
 		}
-		if q := s.rayEnter; s.k() <= exactRayMax && len(d) == 2*p.NumCols() {
-			// The basis's ray exactly: its direction is d_q's sign for
-			// a column, the rate of row q − n along d for a row.
-			var dir float64
-			if q < p.NumCols() {
-				dir = d[q]
-			} else {
-				dir = exactRowRates(p, []int{q - p.NumCols()}, d[:p.NumCols()], d[p.NumCols():])[0]
-			}
-			if ray, exact := exactRay(p, s.S, s.T, q, math.Copysign(1, dir)); exact && dir != 0 && dir == dir {
+		if s.k() <= exactRayMax && len(d) == 2*p.NumCols() {
+			// The basis's ray, exactly.
+			if ray, exact := exactRay(p, s.S, s.T, s.rayEnter, s.rayDirection()); exact && s.rayDirection() != 0 {
 				vertex, _ := exactVertex(p, s.S, s.T, s.st)
 				ok, why = exactRayProves(p, o, sol.X, ray, vertex)
 			} else {
@@ -1404,20 +1397,27 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 			}
 			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain), step
 		}
+		if theta == 0 && depth == faintDepth && p != v && *budget > 0 && v != back && s.prob != nil && k <= exactRayMax {
+			// A degenerate step is looked through only where a ray it
+			// leads to is proven exactly (exactRayHolds): then the
+			// pivot is taken (takeStep) and the next faintCheck finds
+			// the ray (FuzzSolve 5d9123eebd25ce0e: a free column's
+			// reduced cost at the tolerance, 10⁻⁹, whose ray starts a
+			// degenerate pivot away; the LP is unbounded).
+			*budget--
+			if c := s.pivotCopy(p, v, dir, theta, pst, u); c != nil {
+				if st, _, _ := c.faintLook(depth-1, budget, p); st == Unbounded && c.exactRayHolds(c.rayEnter, c.rayDirection()) {
+					return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): a degenerate pivot away, a ray falls without bound", d, v, s.tolDv[v]), faintStep{v: v, dir: dir, leave: p, pst: pst}
+				}
+			}
+			continue
+		}
 		if depth == 0 || p == v || theta == 0 || *budget == 0 || v == back || depth == faintDepth && math.Abs(d) <= faintNoise*big {
 			continue
 		}
 		*budget--
-		c := s.clone()
-		cu := c.u[:k]
-		copy(cu, u)
-		copy(c.z, s.z)
-		rho := c.rho[:k]
-		if p >= s.n {
-			c.leavingRow(p, rho)
-		}
-		c.step(v, dir*theta, cu, c.z)
-		if c.pivot(p, v, pst, cu, rho) != nil || c.refresh() != nil {
+		c := s.pivotCopy(p, v, dir, theta, pst, u)
+		if c == nil {
 			continue
 		}
 		switch st, msg, _ := c.faintLook(depth-1, budget, p); st {
@@ -1428,6 +1428,41 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 		}
 	}
 	return Optimal, "", noFaintStep
+}
+
+// pivotCopy returns a copy of s (clone) in which nonbasic variable v has
+// moved by theta in direction dir (u = B⁻¹a_v on the kernel, s.z its row
+// activities' direction) and replaced basic variable p, which sits at the
+// bound pst; nil if the pivot or the refactorisation fails.
+func (s *simplex) pivotCopy(p, v int, dir, theta float64, pst uint8, u []float64) *simplex {
+	k := s.k()
+	c := s.clone()
+	cu := c.u[:k]
+	copy(cu, u)
+	copy(c.z, s.z)
+	rho := c.rho[:k]
+	if p >= s.n {
+		c.leavingRow(p, rho)
+	}
+	c.step(v, dir*theta, cu, c.z)
+	if c.pivot(p, v, pst, cu, rho) != nil || c.refresh() != nil {
+		return nil
+	}
+	return c
+}
+
+// rayDirection returns the direction (±1) in which the entering variable
+// of s's ray moves: the sign of its entry for a column, of its row's rate
+// along the ray for a row.
+func (s *simplex) rayDirection() float64 {
+	q := s.rayEnter
+	if len(s.ray) != 2*s.n {
+		return 0
+	}
+	if q < s.n {
+		return math.Copysign(1, s.ray[q])
+	}
+	return math.Copysign(1, dot2Pair(s.ray[:s.n], s.ray[s.n:], s.row(q-s.n)))
 }
 
 // refinedReducedCost returns nonbasic variable v's reduced cost from the

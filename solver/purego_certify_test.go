@@ -328,3 +328,25 @@ func TestRefineVertexExact(t *testing.T) {
 		t.Errorf("%v, objective %.12g (%s); want optimal %.12g", sol.Status, sol.Objective, sol.Message, want)
 	}
 }
+
+// TestFaintDegenerate solves FuzzSolve 5d9123eebd25ce0e: min 10⁻⁹x₀ + x₂
+// with x₀, x₁, x₂ free, x₃ ≥ −10⁶, 7x₂ − 10⁶x₃ ≥ −2 and −10⁶(x₀ + x₁) ≤ 0,
+// unbounded (x₀ falling, x₁ rising). The simplex stops where x₀'s reduced
+// cost equals the tolerance, 10⁻⁹, and its ray starts a degenerate pivot
+// away (the second row, basic at its bound, leaves first). faintCheck
+// must look through that pivot, find the ray proven exactly, take the
+// pivot and report Unbounded.
+func TestFaintDegenerate(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{1e-9, 0, 1, 0},
+		[][]float64{{0, 0, 7, -1e6}, {-1e6, -1e6, 0, 0}},
+		[]float64{-2, -inf}, []float64{inf, 0},
+		[]float64{-inf, -inf, -inf, -1e6}, []float64{inf, inf, inf, inf})
+	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status != Unbounded {
+		t.Errorf("%v, objective %.12g (%s); want unbounded", sol.Status, sol.Objective, sol.Message)
+	}
+}

@@ -1397,22 +1397,24 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 			}
 			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain), step
 		}
-		if theta == 0 && depth == faintDepth && p != v && *budget > 0 && v != back && s.prob != nil && k <= exactRayMax {
-			// A degenerate step is looked through only where a ray it
-			// leads to is proven exactly (exactRayHolds): then the
-			// pivot is taken (takeStep) and the next faintCheck finds
-			// the ray (FuzzSolve 5d9123eebd25ce0e: a free column's
-			// reduced cost at the tolerance, 10⁻⁹, whose ray starts a
-			// degenerate pivot away; the LP is unbounded).
-			*budget--
-			if c := s.pivotCopy(p, v, dir, theta, pst, u); c != nil {
-				if st, _, _ := c.faintLook(depth-1, budget, p); st == Unbounded && c.exactRayHolds(c.rayEnter, c.rayDirection()) {
-					return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): a degenerate pivot away, a ray falls without bound", d, v, s.tolDv[v]), faintStep{v: v, dir: dir, leave: p, pst: pst}
+		if depth == 0 || p == v || theta == 0 || *budget == 0 || v == back || depth == faintDepth && math.Abs(d) <= faintNoise*big {
+			if depth == faintDepth && p != v && *budget > 0 && v != back && s.prob != nil && k <= exactRayMax {
+				// A degenerate step, or one along a reduced cost
+				// faintRay calls round-off, is looked through only
+				// where a ray it leads to is proven exactly
+				// (exactRayHolds): then the pivot is taken (takeStep)
+				// and the next faintCheck finds the ray (FuzzSolve
+				// 5d9123eebd25ce0e and 6f91ba1866a892b0: a column's
+				// reduced cost at the tolerance, 10⁻⁹, beside one of
+				// 1.4·10⁵, whose ray starts a pivot away, degenerate or
+				// after a step of 1; both LPs are unbounded).
+				*budget--
+				if c := s.pivotCopy(p, v, dir, theta, pst, u); c != nil {
+					if st, _, _ := c.faintLook(depth-1, budget, p); st == Unbounded && c.exactRayHolds(c.rayEnter, c.rayDirection()) {
+						return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): a step of %.3g from the vertex, a ray falls without bound", d, v, s.tolDv[v], theta), faintStep{v: v, dir: dir, leave: p, theta: theta, pst: pst}
+					}
 				}
 			}
-			continue
-		}
-		if depth == 0 || p == v || theta == 0 || *budget == 0 || v == back || depth == faintDepth && math.Abs(d) <= faintNoise*big {
 			continue
 		}
 		*budget--

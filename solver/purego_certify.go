@@ -1316,19 +1316,11 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 	s.refineY(pHi, pLo, s.cost, pLo)
 	for v := range s.n + s.m {
 		d := s.d[v]
-		if s.st[v] == stBasic || s.isFixed(v) || d == 0 {
+		if s.st[v] == stBasic || s.isFixed(v) {
 			continue
 		}
-		var dir float64
-		switch {
-		case s.st[v] == stLower && d < 0:
-			dir = 1
-		case s.st[v] == stUpper && d > 0:
-			dir = -1
-		case s.st[v] == stZero:
-			dir = -math.Copysign(1, d)
-		default:
-			continue
+		if improving := s.st[v] == stLower && d < 0 || s.st[v] == stUpper && d > 0 || s.st[v] == stZero && d != 0; !improving && !(math.Abs(d) <= s.tolDv[v]) {
+			continue // a reduced cost of the other sign beyond the tolerance
 		}
 		// The reduced cost again, from the refined duals, with its
 		// rounding bounded: real beyond it and faintNoise of its terms,
@@ -1336,13 +1328,27 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 		// hid) rayNoise of them, the duals' own error after refinement.
 		// (rayNoise at the first vertex called random bounded LPs
 		// unbounded along rays of reduced costs of 10⁻¹⁸ whose
-		// certificates passed.)
+		// certificates passed.) Its sign, not the float64 one, decides
+		// the direction: within the tolerance the two may differ
+		// (FuzzSolve f078ef4a4ff7d736: a free column's 1.7·10⁻¹², exactly
+		// −1.5·10⁻¹⁷, along the ray of the unbounded LP).
 		noise := faintNoise
 		if depth < faintDepth {
 			noise = rayNoise
 		}
 		rd, ok := s.refinedReducedCost(v, pHi, pLo, noise)
-		if !ok || (rd < 0) != (d < 0) {
+		if !ok {
+			continue
+		}
+		var dir float64
+		switch {
+		case s.st[v] == stLower && rd < 0:
+			dir = 1
+		case s.st[v] == stUpper && rd > 0:
+			dir = -1
+		case s.st[v] == stZero:
+			dir = -math.Copysign(1, rd)
+		default:
 			continue
 		}
 		d = rd

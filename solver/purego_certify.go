@@ -1314,13 +1314,35 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 	}
 	s.refineY(pHi, pLo, s.cost, pHi)
 	s.refineY(pHi, pLo, s.cost, pLo)
+	// off[i] bounds how far the float64 dual π_i is from the refined one,
+	// its rounding included: a float64 reduced cost c_v − Σ a_iv·π_i is
+	// then off by at most (k + 2)·u·|c_v| + Σ |a_iv|·off[i], and one of
+	// the non-improving sign beyond twice that is left out (the design
+	// LPs' optima, where the refinement moves π by rounding only).
+	off := make([]float64, s.m)
+	const u = 0x1p-53
+	for _, i := range s.T {
+		off[i] = math.Abs(pHi[i]+pLo[i]-s.d[s.n+i]) + float64(k+2)*u*math.Abs(pHi[i])
+	}
 	for v := range s.n + s.m {
 		d := s.d[v]
 		if s.st[v] == stBasic || s.isFixed(v) {
 			continue
 		}
-		if improving := s.st[v] == stLower && d < 0 || s.st[v] == stUpper && d > 0 || s.st[v] == stZero && d != 0; !improving && !(math.Abs(d) <= s.tolDv[v]) {
-			continue // a reduced cost of the other sign beyond the tolerance
+		if s.st[v] != stZero {
+			var bound float64
+			if v < s.n {
+				bound = float64(k+2) * u * math.Abs(s.cost[v])
+				col := s.col(v)
+				for _, i := range s.T {
+					bound += math.Abs(col[i]) * off[i]
+				}
+			} else {
+				bound = off[v-s.n] // a row's reduced cost is its dual
+			}
+			if s.st[v] == stLower && d > 2*bound || s.st[v] == stUpper && d < -2*bound {
+				continue
+			}
 		}
 		// The reduced cost again, from the refined duals, with its
 		// rounding bounded: real beyond it and faintNoise of its terms,
@@ -1329,9 +1351,12 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 		// (rayNoise at the first vertex called random bounded LPs
 		// unbounded along rays of reduced costs of 10⁻¹⁸ whose
 		// certificates passed.) Its sign, not the float64 one, decides
-		// the direction: within the tolerance the two may differ
-		// (FuzzSolve f078ef4a4ff7d736: a free column's 1.7·10⁻¹², exactly
-		// −1.5·10⁻¹⁷, along the ray of the unbounded LP).
+		// whether and which way v improves, wherever the float64 one is
+		// within its error bound: the two may differ by far more than a
+		// scaled tolerance (FuzzSolve
+		// f078ef4a4ff7d736 and 8a52879ffeffcd5a: a column's 1.7·10⁻¹²,
+		// exactly −1.5·10⁻¹⁷, tolerance 1.5·10⁻¹⁷, along the ray of the
+		// unbounded LP).
 		noise := faintNoise
 		if depth < faintDepth {
 			noise = rayNoise

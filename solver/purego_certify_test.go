@@ -332,27 +332,29 @@ func TestRefineVertexExact(t *testing.T) {
 // TestFaintDegenerate solves FuzzSolve 5d9123eebd25ce0e: min 10⁻⁹x₀ + x₂
 // with x₀, x₁, x₂ free, x₃ ≥ −10⁶, 7x₂ − 10⁶x₃ ≥ −2 and −10⁶(x₀ + x₁) ≤ 0,
 // unbounded (x₀ falling, x₁ rising); 6f91ba1866a892b0, the same with
-// x₀ ≤ 1; and f078ef4a4ff7d736, that with −10⁻⁶x₂ in the last row. The
+// x₀ ≤ 1; f078ef4a4ff7d736, that with −10⁻⁶x₂ in the last row; and
+// 8a52879ffeffcd5a, that with x₁ ≥ 0. The
 // simplex stops where x₀'s reduced cost equals the tolerance, 10⁻⁹
 // (beside one of 1.4·10⁵), and its ray starts a pivot away: a degenerate
 // one (the last row, basic at its bound, leaves first), or after a step
 // from x₀ = 1, after which x₁'s float64 reduced cost has the wrong sign
-// (1.7·10⁻¹² scaled, exactly −1.5·10⁻¹⁷). faintCheck must look through
+// (1.7·10⁻¹² scaled, exactly −1.5·10⁻¹⁷, beyond the scaled tolerance
+// 1.5·10⁻¹⁷ for x₁ ≥ 0). faintCheck must look through
 // that pivot, find the ray proven exactly, take the pivot and report
 // Unbounded.
 func TestFaintDegenerate(t *testing.T) {
 	inf := math.Inf(1)
-	for _, c := range []struct{ up, a42 float64 }{{inf, 0}, {1, 0}, {1, -1e-6}} {
+	for _, c := range []struct{ up, lo1, a42 float64 }{{inf, -inf, 0}, {1, -inf, 0}, {1, -inf, -1e-6}, {1, 0, -1e-6}} {
 		p := rowsLP([]float64{1e-9, 0, 1, 0},
 			[][]float64{{0, 0, 7, -1e6}, {-1e6, -1e6, c.a42, 0}},
 			[]float64{-2, -inf}, []float64{inf, 0},
-			[]float64{-inf, -inf, -inf, -1e6}, []float64{c.up, inf, inf, inf})
+			[]float64{-inf, c.lo1, -inf, -1e6}, []float64{c.up, inf, inf, inf})
 		sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if sol.Status != Unbounded {
-			t.Errorf("x₀ ≤ %g, a₄₂ = %g: %v, objective %.12g (%s); want unbounded", c.up, c.a42, sol.Status, sol.Objective, sol.Message)
+			t.Errorf("x₀ ≤ %g, x₁ ≥ %g, a₄₂ = %g: %v, objective %.12g (%s); want unbounded", c.up, c.lo1, c.a42, sol.Status, sol.Objective, sol.Message)
 		}
 	}
 }

@@ -358,3 +358,25 @@ func TestFaintDegenerate(t *testing.T) {
 		}
 	}
 }
+
+// TestFaintWeakRay solves FuzzSolve 6eb811e9abe5403f: min 10⁻⁹x₀ + x₂ with
+// x₀, x₁, x₂ free, x₃ ≥ −10⁶, −10⁶x₀ − 10⁻⁶x₁ + 7x₂ − 10⁶x₃ ≥ 0.5 and
+// −10⁶x₀ − 10⁻⁶x₁ + 10⁻⁹x₂ ≤ 0: unbounded along x₀ falling, x₁ rising
+// 10¹² times as fast, which keeps both rows. x₀'s reduced cost is its
+// cost alone (scaled 4.7·10⁻¹⁹), the duals' terms of 10⁻⁴ cancelling
+// exactly, so faintNoise of its terms calls it round-off; the exact ray
+// must decide, and the answer must be Unbounded.
+func TestFaintWeakRay(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{1e-9, 0, 1, 0},
+		[][]float64{{-1e6, -1e-6, 7, -1e6}, {-1e6, -1e-6, 1e-9, 0}},
+		[]float64{0.5, -inf}, []float64{inf, 0},
+		[]float64{-inf, -inf, -inf, -1e6}, []float64{inf, inf, inf, inf})
+	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status != Unbounded {
+		t.Errorf("%v, objective %.12g (%s); want unbounded", sol.Status, sol.Objective, sol.Message)
+	}
+}

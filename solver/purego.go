@@ -121,8 +121,13 @@ func solveOnce(p, q *Problem, o Options, sc *scaling, warm *Basis) (*Solution, e
 	defer s.release()
 	status, msg := s.run(warm)
 	// An optimum whose tolerance hid a long improving step (faintCheck)
-	// takes that step and goes on (at most maxFaintSteps times).
+	// takes that step and goes on (at most maxFaintSteps times); one on
+	// an ill-conditioned small kernel is judged exactly (exactCheck).
 	for steps := 0; status == Optimal && s.stopped == nil; steps++ {
+		if judged, st, m := s.exactCheck(); judged {
+			status, msg = st, m
+			break
+		}
 		var step faintStep
 		status, msg, step = s.faintCheck()
 		if status != NumericalFailure || step.v < 0 || steps == maxFaintSteps || !s.takeStep(step) {

@@ -392,6 +392,12 @@ func exactRay(p *Problem, S, T []int, q int, dir float64) ([]big.Rat, bool) {
 // Gauss–Jordan elimination over the rationals; it reports false if K is
 // singular (or not square).
 func exactKernelSolve(p *Problem, S, T []int, rhs []big.Rat) ([]big.Rat, bool) {
+	return exactKernelSolveT(p, S, T, rhs, false)
+}
+
+// exactKernelSolveT is exactKernelSolve, or with transpose the solve of
+// Kᵀ·z = rhs (z indexed like T, rhs like S).
+func exactKernelSolveT(p *Problem, S, T []int, rhs []big.Rat, transpose bool) ([]big.Rat, bool) {
 	k := len(S)
 	if len(T) != k || len(rhs) != k {
 		return nil, false
@@ -409,7 +415,11 @@ func exactKernelSolve(p *Problem, S, T []int, rhs []big.Rat) ([]big.Rat, bool) {
 	for l, j := range S {
 		for e := p.ColStart[j]; e < p.ColStart[j+1]; e++ {
 			if t, ok := posT[p.RowIndex[e]]; ok {
-				kk[t][l].SetFloat64(p.Value[e])
+				if transpose {
+					kk[l][t].SetFloat64(p.Value[e])
+				} else {
+					kk[t][l].SetFloat64(p.Value[e])
+				}
 			}
 		}
 	}
@@ -525,6 +535,97 @@ func exactRayRates(p *Problem, d []big.Rat) []big.Rat {
 		}
 	}
 	return rates
+}
+
+// illConditioned is the condition estimate ‖K‖∞·‖K⁻¹‖∞ beyond which
+// exactCheck rebuilds an optimal basis's vertex and duals exactly: the
+// float64 inverse then holds few digits, if any.
+const illConditioned = 1e14
+
+// exactCheck checks an optimal basis whose kernel, of at most exactRayMax
+// columns, is ill-conditioned (illConditioned, from G and A[T, S]): its
+// float64 vertex and duals may be noise (FuzzSolve 3cf2b3eb68ba0687: two
+// identical kernel rows, duals of ±2.5·10¹⁵, "optimal" on an unbounded
+// LP). The vertex and the duals are built exactly (exactVertex,
+// exactKernelSolveT) and rounded into x and the reduced costs; the basis
+// stands only if its kernel is nonsingular and no reduced cost has the
+// improving sign exactly, and the caller then skips faintCheck (whose
+// refinements rest on the inverse). It returns whether it judged the
+// basis, and the verdict.
+func (s *simplex) exactCheck() (judged bool, st Status, msg string) {
+	k := s.k()
+	if s.prob == nil || k == 0 || k > exactRayMax {
+		return false, Optimal, ""
+	}
+	kk, _ := s.kernelMatrix()
+	kn, gn := 0.0, 0.0
+	for t := range k {
+		r := 0.0
+		for l := range k {
+			r += math.Abs(kk[t*k+l])
+		}
+		kn = math.Max(kn, r)
+	}
+	for l := range k {
+		r := 0.0
+		for _, g := range s.gRow(l)[:k] {
+			r += math.Abs(g)
+		}
+		gn = math.Max(gn, r)
+	}
+	if kn*gn < illConditioned {
+		return false, Optimal, ""
+	}
+	p := s.prob
+	x, ok := exactVertex(p, s.S, s.T, s.st)
+	cS := make([]big.Rat, k)
+	for l, j := range s.S {
+		cS[l].SetFloat64(s.cost[j])
+	}
+	var y []big.Rat
+	if ok {
+		y, ok = exactKernelSolveT(p, s.S, s.T, cS, true)
+	}
+	if !ok {
+		return true, NumericalFailure, fmt.Sprintf("the optimal basis's kernel (condition %.3g) is singular exactly", kn*gn)
+	}
+	for _, j := range s.S {
+		s.x[j] = ratFloat(&x[j])
+	}
+	s.basicRowActivities()
+	// Reduced costs d = c − Aᵀy exactly, y on T.
+	yr := make([]big.Rat, s.m)
+	for t, i := range s.T {
+		yr[i].Set(&y[t])
+		s.d[s.n+i] = ratFloat(&y[t])
+	}
+	var d, a big.Rat
+	improving := -1
+	for v := range s.n + s.m {
+		if s.st[v] == stBasic || s.isFixed(v) {
+			continue
+		}
+		if v < s.n {
+			d.SetFloat64(s.cost[v])
+			for e := p.ColStart[v]; e < p.ColStart[v+1]; e++ {
+				if i := p.RowIndex[e]; yr[i].Sign() != 0 {
+					a.SetFloat64(p.Value[e])
+					a.Mul(&a, &yr[i])
+					d.Sub(&d, &a)
+				}
+			}
+			s.d[v] = ratFloat(&d)
+		} else {
+			d.Set(&yr[v-s.n])
+		}
+		if sg := d.Sign(); s.st[v] == stLower && sg < 0 || s.st[v] == stUpper && sg > 0 || s.st[v] == stZero && sg != 0 {
+			improving = v
+		}
+	}
+	if improving >= 0 {
+		return true, NumericalFailure, fmt.Sprintf("the optimal basis (kernel condition %.3g) is not optimal exactly: variable %d's reduced cost %.3g improves", kn*gn, improving, s.d[improving])
+	}
+	return true, Optimal, ""
 }
 
 // ratFloat is r rounded to float64, except that a nonzero r too small for

@@ -380,3 +380,24 @@ func TestFaintWeakRay(t *testing.T) {
 		t.Errorf("%v, objective %.12g (%s); want unbounded", sol.Status, sol.Objective, sol.Message)
 	}
 }
+
+// TestExactCheckSingular solves FuzzSolve 3cf2b3eb68ba0687: max x₀ with
+// 10⁻⁹x₀ − 10⁶x₂ ≤ 0 and two rows 7x₀ − 10⁶x₁ + 7x₂, one ≤ 0, the other in
+// [−1, 0], all columns free: unbounded (x₂ = 10⁻¹⁵x₀, x₁ keeping the
+// rows). The simplex ended on a basis holding both identical rows, whose
+// float64 inverse (duals ±2.5·10¹⁵) called it optimal at −2.5·10¹⁵.
+// exactCheck must find the kernel singular: no optimum may be reported.
+func TestExactCheckSingular(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{-1, 0, 0},
+		[][]float64{{1e-9, 0, -1e6}, {7, -1e6, 7}, {7, -1e6, 7}},
+		[]float64{-inf, -inf, -1}, []float64{0, 0, 0},
+		[]float64{-inf, -inf, -inf}, []float64{inf, inf, inf})
+	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status == Optimal || sol.Status == Infeasible {
+		t.Errorf("%v, objective %.12g (%s); want unbounded or a numerical failure", sol.Status, sol.Objective, sol.Message)
+	}
+}

@@ -408,8 +408,52 @@ func (e *emitter) piecesText() string {
 	} else {
 		where = fmt.Sprintf("x in [%s, %s) (%d pieces of width %s)", num(pc.start()), num(pc.end()), pc.count, num(pc.h))
 	}
-	return fmt.Sprintf("%s evaluates Ψ by polynomials of degree %d in the position within the piece (Horner's rule). Measured against the reference evaluator at %d points, ‖Ψ̃(x) − Ψ(x)‖ ≤ %s·‖Ψ(x)‖ (target %s), which adds at most %s to the kernel error on the domain: within the budget %s = 1e-3 × the L∞ error.",
-		where, pc.deg, pc.points, g4(pc.err), g4(pc.target), g4(pc.addedError()), g4(e.p.budget))
+	return fmt.Sprintf("%s evaluates Ψ by polynomials of degree %d in the position within the piece (Horner's rule)%s. Measured against the reference evaluator at %d points, ‖Ψ̃(x) − Ψ(x)‖ ≤ %s·‖Ψ(x)‖ (target %s), which adds at most %s to the kernel error on the domain: within the budget %s = 1e-3 × the L∞ error.",
+		where, pc.deg, e.exactText(", except "), pc.points, g4(pc.err), g4(pc.target), g4(pc.addedError()), g4(e.p.budget))
+}
+
+// exactText describes the components the pieces' fast path computes by
+// formula (pieces.exact), after prefix; "" when there are none.
+func (e *emitter) exactText(prefix string) string {
+	pc := e.p.pieces
+	if len(pc.exact) == 0 {
+		return ""
+	}
+	var js []string
+	for _, c := range pc.exact {
+		js = append(js, strconv.Itoa(c.j))
+	}
+	what := "the constant √α"
+	if m := e.p.m; m.Transform == fmap.Log {
+		what = "x·√α"
+		if m.Gamma == 1 {
+			what = "√x·√α"
+		}
+	}
+	noun := "component"
+	if len(js) > 1 {
+		noun = "components"
+	}
+	return fmt.Sprintf("%s%s %s, %s of a zero-frequency term, computed as in the formula", prefix, noun, strings.Join(js, ", "), what)
+}
+
+// columnsText says which component column j of the pieces' table holds.
+func (e *emitter) columnsText() string {
+	pc := e.p.pieces
+	shift := pc.cols[0]
+	for c, j := range pc.cols {
+		if j != c+shift {
+			var js []string
+			for _, j := range pc.cols {
+				js = append(js, strconv.Itoa(j))
+			}
+			return fmt.Sprintf("the j-th (from 0) of the components %s", strings.Join(js, ", "))
+		}
+	}
+	if shift == 0 {
+		return "component j"
+	}
+	return fmt.Sprintf("component j+%d", shift)
 }
 
 // formulaText describes the exact evaluation.
@@ -542,8 +586,8 @@ func (e *emitter) docSpecial() []string {
 
 func (e *emitter) docPoly() string {
 	pc := e.p.pieces
-	return fmt.Sprintf("%s[i][j][p] is the coefficient of s^p of component j on piece i, s ∈ [−1/2, 1/2) the position within the piece: Chebyshev interpolants of the reference evaluator, measured error %s relative to ‖Ψ(x)‖.",
-		e.polyName(), g4(pc.err))
+	return fmt.Sprintf("%s[i][j][p] is the coefficient of s^p of %s on piece i, s ∈ [−1/2, 1/2) the position within the piece: Chebyshev interpolants of the reference evaluator, measured error %s relative to ‖Ψ(x)‖%s.",
+		e.polyName(), e.columnsText(), g4(pc.err), e.exactText(" with "))
 }
 
 func (e *emitter) docAxisPoly(i int) string {

@@ -129,7 +129,7 @@ func (e *emitter) axisTrig() []jen.Code {
 			return jen.Id(c).Op("=").Add(v)
 		}
 		x := func() *jen.Statement { return jen.Id(e.axisArg(i)) }
-		pre, st := e.polyIf(pc, e.axisPolyName(i), x, 2*len(ax.freqs), set)
+		pre, st := e.polyIf(pc, e.axisPolyName(i), x, set)
 		body = append(body, pre...)
 		body = append(body, st.Else().Block(e.sincosAxis(i, "=")...))
 	}

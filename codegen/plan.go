@@ -52,10 +52,6 @@ type plan struct {
 	axes    []axis
 	perTerm bool
 
-	// constants maps the components that do not depend on the input (the
-	// ω = 0 term of a shift-invariant map) to their value.
-	constants map[int]float64
-
 	table  *table  // integer-domain table, or nil
 	pieces *pieces // piecewise polynomials of a 1-D map, or nil
 	// axisPieces are the piecewise polynomials of the per-axis cos/sin
@@ -186,16 +182,6 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 			if p.perTerm = sincosCount(p.axes) >= nonzeroTerms(m); p.perTerm {
 				p.axisPieces = nil
 			}
-		}
-	}
-	if m.InDim == 1 && m.Transform == fmap.Identity && (m.Form == fmap.FourierForm || m.Form == fmap.Modulation) {
-		p.constants = map[int]float64{}
-		k := 0
-		for _, t := range m.Terms {
-			if isZeroFreq(t.Freq) {
-				p.constants[k] = math.Sqrt(t.Weight)
-			}
-			k += fmap.TermDim(m.Form, t.Freq)
 		}
 	}
 	if m.InDim == 1 && m.Domain.Integer {

@@ -139,11 +139,34 @@ func TestEmittedAgree(t *testing.T) {
 	goRun(t, dir, nil, "vet", "./...")
 	t.Logf("go vet: %v", time.Since(start))
 	start = time.Now()
+	checkInlinable(t, goRun(t, dir, nil, "build", "-gcflags=-m", "."), gs)
+	t.Logf("go build -gcflags=-m: %v", time.Since(start))
+	start = time.Now()
 	goRun(t, dir, []string{"FEATMAP_DUMP=" + dump, "FEATMAP_ALLOC_INPUTS=64"},
 		"test", "-count=1", "-run", "^(TestDump|TestAllocs|TestSlicePanics)$", ".")
 	t.Logf("go test: %v", time.Since(start))
 	for _, g := range gs {
 		t.Run(g.name, func(t *testing.T) { checkAgreement(t, g, dump) })
+	}
+}
+
+// checkInlinable checks, in the compiler's -m output for the module, that
+// the N and dispatcher of every map with a table or pieces can be inlined:
+// that is what makes N as cheap in a caller's loop as NSlice (see
+// emitter.dispatcher); a cost above the inliner's budget would leave two
+// calls per input instead of one.
+func checkInlinable(t *testing.T, out string, gs []generatedCase) {
+	t.Helper()
+	for _, g := range gs {
+		if g.p.table == nil && g.p.pieces == nil {
+			continue
+		}
+		e := &emitter{p: g.p}
+		for _, fn := range []string{g.p.name, e.dispatchName()} {
+			if !strings.Contains(out, ": can inline "+fn+"\n") {
+				t.Errorf("%s: the compiler does not inline %s", g.name, fn)
+			}
+		}
 	}
 }
 

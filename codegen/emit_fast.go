@@ -73,7 +73,7 @@ func plusLo(lo int) string {
 func (e *emitter) piecesBlock(k sink) []jen.Code {
 	pc := e.p.pieces
 	pre, init, cond := e.pieceIndex(pc, k.x64)
-	body := e.pieceLocal(pc, "c", e.polyName(), jen.Id("j"))
+	body := e.pieceLocal(pc, e.polyName())
 	body = append(body, e.pieceComps(pc, "s", k.x64, k.assign)...)
 	body = append(body, k.done)
 	return append(pre, jen.If(init, cond).Block(body...))
@@ -89,7 +89,7 @@ func (e *emitter) piecesBlock(k sink) []jen.Code {
 // separately so that the caller can add an else branch.
 func (e *emitter) polyIf(pc *pieces, table string, x func() *jen.Statement, set func(j int, v jen.Code) jen.Code, tail ...jen.Code) ([]jen.Code, *jen.Statement) {
 	pre, init, cond := e.pieceIndex(pc, x)
-	body := e.pieceLocal(pc, "c", table, jen.Id("j"))
+	body := e.pieceLocal(pc, table)
 	for j := range pc.coef[0] {
 		body = append(body, set(j, e.pieceHorner(pc, j, "s")))
 	}
@@ -123,9 +123,9 @@ func (e *emitter) binadeIndex(pc *pieces, b *jen.Statement) *jen.Statement {
 }
 
 // pieceLocal returns the statements that compute the local variable s
-// (from b or u, see pieceIndex) and, when table is not empty, the piece's
-// coefficients c := &table[j].
-func (e *emitter) pieceLocal(pc *pieces, c, table string, j jen.Code) []jen.Code {
+// from b or u (see pieceIndex) and, when table is not empty, the piece
+// j := int(u) (uniform pieces) and its coefficients c := &table[j].
+func (e *emitter) pieceLocal(pc *pieces, table string) []jen.Code {
 	var body []jen.Code
 	if pc.kind == binade {
 		bits := jen.Id("b")
@@ -136,13 +136,15 @@ func (e *emitter) pieceLocal(pc *pieces, c, table string, j jen.Code) []jen.Code
 			bits.Op("&").Add(hex(mantMask)).Op("|").Add(hex(oneBits)),
 		).Op("-").Lit(1.5))
 	} else {
+		j := jen.Int().Call(jen.Id("u"))
 		if table != "" {
-			body = append(body, jen.Id("j").Op(":=").Int().Call(jen.Id("u")))
+			body = append(body, jen.Id("j").Op(":=").Add(j))
+			j = jen.Id("j")
 		}
 		body = append(body, jen.Id("s").Op(":=").Id("u").Op("-").Float64().Call(j).Op("-").Lit(0.5))
 	}
 	if table != "" {
-		body = append(body, jen.Id(c).Op(":=").Op("&").Id(table).Index(jen.Id("j")))
+		body = append(body, jen.Id("c").Op(":=").Op("&").Id(table).Index(jen.Id("j")))
 	}
 	return body
 }

@@ -64,20 +64,7 @@ const Chi2HistD7Dim = 7
 // Inputs in [9.918212890625e-05, 1.015625) use piecewise polynomials that add
 // at most 5.091e-08 to the kernel error; see the file header.
 func Chi2HistD7(out *[Chi2HistD7Dim]float64, x float64) {
-	b := math.Float64bits(x)
-	if j := b>>46 - 64616; j < 857 {
-		s := math.Float64frombits(b<<6&0xfffffffffffff|0x3ff0000000000000) - 1.5
-		c := &chi2HistD7Poly[j]
-		out[0] = math.Sqrt(x) * 0.6516563740699605
-		out[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
-		out[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
-		out[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
-		out[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
-		out[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
-		out[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
-		return
-	}
-	chi2HistD7General(out, x)
+	chi2HistD7Dispatch(out, x, chi2HistD7Piece, chi2HistD7General)
 }
 
 // Chi2HistD7Slice maps src[i] to dst[i*Chi2HistD7Dim:(i+1)*Chi2HistD7Dim] with
@@ -166,6 +153,34 @@ func Chi2HistD7SliceF32(dst, src []float32) {
 		o[5] = float32(t[5])
 		o[6] = float32(t[6])
 	}
+}
+
+// chi2HistD7Dispatch writes Ψ(x) to out for Chi2HistD7: piece(out, c, x) with
+// the coefficients c of x's piece when x is in [9.918212890625e-05, 1.015625),
+// else general(out, x). It takes the other paths as function values, whose
+// calls the Go compiler's inliner charges less than those of named functions,
+// so that it and the exported function inline into the caller.
+func chi2HistD7Dispatch(out *[Chi2HistD7Dim]float64, x float64, piece func(*[Chi2HistD7Dim]float64, *[6][3]float64, float64), general func(*[Chi2HistD7Dim]float64, float64)) {
+	if j := math.Float64bits(x)>>46 - 64616; j < 857 {
+		piece(out, &chi2HistD7Poly[j], x)
+		return
+	}
+	general(out, x)
+}
+
+// chi2HistD7Piece writes to out the polynomials of one piece, coefficients c
+// (a row of chi2HistD7Poly), at x in that piece. It calls nothing, so it needs
+// no frame.
+func chi2HistD7Piece(out *[Chi2HistD7Dim]float64, c *[6][3]float64, x float64) {
+	b := math.Float64bits(x)
+	s := math.Float64frombits(b<<6&0xfffffffffffff|0x3ff0000000000000) - 1.5
+	out[0] = math.Sqrt(x) * 0.6516563740699605
+	out[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
+	out[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
+	out[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
+	out[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
+	out[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
+	out[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
 }
 
 // chi2HistD7General evaluates Ψ(x) by its formula: one log, one square root, 3

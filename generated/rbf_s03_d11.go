@@ -66,24 +66,7 @@ const RBFS03D11Dim = 11
 // Inputs in [0, 3.141592653589793) use piecewise polynomials that add at most
 // 4.284e-07 to the kernel error; see the file header.
 func RBFS03D11(out *[RBFS03D11Dim]float64, x float64) {
-	if u := x * 142.60282901033824; u >= 0 && u < 448 {
-		j := int(u)
-		s := u - float64(j) - 0.5
-		c := &rbfs03D11Poly[j]
-		out[0] = 0.43836836847237004
-		out[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
-		out[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
-		out[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
-		out[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
-		out[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
-		out[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
-		out[7] = (c[6][2]*s+c[6][1])*s + c[6][0]
-		out[8] = (c[7][2]*s+c[7][1])*s + c[7][0]
-		out[9] = (c[8][2]*s+c[8][1])*s + c[8][0]
-		out[10] = (c[9][2]*s+c[9][1])*s + c[9][0]
-		return
-	}
-	rbfs03D11General(out, x)
+	rbfs03D11Dispatch(out, x, rbfs03D11Piece, rbfs03D11General)
 }
 
 // RBFS03D11Slice maps src[i] to dst[i*RBFS03D11Dim:(i+1)*RBFS03D11Dim] with
@@ -192,6 +175,37 @@ func RBFS03D11SliceF32(dst, src []float32) {
 		o[9] = float32(t[9])
 		o[10] = float32(t[10])
 	}
+}
+
+// rbfs03D11Dispatch writes Ψ(x) to out for RBFS03D11: piece(out, c, u) with
+// the coefficients c of x's piece when x is in [0, 3.141592653589793), else
+// general(out, x). It takes the other paths as function values, whose calls
+// the Go compiler's inliner charges less than those of named functions, so
+// that it and the exported function inline into the caller.
+func rbfs03D11Dispatch(out *[RBFS03D11Dim]float64, x float64, piece func(*[RBFS03D11Dim]float64, *[10][3]float64, float64), general func(*[RBFS03D11Dim]float64, float64)) {
+	if u := x * 142.60282901033824; u >= 0 && u < 448 {
+		piece(out, &rbfs03D11Poly[int(u)], u)
+		return
+	}
+	general(out, x)
+}
+
+// rbfs03D11Piece writes to out the polynomials of one piece, coefficients c (a
+// row of rbfs03D11Poly), at u = (x − lo)/h, the position of x in piece widths
+// h from the start lo (piece ⌊u⌋). It calls nothing, so it needs no frame.
+func rbfs03D11Piece(out *[RBFS03D11Dim]float64, c *[10][3]float64, u float64) {
+	s := u - float64(int(u)) - 0.5
+	out[0] = 0.43836836847237004
+	out[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
+	out[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
+	out[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
+	out[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
+	out[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
+	out[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
+	out[7] = (c[6][2]*s+c[6][1])*s + c[6][0]
+	out[8] = (c[7][2]*s+c[7][1])*s + c[7][0]
+	out[9] = (c[8][2]*s+c[8][1])*s + c[8][0]
+	out[10] = (c[9][2]*s+c[9][1])*s + c[9][0]
 }
 
 // rbfs03D11General evaluates Ψ(x) by its formula: 5 sincos, one per distinct

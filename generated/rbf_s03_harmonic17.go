@@ -71,30 +71,7 @@ const RBFS03Harmonic17Dim = 17
 // Inputs in [0, 3.141592653589793) use piecewise polynomials that add at most
 // 4.136e-07 to the kernel error; see the file header.
 func RBFS03Harmonic17(out *[RBFS03Harmonic17Dim]float64, x float64) {
-	if u := x * 142.60282901033824; u >= 0 && u < 448 {
-		j := int(u)
-		s := u - float64(j) - 0.5
-		c := &rbfs03Harmonic17Poly[j]
-		out[0] = 0.3459518523153619
-		out[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
-		out[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
-		out[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
-		out[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
-		out[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
-		out[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
-		out[7] = (c[6][2]*s+c[6][1])*s + c[6][0]
-		out[8] = (c[7][2]*s+c[7][1])*s + c[7][0]
-		out[9] = (c[8][2]*s+c[8][1])*s + c[8][0]
-		out[10] = (c[9][2]*s+c[9][1])*s + c[9][0]
-		out[11] = (c[10][2]*s+c[10][1])*s + c[10][0]
-		out[12] = (c[11][2]*s+c[11][1])*s + c[11][0]
-		out[13] = (c[12][2]*s+c[12][1])*s + c[12][0]
-		out[14] = (c[13][2]*s+c[13][1])*s + c[13][0]
-		out[15] = (c[14][2]*s+c[14][1])*s + c[14][0]
-		out[16] = (c[15][2]*s+c[15][1])*s + c[15][0]
-		return
-	}
-	rbfs03Harmonic17General(out, x)
+	rbfs03Harmonic17Dispatch(out, x, rbfs03Harmonic17Piece, rbfs03Harmonic17General)
 }
 
 // RBFS03Harmonic17Slice maps src[i] to
@@ -236,6 +213,45 @@ func RBFS03Harmonic17SliceF32(dst, src []float32) {
 		o[15] = float32(t[15])
 		o[16] = float32(t[16])
 	}
+}
+
+// rbfs03Harmonic17Dispatch writes Ψ(x) to out for RBFS03Harmonic17: piece(out,
+// c, u) with the coefficients c of x's piece when x is in [0,
+// 3.141592653589793), else general(out, x). It takes the other paths as
+// function values, whose calls the Go compiler's inliner charges less than
+// those of named functions, so that it and the exported function inline into
+// the caller.
+func rbfs03Harmonic17Dispatch(out *[RBFS03Harmonic17Dim]float64, x float64, piece func(*[RBFS03Harmonic17Dim]float64, *[16][3]float64, float64), general func(*[RBFS03Harmonic17Dim]float64, float64)) {
+	if u := x * 142.60282901033824; u >= 0 && u < 448 {
+		piece(out, &rbfs03Harmonic17Poly[int(u)], u)
+		return
+	}
+	general(out, x)
+}
+
+// rbfs03Harmonic17Piece writes to out the polynomials of one piece,
+// coefficients c (a row of rbfs03Harmonic17Poly), at u = (x − lo)/h, the
+// position of x in piece widths h from the start lo (piece ⌊u⌋). It calls
+// nothing, so it needs no frame.
+func rbfs03Harmonic17Piece(out *[RBFS03Harmonic17Dim]float64, c *[16][3]float64, u float64) {
+	s := u - float64(int(u)) - 0.5
+	out[0] = 0.3459518523153619
+	out[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
+	out[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
+	out[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
+	out[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
+	out[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
+	out[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
+	out[7] = (c[6][2]*s+c[6][1])*s + c[6][0]
+	out[8] = (c[7][2]*s+c[7][1])*s + c[7][0]
+	out[9] = (c[8][2]*s+c[8][1])*s + c[8][0]
+	out[10] = (c[9][2]*s+c[9][1])*s + c[9][0]
+	out[11] = (c[10][2]*s+c[10][1])*s + c[10][0]
+	out[12] = (c[11][2]*s+c[11][1])*s + c[11][0]
+	out[13] = (c[12][2]*s+c[12][1])*s + c[12][0]
+	out[14] = (c[13][2]*s+c[13][1])*s + c[13][0]
+	out[15] = (c[14][2]*s+c[14][1])*s + c[14][0]
+	out[16] = (c[15][2]*s+c[15][1])*s + c[15][0]
 }
 
 // rbfs03Harmonic17General evaluates Ψ(x) by its formula: one sincos of 1·x and

@@ -135,16 +135,15 @@ func TestEmittedAgree(t *testing.T) {
 		}
 		writeF64(t, filepath.Join(dump, g.name+".in"), flat)
 	}
+	// One go command builds, vets and runs the module: -vet=all runs every
+	// go vet check, -gcflags=-m prints the inliner's decisions for the
+	// package under test (a separate go vet and go build loaded,
+	// type-checked and compiled it again).
 	start := time.Now()
-	goRun(t, dir, nil, "vet", "./...")
-	t.Logf("go vet: %v", time.Since(start))
-	start = time.Now()
-	checkInlinable(t, goRun(t, dir, nil, "build", "-gcflags=-m", "."), gs)
-	t.Logf("go build -gcflags=-m: %v", time.Since(start))
-	start = time.Now()
-	goRun(t, dir, []string{"FEATMAP_DUMP=" + dump, "FEATMAP_ALLOC_INPUTS=64"},
-		"test", "-count=1", "-run", "^(TestDump|TestAllocs|TestSlicePanics)$", ".")
-	t.Logf("go test: %v", time.Since(start))
+	out := goRun(t, dir, []string{"FEATMAP_DUMP=" + dump, "FEATMAP_ALLOC_INPUTS=64"},
+		"test", "-vet=all", "-gcflags=-m", "-count=1", "-run", "^(TestDump|TestAllocs|TestSlicePanics)$", ".")
+	t.Logf("go test -vet=all -gcflags=-m: %v", time.Since(start))
+	checkInlinable(t, out, gs)
 	for _, g := range gs {
 		t.Run(g.name, func(t *testing.T) { checkAgreement(t, g, dump) })
 	}

@@ -148,9 +148,8 @@ func TestBlocksAgree(t *testing.T) {
 		}
 		writeF64(t, filepath.Join(dump, c.name+".in"), flat)
 	}
-	goRun(t, dir, nil, "vet", "./...")
 	goRun(t, dir, []string{"FEATMAP_DUMP=" + dump, "FEATMAP_ALLOC_INPUTS=4"},
-		"test", "-count=1", "-run", "^(TestDump|TestAllocs|TestSlicePanics)$", ".")
+		"test", "-vet=all", "-count=1", "-run", "^(TestDump|TestAllocs|TestSlicePanics)$", ".")
 	for _, c := range cs {
 		t.Run(c.name, func(t *testing.T) {
 			m := c.vm.Map

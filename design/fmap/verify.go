@@ -104,7 +104,7 @@ func VerifyContext(ctx context.Context, m *Map, ref *Reference) (Verification, e
 	}
 	if ref.Problem != nil {
 		var err error
-		if worst.Data, err = VerifyDataContext(ctx, m, ref.Problem.Data); err != nil {
+		if worst.Data, err = verifyData(ctx, m, ref.Problem.Data, ref); err != nil {
 			return Verification{}, err
 		}
 	}
@@ -124,7 +124,7 @@ func verifyAt(ctx context.Context, m *Map, ref *Reference, withData bool) (Verif
 		return Verification{}, err
 	}
 	if ref.Problem != nil && withData {
-		if v.Data, err = VerifyDataContext(ctx, m, ref.Problem.Data); err != nil {
+		if v.Data, err = verifyData(ctx, m, ref.Problem.Data, ref); err != nil {
 			return Verification{}, err
 		}
 	}
@@ -205,7 +205,7 @@ func verifyRows(ctx context.Context, m *Map, ref *Reference) (Verification, erro
 		return Verification{}, err
 	}
 	if ref.Problem != nil {
-		if v.Data, err = VerifyDataContext(ctx, m, ref.Problem.Data); err != nil {
+		if v.Data, err = verifyData(ctx, m, ref.Problem.Data, ref); err != nil {
 			return Verification{}, err
 		}
 	}

@@ -447,3 +447,60 @@ func BenchmarkGramErrors(b *testing.B) {
 		}
 	})
 }
+
+// TestHeldPairsOnce: the exact kernel over the held-out pairs is computed
+// once per reference for the maps of its problem's kernel (the same slice
+// comes back), the data verification that uses it equals one computed
+// afresh bit for bit, and a map of another kernel (a learned σ) gets its
+// own kernel's values, not the cached ones.
+func TestHeldPairsOnce(t *testing.T) {
+	k := Kernel{Type: RBF, Sigma: []float64{0.5, 2}}
+	p := &Problem{Kernel: k, Domain: Domain{Lo: []float64{0, 0}, Hi: []float64{1, 1}}, Measure: Absolute, Norm: LInf}
+	rng := rand.New(rand.NewPCG(9, 9))
+	var held [][]float64
+	for range 9 {
+		held = append(held, []float64{rng.Float64(), rng.Float64()})
+	}
+	p.Data = &Data{File: "held.csv", Held: held}
+	ref, err := p.Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	a, err := ref.heldPairs(ctx, k, p.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ref.heldPairs(ctx, k.Clone(), p.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &a[0] != &b[0] {
+		t.Error("the held-out pairs of the same kernel were computed twice")
+	}
+	m := &Map{Kernel: k, InDim: 2, Dim: 2, Domain: p.Domain, Method: "test",
+		Stages: []Stage{{Random: &Random{Features: CosSin, Transform: Identity, In: 2, Freq: []float64{1, -2}}}}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	cached, err := verifyData(ctx, m, p.Data, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := VerifyDataContext(ctx, m, p.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(cached, fresh) {
+		t.Errorf("data verification from the cache %+v, afresh %+v", cached, fresh)
+	}
+	learned := k.Clone()
+	learned.Sigma[1] = 0.25
+	c, err := ref.heldPairs(ctx, learned, p.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := learned.Eval(held[0], held[3]); c[3] != want || c[3] == a[3] {
+		t.Errorf("K(x_0, x_3) for σ %v: %v, want %v (σ %v gave %v)", learned.Sigma, c[3], want, k.Sigma, a[3])
+	}
+}

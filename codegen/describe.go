@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -228,13 +229,28 @@ func negativeText(m *shape) string {
 		nf = "An input with a NaN or ±Inf coordinate gives NaN in every component."
 	}
 	if !m.Homogeneous() {
-		return nf + " Very large inputs, where ω·x keeps no correct digit, still give bounded components (|Ψ_j| ≤ √α of its term) but not meaningful ones."
+		s := nf + " Very large inputs, where ω·x keeps no correct digit, still give bounded components (|Ψ_j| ≤ √α of its term) but not meaningful ones"
+		what, sum := "an input", "max|ω|"
+		if m.InDim > 1 {
+			what, sum = "a coordinate", "max Σᵢ|ωᵢ| over the terms"
+		}
+		return s + limitText(phaseLimit(m), what, sum, "ω·x")
 	}
 	neg := "x < 0 gives −Ψ(|x|) (the positive-definite extension sign(x)·sign(y)·K(|x|, |y|))"
 	if m.Negative == fmap.NegativeZero {
 		neg = "x < 0 gives zeros"
 	}
 	return "x = 0 gives zeros; " + neg + "; " + nf
+}
+
+// limitText ends the sentence on very large inputs: with a limit L
+// (limit.go), that what beyond ±L is taken as ±L, L = MaxFloat64/(2·sum),
+// so that no phase overflows.
+func limitText(lim float64, what, sum, phase string) string {
+	if math.IsInf(lim, 1) {
+		return "."
+	}
+	return fmt.Sprintf("; %s beyond ±L = %s (MaxFloat64/(2·%s)) is taken as ±L, so that no %s overflows.", what, strconv.FormatFloat(lim, 'g', -1, 64), sum, phase)
 }
 
 // specLines opens the header after its first line: the spec's path and

@@ -174,6 +174,9 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 		return p, nil
 	}
 	if m.Form == fmap.FourierForm || m.Form == fmap.Modulation {
+		if err := checkPhases(m); err != nil {
+			return nil, err
+		}
 		p.axes = axesOf(m)
 		p.axisPieces = axisPieces(m, p.axes, p.budget, info.Tables)
 		if m.Form == fmap.FourierForm && m.InDim > 1 && !p.allAxisPieces() {

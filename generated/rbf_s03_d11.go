@@ -61,7 +61,8 @@ const RBFS03D11Dim = 11
 // Other inputs get the formula's value, but that error bound does not hold for
 // them. NaN and ±Inf give NaN in every component. Very large inputs, where ω·x
 // keeps no correct digit, still give bounded components (|Ψ_j| ≤ √α of its
-// term) but not meaningful ones.
+// term) but not meaningful ones; an input beyond ±L = 1.0900664562483971e+307
+// (MaxFloat64/(2·max|ω|)) is taken as ±L, so that no ω·x overflows.
 //
 // Inputs in [0, 3.141592653589793) use piecewise polynomials that add at most
 // 4.284e-07 to the kernel error; see the file header.
@@ -211,12 +212,16 @@ func rbfs03D11Piece(out *[RBFS03D11Dim]float64, c *[10][3]float64, u float64) {
 // rbfs03D11General evaluates Ψ(x) by its formula: 5 sincos, one per distinct
 // frequency.
 func rbfs03D11General(out *[RBFS03D11Dim]float64, x float64) {
-	if !(math.Abs(x) <= math.MaxFloat64) {
-		nan := math.NaN()
-		for i := range out {
-			out[i] = nan
+	if !(math.Abs(x) <= 1.0900664562483971e+307) {
+		if !(math.Abs(x) <= math.MaxFloat64) {
+			nan := math.NaN()
+			for i := range out {
+				out[i] = nan
+			}
+			return
 		}
-		return
+		// Beyond ±L no ω·x keeps a correct digit; at ±L none overflows.
+		x = math.Copysign(1.0900664562483971e+307, x)
 	}
 	s1, c1 := math.Sincos(1.6072094369295387 * x)
 	s2, c2 := math.Sincos(3.2240737450807866 * x)

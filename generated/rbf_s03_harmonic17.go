@@ -66,7 +66,8 @@ const RBFS03Harmonic17Dim = 17
 // Other inputs get the formula's value, but that error bound does not hold for
 // them. NaN and ±Inf give NaN in every component. Very large inputs, where ω·x
 // keeps no correct digit, still give bounded components (|Ψ_j| ≤ √α of its
-// term) but not meaningful ones.
+// term) but not meaningful ones; an input beyond ±L = 1.1235582092889473e+307
+// (MaxFloat64/(2·max|ω|)) is taken as ±L, so that no ω·x overflows.
 //
 // Inputs in [0, 3.141592653589793) use piecewise polynomials that add at most
 // 4.136e-07 to the kernel error; see the file header.
@@ -257,12 +258,16 @@ func rbfs03Harmonic17Piece(out *[RBFS03Harmonic17Dim]float64, c *[16][3]float64,
 // rbfs03Harmonic17General evaluates Ψ(x) by its formula: one sincos of 1·x and
 // the angle-addition recurrence up to the multiple 8 (harmonic frequencies).
 func rbfs03Harmonic17General(out *[RBFS03Harmonic17Dim]float64, x float64) {
-	if !(math.Abs(x) <= math.MaxFloat64) {
-		nan := math.NaN()
-		for i := range out {
-			out[i] = nan
+	if !(math.Abs(x) <= 1.1235582092889473e+307) {
+		if !(math.Abs(x) <= math.MaxFloat64) {
+			nan := math.NaN()
+			for i := range out {
+				out[i] = nan
+			}
+			return
 		}
-		return
+		// Beyond ±L no ω·x keeps a correct digit; at ±L none overflows.
+		x = math.Copysign(1.1235582092889473e+307, x)
 	}
 	s1, c1 := math.Sincos(1.0 * x)
 	c2, s2 := c1*c1-s1*s1, s1*c1+c1*s1

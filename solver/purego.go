@@ -322,8 +322,8 @@ func zeroed[E any](b []E, n int) []E {
 // tolP·max(unit, |b|).
 func (s *simplex) setPrimalTolerances() {
 	for v := range s.lo {
-		s.loT[v] = s.lo[v] - s.tolP*math.Max(s.unit[v], math.Abs(s.lo[v]))
-		s.hiT[v] = s.hi[v] + s.tolP*math.Max(s.unit[v], math.Abs(s.hi[v]))
+		s.loT[v] = s.lo[v] - s.tolP*max(s.unit[v], math.Abs(s.lo[v]))
+		s.hiT[v] = s.hi[v] + s.tolP*max(s.unit[v], math.Abs(s.hi[v]))
 	}
 }
 
@@ -343,7 +343,7 @@ func (s *simplex) kernelMatrix() ([]float64, float64) {
 		for l, j := range s.S {
 			v := s.a[j*s.m+i]
 			kk[t*k+l] = v
-			scale = math.Max(scale, math.Abs(v))
+			scale = max(scale, math.Abs(v))
 		}
 	}
 	return kk, scale
@@ -559,7 +559,7 @@ func (s *simplex) refactor() error {
 				p, best = r, a
 			}
 		}
-		if p < 0 || best <= singularTol*math.Max(scale, 1e-300) {
+		if p < 0 || best <= singularTol*max(scale, 1e-300) {
 			return fmt.Errorf("%w (size %d, pivot %.3g)", errSingular, k, best)
 		}
 		if p != c {

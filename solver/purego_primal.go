@@ -186,8 +186,8 @@ func (s *simplex) primalRatio(q int, dir float64, u, z []float64, phase1 bool) (
 	// status and whether it blocks.
 	limit := func(b int, r float64) (step, relaxed float64, st uint8, ok bool) {
 		x, lo, hi := s.x[b], s.lo[b], s.hi[b]
-		tl := s.tolP * math.Max(s.unit[b], math.Abs(lo))
-		th := s.tolP * math.Max(s.unit[b], math.Abs(hi))
+		tl := s.tolP * max(s.unit[b], math.Abs(lo))
+		th := s.tolP * max(s.unit[b], math.Abs(hi))
 		switch {
 		case r < -pivotTol:
 			if phase1 && x > hi+th { // infeasible above, falling: blocks at hi
@@ -196,7 +196,7 @@ func (s *simplex) primalRatio(q int, dir float64, u, z []float64, phase1 bool) (
 			if math.IsInf(lo, -1) || (phase1 && x < lo-tl) {
 				return 0, 0, 0, false
 			}
-			return math.Max(x-lo, 0) / -r, (x - lo + tl) / -r, stLower, true
+			return max(x-lo, 0) / -r, (x - lo + tl) / -r, stLower, true
 		case r > pivotTol:
 			if phase1 && x < lo-tl { // infeasible below, rising: blocks at lo
 				return (lo - x) / r, (lo - x + tl) / r, stLower, true
@@ -204,7 +204,7 @@ func (s *simplex) primalRatio(q int, dir float64, u, z []float64, phase1 bool) (
 			if math.IsInf(hi, 1) || (phase1 && x > hi+th) {
 				return 0, 0, 0, false
 			}
-			return math.Max(hi-x, 0) / r, (hi - x + th) / r, stUpper, true
+			return max(hi-x, 0) / r, (hi - x + th) / r, stUpper, true
 		}
 		return 0, 0, 0, false
 	}
@@ -229,8 +229,8 @@ func (s *simplex) primalRatio(q int, dir float64, u, z []float64, phase1 bool) (
 		// A variable already beyond its bound (by up to the tolerance the
 		// Harris test allows) gives a negative relaxed step; it must still
 		// bound the step at zero, or the second pass would find nothing.
-		if _, rel, _, ok := limit(b, rate(b)); ok && math.Max(rel, 0) < bound {
-			bound = math.Max(rel, 0)
+		if _, rel, _, ok := limit(b, rate(b)); ok && max(rel, 0) < bound {
+			bound = max(rel, 0)
 		}
 	})
 	flip := s.hi[q] - s.lo[q] // finite only for boxed variables
@@ -281,7 +281,7 @@ func (s *simplex) rateOf(b int, dir float64, u, z []float64) float64 {
 func (s *simplex) faintBlock(q int, dir float64, u, z []float64) int {
 	big := 0.0
 	for _, v := range u {
-		big = math.Max(big, math.Abs(v))
+		big = max(big, math.Abs(v))
 	}
 	faint := func(b int, r, noise float64) bool {
 		return r < -noise && r >= -pivotTol && !math.IsInf(s.lo[b], -1) || r > noise && r <= pivotTol && !math.IsInf(s.hi[b], 1)
@@ -331,7 +331,7 @@ func (s *simplex) faintImprovement() int {
 	big := 0.0
 	for v := range s.n + s.m {
 		if s.st[v] != stBasic {
-			big = math.Max(big, math.Abs(s.d[v]))
+			big = max(big, math.Abs(s.d[v]))
 		}
 	}
 	noise := faintNoise * big

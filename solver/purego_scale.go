@@ -49,7 +49,7 @@ func pow2(f float64) float64 {
 // pow2Log is pow2 by the logarithm.
 func pow2Log(f float64) float64 {
 	e := math.Round(math.Log2(f))
-	return math.Ldexp(1, int(math.Max(-maxScaleExp, math.Min(maxScaleExp, e))))
+	return math.Ldexp(1, int(max(-maxScaleExp, min(maxScaleExp, e))))
 }
 
 // widen extends [lo, hi] to v as the built-in min and max would: a NaN v
@@ -441,11 +441,11 @@ func (sc *scaling) unscale(s *Solution) {
 // anything within 10⁻¹⁰ of 10⁻¹²).
 func (sc *scaling) tolerances(s *simplex) {
 	for j, c := range sc.col {
-		s.tolDv[j] = s.tolD * math.Min(1, c)
+		s.tolDv[j] = s.tolD * min(1, c)
 		s.unit[j] = 1 / c
 	}
 	for i, r := range sc.row {
-		s.tolDv[s.n+i] = s.tolD * math.Min(1, 1/r)
+		s.tolDv[s.n+i] = s.tolD * min(1, 1/r)
 		s.unit[s.n+i] = r
 	}
 	s.setPrimalTolerances()

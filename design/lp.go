@@ -168,6 +168,51 @@ func (f *fitSet) residuals(r []float64, omega [][]float64, alpha []float64) {
 	}
 }
 
+// polishTrig holds cos(ω_j z_i) and sin(ω_j z_i) of a 1-D Fourier iterate
+// at every point, for the terms of nonzero weight (known[j]): the trial
+// point's residuals compute them (residualsTrig) and, once the step is
+// accepted, the polish's columns take them instead of computing them again.
+type polishTrig struct {
+	cos, sin [][]float64
+	known    []bool
+}
+
+// residualsTrig is residuals for a 1-D Fourier set that also records
+// cos(ω_j z_i) and sin(ω_j z_i) of the terms of nonzero weight in t. Its
+// residuals are residuals' bit for bit: math.Sincos gives math.Cos's value
+// (the same reduction and polynomial), and the sum runs in the same order.
+func (f *fitSet) residualsTrig(r []float64, omega [][]float64, alpha []float64, t *polishTrig) {
+	nz := len(r)
+	t.known = slices.Grow(t.known[:0], len(alpha))[:len(alpha)]
+	for len(t.cos) < len(alpha) {
+		t.cos, t.sin = append(t.cos, nil), append(t.sin, nil)
+	}
+	for j, a := range alpha {
+		t.known[j] = a != 0
+		if a != 0 {
+			t.cos[j], t.sin[j] = grow(t.cos[j], nz), grow(t.sin[j], nz)
+		}
+	}
+	for i := range r {
+		z := f.z[i]
+		s := f.k[i]
+		for j, a := range alpha {
+			if a != 0 {
+				// phiGrads' argument: ωz, or +0 for −0 (whose cosine is
+				// the same; its sine is the +0 phiGrads takes).
+				ph := omega[j][0] * z
+				if ph == 0 {
+					ph = 0
+				}
+				sn, c := math.Sincos(ph)
+				t.cos[j][i], t.sin[j][i] = c, sn
+				s -= a * c
+			}
+		}
+		r[i] = f.w[i] * s
+	}
+}
+
 // objective is the weighted error of (ω, α) on the set in the set's norm.
 func (f *fitSet) objective(omega [][]float64, alpha []float64) float64 {
 	r := make([]float64, f.size())

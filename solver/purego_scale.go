@@ -376,47 +376,6 @@ func scaledColumnRange(p *Problem, free []bool, row, col []float64, j int, lo, h
 	return lo, hi
 }
 
-// apply returns the scaled problem, or nil if a finite nonzero number of p
-// would overflow or underflow.
-func (sc *scaling) apply(p *Problem) *Problem {
-	m, n := p.NumRows, p.NumCols()
-	ok := true
-	put := func(v, f float64) float64 {
-		w := v * f
-		if v != 0 && !math.IsInf(v, 0) && (w == 0 || math.IsInf(w, 0) || math.Abs(w) < 0x1p-1000) {
-			ok = false
-		}
-		return w
-	}
-	q := &Problem{
-		NumRows:  m,
-		Obj:      make([]float64, n),
-		ColLower: make([]float64, n),
-		ColUpper: make([]float64, n),
-		RowLower: make([]float64, m),
-		RowUpper: make([]float64, m),
-		ColStart: p.ColStart,
-		RowIndex: p.RowIndex,
-		Value:    make([]float64, len(p.Value)),
-	}
-	for j := range n {
-		q.Obj[j] = put(p.Obj[j], sc.col[j])
-		q.ColLower[j] = put(p.ColLower[j], 1/sc.col[j])
-		q.ColUpper[j] = put(p.ColUpper[j], 1/sc.col[j])
-		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
-			q.Value[k] = put(p.Value[k], sc.row[p.RowIndex[k]]*sc.col[j])
-		}
-	}
-	for i := range m {
-		q.RowLower[i] = put(p.RowLower[i], sc.row[i])
-		q.RowUpper[i] = put(p.RowUpper[i], sc.row[i])
-	}
-	if !ok {
-		return nil
-	}
-	return q
-}
-
 // unscale converts a solution of the scaled problem to the original one's.
 func (sc *scaling) unscale(s *Solution) {
 	for j := range s.X {

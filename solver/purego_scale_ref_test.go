@@ -499,3 +499,107 @@ func scaledRatio(p *Problem, free []bool, row, col []float64) float64 {
 	}
 	return hi / lo
 }
+
+// apply returns the scaled problem, or nil if a finite nonzero number of p
+// would overflow or underflow: how Solve scaled a problem before
+// newScaledSimplex put the scaled numbers straight into the simplex, kept
+// to hold newScaledSimplex to it.
+func (sc *scaling) apply(p *Problem) *Problem {
+	m, n := p.NumRows, p.NumCols()
+	ok := true
+	put := func(v, f float64) float64 {
+		w := v * f
+		if v != 0 && !math.IsInf(v, 0) && (w == 0 || math.IsInf(w, 0) || math.Abs(w) < 0x1p-1000) {
+			ok = false
+		}
+		return w
+	}
+	q := &Problem{
+		NumRows:  m,
+		Obj:      make([]float64, n),
+		ColLower: make([]float64, n),
+		ColUpper: make([]float64, n),
+		RowLower: make([]float64, m),
+		RowUpper: make([]float64, m),
+		ColStart: p.ColStart,
+		RowIndex: p.RowIndex,
+		Value:    make([]float64, len(p.Value)),
+	}
+	for j := range n {
+		q.Obj[j] = put(p.Obj[j], sc.col[j])
+		q.ColLower[j] = put(p.ColLower[j], 1/sc.col[j])
+		q.ColUpper[j] = put(p.ColUpper[j], 1/sc.col[j])
+		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
+			q.Value[k] = put(p.Value[k], sc.row[p.RowIndex[k]]*sc.col[j])
+		}
+	}
+	for i := range m {
+		q.RowLower[i] = put(p.RowLower[i], sc.row[i])
+		q.RowUpper[i] = put(p.RowUpper[i], sc.row[i])
+	}
+	if !ok {
+		return nil
+	}
+	return q
+}
+
+// TestScaledSimplexAsApplied: newScaledSimplex refuses exactly the
+// scalings apply refuses (a number that overflows or underflows) and
+// otherwise starts with the dense matrices, costs and bounds of
+// newSimplex on apply's scaled problem, bit for bit, on design-shaped LPs
+// with their computed factors and on scalingCase's corner cases (stored
+// zeros, magnitudes to 10^±300) with their computed factors or random
+// powers of two up to 2^±600; both outcomes occur.
+func TestScaledSimplexAsApplied(t *testing.T) {
+	r := rand.New(rand.NewPCG(47, 53))
+	refused, taken := 0, 0
+	for k := range 12000 {
+		var p *Problem
+		if k%4 == 0 {
+			p = designShapedCase(r, k)
+		} else if p = scalingCase(r); p.Validate() != nil {
+			continue
+		}
+		sc := computeScaling(p)
+		if sc == nil || k%3 == 0 {
+			sc = &scaling{row: make([]float64, p.NumRows), col: make([]float64, p.NumCols())}
+			for i := range sc.row {
+				sc.row[i] = math.Ldexp(1, r.IntN(1201)-600)
+			}
+			for j := range sc.col {
+				sc.col[j] = math.Ldexp(1, r.IntN(1201)-600)
+			}
+		}
+		o := Options{}.WithDefaults(p)
+		got := newScaledSimplex(p, sc, o)
+		q := sc.apply(p)
+		if (got == nil) != (q == nil) {
+			t.Fatalf("problem %d: newScaledSimplex refused %v, apply %v", k, got == nil, q == nil)
+		}
+		if q == nil {
+			refused++
+			continue
+		}
+		taken++
+		want := newSimplex(q, o)
+		for _, c := range []struct {
+			name      string
+			got, want []float64
+		}{{"A", got.a, want.a}, {"Aᵀ", got.ar, want.ar}, {"cost", got.cost, want.cost}, {"orig", got.orig, want.orig}, {"lo", got.lo, want.lo}, {"hi", got.hi, want.hi}, {"loT", got.loT, want.loT}, {"hiT", got.hiT, want.hiT}} {
+			if len(c.got) != len(c.want) {
+				t.Fatalf("problem %d: %s has %d entries, want %d", k, c.name, len(c.got), len(c.want))
+			}
+			for i := range c.got {
+				if math.Float64bits(c.got[i]) != math.Float64bits(c.want[i]) {
+					t.Fatalf("problem %d: %s[%d] = %v, want %v", k, c.name, i, c.got[i], c.want[i])
+				}
+			}
+		}
+		got.release()
+		want.release()
+	}
+	if refused < 100 || taken < 1000 {
+		t.Errorf("%d scalings refused, %d taken: the cases do not exercise both", refused, taken)
+	}
+	t.Logf("%d scalings refused, %d taken", refused, taken)
+}

@@ -117,12 +117,12 @@ func (c *Chum) DesignOne(ctx context.Context, p *fmap.Problem, dim int, s Settin
 	return Fit(ctx, &fp, dim, opt, s)
 }
 
-// chain holds the designs of one problem by dimension, and the discrete
-// LP's solves they share.
+// chain holds the designs of one problem by dimension, and the γ searches'
+// solves they share.
 type chain struct {
-	mu       sync.Mutex
-	levels   []*level
-	discrete discreteCache
+	mu     sync.Mutex
+	levels []*level
+	shared solveCache
 }
 
 // level is the design of one dimension; mu is held while it is made.
@@ -185,7 +185,7 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 			s.Say(fmt.Sprintf("chum: D = %d on the way to %d", d+1, dim))
 		}
 		p := fp
-		p.discrete = &ch.discrete
+		p.shared = &ch.shared
 		j := &job{done: make(chan struct{})}
 		j.c, j.err = newFitter(ctx, &p, d+1, opt, ls)
 		jobs[d] = j
@@ -225,9 +225,9 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 				lv.res, lv.err = j.c.finish()
 			}
 			if lv.err == nil {
-				// A shared discrete solve counts in the lowest level that
-				// used it, whichever solved it (levels finish in order).
-				lv.res.LPs += ch.discrete.count(j.c.sharedSolves)
+				// A shared solve counts in the lowest level that used
+				// it, whichever solved it (levels finish in order).
+				lv.res.LPs += ch.shared.count(j.c.sharedSolves)
 				lv.res.Seconds = base + time.Since(start).Seconds()
 				if prev != nil {
 					lv.res.LPs += prev.LPs

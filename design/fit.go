@@ -3,6 +3,7 @@ package design
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -64,74 +65,97 @@ type FitProblem struct {
 	// weight below refineAlphaFloor of the weights' sum counts as 0.
 	RefineLarge bool
 
-	// discrete, if set, shares the discrete LP's cold solves between the
-	// designs of one chain (Chum), whose problems differ only in Prev.
-	discrete *discreteCache
+	// shared, if set, shares the discrete LP's cold solves and the
+	// continuous refinement's solves between the designs of one chain
+	// (Chum), whose problems differ only in Prev.
+	shared *solveCache
 }
 
-// discreteCache holds the outputs of the discrete LP by γ for the levels
-// of a chain: the pool, Z and the signature are the same at every
-// dimension, so the cold solve at γ gives the same output at every level
-// (the γ search of each level starts at the same γ and brackets by the
-// same factors). A level that needs a γ another is solving waits for it.
+// solveCache holds the outputs of the γ searches' LPs that the levels of a
+// chain have in common. The pool, Z and the signature are the same at
+// every dimension, so the discrete LP's cold solve at γ gives the same
+// output at every level (the γ search of each level starts at the same γ
+// and brackets by the same factors). A continuous refinement's search
+// depends on the level only through the target dimension, which steers
+// its brackets and bisection: levels whose refinement starts from the
+// same output (the same seed, an output they share) solve the same LPs as
+// long as they choose the same γ, so its solves are shared by the search's
+// start and the γ of the solve and of those before it in the search
+// (solveKey). A level that needs a solve another is making waits for it.
 // counted marks the solves whose LPs a level's count holds (chain.design).
-type discreteCache struct {
+type solveCache struct {
 	mu      sync.Mutex
-	at      map[float64]*discreteEntry
-	counted map[*discreteEntry]bool
+	at      map[solveKey]*solveEntry
+	counted map[*solveEntry]bool
+}
+
+// solveKey names a shared solve: the discrete LP's cold solve at γ (path
+// γ's bits; the chain's pool is the same at every level and in every call,
+// a new slice each time), or a continuous refinement's solve after the
+// search that started from seed (the warm start of the output it
+// refines, whose frequencies are pool) with trust region dmax has solved
+// at the γ that path lists, this one last (8 bytes each, their bits).
+type solveKey struct {
+	seed *pairWarm
+	pool *[]float64
+	dmax float64
+	path string
 }
 
 // count returns the LPs of the solves in used that no level counted yet,
 // and marks them counted.
-func (dc *discreteCache) count(used []*discreteEntry) int {
-	dc.mu.Lock()
-	defer dc.mu.Unlock()
-	if dc.counted == nil {
-		dc.counted = map[*discreteEntry]bool{}
+func (sc *solveCache) count(used []*solveEntry) int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.counted == nil {
+		sc.counted = map[*solveEntry]bool{}
 	}
 	n := 0
 	for _, e := range used {
-		if !dc.counted[e] {
-			dc.counted[e] = true
+		if !sc.counted[e] {
+			sc.counted[e] = true
 			n += e.lps
 		}
 	}
 	return n
 }
 
-// discreteEntry is the solve at one γ; lps is the number of LPs it took
-// (row generation's rounds), counted in the lowest level of the chain that
+// solveEntry is one shared solve; lps is the number of LPs it took (row
+// generation's rounds), counted in the lowest level of the chain that
 // used it (chain.design), so that every level's count is the same whatever
 // the order and the grouping in which the levels were made.
-type discreteEntry struct {
+type solveEntry struct {
 	once sync.Once
 	out  *lpOutput
 	err  error
 	lps  int
+	// takers counts the searches that took it (TestChainSharesRefinement).
+	takers int
 }
 
-// solve returns the entry at γ and a copy of its output, solving it by f
-// the first time.
-func (dc *discreteCache) solve(g float64, f func() (*lpOutput, int, error)) (*discreteEntry, *lpOutput, error) {
-	dc.mu.Lock()
-	if dc.at == nil {
-		dc.at = map[float64]*discreteEntry{}
+// solve returns the entry of key and a copy of its output, solving it by
+// f the first time.
+func (sc *solveCache) solve(key solveKey, f func() (*lpOutput, int, error)) (*solveEntry, *lpOutput, error) {
+	sc.mu.Lock()
+	if sc.at == nil {
+		sc.at = map[solveKey]*solveEntry{}
 	}
-	e := dc.at[g]
+	e := sc.at[key]
 	if e == nil {
-		e = &discreteEntry{}
-		dc.at[g] = e
+		e = &solveEntry{}
+		sc.at[key] = e
 	}
-	dc.mu.Unlock()
+	e.takers++
+	sc.mu.Unlock()
 	e.once.Do(func() { e.out, e.lps, e.err = f() })
 	if e.err != nil {
 		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) {
-			// Not kept: the next design that needs γ solves it.
-			dc.mu.Lock()
-			if dc.at[g] == e {
-				delete(dc.at, g)
+			// Not kept: the next design that needs it solves it.
+			sc.mu.Lock()
+			if sc.at[key] == e {
+				delete(sc.at, key)
 			}
-			dc.mu.Unlock()
+			sc.mu.Unlock()
 		}
 		return e, nil, e.err
 	}
@@ -227,9 +251,9 @@ type fitter struct {
 	gate   chan struct{}
 	shared bool
 	steps  []step
-	// sharedSolves are the discrete solves at γ this fitter took from
-	// p.discrete (their LPs are not in lp.n).
-	sharedSolves []*discreteEntry
+	// sharedSolves are the solves this fitter took from p.shared (their
+	// LPs are not in lp.n).
+	sharedSolves []*solveEntry
 }
 
 // hold takes a place at a shared gate for the fitter's own work; release
@@ -545,11 +569,19 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 		return c.lp.solveChum(cl, g, warm, initial)
 	}
 	// The discrete LP is the same at every dimension of a chain: its cold
-	// solves are shared through p.discrete.
-	shared := c.p != nil && c.p.discrete != nil && dmax == 0 && seed == nil && len(pool) == len(c.p.Pool) && len(pool) > 0 && &pool[0] == &c.p.Pool[0]
+	// solves are shared through p.shared; so are a refinement's solves,
+	// by its start and the γ it solved at (solveCache).
+	var cache *solveCache
+	if c.p != nil {
+		cache = c.p.shared
+	}
+	discrete := cache != nil && dmax == 0 && seed == nil && len(pool) == len(c.p.Pool) && len(pool) > 0 && &pool[0] == &c.p.Pool[0]
+	refine := cache != nil && dmax > 0 && seed != nil && len(pool) > 0
+	var path []byte // the γ solved at so far, 8 bytes each
 	// solve returns nil (and remembers why) when the LP at γ fails: one
 	// failed γ does not end the search.
 	solve := func(g float64) *lpOutput {
+		path = binary.LittleEndian.AppendUint64(path, math.Float64bits(g))
 		var warm *pairWarm
 		for _, o := range outs { // a warm start pays only for nearby γ
 			if math.Abs(math.Log(g/o.tradeoff)) < 0.01 {
@@ -562,25 +594,30 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 				warm = seed.carry(sampleRows(f.size()))
 			}
 		}
+		var initial func(cols int) []int // for an LP without a warm start that fits
+		if c.lp.refineLarge && dmax > 0 {
+			ref := nearestOutput(outs, seedOut, g)
+			initial = func(cols int) []int { return c.startPoints(ref, cols) }
+		}
 		var o *lpOutput
 		var err error
-		if shared && warm == nil {
-			var e *discreteEntry
-			e, o, err = c.p.discrete.solve(g, func() (*lpOutput, int, error) {
-				// Its LPs are counted apart (discreteEntry.lps).
+		switch {
+		case discrete && warm == nil || refine:
+			key := solveKey{path: string(path[len(path)-8:])}
+			if refine {
+				key = solveKey{seed: seed, pool: &pool[0], dmax: dmax, path: string(path)}
+			}
+			var e *solveEntry
+			e, o, err = cache.solve(key, func() (*lpOutput, int, error) {
+				// Its LPs are counted apart (solveEntry.lps).
 				n := c.lp.n
-				o, err := solveAt(g, nil, nil)
+				o, err := solveAt(g, warm, initial)
 				lps := c.lp.n - n
 				c.lp.n = n
 				return o, lps, err
 			})
 			c.sharedSolves = append(c.sharedSolves, e)
-		} else {
-			var initial func(cols int) []int // for an LP without a warm start that fits
-			if c.lp.refineLarge && dmax > 0 {
-				ref := nearestOutput(outs, seedOut, g)
-				initial = func(cols int) []int { return c.startPoints(ref, cols) }
-			}
+		default:
 			o, err = solveAt(g, warm, initial)
 		}
 		if err != nil {

@@ -916,7 +916,7 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-c.gate }()
-			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
+			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv, crawl: true}
 			cand, err := lp.refitPolish(st)
 			if err == nil {
 				results[i].cand = *cand

@@ -264,10 +264,10 @@ type lpSolver struct {
 	fit *fitSet
 	sv  solver.Backend
 	n   int // LPs solved
-	// The builder and the row bounds and column of the LP being built,
-	// kept for the next one.
-	b           *solver.Builder
-	lo, hi, col []float64
+	// The LP being built and its row bounds, whose slices the next one
+	// reuses (the solver keeps nothing of a problem once solved).
+	p      solver.Problem
+	lo, hi []float64
 	// refineLarge is FitProblem.RefineLarge: the continuous refinement's
 	// LPs are priced by dual Devex and their outputs' weights below
 	// refineAlphaFloor of the sum count as 0.
@@ -433,30 +433,34 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 		lo[2*k], lo[2*k+1] = lp.r[i], -lp.r[i]
 		hi[2*k], hi[2*k+1] = math.Inf(1), math.Inf(1)
 	}
-	// One builder for the LPs of this solver, one after another: the
-	// solver keeps nothing of a problem once solved.
-	if s.b == nil {
-		s.b = &solver.Builder{}
-	}
-	b := s.b
-	b.Reset(lo, hi)
+	// The columns go straight into the problem's compressed form: for
+	// each point the pair of rows (+) and (−), each entry that is not 0
+	// (as solver.Builder would store them).
 	l1 := s.fit.norm == fmap.L1
 	nerr := 1
 	if l1 {
 		nerr = len(rows)
 	}
-	b.Reserve(nerr+len(lp.cost), 2*m+m*len(lp.cost))
+	p := &s.p
+	p.NumRows, p.RowLower, p.RowUpper = m, lo, hi
+	p.Obj, p.ColLower, p.ColUpper = p.Obj[:0], p.ColLower[:0], p.ColUpper[:0]
+	p.ColStart = append(p.ColStart[:0], 0)
+	idx := slices.Grow(p.RowIndex[:0], 2*m+m*len(lp.cost))
+	val := slices.Grow(p.Value[:0], 2*m+m*len(lp.cost))
+	endColumn := func(c, lo, hi float64) {
+		p.Obj, p.ColLower, p.ColUpper = append(p.Obj, c), append(p.ColLower, lo), append(p.ColUpper, hi)
+		p.ColStart = append(p.ColStart, len(idx))
+	}
 	if l1 {
 		for k := range rows {
-			b.AddColumn(lp.errCost, 0, math.Inf(1), []int{2 * k, 2*k + 1}, []float64{1, 1})
+			idx, val = append(idx, 2*k, 2*k+1), append(val, 1, 1)
+			endColumn(lp.errCost, 0, math.Inf(1))
 		}
 	} else {
-		col := grow(s.col, m)
-		s.col = col
-		for k := range col {
-			col[k] = 1
+		for k := range m {
+			idx, val = append(idx, k), append(val, 1)
 		}
-		b.AddDenseColumn(lp.errCost, 0, math.Inf(1), col)
+		endColumn(lp.errCost, 0, math.Inf(1))
 	}
 	// A column far smaller than the largest (the frequency of a term of
 	// tiny frequency or weight in the polish) is scaled up to it, x_j =
@@ -469,8 +473,6 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 		}
 		big = maxAbs(big, scale[j])
 	}
-	col := grow(s.col, m)
-	s.col = col
 	for j, v := range lp.v {
 		sc := 1.0
 		if scale[j] > 0 && scale[j] < tinyColumn*big {
@@ -478,11 +480,14 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 		}
 		scale[j] = sc
 		for k, i := range rows {
-			col[2*k], col[2*k+1] = sc*v[i], -sc*v[i]
+			if e := sc * v[i]; e != 0 {
+				idx, val = append(idx, 2*k, 2*k+1), append(val, e, -sc*v[i])
+			}
 		}
-		b.AddDenseColumn(sc*lp.cost[j], lp.lo[j]/sc, lp.hi[j]/sc, col)
+		endColumn(sc*lp.cost[j], lp.lo[j]/sc, lp.hi[j]/sc)
 	}
-	sol, err := s.solve(b.Problem(), warm, lp.devex)
+	p.RowIndex, p.Value = idx, val
+	sol, err := s.solve(p, warm, lp.devex)
 	if err != nil {
 		return nil, 0, nil, err
 	}

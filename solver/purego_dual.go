@@ -268,14 +268,14 @@ func (s *simplex) devexUpdate(p, q int, alphaCol float64, u, z []float64) {
 	wp := s.dw[p]
 	for l, j := range s.S {
 		if r := u[l] / alphaCol; r != 0 {
-			s.dw[j] = max(s.dw[j], r*r*wp)
+			s.dw[j] = math.Max(s.dw[j], r*r*wp)
 		}
 	}
 	n := s.n
 	for i, zi := range z {
 		if zi != 0 && s.st[n+i] == stBasic {
 			r := zi / alphaCol
-			s.dw[n+i] = max(s.dw[n+i], r*r*wp)
+			s.dw[n+i] = math.Max(s.dw[n+i], r*r*wp)
 		}
 	}
 	s.dw[q] = max(wp/(alphaCol*alphaCol), 1)

@@ -281,7 +281,7 @@ func (s *simplex) rateOf(b int, dir float64, u, z []float64) float64 {
 func (s *simplex) faintBlock(q int, dir float64, u, z []float64) int {
 	big := 0.0
 	for _, v := range u {
-		big = max(big, math.Abs(v))
+		big = math.Max(big, math.Abs(v))
 	}
 	faint := func(b int, r, noise float64) bool {
 		return r < -noise && r >= -pivotTol && !math.IsInf(s.lo[b], -1) || r > noise && r <= pivotTol && !math.IsInf(s.hi[b], 1)
@@ -331,7 +331,7 @@ func (s *simplex) faintImprovement() int {
 	big := 0.0
 	for v := range s.n + s.m {
 		if s.st[v] != stBasic {
-			big = max(big, math.Abs(s.d[v]))
+			big = math.Max(big, math.Abs(s.d[v]))
 		}
 	}
 	noise := faintNoise * big

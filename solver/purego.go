@@ -254,8 +254,10 @@ func newScaledSimplex(p *Problem, sc *scaling, o Options) *simplex {
 	s := allocSimplex(p, o)
 	ok := true
 	put := func(v, f float64) float64 {
+		// A finite nonzero v must give 2⁻¹⁰⁰⁰ ≤ |w| < ∞ (w = 0, ±Inf or
+		// below 2⁻¹⁰⁰⁰ is refused); the common case costs two comparisons.
 		w := v * f
-		if v != 0 && !math.IsInf(v, 0) && (w == 0 || math.IsInf(w, 0) || math.Abs(w) < 0x1p-1000) {
+		if a := math.Abs(w); !(a >= 0x1p-1000 && a <= math.MaxFloat64) && v != 0 && !math.IsInf(v, 0) && v == v {
 			ok = false
 		}
 		return w

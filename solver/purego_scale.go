@@ -114,43 +114,68 @@ func scanRepeats(p *Problem, free []bool) repeats {
 	if free != nil || m < 2 {
 		return rp
 	}
-	paired := m%2 == 0
+	paired, prevPaired := m%2 == 0, false
 	for j := range n {
 		idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
 		val = val[:len(idx)]
-		if paired && len(idx)%2 != 0 {
-			paired = false
-		}
-		for k := 0; paired && k+1 < len(idx); k += 2 {
-			i, a, b := idx[k], val[k], val[k+1]
-			paired = i&1 == 0 && idx[k+1] == i+1 && math.Abs(a) == math.Abs(b) && a-a == 0
-		}
-		if j == 0 {
-			continue
-		}
-		pidx, pval := p.RowIndex[p.ColStart[j-1]:p.ColStart[j]], p.Value[p.ColStart[j-1]:p.ColStart[j]]
-		if len(pidx) != len(idx) {
-			continue
-		}
-		pval = pval[:len(idx)]
-		same := true
-		for k, i := range idx {
-			if pidx[k] != i || math.Abs(pval[k]) != math.Abs(val[k]) || val[k]-val[k] != 0 {
-				same = false
-				break
+		colPaired := paired && pairedColumn(idx, val)
+		paired = colPaired
+		if j > 0 {
+			pidx, pval := p.RowIndex[p.ColStart[j-1]:p.ColStart[j]], p.Value[p.ColStart[j-1]:p.ColStart[j]]
+			// Two columns of pairs differ, if at all, in a pair's first
+			// entry.
+			step := 1
+			if colPaired && prevPaired {
+				step = 2
+			}
+			if sameColumn(pidx, pval, idx, val, step) {
+				if rp.dup == nil {
+					rp.dup = make([]bool, n)
+				}
+				rp.dup[j] = true
 			}
 		}
-		if same {
-			if rp.dup == nil {
-				rp.dup = make([]bool, n)
-			}
-			rp.dup[j] = true
-		}
+		prevPaired = colPaired
 	}
 	if paired {
 		rp.step = 2
 	}
 	return rp
+}
+
+// pairedColumn reports whether a column's entries come as pairs of rows
+// 2i, 2i+1 next to each other, with finite values of equal magnitude. The
+// sweep has no branch: a design LP's columns pass it whole.
+func pairedColumn(idx []int, val []float64) bool {
+	if len(idx)%2 != 0 {
+		return false
+	}
+	val = val[:len(idx)]
+	var bad uint64
+	for k := 0; k+1 < len(idx); k += 2 {
+		i := idx[k]
+		a, b := math.Float64bits(val[k]), math.Float64bits(val[k+1])
+		// Row i even, row i+1 next, the same bits but the sign, and an
+		// exponent that is not all ones (±Inf, NaN).
+		bad |= uint64(i&1) | uint64(idx[k+1]^(i+1)) | (a^b)<<1 | ((a>>52&0x7ff)+1)>>11
+	}
+	return bad == 0
+}
+
+// sameColumn reports whether column (idx, val) holds the rows of column
+// (pidx, pval) with finite values of the same magnitudes, looking at every
+// step-th entry; it stops at the first difference.
+func sameColumn(pidx []int, pval []float64, idx []int, val []float64, step int) bool {
+	if len(pidx) != len(idx) {
+		return false
+	}
+	pval, val = pval[:len(idx)], val[:len(idx)]
+	for k := 0; k < len(idx); k += step {
+		if pidx[k] != idx[k] || math.Abs(pval[k]) != math.Abs(val[k]) || val[k]-val[k] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // repeated reports whether column j repeats the one before.

@@ -148,8 +148,10 @@ func (ch *chain) level(d int) *level {
 //
 // The levels to make are explored at once (everything but the
 // continuation of the design below does not depend on it; the gate shared
-// by their fitters keeps the goroutines at work to Settings.Workers), then
-// finished in order, each continuing the one below. Each level is
+// by their fitters keeps the goroutines at work to Settings.Workers), and
+// finished in order, each continuing the one below: a level's
+// continuation starts as soon as the level below is finished, beside its
+// own explore, and asks the gate urgently (the next level waits for it). Each level is
 // deterministic, so the designs do not depend on the scheduling. The
 // levels stay locked, lowest first, until each is finished.
 func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim int, s Settings) (*Result, error) {
@@ -174,7 +176,7 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 	// Only the target level reports progress (the others are quiet), from
 	// its goroutine while the levels are explored, from this one after.
 	gated := s
-	gated.gate = make(chan struct{}, s.workers())
+	gated.gate = newGate(s.workers())
 	for d, lv := range levels {
 		if lv.done && !errors.Is(lv.err, context.Canceled) && !errors.Is(lv.err, context.DeadlineExceeded) {
 			continue
@@ -216,13 +218,20 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 	var prev *Result
 	for d, lv := range levels {
 		if j := jobs[d]; j != nil {
+			// The continuation of the level below runs as soon as that
+			// level is finished, beside this level's explore.
+			cont := make(chan continued, 1)
+			if j.c != nil && j.c.opt.polish() && prev != nil {
+				terms := prev.Map.Fourier().Terms
+				go func() { cont <- j.c.continueFrom(terms) }()
+			} else {
+				cont <- continued{}
+			}
 			<-j.done
+			c := <-cont
 			lv.res, lv.err = nil, j.err
 			if j.err == nil {
-				if prev != nil {
-					j.c.p.Prev = prev.Map.Fourier().Terms
-				}
-				lv.res, lv.err = j.c.finish()
+				lv.res, lv.err = j.c.finish(c)
 			}
 			if lv.err == nil {
 				// A shared solve counts in the lowest level that used

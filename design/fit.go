@@ -194,7 +194,11 @@ func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings
 	if err := c.explore(); err != nil {
 		return nil, err
 	}
-	return c.finish()
+	var cont continued
+	if c.opt.polish() {
+		cont = c.continueFrom(p.Prev)
+	}
+	return c.finish(cont)
 }
 
 // newFitter checks a fitting problem and prepares its design. Fit is
@@ -217,7 +221,7 @@ func newFitter(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Se
 	fit := newFitSet(p.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
 	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend(), refineLarge: p.RefineLarge}, progress: s.Say, gate: s.gate, shared: s.gate != nil}
 	if c.gate == nil {
-		c.gate = make(chan struct{}, s.workers())
+		c.gate = newGate(s.workers())
 	}
 	c.score = fit
 	if p.Exact != nil {
@@ -248,7 +252,7 @@ type fitter struct {
 	// gate bounds the goroutines that work at once: one per polish start.
 	// A shared gate (Settings.gate, a chain of designs) also bounds the
 	// fitter's own work, which then holds a place while it runs.
-	gate   chan struct{}
+	gate   *gate
 	shared bool
 	steps  []step
 	// sharedSolves are the solves this fitter took from p.shared (their
@@ -256,17 +260,18 @@ type fitter struct {
 	sharedSolves []*solveEntry
 }
 
-// hold takes a place at a shared gate for the fitter's own work; release
-// gives it back.
-func (c *fitter) hold() {
+// hold takes a place at a shared gate for the fitter's own work (urgent
+// for a chain's continuation, whose level the next one waits for);
+// release gives it back.
+func (c *fitter) hold(urgent bool) {
 	if c.shared {
-		c.gate <- struct{}{}
+		c.gate.acquire(urgent)
 	}
 }
 
 func (c *fitter) release() {
 	if c.shared {
-		<-c.gate
+		c.gate.release()
 	}
 }
 
@@ -286,7 +291,7 @@ type step struct {
 // pipeline and, unless the polish is off, the refit and the multi-start
 // polish.
 func (c *fitter) explore() error {
-	c.hold()
+	c.hold(false)
 	paper, err := c.paperSteps()
 	c.release()
 	if err != nil || !c.opt.polish() {
@@ -340,13 +345,21 @@ func (c *fitter) paperSteps() (*candidate, error) {
 	return paper, nil
 }
 
-// finish continues p.Prev (unless the polish is off) and returns the
-// result: the step of exactly dim dimensions with the best objective.
-func (c *fitter) finish() (*Result, error) {
-	if c.opt.polish() {
-		if err := c.continueStep(); err != nil {
+// finish adds the continuation cont (made by continueFrom, unless the
+// polish is off) to the steps explore made, and returns the result: the
+// step of exactly dim dimensions with the best objective.
+func (c *fitter) finish(cont continued) (*Result, error) {
+	for _, m := range cont.msgs {
+		c.progress(m)
+	}
+	c.extraLPs += cont.lps
+	switch {
+	case cont.err != nil:
+		if err := c.skip(StepContinued, cont.err); err != nil {
 			return nil, err
 		}
+	case cont.step != nil:
+		c.steps = append(c.steps, *cont.step)
 	}
 	steps := c.steps
 	// Keep the step of exactly dim dimensions with the best objective on
@@ -381,7 +394,7 @@ func (c *fitter) finish() (*Result, error) {
 // the steps that succeeded); only a cancelled context ends them all.
 func (c *fitter) polishSteps(paper *candidate) error {
 	c.progress("refit of the weights on the chosen support")
-	c.hold()
+	c.hold(false)
 	alpha, err := c.lp.refit(paper.omega)
 	if err == nil {
 		c.add(StepRefit, paper.omega, alpha)
@@ -397,8 +410,10 @@ func (c *fitter) polishSteps(paper *candidate) error {
 	c.progress(fmt.Sprintf("polish from %d starts", len(starts)))
 	best, err := c.polishAll(starts)
 	if err == nil {
-		c.hold()
-		best, err = c.exchange(best)
+		c.hold(false)
+		var lps int
+		best, lps, err = c.exchange(best, c.progress)
+		c.extraLPs += lps
 		c.release()
 	}
 	if err != nil {
@@ -418,30 +433,50 @@ func (c *fitter) skip(step string, err error) error {
 	return nil
 }
 
-// continueStep continues p.Prev, the design of one dimension less, if
-// there is one.
-func (c *fitter) continueStep() error {
-	omega := c.continuation()
-	if c.p.Prev == nil || omega == nil || c.dimsOf(omega) != c.dim {
-		return nil
+// continued is the continuation of the design of one dimension less: its
+// step (nil if there is none), the LPs it took, why it failed, and its
+// progress messages, which finish reports.
+type continued struct {
+	step *step
+	lps  int
+	err  error
+	msgs []string
+}
+
+// continueFrom continues prev, the terms of the design of one dimension
+// less, if there is one. It reads the fitter's problem and sets, and
+// changes nothing of it: a chain runs it beside the level's explore,
+// as soon as the level below is finished, and finish adds its step (and
+// reports its messages) after the steps explore made.
+func (c *fitter) continueFrom(prev []fmap.Term) continued {
+	var r continued
+	omega := c.continuation(prev)
+	if prev == nil || omega == nil || c.dimsOf(omega) != c.dim {
+		return r
 	}
-	c.progress(fmt.Sprintf("continuing from the %d-dimensional design", c.dim-1))
-	c.hold()
+	say := func(m string) { r.msgs = append(r.msgs, m) }
+	say(fmt.Sprintf("continuing from the %d-dimensional design", c.dim-1))
+	// Urgent: the next level's continuation waits for this level.
+	c.hold(true)
 	defer c.release()
 	lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
 	cand, err := lp.refitPolish(omega)
-	c.extraLPs += lp.n
+	r.lps = lp.n
 	if err == nil {
-		cand, err = c.exchange(cand)
+		var lps int
+		cand, lps, err = c.exchange(cand, say)
+		r.lps += lps
 	}
 	if err != nil {
-		return c.skip(StepContinued, err)
+		r.err = err
+		return r
 	}
-	c.add(StepContinued, cand.omega, cand.alpha)
-	return nil
+	m := c.makeMap(cand.omega, cand.alpha)
+	r.step = &step{Step{Name: StepContinued, Map: m}, c.scoreMap(m)}
+	return r
 }
 
-// continuation extends p.Prev, a design of dim−1 dimensions, to dim
+// continuation extends prev, a design of dim−1 dimensions, to dim
 // dimensions. It keeps the terms with weight (a term the previous optimum
 // gave weight 0 is free again) and adds what the dimension lacks: an odd
 // shortfall in a one-dimensional Fourier map is made up by a constant term
@@ -451,11 +486,11 @@ func (c *fitter) continueStep() error {
 // to move it); the rest by new frequencies above the largest (at least the
 // pool's spacing), each 1.5 times the one before. The refit then sets the
 // weights.
-func (c *fitter) continuation() [][]float64 {
+func (c *fitter) continuation(prev []fmap.Term) [][]float64 {
 	f := c.lp.fit
 	var omega [][]float64
 	var alpha []float64
-	for _, t := range c.p.Prev {
+	for _, t := range prev {
 		if t.Weight > 0 {
 			omega, alpha = append(omega, slices.Clone(t.Freq)), append(alpha, t.Weight)
 		}
@@ -912,10 +947,10 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 	var wg sync.WaitGroup
 	for i, st := range starts {
 		wg.Add(1)
-		c.gate <- struct{}{}
+		c.gate.acquire(false)
 		go func() {
 			defer wg.Done()
-			defer func() { <-c.gate }()
+			defer c.gate.release()
 			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv, crawl: true}
 			cand, err := lp.refitPolish(st)
 			if err == nil {
@@ -954,11 +989,13 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 // exchange re-polishes the best design with the working set grown by every
 // point of the exact set whose weighted error exceeds the working set's
 // maximum (a Remez-style exchange), until the maximum over the whole exact
-// set is attained on the working set.
-func (c *fitter) exchange(best *candidate) (*candidate, error) {
+// set is attained on the working set. It returns the LPs it took and
+// reports its rounds to say.
+func (c *fitter) exchange(best *candidate, say func(string)) (*candidate, int, error) {
 	if c.p.Exact == nil || c.p.Norm != fmap.LInf {
-		return best, nil
+		return best, 0, nil
 	}
+	lps := 0
 	full := c.score
 	z, w := slices.Clone(c.p.Z), slices.Clone(c.p.ZWeight)
 	fit := c.lp.fit
@@ -975,7 +1012,7 @@ func (c *fitter) exchange(best *candidate) (*candidate, error) {
 		if len(add) == 0 {
 			break
 		}
-		c.progress(fmt.Sprintf("exchange %d: %d of %d points exceed the working set's maximum", round+1, len(add), full.size()))
+		say(fmt.Sprintf("exchange %d: %d of %d points exceed the working set's maximum", round+1, len(add), full.size()))
 		slices.SortFunc(add, func(a, b int) int { return cmp.Compare(math.Abs(r[b]), math.Abs(r[a])) })
 		if len(add) > 200 {
 			add = add[:200]
@@ -987,18 +1024,18 @@ func (c *fitter) exchange(best *candidate) (*candidate, error) {
 		fit = newFitSet(c.p.Form, c.p.Norm, z, w, c.p.Signature)
 		lp := &lpSolver{ctx: c.ctx, fit: fit, sv: c.lp.sv}
 		om, al, _, err := lp.polish(best.omega, best.alpha)
-		c.extraLPs += lp.n
+		lps += lp.n
 		if err != nil {
 			if ctxErr := c.ctx.Err(); ctxErr != nil {
-				return nil, ctxErr
+				return nil, lps, ctxErr
 			}
 			// The exchange refines a finished design: a round whose LP
 			// fails ends it with the design of the round before.
-			c.progress(fmt.Sprintf("exchange %d stopped: %v", round+1, err))
+			say(fmt.Sprintf("exchange %d stopped: %v", round+1, err))
 			break
 		}
 		best = &candidate{om, al, 0}
 	}
 	best.score = full.objective(best.omega, best.alpha)
-	return best, nil
+	return best, lps, nil
 }

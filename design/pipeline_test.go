@@ -493,7 +493,7 @@ func TestStageExchange(t *testing.T) {
 	if e := work.objective(start.omega, start.alpha); math.Abs(e-0.1) > 1e-12 {
 		t.Fatalf("the start's working-set error is %g, want 0.1", e)
 	}
-	got, err := c.exchange(start)
+	got, _, err := c.exchange(start, c.progress)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -223,6 +223,10 @@ type simplex struct {
 
 	// scratch
 	rho, alpha, u, v, w, z []float64
+	// primalRatio's blocking variables: step, rate, status, variable.
+	rs, rr []float64
+	rst    []uint8
+	rb     []int
 }
 
 // newSimplex returns a simplex on p, in buffers from simplexPool.
@@ -306,6 +310,7 @@ func allocSimplex(p *Problem, o Options) *simplex {
 	s.loT, s.hiT, s.unit, s.tolDv, s.x, s.d, s.st, s.g = b.loT, b.hiT, b.unit, b.tolDv, b.x, b.d, b.st, b.g
 	s.posS, s.posT, s.S, s.T = b.posS, b.posT, b.S, b.T
 	s.rho, s.alpha, s.u, s.v, s.w, s.z = b.rho, b.alpha, b.u, b.v, b.w, b.z
+	s.rs, s.rr, s.rst, s.rb = b.rs, b.rr, b.rst, b.rb
 	return s
 }
 
@@ -348,9 +353,9 @@ func (s *simplex) init() {
 // of A and twenty vectors for each took a seventh of a design's time.
 type simplexBuffers struct {
 	a, ar, cost, orig, lo, hi, loT, hiT, unit, tolDv, x, d, g []float64
-	rho, alpha, u, v, w, z                                    []float64
-	st                                                        []uint8
-	posS, posT, S, T                                          []int
+	rho, alpha, u, v, w, z, rs, rr                            []float64
+	st, rst                                                   []uint8
+	posS, posT, S, T, rb                                      []int
 }
 
 var simplexPool sync.Pool
@@ -368,10 +373,19 @@ func (s *simplex) release() {
 	simplexPool.Put(&simplexBuffers{
 		a: s.a, ar: s.ar, cost: s.cost, orig: s.orig, lo: s.lo, hi: s.hi, loT: s.loT, hiT: s.hiT,
 		unit: s.unit, tolDv: s.tolDv, x: s.x, d: s.d, g: s.g,
-		rho: s.rho, alpha: s.alpha, u: s.u, v: s.v, w: s.w, z: s.z,
-		st: s.st, posS: s.posS, posT: s.posT, S: s.S, T: s.T,
+		rho: s.rho, alpha: s.alpha, u: s.u, v: s.v, w: s.w, z: s.z, rs: s.rs, rr: s.rr,
+		st: s.st, rst: s.rst, posS: s.posS, posT: s.posT, S: s.S, T: s.T, rb: s.rb,
 	})
 	*s = simplex{}
+}
+
+// resize returns b resliced to length n, or a new slice if b is too short;
+// its contents are the caller's to set.
+func resize[E any](b []E, n int) []E {
+	if cap(b) < n {
+		return make([]E, n)
+	}
+	return b[:n]
 }
 
 // zeroed returns b resliced to n zeros, or a new slice if b is too short.

@@ -167,6 +167,7 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 			lv.mu.Unlock()
 		}
 	}()
+	defer ch.shared.dropColumns()
 	type job struct {
 		c    *fitter
 		err  error

@@ -87,6 +87,50 @@ type solveCache struct {
 	mu      sync.Mutex
 	at      map[solveKey]*solveEntry
 	counted map[*solveEntry]bool
+	cols    map[columnsKey]*columnsEntry
+}
+
+// columnsKey names the LP columns of a γ search (chumLP) that the levels
+// of a chain share while they are made: those of the discrete LP (the zero
+// key) or of a refinement search's start (its seed, pool and trust region,
+// as in solveKey).
+type columnsKey struct {
+	seed *pairWarm
+	pool *[]float64
+	dmax float64
+}
+
+// columnsEntry is one shared chumLP, made once.
+type columnsEntry struct {
+	once sync.Once
+	cl   *chumLP
+}
+
+// columns returns the columns of key, made by build the first time. Their
+// vectors are read only by the searches that share them (solveChum copies
+// the LP's header to set γ).
+func (sc *solveCache) columns(key columnsKey, build func() *chumLP) *chumLP {
+	sc.mu.Lock()
+	if sc.cols == nil {
+		sc.cols = map[columnsKey]*columnsEntry{}
+	}
+	e := sc.cols[key]
+	if e == nil {
+		e = &columnsEntry{}
+		sc.cols[key] = e
+	}
+	sc.mu.Unlock()
+	e.once.Do(func() { e.cl = build() })
+	return e.cl
+}
+
+// dropColumns forgets the shared columns (a few hundred kB each): a chain
+// keeps its solves for later designs, but its columns only while its
+// levels are made.
+func (sc *solveCache) dropColumns() {
+	sc.mu.Lock()
+	sc.cols = nil
+	sc.mu.Unlock()
 }
 
 // solveKey names a shared solve: the discrete LP's cold solve at γ (path
@@ -596,22 +640,31 @@ func (c *fitter) scoreMap(m *fmap.Map) float64 {
 func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm, seedOut *lpOutput) ([]*lpOutput, error) {
 	var outs []*lpOutput
 	var firstErr error
-	var cl *chumLP // the same columns at every γ, made at the first solve
-	solveAt := func(g float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
-		if cl == nil {
-			cl = c.lp.chumColumns(pool, dmax)
-		}
-		return c.lp.solveChum(cl, g, warm, initial)
-	}
 	// The discrete LP is the same at every dimension of a chain: its cold
 	// solves are shared through p.shared; so are a refinement's solves,
-	// by its start and the γ it solved at (solveCache).
+	// by its start and the γ it solved at (solveCache), and the columns of
+	// either.
 	var cache *solveCache
 	if c.p != nil {
 		cache = c.p.shared
 	}
 	discrete := cache != nil && dmax == 0 && seed == nil && len(pool) == len(c.p.Pool) && len(pool) > 0 && &pool[0] == &c.p.Pool[0]
 	refine := cache != nil && dmax > 0 && seed != nil && len(pool) > 0
+	var cl *chumLP // the same columns at every γ, made at the first solve
+	solveAt := func(g float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
+		if cl == nil {
+			build := func() *chumLP { return c.lp.chumColumns(pool, dmax) }
+			switch {
+			case discrete:
+				cl = cache.columns(columnsKey{}, build)
+			case refine:
+				cl = cache.columns(columnsKey{seed, &pool[0], dmax}, build)
+			default:
+				cl = build()
+			}
+		}
+		return c.lp.solveChum(cl, g, warm, initial)
+	}
 	var path []byte // the γ solved at so far, 8 bytes each
 	// solve returns nil (and remembers why) when the LP at γ fails: one
 	// failed γ does not end the search.

@@ -325,6 +325,24 @@ func (c *fitter) add(name string, omega [][]float64, alpha []float64) {
 	c.steps = append(c.steps, step{Step{Name: name, Map: m}, c.scoreMap(m)})
 }
 
+// scored returns the step of a candidate whose score is its objective on
+// the scoring set (as exchange leaves it): its map's score is that
+// number when the map's terms are the candidate's, in its order (then
+// scoreMap would sum the same terms in the same order), else scoreMap's.
+func (c *fitter) scored(name string, cd *candidate) step {
+	m := c.makeMap(cd.omega, cd.alpha)
+	terms := m.Fourier().Terms
+	same := len(terms) == len(cd.alpha)
+	for j := 0; same && j < len(terms); j++ {
+		same = slices.Equal(terms[j].Freq, cd.omega[j]) && terms[j].Weight == cd.alpha[j]
+	}
+	score := cd.score
+	if !same {
+		score = c.scoreMap(m)
+	}
+	return step{Step{Name: name, Map: m}, score}
+}
+
 // step is a step of the pipeline with its objective on the scoring set.
 type step struct {
 	Step
@@ -463,7 +481,7 @@ func (c *fitter) polishSteps(paper *candidate) error {
 	if err != nil {
 		return c.skip(StepPolished, err)
 	}
-	c.add(StepPolished, best.omega, best.alpha)
+	c.steps = append(c.steps, c.scored(StepPolished, best))
 	return nil
 }
 
@@ -515,8 +533,8 @@ func (c *fitter) continueFrom(prev []fmap.Term) continued {
 		r.err = err
 		return r
 	}
-	m := c.makeMap(cand.omega, cand.alpha)
-	r.step = &step{Step{Name: StepContinued, Map: m}, c.scoreMap(m)}
+	st := c.scored(StepContinued, cand)
+	r.step = &st
 	return r
 }
 
@@ -1043,9 +1061,15 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 // point of the exact set whose weighted error exceeds the working set's
 // maximum (a Remez-style exchange), until the maximum over the whole exact
 // set is attained on the working set. It returns the LPs it took and
-// reports its rounds to say.
+// reports its rounds to say; the candidate it returns has its objective on
+// the scoring set as its score (best's score is its objective on Z).
 func (c *fitter) exchange(best *candidate, say func(string)) (*candidate, int, error) {
 	if c.p.Exact == nil || c.p.Norm != fmap.LInf {
+		if c.score != c.lp.fit {
+			// The candidate's score is its objective on Z; make it the
+			// scoring set's.
+			best.score = c.score.objective(best.omega, best.alpha)
+		}
 		return best, 0, nil
 	}
 	lps := 0
@@ -1053,8 +1077,10 @@ func (c *fitter) exchange(best *candidate, say func(string)) (*candidate, int, e
 	z, w := slices.Clone(c.p.Z), slices.Clone(c.p.ZWeight)
 	fit := c.lp.fit
 	r := make([]float64, full.size())
+	fresh := false // r holds best's residuals
 	for round := 0; round < 8; round++ {
 		full.residuals(r, best.omega, best.alpha)
+		fresh = true
 		onW := fit.objective(best.omega, best.alpha)
 		var add []int
 		for i, e := range r {
@@ -1087,8 +1113,12 @@ func (c *fitter) exchange(best *candidate, say func(string)) (*candidate, int, e
 			say(fmt.Sprintf("exchange %d stopped: %v", round+1, err))
 			break
 		}
-		best = &candidate{om, al, 0}
+		best, fresh = &candidate{om, al, 0}, false
 	}
-	best.score = full.objective(best.omega, best.alpha)
+	if fresh {
+		best.score = full.normOf(r) // full.objective's, from its residuals
+	} else {
+		best.score = full.objective(best.omega, best.alpha)
+	}
 	return best, lps, nil
 }

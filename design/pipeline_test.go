@@ -743,3 +743,49 @@ func TestPolishCrawl(t *testing.T) {
 	}
 	t.Logf("%d of %d starts abandoned", cut, len(starts))
 }
+
+// TestScoredIsScoreMap: the step of a candidate that exchange returns
+// (scored) has the score scoreMap gives its map, bit for bit — taken from
+// the exchange when the map's terms are the candidate's in its order,
+// computed when the map sorts them (a spoilt score shows it is not taken)
+// — for the L∞ (an exchange against the exact set) and L1 (none; the
+// score moves from Z to the exact set) χ² designs on 8-bit data.
+func TestScoredIsScoreMap(t *testing.T) {
+	for _, norm := range []fmap.Norm{fmap.LInf, fmap.L1} {
+		p := chi2U8(fmap.Absolute)
+		p.Norm = norm
+		fp, opt, err := (&Chum{}).fitProblem(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := newFitter(context.Background(), &fp, 5, opt, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reused := 0
+		for _, omega := range [][][]float64{{{0}, {0.6}, {1.4}}, {{0}, {1.4}, {0.6}}, {{0.3}, {0}, {2.2}}} {
+			// A candidate as the polish leaves it: its objective on Z.
+			alpha := []float64{0.5, 0.4, 0.1}
+			cand := &candidate{omega, alpha, c.lp.fit.objective(omega, alpha)}
+			cand, _, err = c.exchange(cand, func(string) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sorted := slices.IsSortedFunc(cand.omega, slices.Compare)
+			if sorted {
+				reused++
+			} else {
+				// Out of the map's order the score must not be taken:
+				// spoil it to see.
+				cand.score *= 1 + 1e-12
+			}
+			st := c.scored(StepPolished, cand)
+			if want := c.scoreMap(st.Map); math.Float64bits(st.score) != math.Float64bits(want) {
+				t.Errorf("%s, ω %v: scored %v, scoreMap %v", norm, cand.omega, st.score, want)
+			}
+		}
+		if reused == 0 || reused == 3 {
+			t.Errorf("%s: %d of 3 candidates in the map's order: both cases wanted", norm, reused)
+		}
+	}
+}

@@ -228,19 +228,8 @@ func rowRanges(p *Problem, free []bool, col, rmin, rmax []float64, finiteA bool,
 		if finiteA {
 			// No NaN product; a zero one must not lower rmin (rmax ≥ 0
 			// already), so it enters as +Inf.
-			if step == 2 {
-				for k := 0; k+1 < len(idx); k += 2 {
-					i := idx[k]
-					v := math.Abs(val[k]) * cj
-					rmax[i] = max(rmax[i], v)
-					if v == 0 {
-						v = math.Inf(1)
-					}
-					rmin[i] = min(rmin[i], v)
-				}
-				continue
-			}
-			for k, i := range idx {
+			for k := 0; k < len(idx); k += step {
+				i := idx[k]
 				v := math.Abs(val[k]) * cj
 				rmax[i] = max(rmax[i], v)
 				if v == 0 {

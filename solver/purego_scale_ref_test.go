@@ -138,6 +138,31 @@ func computeScalingRef(p *Problem) *scaling {
 	return sc
 }
 
+// sameAsPlain fails the test unless computeScaling decides as the plain
+// computation (computeScalingRef) on problem k and gives its factors bit
+// for bit; it reports whether p is scaled.
+func sameAsPlain(t *testing.T, k int, p *Problem) bool {
+	t.Helper()
+	want, got := computeScalingRef(p), computeScaling(p)
+	if (want == nil) != (got == nil) {
+		t.Fatalf("problem %d (%d×%d): scaled %v, plain computation %v", k, p.NumRows, p.NumCols(), got != nil, want != nil)
+	}
+	if want == nil {
+		return false
+	}
+	for i := range want.row {
+		if math.Float64bits(want.row[i]) != math.Float64bits(got.row[i]) {
+			t.Fatalf("problem %d: row factor %d is %v, plain computation %v", k, i, got.row[i], want.row[i])
+		}
+	}
+	for j := range want.col {
+		if math.Float64bits(want.col[j]) != math.Float64bits(got.col[j]) {
+			t.Fatalf("problem %d: column factor %d is %v, plain computation %v", k, j, got.col[j], want.col[j])
+		}
+	}
+	return true
+}
+
 // TestComputeScalingUnchanged: the lean computeScaling scales exactly the
 // problems the plain computation scales, with bit-identical factors, on
 // the stored LPs (design LPs, regressions, fuzz finds) and on random ones
@@ -173,24 +198,10 @@ func TestComputeScalingUnchanged(t *testing.T) {
 	}
 	scaled := 0
 	for k, p := range probs {
-		want, got := computeScalingRef(p), computeScaling(p)
-		if (want == nil) != (got == nil) {
-			t.Fatalf("problem %d (%d×%d): scaled %v, plain computation %v", k, p.NumRows, p.NumCols(), got != nil, want != nil)
-		}
-		if want == nil {
+		if !sameAsPlain(t, k, p) {
 			continue
 		}
 		scaled++
-		for i := range want.row {
-			if math.Float64bits(want.row[i]) != math.Float64bits(got.row[i]) {
-				t.Fatalf("problem %d: row factor %d is %v, plain computation %v", k, i, got.row[i], want.row[i])
-			}
-		}
-		for j := range want.col {
-			if math.Float64bits(want.col[j]) != math.Float64bits(got.col[j]) {
-				t.Fatalf("problem %d: column factor %d is %v, plain computation %v", k, j, got.col[j], want.col[j])
-			}
-		}
 	}
 	// Both outcomes must be well represented for the test to mean much.
 	if scaled < len(probs)/10 || scaled > len(probs)*9/10 {
@@ -365,25 +376,11 @@ func TestEquilibrationFromPass(t *testing.T) {
 	}
 	shortcut := 0
 	for k, p := range probs {
-		want, got := computeScalingRef(p), computeScaling(p)
-		if (want == nil) != (got == nil) {
-			t.Fatalf("problem %d (%d×%d): scaled %v, plain computation %v", k, p.NumRows, p.NumCols(), got != nil, want != nil)
-		}
-		if want == nil {
+		if !sameAsPlain(t, k, p) {
 			continue
 		}
 		if freeRows(p) == nil {
 			shortcut++
-		}
-		for i := range want.row {
-			if math.Float64bits(want.row[i]) != math.Float64bits(got.row[i]) {
-				t.Fatalf("problem %d: row factor %d is %v, plain computation %v", k, i, got.row[i], want.row[i])
-			}
-		}
-		for j := range want.col {
-			if math.Float64bits(want.col[j]) != math.Float64bits(got.col[j]) {
-				t.Fatalf("problem %d: column factor %d is %v, plain computation %v", k, j, got.col[j], want.col[j])
-			}
 		}
 	}
 	if shortcut < len(probs)/5 {
@@ -727,24 +724,10 @@ func TestScalingOfRepeats(t *testing.T) {
 				}
 			}
 		}
-		want, got := computeScalingRef(p), computeScaling(p)
-		if (want == nil) != (got == nil) {
-			t.Fatalf("problem %d (%d×%d): scaled %v, plain computation %v", k, p.NumRows, p.NumCols(), got != nil, want != nil)
-		}
-		if want == nil {
+		if !sameAsPlain(t, k, p) {
 			continue
 		}
 		scaled++
-		for i := range want.row {
-			if math.Float64bits(want.row[i]) != math.Float64bits(got.row[i]) {
-				t.Fatalf("problem %d: row factor %d is %v, plain computation %v", k, i, got.row[i], want.row[i])
-			}
-		}
-		for j := range want.col {
-			if math.Float64bits(want.col[j]) != math.Float64bits(got.col[j]) {
-				t.Fatalf("problem %d: column factor %d is %v, plain computation %v", k, j, got.col[j], want.col[j])
-			}
-		}
 	}
 	if paired < noFree/5 || dups < noFree/3 || scaled < len(probs)/10 {
 		t.Errorf("of %d problems without a free row, %d paired and %d with repeated columns; %d of %d scaled: the cases do not exercise the repeats", noFree, paired, dups, scaled, len(probs))

@@ -26,7 +26,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -47,28 +46,10 @@ const (
 )
 
 func main() {
-	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
-}
-
-// gcPercent is the collector's target the command runs with unless GOGC
-// says otherwise. A design allocates fast and keeps little (the χ² 7D
-// design allocates 345 MB over a live heap of about 10 MB): with Go's
-// default of 100 it collected about 50 times and spent 5–7 % of its CPU
-// on it; at 400 it collects 8 times (CPU best of 8, run alternately at a
-// load of 6–9: 0.77 → 0.73 s, mean 0.83 → 0.77 s), and its peak memory
-// goes from 31 to 69 MB (2-D modulation D = 31: 51 to 94 MB).
-const gcPercent = 400
-
-// tuneGC sets the collector's target to gcPercent if the GOGC environment
-// variable does not set one.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
 }
 
 // failed reports a design's failure on stderr and returns its exit code:

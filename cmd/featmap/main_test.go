@@ -7,7 +7,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -285,23 +284,5 @@ func TestDesignAutoPrinted(t *testing.T) {
 	}
 	if !strings.Contains(string(src), "method: auto") || !strings.Contains(string(src), j.Method) {
 		t.Errorf("generated file does not restate method auto and name %s", j.Method)
-	}
-}
-
-// TestTuneGC: the command collects at gcPercent unless GOGC sets the
-// target, which it leaves alone.
-func TestTuneGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	t.Setenv("GOGC", "")
-	debug.SetGCPercent(100)
-	tuneGC()
-	if got := debug.SetGCPercent(100); got != gcPercent {
-		t.Errorf("GOGC unset: target %d, want %d", got, gcPercent)
-	}
-	t.Setenv("GOGC", "150")
-	debug.SetGCPercent(150)
-	tuneGC()
-	if got := debug.SetGCPercent(100); got != 150 {
-		t.Errorf("GOGC=150: target %d, want 150", got)
 	}
 }

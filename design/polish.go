@@ -32,12 +32,11 @@ const (
 // not grow crawlGrowth-fold (it would if the steps were gathering pace, as
 // a term of tiny frequency's do). Such a start sits on a slope it would
 // take hundreds of steps to descend at that pace, far more than its
-// remaining steps (docs/lp-design.md: on the χ² and JS 7-D chains the
-// starts it ends would have finished ≥ 14.7 and ≥ 5.4 times above their
-// level's best).
+// remaining steps (docs/lp-design.md: on the Table 1 designs the starts
+// it ends finished ≥ 5.7 times above their level's best).
 const (
 	crawlSteps  = 10
-	crawlGain   = 3e-3
+	crawlGain   = 1e-3
 	crawlGrowth = 2
 )
 

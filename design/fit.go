@@ -1022,7 +1022,7 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 		go func() {
 			defer wg.Done()
 			defer c.gate.release()
-			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv, crawl: true}
+			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
 			cand, err := lp.refitPolish(st)
 			if err == nil {
 				results[i].cand = *cand

@@ -275,10 +275,6 @@ type lpSolver struct {
 	// LPs are priced by dual Devex and their outputs' weights below
 	// refineAlphaFloor of the sum count as 0.
 	refineLarge bool
-	// crawl abandons a polish that crawls (crawlSteps): set for the
-	// starts of a multi-start polish, not for the one polish of a
-	// continuation or an exchange round, whose result is the design.
-	crawl bool
 }
 
 // grow returns b resliced to length n, or a new slice if b is too short;

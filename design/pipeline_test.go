@@ -690,60 +690,6 @@ func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm, i
 	return s.solveChum(s.chumColumns(pool, dmax), gamma, warm, initial)
 }
 
-// TestPolishCrawl: in a multi-start polish, a start that crawls is
-// abandoned (lpSolver.crawl, crawlSteps) and nothing else changes. On the
-// 16 starts of the χ² 6-D design (8-bit ε_A; several of them crawl along a
-// slope to the step limit), each start polished with and without the rule
-// ends bit for bit the same, or is cut short — fewer LPs — and would have
-// ended at least twice above the best start's objective; some are cut.
-func TestPolishCrawl(t *testing.T) {
-	fp, opt, err := (&Chum{}).fitProblem(chi2U8(fmap.Absolute))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := newFitter(context.Background(), &fp, 6, opt, Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.paperSteps(); err != nil {
-		t.Fatal(err)
-	}
-	starts := c.starts()
-	type run struct {
-		score float64
-		omega [][]float64
-		lps   int
-	}
-	polish := func(st [][]float64, crawl bool) run {
-		lp := &lpSolver{ctx: context.Background(), fit: c.lp.fit, sv: c.lp.sv, crawl: crawl}
-		cand, err := lp.refitPolish(st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return run{cand.score, cand.omega, lp.n}
-	}
-	on, off := make([]run, len(starts)), make([]run, len(starts))
-	best := math.Inf(1)
-	for i, st := range starts {
-		on[i], off[i] = polish(st, true), polish(st, false)
-		best = min(best, off[i].score)
-	}
-	cut := 0
-	for i := range starts {
-		switch {
-		case math.Float64bits(on[i].score) == math.Float64bits(off[i].score) && slices.EqualFunc(on[i].omega, off[i].omega, slices.Equal):
-		case on[i].lps < off[i].lps && off[i].score >= 2*best:
-			cut++
-		default:
-			t.Errorf("start %d: %.6g in %d LPs with the rule, %.6g in %d without (best start %.6g)", i, on[i].score, on[i].lps, off[i].score, off[i].lps, best)
-		}
-	}
-	if cut == 0 {
-		t.Error("no start was abandoned")
-	}
-	t.Logf("%d of %d starts abandoned", cut, len(starts))
-}
-
 // TestScoredIsScoreMap: the step of a candidate that exchange returns
 // (scored) has the score scoreMap gives its map, bit for bit — taken from
 // the exchange when the map's terms are the candidate's in its order,

@@ -26,20 +26,6 @@ const (
 	polishRhoMin      = 1e-10
 )
 
-// A start of a multi-start polish that crawls is abandoned (lpSolver.crawl):
-// crawlSteps steps in a row accepted, which together lowered the objective
-// by less than crawlGain of it, while the model's predicted decrease did
-// not grow crawlGrowth-fold (it would if the steps were gathering pace, as
-// a term of tiny frequency's do). Such a start sits on a slope it would
-// take hundreds of steps to descend at that pace, far more than its
-// remaining steps (docs/lp-design.md: on the Table 1 designs the starts
-// it ends finished ≥ 5.7 times above their level's best).
-const (
-	crawlSteps  = 10
-	crawlGain   = 1e-3
-	crawlGrowth = 2
-)
-
 // polish improves (ω, α) on the fitting set and returns the best iterate and
 // its objective. Coordinates that are not movable (the zero frequency, zero
 // modulation factors) stay where they are. A step whose LP fails ends it
@@ -65,9 +51,6 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 	if oneD {
 		trig, trial = &polishTrig{}, &polishTrig{}
 	}
-	// The objective before each step of the current run of accepted
-	// steps and the step's predicted decrease (s.crawl).
-	var run []crawlStep
 	for step := 0; step < polishMaxSteps && rho > polishRhoMin; step++ {
 		if err := s.ctx.Err(); err != nil {
 			return nil, nil, 0, err
@@ -153,22 +136,10 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 		}
 		F2 := f.normOf(r2)
 		ratio := (F - F2) / pred
-		if s.crawl {
-			if ratio > 0.01 {
-				run = append(run, crawlStep{F, pred})
-			} else {
-				run = run[:0]
-			}
-		}
 		if ratio > 0.01 {
 			omega, alpha, r, F = om2, al2, r2, F2
 			it, spent = nil, it
 			trig, trial = trial, trig
-		}
-		if k := len(run); k >= crawlSteps {
-			if first := run[k-crawlSteps]; first.F-F < crawlGain*first.F && pred < crawlGrowth*first.pred {
-				break // a crawl: see crawlSteps
-			}
 		}
 		switch {
 		case ratio > 0.75:
@@ -179,10 +150,6 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 	}
 	return omega, alpha, F, nil
 }
-
-// crawlStep is an accepted polish step: the objective before it and its
-// predicted decrease.
-type crawlStep struct{ F, pred float64 }
 
 // polishIterate is what a polish step's LP takes from the iterate (ω, α)
 // besides the trust region: for each step variable (refs) its column v[2k]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -119,6 +120,9 @@ func TestEmittedAgree(t *testing.T) {
 		cases = golden
 	}
 	gs := generateCases(t, cases)
+	if !testing.Short() {
+		gs = append(gs, generateCase(t, "ExpChi2HugePsi", expChi2HugePsi(), Fast))
+	}
 	gs = append(gs, tablesVariants(t, cases)...)
 	var ems []emitted
 	for _, g := range gs {
@@ -135,15 +139,57 @@ func TestEmittedAgree(t *testing.T) {
 		}
 		writeF64(t, filepath.Join(dump, g.name+".in"), flat)
 	}
+	// One go command builds, vets and runs the module: -vet=all runs every
+	// go vet check, -gcflags=-m prints the inliner's decisions for the
+	// package under test (a separate go vet and go build loaded,
+	// type-checked and compiled it again).
 	start := time.Now()
-	goRun(t, dir, nil, "vet", "./...")
-	t.Logf("go vet: %v", time.Since(start))
-	start = time.Now()
-	goRun(t, dir, []string{"FEATMAP_DUMP=" + dump, "FEATMAP_ALLOC_INPUTS=64"},
-		"test", "-count=1", "-run", "^(TestDump|TestAllocs|TestSlicePanics)$", ".")
-	t.Logf("go test: %v", time.Since(start))
+	out := goRun(t, dir, []string{"FEATMAP_DUMP=" + dump, "FEATMAP_ALLOC_INPUTS=64"},
+		"test", "-vet=all", "-gcflags=-m", "-count=1", "-run", "^(TestDump|TestAllocs|TestSlicePanics)$", ".")
+	t.Logf("go test -vet=all -gcflags=-m: %v", time.Since(start))
+	checkInlinable(t, out, gs)
 	for _, g := range gs {
 		t.Run(g.name, func(t *testing.T) { checkAgreement(t, g, dump) })
+	}
+}
+
+// expChi2HugePsi is testmaps.ExpChi21 with the weights of its χ² map ψ
+// raised to 10³⁰⁸: ψ(x) reaches 1.3·10³⁰⁸ at x = MaxFloat64, beyond the
+// random stage's limit L = 2.2·10³⁰⁷, where ω·ψ overflows. It holds the
+// limit on ψ's values (a value beyond ±L is taken as ±L, limit.go) to its
+// promise: finite components within 1/√m.
+func expChi2HugePsi() fmap.Verified {
+	vm := testmaps.ExpChi21()
+	m := *vm.Map
+	m.Stages = slices.Clone(m.Stages)
+	pc := *m.Stages[0].PerCoordinate
+	f := *pc.Inner.Fourier
+	f.Terms = slices.Clone(f.Terms)
+	for i := range f.Terms {
+		f.Terms[i].Weight = 1e308
+	}
+	pc.Inner.Fourier = &f
+	m.Stages[0].PerCoordinate = &pc
+	return fmap.Verified{Map: &m, Verification: vm.Verification}
+}
+
+// checkInlinable checks, in the compiler's -m output for the module, that
+// the N and dispatcher of every map with a table or pieces can be inlined:
+// that is what makes N as cheap in a caller's loop as NSlice (see
+// emitter.dispatcher); a cost above the inliner's budget would leave two
+// calls per input instead of one.
+func checkInlinable(t *testing.T, out string, gs []generatedCase) {
+	t.Helper()
+	for _, g := range gs {
+		if g.p.table == nil && g.p.pieces == nil {
+			continue
+		}
+		e := &emitter{p: g.p}
+		for _, fn := range []string{g.p.name, e.dispatchName()} {
+			if !strings.Contains(out, ": can inline "+fn+"\n") {
+				t.Errorf("%s: the compiler does not inline %s", g.name, fn)
+			}
+		}
 	}
 }
 
@@ -171,8 +217,35 @@ func checkAgreement(t *testing.T, g generatedCase, dump string) {
 	ref := make([]float64, d)
 	var worstPiece, worstExact float64
 	fails := 0
+	// Beyond the limit L an input coordinate is taken as ±L, as the
+	// file says: N there is N at the input within ±L, bit for bit.
+	if lim := inputLimit(p); !math.IsInf(lim, 1) {
+		n := 0
+		for i, x := range g.in.xs[:g.in.edges] {
+			c := limited(x, lim)
+			if c == nil {
+				continue
+			}
+			n++
+			j := limitedIndex(g.in, c)
+			for k := range d {
+				if !sameBits64(out64[i*d+k], out64[j*d+k]) {
+					t.Errorf("%s(%v)[%d] = %v, N at the input taken within ±L = %v: %v", g.name, x, k, out64[i*d+k], lim, out64[j*d+k])
+					break
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("no input beyond the limit L = %v", lim)
+		}
+	}
 	for i, x := range g.in.xs {
 		fmap.RowFeatures(m.Map, ref, x)
+		if p.nys != nil && finiteAll(x) && !finiteAll(out64[i*d:(i+1)*d]) && !nysUndefined(p.nys.s.Kernel, x) {
+			if fails++; fails <= 5 {
+				t.Errorf("%s(%v) = %v: non-finite components where the kernel is defined", g.name, x, out64[i*d:(i+1)*d])
+			}
+		}
 		if p.nys != nil {
 			// A Nyström map's N is the reference evaluator bit for bit
 			// (its kernel, additive ones included, computed the same way).
@@ -227,6 +300,22 @@ func checkAgreement(t *testing.T, g generatedCase, dump string) {
 	if lim := math.Max(p.budget, 4*0x1p-24*r2); !(k32 <= lim) {
 		t.Errorf("float32 kernel error added %.3g exceeds %.3g", k32, lim)
 	}
+}
+
+// nysUndefined reports whether the finite input x is one where a Nyström
+// map's file allows non-finite components: a coordinate outside the
+// kernel's definition (negative for an additive or the exp-χ² kernel,
+// x + c < 0 for a skewed one).
+func nysUndefined(k fmap.Kernel, x []float64) bool {
+	for _, v := range x {
+		switch {
+		case (k.Homogeneous() || k.Type == fmap.ExpChi2) && v < 0:
+			return true
+		case k.Skewed() && v+k.C < 0:
+			return true
+		}
+	}
+	return false
 }
 
 func sameBits64(a, b float64) bool {
@@ -341,15 +430,27 @@ func compare(p *plan, x, got, ref []float64, round float64) string {
 		return ""
 	}
 	if phase := phaseSize(p.m, x); phase >= 1e9 {
-		// The phases keep no correct digit (ω·x may even overflow in one
-		// evaluation and not in the other): every component must be NaN
-		// or bounded by its term's √α (by √(2/m) or 1/√m for random
-		// features).
-		bound := componentLimit(p) * (1 + 1e-9)
+		// The phases keep no correct digit (the reference's ω·x may even
+		// overflow), but what the files promise holds: every component is
+		// finite and bounded by its term's √α (by √(2/m) or 1/√m for
+		// random features, ‖z‖ + ‖μ‖ after a projection), and ‖Ψ‖² by
+		// their sum. An axis in the domain takes its cos/sin values from
+		// the pieces, which may pass 1 by their error target.
+		bounds, total := componentBounds(p)
+		slack := 1e-9 + round
+		var pieces float64
+		if p.inPieces(x) {
+			pieces = p.pieceTarget() * math.Sqrt(total)
+		}
+		n2 := 0.0
 		for k := range got {
-			if !math.IsNaN(got[k]) && !(math.Abs(got[k]) <= bound) {
-				return fmt.Sprintf("component %d is %v, beyond √Σα = %v", k, got[k], bound)
+			if b := bounds[k]*(1+slack) + pieces; !(math.Abs(got[k]) <= b) {
+				return fmt.Sprintf("component %d is %v, want a finite value within %v (its term's bound)", k, got[k], b)
 			}
+			n2 += got[k] * got[k]
+		}
+		if lim := total*(1+2*slack) + 2*pieces*math.Sqrt(total) + pieces*pieces; !(n2 <= lim) {
+			return fmt.Sprintf("‖Ψ‖² = %v, want at most %v", n2, lim)
 		}
 		return ""
 	}
@@ -406,17 +507,55 @@ func compare(p *plan, x, got, ref []float64, round float64) string {
 	return ""
 }
 
-// componentLimit is the largest |Ψ_j| of the map at any input: √Σα of a
-// Fourier map, the scale of random features.
-func componentLimit(p *plan) float64 {
-	if p.rnd != nil && p.rnd.lin != nil {
-		// |Ψ_i| = |P_i·(z − μ)| ≤ ‖z‖ + ‖μ‖ (P's rows are unit vectors).
-		return math.Sqrt2 + norm(p.rnd.lin.Mean)
+// componentBounds returns the largest |Ψ_j| of every component of the map
+// at any finite input, as the files state it, and the largest ‖Ψ‖²: √α of
+// its term for a Fourier or modulation map (‖Ψ‖² ≤ Σα), the scale of
+// random features (‖Ψ‖² ≤ 1 for cos-sin pairs, 2 for phases), ‖z‖ + ‖μ‖
+// after a projection (P's rows are orthonormal, ‖z‖ ≤ √2).
+func componentBounds(p *plan) (bounds []float64, total float64) {
+	bounds = make([]float64, p.dim)
+	fill := func(b float64) {
+		for k := range bounds {
+			bounds[k] = b
+		}
 	}
-	if p.rnd != nil {
-		return p.rnd.scale
+	switch {
+	case p.rnd != nil && p.rnd.lin != nil:
+		b := math.Sqrt2 + norm(p.rnd.lin.Mean)
+		fill(b)
+		return bounds, b * b
+	case p.rnd != nil:
+		fill(p.rnd.scale)
+		if p.rnd.r.Features == fmap.Phase {
+			return bounds, 2
+		}
+		return bounds, 1
 	}
-	return math.Sqrt(p.m.Signature(make([]float64, p.in)))
+	k := 0
+	for _, t := range p.m.Terms {
+		n := 0
+		for _, w := range t.Freq {
+			if w != 0 {
+				n++
+			}
+		}
+		c := 2
+		switch {
+		case n == 0:
+			c = 1
+		case p.m.Form == fmap.Modulation:
+			c = 1 << n
+		}
+		for range c {
+			bounds[k] = math.Sqrt(t.Weight)
+			k++
+		}
+		total += t.Weight
+	}
+	if k != p.dim {
+		panic(fmt.Sprintf("componentBounds: %d components for D = %d", k, p.dim))
+	}
+	return bounds, total
 }
 
 // norm is the Euclidean norm of v, without underflow for tiny components.

@@ -102,6 +102,7 @@ func TestBlocksAgree(t *testing.T) {
 		name string
 		vm   fmap.Verified
 		xs   [][]float64
+		huge int // xs[huge:] have every coordinate ±MaxFloat64
 	}
 	var cs []bcase
 	for _, c := range []struct {
@@ -124,7 +125,18 @@ func TestBlocksAgree(t *testing.T) {
 		nan, inf := append([]float64(nil), xs[0]...), append([]float64(nil), xs[1]...)
 		nan[0], inf[0] = math.NaN(), math.Inf(1)
 		xs = append([][]float64{lo, hi, nan, inf}, xs...)
-		cs = append(cs, bcase{c.name, c.vm, xs})
+		huge := len(xs)
+		for _, sign := range []float64{1, -1, 0} {
+			x := make([]float64, m.InDim)
+			for j := range x {
+				x[j] = sign * math.MaxFloat64
+				if sign == 0 {
+					x[j] = math.Copysign(math.MaxFloat64, float64(j%2)-0.5)
+				}
+			}
+			xs = append(xs, x)
+		}
+		cs = append(cs, bcase{c.name, c.vm, xs, huge})
 	}
 	var ems []emitted
 	for _, c := range cs {
@@ -148,9 +160,8 @@ func TestBlocksAgree(t *testing.T) {
 		}
 		writeF64(t, filepath.Join(dump, c.name+".in"), flat)
 	}
-	goRun(t, dir, nil, "vet", "./...")
 	goRun(t, dir, []string{"FEATMAP_DUMP=" + dump, "FEATMAP_ALLOC_INPUTS=4"},
-		"test", "-count=1", "-run", "^(TestDump|TestAllocs|TestSlicePanics)$", ".")
+		"test", "-vet=all", "-count=1", "-run", "^(TestDump|TestAllocs|TestSlicePanics)$", ".")
 	for _, c := range cs {
 		t.Run(c.name, func(t *testing.T) {
 			m := c.vm.Map
@@ -169,7 +180,33 @@ func TestBlocksAgree(t *testing.T) {
 				shapes = append(shapes, s)
 			}
 			worst, worstScaled, maxPhase := 0.0, 0.0, 0.0
-			for i, x := range c.xs {
+			for i, x := range c.xs[c.huge:] {
+				// No phase keeps a correct digit, but the file's promise
+				// holds: finite components, block g's within s_g times
+				// its random features' scale.
+				i += c.huge
+				for j := range d {
+					if !sameBits64(sl64[i*d+j], out64[i*d+j]) {
+						t.Fatalf("input %d component %d: the slice differs from the scalar function", i, j)
+					}
+				}
+				o := 0
+				for g, b := range m.Blocks().Parts {
+					s := shapes[g].Random
+					scale := math.Sqrt(1 / float64(s.Frequencies()))
+					if s.Features == fmap.Phase {
+						scale = math.Sqrt(2 / float64(s.Frequencies()))
+					}
+					lim := b.Scale * scale * (1 + 1e-9)
+					for j := o; j < o+b.Dim(); j++ {
+						if !(math.Abs(out64[i*d+j]) <= lim) {
+							t.Fatalf("%v: component %d (block %d) = %v, want a finite value within %v", x, j, g, out64[i*d+j], lim)
+						}
+					}
+					o += b.Dim()
+				}
+			}
+			for i, x := range c.xs[:c.huge] {
 				// The phases' size bounds the rounding of any two
 				// evaluations (as for the other random maps: compare).
 				phase := 0.0
@@ -221,7 +258,7 @@ func TestBlocksAgree(t *testing.T) {
 				}
 			}
 			if mod := m.Model; mod != nil {
-				checkBlocksModel(t, c.name, m, c.xs, dump)
+				checkBlocksModel(t, c.name, m, c.xs[:c.huge], dump)
 			}
 			t.Logf("%s: D = %d, %d inputs: max |N(x) − Eval(x)|/‖Eval(x)‖ = %.3g (largest phase %.4g); at most %.3g of the tolerance max(1e-14, 2e-15·(32 + 4·phase))",
 				c.name, d, len(c.xs), worst, maxPhase, worstScaled)

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -228,13 +229,28 @@ func negativeText(m *shape) string {
 		nf = "An input with a NaN or ±Inf coordinate gives NaN in every component."
 	}
 	if !m.Homogeneous() {
-		return nf + " Very large inputs, where ω·x keeps no correct digit, still give bounded components (|Ψ_j| ≤ √α of its term) but not meaningful ones."
+		s := nf + " Very large inputs, where ω·x keeps no correct digit, still give bounded components (|Ψ_j| ≤ √α of its term) but not meaningful ones"
+		what, sum := "an input", "max|ω|"
+		if m.InDim > 1 {
+			what, sum = "a coordinate", "max Σᵢ|ωᵢ| over the terms"
+		}
+		return s + limitText(phaseLimit(m), what, sum, "ω·x")
 	}
 	neg := "x < 0 gives −Ψ(|x|) (the positive-definite extension sign(x)·sign(y)·K(|x|, |y|))"
 	if m.Negative == fmap.NegativeZero {
 		neg = "x < 0 gives zeros"
 	}
 	return "x = 0 gives zeros; " + neg + "; " + nf
+}
+
+// limitText ends the sentence on very large inputs: with a limit L
+// (limit.go), that what beyond ±L is taken as ±L, L = MaxFloat64/(2·sum),
+// so that no phase overflows.
+func limitText(lim float64, what, sum, phase string) string {
+	if math.IsInf(lim, 1) {
+		return "."
+	}
+	return fmt.Sprintf("; %s beyond ±L = %s (MaxFloat64/(2·%s)) is taken as ±L, so that no %s overflows.", what, strconv.FormatFloat(lim, 'g', -1, 64), sum, phase)
 }
 
 // specLines opens the header after its first line: the spec's path and
@@ -408,8 +424,52 @@ func (e *emitter) piecesText() string {
 	} else {
 		where = fmt.Sprintf("x in [%s, %s) (%d pieces of width %s)", num(pc.start()), num(pc.end()), pc.count, num(pc.h))
 	}
-	return fmt.Sprintf("%s evaluates Ψ by polynomials of degree %d in the position within the piece (Horner's rule). Measured against the reference evaluator at %d points, ‖Ψ̃(x) − Ψ(x)‖ ≤ %s·‖Ψ(x)‖ (target %s), which adds at most %s to the kernel error on the domain: within the budget %s = 1e-3 × the L∞ error.",
-		where, pc.deg, pc.points, g4(pc.err), g4(pc.target), g4(pc.addedError()), g4(e.p.budget))
+	return fmt.Sprintf("%s evaluates Ψ by polynomials of degree %d in the position within the piece (Horner's rule)%s. Measured against the reference evaluator at %d points, ‖Ψ̃(x) − Ψ(x)‖ ≤ %s·‖Ψ(x)‖ (target %s), which adds at most %s to the kernel error on the domain: within the budget %s = 1e-3 × the L∞ error.",
+		where, pc.deg, e.exactText(", except "), pc.points, g4(pc.err), g4(pc.target), g4(pc.addedError()), g4(e.p.budget))
+}
+
+// exactText describes the components the pieces' fast path computes by
+// formula (pieces.exact), after prefix; "" when there are none.
+func (e *emitter) exactText(prefix string) string {
+	pc := e.p.pieces
+	if len(pc.exact) == 0 {
+		return ""
+	}
+	var js []string
+	for _, c := range pc.exact {
+		js = append(js, strconv.Itoa(c.j))
+	}
+	what := "the constant √α"
+	if m := e.p.m; m.Transform == fmap.Log {
+		what = "x·√α"
+		if m.Gamma == 1 {
+			what = "√x·√α"
+		}
+	}
+	noun := "component"
+	if len(js) > 1 {
+		noun = "components"
+	}
+	return fmt.Sprintf("%s%s %s, %s of a zero-frequency term, computed as in the formula", prefix, noun, strings.Join(js, ", "), what)
+}
+
+// columnsText says which component column j of the pieces' table holds.
+func (e *emitter) columnsText() string {
+	pc := e.p.pieces
+	shift := pc.cols[0]
+	for c, j := range pc.cols {
+		if j != c+shift {
+			var js []string
+			for _, j := range pc.cols {
+				js = append(js, strconv.Itoa(j))
+			}
+			return fmt.Sprintf("the j-th (from 0) of the components %s", strings.Join(js, ", "))
+		}
+	}
+	if shift == 0 {
+		return "component j"
+	}
+	return fmt.Sprintf("component j+%d", shift)
 }
 
 // formulaText describes the exact evaluation.
@@ -542,8 +602,8 @@ func (e *emitter) docSpecial() []string {
 
 func (e *emitter) docPoly() string {
 	pc := e.p.pieces
-	return fmt.Sprintf("%s[i][j][p] is the coefficient of s^p of component j on piece i, s ∈ [−1/2, 1/2) the position within the piece: Chebyshev interpolants of the reference evaluator, measured error %s relative to ‖Ψ(x)‖.",
-		e.polyName(), g4(pc.err))
+	return fmt.Sprintf("%s[i][j][p] is the coefficient of s^p of %s on piece i, s ∈ [−1/2, 1/2) the position within the piece: Chebyshev interpolants of the reference evaluator, measured error %s relative to ‖Ψ(x)‖%s.",
+		e.polyName(), e.columnsText(), g4(pc.err), e.exactText(" with "))
 }
 
 func (e *emitter) docAxisPoly(i int) string {

@@ -81,9 +81,19 @@ func randomNegativeText(m *shape) string {
 		if m.Random.Features == fmap.Phase {
 			zn = "‖z‖ ≤ √2"
 		}
-		return s + fmt.Sprintf(" Very large inputs, where ωᵢ·t keeps no correct digit, still give bounded components (%s, %s) but not meaningful ones.", bound, zn)
+		return s + fmt.Sprintf(" Very large inputs, where ωᵢ·t keeps no correct digit, still give bounded components (%s, %s) but not meaningful ones", bound, zn) + randomLimitText(m)
 	}
-	return s + fmt.Sprintf(" Very large inputs, where ωᵢ·t keeps no correct digit, still give bounded components (|Ψ_j| ≤ %s) but not meaningful ones.", componentBound(m.Random))
+	return s + fmt.Sprintf(" Very large inputs, where ωᵢ·t keeps no correct digit, still give bounded components (|Ψ_j| ≤ %s) but not meaningful ones", componentBound(m.Random)) + randomLimitText(m)
+}
+
+// randomLimitText ends the sentence on very large inputs with the limit L
+// of the random features' arguments (limit.go), if any.
+func randomLimitText(m *shape) string {
+	what := "an input coordinate"
+	if m.Inner != nil {
+		what = "a value of ψ"
+	}
+	return limitText(randomLimit(m.Random), what, "max Σⱼ|ωᵢⱼ| over the frequencies", "ωᵢ·t")
 }
 
 // randomParameterLines lists the per-coordinate map's parameters and says

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // tableLookup returns, for an integer x in lo..hi, the table row:
@@ -70,14 +71,12 @@ func plusLo(lo int) string {
 // find the piece, evaluate every component into the sink, then the sink's
 // done (return or continue).
 func (e *emitter) piecesBlock(k sink) []jen.Code {
-	set := func(j int, v jen.Code) jen.Code {
-		if c, ok := e.p.constants[j]; ok {
-			v = e.lit.f64(c)
-		}
-		return k.assign(j, v)
-	}
-	pre, st := e.polyIf(e.p.pieces, e.polyName(), k.x64, e.p.dim, set, k.done)
-	return append(pre, st)
+	pc := e.p.pieces
+	pre, init, cond := e.pieceIndex(pc, k.x64)
+	body := e.pieceLocal(pc, e.polyName())
+	body = append(body, e.pieceComps(pc, "s", k.x64, k.assign)...)
+	body = append(body, k.done)
+	return append(pre, jen.If(init, cond).Block(body...))
 }
 
 // polyIf returns the statements that evaluate the pieces pc (coefficient
@@ -86,16 +85,49 @@ func (e *emitter) piecesBlock(k sink) []jen.Code {
 //	b := math.Float64bits(x)                         // binade pieces only
 //	if <x in piece j> { s := …; c := &table[j]; set(0, …); …; tail }
 //
-// The if statement is returned separately so that the caller can add an
-// else branch.
-func (e *emitter) polyIf(pc *pieces, table string, x func() *jen.Statement, dim int, set func(j int, v jen.Code) jen.Code, tail ...jen.Code) ([]jen.Code, *jen.Statement) {
-	var pre, body []jen.Code
-	var init, cond jen.Code
-	switch pc.kind {
-	case binade:
-		pre = append(pre, jen.Id("b").Op(":=").Qual("math", "Float64bits").Call(x()))
-		init = jen.Id("j").Op(":=").Id("b").Op(">>").Add(integer(mantBits - pc.k)).Op("-").Add(integer(int(pc.first)))
-		cond = jen.Id("j").Op("<").Add(integer(pc.count))
+// set(j, v) receives column j of the table. The if statement is returned
+// separately so that the caller can add an else branch.
+func (e *emitter) polyIf(pc *pieces, table string, x func() *jen.Statement, set func(j int, v jen.Code) jen.Code, tail ...jen.Code) ([]jen.Code, *jen.Statement) {
+	pre, init, cond := e.pieceIndex(pc, x)
+	body := e.pieceLocal(pc, table)
+	for j := range pc.coef[0] {
+		body = append(body, set(j, e.pieceHorner(pc, j, "s")))
+	}
+	body = append(body, tail...)
+	return pre, jen.If(init, cond).Block(body...)
+}
+
+// pieceIndex returns the statements before the if that finds the piece of
+// the float64 expression x, and its init and condition; inside, j (an
+// integer) is the piece and, for uniform pieces, u the position in units
+// of the width:
+//
+//	b := math.Float64bits(x); if j := b>>(52−k) − first; j < count   // binade
+//	if u := (x − lo)·(1/h); u >= 0 && u < count                      // uniform
+func (e *emitter) pieceIndex(pc *pieces, x func() *jen.Statement) (pre []jen.Code, init, cond jen.Code) {
+	if pc.kind == binade {
+		pre = []jen.Code{jen.Id("b").Op(":=").Qual("math", "Float64bits").Call(x())}
+		return pre, jen.Id("j").Op(":=").Add(e.binadeIndex(pc, jen.Id("b"))), jen.Id("j").Op("<").Add(integer(pc.count))
+	}
+	u := x()
+	if pc.lo != 0 {
+		u = jen.Parens(x().Op("-").Add(e.lit.f64(pc.lo)))
+	}
+	return nil, jen.Id("u").Op(":=").Add(u).Op("*").Add(e.lit.f64(pc.invH)),
+		jen.Id("u").Op(">=").Lit(0).Op("&&").Id("u").Op("<").Add(integer(pc.count))
+}
+
+// binadeIndex is the piece of the bits b: b>>(52−k) − first.
+func (e *emitter) binadeIndex(pc *pieces, b *jen.Statement) *jen.Statement {
+	return b.Op(">>").Add(integer(mantBits - pc.k)).Op("-").Add(integer(int(pc.first)))
+}
+
+// pieceLocal returns the statements that compute the local variable s
+// from b or u (see pieceIndex) and, when table is not empty, the piece
+// j := int(u) (uniform pieces) and its coefficients c := &table[j].
+func (e *emitter) pieceLocal(pc *pieces, table string) []jen.Code {
+	var body []jen.Code
+	if pc.kind == binade {
 		bits := jen.Id("b")
 		if pc.k > 0 {
 			bits = bits.Op("<<").Add(integer(pc.k))
@@ -103,29 +135,55 @@ func (e *emitter) polyIf(pc *pieces, table string, x func() *jen.Statement, dim 
 		body = append(body, jen.Id("s").Op(":=").Qual("math", "Float64frombits").Call(
 			bits.Op("&").Add(hex(mantMask)).Op("|").Add(hex(oneBits)),
 		).Op("-").Lit(1.5))
-	default:
-		u := x()
-		if pc.lo != 0 {
-			u = jen.Parens(x().Op("-").Add(e.lit.f64(pc.lo)))
+	} else {
+		j := jen.Int().Call(jen.Id("u"))
+		if table != "" {
+			body = append(body, jen.Id("j").Op(":=").Add(j))
+			j = jen.Id("j")
 		}
-		init = jen.Id("u").Op(":=").Add(u).Op("*").Add(e.lit.f64(pc.invH))
-		cond = jen.Id("u").Op(">=").Lit(0).Op("&&").Id("u").Op("<").Add(integer(pc.count))
-		body = append(body,
-			jen.Id("j").Op(":=").Int().Call(jen.Id("u")),
-			jen.Id("s").Op(":=").Id("u").Op("-").Float64().Call(jen.Id("j")).Op("-").Lit(0.5),
-		)
+		body = append(body, jen.Id("s").Op(":=").Id("u").Op("-").Float64().Call(j).Op("-").Lit(0.5))
 	}
-	body = append(body, jen.Id("c").Op(":=").Op("&").Id(table).Index(jen.Id("j")))
-	for j := range dim {
-		coef := func(p int) jen.Code { return jen.Id("c").Index(integer(j)).Index(integer(p)) }
-		v := jen.Add(coef(pc.deg)).Op("*").Id("s").Op("+").Add(coef(pc.deg - 1))
-		for p := pc.deg - 2; p >= 0; p-- {
-			v = jen.Parens(v).Op("*").Id("s").Op("+").Add(coef(p))
-		}
-		body = append(body, set(j, v))
+	if table != "" {
+		body = append(body, jen.Id("c").Op(":=").Op("&").Id(table).Index(jen.Id("j")))
 	}
-	body = append(body, tail...)
-	return pre, jen.If(init, cond).Block(body...)
+	return body
+}
+
+// pieceHorner is column j of the coefficients c at s by Horner's rule.
+func (e *emitter) pieceHorner(pc *pieces, j int, s string) jen.Code {
+	coef := func(p int) jen.Code { return jen.Id("c").Index(integer(j)).Index(integer(p)) }
+	v := jen.Add(coef(pc.deg)).Op("*").Id(s).Op("+").Add(coef(pc.deg - 1))
+	for p := pc.deg - 2; p >= 0; p-- {
+		v = jen.Parens(v).Op("*").Id(s).Op("+").Add(coef(p))
+	}
+	return v
+}
+
+// pieceComps assigns every component of a 1-D map's piece: the exact ones
+// (amplitude times √α, as the exact evaluation computes them) and the
+// table's columns by Horner's rule in s.
+func (e *emitter) pieceComps(pc *pieces, s string, x func() *jen.Statement, assign func(j int, v jen.Code) jen.Code) []jen.Code {
+	var body []jen.Code
+	for _, c := range pc.exact {
+		body = append(body, assign(c.j, e.exactExpr(c, x)))
+	}
+	for col, j := range pc.cols {
+		body = append(body, assign(j, e.pieceHorner(pc, col, s)))
+	}
+	return body
+}
+
+// exactExpr is the emitted value of the exact component c at the float64
+// expression x (positive for the log transform): see pieces.exactValue.
+func (e *emitter) exactExpr(c exactComp, x func() *jen.Statement) jen.Code {
+	m := e.p.m
+	switch {
+	case m.Transform != fmap.Log:
+		return e.lit.f64(c.w)
+	case m.Gamma == 1:
+		return jen.Qual("math", "Sqrt").Call(x()).Op("*").Add(e.lit.f64(c.w))
+	}
+	return x().Op("*").Add(e.lit.f64(c.w))
 }
 
 // sink says where a fast path writes: the output array variable, the

@@ -33,27 +33,56 @@ func (e *emitter) generalBody() []jen.Code {
 }
 
 // finiteCheck returns NaN components unless every input is finite
-// (shift-invariant maps).
+// (shift-invariant maps), and takes a finite input coordinate beyond ±L,
+// the map's phaseLimit, as ±L (limit.go): one comparison per coordinate
+// against L instead of MaxFloat64, the rest only beyond L.
 func (e *emitter) finiteCheck() []jen.Code {
-	var cond *jen.Statement
+	lim := phaseLimit(e.p.m)
+	var names []string
 	var body []jen.Code
 	if e.p.in == 1 {
-		cond = jen.Qual("math", "Abs").Call(jen.Id("x")).Op("<=").Qual("math", "MaxFloat64")
+		names = []string{"x"}
 	} else {
-		var names, vals []jen.Code
+		var ids, vals []jen.Code
 		for i := range e.p.in {
-			names = append(names, jen.Id(fmt.Sprintf("x%d", i)))
+			names = append(names, fmt.Sprintf("x%d", i))
+			ids = append(ids, jen.Id(names[i]))
 			vals = append(vals, jen.Id("x").Index(integer(i)))
-			c := jen.Qual("math", "Abs").Call(jen.Id(fmt.Sprintf("x%d", i))).Op("<=").Qual("math", "MaxFloat64")
+		}
+		body = append(body, jen.List(ids...).Op(":=").List(vals...))
+	}
+	// within is |x_i| <= bound for every coordinate.
+	within := func(bound func() jen.Code) *jen.Statement {
+		var cond *jen.Statement
+		for _, n := range names {
+			c := jen.Qual("math", "Abs").Call(jen.Id(n)).Op("<=").Add(bound())
 			if cond == nil {
 				cond = c
 			} else {
 				cond = cond.Op("&&").Add(c)
 			}
 		}
-		body = append(body, jen.List(names...).Op(":=").List(vals...))
+		return cond
 	}
-	return append(body, jen.If(jen.Op("!").Parens(cond)).Block(append(nanFill(), jen.Return())...))
+	maxF := func() jen.Code { return jen.Qual("math", "MaxFloat64") }
+	nonFinite := jen.If(jen.Op("!").Parens(within(maxF))).Block(append(nanFill(), jen.Return())...)
+	if math.IsInf(lim, 1) {
+		return append(body, nonFinite)
+	}
+	l := func() jen.Code { return e.lit.f64(lim) }
+	var ids, clamped []jen.Code
+	for _, n := range names {
+		ids = append(ids, jen.Id(n))
+		clamped = append(clamped, jen.Max(jen.Op("-").Add(l()), jen.Min(jen.Id(n), l())))
+	}
+	if len(names) == 1 {
+		clamped = []jen.Code{jen.Qual("math", "Copysign").Call(l(), jen.Id("x"))}
+	}
+	return append(body, jen.If(jen.Op("!").Parens(within(l))).Block(
+		nonFinite,
+		jen.Comment("Beyond ±L no ω·x keeps a correct digit; at ±L none overflows."),
+		jen.List(ids...).Op("=").List(clamped...),
+	))
 }
 
 // axisArg returns the argument variable of axis i: t = log x (log
@@ -129,7 +158,7 @@ func (e *emitter) axisTrig() []jen.Code {
 			return jen.Id(c).Op("=").Add(v)
 		}
 		x := func() *jen.Statement { return jen.Id(e.axisArg(i)) }
-		pre, st := e.polyIf(pc, e.axisPolyName(i), x, 2*len(ax.freqs), set)
+		pre, st := e.polyIf(pc, e.axisPolyName(i), x, set)
 		body = append(body, pre...)
 		body = append(body, st.Else().Block(e.sincosAxis(i, "=")...))
 	}

@@ -75,6 +75,9 @@ func (e *emitter) randomBody(is32 bool) []jen.Code {
 		return jen.Op("!").Parens(jen.Qual("math", "Abs").Call(v).Op("<=").Qual("math", "MaxFloat64"))
 	}
 	args := jen.Id(e.argsName())
+	// lim is L: random-feature arguments beyond ±L are taken as ±L, so
+	// that no phase overflows (limit.go); +Inf: none can.
+	lim := randomLimit(rp.r)
 	var body []jen.Code
 	if rp.inner != nil {
 		// t = [ψ(x_1), …, ψ(x_n)]; zeros unless every value is finite.
@@ -90,18 +93,43 @@ func (e *emitter) randomBody(is32 bool) []jen.Code {
 				jen.Id(ip.name).Call(innerOut(jen.Id("j")), in64(jen.Id("a"))),
 			))
 		}
-		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("a")).Op(":=").Range().Id("t")).Block(
-			jen.If(notFinite(jen.Id("a"))).Block(zero...),
-		))
+		if math.IsInf(lim, 1) {
+			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("a")).Op(":=").Range().Id("t")).Block(
+				jen.If(notFinite(jen.Id("a"))).Block(zero...),
+			))
+		} else {
+			// One comparison per value against L; beyond it, zeros for
+			// a non-finite value, else ±L (limit.go).
+			body = append(body, jen.For(jen.List(jen.Id("j"), jen.Id("a")).Op(":=").Range().Id("t")).Block(
+				jen.If(jen.Op("!").Parens(jen.Qual("math", "Abs").Call(jen.Id("a")).Op("<=").Add(e.lit.f64(lim)))).Block(
+					jen.If(notFinite(jen.Id("a"))).Block(zero...),
+					jen.Id("t").Index(jen.Id("j")).Op("=").Qual("math", "Copysign").Call(e.lit.f64(lim), jen.Id("a")),
+				),
+			))
+		}
 		return append(body, e.features(is32)...)
 	}
-	// Zeros unless every input is finite.
+	clamp := !math.IsInf(lim, 1) // only in the identity transform
+	l := func() jen.Code { return e.lit.f64(lim) }
+	// Zeros unless every input is finite. With a limit L, the loop over
+	// the inputs only compares each with L: big, if one is beyond it
+	// (NaN included), has the inputs checked for non-finite ones and the
+	// arguments taken within ±L once t is built.
+	check := func(v jen.Code) jen.Code {
+		if !clamp {
+			return jen.If(notFinite(in64(v))).Block(zero...)
+		}
+		return jen.If(jen.Op("!").Parens(jen.Qual("math", "Abs").Call(in64(v)).Op("<=").Add(l()))).Block(
+			jen.Id("big").Op("=").True(),
+		)
+	}
+	if clamp {
+		body = append(body, jen.Id("big").Op(":=").False())
+	}
 	if p.in == 1 {
-		body = append(body, jen.If(notFinite(in64(jen.Id("x")))).Block(zero...))
+		body = append(body, check(jen.Id("x")))
 	} else {
-		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
-			jen.If(notFinite(in64(jen.Id("a")))).Block(zero...),
-		))
+		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("a")).Op(":=").Range().Id("x")).Block(check(jen.Id("a"))))
 	}
 	// targ is t_j of the input value v.
 	targ := func(v jen.Code) jen.Code {
@@ -114,17 +142,44 @@ func (e *emitter) randomBody(is32 bool) []jen.Code {
 		}
 		return jen.Qual("math", "Log").Call(jen.Qual("math", "Max").Call(arg, e.lit.f64(0x1p-1022)))
 	}
+	// within sets v (an element of t or its copy) to zeros for a
+	// non-finite value, else within ±L.
+	within := func(v func() *jen.Statement) []jen.Code {
+		return []jen.Code{
+			jen.If(notFinite(v())).Block(zero...),
+			v().Op("=").Max(jen.Op("-").Add(l()), jen.Min(v(), l())),
+		}
+	}
+	at := func(arr, j string) func() *jen.Statement {
+		return func() *jen.Statement { return jen.Id(arr).Index(jen.Id(j)) }
+	}
 	switch {
 	case p.in == 1:
 		body = append(body, jen.Id("t").Op(":=").Index(integer(1)).Float64().Values(targ(jen.Id("x"))))
+		if clamp {
+			body = append(body, jen.If(jen.Id("big")).Block(within(func() *jen.Statement { return jen.Id("t").Index(integer(0)) })...))
+		}
 	case rp.r.Transform != fmap.LogOffset && !is32:
 		body = append(body, jen.Id("t").Op(":=").Id("x"))
+		if clamp {
+			// A copy within ±L: x is the caller's.
+			body = append(body, jen.If(jen.Id("big")).Block(
+				jen.Id("c").Op(":=").Op("*").Id("x"),
+				jen.For(jen.Id("j").Op(":=").Range().Id("c")).Block(within(at("c", "j"))...),
+				jen.Id("t").Op("=").Op("&").Id("c"),
+			))
+		}
 	default:
 		body = append(body,
 			jen.Var().Id("t").Index(args.Clone()).Float64(),
 			jen.For(jen.List(jen.Id("j"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
 				jen.Id("t").Index(jen.Id("j")).Op("=").Add(targ(jen.Id("a"))),
 			))
+		if clamp {
+			body = append(body, jen.If(jen.Id("big")).Block(
+				jen.For(jen.Id("j").Op(":=").Range().Id("t")).Block(within(at("t", "j"))...),
+			))
+		}
 	}
 	return append(body, e.features(is32)...)
 }

@@ -44,6 +44,7 @@ func ExampleGenerate() {
 	// func Chi2Slice(dst, src []float64) {
 	// func Chi2F32(out *[Chi2Dim]float32, x float32) {
 	// func Chi2SliceF32(dst, src []float32) {
+	// func chi2Dispatch(out *[Chi2Dim]float64, x float64, general func(*[Chi2Dim]float64, float64)) {
 	// func chi2General(out *[Chi2Dim]float64, x float64) {
 	// func chi2Special(out *[Chi2Dim]float64, x float64) {
 }

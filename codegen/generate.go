@@ -327,15 +327,17 @@ type emitter struct {
 }
 
 // Names of the emitted identifiers.
-func (e *emitter) dimName() string     { return e.p.name + "Dim" }
-func (e *emitter) inName() string      { return e.p.name + "In" }
-func (e *emitter) sliceName() string   { return e.p.name + "Slice" }
-func (e *emitter) name32() string      { return e.p.name + "F32" }
-func (e *emitter) slice32Name() string { return e.p.name + "SliceF32" }
-func (e *emitter) tableName() string   { return e.p.priv + "Table" }
-func (e *emitter) table32Name() string { return e.p.priv + "Table32" }
-func (e *emitter) polyName() string    { return e.p.priv + "Poly" }
-func (e *emitter) generalName() string { return e.p.priv + "General" }
+func (e *emitter) dimName() string      { return e.p.name + "Dim" }
+func (e *emitter) inName() string       { return e.p.name + "In" }
+func (e *emitter) sliceName() string    { return e.p.name + "Slice" }
+func (e *emitter) name32() string       { return e.p.name + "F32" }
+func (e *emitter) slice32Name() string  { return e.p.name + "SliceF32" }
+func (e *emitter) tableName() string    { return e.p.priv + "Table" }
+func (e *emitter) table32Name() string  { return e.p.priv + "Table32" }
+func (e *emitter) polyName() string     { return e.p.priv + "Poly" }
+func (e *emitter) generalName() string  { return e.p.priv + "General" }
+func (e *emitter) dispatchName() string { return e.p.priv + "Dispatch" }
+func (e *emitter) pieceName() string    { return e.p.priv + "Piece" }
 func (e *emitter) axisPolyName(i int) string {
 	return fmt.Sprintf("%sAxis%dPoly", e.p.priv, i)
 }

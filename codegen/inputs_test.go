@@ -24,10 +24,87 @@ func (in *testInputs) add(dense bool, x ...float64) {
 
 // inputsFor returns the inputs for the map of p.
 func inputsFor(p *plan) *testInputs {
+	var in *testInputs
 	if p.in == 1 {
-		return inputs1D(p)
+		in = inputs1D(p)
+	} else {
+		in = inputsND(p)
 	}
-	return inputsND(p)
+	addLimited(in, inputLimit(p))
+	return in
+}
+
+// inputLimit is the limit L beyond which the map's N takes an input
+// coordinate as ±L (limit.go), +Inf for a map without one (and for random
+// features after a per-coordinate map, whose limit applies to ψ's values).
+func inputLimit(p *plan) float64 {
+	switch {
+	case p.rnd != nil && p.rnd.inner == nil:
+		return randomLimit(p.rnd.r)
+	case p.rnd == nil && p.nys == nil && p.anchor == nil && p.blocks == nil:
+		return phaseLimit(p.m)
+	}
+	return math.Inf(1)
+}
+
+// addLimited adds, for a map with a limit L, first among the edge inputs
+// (the allocation test takes the first 64), inputs at and just beyond ±L
+// on every coordinate at once and, for every edge input with a finite
+// coordinate beyond ±L, the input taken within ±L (limitedIndex finds
+// it): checkAgreement holds N of the one to N of the other bit for bit.
+func addLimited(in *testInputs, lim float64) {
+	if math.IsInf(lim, 1) {
+		return
+	}
+	n := len(in.xs[0])
+	for _, v := range []float64{lim, math.Nextafter(lim, math.Inf(1)), 2 * lim} {
+		for _, sign := range []float64{1, -1} {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = sign * v
+			}
+			in.xs = slices.Insert(in.xs, 0, x)
+			in.dense = slices.Insert(in.dense, 0, false)
+			in.edges++
+		}
+	}
+	var add [][]float64
+	for _, x := range in.xs[:in.edges] {
+		if c := limited(x, lim); c != nil && limitedIndex(in, c) < 0 && !slices.ContainsFunc(add, func(y []float64) bool { return slices.Equal(c, y) }) {
+			add = append(add, c)
+		}
+	}
+	in.xs = slices.Insert(in.xs, 0, add...)
+	in.dense = slices.Insert(in.dense, 0, make([]bool, len(add))...)
+	in.edges += len(add)
+}
+
+// limited returns x with every coordinate taken within ±lim, or nil when x
+// has a non-finite coordinate or none beyond ±lim.
+func limited(x []float64, lim float64) []float64 {
+	var c []float64
+	for i, v := range x {
+		if !finite(v) {
+			return nil
+		}
+		if math.Abs(v) > lim {
+			if c == nil {
+				c = slices.Clone(x)
+			}
+			c[i] = math.Copysign(lim, v)
+		}
+	}
+	return c
+}
+
+// limitedIndex is the index of the input equal to x bit for bit, or -1.
+func limitedIndex(in *testInputs, x []float64) int {
+	for i, y := range in.xs[:in.edges] {
+		if slices.EqualFunc(x, y, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+			return i
+		}
+	}
+	return -1
 }
 
 // edgeValues are the non-finite, signed-zero, subnormal and huge inputs.
@@ -111,6 +188,19 @@ func inputsND(p *plan) *testInputs {
 	mid := make([]float64, n)
 	for i := range mid {
 		mid[i] = (dom.Lo[i] + dom.Hi[i]) / 2
+	}
+	// Every coordinate huge at once, of one sign and of alternating signs
+	// (first: the allocation test takes the first 64 inputs).
+	for _, v := range []float64{math.MaxFloat64, -math.MaxFloat64, math.MaxFloat64 / 4, 1e300} {
+		x, alt := make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i], alt[i] = v, v
+			if i%2 == 1 {
+				alt[i] = -v
+			}
+		}
+		in.add(false, x...)
+		in.add(false, alt...)
 	}
 	// The edge values on every axis, or on four of them (the first, the
 	// second, the middle and the last) beyond eight axes.

@@ -299,12 +299,20 @@ func nysFormText(m *shape) string {
 	return t
 }
 
-// nysNegativeText says what non-finite inputs give.
+// nysNegativeText says what non-finite inputs, and those where the kernel
+// is not defined, give.
 func nysNegativeText(m *shape) string {
 	if m.Kernel.Homogeneous() {
 		return "An input with a NaN or ±Inf coordinate gives zeros in every component, as featmap's reference evaluator does; a negative coordinate, where the additive kernel is not defined, gives NaN, as it does there. Other inputs outside the domain get the formula's value."
 	}
-	return "An input with a NaN or ±Inf coordinate gives zeros in every component, as featmap's reference evaluator does. Other inputs outside the domain get the formula's value: far from every landmark the kernel values, and so Ψ, fall to 0."
+	s := "An input with a NaN or ±Inf coordinate gives zeros in every component, as featmap's reference evaluator does."
+	switch k := m.Kernel; {
+	case k.Type == fmap.ExpChi2:
+		s += " A negative coordinate, where the exp-χ² kernel is not defined (its (x−y)²/(x+y) is negative for x + y < 0), gives the formula's value, as it does there: possibly huge, ±Inf or NaN."
+	case k.Skewed():
+		s += " A coordinate with x + c < 0, where the skewed kernel is not defined (no log(x + c)), gives NaN, as it does there."
+	}
+	return s + " Other inputs outside the domain get the formula's value: far from every landmark the kernel values, and so Ψ, fall to 0."
 }
 
 // nysParameterLines says where the constants are.

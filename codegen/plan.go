@@ -52,10 +52,6 @@ type plan struct {
 	axes    []axis
 	perTerm bool
 
-	// constants maps the components that do not depend on the input (the
-	// ω = 0 term of a shift-invariant map) to their value.
-	constants map[int]float64
-
 	table  *table  // integer-domain table, or nil
 	pieces *pieces // piecewise polynomials of a 1-D map, or nil
 	// axisPieces are the piecewise polynomials of the per-axis cos/sin
@@ -178,6 +174,9 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 		return p, nil
 	}
 	if m.Form == fmap.FourierForm || m.Form == fmap.Modulation {
+		if err := checkPhases(m); err != nil {
+			return nil, err
+		}
 		p.axes = axesOf(m)
 		p.axisPieces = axisPieces(m, p.axes, p.budget, info.Tables)
 		if m.Form == fmap.FourierForm && m.InDim > 1 && !p.allAxisPieces() {
@@ -186,16 +185,6 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 			if p.perTerm = sincosCount(p.axes) >= nonzeroTerms(m); p.perTerm {
 				p.axisPieces = nil
 			}
-		}
-	}
-	if m.InDim == 1 && m.Transform == fmap.Identity && (m.Form == fmap.FourierForm || m.Form == fmap.Modulation) {
-		p.constants = map[int]float64{}
-		k := 0
-		for _, t := range m.Terms {
-			if isZeroFreq(t.Freq) {
-				p.constants[k] = math.Sqrt(t.Weight)
-			}
-			k += fmap.TermDim(m.Form, t.Freq)
 		}
 	}
 	if m.InDim == 1 && m.Domain.Integer {

@@ -81,6 +81,9 @@ func (r *randomPlan) centred() bool { return r.lin != nil && len(r.lin.Mean) > 0
 func newRandomPlan(p *plan) (*randomPlan, error) {
 	m := p.m
 	r := m.Random
+	if err := checkPhases(m); err != nil {
+		return nil, err
+	}
 	rp := &randomPlan{r: r, freqs: r.Frequencies(), args: r.In, model: m.Model}
 	if rp.args > maxArgs {
 		return nil, fmt.Errorf("codegen: the random features take %d inputs; the emitted code keeps them in a stack array of at most %d", rp.args, maxArgs)

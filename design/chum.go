@@ -117,12 +117,12 @@ func (c *Chum) DesignOne(ctx context.Context, p *fmap.Problem, dim int, s Settin
 	return Fit(ctx, &fp, dim, opt, s)
 }
 
-// chain holds the designs of one problem by dimension, and the discrete
-// LP's solves they share.
+// chain holds the designs of one problem by dimension, and the γ searches'
+// solves they share.
 type chain struct {
-	mu       sync.Mutex
-	levels   []*level
-	discrete discreteCache
+	mu     sync.Mutex
+	levels []*level
+	shared solveCache
 }
 
 // level is the design of one dimension; mu is held while it is made.
@@ -148,8 +148,10 @@ func (ch *chain) level(d int) *level {
 //
 // The levels to make are explored at once (everything but the
 // continuation of the design below does not depend on it; the gate shared
-// by their fitters keeps the goroutines at work to Settings.Workers), then
-// finished in order, each continuing the one below. Each level is
+// by their fitters keeps the goroutines at work to Settings.Workers), and
+// finished in order, each continuing the one below: a level's
+// continuation starts as soon as the level below is finished, beside its
+// own explore, and asks the gate urgently (the next level waits for it). Each level is
 // deterministic, so the designs do not depend on the scheduling. The
 // levels stay locked, lowest first, until each is finished.
 func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim int, s Settings) (*Result, error) {
@@ -165,6 +167,7 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 			lv.mu.Unlock()
 		}
 	}()
+	defer ch.shared.dropColumns()
 	type job struct {
 		c    *fitter
 		err  error
@@ -174,7 +177,7 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 	// Only the target level reports progress (the others are quiet), from
 	// its goroutine while the levels are explored, from this one after.
 	gated := s
-	gated.gate = make(chan struct{}, s.workers())
+	gated.gate = newGate(s.workers())
 	for d, lv := range levels {
 		if lv.done && !errors.Is(lv.err, context.Canceled) && !errors.Is(lv.err, context.DeadlineExceeded) {
 			continue
@@ -185,7 +188,7 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 			s.Say(fmt.Sprintf("chum: D = %d on the way to %d", d+1, dim))
 		}
 		p := fp
-		p.discrete = &ch.discrete
+		p.shared = &ch.shared
 		j := &job{done: make(chan struct{})}
 		j.c, j.err = newFitter(ctx, &p, d+1, opt, ls)
 		jobs[d] = j
@@ -216,18 +219,25 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 	var prev *Result
 	for d, lv := range levels {
 		if j := jobs[d]; j != nil {
+			// The continuation of the level below runs as soon as that
+			// level is finished, beside this level's explore.
+			cont := make(chan continued, 1)
+			if j.c != nil && j.c.opt.polish() && prev != nil {
+				terms := prev.Map.Fourier().Terms
+				go func() { cont <- j.c.continueFrom(terms) }()
+			} else {
+				cont <- continued{}
+			}
 			<-j.done
+			c := <-cont
 			lv.res, lv.err = nil, j.err
 			if j.err == nil {
-				if prev != nil {
-					j.c.p.Prev = prev.Map.Fourier().Terms
-				}
-				lv.res, lv.err = j.c.finish()
+				lv.res, lv.err = j.c.finish(c)
 			}
 			if lv.err == nil {
-				// A shared discrete solve counts in the lowest level that
-				// used it, whichever solved it (levels finish in order).
-				lv.res.LPs += ch.discrete.count(j.c.sharedSolves)
+				// A shared solve counts in the lowest level that used
+				// it, whichever solved it (levels finish in order).
+				lv.res.LPs += ch.shared.count(j.c.sharedSolves)
 				lv.res.Seconds = base + time.Since(start).Seconds()
 				if prev != nil {
 					lv.res.LPs += prev.LPs

@@ -272,3 +272,41 @@ func TestChumCancelWhileExploring(t *testing.T) {
 		t.Errorf("D = 4 after the interrupted design: %v, uninterrupted %v", got.Map.Fourier().Terms, want.Map.Fourier().Terms)
 	}
 }
+
+// TestChainSharesRefinement: the levels of a chain share continuous-
+// refinement solves (a solve taken by two searches), and every level's
+// steps before the continuation — discrete LP, paper pipeline, refit,
+// polish — are those of a design of that D alone (DesignOne, which shares
+// nothing): map for map, bit for bit.
+func TestChainSharesRefinement(t *testing.T) {
+	p := chi2U8(fmap.Absolute)
+	c := &Chum{}
+	if _, err := c.Design(context.Background(), p, 4, Settings{}); err != nil {
+		t.Fatal(err)
+	}
+	shared := 0
+	for k, e := range c.chains[chainKey{p, "purego"}].shared.at {
+		if k.dmax > 0 && e.takers > 1 {
+			shared++
+		}
+	}
+	if shared == 0 {
+		t.Error("no refinement solve was taken by two levels")
+	}
+	for d := 1; d <= 4; d++ {
+		chained, err := c.Design(context.Background(), p, d, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone, err := c.DesignOne(context.Background(), p, d, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 4 {
+			if a, b := chained.Steps[i], alone.Steps[i]; a.Name != b.Name || !reflect.DeepEqual(a.Map, b.Map) {
+				t.Errorf("D = %d, step %q: chained %v, alone %q %v", d, a.Name, a.Map.Fourier().Terms, b.Name, b.Map.Fourier().Terms)
+			}
+		}
+	}
+	t.Logf("%d refinement solves taken by more than one level", shared)
+}

@@ -3,6 +3,7 @@ package design
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -64,74 +65,141 @@ type FitProblem struct {
 	// weight below refineAlphaFloor of the weights' sum counts as 0.
 	RefineLarge bool
 
-	// discrete, if set, shares the discrete LP's cold solves between the
-	// designs of one chain (Chum), whose problems differ only in Prev.
-	discrete *discreteCache
+	// shared, if set, shares the discrete LP's cold solves and the
+	// continuous refinement's solves between the designs of one chain
+	// (Chum), whose problems differ only in Prev.
+	shared *solveCache
 }
 
-// discreteCache holds the outputs of the discrete LP by γ for the levels
-// of a chain: the pool, Z and the signature are the same at every
-// dimension, so the cold solve at γ gives the same output at every level
-// (the γ search of each level starts at the same γ and brackets by the
-// same factors). A level that needs a γ another is solving waits for it.
+// solveCache holds the outputs of the γ searches' LPs that the levels of a
+// chain have in common. The pool, Z and the signature are the same at
+// every dimension, so the discrete LP's cold solve at γ gives the same
+// output at every level (the γ search of each level starts at the same γ
+// and brackets by the same factors). A continuous refinement's search
+// depends on the level only through the target dimension, which steers
+// its brackets and bisection: levels whose refinement starts from the
+// same output (the same seed, an output they share) solve the same LPs as
+// long as they choose the same γ, so its solves are shared by the search's
+// start and the γ of the solve and of those before it in the search
+// (solveKey). A level that needs a solve another is making waits for it.
 // counted marks the solves whose LPs a level's count holds (chain.design).
-type discreteCache struct {
+type solveCache struct {
 	mu      sync.Mutex
-	at      map[float64]*discreteEntry
-	counted map[*discreteEntry]bool
+	at      map[solveKey]*solveEntry
+	counted map[*solveEntry]bool
+	cols    map[columnsKey]*columnsEntry
+}
+
+// columnsKey names the LP columns of a γ search (chumLP) that the levels
+// of a chain share while they are made: those of the discrete LP (the zero
+// key) or of a refinement search's start (its seed, pool and trust region,
+// as in solveKey).
+type columnsKey struct {
+	seed *pairWarm
+	pool *[]float64
+	dmax float64
+}
+
+// columnsEntry is one shared chumLP, made once.
+type columnsEntry struct {
+	once sync.Once
+	cl   *chumLP
+}
+
+// columns returns the columns of key, made by build the first time. Their
+// vectors are read only by the searches that share them (solveChum copies
+// the LP's header to set γ).
+func (sc *solveCache) columns(key columnsKey, build func() *chumLP) *chumLP {
+	sc.mu.Lock()
+	if sc.cols == nil {
+		sc.cols = map[columnsKey]*columnsEntry{}
+	}
+	e := sc.cols[key]
+	if e == nil {
+		e = &columnsEntry{}
+		sc.cols[key] = e
+	}
+	sc.mu.Unlock()
+	e.once.Do(func() { e.cl = build() })
+	return e.cl
+}
+
+// dropColumns forgets the shared columns (a few hundred kB each): a chain
+// keeps its solves for later designs, but its columns only while its
+// levels are made.
+func (sc *solveCache) dropColumns() {
+	sc.mu.Lock()
+	sc.cols = nil
+	sc.mu.Unlock()
+}
+
+// solveKey names a shared solve: the discrete LP's cold solve at γ (path
+// γ's bits; the chain's pool is the same at every level and in every call,
+// a new slice each time), or a continuous refinement's solve after the
+// search that started from seed (the warm start of the output it
+// refines, whose frequencies are pool) with trust region dmax has solved
+// at the γ that path lists, this one last (8 bytes each, their bits).
+type solveKey struct {
+	seed *pairWarm
+	pool *[]float64
+	dmax float64
+	path string
 }
 
 // count returns the LPs of the solves in used that no level counted yet,
 // and marks them counted.
-func (dc *discreteCache) count(used []*discreteEntry) int {
-	dc.mu.Lock()
-	defer dc.mu.Unlock()
-	if dc.counted == nil {
-		dc.counted = map[*discreteEntry]bool{}
+func (sc *solveCache) count(used []*solveEntry) int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.counted == nil {
+		sc.counted = map[*solveEntry]bool{}
 	}
 	n := 0
 	for _, e := range used {
-		if !dc.counted[e] {
-			dc.counted[e] = true
+		if !sc.counted[e] {
+			sc.counted[e] = true
 			n += e.lps
 		}
 	}
 	return n
 }
 
-// discreteEntry is the solve at one γ; lps is the number of LPs it took
-// (row generation's rounds), counted in the lowest level of the chain that
+// solveEntry is one shared solve; lps is the number of LPs it took (row
+// generation's rounds), counted in the lowest level of the chain that
 // used it (chain.design), so that every level's count is the same whatever
 // the order and the grouping in which the levels were made.
-type discreteEntry struct {
+type solveEntry struct {
 	once sync.Once
 	out  *lpOutput
 	err  error
 	lps  int
+	// takers counts the searches that took it (TestChainSharesRefinement).
+	takers int
 }
 
-// solve returns the entry at γ and a copy of its output, solving it by f
-// the first time.
-func (dc *discreteCache) solve(g float64, f func() (*lpOutput, int, error)) (*discreteEntry, *lpOutput, error) {
-	dc.mu.Lock()
-	if dc.at == nil {
-		dc.at = map[float64]*discreteEntry{}
+// solve returns the entry of key and a copy of its output, solving it by
+// f the first time.
+func (sc *solveCache) solve(key solveKey, f func() (*lpOutput, int, error)) (*solveEntry, *lpOutput, error) {
+	sc.mu.Lock()
+	if sc.at == nil {
+		sc.at = map[solveKey]*solveEntry{}
 	}
-	e := dc.at[g]
+	e := sc.at[key]
 	if e == nil {
-		e = &discreteEntry{}
-		dc.at[g] = e
+		e = &solveEntry{}
+		sc.at[key] = e
 	}
-	dc.mu.Unlock()
+	e.takers++
+	sc.mu.Unlock()
 	e.once.Do(func() { e.out, e.lps, e.err = f() })
 	if e.err != nil {
 		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) {
-			// Not kept: the next design that needs γ solves it.
-			dc.mu.Lock()
-			if dc.at[g] == e {
-				delete(dc.at, g)
+			// Not kept: the next design that needs it solves it.
+			sc.mu.Lock()
+			if sc.at[key] == e {
+				delete(sc.at, key)
 			}
-			dc.mu.Unlock()
+			sc.mu.Unlock()
 		}
 		return e, nil, e.err
 	}
@@ -170,7 +238,11 @@ func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings
 	if err := c.explore(); err != nil {
 		return nil, err
 	}
-	return c.finish()
+	var cont continued
+	if c.opt.polish() {
+		cont = c.continueFrom(p.Prev)
+	}
+	return c.finish(cont)
 }
 
 // newFitter checks a fitting problem and prepares its design. Fit is
@@ -193,7 +265,7 @@ func newFitter(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Se
 	fit := newFitSet(p.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
 	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend(), refineLarge: p.RefineLarge}, progress: s.Say, gate: s.gate, shared: s.gate != nil}
 	if c.gate == nil {
-		c.gate = make(chan struct{}, s.workers())
+		c.gate = newGate(s.workers())
 	}
 	c.score = fit
 	if p.Exact != nil {
@@ -224,25 +296,26 @@ type fitter struct {
 	// gate bounds the goroutines that work at once: one per polish start.
 	// A shared gate (Settings.gate, a chain of designs) also bounds the
 	// fitter's own work, which then holds a place while it runs.
-	gate   chan struct{}
+	gate   *gate
 	shared bool
 	steps  []step
-	// sharedSolves are the discrete solves at γ this fitter took from
-	// p.discrete (their LPs are not in lp.n).
-	sharedSolves []*discreteEntry
+	// sharedSolves are the solves this fitter took from p.shared (their
+	// LPs are not in lp.n).
+	sharedSolves []*solveEntry
 }
 
-// hold takes a place at a shared gate for the fitter's own work; release
-// gives it back.
-func (c *fitter) hold() {
+// hold takes a place at a shared gate for the fitter's own work (urgent
+// for a chain's continuation, whose level the next one waits for);
+// release gives it back.
+func (c *fitter) hold(urgent bool) {
 	if c.shared {
-		c.gate <- struct{}{}
+		c.gate.acquire(urgent)
 	}
 }
 
 func (c *fitter) release() {
 	if c.shared {
-		<-c.gate
+		c.gate.release()
 	}
 }
 
@@ -250,6 +323,24 @@ func (c *fitter) release() {
 func (c *fitter) add(name string, omega [][]float64, alpha []float64) {
 	m := c.makeMap(omega, alpha)
 	c.steps = append(c.steps, step{Step{Name: name, Map: m}, c.scoreMap(m)})
+}
+
+// scored returns the step of a candidate whose score is its objective on
+// the scoring set (as exchange leaves it): its map's score is that
+// number when the map's terms are the candidate's, in its order (then
+// scoreMap would sum the same terms in the same order), else scoreMap's.
+func (c *fitter) scored(name string, cd *candidate) step {
+	m := c.makeMap(cd.omega, cd.alpha)
+	terms := m.Fourier().Terms
+	same := len(terms) == len(cd.alpha)
+	for j := 0; same && j < len(terms); j++ {
+		same = slices.Equal(terms[j].Freq, cd.omega[j]) && terms[j].Weight == cd.alpha[j]
+	}
+	score := cd.score
+	if !same {
+		score = c.scoreMap(m)
+	}
+	return step{Step{Name: name, Map: m}, score}
 }
 
 // step is a step of the pipeline with its objective on the scoring set.
@@ -262,7 +353,7 @@ type step struct {
 // pipeline and, unless the polish is off, the refit and the multi-start
 // polish.
 func (c *fitter) explore() error {
-	c.hold()
+	c.hold(false)
 	paper, err := c.paperSteps()
 	c.release()
 	if err != nil || !c.opt.polish() {
@@ -316,13 +407,21 @@ func (c *fitter) paperSteps() (*candidate, error) {
 	return paper, nil
 }
 
-// finish continues p.Prev (unless the polish is off) and returns the
-// result: the step of exactly dim dimensions with the best objective.
-func (c *fitter) finish() (*Result, error) {
-	if c.opt.polish() {
-		if err := c.continueStep(); err != nil {
+// finish adds the continuation cont (made by continueFrom, unless the
+// polish is off) to the steps explore made, and returns the result: the
+// step of exactly dim dimensions with the best objective.
+func (c *fitter) finish(cont continued) (*Result, error) {
+	for _, m := range cont.msgs {
+		c.progress(m)
+	}
+	c.extraLPs += cont.lps
+	switch {
+	case cont.err != nil:
+		if err := c.skip(StepContinued, cont.err); err != nil {
 			return nil, err
 		}
+	case cont.step != nil:
+		c.steps = append(c.steps, *cont.step)
 	}
 	steps := c.steps
 	// Keep the step of exactly dim dimensions with the best objective on
@@ -357,7 +456,7 @@ func (c *fitter) finish() (*Result, error) {
 // the steps that succeeded); only a cancelled context ends them all.
 func (c *fitter) polishSteps(paper *candidate) error {
 	c.progress("refit of the weights on the chosen support")
-	c.hold()
+	c.hold(false)
 	alpha, err := c.lp.refit(paper.omega)
 	if err == nil {
 		c.add(StepRefit, paper.omega, alpha)
@@ -373,14 +472,16 @@ func (c *fitter) polishSteps(paper *candidate) error {
 	c.progress(fmt.Sprintf("polish from %d starts", len(starts)))
 	best, err := c.polishAll(starts)
 	if err == nil {
-		c.hold()
-		best, err = c.exchange(best)
+		c.hold(false)
+		var lps int
+		best, lps, err = c.exchange(best, c.progress)
+		c.extraLPs += lps
 		c.release()
 	}
 	if err != nil {
 		return c.skip(StepPolished, err)
 	}
-	c.add(StepPolished, best.omega, best.alpha)
+	c.steps = append(c.steps, c.scored(StepPolished, best))
 	return nil
 }
 
@@ -394,30 +495,50 @@ func (c *fitter) skip(step string, err error) error {
 	return nil
 }
 
-// continueStep continues p.Prev, the design of one dimension less, if
-// there is one.
-func (c *fitter) continueStep() error {
-	omega := c.continuation()
-	if c.p.Prev == nil || omega == nil || c.dimsOf(omega) != c.dim {
-		return nil
+// continued is the continuation of the design of one dimension less: its
+// step (nil if there is none), the LPs it took, why it failed, and its
+// progress messages, which finish reports.
+type continued struct {
+	step *step
+	lps  int
+	err  error
+	msgs []string
+}
+
+// continueFrom continues prev, the terms of the design of one dimension
+// less, if there is one. It reads the fitter's problem and sets, and
+// changes nothing of it: a chain runs it beside the level's explore,
+// as soon as the level below is finished, and finish adds its step (and
+// reports its messages) after the steps explore made.
+func (c *fitter) continueFrom(prev []fmap.Term) continued {
+	var r continued
+	omega := c.continuation(prev)
+	if prev == nil || omega == nil || c.dimsOf(omega) != c.dim {
+		return r
 	}
-	c.progress(fmt.Sprintf("continuing from the %d-dimensional design", c.dim-1))
-	c.hold()
+	say := func(m string) { r.msgs = append(r.msgs, m) }
+	say(fmt.Sprintf("continuing from the %d-dimensional design", c.dim-1))
+	// Urgent: the next level's continuation waits for this level.
+	c.hold(true)
 	defer c.release()
 	lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
 	cand, err := lp.refitPolish(omega)
-	c.extraLPs += lp.n
+	r.lps = lp.n
 	if err == nil {
-		cand, err = c.exchange(cand)
+		var lps int
+		cand, lps, err = c.exchange(cand, say)
+		r.lps += lps
 	}
 	if err != nil {
-		return c.skip(StepContinued, err)
+		r.err = err
+		return r
 	}
-	c.add(StepContinued, cand.omega, cand.alpha)
-	return nil
+	st := c.scored(StepContinued, cand)
+	r.step = &st
+	return r
 }
 
-// continuation extends p.Prev, a design of dim−1 dimensions, to dim
+// continuation extends prev, a design of dim−1 dimensions, to dim
 // dimensions. It keeps the terms with weight (a term the previous optimum
 // gave weight 0 is free again) and adds what the dimension lacks: an odd
 // shortfall in a one-dimensional Fourier map is made up by a constant term
@@ -427,11 +548,11 @@ func (c *fitter) continueStep() error {
 // to move it); the rest by new frequencies above the largest (at least the
 // pool's spacing), each 1.5 times the one before. The refit then sets the
 // weights.
-func (c *fitter) continuation() [][]float64 {
+func (c *fitter) continuation(prev []fmap.Term) [][]float64 {
 	f := c.lp.fit
 	var omega [][]float64
 	var alpha []float64
-	for _, t := range c.p.Prev {
+	for _, t := range prev {
 		if t.Weight > 0 {
 			omega, alpha = append(omega, slices.Clone(t.Freq)), append(alpha, t.Weight)
 		}
@@ -537,19 +658,36 @@ func (c *fitter) scoreMap(m *fmap.Map) float64 {
 func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm, seedOut *lpOutput) ([]*lpOutput, error) {
 	var outs []*lpOutput
 	var firstErr error
+	// The discrete LP is the same at every dimension of a chain: its cold
+	// solves are shared through p.shared; so are a refinement's solves,
+	// by its start and the γ it solved at (solveCache), and the columns of
+	// either.
+	var cache *solveCache
+	if c.p != nil {
+		cache = c.p.shared
+	}
+	discrete := cache != nil && dmax == 0 && seed == nil && len(pool) == len(c.p.Pool) && len(pool) > 0 && &pool[0] == &c.p.Pool[0]
+	refine := cache != nil && dmax > 0 && seed != nil && len(pool) > 0
 	var cl *chumLP // the same columns at every γ, made at the first solve
 	solveAt := func(g float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
 		if cl == nil {
-			cl = c.lp.chumColumns(pool, dmax)
+			build := func() *chumLP { return c.lp.chumColumns(pool, dmax) }
+			switch {
+			case discrete:
+				cl = cache.columns(columnsKey{}, build)
+			case refine:
+				cl = cache.columns(columnsKey{seed, &pool[0], dmax}, build)
+			default:
+				cl = build()
+			}
 		}
 		return c.lp.solveChum(cl, g, warm, initial)
 	}
-	// The discrete LP is the same at every dimension of a chain: its cold
-	// solves are shared through p.discrete.
-	shared := c.p != nil && c.p.discrete != nil && dmax == 0 && seed == nil && len(pool) == len(c.p.Pool) && len(pool) > 0 && &pool[0] == &c.p.Pool[0]
+	var path []byte // the γ solved at so far, 8 bytes each
 	// solve returns nil (and remembers why) when the LP at γ fails: one
 	// failed γ does not end the search.
 	solve := func(g float64) *lpOutput {
+		path = binary.LittleEndian.AppendUint64(path, math.Float64bits(g))
 		var warm *pairWarm
 		for _, o := range outs { // a warm start pays only for nearby γ
 			if math.Abs(math.Log(g/o.tradeoff)) < 0.01 {
@@ -562,25 +700,30 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 				warm = seed.carry(sampleRows(f.size()))
 			}
 		}
+		var initial func(cols int) []int // for an LP without a warm start that fits
+		if c.lp.refineLarge && dmax > 0 {
+			ref := nearestOutput(outs, seedOut, g)
+			initial = func(cols int) []int { return c.startPoints(ref, cols) }
+		}
 		var o *lpOutput
 		var err error
-		if shared && warm == nil {
-			var e *discreteEntry
-			e, o, err = c.p.discrete.solve(g, func() (*lpOutput, int, error) {
-				// Its LPs are counted apart (discreteEntry.lps).
+		switch {
+		case discrete && warm == nil || refine:
+			key := solveKey{path: string(path[len(path)-8:])}
+			if refine {
+				key = solveKey{seed: seed, pool: &pool[0], dmax: dmax, path: string(path)}
+			}
+			var e *solveEntry
+			e, o, err = cache.solve(key, func() (*lpOutput, int, error) {
+				// Its LPs are counted apart (solveEntry.lps).
 				n := c.lp.n
-				o, err := solveAt(g, nil, nil)
+				o, err := solveAt(g, warm, initial)
 				lps := c.lp.n - n
 				c.lp.n = n
 				return o, lps, err
 			})
 			c.sharedSolves = append(c.sharedSolves, e)
-		} else {
-			var initial func(cols int) []int // for an LP without a warm start that fits
-			if c.lp.refineLarge && dmax > 0 {
-				ref := nearestOutput(outs, seedOut, g)
-				initial = func(cols int) []int { return c.startPoints(ref, cols) }
-			}
+		default:
 			o, err = solveAt(g, warm, initial)
 		}
 		if err != nil {
@@ -875,10 +1018,10 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 	var wg sync.WaitGroup
 	for i, st := range starts {
 		wg.Add(1)
-		c.gate <- struct{}{}
+		c.gate.acquire(false)
 		go func() {
 			defer wg.Done()
-			defer func() { <-c.gate }()
+			defer c.gate.release()
 			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
 			cand, err := lp.refitPolish(st)
 			if err == nil {
@@ -917,17 +1060,27 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 // exchange re-polishes the best design with the working set grown by every
 // point of the exact set whose weighted error exceeds the working set's
 // maximum (a Remez-style exchange), until the maximum over the whole exact
-// set is attained on the working set.
-func (c *fitter) exchange(best *candidate) (*candidate, error) {
+// set is attained on the working set. It returns the LPs it took and
+// reports its rounds to say; the candidate it returns has its objective on
+// the scoring set as its score (best's score is its objective on Z).
+func (c *fitter) exchange(best *candidate, say func(string)) (*candidate, int, error) {
 	if c.p.Exact == nil || c.p.Norm != fmap.LInf {
-		return best, nil
+		if c.score != c.lp.fit {
+			// The candidate's score is its objective on Z; make it the
+			// scoring set's.
+			best.score = c.score.objective(best.omega, best.alpha)
+		}
+		return best, 0, nil
 	}
+	lps := 0
 	full := c.score
 	z, w := slices.Clone(c.p.Z), slices.Clone(c.p.ZWeight)
 	fit := c.lp.fit
 	r := make([]float64, full.size())
+	fresh := false // r holds best's residuals
 	for round := 0; round < 8; round++ {
 		full.residuals(r, best.omega, best.alpha)
+		fresh = true
 		onW := fit.objective(best.omega, best.alpha)
 		var add []int
 		for i, e := range r {
@@ -938,7 +1091,7 @@ func (c *fitter) exchange(best *candidate) (*candidate, error) {
 		if len(add) == 0 {
 			break
 		}
-		c.progress(fmt.Sprintf("exchange %d: %d of %d points exceed the working set's maximum", round+1, len(add), full.size()))
+		say(fmt.Sprintf("exchange %d: %d of %d points exceed the working set's maximum", round+1, len(add), full.size()))
 		slices.SortFunc(add, func(a, b int) int { return cmp.Compare(math.Abs(r[b]), math.Abs(r[a])) })
 		if len(add) > 200 {
 			add = add[:200]
@@ -950,18 +1103,22 @@ func (c *fitter) exchange(best *candidate) (*candidate, error) {
 		fit = newFitSet(c.p.Form, c.p.Norm, z, w, c.p.Signature)
 		lp := &lpSolver{ctx: c.ctx, fit: fit, sv: c.lp.sv}
 		om, al, _, err := lp.polish(best.omega, best.alpha)
-		c.extraLPs += lp.n
+		lps += lp.n
 		if err != nil {
 			if ctxErr := c.ctx.Err(); ctxErr != nil {
-				return nil, ctxErr
+				return nil, lps, ctxErr
 			}
 			// The exchange refines a finished design: a round whose LP
 			// fails ends it with the design of the round before.
-			c.progress(fmt.Sprintf("exchange %d stopped: %v", round+1, err))
+			say(fmt.Sprintf("exchange %d stopped: %v", round+1, err))
 			break
 		}
-		best = &candidate{om, al, 0}
+		best, fresh = &candidate{om, al, 0}, false
 	}
-	best.score = full.objective(best.omega, best.alpha)
-	return best, nil
+	if fresh {
+		best.score = full.normOf(r) // full.objective's, from its residuals
+	} else {
+		best.score = full.objective(best.omega, best.alpha)
+	}
+	return best, lps, nil
 }

@@ -136,3 +136,42 @@ func TestPhiGrads1D(t *testing.T) {
 		}
 	}
 }
+
+// TestResidualsTrig1D: residualsTrig's residuals are residuals' and the
+// cosines and sines it records give phiGrads' φ and ∂φ/∂ω = −z·sin, bit
+// for bit (signed zeros included); a term of weight 0 is not recorded.
+func TestResidualsTrig1D(t *testing.T) {
+	z := [][]float64{{0}, {math.Copysign(0, -1)}, {0.001}, {1.7}, {5.54}, {-2.5}, {123.25}, {1e6}}
+	w := []float64{1, 0.5, 2, 1e-3, 7, 1, 0.25, 3}
+	f := newFitSet(fmap.FourierForm, fmap.LInf, z, w, func(p []float64) float64 { return math.Exp(-p[0] * p[0]) })
+	omega := [][]float64{{0}, {0.3}, {1.1}, {math.Copysign(0, -1)}, {2.9}, {-0.7}}
+	alpha := []float64{0.5, 0.25, 0, 0.125, 1e-9, 0.75}
+	want, got := make([]float64, len(z)), make([]float64, len(z))
+	f.residuals(want, omega, alpha)
+	tr := &polishTrig{}
+	for range 2 { // the second call reuses the buffers
+		f.residualsTrig(got, omega, alpha, tr)
+		for i := range z {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Errorf("point %v: residual %v, residuals' %v", z[i], got[i], want[i])
+			}
+		}
+		for j, om := range omega {
+			if tr.known[j] != (alpha[j] != 0) {
+				t.Fatalf("term %d (α %v): known %v", j, alpha[j], tr.known[j])
+			}
+			if !tr.known[j] {
+				continue
+			}
+			phi, grad := make([]float64, len(z)), make([]float64, len(z))
+			f.phiGrads(om, phi, grad)
+			for i, p := range f.z {
+				if g := -p * tr.sin[j][i]; math.Float64bits(tr.cos[j][i]) != math.Float64bits(phi[i]) || math.Float64bits(g) != math.Float64bits(grad[i]) {
+					t.Errorf("ω %v, z %v: cos %v −z·sin %v, phiGrads' %v %v", om, p, tr.cos[j][i], g, phi[i], grad[i])
+				}
+			}
+		}
+		alpha[2], alpha[4] = 0.5, 0 // a term gains weight, another loses it
+		f.residuals(want, omega, alpha)
+	}
+}

@@ -168,6 +168,51 @@ func (f *fitSet) residuals(r []float64, omega [][]float64, alpha []float64) {
 	}
 }
 
+// polishTrig holds cos(ω_j z_i) and sin(ω_j z_i) of a 1-D Fourier iterate
+// at every point, for the terms of nonzero weight (known[j]): the trial
+// point's residuals compute them (residualsTrig) and, once the step is
+// accepted, the polish's columns take them instead of computing them again.
+type polishTrig struct {
+	cos, sin [][]float64
+	known    []bool
+}
+
+// residualsTrig is residuals for a 1-D Fourier set that also records
+// cos(ω_j z_i) and sin(ω_j z_i) of the terms of nonzero weight in t. Its
+// residuals are residuals' bit for bit: math.Sincos gives math.Cos's value
+// (the same reduction and polynomial), and the sum runs in the same order.
+func (f *fitSet) residualsTrig(r []float64, omega [][]float64, alpha []float64, t *polishTrig) {
+	nz := len(r)
+	t.known = slices.Grow(t.known[:0], len(alpha))[:len(alpha)]
+	for len(t.cos) < len(alpha) {
+		t.cos, t.sin = append(t.cos, nil), append(t.sin, nil)
+	}
+	for j, a := range alpha {
+		t.known[j] = a != 0
+		if a != 0 {
+			t.cos[j], t.sin[j] = grow(t.cos[j], nz), grow(t.sin[j], nz)
+		}
+	}
+	for i := range r {
+		z := f.z[i]
+		s := f.k[i]
+		for j, a := range alpha {
+			if a != 0 {
+				// phiGrads' argument: ωz, or +0 for −0 (whose cosine is
+				// the same; its sine is the +0 phiGrads takes).
+				ph := omega[j][0] * z
+				if ph == 0 {
+					ph = 0
+				}
+				sn, c := math.Sincos(ph)
+				t.cos[j][i], t.sin[j][i] = c, sn
+				s -= a * c
+			}
+		}
+		r[i] = f.w[i] * s
+	}
+}
+
 // objective is the weighted error of (ω, α) on the set in the set's norm.
 func (f *fitSet) objective(omega [][]float64, alpha []float64) float64 {
 	r := make([]float64, f.size())
@@ -189,7 +234,8 @@ func (f *fitSet) normOf(r []float64) float64 {
 
 // maxAbs is math.Max(m, |x|) for m ≥ 0 or NaN. math.Max is a call to an
 // assembly routine on amd64, the better part of the loops over points that
-// take a maximum; here it is left only to a NaN.
+// take a maximum; this one inlines (the built-in max would too, but where
+// a NaN meets +Inf it gives NaN, math.Max +Inf).
 func maxAbs(m, x float64) float64 {
 	a := math.Abs(x)
 	switch {
@@ -197,8 +243,10 @@ func maxAbs(m, x float64) float64 {
 		return a
 	case a <= m:
 		return m
+	case m > math.MaxFloat64 || a > math.MaxFloat64:
+		return math.Inf(1) // a NaN beside +Inf: math.Max's +Inf
 	}
-	return math.Max(m, a)
+	return a + m // a NaN
 }
 
 // lpOutput is one solution of Chum's LP over a pool.
@@ -219,10 +267,10 @@ type lpSolver struct {
 	fit *fitSet
 	sv  solver.Backend
 	n   int // LPs solved
-	// The builder and the row bounds and column of the LP being built,
-	// kept for the next one.
-	b           *solver.Builder
-	lo, hi, col []float64
+	// The LP being built and its row bounds, whose slices the next one
+	// reuses (the solver keeps nothing of a problem once solved).
+	p      solver.Problem
+	lo, hi []float64
 	// refineLarge is FitProblem.RefineLarge: the continuous refinement's
 	// LPs are priced by dual Devex and their outputs' weights below
 	// refineAlphaFloor of the sum count as 0.
@@ -384,30 +432,34 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 		lo[2*k], lo[2*k+1] = lp.r[i], -lp.r[i]
 		hi[2*k], hi[2*k+1] = math.Inf(1), math.Inf(1)
 	}
-	// One builder for the LPs of this solver, one after another: the
-	// solver keeps nothing of a problem once solved.
-	if s.b == nil {
-		s.b = &solver.Builder{}
-	}
-	b := s.b
-	b.Reset(lo, hi)
+	// The columns go straight into the problem's compressed form: for
+	// each point the pair of rows (+) and (−), each entry that is not 0
+	// (as solver.Builder would store them).
 	l1 := s.fit.norm == fmap.L1
 	nerr := 1
 	if l1 {
 		nerr = len(rows)
 	}
-	b.Reserve(nerr+len(lp.cost), 2*m+m*len(lp.cost))
+	p := &s.p
+	p.NumRows, p.RowLower, p.RowUpper = m, lo, hi
+	p.Obj, p.ColLower, p.ColUpper = p.Obj[:0], p.ColLower[:0], p.ColUpper[:0]
+	p.ColStart = append(p.ColStart[:0], 0)
+	idx := slices.Grow(p.RowIndex[:0], 2*m+m*len(lp.cost))
+	val := slices.Grow(p.Value[:0], 2*m+m*len(lp.cost))
+	endColumn := func(c, lo, hi float64) {
+		p.Obj, p.ColLower, p.ColUpper = append(p.Obj, c), append(p.ColLower, lo), append(p.ColUpper, hi)
+		p.ColStart = append(p.ColStart, len(idx))
+	}
 	if l1 {
 		for k := range rows {
-			b.AddColumn(lp.errCost, 0, math.Inf(1), []int{2 * k, 2*k + 1}, []float64{1, 1})
+			idx, val = append(idx, 2*k, 2*k+1), append(val, 1, 1)
+			endColumn(lp.errCost, 0, math.Inf(1))
 		}
 	} else {
-		col := grow(s.col, m)
-		s.col = col
-		for k := range col {
-			col[k] = 1
+		for k := range m {
+			idx, val = append(idx, k), append(val, 1)
 		}
-		b.AddDenseColumn(lp.errCost, 0, math.Inf(1), col)
+		endColumn(lp.errCost, 0, math.Inf(1))
 	}
 	// A column far smaller than the largest (the frequency of a term of
 	// tiny frequency or weight in the polish) is scaled up to it, x_j =
@@ -420,8 +472,6 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 		}
 		big = maxAbs(big, scale[j])
 	}
-	col := grow(s.col, m)
-	s.col = col
 	for j, v := range lp.v {
 		sc := 1.0
 		if scale[j] > 0 && scale[j] < tinyColumn*big {
@@ -429,11 +479,14 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 		}
 		scale[j] = sc
 		for k, i := range rows {
-			col[2*k], col[2*k+1] = sc*v[i], -sc*v[i]
+			if e := sc * v[i]; e != 0 {
+				idx, val = append(idx, 2*k, 2*k+1), append(val, e, -sc*v[i])
+			}
 		}
-		b.AddDenseColumn(sc*lp.cost[j], lp.lo[j]/sc, lp.hi[j]/sc, col)
+		endColumn(sc*lp.cost[j], lp.lo[j]/sc, lp.hi[j]/sc)
 	}
-	sol, err := s.solve(b.Problem(), warm, lp.devex)
+	p.RowIndex, p.Value = idx, val
+	sol, err := s.solve(p, warm, lp.devex)
 	if err != nil {
 		return nil, 0, nil, err
 	}

@@ -493,7 +493,7 @@ func TestStageExchange(t *testing.T) {
 	if e := work.objective(start.omega, start.alpha); math.Abs(e-0.1) > 1e-12 {
 		t.Fatalf("the start's working-set error is %g, want 0.1", e)
 	}
-	got, err := c.exchange(start)
+	got, _, err := c.exchange(start, c.progress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -688,4 +688,50 @@ func TestRefineLargeSameOptimum(t *testing.T) {
 // chumColumns and solveChum), as the γ search does at each γ.
 func (s *lpSolver) chum(pool [][]float64, dmax, gamma float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
 	return s.solveChum(s.chumColumns(pool, dmax), gamma, warm, initial)
+}
+
+// TestScoredIsScoreMap: the step of a candidate that exchange returns
+// (scored) has the score scoreMap gives its map, bit for bit — taken from
+// the exchange when the map's terms are the candidate's in its order,
+// computed when the map sorts them (a spoilt score shows it is not taken)
+// — for the L∞ (an exchange against the exact set) and L1 (none; the
+// score moves from Z to the exact set) χ² designs on 8-bit data.
+func TestScoredIsScoreMap(t *testing.T) {
+	for _, norm := range []fmap.Norm{fmap.LInf, fmap.L1} {
+		p := chi2U8(fmap.Absolute)
+		p.Norm = norm
+		fp, opt, err := (&Chum{}).fitProblem(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := newFitter(context.Background(), &fp, 5, opt, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reused := 0
+		for _, omega := range [][][]float64{{{0}, {0.6}, {1.4}}, {{0}, {1.4}, {0.6}}, {{0.3}, {0}, {2.2}}} {
+			// A candidate as the polish leaves it: its objective on Z.
+			alpha := []float64{0.5, 0.4, 0.1}
+			cand := &candidate{omega, alpha, c.lp.fit.objective(omega, alpha)}
+			cand, _, err = c.exchange(cand, func(string) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sorted := slices.IsSortedFunc(cand.omega, slices.Compare)
+			if sorted {
+				reused++
+			} else {
+				// Out of the map's order the score must not be taken:
+				// spoil it to see.
+				cand.score *= 1 + 1e-12
+			}
+			st := c.scored(StepPolished, cand)
+			if want := c.scoreMap(st.Map); math.Float64bits(st.score) != math.Float64bits(want) {
+				t.Errorf("%s, ω %v: scored %v, scoreMap %v", norm, cand.omega, st.score, want)
+			}
+		}
+		if reused == 0 || reused == 3 {
+			t.Errorf("%s: %d of 3 candidates in the map's order: both cases wanted", norm, reused)
+		}
+	}
 }

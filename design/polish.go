@@ -44,12 +44,19 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 	// next step solves the same LP with a smaller trust region.
 	// spent is the iterate before, whose buffers the next one reuses.
 	var it, spent *polishIterate
+	// A 1-D Fourier set's trial residuals record their cosines and sines
+	// (trial), which the accepted iterate's columns take (trig).
+	var trig, trial *polishTrig
+	oneD := f.n == 1 && f.form == fmap.FourierForm
+	if oneD {
+		trig, trial = &polishTrig{}, &polishTrig{}
+	}
 	for step := 0; step < polishMaxSteps && rho > polishRhoMin; step++ {
 		if err := s.ctx.Err(); err != nil {
 			return nil, nil, 0, err
 		}
 		if it == nil {
-			it = s.polishColumns(omega, alpha, r, spent)
+			it = s.polishColumns(omega, alpha, r, spent, trig)
 		}
 		// Every step variable is split into nonnegative parts Δ = Δ⁺ − Δ⁻,
 		// so that the LP starts from Δ = 0 at a vertex.
@@ -122,12 +129,17 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 			}
 		}
 		r2 := make([]float64, nz)
-		f.residuals(r2, om2, al2)
+		if oneD {
+			f.residualsTrig(r2, om2, al2, trial)
+		} else {
+			f.residuals(r2, om2, al2)
+		}
 		F2 := f.normOf(r2)
 		ratio := (F - F2) / pred
 		if ratio > 0.01 {
 			omega, alpha, r, F = om2, al2, r2, F2
 			it, spent = nil, it
+			trig, trial = trial, trig
 		}
 		switch {
 		case ratio > 0.75:
@@ -157,8 +169,11 @@ type polishIterate struct {
 type polishRef struct{ j, c int }
 
 // polishColumns makes the polish LP's columns at (ω, α) with residuals r,
-// in the buffers of spent (if not nil), an iterate no longer in use.
-func (s *lpSolver) polishColumns(omega [][]float64, alpha []float64, r []float64, spent *polishIterate) *polishIterate {
+// in the buffers of spent (if not nil), an iterate no longer in use. trig,
+// if not nil, holds the cosines and sines of a 1-D Fourier iterate's terms
+// as its residuals computed them (residualsTrig; nil before the first
+// accepted step: none are known); the terms it lacks are computed.
+func (s *lpSolver) polishColumns(omega [][]float64, alpha []float64, r []float64, spent *polishIterate, trig *polishTrig) *polishIterate {
 	f := s.fit
 	nz := f.size()
 	it := &polishIterate{}
@@ -195,7 +210,15 @@ func (s *lpSolver) polishColumns(omega [][]float64, alpha []float64, r []float64
 	}
 	for j, a := range alpha {
 		om := omega[j]
-		f.phiGrads(om, phi, grad)
+		if trig != nil && j < len(trig.known) && trig.known[j] {
+			// phiGrads' values from the residuals' sines and cosines.
+			c, sn := trig.cos[j], trig.sin[j]
+			for i, z := range f.z {
+				phi[i], grad[i] = c[i], -z*sn[i]
+			}
+		} else {
+			f.phiGrads(om, phi, grad)
+		}
 		// −∂r/∂α_j = w φ
 		v := column()
 		for i := range nz {

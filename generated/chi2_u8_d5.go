@@ -58,11 +58,7 @@ const Chi2U8D5Dim = 5
 // Integer inputs 0..255 read a precomputed table; see the file header for the
 // evaluation of the others.
 func Chi2U8D5(out *[Chi2U8D5Dim]float64, x float64) {
-	if j := int(x); uint(j) < 256 && float64(j) == x {
-		*out = chi2U8D5Table[j]
-		return
-	}
-	chi2U8D5General(out, x)
+	chi2U8D5Dispatch(out, x, chi2U8D5General)
 }
 
 // Chi2U8D5Slice maps src[i] to dst[i*Chi2U8D5Dim:(i+1)*Chi2U8D5Dim] with
@@ -121,6 +117,19 @@ func Chi2U8D5SliceF32(dst, src []float32) {
 		o[3] = float32(t[3])
 		o[4] = float32(t[4])
 	}
+}
+
+// chi2U8D5Dispatch writes Ψ(x) to out for Chi2U8D5: the table row of an
+// integer x in 0..255, else general(out, x). It takes the other paths as
+// function values, whose calls the Go compiler's inliner charges less than
+// those of named functions, so that it and the exported function inline into
+// the caller.
+func chi2U8D5Dispatch(out *[Chi2U8D5Dim]float64, x float64, general func(*[Chi2U8D5Dim]float64, float64)) {
+	if j := int(x); uint(j) < 256 && float64(j) == x {
+		*out = chi2U8D5Table[j]
+		return
+	}
+	general(out, x)
 }
 
 // chi2U8D5General evaluates Ψ(x) by its formula: one log, one square root, 2

@@ -59,11 +59,7 @@ const Chi2U8D7Dim = 7
 // Integer inputs 0..255 read a precomputed table; see the file header for the
 // evaluation of the others.
 func Chi2U8D7(out *[Chi2U8D7Dim]float64, x float64) {
-	if j := int(x); uint(j) < 256 && float64(j) == x {
-		*out = chi2U8D7Table[j]
-		return
-	}
-	chi2U8D7General(out, x)
+	chi2U8D7Dispatch(out, x, chi2U8D7General)
 }
 
 // Chi2U8D7Slice maps src[i] to dst[i*Chi2U8D7Dim:(i+1)*Chi2U8D7Dim] with
@@ -126,6 +122,19 @@ func Chi2U8D7SliceF32(dst, src []float32) {
 		o[5] = float32(t[5])
 		o[6] = float32(t[6])
 	}
+}
+
+// chi2U8D7Dispatch writes Ψ(x) to out for Chi2U8D7: the table row of an
+// integer x in 0..255, else general(out, x). It takes the other paths as
+// function values, whose calls the Go compiler's inliner charges less than
+// those of named functions, so that it and the exported function inline into
+// the caller.
+func chi2U8D7Dispatch(out *[Chi2U8D7Dim]float64, x float64, general func(*[Chi2U8D7Dim]float64, float64)) {
+	if j := int(x); uint(j) < 256 && float64(j) == x {
+		*out = chi2U8D7Table[j]
+		return
+	}
+	general(out, x)
 }
 
 // chi2U8D7General evaluates Ψ(x) by its formula: one log, one square root, 3

@@ -265,6 +265,38 @@ func TestEmittedMatchesReference(t *testing.T) {
 	}
 }
 
+// TestExactComponentsAsFormula: component 0 of the interval maps, a
+// zero-frequency term, is not in their polynomial tables; N computes it as
+// the exact path does (√x·√α for the χ² map, the constant √α for the RBF
+// maps), so it equals the exact path's value bit for bit at every dense
+// input of the domain, which the pieces cover.
+func TestExactComponentsAsFormula(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		n, general func(out []float64, x float64)
+	}{
+		{"Chi2HistD7",
+			func(o []float64, x float64) { Chi2HistD7((*[Chi2HistD7Dim]float64)(o), x) },
+			func(o []float64, x float64) { chi2HistD7General((*[Chi2HistD7Dim]float64)(o), x) }},
+		{"RBFS03D11",
+			func(o []float64, x float64) { RBFS03D11((*[RBFS03D11Dim]float64)(o), x) },
+			func(o []float64, x float64) { rbfs03D11General((*[RBFS03D11Dim]float64)(o), x) }},
+		{"RBFS03Harmonic17",
+			func(o []float64, x float64) { RBFS03Harmonic17((*[RBFS03Harmonic17Dim]float64)(o), x) },
+			func(o []float64, x float64) { rbfs03Harmonic17General((*[RBFS03Harmonic17Dim]float64)(o), x) }},
+	} {
+		m := loadMap(t, c.name)
+		got, want := make([]float64, m.Dim), make([]float64, m.Dim)
+		for _, x := range denseInputs(m) {
+			c.n(got, x)
+			c.general(want, x)
+			if math.Float64bits(got[0]) != math.Float64bits(want[0]) {
+				t.Fatalf("%s(%v)[0] = %v, the exact path's %v", c.name, x, got[0], want[0])
+			}
+		}
+	}
+}
+
 // TestSlicePanicsOnLengthMismatch: the slice forms panic if len(dst) is
 // not D·len(src).
 func TestSlicePanicsOnLengthMismatch(t *testing.T) {

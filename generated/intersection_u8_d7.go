@@ -59,11 +59,7 @@ const IntersectionU8D7Dim = 7
 // Integer inputs 0..255 read a precomputed table; see the file header for the
 // evaluation of the others.
 func IntersectionU8D7(out *[IntersectionU8D7Dim]float64, x float64) {
-	if j := int(x); uint(j) < 256 && float64(j) == x {
-		*out = intersectionU8D7Table[j]
-		return
-	}
-	intersectionU8D7General(out, x)
+	intersectionU8D7Dispatch(out, x, intersectionU8D7General)
 }
 
 // IntersectionU8D7Slice maps src[i] to
@@ -128,6 +124,19 @@ func IntersectionU8D7SliceF32(dst, src []float32) {
 		o[5] = float32(t[5])
 		o[6] = float32(t[6])
 	}
+}
+
+// intersectionU8D7Dispatch writes Ψ(x) to out for IntersectionU8D7: the table
+// row of an integer x in 0..255, else general(out, x). It takes the other
+// paths as function values, whose calls the Go compiler's inliner charges less
+// than those of named functions, so that it and the exported function inline
+// into the caller.
+func intersectionU8D7Dispatch(out *[IntersectionU8D7Dim]float64, x float64, general func(*[IntersectionU8D7Dim]float64, float64)) {
+	if j := int(x); uint(j) < 256 && float64(j) == x {
+		*out = intersectionU8D7Table[j]
+		return
+	}
+	general(out, x)
 }
 
 // intersectionU8D7General evaluates Ψ(x) by its formula: one log, one square

@@ -60,11 +60,7 @@ const IntersectionVLFeatU8D7Dim = 7
 // Integer inputs 0..255 read a precomputed table; see the file header for the
 // evaluation of the others.
 func IntersectionVLFeatU8D7(out *[IntersectionVLFeatU8D7Dim]float64, x float64) {
-	if j := int(x); uint(j) < 256 && float64(j) == x {
-		*out = intersectionVLFeatU8D7Table[j]
-		return
-	}
-	intersectionVLFeatU8D7General(out, x)
+	intersectionVLFeatU8D7Dispatch(out, x, intersectionVLFeatU8D7General)
 }
 
 // IntersectionVLFeatU8D7Slice maps src[i] to
@@ -129,6 +125,19 @@ func IntersectionVLFeatU8D7SliceF32(dst, src []float32) {
 		o[5] = float32(t[5])
 		o[6] = float32(t[6])
 	}
+}
+
+// intersectionVLFeatU8D7Dispatch writes Ψ(x) to out for
+// IntersectionVLFeatU8D7: the table row of an integer x in 0..255, else
+// general(out, x). It takes the other paths as function values, whose calls
+// the Go compiler's inliner charges less than those of named functions, so
+// that it and the exported function inline into the caller.
+func intersectionVLFeatU8D7Dispatch(out *[IntersectionVLFeatU8D7Dim]float64, x float64, general func(*[IntersectionVLFeatU8D7Dim]float64, float64)) {
+	if j := int(x); uint(j) < 256 && float64(j) == x {
+		*out = intersectionVLFeatU8D7Table[j]
+		return
+	}
+	general(out, x)
 }
 
 // intersectionVLFeatU8D7General evaluates Ψ(x) by its formula: one log, one

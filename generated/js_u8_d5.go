@@ -59,11 +59,7 @@ const JSU8D5Dim = 5
 // Integer inputs 0..255 read a precomputed table; see the file header for the
 // evaluation of the others.
 func JSU8D5(out *[JSU8D5Dim]float64, x float64) {
-	if j := int(x); uint(j) < 256 && float64(j) == x {
-		*out = jsu8D5Table[j]
-		return
-	}
-	jsu8D5General(out, x)
+	jsu8D5Dispatch(out, x, jsu8D5General)
 }
 
 // JSU8D5Slice maps src[i] to dst[i*JSU8D5Dim:(i+1)*JSU8D5Dim] with JSU8D5 (an
@@ -122,6 +118,19 @@ func JSU8D5SliceF32(dst, src []float32) {
 		o[3] = float32(t[3])
 		o[4] = float32(t[4])
 	}
+}
+
+// jsu8D5Dispatch writes Ψ(x) to out for JSU8D5: the table row of an integer x
+// in 0..255, else general(out, x). It takes the other paths as function
+// values, whose calls the Go compiler's inliner charges less than those of
+// named functions, so that it and the exported function inline into the
+// caller.
+func jsu8D5Dispatch(out *[JSU8D5Dim]float64, x float64, general func(*[JSU8D5Dim]float64, float64)) {
+	if j := int(x); uint(j) < 256 && float64(j) == x {
+		*out = jsu8D5Table[j]
+		return
+	}
+	general(out, x)
 }
 
 // jsu8D5General evaluates Ψ(x) by its formula: one log, one square root, 2

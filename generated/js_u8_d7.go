@@ -60,11 +60,7 @@ const JSU8D7Dim = 7
 // Integer inputs 0..255 read a precomputed table; see the file header for the
 // evaluation of the others.
 func JSU8D7(out *[JSU8D7Dim]float64, x float64) {
-	if j := int(x); uint(j) < 256 && float64(j) == x {
-		*out = jsu8D7Table[j]
-		return
-	}
-	jsu8D7General(out, x)
+	jsu8D7Dispatch(out, x, jsu8D7General)
 }
 
 // JSU8D7Slice maps src[i] to dst[i*JSU8D7Dim:(i+1)*JSU8D7Dim] with JSU8D7 (an
@@ -127,6 +123,19 @@ func JSU8D7SliceF32(dst, src []float32) {
 		o[5] = float32(t[5])
 		o[6] = float32(t[6])
 	}
+}
+
+// jsu8D7Dispatch writes Ψ(x) to out for JSU8D7: the table row of an integer x
+// in 0..255, else general(out, x). It takes the other paths as function
+// values, whose calls the Go compiler's inliner charges less than those of
+// named functions, so that it and the exported function inline into the
+// caller.
+func jsu8D7Dispatch(out *[JSU8D7Dim]float64, x float64, general func(*[JSU8D7Dim]float64, float64)) {
+	if j := int(x); uint(j) < 256 && float64(j) == x {
+		*out = jsu8D7Table[j]
+		return
+	}
+	general(out, x)
 }
 
 // jsu8D7General evaluates Ψ(x) by its formula: one log, one square root, 3

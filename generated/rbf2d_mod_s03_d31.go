@@ -74,19 +74,25 @@ const RBF2DModS03D31In = 2
 // Other inputs get the formula's value, but that error bound does not hold for
 // them. An input with a NaN or ±Inf coordinate gives NaN in every component.
 // Very large inputs, where ω·x keeps no correct digit, still give bounded
-// components (|Ψ_j| ≤ √α of its term) but not meaningful ones.
+// components (|Ψ_j| ≤ √α of its term) but not meaningful ones; a coordinate
+// beyond ±L = 1.3652969166999703e+307 (MaxFloat64/(2·max Σᵢ|ωᵢ| over the
+// terms)) is taken as ±L, so that no ω·x overflows.
 //
 // Coordinates in the domain take their cos/sin values from piecewise
 // polynomials that add at most 5.012e-06 to the kernel error; see the file
 // header.
 func RBF2DModS03D31(out *[RBF2DModS03D31Dim]float64, x *[RBF2DModS03D31In]float64) {
 	x0, x1 := x[0], x[1]
-	if !(math.Abs(x0) <= math.MaxFloat64 && math.Abs(x1) <= math.MaxFloat64) {
-		nan := math.NaN()
-		for i := range out {
-			out[i] = nan
+	if !(math.Abs(x0) <= 1.3652969166999703e+307 && math.Abs(x1) <= 1.3652969166999703e+307) {
+		if !(math.Abs(x0) <= math.MaxFloat64 && math.Abs(x1) <= math.MaxFloat64) {
+			nan := math.NaN()
+			for i := range out {
+				out[i] = nan
+			}
+			return
 		}
-		return
+		// Beyond ±L no ω·x keeps a correct digit; at ±L none overflows.
+		x0, x1 = max(-1.3652969166999703e+307, min(x0, 1.3652969166999703e+307)), max(-1.3652969166999703e+307, min(x1, 1.3652969166999703e+307))
 	}
 	var c0_1, s0_1, c0_2, s0_2, c0_3, s0_3, c0_4, s0_4, c0_5, s0_5, c0_6, s0_6, c0_7, s0_7 float64
 	if u := x0 * 81.48733086305042; u >= 0 && u < 256 {

@@ -63,15 +63,28 @@ const RBFDigitsIn = 64
 // them. An input with a NaN or ±Inf coordinate gives zeros in every component,
 // as featmap's reference evaluator does. Very large inputs, where ωᵢ·t keeps
 // no correct digit, still give bounded components (|Ψ_j| ≤ 1/√m) but not
-// meaningful ones.
+// meaningful ones; an input coordinate beyond ±L = 7.308926631030638e+307
+// (MaxFloat64/(2·max Σⱼ|ωᵢⱼ| over the frequencies)) is taken as ±L, so that no
+// ωᵢ·t overflows.
 func RBFDigits(out *[RBFDigitsDim]float64, x *[RBFDigitsIn]float64) {
+	big := false
 	for _, a := range x {
-		if !(math.Abs(a) <= math.MaxFloat64) {
-			*out = [RBFDigitsDim]float64{}
-			return
+		if !(math.Abs(a) <= 7.308926631030638e+307) {
+			big = true
 		}
 	}
 	t := x
+	if big {
+		c := *x
+		for j := range c {
+			if !(math.Abs(c[j]) <= math.MaxFloat64) {
+				*out = [RBFDigitsDim]float64{}
+				return
+			}
+			c[j] = max(-7.308926631030638e+307, min(c[j], 7.308926631030638e+307))
+		}
+		t = &c
+	}
 	for k := range rbfDigitsFreqs {
 		p := (*[rbfDigitsArgs]float64)(rbfDigitsW[k*rbfDigitsArgs:])
 		var s0, s1, s2, s3 float64
@@ -123,15 +136,24 @@ func RBFDigitsSlice(dst, src []float64) {
 // every component to float32, so each component is the float64 value correctly
 // rounded, up to a relative 2⁻²⁴. Edge inputs behave as in RBFDigits.
 func RBFDigitsF32(out *[RBFDigitsDim]float32, x *[RBFDigitsIn]float32) {
+	big := false
 	for _, a := range x {
-		if !(math.Abs(float64(a)) <= math.MaxFloat64) {
-			*out = [RBFDigitsDim]float32{}
-			return
+		if !(math.Abs(float64(a)) <= 7.308926631030638e+307) {
+			big = true
 		}
 	}
 	var t [rbfDigitsArgs]float64
 	for j, a := range x {
 		t[j] = float64(a)
+	}
+	if big {
+		for j := range t {
+			if !(math.Abs(t[j]) <= math.MaxFloat64) {
+				*out = [RBFDigitsDim]float32{}
+				return
+			}
+			t[j] = max(-7.308926631030638e+307, min(t[j], 7.308926631030638e+307))
+		}
 	}
 	for k := range rbfDigitsFreqs {
 		p := (*[rbfDigitsArgs]float64)(rbfDigitsW[k*rbfDigitsArgs:])

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/design/fmap"
@@ -50,7 +51,23 @@ const MaxRFFEntries = 1 << 24
 // al., Algorithm 2): the inner χ² map ψ on every coordinate, so that
 // ‖ψ(x) − ψ(y)‖² ≈ Σ_j (x_j − y_j)²/(x_j + y_j), then Gaussian frequencies
 // N(0, 2β) on the concatenation.
-type RFF struct{ Opts RFFOptions }
+type RFF struct {
+	Opts RFFOptions
+
+	// An exp-χ² map's inner map is designed by one method value per RFF
+	// (the default chum made once) on one inner problem per domain, so
+	// that a method remembering its designs by problem (chum's chains)
+	// designs the inner map once for every D a comparison asks of rff.
+	innerMu       sync.Mutex
+	defaultInner  *design.Inner
+	innerProblems map[innerKey]*fmap.Problem
+}
+
+// innerKey is what an inner problem depends on: its interval.
+type innerKey struct {
+	lo, hi  float64
+	integer bool
+}
 
 // Name returns "rff".
 func (*RFF) Name() string { return "rff" }
@@ -131,7 +148,30 @@ func (m *RFF) inner() *design.Inner {
 	if m.Opts.Inner != nil {
 		return m.Opts.Inner
 	}
-	return &design.Inner{Method: &design.Chum{}, Dim: 5}
+	m.innerMu.Lock()
+	defer m.innerMu.Unlock()
+	if m.defaultInner == nil {
+		m.defaultInner = &design.Inner{Method: &design.Chum{}, Dim: 5}
+	}
+	return m.defaultInner
+}
+
+// innerProblemOf is innerProblem(p), the same value for every p of the
+// same inner interval.
+func (m *RFF) innerProblemOf(p *fmap.Problem) *fmap.Problem {
+	ip := innerProblem(p)
+	d := ip.Domain
+	key := innerKey{d.Lo[0], d.Hi[0], d.Integer}
+	m.innerMu.Lock()
+	defer m.innerMu.Unlock()
+	if q, ok := m.innerProblems[key]; ok {
+		return q
+	}
+	if m.innerProblems == nil {
+		m.innerProblems = map[innerKey]*fmap.Problem{}
+	}
+	m.innerProblems[key] = ip
+	return ip
 }
 
 // InnerLowerEnd is the lower end, relative to the upper, of the interval
@@ -220,7 +260,7 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	case fmap.ExpChi2:
 		in := m.inner()
 		s.Say(fmt.Sprintf("exp-chi2: the inner χ² map, %s of %d dimensions", in.Method.Name(), in.Dim))
-		res, err := in.Method.Design(ctx, innerProblem(p), in.Dim, s.Quiet())
+		res, err := in.Method.Design(ctx, m.innerProblemOf(p), in.Dim, s.Quiet())
 		if err != nil {
 			return nil, fmt.Errorf("multidim: the inner χ² map: %w", err)
 		}

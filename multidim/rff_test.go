@@ -3,6 +3,7 @@ package multidim
 import (
 	"context"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -135,5 +136,48 @@ func TestRFFDimensionError(t *testing.T) {
 	_, err := (&RFF{}).Design(context.Background(), p, 63, design.Settings{})
 	if err == nil || !strings.Contains(err.Error(), "62 or 64") {
 		t.Errorf("D = 63 with cos-sin features: %v, want an error suggesting 62 or 64", err)
+	}
+}
+
+// TestExpChi2InnerOnce: an rff method designs an exp-χ² map's inner χ² map
+// on one problem value per inner interval (so that chum, which remembers
+// its designs by problem, designs it once for every D), and the inner
+// stage it puts in a map is the one a fresh rff method designs.
+func TestExpChi2InnerOnce(t *testing.T) {
+	dom := func(lo, hi float64) *fmap.Problem {
+		return &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.ExpChi2, Beta: 1},
+			Domain:  fmap.Domain{Lo: []float64{lo, lo, lo}, Hi: []float64{hi, hi, hi}},
+			Measure: fmap.Absolute, Norm: fmap.LInf}
+	}
+	m := &RFF{}
+	p, q := dom(0, 1), dom(0, 1)
+	if a, b := m.innerProblemOf(p), m.innerProblemOf(q); a != b {
+		t.Error("two problems of the same domain got two inner problems")
+	}
+	if a, b := m.innerProblemOf(p), m.innerProblemOf(dom(0, 2)); a == b {
+		t.Error("problems on [0, 1] and [0, 2] share an inner problem")
+	}
+	if m.inner() != m.inner() {
+		t.Error("the default inner method is made afresh at every call")
+	}
+	first, err := m.Design(context.Background(), p, 64, design.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := m.Design(context.Background(), q, 128, design.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := (&RFF{}).Design(context.Background(), dom(0, 1), 128, design.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*design.Result{first, again} {
+		if !reflect.DeepEqual(r.Map.Stages[0], fresh.Map.Stages[0]) {
+			t.Errorf("inner stage %+v, a fresh rff's %+v", r.Map.Stages[0].PerCoordinate.Inner, fresh.Map.Stages[0].PerCoordinate.Inner)
+		}
+	}
+	if !reflect.DeepEqual(again.Map, fresh.Map) {
+		t.Error("the D = 128 map after a D = 64 design differs from a fresh rff's")
 	}
 }

@@ -77,7 +77,10 @@ func TestInvalidProblems(t *testing.T) {
 	}
 	bad := map[string]func(p *solver.Problem){
 		"row index out of range": func(p *solver.Problem) { p.RowIndex[0] = 5 },
+		"negative row index":     func(p *solver.Problem) { p.RowIndex[1] = -1 },
 		"NaN entry":              func(p *solver.Problem) { p.Value[0] = nan() },
+		"+Inf entry":             func(p *solver.Problem) { p.Value[1] = inf },
+		"−Inf entry":             func(p *solver.Problem) { p.Value[0] = -inf },
 		"infinite cost":          func(p *solver.Problem) { p.Obj[1] = inf },
 		"crossed bounds":         func(p *solver.Problem) { p.ColLower[0], p.ColUpper[0] = 2, 1 },
 		"short bounds":           func(p *solver.Problem) { p.RowUpper = nil },

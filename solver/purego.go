@@ -73,8 +73,8 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	// it reached.
 	warm, iters := o.WarmStart, 0
 	if sc := computeScaling(p); sc != nil {
-		if q := sc.apply(p); q != nil {
-			sol, err := solveOnce(p, q, o, sc, o.WarmStart)
+		if s := newScaledSimplex(p, sc, o); s != nil {
+			sol, err := solveOnce(p, s, o, sc, o.WarmStart)
 			if err != nil {
 				return nil, err
 			}
@@ -84,7 +84,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 			warm, iters = sol.Basis, sol.Iterations
 		}
 	}
-	sol, err := solveOnce(p, p, o, nil, warm)
+	sol, err := solveOnce(p, newSimplex(p, o), o, nil, warm)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	if sol = Finish(p, o, sol); sol.Status == NumericalFailure && warm != nil {
 		// A last try from the slack basis: the basis the failed solve
 		// started from may be the trouble (issue 18's spread LPs).
-		retry, err := solveOnce(p, p, o, nil, nil)
+		retry, err := solveOnce(p, newSimplex(p, o), o, nil, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -104,20 +104,20 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 	return sol, nil
 }
 
-// solveOnce runs the simplex on q — p itself, or p scaled by sc — from
-// warm, and returns its solution in p's units before Finish: an optimum
-// passes the post-optimal checks (faintCheck, refineVertex, refineDuals;
-// a long improving step faintCheck finds is taken, takeStep, and the
-// simplex goes on from there),
-// an infeasible or unbounded verdict its certificate's check against p
-// (checkCertificate), or it becomes a numerical failure. The simplex's
-// buffers go back to the pool after the certificate has been read.
-func solveOnce(p, q *Problem, o Options, sc *scaling, warm *Basis) (*Solution, error) {
-	s := newSimplex(q, o)
-	s.prob = q
+// solveOnce runs the simplex s — on p itself (newSimplex), or on p scaled
+// by sc (newScaledSimplex) — from warm, and returns its solution in p's
+// units before Finish: an optimum passes the post-optimal checks
+// (faintCheck, refineVertex, refineDuals; a long improving step
+// faintCheck finds is taken, takeStep, and the simplex goes on from
+// there), an infeasible or unbounded verdict its certificate's check
+// against p (checkCertificate), or it becomes a numerical failure. The
+// simplex's buffers go back to the pool after the certificate has been
+// read.
+func solveOnce(p *Problem, s *simplex, o Options, sc *scaling, warm *Basis) (*Solution, error) {
 	if sc != nil {
 		sc.tolerances(s)
 	}
+	s.src, s.srcScale = p, sc
 	defer s.release()
 	status, msg := s.run(warm)
 	// An optimum whose tolerance hid a long improving step (faintCheck)
@@ -235,15 +235,102 @@ type simplex struct {
 	// (purego_certify.go).
 	farkas, ray []float64
 	rayEnter    int
-	// prob is the problem s solves, for the exact ray check
-	// (exactRayHolds); nil if s was made without solveOnce.
-	prob *Problem
+	// src is the problem s was made from and srcScale its scaling (nil if
+	// s solves src as given), set by solveOnce; exactProblem builds from
+	// them, when an exact check first needs it, prob: the problem s
+	// solves, in s's own units.
+	src, prob *Problem
+	srcScale  *scaling
 
 	// scratch
 	rho, alpha, u, v, w, z []float64
+	// primalRatio's blocking variables: step, rate, status, variable.
+	rs, rr []float64
+	rst    []uint8
+	rb     []int
 }
 
+// newSimplex returns a simplex on p, in buffers from simplexPool.
 func newSimplex(p *Problem, o Options) *simplex {
+	m, n := p.NumRows, p.NumCols()
+	s := allocSimplex(p, o)
+	for j := 0; j < n; j++ {
+		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
+			i := p.RowIndex[k]
+			s.a[j*m+i] += p.Value[k]
+			s.ar[i*n+j] += p.Value[k]
+		}
+	}
+	copy(s.cost, p.Obj)
+	s.lo = append(append(s.lo, p.ColLower...), p.RowLower...)
+	s.hi = append(append(s.hi, p.ColUpper...), p.RowUpper...)
+	s.init()
+	return s
+}
+
+// newScaledSimplex returns a simplex on p scaled by sc (purego_scale.go),
+// or nil if a finite nonzero number of p would overflow or underflow: the
+// numbers are those of the scaled problem sc.apply(p) would make (each
+// entry, cost and bound multiplied by the same product of factors), put
+// straight into the simplex's dense copies instead of a scaled Problem
+// first (TestScaledSimplexAsApplied).
+func newScaledSimplex(p *Problem, sc *scaling, o Options) *simplex {
+	m, n := p.NumRows, p.NumCols()
+	s := allocSimplex(p, o)
+	ok := true
+	put := func(v, f float64) float64 {
+		// A finite nonzero v must give 2⁻¹⁰⁰⁰ ≤ |w| < ∞ (w = 0, ±Inf or
+		// below 2⁻¹⁰⁰⁰ is refused); the common case costs two comparisons.
+		w := v * f
+		if a := math.Abs(w); !(a >= 0x1p-1000 && a <= math.MaxFloat64) && v != 0 && !math.IsInf(v, 0) && v == v {
+			ok = false
+		}
+		return w
+	}
+	for j := 0; j < n; j++ {
+		cj := sc.col[j]
+		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
+			i := p.RowIndex[k]
+			w := put(p.Value[k], sc.row[i]*cj)
+			s.a[j*m+i] += w
+			s.ar[i*n+j] += w
+		}
+		s.cost[j] = put(p.Obj[j], cj)
+		s.lo = append(s.lo, put(p.ColLower[j], 1/cj))
+		s.hi = append(s.hi, put(p.ColUpper[j], 1/cj))
+	}
+	for i := range m {
+		s.lo = append(s.lo, put(p.RowLower[i], sc.row[i]))
+		s.hi = append(s.hi, put(p.RowUpper[i], sc.row[i]))
+	}
+	if !ok {
+		s.release()
+		return nil
+	}
+	s.init()
+	return s
+}
+
+// exactProblem returns the problem s solves, in s's own (possibly
+// scaled) units, for the exact checks (exactRay, exactVertex,
+// exactCheck); it is built on first use, and nil if s was made without
+// solveOnce.
+func (s *simplex) exactProblem() *Problem {
+	if s.prob == nil && s.src != nil {
+		if s.srcScale == nil {
+			s.prob = s.src
+		} else {
+			s.prob = s.srcScale.apply(s.src)
+		}
+	}
+	return s.prob
+}
+
+// allocSimplex returns a simplex of p's shape and o's settings in buffers
+// from simplexPool: A's dense copies and the costs zero, lo and hi empty
+// (with room for n+m bounds); newSimplex and newScaledSimplex fill them
+// in, then call init.
+func allocSimplex(p *Problem, o Options) *simplex {
 	m, n := p.NumRows, p.NumCols()
 	b, _ := simplexPool.Get().(*simplexBuffers)
 	if b == nil {
@@ -254,44 +341,46 @@ func newSimplex(p *Problem, o Options) *simplex {
 	s := &simplex{m: m, n: n, tolP: o.FeasibilityTol / 10, tolD: o.OptimalityTol, maxIter: o.MaxIterations, ctx: o.Context, noDevex: !o.Devex}
 	s.a = zeroed(b.a, m*n)
 	s.ar = zeroed(b.ar, m*n)
-	for j := 0; j < n; j++ {
-		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
-			i := p.RowIndex[k]
-			s.a[j*m+i] += p.Value[k]
-			s.ar[i*n+j] += p.Value[k]
-		}
-	}
 	s.cost = zeroed(b.cost, n+m)
-	copy(s.cost, p.Obj)
-	s.orig = append(b.orig[:0], s.cost...)
-	s.lo = append(append(b.lo[:0], p.ColLower...), p.RowLower...)
-	s.hi = append(append(b.hi[:0], p.ColUpper...), p.RowUpper...)
-	s.loT = zeroed(b.loT, n+m)
-	s.hiT = zeroed(b.hiT, n+m)
-	s.unit = zeroed(b.unit, n+m)
+	s.orig, s.lo, s.hi = b.orig[:0], b.lo[:0], b.hi[:0]
+	s.loT, s.hiT, s.unit, s.tolDv, s.x, s.d, s.st, s.g = b.loT, b.hiT, b.unit, b.tolDv, b.x, b.d, b.st, b.g
+	s.posS, s.posT, s.S, s.T = b.posS, b.posT, b.S, b.T
+	s.rho, s.alpha, s.u, s.v, s.w, s.z = b.rho, b.alpha, b.u, b.v, b.w, b.z
+	s.rs, s.rr, s.rst, s.rb = b.rs, b.rr, b.rst, b.rb
+	return s
+}
+
+// init sets up the rest of a simplex whose A, costs and bounds are in
+// place: the original costs, the tolerances, the values and statuses, the
+// kernel and the scratch vectors.
+func (s *simplex) init() {
+	m, n := s.m, s.n
+	s.orig = append(s.orig, s.cost...)
+	s.loT = zeroed(s.loT, n+m)
+	s.hiT = zeroed(s.hiT, n+m)
+	s.unit = zeroed(s.unit, n+m)
 	for v := range s.unit {
 		s.unit[v] = 1
 	}
 	s.setPrimalTolerances()
-	s.tolDv = zeroed(b.tolDv, n+m)
+	s.tolDv = zeroed(s.tolDv, n+m)
 	for v := range s.tolDv {
 		s.tolDv[v] = s.tolD
 	}
-	s.x = zeroed(b.x, n+m)
-	s.d = zeroed(b.d, n+m)
-	s.st = zeroed(b.st, n+m)
+	s.x = zeroed(s.x, n+m)
+	s.d = zeroed(s.d, n+m)
+	s.st = zeroed(s.st, n+m)
 	s.cap = min(m, n)
-	s.g = zeroed(b.g, s.cap*s.cap)
-	s.posS = zeroed(b.posS, n)
-	s.posT = zeroed(b.posT, m)
-	s.S, s.T = b.S[:0], b.T[:0]
-	s.rho = zeroed(b.rho, s.cap)
-	s.alpha = zeroed(b.alpha, n)
-	s.u = zeroed(b.u, s.cap)
-	s.v = zeroed(b.v, s.cap)
-	s.w = zeroed(b.w, s.cap)
-	s.z = zeroed(b.z, m)
-	return s
+	s.g = zeroed(s.g, s.cap*s.cap)
+	s.posS = zeroed(s.posS, n)
+	s.posT = zeroed(s.posT, m)
+	s.S, s.T = s.S[:0], s.T[:0]
+	s.rho = zeroed(s.rho, s.cap)
+	s.alpha = zeroed(s.alpha, n)
+	s.u = zeroed(s.u, s.cap)
+	s.v = zeroed(s.v, s.cap)
+	s.w = zeroed(s.w, s.cap)
+	s.z = zeroed(s.z, m)
 }
 
 // simplexBuffers are the slices of a simplex, kept in simplexPool for the
@@ -300,9 +389,9 @@ func newSimplex(p *Problem, o Options) *simplex {
 // of A and twenty vectors for each took a seventh of a design's time.
 type simplexBuffers struct {
 	a, ar, cost, orig, lo, hi, loT, hiT, unit, tolDv, x, d, g []float64
-	rho, alpha, u, v, w, z                                    []float64
-	st                                                        []uint8
-	posS, posT, S, T                                          []int
+	rho, alpha, u, v, w, z, rs, rr                            []float64
+	st, rst                                                   []uint8
+	posS, posT, S, T, rb                                      []int
 }
 
 var simplexPool sync.Pool
@@ -320,10 +409,19 @@ func (s *simplex) release() {
 	simplexPool.Put(&simplexBuffers{
 		a: s.a, ar: s.ar, cost: s.cost, orig: s.orig, lo: s.lo, hi: s.hi, loT: s.loT, hiT: s.hiT,
 		unit: s.unit, tolDv: s.tolDv, x: s.x, d: s.d, g: s.g,
-		rho: s.rho, alpha: s.alpha, u: s.u, v: s.v, w: s.w, z: s.z,
-		st: s.st, posS: s.posS, posT: s.posT, S: s.S, T: s.T,
+		rho: s.rho, alpha: s.alpha, u: s.u, v: s.v, w: s.w, z: s.z, rs: s.rs, rr: s.rr,
+		st: s.st, rst: s.rst, posS: s.posS, posT: s.posT, S: s.S, T: s.T, rb: s.rb,
 	})
 	*s = simplex{}
+}
+
+// resize returns b resliced to length n, or a new slice if b is too short;
+// its contents are the caller's to set.
+func resize[E any](b []E, n int) []E {
+	if cap(b) < n {
+		return make([]E, n)
+	}
+	return b[:n]
 }
 
 // zeroed returns b resliced to n zeros, or a new slice if b is too short.
@@ -340,8 +438,8 @@ func zeroed[E any](b []E, n int) []E {
 // tolP·max(unit, |b|).
 func (s *simplex) setPrimalTolerances() {
 	for v := range s.lo {
-		s.loT[v] = s.lo[v] - s.tolP*math.Max(s.unit[v], math.Abs(s.lo[v]))
-		s.hiT[v] = s.hi[v] + s.tolP*math.Max(s.unit[v], math.Abs(s.hi[v]))
+		s.loT[v] = s.lo[v] - s.tolP*max(s.unit[v], math.Abs(s.lo[v]))
+		s.hiT[v] = s.hi[v] + s.tolP*max(s.unit[v], math.Abs(s.hi[v]))
 	}
 }
 
@@ -361,7 +459,7 @@ func (s *simplex) kernelMatrix() ([]float64, float64) {
 		for l, j := range s.S {
 			v := s.a[j*s.m+i]
 			kk[t*k+l] = v
-			scale = math.Max(scale, math.Abs(v))
+			scale = max(scale, math.Abs(v))
 		}
 	}
 	return kk, scale
@@ -584,7 +682,7 @@ func (s *simplex) refactor() error {
 				p, best = r, a
 			}
 		}
-		if p < 0 || best <= singularTol*math.Max(scale, 1e-300) {
+		if p < 0 || best <= singularTol*max(scale, 1e-300) {
 			return fmt.Errorf("%w (size %d, pivot %.3g)", errSingular, k, best)
 		}
 		if p != c {

@@ -452,7 +452,7 @@ func exactKernelSolveT(p *Problem, S, T []int, rhs []big.Rat, transpose bool) ([
 }
 
 // exactRayHolds reports whether the ray of nonbasic variable v moving in
-// direction dir from s's basis, built exactly on s.prob (exactRay), proves
+// direction dir from s's basis, built exactly on s's problem (exactRay), proves
 // it unbounded (exactRayProves, from s's x) with a cost rate beyond
 // faintNoise of its terms: the verdict where a float64 rate or reduced
 // cost is too faint to decide it (faintBlock, faintLook). A cost rate
@@ -462,37 +462,37 @@ func exactKernelSolveT(p *Problem, S, T []int, rhs []big.Rat, transpose bool) ([
 // exactly unbounded, optimal before the rescaling; such a vertex is left
 // to stand. It is false when the kernel exceeds exactRayMax columns.
 func (s *simplex) exactRayHolds(v int, dir float64) bool {
-	if s.prob == nil || s.k() > exactRayMax {
+	if s.k() > exactRayMax || s.exactProblem() == nil {
 		return false
 	}
-	ray, ok := exactRay(s.prob, s.S, s.T, v, dir)
+	ray, ok := exactRay(s.exactProblem(), s.S, s.T, v, dir)
 	if !ok {
 		return false
 	}
-	if rate, terms := exactCostRate(s.prob, ray); !(-rate > faintNoise*terms) {
+	if rate, terms := exactCostRate(s.exactProblem(), ray); !(-rate > faintNoise*terms) {
 		return false
 	}
-	vertex, _ := exactVertex(s.prob, s.S, s.T, s.st)
-	ok, _ = exactRayProves(s.prob, Options{FeasibilityTol: s.tolP}, s.x[:s.n], ray, vertex)
+	vertex, _ := exactVertex(s.exactProblem(), s.S, s.T, s.st)
+	ok, _ = exactRayProves(s.exactProblem(), Options{FeasibilityTol: s.tolP}, s.x[:s.n], ray, vertex)
 	return ok
 }
 
 // exactBlock returns the basic variable that first blocks the ray of
 // nonbasic variable v moving in direction dir from s's basis, by the
-// rates of the ray built exactly on s.prob (exactRay), with the step to
+// rates of the ray built exactly on s's problem (exactRay), with the step to
 // it and the bound status it reaches; b = −1 if none blocks. exact is
 // false (and b −1) when the kernel exceeds exactRayMax columns or is
 // singular.
 func (s *simplex) exactBlock(v int, dir float64) (b int, theta float64, pst uint8, exact bool) {
 	b = -1
-	if s.prob == nil || s.k() > exactRayMax {
+	if s.k() > exactRayMax || s.exactProblem() == nil {
 		return b, 0, 0, false
 	}
-	ray, ok := exactRay(s.prob, s.S, s.T, v, dir)
+	ray, ok := exactRay(s.exactProblem(), s.S, s.T, v, dir)
 	if !ok {
 		return b, 0, 0, false
 	}
-	rates := exactRayRates(s.prob, ray)
+	rates := exactRayRates(s.exactProblem(), ray)
 	theta = math.Inf(1)
 	try := func(w int, r float64) {
 		var dist float64
@@ -554,7 +554,7 @@ const illConditioned = 1e14
 // basis, and the verdict.
 func (s *simplex) exactCheck() (judged bool, st Status, msg string) {
 	k := s.k()
-	if s.prob == nil || k == 0 || k > exactRayMax {
+	if k == 0 || k > exactRayMax || s.exactProblem() == nil {
 		return false, Optimal, ""
 	}
 	kk, _ := s.kernelMatrix()
@@ -576,7 +576,7 @@ func (s *simplex) exactCheck() (judged bool, st Status, msg string) {
 	if kn*gn < illConditioned {
 		return false, Optimal, ""
 	}
-	p := s.prob
+	p := s.exactProblem()
 	x, ok := exactVertex(p, s.S, s.T, s.st)
 	cS := make([]big.Rat, k)
 	for l, j := range s.S {
@@ -1215,7 +1215,7 @@ func (s *simplex) refineVertex() {
 		copy(s.x, saved)
 		after = before
 	}
-	if !(after > 1) || s.prob == nil || k > exactRayMax {
+	if !(after > 1) || k > exactRayMax || s.exactProblem() == nil {
 		return
 	}
 	// Still off: on a kernel of condition 10²¹ the refinement's G is no
@@ -1225,7 +1225,7 @@ func (s *simplex) refineVertex() {
 	// tolerance). On a small kernel the vertex is built exactly
 	// (exactVertex) and rounded: as close as float64 holds it, whether or
 	// not Finish then finds it feasible.
-	if v, ok := exactVertex(s.prob, s.S, s.T, s.st); ok {
+	if v, ok := exactVertex(s.exactProblem(), s.S, s.T, s.st); ok {
 		for _, j := range s.S {
 			s.x[j] = ratFloat(&v[j])
 		}
@@ -1471,7 +1471,7 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 		// the rest, of 10⁻⁴, cancelling exactly; the LP is unbounded);
 		// it is not weighed for steps or looked through.
 		weak := false
-		if !ok && depth == faintDepth && s.prob != nil && k <= exactRayMax {
+		if !ok && depth == faintDepth && k <= exactRayMax && s.exactProblem() != nil {
 			rd, weak = s.refinedReducedCost(v, pHi, pLo, rayNoise)
 		}
 		if !ok && !weak {
@@ -1548,7 +1548,7 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain), step
 		}
 		if depth == 0 || p == v || theta == 0 || *budget == 0 || v == back || depth == faintDepth && math.Abs(d) <= faintNoise*big {
-			if depth == faintDepth && p != v && *budget > 0 && v != back && s.prob != nil && k <= exactRayMax {
+			if depth == faintDepth && p != v && *budget > 0 && v != back && k <= exactRayMax && s.exactProblem() != nil {
 				// A degenerate step, or one along a reduced cost
 				// faintRay calls round-off, is looked through only
 				// where a ray it leads to is proven exactly

@@ -30,7 +30,7 @@ const devexAfter = 1
 func (s *simplex) perturbedDualSimplex() (Status, error) {
 	scale := 0.0
 	for _, c := range s.orig[:s.n] {
-		scale = math.Max(scale, math.Abs(c))
+		scale = max(scale, math.Abs(c))
 	}
 	if scale == 0 {
 		scale = 1
@@ -49,10 +49,10 @@ func (s *simplex) perturbedDualSimplex() (Status, error) {
 		case s.st[j] == stUpper:
 			delta = -delta
 			if s.shift {
-				delta -= math.Max(s.d[j], 0)
+				delta -= max(s.d[j], 0)
 			}
 		case s.shift:
-			delta += math.Max(-s.d[j], 0)
+			delta += max(-s.d[j], 0)
 		}
 		s.cost[j] = s.orig[j] + delta
 		s.d[j] += delta
@@ -215,11 +215,11 @@ func (s *simplex) dualRatio(rho []float64, sign float64) (int, float64) {
 		switch s.st[v] {
 		case stLower:
 			if a < -pivotTol {
-				return math.Max(d, 0) / -a, (d + s.tolDv[v]) / -a, true
+				return max(d, 0) / -a, (d + s.tolDv[v]) / -a, true
 			}
 		case stUpper:
 			if a > pivotTol {
-				return math.Max(-d, 0) / a, (-d + s.tolDv[v]) / a, true
+				return max(-d, 0) / a, (-d + s.tolDv[v]) / a, true
 			}
 		case stZero:
 			if math.Abs(a) > pivotTol {
@@ -231,14 +231,14 @@ func (s *simplex) dualRatio(rho []float64, sign float64) (int, float64) {
 	bound := math.Inf(1)
 	for j := range s.n {
 		if s.st[j] != stBasic {
-			if _, rel, ok := ratio(j, sign*s.alpha[j]); ok && math.Max(rel, 0) < bound {
-				bound = math.Max(rel, 0)
+			if _, rel, ok := ratio(j, sign*s.alpha[j]); ok && max(rel, 0) < bound {
+				bound = max(rel, 0)
 			}
 		}
 	}
 	for t, i := range s.T {
-		if _, rel, ok := ratio(s.n+i, -sign*rho[t]); ok && math.Max(rel, 0) < bound {
-			bound = math.Max(rel, 0)
+		if _, rel, ok := ratio(s.n+i, -sign*rho[t]); ok && max(rel, 0) < bound {
+			bound = max(rel, 0)
 		}
 	}
 	if math.IsInf(bound, 1) {
@@ -278,7 +278,7 @@ func (s *simplex) devexUpdate(p, q int, alphaCol float64, u, z []float64) {
 			s.dw[n+i] = math.Max(s.dw[n+i], r*r*wp)
 		}
 	}
-	s.dw[q] = math.Max(wp/(alphaCol*alphaCol), 1)
+	s.dw[q] = max(wp/(alphaCol*alphaCol), 1)
 }
 
 // chooseLeavingDevex is chooseLeaving with dual Devex pricing: the largest

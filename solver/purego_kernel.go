@@ -325,7 +325,7 @@ func (s *simplex) repairKernel() bool {
 				}
 			}
 		}
-		if p < 0 || best <= repairTol*math.Max(scale, 1e-300) {
+		if p < 0 || best <= repairTol*max(scale, 1e-300) {
 			depS = append(depS, s.S[c])
 			continue
 		}

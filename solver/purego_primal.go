@@ -184,58 +184,37 @@ const blandAfter = 50
 // flip, −1 if nothing blocks), the step θ ≥ 0 and the bound the leaving
 // variable reaches.
 func (s *simplex) primalRatio(q int, dir float64, u, z []float64, phase1 bool) (int, float64, uint8) {
-	// limit returns, for a basic variable moving at rate r per unit step, the
-	// step to its blocking bound, the Harris-relaxed step, that bound's
-	// status and whether it blocks.
-	limit := func(b int, r float64) (step, relaxed float64, st uint8, ok bool) {
-		x, lo, hi := s.x[b], s.lo[b], s.hi[b]
-		tl := s.tolP * math.Max(s.unit[b], math.Abs(lo))
-		th := s.tolP * math.Max(s.unit[b], math.Abs(hi))
-		switch {
-		case r < -pivotTol:
-			if phase1 && x > hi+th { // infeasible above, falling: blocks at hi
-				return (x - hi) / -r, (x - hi + th) / -r, stUpper, true
-			}
-			if math.IsInf(lo, -1) || (phase1 && x < lo-tl) {
-				return 0, 0, 0, false
-			}
-			return math.Max(x-lo, 0) / -r, (x - lo + tl) / -r, stLower, true
-		case r > pivotTol:
-			if phase1 && x < lo-tl { // infeasible below, rising: blocks at lo
-				return (lo - x) / r, (lo - x + tl) / r, stLower, true
-			}
-			if math.IsInf(hi, 1) || (phase1 && x > hi+th) {
-				return 0, 0, 0, false
-			}
-			return math.Max(hi-x, 0) / r, (hi - x + th) / r, stUpper, true
-		}
-		return 0, 0, 0, false
-	}
-	rate := func(b int) float64 {
-		if b < s.n {
-			return -dir * u[s.posS[b]]
-		}
-		return -dir * z[b-s.n]
-	}
+	// The first pass finds the Harris bound and keeps every blocking
+	// variable's step, status and rate for the second (in s.rs, s.rr,
+	// s.rst: the basic columns in S's order, then the basic rows).
+	k := len(s.S)
+	rs, rr, rst := resize(s.rs, k+s.m), resize(s.rr, k+s.m), resize(s.rst, k+s.m)
+	s.rs, s.rr, s.rst = rs, rr, rst
 	bound := math.Inf(1)
-	each := func(f func(b int)) {
-		for _, j := range s.S {
-			f(j)
-		}
-		for i := range s.m {
-			if s.st[s.n+i] == stBasic {
-				f(s.n + i)
-			}
-		}
-	}
-	each(func(b int) {
+	c := 0 // entries kept
+	keep := func(b int, r float64) {
 		// A variable already beyond its bound (by up to the tolerance the
 		// Harris test allows) gives a negative relaxed step; it must still
 		// bound the step at zero, or the second pass would find nothing.
-		if _, rel, _, ok := limit(b, rate(b)); ok && math.Max(rel, 0) < bound {
-			bound = math.Max(rel, 0)
+		step, rel, st, ok := s.primalLimit(b, r, phase1)
+		if !ok {
+			return
 		}
-	})
+		if max(rel, 0) < bound {
+			bound = max(rel, 0)
+		}
+		rs[c], rr[c], rst[c] = step, r, st
+		s.rb = append(s.rb[:c], b)
+		c++
+	}
+	for _, j := range s.S {
+		keep(j, -dir*u[s.posS[j]])
+	}
+	for i := range s.m {
+		if s.st[s.n+i] == stBasic {
+			keep(s.n+i, -dir*z[i])
+		}
+	}
 	flip := s.hi[q] - s.lo[q] // finite only for boxed variables
 	if math.IsInf(bound, 1) {
 		if !math.IsInf(flip, 0) && !math.IsNaN(flip) {
@@ -244,16 +223,44 @@ func (s *simplex) primalRatio(q int, dir float64, u, z []float64, phase1 bool) (
 		return -1, 0, 0
 	}
 	p, theta, pst, best := -1, 0.0, uint8(0), 0.0
-	each(func(b int) {
-		r := rate(b)
-		if step, _, st, ok := limit(b, r); ok && step <= bound && (math.Abs(r) > best && !s.bland || s.bland && (p < 0 || b < p)) {
-			p, theta, pst, best = b, step, st, math.Abs(r)
+	for e, b := range s.rb[:c] {
+		if step, r := rs[e], rr[e]; step <= bound && (math.Abs(r) > best && !s.bland || s.bland && (p < 0 || b < p)) {
+			p, theta, pst, best = b, step, rst[e], math.Abs(r)
 		}
-	})
+	}
 	if !math.IsInf(flip, 0) && !math.IsNaN(flip) && flip <= theta {
 		return q, flip, 0
 	}
 	return p, theta, pst
+}
+
+// primalLimit returns, for basic variable b moving at rate r per unit
+// step of the primal simplex (phase 1 or not), the step to its blocking
+// bound, the Harris-relaxed step, that bound's status and whether it
+// blocks.
+func (s *simplex) primalLimit(b int, r float64, phase1 bool) (step, relaxed float64, st uint8, ok bool) {
+	if r >= -pivotTol && r <= pivotTol || r != r {
+		return 0, 0, 0, false
+	}
+	x, lo, hi := s.x[b], s.lo[b], s.hi[b]
+	tl := s.tolP * max(s.unit[b], math.Abs(lo))
+	th := s.tolP * max(s.unit[b], math.Abs(hi))
+	if r < -pivotTol {
+		if phase1 && x > hi+th { // infeasible above, falling: blocks at hi
+			return (x - hi) / -r, (x - hi + th) / -r, stUpper, true
+		}
+		if math.IsInf(lo, -1) || (phase1 && x < lo-tl) {
+			return 0, 0, 0, false
+		}
+		return max(x-lo, 0) / -r, (x - lo + tl) / -r, stLower, true
+	}
+	if phase1 && x < lo-tl { // infeasible below, rising: blocks at lo
+		return (lo - x) / r, (lo - x + tl) / r, stLower, true
+	}
+	if math.IsInf(hi, 1) || (phase1 && x > hi+th) {
+		return 0, 0, 0, false
+	}
+	return max(hi-x, 0) / r, (hi - x + th) / r, stUpper, true
 }
 
 // faintNoise is the round-off level of a rate or a reduced cost relative

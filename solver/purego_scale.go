@@ -49,7 +49,7 @@ func pow2(f float64) float64 {
 // pow2Log is pow2 by the logarithm.
 func pow2Log(f float64) float64 {
 	e := math.Round(math.Log2(f))
-	return math.Ldexp(1, int(math.Max(-maxScaleExp, math.Min(maxScaleExp, e))))
+	return math.Ldexp(1, int(max(-maxScaleExp, min(maxScaleExp, e))))
 }
 
 // widen extends [lo, hi] to v as the built-in min and max would: a NaN v
@@ -83,6 +83,117 @@ func freeRows(p *Problem) []bool {
 	return free
 }
 
+// repeats says which rows and columns of a problem repeat others in
+// magnitude. featmap's design LPs hold every point twice, as the rows
+// ±(…) ≥ ±r_i, and the polish's step variables twice, as the columns Δ⁺
+// and Δ⁻ (docs/lp-design.md). The scaling reads only |a_ij|, and a
+// repeated row or column repeats values in the minima and maxima it takes
+// (and in the ratios whose tests only grow with more values), so it gets
+// the same factor as the line it repeats; the sweeps skip the repeats
+// (TestScalingOfRepeats holds the factors to the plain computation's).
+type repeats struct {
+	// step is 2 when the rows come in pairs 2i, 2i+1 of equal magnitudes
+	// in every column, stored next to each other (a sweep over a column's
+	// entries takes every other one), and 1 otherwise.
+	step int
+	// dup[j] says that column j holds column j−1's rows with the same
+	// magnitudes (nil: no column does).
+	dup []bool
+}
+
+// noRepeats is the plain sweep over every row and column.
+var noRepeats = repeats{step: 1}
+
+// scanRepeats finds the repeats of p: pairs of rows (none when a row is
+// free, m is odd, or an entry of a pair is not finite) and columns that
+// repeat the one before (their entries finite). Its sweep leaves a column
+// at its first difference, so on other problems it costs little.
+func scanRepeats(p *Problem, free []bool) repeats {
+	rp := noRepeats
+	m, n := p.NumRows, p.NumCols()
+	if free != nil || m < 2 {
+		return rp
+	}
+	paired, prevPaired := m%2 == 0, false
+	for j := range n {
+		idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
+		val = val[:len(idx)]
+		colPaired := paired && pairedColumn(idx, val)
+		paired = colPaired
+		if j > 0 {
+			pidx, pval := p.RowIndex[p.ColStart[j-1]:p.ColStart[j]], p.Value[p.ColStart[j-1]:p.ColStart[j]]
+			// Two columns of pairs differ, if at all, in a pair's first
+			// entry.
+			step := 1
+			if colPaired && prevPaired {
+				step = 2
+			}
+			if sameColumn(pidx, pval, idx, val, step) {
+				if rp.dup == nil {
+					rp.dup = make([]bool, n)
+				}
+				rp.dup[j] = true
+			}
+		}
+		prevPaired = colPaired
+	}
+	if paired {
+		rp.step = 2
+	}
+	return rp
+}
+
+// pairedColumn reports whether a column's entries come as pairs of rows
+// 2i, 2i+1 next to each other, with finite values of equal magnitude. The
+// sweep has no branch: a design LP's columns pass it whole.
+func pairedColumn(idx []int, val []float64) bool {
+	if len(idx)%2 != 0 {
+		return false
+	}
+	val = val[:len(idx)]
+	var bad uint64
+	for k := 0; k+1 < len(idx); k += 2 {
+		i := idx[k]
+		a, b := math.Float64bits(val[k]), math.Float64bits(val[k+1])
+		// Row i even, row i+1 next, the same bits but the sign, and an
+		// exponent that is not all ones (±Inf, NaN).
+		bad |= uint64(i&1) | uint64(idx[k+1]^(i+1)) | (a^b)<<1 | ((a>>52&0x7ff)+1)>>11
+	}
+	return bad == 0
+}
+
+// sameColumn reports whether column (idx, val) holds the rows of column
+// (pidx, pval) with finite values of the same magnitudes, looking at every
+// step-th entry; it stops at the first difference.
+func sameColumn(pidx []int, pval []float64, idx []int, val []float64, step int) bool {
+	if len(pidx) != len(idx) {
+		return false
+	}
+	pval, val = pval[:len(idx)], val[:len(idx)]
+	for k := 0; k < len(idx); k += step {
+		if pidx[k] != idx[k] || math.Abs(pval[k]) != math.Abs(val[k]) || val[k]-val[k] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// repeated reports whether column j repeats the one before.
+func (rp repeats) repeated(j int) bool { return rp.dup != nil && rp.dup[j] }
+
+// copyPairs sets the second row of each pair to the first's in each of
+// vs (step 2), whose sweeps took only the first.
+func (rp repeats) copyPairs(vs ...[]float64) {
+	if rp.step != 2 {
+		return
+	}
+	for _, v := range vs {
+		for i := 0; i+1 < len(v); i += 2 {
+			v[i+1] = v[i]
+		}
+	}
+}
+
 // rowRanges sets rmin[i] and rmax[i] to the least and largest nonzero
 // |a_ij|·col[j] of each row i that is not free (+Inf and 0 if it has none).
 // finiteA says that every entry of A is finite: with a finite factor no
@@ -90,17 +201,24 @@ func freeRows(p *Problem) []bool {
 // without branches (the branches mispredict on design LPs: 16 % less time
 // on the χ² 7D ones), which give the same ranges as the comparisons that
 // skip NaN. Without it, a NaN entry would make its row's rmax NaN (as an
-// Inf entry makes it Inf), which is how computeScaling finds out.
-func rowRanges(p *Problem, free []bool, col, rmin, rmax []float64, finiteA bool) {
+// Inf entry makes it Inf), which is how computeScaling finds out. The
+// sweep skips the repeats rp names and copies their ranges.
+func rowRanges(p *Problem, free []bool, col, rmin, rmax []float64, finiteA bool, rp repeats) {
 	for i := range rmin {
 		rmin[i], rmax[i] = math.Inf(1), 0
 	}
+	step := rp.step
 	for j := range p.NumCols() {
+		if rp.repeated(j) {
+			continue
+		}
 		cj := col[j]
 		idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
+		val = val[:len(idx)]
 		if free != nil || math.IsInf(cj, 0) || cj != cj {
 			// The general loop: free rows, and NaN from 0·∞.
-			for k, i := range idx {
+			for k := 0; k < len(idx); k += step {
+				i := idx[k]
 				if v := math.Abs(val[k]) * cj; v != 0 && (free == nil || !free[i]) {
 					rmin[i], rmax[i] = widen(rmin[i], rmax[i], v)
 				}
@@ -110,8 +228,8 @@ func rowRanges(p *Problem, free []bool, col, rmin, rmax []float64, finiteA bool)
 		if finiteA {
 			// No NaN product; a zero one must not lower rmin (rmax ≥ 0
 			// already), so it enters as +Inf.
-			val = val[:len(idx)]
-			for k, i := range idx {
+			for k := 0; k < len(idx); k += step {
+				i := idx[k]
 				v := math.Abs(val[k]) * cj
 				rmax[i] = max(rmax[i], v)
 				if v == 0 {
@@ -123,7 +241,8 @@ func rowRanges(p *Problem, free []bool, col, rmin, rmax []float64, finiteA bool)
 		}
 		// No free row, and a finite factor makes no NaN from a finite
 		// entry (a NaN entry is skipped).
-		for k, i := range idx {
+		for k := 0; k < len(idx); k += step {
+			i := idx[k]
 			if v := math.Abs(val[k]) * cj; v != 0 {
 				if v < rmin[i] {
 					rmin[i] = v
@@ -134,6 +253,7 @@ func rowRanges(p *Problem, free []bool, col, rmin, rmax []float64, finiteA bool)
 			}
 		}
 	}
+	rp.copyPairs(rmin, rmax)
 }
 
 // finiteFactors reports whether every factor is finite (so that no
@@ -149,19 +269,23 @@ func finiteFactors(f []float64) bool {
 
 // columnRange returns the least and largest nonzero |a_ij|·row[i] of
 // column j over the rows that are not free (+Inf and 0 if it has none);
-// fast says that no row is free and every row factor is finite.
-func columnRange(p *Problem, free []bool, row []float64, j int, fast bool) (lo, hi float64) {
+// fast says that no row is free and every row factor is finite. With
+// step 2 (repeats) it takes the first row of each pair.
+func columnRange(p *Problem, free []bool, row []float64, j int, fast bool, step int) (lo, hi float64) {
 	lo, hi = math.Inf(1), 0
 	idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
+	val = val[:len(idx)]
 	if !fast {
-		for k, i := range idx {
+		for k := 0; k < len(idx); k += step {
+			i := idx[k]
 			if v := math.Abs(val[k]) * row[i]; v != 0 && (free == nil || !free[i]) {
 				lo, hi = widen(lo, hi, v)
 			}
 		}
 		return lo, hi
 	}
-	for k, i := range idx {
+	for k := 0; k < len(idx); k += step {
+		i := idx[k]
 		if v := math.Abs(val[k]) * row[i]; v != 0 {
 			if v < lo {
 				lo = v
@@ -188,6 +312,7 @@ func computeScaling(p *Problem) *scaling {
 	// A row without finite bounds constrains nothing; its entries are
 	// left out of the scaling (they may be far from the others).
 	free := freeRows(p)
+	rp := scanRepeats(p, free)
 	row, col := make([]float64, m), make([]float64, n)
 	for j := range col {
 		col[j] = 1
@@ -198,21 +323,22 @@ func computeScaling(p *Problem) *scaling {
 	// Sweep as if A were finite: a NaN or Inf entry shows in its row's
 	// rmax, and then the sweep is redone with the comparisons.
 	finiteA := free == nil
-	rowRanges(p, free, col, rmin, rmax, finiteA)
+	rowRanges(p, free, col, rmin, rmax, finiteA, rp)
 	for i := 0; finiteA && i < m; i++ {
 		finiteA = finite(rmax[i])
 	}
 	if !finiteA && free == nil {
-		rowRanges(p, free, col, rmin, rmax, false)
+		rowRanges(p, free, col, rmin, rmax, false, rp)
 	}
 	lo, hi := math.Inf(1), 0.0
-	for i := range m {
+	for i := 0; i < m; i += rp.step {
 		row[i] = 1
 		if rmax[i] > 0 {
 			lo, hi = min(lo, rmin[i]), max(hi, rmax[i])
 			row[i] = 1 / math.Sqrt(rmin[i]*rmax[i])
 		}
 	}
+	rp.copyPairs(row)
 	if hi == 0 {
 		return nil
 	}
@@ -227,7 +353,12 @@ func computeScaling(p *Problem) *scaling {
 	// col[j]; the equilibration below reuses the best pass's (see there).
 	colHi := make([]float64, n)
 	for j := range n {
-		lo, hi := columnRange(p, free, row, j, fast)
+		if rp.repeated(j) {
+			// Column j−1's range: the same factor, r unchanged.
+			col[j], colHi[j] = col[j-1], colHi[j-1]
+			continue
+		}
+		lo, hi := columnRange(p, free, row, j, fast, rp.step)
 		colHi[j] = hi
 		if hi > 0 {
 			col[j] = 1 / math.Sqrt(lo*hi)
@@ -262,16 +393,21 @@ func computeScaling(p *Problem) *scaling {
 		pass = scalePasses
 	}
 	for ; pass < scalePasses; pass++ {
-		rowRanges(p, free, col, rmin, rmax, finiteA)
-		for i := range m {
+		rowRanges(p, free, col, rmin, rmax, finiteA, rp)
+		for i := 0; i < m; i += rp.step {
 			if rmax[i] > 0 {
 				row[i] = 1 / math.Sqrt(rmin[i]*rmax[i])
 			}
 		}
+		rp.copyPairs(row)
 		r := 1.0
 		fast := free == nil && finiteFactors(row)
 		for j := range n {
-			lo, hi := columnRange(p, free, row, j, fast)
+			if rp.repeated(j) {
+				col[j], colHi[j] = col[j-1], colHi[j-1]
+				continue
+			}
+			lo, hi := columnRange(p, free, row, j, fast, rp.step)
 			colHi[j] = hi
 			if hi > 0 {
 				col[j] = 1 / math.Sqrt(lo*hi)
@@ -310,7 +446,7 @@ func computeScaling(p *Problem) *scaling {
 			continue
 		}
 		hi := 0.0
-		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
+		for k := p.ColStart[j]; k < p.ColStart[j+1]; k += rp.step {
 			if i := p.RowIndex[k]; free == nil || !free[i] {
 				hi = max(hi, math.Abs(p.Value[k])*row[i]*col[j])
 			}
@@ -320,10 +456,11 @@ func computeScaling(p *Problem) *scaling {
 		}
 	}
 	identity := true
-	for i := range row {
+	for i := 0; i < m; i += rp.step {
 		row[i] = pow2(row[i])
 		identity = identity && row[i] == 1
 	}
+	rp.copyPairs(row)
 	for j := range col {
 		col[j] = pow2(col[j])
 		identity = identity && col[j] == 1
@@ -332,7 +469,7 @@ func computeScaling(p *Problem) *scaling {
 	// a good deal, solve the problem as given. featmap's design LPs
 	// (testdata/lp) narrow only 3× (χ²) and 1.3× (RBF), and their scaled
 	// solves took more pivots (RBF: 700 against 464).
-	if identity || gainsTooLittle(p, free, row, col, unscaled) {
+	if identity || gainsTooLittle(p, free, row, col, unscaled, rp) {
 		return nil
 	}
 	return &scaling{row: row, col: col}
@@ -343,10 +480,13 @@ func computeScaling(p *Problem) *scaling {
 // ratio of the entries seen so far already fails the test: that ratio
 // only grows as entries are added (once it is a number: lo is then
 // finite and stays so), so the whole matrix's fails it too.
-func gainsTooLittle(p *Problem, free []bool, row, col []float64, unscaled float64) bool {
+func gainsTooLittle(p *Problem, free []bool, row, col []float64, unscaled float64, rp repeats) bool {
 	lo, hi := math.Inf(1), 0.0
 	for j := range p.NumCols() {
-		lo, hi = scaledColumnRange(p, free, row, col, j, lo, hi)
+		if rp.repeated(j) {
+			continue // column j−1's entries: lo and hi as they are
+		}
+		lo, hi = scaledColumnRange(p, free, row, col, j, lo, hi, rp.step)
 		if q := hi / lo; hi > 0 && q == q && !(minScaleGain*q <= unscaled) {
 			return true
 		}
@@ -359,11 +499,14 @@ func gainsTooLittle(p *Problem, free []bool, row, col []float64, unscaled float6
 }
 
 // scaledColumnRange widens [lo, hi] by the magnitudes of the nonzero
-// entries of column j of R A C outside the free rows.
-func scaledColumnRange(p *Problem, free []bool, row, col []float64, j int, lo, hi float64) (float64, float64) {
+// entries of column j of R A C outside the free rows (with step 2, of the
+// first row of each pair: repeats).
+func scaledColumnRange(p *Problem, free []bool, row, col []float64, j int, lo, hi float64, step int) (float64, float64) {
 	cj := col[j]
 	idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
-	for k, i := range idx {
+	val = val[:len(idx)]
+	for k := 0; k < len(idx); k += step {
+		i := idx[k]
 		if v := math.Abs(val[k]) * row[i] * cj; v != 0 && (free == nil || !free[i]) {
 			if v < lo {
 				lo = v
@@ -374,47 +517,6 @@ func scaledColumnRange(p *Problem, free []bool, row, col []float64, j int, lo, h
 		}
 	}
 	return lo, hi
-}
-
-// apply returns the scaled problem, or nil if a finite nonzero number of p
-// would overflow or underflow.
-func (sc *scaling) apply(p *Problem) *Problem {
-	m, n := p.NumRows, p.NumCols()
-	ok := true
-	put := func(v, f float64) float64 {
-		w := v * f
-		if v != 0 && !math.IsInf(v, 0) && (w == 0 || math.IsInf(w, 0) || math.Abs(w) < 0x1p-1000) {
-			ok = false
-		}
-		return w
-	}
-	q := &Problem{
-		NumRows:  m,
-		Obj:      make([]float64, n),
-		ColLower: make([]float64, n),
-		ColUpper: make([]float64, n),
-		RowLower: make([]float64, m),
-		RowUpper: make([]float64, m),
-		ColStart: p.ColStart,
-		RowIndex: p.RowIndex,
-		Value:    make([]float64, len(p.Value)),
-	}
-	for j := range n {
-		q.Obj[j] = put(p.Obj[j], sc.col[j])
-		q.ColLower[j] = put(p.ColLower[j], 1/sc.col[j])
-		q.ColUpper[j] = put(p.ColUpper[j], 1/sc.col[j])
-		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
-			q.Value[k] = put(p.Value[k], sc.row[p.RowIndex[k]]*sc.col[j])
-		}
-	}
-	for i := range m {
-		q.RowLower[i] = put(p.RowLower[i], sc.row[i])
-		q.RowUpper[i] = put(p.RowUpper[i], sc.row[i])
-	}
-	if !ok {
-		return nil
-	}
-	return q
 }
 
 // unscale converts a solution of the scaled problem to the original one's.
@@ -441,11 +543,11 @@ func (sc *scaling) unscale(s *Solution) {
 // anything within 10⁻¹⁰ of 10⁻¹²).
 func (sc *scaling) tolerances(s *simplex) {
 	for j, c := range sc.col {
-		s.tolDv[j] = s.tolD * math.Min(1, c)
+		s.tolDv[j] = s.tolD * min(1, c)
 		s.unit[j] = 1 / c
 	}
 	for i, r := range sc.row {
-		s.tolDv[s.n+i] = s.tolD * math.Min(1, 1/r)
+		s.tolDv[s.n+i] = s.tolD * min(1, 1/r)
 		s.unit[s.n+i] = r
 	}
 	s.setPrimalTolerances()
@@ -485,4 +587,47 @@ func dualDefect(p *Problem, s *Solution, tol float64) bool {
 		}
 	}
 	return false
+}
+
+// apply returns the scaled problem, or nil if a finite nonzero number of p
+// would overflow or underflow (exactly when newScaledSimplex refuses sc,
+// TestScaledSimplexAsApplied): the problem a scaled simplex solves, which
+// its exact checks read (simplex.exactProblem).
+func (sc *scaling) apply(p *Problem) *Problem {
+	m, n := p.NumRows, p.NumCols()
+	ok := true
+	put := func(v, f float64) float64 {
+		w := v * f
+		if v != 0 && !math.IsInf(v, 0) && (w == 0 || math.IsInf(w, 0) || math.Abs(w) < 0x1p-1000) {
+			ok = false
+		}
+		return w
+	}
+	q := &Problem{
+		NumRows:  m,
+		Obj:      make([]float64, n),
+		ColLower: make([]float64, n),
+		ColUpper: make([]float64, n),
+		RowLower: make([]float64, m),
+		RowUpper: make([]float64, m),
+		ColStart: p.ColStart,
+		RowIndex: p.RowIndex,
+		Value:    make([]float64, len(p.Value)),
+	}
+	for j := range n {
+		q.Obj[j] = put(p.Obj[j], sc.col[j])
+		q.ColLower[j] = put(p.ColLower[j], 1/sc.col[j])
+		q.ColUpper[j] = put(p.ColUpper[j], 1/sc.col[j])
+		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
+			q.Value[k] = put(p.Value[k], sc.row[p.RowIndex[k]]*sc.col[j])
+		}
+	}
+	for i := range m {
+		q.RowLower[i] = put(p.RowLower[i], sc.row[i])
+		q.RowUpper[i] = put(p.RowUpper[i], sc.row[i])
+	}
+	if !ok {
+		return nil
+	}
+	return q
 }

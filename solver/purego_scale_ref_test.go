@@ -138,6 +138,31 @@ func computeScalingRef(p *Problem) *scaling {
 	return sc
 }
 
+// sameAsPlain fails the test unless computeScaling decides as the plain
+// computation (computeScalingRef) on problem k and gives its factors bit
+// for bit; it reports whether p is scaled.
+func sameAsPlain(t *testing.T, k int, p *Problem) bool {
+	t.Helper()
+	want, got := computeScalingRef(p), computeScaling(p)
+	if (want == nil) != (got == nil) {
+		t.Fatalf("problem %d (%d×%d): scaled %v, plain computation %v", k, p.NumRows, p.NumCols(), got != nil, want != nil)
+	}
+	if want == nil {
+		return false
+	}
+	for i := range want.row {
+		if math.Float64bits(want.row[i]) != math.Float64bits(got.row[i]) {
+			t.Fatalf("problem %d: row factor %d is %v, plain computation %v", k, i, got.row[i], want.row[i])
+		}
+	}
+	for j := range want.col {
+		if math.Float64bits(want.col[j]) != math.Float64bits(got.col[j]) {
+			t.Fatalf("problem %d: column factor %d is %v, plain computation %v", k, j, got.col[j], want.col[j])
+		}
+	}
+	return true
+}
+
 // TestComputeScalingUnchanged: the lean computeScaling scales exactly the
 // problems the plain computation scales, with bit-identical factors, on
 // the stored LPs (design LPs, regressions, fuzz finds) and on random ones
@@ -173,24 +198,10 @@ func TestComputeScalingUnchanged(t *testing.T) {
 	}
 	scaled := 0
 	for k, p := range probs {
-		want, got := computeScalingRef(p), computeScaling(p)
-		if (want == nil) != (got == nil) {
-			t.Fatalf("problem %d (%d×%d): scaled %v, plain computation %v", k, p.NumRows, p.NumCols(), got != nil, want != nil)
-		}
-		if want == nil {
+		if !sameAsPlain(t, k, p) {
 			continue
 		}
 		scaled++
-		for i := range want.row {
-			if math.Float64bits(want.row[i]) != math.Float64bits(got.row[i]) {
-				t.Fatalf("problem %d: row factor %d is %v, plain computation %v", k, i, got.row[i], want.row[i])
-			}
-		}
-		for j := range want.col {
-			if math.Float64bits(want.col[j]) != math.Float64bits(got.col[j]) {
-				t.Fatalf("problem %d: column factor %d is %v, plain computation %v", k, j, got.col[j], want.col[j])
-			}
-		}
 	}
 	// Both outcomes must be well represented for the test to mean much.
 	if scaled < len(probs)/10 || scaled > len(probs)*9/10 {
@@ -365,25 +376,11 @@ func TestEquilibrationFromPass(t *testing.T) {
 	}
 	shortcut := 0
 	for k, p := range probs {
-		want, got := computeScalingRef(p), computeScaling(p)
-		if (want == nil) != (got == nil) {
-			t.Fatalf("problem %d (%d×%d): scaled %v, plain computation %v", k, p.NumRows, p.NumCols(), got != nil, want != nil)
-		}
-		if want == nil {
+		if !sameAsPlain(t, k, p) {
 			continue
 		}
 		if freeRows(p) == nil {
 			shortcut++
-		}
-		for i := range want.row {
-			if math.Float64bits(want.row[i]) != math.Float64bits(got.row[i]) {
-				t.Fatalf("problem %d: row factor %d is %v, plain computation %v", k, i, got.row[i], want.row[i])
-			}
-		}
-		for j := range want.col {
-			if math.Float64bits(want.col[j]) != math.Float64bits(got.col[j]) {
-				t.Fatalf("problem %d: column factor %d is %v, plain computation %v", k, j, got.col[j], want.col[j])
-			}
 		}
 	}
 	if shortcut < len(probs)/5 {
@@ -422,7 +419,7 @@ func TestGainsTooLittle(t *testing.T) {
 		q := minScaleGain * scaledRatio(p, free, row, col)
 		for _, u := range []float64{q, math.Nextafter(q, 0), math.Nextafter(q, math.Inf(1)), q / 3, 3 * q, math.Inf(1), math.NaN(), 1} {
 			want := !(minScaleGain*scaledRatio(p, free, row, col) <= u)
-			got := gainsTooLittle(p, free, row, col, u)
+			got := gainsTooLittle(p, free, row, col, u, noRepeats)
 			if got != want {
 				t.Fatalf("problem %d, unscaled %v: gainsTooLittle %v, whole ratio %v", k, u, got, want)
 			}
@@ -461,8 +458,8 @@ func TestRowRangesBranchless(t *testing.T) {
 		}
 		m := p.NumRows
 		lo0, hi0, lo1, hi1 := make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
-		rowRanges(p, nil, col, lo0, hi0, false)
-		rowRanges(p, nil, col, lo1, hi1, true)
+		rowRanges(p, nil, col, lo0, hi0, false, noRepeats)
+		rowRanges(p, nil, col, lo1, hi1, true, noRepeats)
 		for i := range m {
 			if math.Float64bits(lo0[i]) != math.Float64bits(lo1[i]) || math.Float64bits(hi0[i]) != math.Float64bits(hi1[i]) {
 				t.Fatalf("problem %d row %d: branchless [%v, %v], comparisons [%v, %v]", k, i, lo1[i], hi1[i], lo0[i], hi0[i])
@@ -479,7 +476,7 @@ func TestRowRangesBranchless(t *testing.T) {
 		for j := range ones {
 			ones[j] = 1
 		}
-		rowRanges(&q, nil, ones, lo1, hi1, true)
+		rowRanges(&q, nil, ones, lo1, hi1, true, noRepeats)
 		if i := q.RowIndex[at]; finite(hi1[i]) {
 			t.Fatalf("problem %d: entry %v in row %d left its rmax finite (%v)", k, q.Value[at], i, hi1[i])
 		}
@@ -492,10 +489,205 @@ func TestRowRangesBranchless(t *testing.T) {
 func scaledRatio(p *Problem, free []bool, row, col []float64) float64 {
 	lo, hi := math.Inf(1), 0.0
 	for j := range p.NumCols() {
-		lo, hi = scaledColumnRange(p, free, row, col, j, lo, hi)
+		lo, hi = scaledColumnRange(p, free, row, col, j, lo, hi, 1)
 	}
 	if hi == 0 {
 		return 1
 	}
 	return hi / lo
+}
+
+// TestScaledSimplexAsApplied: newScaledSimplex refuses exactly the
+// scalings apply refuses (a number that overflows or underflows) and
+// otherwise starts with the dense matrices, costs and bounds of
+// newSimplex on apply's scaled problem, bit for bit, on design-shaped LPs
+// with their computed factors and on scalingCase's corner cases (stored
+// zeros, magnitudes to 10^±300) with their computed factors or random
+// powers of two up to 2^±600; both outcomes occur.
+func TestScaledSimplexAsApplied(t *testing.T) {
+	r := rand.New(rand.NewPCG(47, 53))
+	refused, taken := 0, 0
+	for k := range 12000 {
+		var p *Problem
+		if k%4 == 0 {
+			p = designShapedCase(r, k)
+		} else if p = scalingCase(r); p.Validate() != nil {
+			continue
+		}
+		sc := computeScaling(p)
+		if sc == nil || k%3 == 0 {
+			sc = &scaling{row: make([]float64, p.NumRows), col: make([]float64, p.NumCols())}
+			for i := range sc.row {
+				sc.row[i] = math.Ldexp(1, r.IntN(1201)-600)
+			}
+			for j := range sc.col {
+				sc.col[j] = math.Ldexp(1, r.IntN(1201)-600)
+			}
+		}
+		o := Options{}.WithDefaults(p)
+		got := newScaledSimplex(p, sc, o)
+		q := sc.apply(p)
+		if (got == nil) != (q == nil) {
+			t.Fatalf("problem %d: newScaledSimplex refused %v, apply %v", k, got == nil, q == nil)
+		}
+		if q == nil {
+			refused++
+			continue
+		}
+		taken++
+		want := newSimplex(q, o)
+		for _, c := range []struct {
+			name      string
+			got, want []float64
+		}{{"A", got.a, want.a}, {"Aᵀ", got.ar, want.ar}, {"cost", got.cost, want.cost}, {"orig", got.orig, want.orig}, {"lo", got.lo, want.lo}, {"hi", got.hi, want.hi}, {"loT", got.loT, want.loT}, {"hiT", got.hiT, want.hiT}} {
+			if len(c.got) != len(c.want) {
+				t.Fatalf("problem %d: %s has %d entries, want %d", k, c.name, len(c.got), len(c.want))
+			}
+			for i := range c.got {
+				if math.Float64bits(c.got[i]) != math.Float64bits(c.want[i]) {
+					t.Fatalf("problem %d: %s[%d] = %v, want %v", k, c.name, i, c.got[i], c.want[i])
+				}
+			}
+		}
+		got.release()
+		want.release()
+	}
+	if refused < 100 || taken < 1000 {
+		t.Errorf("%d scalings refused, %d taken: the cases do not exercise both", refused, taken)
+	}
+	t.Logf("%d scalings refused, %d taken", refused, taken)
+}
+
+// repeatLines returns p with rows and columns repeated, each right after
+// itself, negated or not (as a design LP's ±(…) ≥ ±r_i rows and the
+// polish's Δ⁺, Δ⁻ columns): every row in half the cases (pairs), some
+// otherwise; some columns. Now and then an entry of a repeat is changed by
+// one ulp (no longer a repeat) or dropped (a repeat in all but one entry).
+func repeatLines(r *rand.Rand, p *Problem) *Problem {
+	m, n := p.NumRows, p.NumCols()
+	dense := make([][]float64, n) // dense[j][i], NaN where no entry
+	for j := range n {
+		dense[j] = make([]float64, m)
+		for i := range m {
+			dense[j][i] = math.NaN()
+		}
+		for k := p.ColStart[j]; k < p.ColStart[j+1]; k++ {
+			dense[j][p.RowIndex[k]] = p.Value[k]
+		}
+	}
+	all := r.IntN(2) == 0
+	var rows []int // source row of each new row; −1−i for a negated repeat of i
+	var lo, hi []float64
+	for i := range m {
+		rows, lo, hi = append(rows, i), append(lo, p.RowLower[i]), append(hi, p.RowUpper[i])
+		if all || r.IntN(2) == 0 {
+			rows, lo, hi = append(rows, -1-i), append(lo, -p.RowUpper[i]), append(hi, -p.RowLower[i])
+		}
+	}
+	q := &Problem{NumRows: len(rows), RowLower: lo, RowUpper: hi, ColStart: []int{0}}
+	addCol := func(j int, sign float64) {
+		for k, src := range rows {
+			i, s := src, sign
+			if src < 0 {
+				i, s = -1-src, -sign
+			}
+			v := dense[j][i]
+			if v != v {
+				continue
+			}
+			if src < 0 || sign < 0 {
+				switch r.IntN(300) {
+				case 0:
+					v = math.Nextafter(v, math.Inf(1))
+				case 1:
+					continue
+				}
+			}
+			q.RowIndex, q.Value = append(q.RowIndex, k), append(q.Value, s*v)
+		}
+		q.ColStart = append(q.ColStart, len(q.RowIndex))
+		q.Obj = append(q.Obj, p.Obj[j])
+		q.ColLower, q.ColUpper = append(q.ColLower, p.ColLower[j]), append(q.ColUpper, p.ColUpper[j])
+	}
+	for j := range n {
+		addCol(j, 1)
+		if r.IntN(2) == 0 {
+			addCol(j, -1)
+		}
+	}
+	return q
+}
+
+// TestScalingOfRepeats: computeScaling, whose sweeps skip the rows and
+// columns that repeat others (scanRepeats), gives the plain computation's
+// decisions and factors bit for bit on design-shaped LPs and scalingCase's
+// corner cases with rows and columns repeated (negated or not, some
+// repeats spoiled by an ulp or a missing entry) and on a stored design LP,
+// and rowRanges gives every row's range, repeats included; the repeats are
+// found in most of those that have them (no free row).
+func TestScalingOfRepeats(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 43))
+	var probs []*Problem
+	for k := range 1500 {
+		probs = append(probs, repeatLines(r, designShapedCase(r, k)))
+	}
+	for range 20000 {
+		probs = append(probs, repeatLines(r, scalingCase(r)))
+	}
+	f, err := os.Open("testdata/lp/chi2_g2000.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ReadJSON(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rp := scanRepeats(p, freeRows(p)); rp.step != 2 {
+		t.Error("the stored χ² design LP: its pairs of rows not found")
+	}
+	probs = append(probs, p)
+	paired, dups, noFree, scaled := 0, 0, 0, 0
+	for k, p := range probs {
+		free := freeRows(p)
+		if free == nil {
+			noFree++
+		}
+		rp := scanRepeats(p, free)
+		if rp.step == 2 {
+			paired++
+		}
+		if rp.dup != nil {
+			dups++
+		}
+		if rp.step == 2 || rp.dup != nil {
+			// rowRanges fills in every row's range, repeats included.
+			col := make([]float64, p.NumCols())
+			for j := range col {
+				col[j] = math.Ldexp(1, r.IntN(41)-20)
+			}
+			for j := 1; j < len(col); j++ {
+				if rp.repeated(j) {
+					col[j] = col[j-1] // a repeat gets its column's factor
+				}
+			}
+			m := p.NumRows
+			lo0, hi0, lo1, hi1 := make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
+			rowRanges(p, free, col, lo0, hi0, false, noRepeats)
+			rowRanges(p, free, col, lo1, hi1, false, rp)
+			for i := range m {
+				if math.Float64bits(lo0[i]) != math.Float64bits(lo1[i]) || math.Float64bits(hi0[i]) != math.Float64bits(hi1[i]) {
+					t.Fatalf("problem %d: row %d's range [%v, %v] skipping repeats, [%v, %v] over all", k, i, lo1[i], hi1[i], lo0[i], hi0[i])
+				}
+			}
+		}
+		if !sameAsPlain(t, k, p) {
+			continue
+		}
+		scaled++
+	}
+	if paired < noFree/5 || dups < noFree/3 || scaled < len(probs)/10 {
+		t.Errorf("of %d problems without a free row, %d paired and %d with repeated columns; %d of %d scaled: the cases do not exercise the repeats", noFree, paired, dups, scaled, len(probs))
+	}
+	t.Logf("of %d problems without a free row, %d paired and %d with repeated columns; %d of %d scaled", noFree, paired, dups, scaled, len(probs))
 }

@@ -82,12 +82,16 @@ func (p *Problem) Validate() error {
 			return err
 		}
 	}
+	// The entries are most of the work (a design LP is dense): one
+	// unsigned comparison for the range, and v − v, which is 0 for a
+	// finite v and NaN for NaN and ±Inf, for finiteness.
+	m, val := uint(p.NumRows), p.Value[:len(p.RowIndex)]
 	for k, r := range p.RowIndex {
-		if r < 0 || r >= p.NumRows {
+		if uint(r) >= m {
 			return fmt.Errorf("solver: row index %d out of range [0,%d)", r, p.NumRows)
 		}
-		if !finite(p.Value[k]) {
-			return fmt.Errorf("solver: matrix entry in row %d is %v", r, p.Value[k])
+		if v := val[k]; v-v != 0 {
+			return fmt.Errorf("solver: matrix entry in row %d is %v", r, v)
 		}
 	}
 	return nil
@@ -412,15 +416,17 @@ func Finish(p *Problem, o Options, s *Solution) *Solution {
 	r := p.Activity(s.X)
 	s.MaxRowViolation, s.MaxColViolation = 0, 0
 	worst := 0.0 // violation relative to max(1, |bound|)
+	// violation's amounts are never NaN (≥ 0, +Inf for a non-finite v), so
+	// the built-in max gives math.Max's results, without its call.
 	for j, v := range s.X {
 		abs, rel := violation(p.ColLower[j], p.ColUpper[j], v)
-		s.MaxColViolation = math.Max(s.MaxColViolation, abs)
-		worst = math.Max(worst, rel)
+		s.MaxColViolation = max(s.MaxColViolation, abs)
+		worst = max(worst, rel)
 	}
 	for i, v := range r {
 		abs, rel := violation(p.RowLower[i], p.RowUpper[i], v)
-		s.MaxRowViolation = math.Max(s.MaxRowViolation, abs)
-		worst = math.Max(worst, rel)
+		s.MaxRowViolation = max(s.MaxRowViolation, abs)
+		worst = max(worst, rel)
 	}
 	if math.IsNaN(s.Objective) {
 		worst = math.Inf(1)
@@ -441,10 +447,10 @@ func violation(lo, hi, v float64) (abs, rel float64) {
 	switch {
 	case v < lo:
 		abs = lo - v
-		return abs, abs / math.Max(1, math.Abs(lo))
+		return abs, abs / max(1, math.Abs(lo))
 	case v > hi:
 		abs = v - hi
-		return abs, abs / math.Max(1, math.Abs(hi))
+		return abs, abs / max(1, math.Abs(hi))
 	}
 	return 0, 0
 }

@@ -70,6 +70,13 @@ func VerifyData(m *Map, d *Data) *DataVerification {
 // VerifyDataContext is VerifyData that stops soon after ctx is done (it
 // looks at ctx before every row) and then returns ctx's error.
 func VerifyDataContext(ctx context.Context, m *Map, d *Data) (*DataVerification, error) {
+	return verifyData(ctx, m, d, nil)
+}
+
+// verifyData is VerifyDataContext; given the reference of d's problem, it
+// takes the exact kernel over the held-out pairs from the reference's
+// cache (Reference.heldPairs: computed once for every map of the problem).
+func verifyData(ctx context.Context, m *Map, d *Data, ref *Reference) (*DataVerification, error) {
 	if d == nil || len(d.Held) == 0 {
 		return nil, nil
 	}
@@ -86,6 +93,29 @@ func VerifyDataContext(ctx context.Context, m *Map, d *Data) (*DataVerification,
 		psi[i] = make([]float64, dim)
 		RowFeatures(m, psi[i], x)
 	}
+	var exact []float64
+	var err error
+	if ref != nil {
+		exact, err = ref.heldPairs(ctx, m.Kernel, d)
+	} else {
+		exact, err = heldPairs(ctx, m.Kernel, d.Held)
+	}
+	if err != nil {
+		return nil, err
+	}
+	on := fmt.Sprintf("%d held-out rows of %s", n, d.File)
+	abs, _, frob, err := gramErrors(ctx, psi, exact, on)
+	if err != nil {
+		return nil, err
+	}
+	return &DataVerification{Absolute: abs, Frobenius: frob, File: d.File, SHA256: d.SHA256, Rows: d.Rows}, nil
+}
+
+// heldPairs returns k over the ordered pairs (i, j ≥ i) of rows, row-major
+// n×n, computed by a worker per thread; if ctx is done first (looked at
+// before every row) it returns ctx's error.
+func heldPairs(ctx context.Context, k Kernel, rows [][]float64) ([]float64, error) {
+	n := len(rows)
 	exact := make([]float64, n*n)
 	var wg sync.WaitGroup
 	workers := max(1, min(runtime.GOMAXPROCS(0), n))
@@ -98,16 +128,14 @@ func VerifyDataContext(ctx context.Context, m *Map, d *Data) (*DataVerification,
 					return
 				}
 				for j := i; j < n; j++ {
-					exact[i*n+j] = m.Kernel.Eval(d.Held[i], d.Held[j])
+					exact[i*n+j] = k.Eval(rows[i], rows[j])
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	on := fmt.Sprintf("%d held-out rows of %s", n, d.File)
-	abs, _, frob, err := gramErrors(ctx, psi, exact, on)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &DataVerification{Absolute: abs, Frobenius: frob, File: d.File, SHA256: d.SHA256, Rows: d.Rows}, nil
+	return exact, nil
 }

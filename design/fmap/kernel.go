@@ -60,6 +60,20 @@ type Kernel struct {
 	Parts []KernelPart `json:"parts,omitempty"`
 }
 
+// Clone returns a deep copy of k.
+func (k Kernel) Clone() Kernel {
+	k.Sigma = append([]float64(nil), k.Sigma...)
+	if k.Parts != nil {
+		parts := make([]KernelPart, len(k.Parts))
+		for i, p := range k.Parts {
+			p.Kernel = p.Kernel.Clone()
+			parts[i] = p
+		}
+		k.Parts = parts
+	}
+	return k
+}
+
 // Homogeneous reports whether k is one of the γ-homogeneous kernels.
 func (k Kernel) Homogeneous() bool {
 	switch k.Type {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"sync"
 )
 
@@ -31,6 +32,11 @@ type Reference struct {
 
 	exactMu sync.Mutex
 	exact   []float64 // Exact over all ordered pairs of Inputs, row-major, once computed
+
+	heldMu     sync.Mutex
+	held       []float64 // heldKernel over the pairs of heldData's held-out rows
+	heldKernel Kernel
+	heldData   *Data
 }
 
 // Exact is the kernel K(x, y).
@@ -358,6 +364,26 @@ func Product(axes [][]float64) [][]float64 {
 		out = next
 	}
 	return out
+}
+
+// heldPairs returns k over the ordered pairs of d's held-out rows (see
+// the function heldPairs), computed once per Reference for the kernel and
+// data it was last asked for: every map a design or a comparison verifies
+// on the problem's data is a map of the problem's kernel (a learned σ
+// changes the kernel, and so computes them afresh). If ctx is done first
+// it returns ctx's error and keeps nothing.
+func (r *Reference) heldPairs(ctx context.Context, k Kernel, d *Data) ([]float64, error) {
+	r.heldMu.Lock()
+	defer r.heldMu.Unlock()
+	if r.held != nil && r.heldData == d && reflect.DeepEqual(r.heldKernel, k) {
+		return r.held, nil
+	}
+	held, err := heldPairs(ctx, k, d.Held)
+	if err != nil {
+		return nil, err
+	}
+	r.held, r.heldData, r.heldKernel = held, d, k.Clone()
+	return held, nil
 }
 
 // exactPairs returns K over all ordered pairs of the inputs, computed once

@@ -104,7 +104,7 @@ func VerifyContext(ctx context.Context, m *Map, ref *Reference) (Verification, e
 	}
 	if ref.Problem != nil {
 		var err error
-		if worst.Data, err = VerifyDataContext(ctx, m, ref.Problem.Data); err != nil {
+		if worst.Data, err = verifyData(ctx, m, ref.Problem.Data, ref); err != nil {
 			return Verification{}, err
 		}
 	}
@@ -124,7 +124,7 @@ func verifyAt(ctx context.Context, m *Map, ref *Reference, withData bool) (Verif
 		return Verification{}, err
 	}
 	if ref.Problem != nil && withData {
-		if v.Data, err = VerifyDataContext(ctx, m, ref.Problem.Data); err != nil {
+		if v.Data, err = verifyData(ctx, m, ref.Problem.Data, ref); err != nil {
 			return Verification{}, err
 		}
 	}
@@ -205,7 +205,7 @@ func verifyRows(ctx context.Context, m *Map, ref *Reference) (Verification, erro
 		return Verification{}, err
 	}
 	if ref.Problem != nil {
-		if v.Data, err = VerifyDataContext(ctx, m, ref.Problem.Data); err != nil {
+		if v.Data, err = verifyData(ctx, m, ref.Problem.Data, ref); err != nil {
 			return Verification{}, err
 		}
 	}
@@ -234,17 +234,34 @@ func pairErrors(ctx context.Context, m *Map, ref *Reference) (abs, rel Measureme
 	return gramErrors(ctx, psi, exact, ref.InputsOn)
 }
 
+// gramSums are one row's sums of gramErrors.
+type gramSums struct {
+	absMax, absSq, relMax, relSq, kSq float64
+	relCount                          int
+}
+
+// add counts the pair of exact kernel value k and feature product d, mult
+// times (2: the pair and its mirror).
+func (r *gramSums) add(k, d, mult float64) {
+	e := math.Abs(k - d)
+	r.absMax = nanMax(r.absMax, e)
+	r.absSq += mult * e * e
+	r.kSq += mult * k * k
+	if k > 0 {
+		rr := e / k
+		r.relMax = nanMax(r.relMax, rr)
+		r.relSq += mult * rr * rr
+		r.relCount += int(mult)
+	}
+}
+
 // gramErrors measures the features psi of n points against the exact
 // kernel values (row-major n×n, the upper triangle j ≥ i filled) of the
 // points named on. It stops, returning ctx's error, soon after ctx is
 // done: each worker looks at it before every row.
 func gramErrors(ctx context.Context, psi [][]float64, exact []float64, on string) (abs, rel Measurement, frob float64, err error) {
 	n := len(psi)
-	type sums struct {
-		absMax, absSq, relMax, relSq, kSq float64
-		relCount                          int
-	}
-	rows := make([]sums, n)
+	rows := make([]gramSums, n)
 	var wg sync.WaitGroup
 	workers := max(1, min(runtime.GOMAXPROCS(0), n))
 	for w := range workers {
@@ -256,22 +273,22 @@ func gramErrors(ctx context.Context, psi [][]float64, exact []float64, on string
 					return
 				}
 				r := &rows[i]
-				for j := i; j < n; j++ {
-					mult := 2.0 // the pair and its mirror
-					if j == i {
-						mult = 1
-					}
-					k := exact[i*n+j]
-					e := math.Abs(k - dot(psi[i], psi[j]))
-					r.absMax = nanMax(r.absMax, e)
-					r.absSq += mult * e * e
-					r.kSq += mult * k * k
-					if k > 0 {
-						rr := e / k
-						r.relMax = nanMax(r.relMax, rr)
-						r.relSq += mult * rr * rr
-						r.relCount += int(mult)
-					}
+				ex := exact[i*n : (i+1)*n]
+				r.add(ex[i], dot(psi[i], psi[i]), 1)
+				// Four pairs at a time: each dot product is summed in
+				// the same order as dot's, and the pairs are added in
+				// order, so the sums are bit for bit those of one pair
+				// at a time; psi[i] is read once for the four.
+				j := i + 1
+				for ; j+4 <= n; j += 4 {
+					d0, d1, d2, d3 := dot4(psi[i], psi[j], psi[j+1], psi[j+2], psi[j+3])
+					r.add(ex[j], d0, 2)
+					r.add(ex[j+1], d1, 2)
+					r.add(ex[j+2], d2, 2)
+					r.add(ex[j+3], d3, 2)
+				}
+				for ; j < n; j++ {
+					r.add(ex[j], dot(psi[i], psi[j]), 2)
 				}
 			}
 		}()

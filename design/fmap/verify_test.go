@@ -3,7 +3,9 @@ package fmap
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -342,5 +344,163 @@ func TestRank(t *testing.T) {
 	v.Data = &DataVerification{Frobenius: 0.125}
 	if r, name := v.Rank(); r != 0.125 || !strings.Contains(name, "held-out data") {
 		t.Errorf("with data: %v %q, want the data's Frobenius 0.125", r, name)
+	}
+}
+
+// gramErrorsByPair is gramErrors' sums taken one pair at a time, in the
+// order j = i, i+1, …, n−1 for each row i: the reference its four-pairs-
+// at-a-time loop must equal bit for bit.
+func gramErrorsByPair(psi [][]float64, exact []float64) []gramSums {
+	n := len(psi)
+	rows := make([]gramSums, n)
+	for i := range n {
+		for j := i; j < n; j++ {
+			mult := 2.0
+			if j == i {
+				mult = 1
+			}
+			rows[i].add(exact[i*n+j], dot(psi[i], psi[j]), mult)
+		}
+	}
+	return rows
+}
+
+// TestGramErrorsFourAtATime: on random features with n from 1 to 13 (every
+// remainder of the four-pair blocks) and D from 1 to 40, gramErrors gives
+// bit for bit the errors of the sums taken one pair at a time, and dot4 the
+// bits of dot.
+func TestGramErrorsFourAtATime(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for n := 1; n <= 13; n++ {
+		for _, d := range []int{1, 3, 7, 40} {
+			psi := make([][]float64, n)
+			for i := range psi {
+				psi[i] = make([]float64, d)
+				for k := range psi[i] {
+					psi[i][k] = rng.NormFloat64() * math.Exp(8*rng.NormFloat64())
+				}
+			}
+			exact := make([]float64, n*n)
+			for i := range exact {
+				exact[i] = rng.NormFloat64()
+			}
+			ref := gramErrorsByPair(psi, exact)
+			var sa, sr, sk float64
+			var absMax, relMax float64
+			relCount := 0
+			for _, r := range ref {
+				absMax, relMax = nanMax(absMax, r.absMax), nanMax(relMax, r.relMax)
+				sa, sr, sk, relCount = sa+r.absSq, sr+r.relSq, sk+r.kSq, relCount+r.relCount
+			}
+			abs, rel, frob, err := gramErrors(context.Background(), psi, exact, "pts")
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantRel := 0.0
+			if relCount > 0 {
+				wantRel = math.Sqrt(sr / float64(relCount))
+			}
+			if abs.LInf != absMax || abs.RMS != math.Sqrt(sa/float64(n*n)) || rel.LInf != relMax ||
+				rel.RMS != wantRel || rel.Points != relCount || frob != math.Sqrt(sa/sk) {
+				t.Fatalf("n %d, D %d: %+v %+v %v differ from the pair-at-a-time sums", n, d, abs, rel, frob)
+			}
+			if n >= 5 {
+				s0, s1, s2, s3 := dot4(psi[0], psi[1], psi[2], psi[3], psi[4])
+				for k, s := range []float64{s0, s1, s2, s3} {
+					if want := dot(psi[0], psi[k+1]); math.Float64bits(s) != math.Float64bits(want) {
+						t.Fatalf("n %d, D %d: dot4's sum %d is %v, dot's %v", n, d, k, s, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkGramErrors: 300 points of D = 1024 features (the digits Gram
+// error of an rff map): gramErrors against the pair-at-a-time sums, both
+// on one thread (GOMAXPROCS 1: gramErrors runs a worker per thread).
+func BenchmarkGramErrors(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n, d = 300, 1024
+	psi := make([][]float64, n)
+	for i := range psi {
+		psi[i] = make([]float64, d)
+		for k := range psi[i] {
+			psi[i][k] = rng.NormFloat64()
+		}
+	}
+	exact := make([]float64, n*n)
+	for i := range exact {
+		exact[i] = rng.Float64()
+	}
+	b.Run("four-at-a-time", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			gramErrors(context.Background(), psi, exact, "pts")
+		}
+	})
+	b.Run("pair-at-a-time", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			gramErrorsByPair(psi, exact)
+		}
+	})
+}
+
+// TestHeldPairsOnce: the exact kernel over the held-out pairs is computed
+// once per reference for the maps of its problem's kernel (the same slice
+// comes back), the data verification that uses it equals one computed
+// afresh bit for bit, and a map of another kernel (a learned σ) gets its
+// own kernel's values, not the cached ones.
+func TestHeldPairsOnce(t *testing.T) {
+	k := Kernel{Type: RBF, Sigma: []float64{0.5, 2}}
+	p := &Problem{Kernel: k, Domain: Domain{Lo: []float64{0, 0}, Hi: []float64{1, 1}}, Measure: Absolute, Norm: LInf}
+	rng := rand.New(rand.NewPCG(9, 9))
+	var held [][]float64
+	for range 9 {
+		held = append(held, []float64{rng.Float64(), rng.Float64()})
+	}
+	p.Data = &Data{File: "held.csv", Held: held}
+	ref, err := p.Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	a, err := ref.heldPairs(ctx, k, p.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ref.heldPairs(ctx, k.Clone(), p.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &a[0] != &b[0] {
+		t.Error("the held-out pairs of the same kernel were computed twice")
+	}
+	m := &Map{Kernel: k, InDim: 2, Dim: 2, Domain: p.Domain, Method: "test",
+		Stages: []Stage{{Random: &Random{Features: CosSin, Transform: Identity, In: 2, Freq: []float64{1, -2}}}}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	cached, err := verifyData(ctx, m, p.Data, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := VerifyDataContext(ctx, m, p.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(cached, fresh) {
+		t.Errorf("data verification from the cache %+v, afresh %+v", cached, fresh)
+	}
+	learned := k.Clone()
+	learned.Sigma[1] = 0.25
+	c, err := ref.heldPairs(ctx, learned, p.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := learned.Eval(held[0], held[3]); c[3] != want || c[3] == a[3] {
+		t.Errorf("K(x_0, x_3) for σ %v: %v, want %v (σ %v gave %v)", learned.Sigma, c[3], want, k.Sigma, a[3])
 	}
 }

@@ -221,6 +221,12 @@ type simplex struct {
 	repairs int
 	shift   bool
 	bland   bool
+	// shiftStart is Options.ShiftedStart; shiftRows is set while the dual
+	// simplex of a shifted start runs, whose shift covers the row
+	// activities' reduced costs too (their costs are then nonzero).
+	shiftStart, shiftRows bool
+	// devexNow is Options.DevexFromStart.
+	devexNow bool
 
 	// devex selects dual Devex pricing of the leaving row (noDevex forbids
 	// it: Options.Devex is not set, or a singular kernel came after it);
@@ -339,6 +345,7 @@ func allocSimplex(p *Problem, o Options) *simplex {
 	// The internal primal tolerance is a tenth of the requested one, so that
 	// the x recomputed from scratch by Finish is feasible with a margin.
 	s := &simplex{m: m, n: n, tolP: o.FeasibilityTol / 10, tolD: o.OptimalityTol, maxIter: o.MaxIterations, ctx: o.Context, noDevex: !o.Devex}
+	s.shiftStart, s.devexNow = o.ShiftedStart, o.Devex && o.DevexFromStart
 	s.a = zeroed(b.a, m*n)
 	s.ar = zeroed(b.ar, m*n)
 	s.cost = zeroed(b.cost, n+m)
@@ -590,6 +597,19 @@ func (s *simplex) iterate() (Status, string) {
 		if pInf == 0 && !dInf {
 			return Optimal, ""
 		}
+		shifted := false
+		if round == 0 && s.shiftStart && pInf > 0 && dInf {
+			// Options.ShiftedStart: boxed variables go to the bound their
+			// reduced cost prefers; if that leaves both infeasibilities,
+			// the dual simplex runs on costs shifted to make the start
+			// dual feasible, and the next round's primal simplex removes
+			// the shift from the optimum it reaches.
+			if s.flipBoxed() {
+				pInf, dInf = s.primalInfeasibility(), s.dualInfeasible()
+			}
+			shifted = pInf > 0 && dInf
+			s.shift, s.shiftRows = shifted, shifted
+		}
 		var st Status
 		var err error
 		dual := !dInf || s.shift
@@ -597,11 +617,12 @@ func (s *simplex) iterate() (Status, string) {
 		case !dInf:
 			st, err = s.perturbedDualSimplex()
 		case s.shift:
-			// After a kernel repair: shift the costs of the repaired
-			// basis's dual infeasibilities away and run the dual simplex
-			// (the next round's clean-up removes what the shift leaves).
+			// After a kernel repair or at a shifted start: shift the
+			// costs of the basis's dual infeasibilities away and run the
+			// dual simplex (the next round's clean-up removes what the
+			// shift leaves).
 			st, err = s.perturbedDualSimplex()
-			s.shift = false
+			s.shift, s.shiftRows = false, false
 		case pInf == 0:
 			st, err = s.primalSimplex(false)
 		default:
@@ -628,7 +649,7 @@ func (s *simplex) iterate() (Status, string) {
 			}
 			return NumericalFailure, err.Error()
 		}
-		if st == Infeasible && !dInf {
+		if st == Infeasible && (!dInf || shifted) {
 			// The dual simplex's proof of infeasibility rests on its pivot
 			// row; confirm it with the primal phase 1 before reporting it
 			// (whose multipliers are the certificate Solve checks).
@@ -762,22 +783,47 @@ func (s *simplex) basicRowActivities() {
 }
 
 // recomputeDuals computes π_T = Gᵀ c_S and every reduced cost for costs c
-// (len n+m; only basic columns' and nonbasic variables' entries are read).
-// Basic row activities must have zero cost here.
+// (len n+m). Row activities cost nothing but while a shifted start's dual
+// simplex runs (shiftRows); then a basic one's cost c_i sets π_i = −c_i
+// and π_T = Gᵀ (c_S − A[R, S]ᵀ π_R), as in phase1Duals.
 func (s *simplex) recomputeDuals(c []float64) {
 	k := s.k()
 	pi := s.rho[:k]
 	clear(pi)
+	if !s.shiftRows {
+		for l, j := range s.S {
+			if cj := c[j]; cj != 0 {
+				axpy(pi, cj, s.gRow(l))
+			}
+		}
+		s.reducedCosts(c, pi, nil)
+		return
+	}
+	piR := make([]float64, s.m)
+	e := s.w[:k]
 	for l, j := range s.S {
-		if cj := c[j]; cj != 0 {
-			axpy(pi, cj, s.gRow(l))
+		e[l] = c[j]
+	}
+	for i := range s.m {
+		if ci := c[s.n+i]; ci != 0 && s.st[s.n+i] == stBasic {
+			piR[i] = -ci
+			row := s.row(i)
+			for l, j := range s.S {
+				e[l] += ci * row[j]
+			}
 		}
 	}
-	s.reducedCosts(c, pi, nil)
+	for l := range k {
+		if e[l] != 0 {
+			axpy(pi, e[l], s.gRow(l))
+		}
+	}
+	s.reducedCosts(c, pi, piR)
 }
 
-// reducedCosts sets d = c − Aᵀπ for nonbasic variables given π on T (piT)
-// and optionally π on other rows (piR, a full-length m vector or nil).
+// reducedCosts sets d = c − Aᵀπ for nonbasic columns and d_i = c_i + π_i
+// for the kernel rows' activities, given π on T (piT) and optionally π on
+// other rows (piR, a full-length m vector or nil).
 func (s *simplex) reducedCosts(c, piT, piR []float64) {
 	alpha := s.alpha
 	clear(alpha)
@@ -804,8 +850,31 @@ func (s *simplex) reducedCosts(c, piT, piR []float64) {
 		s.d[s.n+i] = 0
 	}
 	for t, i := range s.T {
-		s.d[s.n+i] = piT[t]
+		s.d[s.n+i] = c[s.n+i] + piT[t]
 	}
+}
+
+// flipBoxed moves every nonbasic variable with two finite bounds whose
+// reduced cost has the wrong sign for its bound to the other bound, which
+// makes it dual feasible, and recomputes x if any moved. It reports
+// whether any moved.
+func (s *simplex) flipBoxed() bool {
+	moved := false
+	for v := range s.n + s.m {
+		if s.st[v] == stBasic || math.IsInf(s.lo[v], -1) || math.IsInf(s.hi[v], 1) || s.dualViolation(v) == 0 {
+			continue
+		}
+		if s.st[v] == stLower {
+			s.st[v] = stUpper
+		} else {
+			s.st[v] = stLower
+		}
+		moved = true
+	}
+	if moved {
+		s.recomputePrimal()
+	}
+	return moved
 }
 
 // primalInfeasibility returns the largest bound violation of a basic

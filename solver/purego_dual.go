@@ -57,6 +57,27 @@ func (s *simplex) perturbedDualSimplex() (Status, error) {
 		s.cost[j] = s.orig[j] + delta
 		s.d[j] += delta
 	}
+	if s.shiftRows {
+		// A shifted start: the kernel rows' wrong-signed reduced costs are
+		// shifted to a small feasible value the same way.
+		for _, i := range s.T {
+			v := s.n + i
+			e := s.dualViolation(v)
+			if e == 0 {
+				continue
+			}
+			f := 0.5 + 0.5*math.Mod(float64(v+1)*0.6180339887498949, 1)
+			delta := e + perturbationScale*f*scale
+			switch s.st[v] {
+			case stUpper:
+				delta = -delta
+			case stZero:
+				delta = -s.d[v] // free: 0 is its only feasible reduced cost
+			}
+			s.cost[v] += delta
+			s.d[v] += delta
+		}
+	}
 	st, err := s.dualSimplex()
 	copy(s.cost, s.orig)
 	return st, err
@@ -69,7 +90,7 @@ func (s *simplex) dualSimplex() (Status, error) {
 	s.devex = false
 	start := s.iter
 	for {
-		if !s.devex && !s.noDevex && s.iter-start >= devexAfter*(s.m+s.n) {
+		if !s.devex && !s.noDevex && (s.devexNow || s.iter-start >= devexAfter*(s.m+s.n)) {
 			s.devex = true
 			if s.dw == nil {
 				s.dw = make([]float64, s.n+s.m)

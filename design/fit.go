@@ -55,15 +55,23 @@ type FitProblem struct {
 	// fits worse than the design it extends.
 	Prev []fmap.Term
 
-	// RefineLarge selects the continuous refinement for LPs of many
-	// near-parallel columns over thousands of points (2-D Proj ⊗: 242
-	// cone columns, 3321 points; docs/lp-design.md): each LP of the γ
-	// search that has no warm start starts its row generation from the
-	// tight points and the 2·columns + 20 largest errors of the output of
-	// the nearest γ (the previous refinement's output for the first), not
-	// from every 8th point; the solver prices by dual Devex; and an output
-	// weight below refineAlphaFloor of the weights' sum counts as 0.
+	// RefineLarge selects the LP settings for many near-parallel columns
+	// over thousands of points (2-D projection: Proj ⊗ 242 cone columns,
+	// Proj up to 410, 3321 points; docs/lp-design.md). In the continuous
+	// refinement each LP of the γ search that has no warm start starts its
+	// row generation from the tight points and the 2·columns + 20 largest
+	// errors of the output of the nearest γ (the previous refinement's
+	// output for the first), not from every 8th point; the solver prices
+	// by dual Devex from the first pivot and begins the warm start on the
+	// moved pool from shifted costs (solver.Options.ShiftedStart); and an
+	// output weight below refineAlphaFloor of the weights' sum counts as
+	// 0. The discrete γ search solves every γ cold: a nearby γ's basis
+	// sent the primal simplex through thousands of degenerate pivots.
 	RefineLarge bool
+	// ExchangeRounds bounds the rounds of the exchange against Exact
+	// (0: 8). Each round polishes the design again on Z and the points
+	// added so far.
+	ExchangeRounds int
 
 	// shared, if set, shares the discrete LP's cold solves and the
 	// continuous refinement's solves between the designs of one chain
@@ -690,7 +698,7 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 		path = binary.LittleEndian.AppendUint64(path, math.Float64bits(g))
 		var warm *pairWarm
 		for _, o := range outs { // a warm start pays only for nearby γ
-			if math.Abs(math.Log(g/o.tradeoff)) < 0.01 {
+			if math.Abs(math.Log(g/o.tradeoff)) < 0.01 && !(c.lp.refineLarge && dmax == 0) {
 				warm = o.warm
 			}
 		}
@@ -1059,10 +1067,12 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 
 // exchange re-polishes the best design with the working set grown by every
 // point of the exact set whose weighted error exceeds the working set's
-// maximum (a Remez-style exchange), until the maximum over the whole exact
-// set is attained on the working set. It returns the LPs it took and
-// reports its rounds to say; the candidate it returns has its objective on
-// the scoring set as its score (best's score is its objective on Z).
+// maximum (a Remez-style exchange, the 200 largest per round), until the
+// maximum over the whole exact set is attained on the working set or
+// after p.ExchangeRounds rounds. It returns the LPs it took and reports
+// its rounds to say; of the rounds' designs it returns the one with the
+// lowest objective on the scoring set, which is its score (best's score
+// is its objective on Z).
 func (c *fitter) exchange(best *candidate, say func(string)) (*candidate, int, error) {
 	if c.p.Exact == nil || c.p.Norm != fmap.LInf {
 		if c.score != c.lp.fit {
@@ -1077,10 +1087,25 @@ func (c *fitter) exchange(best *candidate, say func(string)) (*candidate, int, e
 	z, w := slices.Clone(c.p.Z), slices.Clone(c.p.ZWeight)
 	fit := c.lp.fit
 	r := make([]float64, full.size())
-	fresh := false // r holds best's residuals
-	for round := 0; round < 8; round++ {
+	// The rounds' designs are compared on the whole exact set: a round
+	// that ends with points still above the working set's maximum (the
+	// last one ExchangeRounds allows) may leave a design worse there than
+	// the round before.
+	var top *candidate
+	keep := func(cd *candidate, score float64) {
+		if top == nil || score < top.score {
+			top = &candidate{cd.omega, cd.alpha, score}
+		}
+	}
+	rounds := c.p.ExchangeRounds
+	if rounds <= 0 {
+		rounds = 8
+	}
+	fresh := false // best's residuals are in r, its score kept
+	for round := 0; round < rounds; round++ {
 		full.residuals(r, best.omega, best.alpha)
 		fresh = true
+		keep(best, full.normOf(r)) // full.objective's, from its residuals
 		onW := fit.objective(best.omega, best.alpha)
 		var add []int
 		for i, e := range r {
@@ -1115,10 +1140,8 @@ func (c *fitter) exchange(best *candidate, say func(string)) (*candidate, int, e
 		}
 		best, fresh = &candidate{om, al, 0}, false
 	}
-	if fresh {
-		best.score = full.normOf(r) // full.objective's, from its residuals
-	} else {
-		best.score = full.objective(best.omega, best.alpha)
+	if !fresh {
+		keep(best, full.objective(best.omega, best.alpha))
 	}
-	return best, lps, nil
+	return top, lps, nil
 }

@@ -272,8 +272,9 @@ type lpSolver struct {
 	p      solver.Problem
 	lo, hi []float64
 	// refineLarge is FitProblem.RefineLarge: the continuous refinement's
-	// LPs are priced by dual Devex and their outputs' weights below
-	// refineAlphaFloor of the sum count as 0.
+	// LPs are priced by dual Devex from the first pivot, start warm from
+	// shifted costs, and their outputs' weights below refineAlphaFloor of
+	// the sum count as 0.
 	refineLarge bool
 }
 
@@ -300,8 +301,10 @@ type pairLP struct {
 	v            [][]float64
 	// initial, if set, lists the points an L∞ row generation starts from.
 	initial []int
-	// devex asks the solver for dual Devex pricing (solver.Options.Devex).
-	devex bool
+	// devex asks the solver for dual Devex pricing (solver.Options.Devex),
+	// from the first pivot with devexFromStart; shifted for a shifted
+	// start (solver.Options.ShiftedStart).
+	devex, devexFromStart, shifted bool
 }
 
 func (lp *pairLP) add(cost, lo, hi float64, v []float64) {
@@ -486,7 +489,7 @@ func (s *lpSolver) solveRows(lp *pairLP, rows []int, warm *solver.Basis) ([]floa
 		endColumn(sc*lp.cost[j], lp.lo[j]/sc, lp.hi[j]/sc)
 	}
 	p.RowIndex, p.Value = idx, val
-	sol, err := s.solve(p, warm, lp.devex)
+	sol, err := s.solve(p, warm, lp)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -560,7 +563,10 @@ func (s *lpSolver) chumColumns(pool [][]float64, dmax float64) *chumLP {
 	f := s.fit
 	nz := f.size()
 	cl := &chumLP{pool: pool, dmax: dmax, lp: newPairLP(s.weightedSignature(), 0)}
-	cl.lp.devex = s.refineLarge && dmax > 0
+	// RefineLarge: dual Devex from the first pivot, and a warm start on
+	// the moved pool (the previous output's basis) from shifted costs.
+	large := s.refineLarge && dmax > 0
+	cl.lp.devex, cl.lp.devexFromStart, cl.lp.shifted = large, large, large
 	phi := make([]float64, nz)
 	grad := make([]float64, nz*f.n)
 	for j, om := range pool {
@@ -684,9 +690,9 @@ func (s *lpSolver) refit(omega [][]float64) ([]float64, error) {
 	return alpha, nil
 }
 
-// solve runs one LP (with dual Devex pricing if devex) and insists on a
-// verified optimum.
-func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis, devex bool) (*solver.Solution, error) {
+// solve runs one LP (with the pricing and start lp asks for) and insists
+// on a verified optimum.
+func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis, lp *pairLP) (*solver.Solution, error) {
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -694,7 +700,8 @@ func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis, devex bool) (*so
 	// A design LP takes a small multiple of rows + columns pivots; one that
 	// takes far more is hopeless for this design and better given up early.
 	maxIter := 10*(p.NumRows+p.NumCols()) + 2000
-	sol, err := s.sv.Solve(p, solver.Options{WarmStart: warm, MaxIterations: maxIter, Context: s.ctx, Devex: devex})
+	o := solver.Options{WarmStart: warm, MaxIterations: maxIter, Context: s.ctx, Devex: lp.devex, DevexFromStart: lp.devexFromStart, ShiftedStart: lp.shifted}
+	sol, err := s.sv.Solve(p, o)
 	if err != nil {
 		return nil, err
 	}
@@ -702,7 +709,8 @@ func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis, devex bool) (*so
 		// A warm start can lead the simplex astray where a cold one does
 		// not: try once more from scratch.
 		s.n++
-		if sol, err = s.sv.Solve(p, solver.Options{MaxIterations: maxIter, Context: s.ctx, Devex: devex}); err != nil {
+		o.WarmStart = nil
+		if sol, err = s.sv.Solve(p, o); err != nil {
 			return nil, err
 		}
 	}

@@ -735,3 +735,53 @@ func TestScoredIsScoreMap(t *testing.T) {
 		}
 	}
 }
+
+// failFirst is an LP backend whose first n solves end in a numerical
+// failure; it counts every solve.
+type failFirst struct {
+	n, calls int
+}
+
+func (b *failFirst) Name() string { return "fail-first" }
+
+func (b *failFirst) Solve(p *solver.Problem, o solver.Options) (*solver.Solution, error) {
+	b.calls++
+	if b.calls <= b.n {
+		return &solver.Solution{Status: solver.NumericalFailure, Message: "failFirst"}, nil
+	}
+	return solver.Default().Solve(p, o)
+}
+
+// TestSearchGivesUpAfterFailedScan: the γ search's scan stops once its
+// first scanFailures γ have all failed (the refinement LPs of 2-D Proj ⊗
+// that failed at every γ to 10¹³), and goes on as before when a γ among
+// them solves. On TestStageGammaSearch's problem (target 2, γ0 = 100, D
+// ≥ 2 above γ = 2) an LP that always fails costs exactly scanFailures
+// solves; one that fails the first scanFailures − 1 times still brackets
+// γ = 2 from below.
+func TestSearchGivesUpAfterFailedScan(t *testing.T) {
+	f := stageFit(fmap.LInf, 2*math.Pi, 16, func(l float64) float64 { return 0.6 + 0.4*math.Cos(l) })
+	pool := [][]float64{{0}, {1}}
+	fitterOn := func(b solver.Backend) *fitter {
+		return &fitter{dim: 2, lp: &lpSolver{ctx: context.Background(), fit: f, sv: b}, progress: func(string) {}}
+	}
+	always := &failFirst{n: math.MaxInt}
+	if _, err := fitterOn(always).search(pool, 0, 0.1, 12, nil, nil); err == nil {
+		t.Fatal("a search whose every LP fails returned no error")
+	}
+	if always.calls != scanFailures {
+		t.Errorf("a search whose every LP fails made %d solves, want %d", always.calls, scanFailures)
+	}
+	some := &failFirst{n: scanFailures - 1}
+	outs, err := fitterOn(some).search(pool, 0, 0.1, 12, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var above bool
+	for _, o := range outs {
+		above = above || o.dims >= 2
+	}
+	if !above || some.calls <= some.n+1 {
+		t.Errorf("after %d failed γ the search made %d more solves and found D ≥ 2: %v", scanFailures-1, some.calls-some.n, above)
+	}
+}

@@ -682,7 +682,7 @@ func (s *simplex) refresh() error {
 }
 
 // refactor recomputes G = K⁻¹ by Gauss–Jordan elimination with partial
-// pivoting.
+// pivoting (gaussJordan).
 func (s *simplex) refactor() error {
 	k := s.k()
 	s.updates = 0
@@ -692,10 +692,35 @@ func (s *simplex) refactor() error {
 	// K[t][l] = A[T[t], S[l]]; invert K into G (rows indexed by l, columns by t).
 	kk, scale := s.kernelMatrix()
 	inv := make([]float64, k*k)
-	for i := range k {
-		inv[i*k+i] = 1
+	if err := gaussJordan(kk, inv, k, scale); err != nil {
+		return err
 	}
-	// Solve K X = I by Gauss–Jordan on rows of K; X = K⁻¹ with X[l][t].
+	// inv = K⁻¹ with rows indexed like K's columns (l) and columns like K's
+	// rows (t).
+	for l := range k {
+		copy(s.g[l*s.cap:l*s.cap+k], inv[l*k:(l+1)*k])
+	}
+	return nil
+}
+
+// gaussJordan sets inv (k×k) to the inverse of kk (k×k, row major,
+// overwritten) by Gauss–Jordan elimination with partial pivoting, or
+// returns errSingular when a pivot is at most singularTol·scale.
+//
+// It inverts in place: after c steps a row holds the inverse's columns of
+// the first c pivots' units (the only nonzero ones: a row of the inverse
+// differs from the identity's only there) followed by K's columns not yet
+// eliminated, so that each row operation is one pass over k numbers,
+// where the textbook elimination of [K | I] makes 2k. The arithmetic on
+// every entry is that elimination's (TestRefactorAsFullElimination: the
+// same inverse, bit for bit but for the sign of a zero).
+func gaussJordan(kk, inv []float64, k int, scale float64) error {
+	// unit[r] is the column of row r's identity 1 (rows swap); after step
+	// c, unit[c] is the inverse's column that slot c of each row holds.
+	unit := make([]int, k)
+	for i := range unit {
+		unit[i] = i
+	}
 	for c := range k {
 		p, best := -1, 0.0
 		for r := c; r < k; r++ {
@@ -707,36 +732,55 @@ func (s *simplex) refactor() error {
 			return fmt.Errorf("%w (size %d, pivot %.3g)", errSingular, k, best)
 		}
 		if p != c {
-			for q := range k {
-				kk[p*k+q], kk[c*k+q] = kk[c*k+q], kk[p*k+q]
-				inv[p*k+q], inv[c*k+q] = inv[c*k+q], inv[p*k+q]
+			rp, rc := kk[p*k:p*k+k], kk[c*k:c*k+k]
+			for q := range rp {
+				rp[q], rc[q] = rc[q], rp[q]
 			}
+			unit[p], unit[c] = unit[c], unit[p]
 		}
-		f := 1 / kk[c*k+c]
-		for q := range k {
-			kk[c*k+q] *= f
-			inv[c*k+q] *= f
+		// The pivot row: K's part divided by the pivot, and its unit's
+		// 1 (in slot c, where the pivot was) too.
+		rc := kk[c*k : c*k+k]
+		f := 1 / rc[c]
+		for q := range rc {
+			rc[q] *= f
 		}
+		rc[c] = f
 		for r := range k {
 			if r == c {
 				continue
 			}
-			f := kk[r*k+c]
+			rr := kk[r*k : r*k+k]
+			f := rr[c]
 			if f == 0 {
 				continue
 			}
-			for q := range k {
-				kk[r*k+q] -= f * kk[c*k+q]
-				inv[r*k+q] -= f * inv[c*k+q]
-			}
+			rr[c] = 0 // the inverse's entry there is 0 before this step
+			subScaled(rr, f, rc)
 		}
 	}
-	// inv = K⁻¹ with rows indexed like K's columns (l) and columns like K's
-	// rows (t).
-	for l := range k {
-		copy(s.g[l*s.cap:l*s.cap+k], inv[l*k:(l+1)*k])
+	for r := range k {
+		for j, u := range unit {
+			inv[r*k+u] = kk[r*k+j]
+		}
 	}
 	return nil
+}
+
+// subScaled sets y[q] -= f·x[q] for every q of x (len(y) ≥ len(x)), four
+// at a time.
+func subScaled(y []float64, f float64, x []float64) {
+	y = y[:len(x)]
+	q := 0
+	for ; q+4 <= len(x); q += 4 {
+		y[q] -= f * x[q]
+		y[q+1] -= f * x[q+1]
+		y[q+2] -= f * x[q+2]
+		y[q+3] -= f * x[q+3]
+	}
+	for ; q < len(x); q++ {
+		y[q] -= f * x[q]
+	}
 }
 
 // recomputePrimal sets nonbasic variables to their bounds, solves for the

@@ -44,6 +44,7 @@ func TestFitProblemExact(t *testing.T) {
 // the verification grid, ten times denser than Z, is below that of the
 // same design without the exchange (measured 0.1115 against 0.1144).
 func TestExchangeLowersTheVerifiedError(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("two designs, about 5 s; skipped with -short")
 	}

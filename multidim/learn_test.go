@@ -98,6 +98,7 @@ func TestLearnGradient(t *testing.T) {
 // validation error below the best shared σ of a 20-point grid (same
 // features, same split).
 func TestLearnRecovery(t *testing.T) {
+	t.Parallel()
 	xs, ys := toyData(1000, 10, -1, 1, 11)
 	opts := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, PerAxis: true, Dim: 256,
 		Ridge: 1e-3, Penalty: 1e-4, Seed: 5, Sampling: SamplingQMC}

@@ -108,6 +108,7 @@ func mustTable2(t *testing.T, name string, dim int) (*design.Result, fmap.Verifi
 // terms with the largest weights α = Π α_i, exactly D dimensions, and its
 // verified error is what its map measures.
 func TestTensorGreedy(t *testing.T) {
+	t.Parallel()
 	p := table2Problem(0.3)
 	// The map TestModulationBeatsGreedy and TestTable2Claims compare
 	// against, made once (table2Designed).
@@ -155,6 +156,7 @@ func TestTensorGreedy(t *testing.T) {
 // paper: by 2–3×), and its map is verified on a grid ten times denser per
 // axis than Z.
 func TestModulationBeatsGreedy(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		// The full run's TestTable2Claims asserts the same at D = 31 (and
 		// at D = 101); TestThreeDimensions keeps a small modulation design
@@ -176,6 +178,7 @@ func TestModulationBeatsGreedy(t *testing.T) {
 // TestThreeDimensions designs a small 3-D modulation map and checks its
 // shape and verification.
 func TestThreeDimensions(t *testing.T) {
+	t.Parallel()
 	p := rbfBox(3, 0.5, 2)
 	m := &Modulation{Opts: ModulationOptions{Grid: Grid{ZPoints: 9, AxisDim: 5}, FitOptions: design.FitOptions{Starts: 2}}}
 	res, v := designed(t, m, p, 27)

@@ -229,6 +229,7 @@ func additiveProblem(k fmap.Kernel, xs [][]float64) *fmap.Problem {
 // D = 32: held-out Gram error χ² 0.017, intersection 0.050, JS 0.012,
 // Hellinger 0.0062.
 func TestNystroemAdditive(t *testing.T) {
+	t.Parallel()
 	xs := digits(t, 1797)
 	types := fmap.HomogeneousTypes()
 	if testing.Short() {

@@ -164,7 +164,7 @@ func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, poo
 	// The polish ends with an exchange against the grid of the midpoints
 	// too (twice the intervals per axis), and designs are compared on it:
 	// the verified error is measured between Z's points (docs/lp-design.md,
-	// "Table 2 in a minute").
+	// "Table 2 in two minutes").
 	if zCount(axes) <= maxExactPoints>>n {
 		dense := make([][]float64, n)
 		for i, a := range axes {

@@ -554,7 +554,7 @@ const illConditioned = 1e14
 // basis, and the verdict.
 func (s *simplex) exactCheck() (judged bool, st Status, msg string) {
 	k := s.k()
-	if k == 0 || k > exactRayMax || s.exactProblem() == nil {
+	if k == 0 || k > exactRayMax || s.src == nil {
 		return false, Optimal, ""
 	}
 	kk, _ := s.kernelMatrix()
@@ -576,7 +576,10 @@ func (s *simplex) exactCheck() (judged bool, st Status, msg string) {
 	if kn*gn < illConditioned {
 		return false, Optimal, ""
 	}
-	p := s.exactProblem()
+	p := s.exactProblem() // built only now, for an ill-conditioned kernel
+	if p == nil {
+		return false, Optimal, ""
+	}
 	x, ok := exactVertex(p, s.S, s.T, s.st)
 	cS := make([]big.Rat, k)
 	for l, j := range s.S {
@@ -1471,7 +1474,7 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 		// the rest, of 10⁻⁴, cancelling exactly; the LP is unbounded);
 		// it is not weighed for steps or looked through.
 		weak := false
-		if !ok && depth == faintDepth && k <= exactRayMax && s.exactProblem() != nil {
+		if !ok && depth == faintDepth && k <= exactRayMax && s.src != nil {
 			rd, weak = s.refinedReducedCost(v, pHi, pLo, rayNoise)
 		}
 		if !ok && !weak {
@@ -1548,7 +1551,7 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain), step
 		}
 		if depth == 0 || p == v || theta == 0 || *budget == 0 || v == back || depth == faintDepth && math.Abs(d) <= faintNoise*big {
-			if depth == faintDepth && p != v && *budget > 0 && v != back && k <= exactRayMax && s.exactProblem() != nil {
+			if depth == faintDepth && p != v && *budget > 0 && v != back && k <= exactRayMax && s.src != nil {
 				// A degenerate step, or one along a reduced cost
 				// faintRay calls round-off, is looked through only
 				// where a ray it leads to is proven exactly

@@ -175,7 +175,7 @@ func certify(p *solver.Problem, sol *solver.Solution, tol certTol) string {
 			return fmt.Sprintf("RowDual[%d] = %g", i, y[i])
 		}
 	}
-	r, _ := activity(p, sol.X)
+	r, mag := activity(p, sol.X)
 	dtol := tol.dual * dscale
 	// Sign conditions and the dual objective Σ y_i b_i + Σ d_j β_j, where b
 	// and β are the bounds the multipliers price. A multiplier within dtol of
@@ -208,21 +208,27 @@ func certify(p *solver.Problem, sol *solver.Solution, tol certTol) string {
 		return ""
 	}
 	// Position: a multiplier may be away from zero only towards a bound the
-	// value sits at (complementary slackness, also implied by a zero gap).
-	pos := func(kind string, idx int, mult, lo, hi, val float64) string {
-		near := func(b float64) bool { return math.Abs(val-b) <= 1e-7*math.Max(1, math.Abs(b)) }
+	// value sits at (complementary slackness, also implied by a zero gap):
+	// within 10⁻⁷ of it, or within the rounding of the row activity's terms
+	// (terms: Σ|a_ij·x_j|; FuzzSolve 7a95cffd64ab6b19's tight row
+	// −10⁶x₀ − 10⁶x₁ + 10⁻⁹x₂ ≤ 0 is −10⁻⁶ at x₀ = −x₁ = 10⁶, terms of
+	// 2·10¹², whose rounding is 4·10⁻⁴).
+	pos := func(kind string, idx int, mult, lo, hi, val, terms float64) string {
+		near := func(b float64) bool {
+			return math.Abs(val-b) <= max(1e-7*math.Max(1, math.Abs(b)), 8*0x1p-52*terms)
+		}
 		if mult > dtol && !near(lo) || mult < -dtol && !near(hi) {
 			return fmt.Sprintf("%s %d = %g in [%g, %g] has multiplier %g", kind, idx, val, lo, hi, mult)
 		}
 		return ""
 	}
 	for i := 0; i < m; i++ {
-		if s := pos("row", i, y[i], p.RowLower[i], p.RowUpper[i], r[i]); s != "" {
+		if s := pos("row", i, y[i], p.RowLower[i], p.RowUpper[i], r[i], mag[i]); s != "" {
 			return s
 		}
 	}
 	for j := 0; j < n; j++ {
-		if s := pos("column", j, d[j], p.ColLower[j], p.ColUpper[j], sol.X[j]); s != "" {
+		if s := pos("column", j, d[j], p.ColLower[j], p.ColUpper[j], sol.X[j], 0); s != "" {
 			return s
 		}
 	}

@@ -401,3 +401,64 @@ func TestExactCheckSingular(t *testing.T) {
 		t.Errorf("%v, objective %.12g (%s); want unbounded or a numerical failure", sol.Status, sol.Objective, sol.Message)
 	}
 }
+
+// TestExactCheckVerdicts runs exactCheck on TestRefineVertexExact's LP
+// (kernel condition about 10²¹) with an empty column x₀ in front, at
+// lower bound 0, free, or at upper bound 0, cost 0 while the simplex
+// runs. At the simplex's optimum (x₁ = 5.5·10¹⁴) exactCheck must judge
+// the basis and put the vertex built exactly into x (x₁ = 1.000001·10¹⁵).
+// Then x₀'s cost is set: a reduced cost exactly 0 leaves the optimum
+// standing, and one of the improving sign, however small (10⁻³⁰⁰), makes
+// it a numerical failure: at lower bound a negative one, free either
+// sign, at upper bound a positive one.
+func TestExactCheckVerdicts(t *testing.T) {
+	inf := math.Inf(1)
+	tiny := 1e-300
+	for _, c := range []struct {
+		name           string
+		lo, up         float64
+		opt, improving []float64
+	}{
+		{"x₀ ≥ 0", 0, inf, []float64{0, tiny, 1}, []float64{-tiny, -1}},
+		{"x₀ free", -inf, inf, []float64{0}, []float64{-tiny, tiny, 1}},
+		{"x₀ ≤ 0", -inf, 0, []float64{0, -tiny, -1}, []float64{tiny, 1}},
+	} {
+		p := rowsLP([]float64{0, -1, 0, 0},
+			[][]float64{{0, 1e-9, 0, -1e6}, {0, 7, -1e6, 1}, {0, 7, -1e6, 0}},
+			[]float64{-inf, -inf, 0}, []float64{1, 1, 1},
+			[]float64{c.lo, -inf, -inf, -inf}, []float64{c.up, inf, inf, inf})
+		s := newSimplex(p, Options{}.WithDefaults(p))
+		s.src = p
+		if st, msg := s.run(nil); st != Optimal || s.st[0] == stBasic {
+			t.Fatalf("%s: simplex %v (%s), x₀'s status %d; want optimal with x₀ nonbasic", c.name, st, msg, s.st[0])
+		}
+		judged, st, msg := s.exactCheck()
+		if !judged || st != Optimal {
+			t.Fatalf("%s: exactCheck judged %v, %v (%s); want an optimum judged", c.name, judged, st, msg)
+		}
+		v, ok := exactVertex(p, s.S, s.T, s.st)
+		if !ok {
+			t.Fatalf("%s: no exact vertex", c.name)
+		}
+		for _, j := range s.S {
+			if s.x[j] != ratFloat(&v[j]) {
+				t.Errorf("%s: x%d = %.17g, the exact vertex's %.17g", c.name, j, s.x[j], ratFloat(&v[j]))
+			}
+		}
+		if want := (1 + 1e6) * 1e9; math.Abs(s.x[1]-want) > 1e-9*want {
+			t.Errorf("%s: x₁ = %.17g, want %.17g", c.name, s.x[1], want)
+		}
+		for _, cost := range c.opt {
+			s.cost[0] = cost
+			if judged, st, msg := s.exactCheck(); !judged || st != Optimal {
+				t.Errorf("%s, cost %g: judged %v, %v (%s); want optimal", c.name, cost, judged, st, msg)
+			}
+		}
+		for _, cost := range c.improving {
+			s.cost[0] = cost
+			if judged, st, msg := s.exactCheck(); !judged || st != NumericalFailure || !strings.Contains(msg, "variable 0") {
+				t.Errorf("%s, cost %g: judged %v, %v (%s); want variable 0 improving, a numerical failure", c.name, cost, judged, st, msg)
+			}
+		}
+	}
+}

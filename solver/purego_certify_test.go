@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -460,5 +461,82 @@ func TestExactCheckVerdicts(t *testing.T) {
 				t.Errorf("%s, cost %g: judged %v, %v (%s); want variable 0 improving, a numerical failure", c.name, cost, judged, st, msg)
 			}
 		}
+	}
+}
+
+// TestExactBlockAndRayHolds builds the basis {x₀} on the row x₀ − x₁ = 0
+// with x₁ ≥ 0 nonbasic at 0 (min x₀ − x₁, every point optimal) and moves
+// x₁ up: x₀ follows, and a row 10⁻³⁰x₁ ≤ 1 blocks only at 10³⁰, at a rate
+// a float64 ratio test takes for none. exactBlock must name that row at
+// its upper bound, or x₀'s upper bound 5 where there is one; with x₁ ≤ 0
+// at its upper bound moving down, x₀ ≥ −2 blocks at its lower bound; and
+// x₀ ≤ 0, beyond it by 10⁻¹² (within the tolerance), blocks at once
+// (step 0, not a negative one).
+// exactRayHolds, with x₁'s cost −(1 + 5·10⁻¹³), must prove the ray (a
+// cost rate of 2.5·10⁻¹³ of its terms, beyond faintNoise; the row's block
+// lies beyond the step to −2·10¹⁵·Σ|c|) from x = 0 and from an x whose
+// row misses by 10⁻¹² (within the tolerance: the vertex, built exactly,
+// is then the origin), and must not with −(1 + 5·10⁻¹⁴) (2.5·10⁻¹⁴ of its
+// terms, cancellation). checkCertificate must prove such a ray too from
+// a solution's x off by 10⁻¹².
+func TestExactBlockAndRayHolds(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		name      string
+		c, lo, up []float64
+		v         int
+		dir       float64
+		b         int
+		theta     float64
+		pst       uint8
+		x0        float64 // x₀ set before exactBlock, if not 0
+	}{
+		{"10⁻³⁰x₁ ≤ 1", []float64{1, -1}, []float64{-inf, 0}, []float64{inf, inf}, 1, 1, 2 + 1, 1e30, stUpper, 0},
+		{"x₀ ≤ 5", []float64{1, -1}, []float64{-inf, 0}, []float64{5, inf}, 1, 1, 0, 5, stUpper, 0},
+		{"x₀ ≥ −2", []float64{-1, 1}, []float64{-2, -inf}, []float64{inf, 0}, 1, -1, 0, 2, stLower, 0},
+		{"x₀ ≤ 0, x₀ = 10⁻¹²", []float64{1, -1}, []float64{-inf, 0}, []float64{0, inf}, 1, 1, 0, 0, stUpper, 1e-12},
+	} {
+		p := rowsLP(c.c, [][]float64{{1, -1}, {0, 1e-30}}, []float64{0, -inf}, []float64{0, 1}, c.lo, c.up)
+		s := newSimplex(p, Options{}.WithDefaults(p))
+		s.src = p
+		if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] == stBasic {
+			t.Fatalf("%s: %v (%s), basic columns %v; want optimal on {x₀}", c.name, st, msg, s.S)
+		}
+		if c.x0 != 0 {
+			s.x[0] = c.x0
+		}
+		b, theta, pst, exact := s.exactBlock(c.v, c.dir)
+		if !exact || b != c.b || !(math.Abs(theta-c.theta) <= 1e-15*c.theta) || pst != c.pst {
+			t.Errorf("%s: exactBlock %d, step %g, status %d (exact %v); want %d, %g, %d", c.name, b, theta, pst, exact, c.b, c.theta, c.pst)
+		}
+	}
+	p := rowsLP([]float64{1, -1}, [][]float64{{1, -1}, {0, 1e-30}}, []float64{0, -inf}, []float64{0, 1}, []float64{-inf, 0}, []float64{inf, inf})
+	s := newSimplex(p, Options{}.WithDefaults(p))
+	s.src = p
+	if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) {
+		t.Fatalf("%v (%s), basic columns %v; want optimal on {x₀}", st, msg, s.S)
+	}
+	p.Obj[1] = -(1 + 5e-13)
+	if !s.exactRayHolds(1, 1) {
+		t.Error("cost rate 2.5·10⁻¹³ of its terms, from x = 0: ray not proven")
+	}
+	s.x[0] = 1e-12
+	if !s.exactRayHolds(1, 1) {
+		t.Error("cost rate 2.5·10⁻¹³ of its terms, from x₀ = 10⁻¹² (the vertex exactly feasible): ray not proven")
+	}
+	s.x[0] = 0
+	p.Obj[1] = -(1 + 5e-14)
+	if s.exactRayHolds(1, 1) {
+		t.Error("cost rate 2.5·10⁻¹⁴ of its terms: ray proven")
+	}
+	// checkCertificate, on the same LP with x₁'s cost −(1 + 10⁻¹²): the
+	// ray is proven from the vertex, built exactly, though the solution's
+	// x misses the first row by 10⁻¹² (within the tolerance).
+	p.Obj[1] = -(1 + 1e-12)
+	s.ray, s.rayEnter = []float64{1, 1, 0, 0}, 1
+	sol := &Solution{Status: Unbounded, X: []float64{1e-12, 0}}
+	s.checkCertificate(p, Options{}.WithDefaults(p), nil, sol)
+	if sol.Status != Unbounded {
+		t.Errorf("checkCertificate from x₀ = 10⁻¹²: %v (%s), want unbounded", sol.Status, sol.Message)
 	}
 }

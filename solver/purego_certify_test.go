@@ -540,3 +540,50 @@ func TestExactBlockAndRayHolds(t *testing.T) {
 		t.Errorf("checkCertificate from x₀ = 10⁻¹²: %v (%s), want unbounded", sol.Status, sol.Message)
 	}
 }
+
+// TestRefineVertexAlone runs TestRefineVertexExact's LP through the
+// simplex alone (no exactCheck, which rebuilds the same vertex first in a
+// solve) to its optimal basis, whose x₁ = 5.5·10¹⁴ misses the vertex
+// 1.000001·10¹⁵ of its kernel (condition 10²¹); refineVertex must put x
+// on the vertex built exactly. Without the exact problem (the float64
+// refinement alone) it must not leave the kernel rows further off their
+// bounds than it found them.
+func TestRefineVertexAlone(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{-1, 0, 0},
+		[][]float64{{1e-9, 0, -1e6}, {7, -1e6, 1}, {7, -1e6, 0}},
+		[]float64{-inf, -inf, 0}, []float64{1, 1, 1},
+		[]float64{-inf, -inf, -inf}, []float64{inf, inf, inf})
+	worst := func(s *simplex) float64 {
+		w := 0.0
+		for _, i := range s.T {
+			var d dot2
+			row := s.row(i)
+			for j := range s.n {
+				d.add(row[j], s.x[j])
+			}
+			v, _ := d.result()
+			w = math.Max(w, math.Abs(v-s.boundValue(s.n+i, s.st[s.n+i])))
+		}
+		return w
+	}
+	for _, exact := range []bool{true, false} {
+		s := newSimplex(p, Options{}.WithDefaults(p))
+		if exact {
+			s.src = p
+		}
+		if st, msg := s.run(nil); st != Optimal || s.k() != 3 {
+			t.Fatalf("%v (%s), kernel of %d; want optimal on a kernel of 3", st, msg, s.k())
+		}
+		before := worst(s)
+		s.refineVertex()
+		after := worst(s)
+		t.Logf("exact %v: worst miss %g → %g, x = %v", exact, before, after, s.x[:3])
+		if !(after <= before) {
+			t.Errorf("exact problem %v: worst kernel row miss %g → %g", exact, before, after)
+		}
+		if want := (1 + 1e6) * 1e9; exact && math.Abs(s.x[0]-want) > 1e-9*want {
+			t.Errorf("x₀ = %.17g, want %.17g", s.x[0], want)
+		}
+	}
+}

@@ -587,3 +587,47 @@ func TestRefineVertexAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeStep takes faint steps on the LP of TestExactBlockAndRayHolds
+// (basis {x₀} on x₀ − x₁ = 0, x₁ nonbasic at its lower bound, min x₀ − x₁).
+// With the row 10⁻³⁰x₁ ≤ 1 and the step exactBlock found (the row leaving
+// at its upper bound after 10³⁰), takeStep must pivot on that row, whose
+// rate the float64 ratio test takes for none: x₁ becomes basic, the row
+// nonbasic at its upper bound. With x₁ ∈ [−3, 10¹⁶ + 2] and no such row,
+// the ratio test's step is x₁'s bound flip, there and back, and x₁ must
+// then sit exactly on the other bound (a bound plus or minus the step
+// rounds off the other in both directions).
+func TestTakeStep(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{1, -1}, [][]float64{{1, -1}, {0, 1e-30}}, []float64{0, -inf}, []float64{0, 1}, []float64{-inf, 0}, []float64{inf, inf})
+	s := newSimplex(p, Options{}.WithDefaults(p))
+	s.src = p
+	if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] != stLower {
+		t.Fatalf("%v (%s), basic columns %v; want optimal on {x₀}, x₁ at its lower bound", st, msg, s.S)
+	}
+	b, theta, pst, _ := s.exactBlock(1, 1)
+	if !s.takeStep(faintStep{v: 1, dir: 1, leave: b, theta: theta, pst: pst}) {
+		t.Fatal("step along the exact block: not taken")
+	}
+	if s.st[1] != stBasic || s.st[2+1] != stUpper || math.Abs(s.x[1]-1e30) > 1e15 {
+		t.Errorf("after the step: statuses %v, x = %v; want x₁ = 10³⁰ basic, row 1 at its upper bound", s.st, s.x)
+	}
+	q := rowsLP([]float64{1, -1}, [][]float64{{1, -1}}, []float64{0}, []float64{0}, []float64{-inf, -3}, []float64{inf, 1e16 + 2})
+	s = newSimplex(q, Options{}.WithDefaults(q))
+	s.src = q
+	if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] == stBasic {
+		t.Fatalf("x₁ ∈ [−3, 10¹⁶ + 2]: %v (%s), basic columns %v; want optimal on {x₀}", st, msg, s.S)
+	}
+	for range 2 {
+		from, to, dir := s.st[1], uint8(stUpper), 1.0
+		if from == stUpper {
+			to, dir = stLower, -1
+		}
+		if !s.takeStep(faintStep{v: 1, dir: dir, leave: -1}) {
+			t.Fatal("x₁ ∈ [−3, 10¹⁶ + 2]: bound flip not taken")
+		}
+		if want := s.boundValue(1, to); s.st[1] != to || s.x[1] != want {
+			t.Errorf("x₁ ∈ [−3, 10¹⁶ + 2] after a flip from status %d: status %d, x₁ = %g; want %g", from, s.st[1], s.x[1], want)
+		}
+	}
+}

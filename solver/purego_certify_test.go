@@ -631,3 +631,22 @@ func TestTakeStep(t *testing.T) {
 		}
 	}
 }
+
+// TestRatFloat checks ratFloat's rounding of a nonzero rational too small
+// for float64: the smallest nonzero float64 of its sign (a step divided by
+// it stays finite and short), never 0; others round to nearest.
+func TestRatFloat(t *testing.T) {
+	tiny := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(10), big.NewInt(400), nil))
+	if f := ratFloat(tiny); f != math.SmallestNonzeroFloat64 {
+		t.Errorf("10⁻⁴⁰⁰ → %g, want %g", f, math.SmallestNonzeroFloat64)
+	}
+	if f := ratFloat(new(big.Rat).Neg(tiny)); f != -math.SmallestNonzeroFloat64 {
+		t.Errorf("−10⁻⁴⁰⁰ → %g, want %g", f, -math.SmallestNonzeroFloat64)
+	}
+	if f := ratFloat(new(big.Rat)); f != 0 {
+		t.Errorf("0 → %g", f)
+	}
+	if f := ratFloat(big.NewRat(1, 3)); f != 1.0/3 {
+		t.Errorf("1/3 → %.17g", f)
+	}
+}

@@ -305,3 +305,24 @@ func TestRescaledRoundingRay(t *testing.T) {
 		t.Errorf("%v, objective %.10g (%s); want optimal %.10g", sol.Status, sol.Objective, sol.Message, f)
 	}
 }
+
+// TestSpreadFaintSteps solves case 1398 of the full spread family
+// (FEATMAP_LP_COUNTS=full; testdata/steps), 3×5 with entries from 10⁻⁸
+// to 10⁷: the simplex stops on optima whose dual tolerance hides long
+// improving steps, and the solve must take more than one of them
+// (takeStep, at most maxFaintSteps) to reach the exact optimum 12.77;
+// with one step allowed it gave up (the basis then reached is not optimal
+// exactly: a reduced cost of 1.9·10⁻¹² improves).
+func TestSpreadFaintSteps(t *testing.T) {
+	b, err := solver.Get("purego")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := readLP(t, filepath.Join("testdata", "steps", "spread-1398.json"))
+	want := exactSolve(p)
+	sol := solve(t, b, p, solver.Options{})
+	if v := verdict(p, sol, want); v != "right" {
+		f, _ := want.obj.Float64()
+		t.Errorf("%v, objective %.10g (%s): %s; exact %v %.10g", sol.Status, sol.Objective, sol.Message, v, want.status, f)
+	}
+}

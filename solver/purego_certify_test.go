@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -399,5 +400,253 @@ func TestExactCheckSingular(t *testing.T) {
 	}
 	if sol.Status == Optimal || sol.Status == Infeasible {
 		t.Errorf("%v, objective %.12g (%s); want unbounded or a numerical failure", sol.Status, sol.Objective, sol.Message)
+	}
+}
+
+// TestExactCheckVerdicts runs exactCheck on TestRefineVertexExact's LP
+// (kernel condition about 10²¹) with an empty column x₀ in front, at
+// lower bound 0, free, or at upper bound 0, cost 0 while the simplex
+// runs. At the simplex's optimum (x₁ = 5.5·10¹⁴) exactCheck must judge
+// the basis and put the vertex built exactly into x (x₁ = 1.000001·10¹⁵).
+// Then x₀'s cost is set: a reduced cost exactly 0 leaves the optimum
+// standing, and one of the improving sign, however small (10⁻³⁰⁰), makes
+// it a numerical failure: at lower bound a negative one, free either
+// sign, at upper bound a positive one.
+func TestExactCheckVerdicts(t *testing.T) {
+	inf := math.Inf(1)
+	tiny := 1e-300
+	for _, c := range []struct {
+		name           string
+		lo, up         float64
+		opt, improving []float64
+	}{
+		{"x₀ ≥ 0", 0, inf, []float64{0, tiny, 1}, []float64{-tiny, -1}},
+		{"x₀ free", -inf, inf, []float64{0}, []float64{-tiny, tiny, 1}},
+		{"x₀ ≤ 0", -inf, 0, []float64{0, -tiny, -1}, []float64{tiny, 1}},
+	} {
+		p := rowsLP([]float64{0, -1, 0, 0},
+			[][]float64{{0, 1e-9, 0, -1e6}, {0, 7, -1e6, 1}, {0, 7, -1e6, 0}},
+			[]float64{-inf, -inf, 0}, []float64{1, 1, 1},
+			[]float64{c.lo, -inf, -inf, -inf}, []float64{c.up, inf, inf, inf})
+		s := newSimplex(p, Options{}.WithDefaults(p))
+		s.src = p
+		if st, msg := s.run(nil); st != Optimal || s.st[0] == stBasic {
+			t.Fatalf("%s: simplex %v (%s), x₀'s status %d; want optimal with x₀ nonbasic", c.name, st, msg, s.st[0])
+		}
+		judged, st, msg := s.exactCheck()
+		if !judged || st != Optimal {
+			t.Fatalf("%s: exactCheck judged %v, %v (%s); want an optimum judged", c.name, judged, st, msg)
+		}
+		v, ok := exactVertex(p, s.S, s.T, s.st)
+		if !ok {
+			t.Fatalf("%s: no exact vertex", c.name)
+		}
+		for _, j := range s.S {
+			if s.x[j] != ratFloat(&v[j]) {
+				t.Errorf("%s: x%d = %.17g, the exact vertex's %.17g", c.name, j, s.x[j], ratFloat(&v[j]))
+			}
+		}
+		if want := (1 + 1e6) * 1e9; math.Abs(s.x[1]-want) > 1e-9*want {
+			t.Errorf("%s: x₁ = %.17g, want %.17g", c.name, s.x[1], want)
+		}
+		for _, cost := range c.opt {
+			s.cost[0] = cost
+			if judged, st, msg := s.exactCheck(); !judged || st != Optimal {
+				t.Errorf("%s, cost %g: judged %v, %v (%s); want optimal", c.name, cost, judged, st, msg)
+			}
+		}
+		for _, cost := range c.improving {
+			s.cost[0] = cost
+			if judged, st, msg := s.exactCheck(); !judged || st != NumericalFailure || !strings.Contains(msg, "variable 0") {
+				t.Errorf("%s, cost %g: judged %v, %v (%s); want variable 0 improving, a numerical failure", c.name, cost, judged, st, msg)
+			}
+		}
+	}
+}
+
+// TestExactBlockAndRayHolds builds the basis {x₀} on the row x₀ − x₁ = 0
+// with x₁ ≥ 0 nonbasic at 0 (min x₀ − x₁, every point optimal) and moves
+// x₁ up: x₀ follows, and a row 10⁻³⁰x₁ ≤ 1 blocks only at 10³⁰, at a rate
+// a float64 ratio test takes for none. exactBlock must name that row at
+// its upper bound, or x₀'s upper bound 5 where there is one; with x₁ ≤ 0
+// at its upper bound moving down, x₀ ≥ −2 blocks at its lower bound; and
+// x₀ ≤ 0, beyond it by 10⁻¹² (within the tolerance), blocks at once
+// (step 0, not a negative one).
+// exactRayHolds, with x₁'s cost −(1 + 5·10⁻¹³), must prove the ray (a
+// cost rate of 2.5·10⁻¹³ of its terms, beyond faintNoise; the row's block
+// lies beyond the step to −2·10¹⁵·Σ|c|) from x = 0 and from an x whose
+// row misses by 10⁻¹² (within the tolerance: the vertex, built exactly,
+// is then the origin), and must not with −(1 + 5·10⁻¹⁴) (2.5·10⁻¹⁴ of its
+// terms, cancellation). checkCertificate must prove such a ray too from
+// a solution's x off by 10⁻¹².
+func TestExactBlockAndRayHolds(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		name      string
+		c, lo, up []float64
+		v         int
+		dir       float64
+		b         int
+		theta     float64
+		pst       uint8
+		x0        float64 // x₀ set before exactBlock, if not 0
+	}{
+		{"10⁻³⁰x₁ ≤ 1", []float64{1, -1}, []float64{-inf, 0}, []float64{inf, inf}, 1, 1, 2 + 1, 1e30, stUpper, 0},
+		{"x₀ ≤ 5", []float64{1, -1}, []float64{-inf, 0}, []float64{5, inf}, 1, 1, 0, 5, stUpper, 0},
+		{"x₀ ≥ −2", []float64{-1, 1}, []float64{-2, -inf}, []float64{inf, 0}, 1, -1, 0, 2, stLower, 0},
+		{"x₀ ≤ 0, x₀ = 10⁻¹²", []float64{1, -1}, []float64{-inf, 0}, []float64{0, inf}, 1, 1, 0, 0, stUpper, 1e-12},
+	} {
+		p := rowsLP(c.c, [][]float64{{1, -1}, {0, 1e-30}}, []float64{0, -inf}, []float64{0, 1}, c.lo, c.up)
+		s := newSimplex(p, Options{}.WithDefaults(p))
+		s.src = p
+		if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] == stBasic {
+			t.Fatalf("%s: %v (%s), basic columns %v; want optimal on {x₀}", c.name, st, msg, s.S)
+		}
+		if c.x0 != 0 {
+			s.x[0] = c.x0
+		}
+		b, theta, pst, exact := s.exactBlock(c.v, c.dir)
+		if !exact || b != c.b || !(math.Abs(theta-c.theta) <= 1e-15*c.theta) || pst != c.pst {
+			t.Errorf("%s: exactBlock %d, step %g, status %d (exact %v); want %d, %g, %d", c.name, b, theta, pst, exact, c.b, c.theta, c.pst)
+		}
+	}
+	p := rowsLP([]float64{1, -1}, [][]float64{{1, -1}, {0, 1e-30}}, []float64{0, -inf}, []float64{0, 1}, []float64{-inf, 0}, []float64{inf, inf})
+	s := newSimplex(p, Options{}.WithDefaults(p))
+	s.src = p
+	if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) {
+		t.Fatalf("%v (%s), basic columns %v; want optimal on {x₀}", st, msg, s.S)
+	}
+	p.Obj[1] = -(1 + 5e-13)
+	if !s.exactRayHolds(1, 1) {
+		t.Error("cost rate 2.5·10⁻¹³ of its terms, from x = 0: ray not proven")
+	}
+	s.x[0] = 1e-12
+	if !s.exactRayHolds(1, 1) {
+		t.Error("cost rate 2.5·10⁻¹³ of its terms, from x₀ = 10⁻¹² (the vertex exactly feasible): ray not proven")
+	}
+	s.x[0] = 0
+	p.Obj[1] = -(1 + 5e-14)
+	if s.exactRayHolds(1, 1) {
+		t.Error("cost rate 2.5·10⁻¹⁴ of its terms: ray proven")
+	}
+	// checkCertificate, on the same LP with x₁'s cost −(1 + 10⁻¹²): the
+	// ray is proven from the vertex, built exactly, though the solution's
+	// x misses the first row by 10⁻¹² (within the tolerance).
+	p.Obj[1] = -(1 + 1e-12)
+	s.ray, s.rayEnter = []float64{1, 1, 0, 0}, 1
+	sol := &Solution{Status: Unbounded, X: []float64{1e-12, 0}}
+	s.checkCertificate(p, Options{}.WithDefaults(p), nil, sol)
+	if sol.Status != Unbounded {
+		t.Errorf("checkCertificate from x₀ = 10⁻¹²: %v (%s), want unbounded", sol.Status, sol.Message)
+	}
+}
+
+// TestRefineVertexAlone runs TestRefineVertexExact's LP through the
+// simplex alone (no exactCheck, which rebuilds the same vertex first in a
+// solve) to its optimal basis, whose x₁ = 5.5·10¹⁴ misses the vertex
+// 1.000001·10¹⁵ of its kernel (condition 10²¹); refineVertex must put x
+// on the vertex built exactly. Without the exact problem (the float64
+// refinement alone) it must not leave the kernel rows further off their
+// bounds than it found them.
+func TestRefineVertexAlone(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{-1, 0, 0},
+		[][]float64{{1e-9, 0, -1e6}, {7, -1e6, 1}, {7, -1e6, 0}},
+		[]float64{-inf, -inf, 0}, []float64{1, 1, 1},
+		[]float64{-inf, -inf, -inf}, []float64{inf, inf, inf})
+	worst := func(s *simplex) float64 {
+		w := 0.0
+		for _, i := range s.T {
+			var d dot2
+			row := s.row(i)
+			for j := range s.n {
+				d.add(row[j], s.x[j])
+			}
+			v, _ := d.result()
+			w = math.Max(w, math.Abs(v-s.boundValue(s.n+i, s.st[s.n+i])))
+		}
+		return w
+	}
+	for _, exact := range []bool{true, false} {
+		s := newSimplex(p, Options{}.WithDefaults(p))
+		if exact {
+			s.src = p
+		}
+		if st, msg := s.run(nil); st != Optimal || s.k() != 3 {
+			t.Fatalf("%v (%s), kernel of %d; want optimal on a kernel of 3", st, msg, s.k())
+		}
+		before := worst(s)
+		s.refineVertex()
+		after := worst(s)
+		t.Logf("exact %v: worst miss %g → %g, x = %v", exact, before, after, s.x[:3])
+		if !(after <= before) {
+			t.Errorf("exact problem %v: worst kernel row miss %g → %g", exact, before, after)
+		}
+		if want := (1 + 1e6) * 1e9; exact && math.Abs(s.x[0]-want) > 1e-9*want {
+			t.Errorf("x₀ = %.17g, want %.17g", s.x[0], want)
+		}
+	}
+}
+
+// TestTakeStep takes faint steps on the LP of TestExactBlockAndRayHolds
+// (basis {x₀} on x₀ − x₁ = 0, x₁ nonbasic at its lower bound, min x₀ − x₁).
+// With the row 10⁻³⁰x₁ ≤ 1 and the step exactBlock found (the row leaving
+// at its upper bound after 10³⁰), takeStep must pivot on that row, whose
+// rate the float64 ratio test takes for none: x₁ becomes basic, the row
+// nonbasic at its upper bound. With x₁ ∈ [−3, 10¹⁶ + 2] and no such row,
+// the ratio test's step is x₁'s bound flip, there and back, and x₁ must
+// then sit exactly on the other bound (a bound plus or minus the step
+// rounds off the other in both directions).
+func TestTakeStep(t *testing.T) {
+	inf := math.Inf(1)
+	p := rowsLP([]float64{1, -1}, [][]float64{{1, -1}, {0, 1e-30}}, []float64{0, -inf}, []float64{0, 1}, []float64{-inf, 0}, []float64{inf, inf})
+	s := newSimplex(p, Options{}.WithDefaults(p))
+	s.src = p
+	if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] != stLower {
+		t.Fatalf("%v (%s), basic columns %v; want optimal on {x₀}, x₁ at its lower bound", st, msg, s.S)
+	}
+	b, theta, pst, _ := s.exactBlock(1, 1)
+	if !s.takeStep(faintStep{v: 1, dir: 1, leave: b, theta: theta, pst: pst}) {
+		t.Fatal("step along the exact block: not taken")
+	}
+	if s.st[1] != stBasic || s.st[2+1] != stUpper || math.Abs(s.x[1]-1e30) > 1e15 {
+		t.Errorf("after the step: statuses %v, x = %v; want x₁ = 10³⁰ basic, row 1 at its upper bound", s.st, s.x)
+	}
+	q := rowsLP([]float64{1, -1}, [][]float64{{1, -1}}, []float64{0}, []float64{0}, []float64{-inf, -3}, []float64{inf, 1e16 + 2})
+	s = newSimplex(q, Options{}.WithDefaults(q))
+	s.src = q
+	if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] == stBasic {
+		t.Fatalf("x₁ ∈ [−3, 10¹⁶ + 2]: %v (%s), basic columns %v; want optimal on {x₀}", st, msg, s.S)
+	}
+	for range 2 {
+		from, to, dir := s.st[1], uint8(stUpper), 1.0
+		if from == stUpper {
+			to, dir = stLower, -1
+		}
+		if !s.takeStep(faintStep{v: 1, dir: dir, leave: -1}) {
+			t.Fatal("x₁ ∈ [−3, 10¹⁶ + 2]: bound flip not taken")
+		}
+		if want := s.boundValue(1, to); s.st[1] != to || s.x[1] != want {
+			t.Errorf("x₁ ∈ [−3, 10¹⁶ + 2] after a flip from status %d: status %d, x₁ = %g; want %g", from, s.st[1], s.x[1], want)
+		}
+	}
+}
+
+// TestRatFloat checks ratFloat's rounding of a nonzero rational too small
+// for float64: the smallest nonzero float64 of its sign (a step divided by
+// it stays finite and short), never 0; others round to nearest.
+func TestRatFloat(t *testing.T) {
+	tiny := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(10), big.NewInt(400), nil))
+	if f := ratFloat(tiny); f != math.SmallestNonzeroFloat64 {
+		t.Errorf("10⁻⁴⁰⁰ → %g, want %g", f, math.SmallestNonzeroFloat64)
+	}
+	if f := ratFloat(new(big.Rat).Neg(tiny)); f != -math.SmallestNonzeroFloat64 {
+		t.Errorf("−10⁻⁴⁰⁰ → %g, want %g", f, -math.SmallestNonzeroFloat64)
+	}
+	if f := ratFloat(new(big.Rat)); f != 0 {
+		t.Errorf("0 → %g", f)
+	}
+	if f := ratFloat(big.NewRat(1, 3)); f != 1.0/3 {
+		t.Errorf("1/3 → %.17g", f)
 	}
 }

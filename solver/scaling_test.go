@@ -305,3 +305,28 @@ func TestRescaledRoundingRay(t *testing.T) {
 		t.Errorf("%v, objective %.10g (%s); want optimal %.10g", sol.Status, sol.Objective, sol.Message, f)
 	}
 }
+
+// TestSpreadFaintSteps solves cases of the full spread family
+// (FEATMAP_LP_COUNTS=full; testdata/steps, 3×4 and 3×5, entries 10⁻⁹ to
+// 10⁷) on which the simplex stops at optima whose dual tolerance hides
+// long improving steps, which the solve must take (takeStep) to reach the
+// exact optimum. Case 1398 needs more than one (with maxFaintSteps 1 it
+// gave up: the basis reached is not optimal exactly, a reduced cost of
+// 1.9·10⁻¹² improves); case 588's step, of 2.2·10¹⁸ along a reduced cost
+// of −1.04·10⁻¹¹, must pivot on the variable exactBlock finds blocking
+// it (with the primal ratio test's choice instead it gave up).
+func TestSpreadFaintSteps(t *testing.T) {
+	b, err := solver.Get("purego")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"spread-588.json", "spread-1398.json"} {
+		p := readLP(t, filepath.Join("testdata", "steps", name))
+		want := exactSolve(p)
+		sol := solve(t, b, p, solver.Options{})
+		if v := verdict(p, sol, want); v != "right" {
+			f, _ := want.obj.Float64()
+			t.Errorf("%s: %v, objective %.10g (%s): %s; exact %v %.10g", name, sol.Status, sol.Objective, sol.Message, v, want.status, f)
+		}
+	}
+}

@@ -1021,15 +1021,23 @@ func axpy(y []float64, a float64, x []float64) {
 	}
 }
 
-// axpy4 is axpy(y, a[t], x[t]) for t = 0..3 in turn, in one pass over y.
-func axpy4(y []float64, a [4]float64, x [4][]float64) {
-	x0, x1, x2, x3 := x[0][:len(y)], x[1][:len(y)], x[2][:len(y)], x[3][:len(y)]
+// axpy8 sets y += a[0]·x[0] + … + a[7]·x[7], adding the terms to each
+// y[i] in that order: bit for bit eight axpy calls.
+func axpy8(y []float64, a *[8]float64, x *[8][]float64) {
+	n := len(y)
+	x0, x1, x2, x3 := x[0][:n], x[1][:n], x[2][:n], x[3][:n]
+	x4, x5, x6, x7 := x[4][:n], x[5][:n], x[6][:n], x[7][:n]
+	a0, a1, a2, a3, a4, a5, a6, a7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
 	for i := range y {
 		v := y[i]
-		v += a[0] * x0[i]
-		v += a[1] * x1[i]
-		v += a[2] * x2[i]
-		v += a[3] * x3[i]
+		v += a0 * x0[i]
+		v += a1 * x1[i]
+		v += a2 * x2[i]
+		v += a3 * x3[i]
+		v += a4 * x4[i]
+		v += a5 * x5[i]
+		v += a6 * x6[i]
+		v += a7 * x7[i]
 		y[i] = v
 	}
 }

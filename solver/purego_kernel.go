@@ -53,15 +53,15 @@ func (s *simplex) leavingRow(p int, rho []float64) {
 func (s *simplex) pivotRowStructural(p int, rho []float64) {
 	alpha := s.alpha
 	clear(alpha)
-	// Four rows at a time, as in rowActivityDirection.
-	var r [4][]float64
-	var a [4]float64
+	// Eight rows at a time, as in rowActivityDirection.
+	var r [8][]float64
+	var a [8]float64
 	nr := 0
 	for t, i := range s.T {
 		if rho[t] != 0 {
 			r[nr], a[nr] = s.row(i), rho[t]
-			if nr++; nr == 4 {
-				axpy4(alpha, a, r)
+			if nr++; nr == 8 {
+				axpy8(alpha, &a, &r)
 				nr = 0
 			}
 		}
@@ -79,16 +79,16 @@ func (s *simplex) pivotRowStructural(p int, rho []float64) {
 // when q rises by one.
 func (s *simplex) rowActivityDirection(q int, u []float64, z []float64) {
 	clear(z)
-	// Four columns at a time (axpy4): the same sums in the same order as
-	// one axpy per column, with a quarter of the loads and stores of z.
-	var c [4][]float64
-	var a [4]float64
+	// Eight columns at a time (axpy8): the same sums in the same order as
+	// one axpy per column, with an eighth of the loads and stores of z.
+	var c [8][]float64
+	var a [8]float64
 	nc := 0
 	for l, j := range s.S {
 		if u[l] != 0 {
 			c[nc], a[nc] = s.col(j), u[l]
-			if nc++; nc == 4 {
-				axpy4(z, a, c)
+			if nc++; nc == 8 {
+				axpy8(z, &a, &c)
 				nc = 0
 			}
 		}

@@ -101,7 +101,12 @@ func farkasOneSign(p *Problem, cl, cu, y0, ylo0 []float64, sign float64) (bool, 
 	y, ylo := make([]float64, m), make([]float64, m)
 	var upper dot2 // U = Σ y_i·(the row bound y_i favours)
 	for i, v := range y0 {
-		v, lo := v*sign, ylo0[i]*sign
+		// The pair normalised (twoSum: the same sum, |lo| at most half an
+		// ulp of v), so that v's sign is the multiplier's: a refined pair
+		// of −4.7·10⁻³⁸ and 7.1·10⁻³⁸ is a positive multiplier, which may
+		// price only the row's upper bound (FuzzSolve 0e07fa4a1ffa125b:
+		// priced at the lower one it "proved" a feasible LP infeasible).
+		v, lo := twoSum(v*sign, ylo0[i]*sign)
 		var b float64
 		switch {
 		case v > 0 || v == 0 && lo > 0:

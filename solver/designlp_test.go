@@ -109,6 +109,7 @@ func designFile(name string, gamma float64) string {
 // TestDesignLPFiles checks that testdata/lp holds what the generator makes
 // (go test ./solver/ -run DesignLPFiles -update rewrites the files).
 func TestDesignLPFiles(t *testing.T) {
+	t.Parallel() // pure Go only, no shared state
 	for _, s := range designSpecs() {
 		for _, g := range s.gammas {
 			p := s.build(g)

@@ -88,6 +88,7 @@ func testKernel(rng *rand.Rand, k int, kind string) []float64 {
 // and its verdict on singular kernels, on 3 000 dense, sparse and
 // singular kernels of 1 to 80 rows.
 func TestRefactorAsFullElimination(t *testing.T) {
+	t.Parallel() // pure Go only, no shared state
 	rng := rand.New(rand.NewPCG(17, 3))
 	singular := 0
 	for n := range 3000 {

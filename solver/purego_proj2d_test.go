@@ -64,6 +64,7 @@ func TestProj2DLP(t *testing.T) {
 // the same optimum as Dantzig's pricing on the 2-D Proj ⊗ refinement LP in
 // fewer pivots (measured 1809 against 4209).
 func TestProj2DLPDevex(t *testing.T) {
+	t.Parallel() // pure Go only, no shared state
 	p := readProj2D(t)
 	dantzig, err := pureGo{}.Solve(p, Options{})
 	if err != nil || dantzig.Status != Optimal {

@@ -14,6 +14,7 @@ import (
 // and then cycled on degenerate pivots (Bland's rule now breaks the run).
 // It must reach the cold solve's optimum.
 func TestWarmStartDegenerateRegression(t *testing.T) {
+	t.Parallel() // pure Go only, no shared state
 	p := readGzipLP(t, "testdata/warmstart/degenerate.json.gz")
 	b, err := os.ReadFile("testdata/warmstart/degenerate.basis")
 	if err != nil {

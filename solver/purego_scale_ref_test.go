@@ -170,6 +170,7 @@ func sameAsPlain(t *testing.T, k int, p *Problem) bool {
 // 10^±300 (factors that overflow or underflow), badly scaled rows and
 // columns, and well-scaled ones.
 func TestComputeScalingUnchanged(t *testing.T) {
+	t.Parallel() // pure Go only, no shared state
 	var probs []*Problem
 	for _, pat := range []string{"testdata/lp/*.json", "testdata/regress/*.json"} {
 		files, err := filepath.Glob(pat)
@@ -364,6 +365,7 @@ func designShapedCase(r *rand.Rand, k int) *Problem {
 // from the plain one before this shortcut too), and the shortcut is
 // exercised: at least a fifth of the cases are scaled without free rows.
 func TestEquilibrationFromPass(t *testing.T) {
+	t.Parallel() // pure Go only, no shared state
 	r := rand.New(rand.NewPCG(23, 29))
 	var probs []*Problem
 	for k := range 1500 {
@@ -505,6 +507,7 @@ func scaledRatio(p *Problem, free []bool, row, col []float64) float64 {
 // zeros, magnitudes to 10^±300) with their computed factors or random
 // powers of two up to 2^±600; both outcomes occur.
 func TestScaledSimplexAsApplied(t *testing.T) {
+	t.Parallel() // pure Go only, no shared state
 	r := rand.New(rand.NewPCG(47, 53))
 	refused, taken := 0, 0
 	for k := range 12000 {
@@ -626,6 +629,7 @@ func repeatLines(r *rand.Rand, p *Problem) *Problem {
 // and rowRanges gives every row's range, repeats included; the repeats are
 // found in most of those that have them (no free row).
 func TestScalingOfRepeats(t *testing.T) {
+	t.Parallel() // pure Go only, no shared state
 	r := rand.New(rand.NewPCG(41, 43))
 	var probs []*Problem
 	for k := range 1500 {

@@ -88,6 +88,7 @@ func readPolish2D(t testing.TB) (*Problem, *Basis) {
 // the default start (the primal simplex's phase 1) and of a cold solve in
 // fewer pivots, and with DevexFromStart fewer again.
 func TestShiftedStart(t *testing.T) {
+	t.Parallel() // pure Go only, no shared state
 	p, basis := readPolish2D(t)
 	s := newSimplex(p, Options{}.WithDefaults(p))
 	if !s.warmBasis(basis) {

@@ -372,6 +372,7 @@ func TestExactReferee(t *testing.T) {
 // LPs (feasible and bounded by construction), and checks it calls the
 // generated infeasible and unbounded LPs so.
 func TestExactRefereeAgainstVertexEnumeration(t *testing.T) {
+	t.Parallel() // pure Go only, no shared state
 	r := rand.New(rand.NewPCG(21, 0xfea7))
 	// Data on the 1/64 grid, so the generated x0 is exactly feasible (with
 	// arbitrary floats a tight row may miss it by a rounding error, and the

@@ -298,13 +298,7 @@ func TestFaintRayExact(t *testing.T) {
 		[][]float64{{0, 0, 0, 0}, {0, 7, 1e-9, 0}, {0, 0, 7, -1e6}, {0, 0, 0, 0}, {-1e6, -1e-6, 0, 0}},
 		[]float64{-inf, 0, -2, -inf, -inf}, []float64{inf, inf, inf, inf, 0},
 		[]float64{-inf, -inf, -inf, -1e6}, []float64{inf, inf, inf, inf})
-	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sol.Status != Unbounded {
-		t.Errorf("%v, objective %.12g (%s); want unbounded", sol.Status, sol.Objective, sol.Message)
-	}
+	wantUnbounded(t, p)
 }
 
 // TestRefineVertexExact solves FuzzSolve d59508ae5de1798e: max x₀ with
@@ -373,13 +367,7 @@ func TestFaintWeakRay(t *testing.T) {
 		[][]float64{{-1e6, -1e-6, 7, -1e6}, {-1e6, -1e-6, 1e-9, 0}},
 		[]float64{0.5, -inf}, []float64{inf, 0},
 		[]float64{-inf, -inf, -inf, -1e6}, []float64{inf, inf, inf, inf})
-	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sol.Status != Unbounded {
-		t.Errorf("%v, objective %.12g (%s); want unbounded", sol.Status, sol.Objective, sol.Message)
-	}
+	wantUnbounded(t, p)
 }
 
 // TestExactCheckSingular solves FuzzSolve 3cf2b3eb68ba0687: max x₀ with
@@ -648,5 +636,18 @@ func TestRatFloat(t *testing.T) {
 	}
 	if f := ratFloat(big.NewRat(1, 3)); f != 1.0/3 {
 		t.Errorf("1/3 → %.17g", f)
+	}
+}
+
+// wantUnbounded solves p with the pure-Go backend and fails t unless the
+// verdict is Unbounded.
+func wantUnbounded(t *testing.T, p *Problem) {
+	t.Helper()
+	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status != Unbounded {
+		t.Errorf("%v, objective %.12g (%s); want unbounded", sol.Status, sol.Objective, sol.Message)
 	}
 }

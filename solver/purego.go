@@ -285,10 +285,8 @@ func newScaledSimplex(p *Problem, sc *scaling, o Options) *simplex {
 	s := allocSimplex(p, o)
 	ok := true
 	put := func(v, f float64) float64 {
-		// A finite nonzero v must give 2⁻¹⁰⁰⁰ ≤ |w| < ∞ (w = 0, ±Inf or
-		// below 2⁻¹⁰⁰⁰ is refused); the common case costs two comparisons.
 		w := v * f
-		if a := math.Abs(w); !(a >= 0x1p-1000 && a <= math.MaxFloat64) && v != 0 && !math.IsInf(v, 0) && v == v {
+		if scaledOutOfRange(v, w) {
 			ok = false
 		}
 		return w
@@ -330,6 +328,15 @@ func (s *simplex) exactProblem() *Problem {
 		}
 	}
 	return s.prob
+}
+
+// scaledOutOfRange reports whether w, a number v of the problem times its
+// scale factors, is refused: a finite nonzero v must give 2⁻¹⁰⁰⁰ ≤ |w| <
+// ∞ (w = 0, ±Inf or below 2⁻¹⁰⁰⁰ is refused). The common case costs two
+// comparisons. newScaledSimplex and scaling.apply refuse by it.
+func scaledOutOfRange(v, w float64) bool {
+	a := math.Abs(w)
+	return !(a >= 0x1p-1000 && a <= math.MaxFloat64) && v != 0 && !math.IsInf(v, 0) && v == v
 }
 
 // allocSimplex returns a simplex of p's shape and o's settings in buffers

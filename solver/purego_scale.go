@@ -598,7 +598,7 @@ func (sc *scaling) apply(p *Problem) *Problem {
 	ok := true
 	put := func(v, f float64) float64 {
 		w := v * f
-		if v != 0 && !math.IsInf(v, 0) && (w == 0 || math.IsInf(w, 0) || math.Abs(w) < 0x1p-1000) {
+		if scaledOutOfRange(v, w) {
 			ok = false
 		}
 		return w

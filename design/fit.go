@@ -274,6 +274,7 @@ func newFitter(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Se
 	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend(), refineLarge: p.RefineLarge}, progress: s.Say, gate: s.gate, shared: s.gate != nil}
 	if c.gate == nil {
 		c.gate = newGate(s.workers())
+		c.ahead = s.workers() >= 2 && !s.NoAhead
 	}
 	c.score = fit
 	if p.Exact != nil {
@@ -310,6 +311,12 @@ type fitter struct {
 	// sharedSolves are the solves this fitter took from p.shared (their
 	// LPs are not in lp.n).
 	sharedSolves []*solveEntry
+	// ahead lets the discrete γ search with p.RefineLarge solve ahead
+	// (search) on its second worker: set when the fitter has a gate of
+	// its own with room for two, unless Settings.NoAhead. aheadTaken
+	// counts the outputs it took from solves ahead (TestSearchAhead).
+	ahead      bool
+	aheadTaken int
 }
 
 // hold takes a place at a shared gate for the fitter's own work (urgent
@@ -691,10 +698,25 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 		}
 		return c.lp.solveChum(cl, g, warm, initial)
 	}
+	// With p.RefineLarge the discrete LP is solved cold at every γ, so its
+	// output at γ does not depend on the search's path: a lone design
+	// solves the γ its search will likely take next beside the one it
+	// takes now, on its second worker (ahead). The search takes the same
+	// γ in the same order and gets the same outputs and LP count as
+	// without it; a wrong guess is cancelled.
+	var ah *aheadSolve
+	if c.ahead && c.lp.refineLarge && dmax == 0 && seed == nil {
+		ah = &aheadSolve{}
+		defer func() {
+			ah.stop()
+			c.aheadTaken += ah.taken
+		}()
+	}
 	var path []byte // the γ solved at so far, 8 bytes each
 	// solve returns nil (and remembers why) when the LP at γ fails: one
-	// failed γ does not end the search.
-	solve := func(g float64) *lpOutput {
+	// failed γ does not end the search. next, if positive, is the γ to
+	// solve ahead (with ah).
+	solve := func(g, next float64) *lpOutput {
 		path = binary.LittleEndian.AppendUint64(path, math.Float64bits(g))
 		var warm *pairWarm
 		for _, o := range outs { // a warm start pays only for nearby γ
@@ -731,6 +753,17 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 				return o, lps, err
 			})
 			c.sharedSolves = append(c.sharedSolves, e)
+		case ah != nil:
+			if cl == nil { // made once, before any solve that reads it
+				cl = c.lp.chumColumns(pool, dmax)
+			}
+			var lps int
+			o, lps, err = ah.take(c.ctx, g, next, func(ctx context.Context, g float64) (*lpOutput, int, error) {
+				lp := &lpSolver{ctx: ctx, fit: c.lp.fit, sv: c.lp.sv, refineLarge: true}
+				o, err := lp.solveChum(cl, g, nil, nil)
+				return o, lp.n, err
+			})
+			c.lp.n += lps
 		default:
 			o, err = solveAt(g, warm, initial)
 		}
@@ -756,7 +789,14 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 	// every γ up to 10¹³ (2-D Proj ⊗ at σ = 0.3, D = 31 and 101: 12 LPs,
 	// 20 s, then the refinement stopped).
 	lo, hi := 0.0, 0.0 // γ with D < target, γ with D ≥ target
-	o := solve(g0)
+	// The guesses of the γ solved ahead: D(γ) ≥ target at γ0 (Table 2's
+	// designs all start above theirs), the scan going on, and in the
+	// bisection D(γ) on the side of the target it was on at the γ before
+	// (bisecting a jump of D(γ), the side repeats in runs: it held at 9
+	// of plain Proj σ = 0.2, D = 101's 11 bisection steps, the mean of D
+	// at the bracket's ends at 6).
+	below := false // D < target at the last γ
+	o := solve(g0, g0/10)
 	tried := 1
 	giveUp := func() bool { // after each γ of the scan
 		tried++
@@ -765,7 +805,7 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 	if dims(o) < c.dim {
 		lo = g0
 		for g := g0 * 10; g < 1e14; g *= 10 {
-			d := dims(solve(g))
+			d := dims(solve(g, within(g*10, 0, 1e14)))
 			if d >= c.dim {
 				hi = g
 				break
@@ -780,9 +820,9 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 	} else {
 		hi = g0
 		for g := g0 / 10; g > 1e-8; g /= 10 {
-			d := dims(solve(g))
+			d := dims(solve(g, within(g/10, 1e-8, math.Inf(1))))
 			if d >= 0 && d < c.dim {
-				lo = g
+				lo, below = g, true
 				break
 			}
 			if d >= 0 {
@@ -801,17 +841,89 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 	}
 	for s := 0; s < steps; s++ {
 		g := math.Sqrt(lo * hi)
-		d := dims(solve(g))
+		next := 0.0
+		switch {
+		case s+1 == steps:
+		case below:
+			next = math.Sqrt(g * hi)
+		default:
+			next = math.Sqrt(lo * g)
+		}
+		d := dims(solve(g, next))
 		if d < 0 || d == c.dim {
 			break
 		}
-		if d < c.dim {
+		below = d < c.dim
+		if below {
 			lo = g
 		} else {
 			hi = g
 		}
 	}
 	return outs, nil
+}
+
+// within returns g if lo < g < hi (the scan's next γ), else 0 (none).
+func within(g, lo, hi float64) float64 {
+	if lo < g && g < hi {
+		return g
+	}
+	return 0
+}
+
+// aheadSolve solves a γ search's discrete LPs one γ ahead (search): beside
+// the solve of the γ the search takes, that of the γ it will likely take
+// next, in a goroutine of its own.
+type aheadSolve struct {
+	run   *aheadRun // the solve ahead, if any
+	taken int       // outputs taken from solves ahead
+}
+
+// aheadRun is one solve ahead.
+type aheadRun struct {
+	g      float64
+	cancel context.CancelFunc
+	done   chan struct{}
+	out    *lpOutput
+	lps    int
+	err    error
+}
+
+// take returns the output at g, the LPs it took and its error: the solve
+// ahead's if that is at g, else f's. Before it solves or waits, it starts
+// the solve of next (if positive) in a goroutine and cancels a solve ahead
+// at any other γ (a wrong guess ends on its own: the pure-Go backend
+// within 64 pivots).
+func (a *aheadSolve) take(ctx context.Context, g, next float64, f func(context.Context, float64) (*lpOutput, int, error)) (*lpOutput, int, error) {
+	var r *aheadRun
+	if a.run != nil && a.run.g == g {
+		r, a.run = a.run, nil
+	}
+	a.stop()
+	if next > 0 && next != g {
+		ctx, cancel := context.WithCancel(ctx)
+		n := &aheadRun{g: next, cancel: cancel, done: make(chan struct{})}
+		go func() {
+			defer close(n.done)
+			n.out, n.lps, n.err = f(ctx, next)
+		}()
+		a.run = n
+	}
+	if r == nil {
+		return f(ctx, g)
+	}
+	<-r.done
+	r.cancel()
+	a.taken++
+	return r.out, r.lps, r.err
+}
+
+// stop cancels the solve ahead, if any.
+func (a *aheadSolve) stop() {
+	if a.run != nil {
+		a.run.cancel()
+		a.run = nil
+	}
 }
 
 // scanFailures is the number of γ search's scan tries, all failing,

@@ -101,6 +101,12 @@ type Settings struct {
 	Progress func(string)
 	// Workers bounds the goroutines of one design (0: 2).
 	Workers int
+	// NoAhead keeps a design's discrete γ search with many near-parallel
+	// columns (2-D projections) from solving the γ it will likely need
+	// next on its second worker while it solves the one it needs now: for
+	// designs made beside others, which have no worker to spare (featmap
+	// compare). It changes no result, only the time.
+	NoAhead bool
 
 	// gate, if set, is shared by the designs of one chain (Chum): their
 	// work at once is bounded by its capacity, Workers.

@@ -785,3 +785,58 @@ func TestSearchGivesUpAfterFailedScan(t *testing.T) {
 		t.Errorf("after %d failed γ the search made %d more solves and found D ≥ 2: %v", scanFailures-1, some.calls-some.n, above)
 	}
 }
+
+// TestSearchAhead: a lone design's discrete γ search with RefineLarge,
+// solving the γ it will likely take next beside the one it takes, takes
+// the same γ in the same order with the same outputs and LP count as
+// without, and does take outputs from its solves ahead.
+func TestSearchAhead(t *testing.T) {
+	f := stageFit(fmap.LInf, 2*math.Pi, 64, func(l float64) float64 { return math.Exp(-l * l / 2) })
+	pool := stagePool(0.25, 40)
+	run := func(ahead bool) ([]*lpOutput, *fitter) {
+		ctx := context.Background()
+		c := &fitter{ctx: ctx, dim: 7, lp: &lpSolver{ctx: ctx, fit: f, sv: solver.Default(), refineLarge: true}, progress: func(string) {}, ahead: ahead}
+		outs, err := c.search(pool, 0, 100, 12, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return outs, c
+	}
+	want, alone := run(false)
+	got, c := run(true)
+	if len(got) != len(want) {
+		t.Fatalf("%d outputs ahead, %d without", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		same := g.tradeoff == w.tradeoff && g.dims == w.dims && slices.Equal(g.alpha, w.alpha) && len(g.omega) == len(w.omega)
+		for j := 0; same && j < len(w.omega); j++ {
+			same = slices.Equal(g.omega[j], w.omega[j])
+		}
+		if !same {
+			t.Errorf("output %d: γ = %g, D = %d ahead; γ = %g, D = %d without (or other weights)", i, g.tradeoff, g.dims, w.tradeoff, w.dims)
+		}
+	}
+	if c.lp.n != alone.lp.n {
+		t.Errorf("%d LPs ahead, %d without", c.lp.n, alone.lp.n)
+	}
+	if c.aheadTaken == 0 {
+		t.Errorf("none of the %d outputs came from a solve ahead", len(got))
+	}
+	t.Logf("%d γ, %d LPs, %d outputs from solves ahead", len(got), c.lp.n, c.aheadTaken)
+	// Who solves ahead: a lone design with two workers, unless NoAhead.
+	fp := &FitProblem{Form: fmap.FourierForm, Signature: func(l []float64) float64 { return math.Exp(-l[0] * l[0] / 2) },
+		Norm: fmap.LInf, Z: [][]float64{{0}, {1}}, ZWeight: []float64{1, 1}, Pool: pool, NewMap: func([]fmap.Term) *fmap.Map { return nil }}
+	for _, s := range []struct {
+		set  Settings
+		want bool
+	}{{Settings{}, true}, {Settings{Workers: 1}, false}, {Settings{NoAhead: true}, false}} {
+		c, err := newFitter(context.Background(), fp, 3, FitOptions{}, s.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.ahead != s.want {
+			t.Errorf("%+v: ahead %v, want %v", s.set, c.ahead, s.want)
+		}
+	}
+}

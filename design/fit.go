@@ -708,7 +708,7 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 	if c.ahead && c.lp.refineLarge && dmax == 0 && seed == nil {
 		ah = &aheadSolve{}
 		defer func() {
-			ah.stop()
+			ah.stop() // a solve ahead left running ends on its own
 			c.aheadTaken += ah.taken
 		}()
 	}
@@ -887,25 +887,34 @@ type aheadRun struct {
 	out    *lpOutput
 	lps    int
 	err    error
+	// panicked holds what the solve panicked with: the search panics
+	// with it if it takes the output, as its own solve would have.
+	panicked any
 }
 
 // take returns the output at g, the LPs it took and its error: the solve
 // ahead's if that is at g, else f's. Before it solves or waits, it starts
 // the solve of next (if positive) in a goroutine and cancels a solve ahead
-// at any other γ (a wrong guess ends on its own: the pure-Go backend
-// within 64 pivots).
+// at any other γ. A cancelled solve ends on its own (the pure-Go backend
+// within 64 pivots, CLP, which cannot be interrupted, at the end of its
+// LP); the next solve ahead waits for it, so that no more than two LPs
+// run at once.
 func (a *aheadSolve) take(ctx context.Context, g, next float64, f func(context.Context, float64) (*lpOutput, int, error)) (*lpOutput, int, error) {
 	var r *aheadRun
 	if a.run != nil && a.run.g == g {
 		r, a.run = a.run, nil
 	}
-	a.stop()
+	wrong := a.stop()
 	if next > 0 && next != g {
-		ctx, cancel := context.WithCancel(ctx)
+		actx, cancel := context.WithCancel(ctx)
 		n := &aheadRun{g: next, cancel: cancel, done: make(chan struct{})}
 		go func() {
 			defer close(n.done)
-			n.out, n.lps, n.err = f(ctx, next)
+			defer func() { n.panicked = recover() }()
+			if wrong != nil {
+				<-wrong.done
+			}
+			n.out, n.lps, n.err = f(actx, next)
 		}()
 		a.run = n
 	}
@@ -914,16 +923,21 @@ func (a *aheadSolve) take(ctx context.Context, g, next float64, f func(context.C
 	}
 	<-r.done
 	r.cancel()
+	if r.panicked != nil {
+		panic(r.panicked)
+	}
 	a.taken++
 	return r.out, r.lps, r.err
 }
 
-// stop cancels the solve ahead, if any.
-func (a *aheadSolve) stop() {
-	if a.run != nil {
-		a.run.cancel()
+// stop cancels the solve ahead, if any, and returns it.
+func (a *aheadSolve) stop() *aheadRun {
+	r := a.run
+	if r != nil {
+		r.cancel()
 		a.run = nil
 	}
+	return r
 }
 
 // scanFailures is the number of γ search's scan tries, all failing,

@@ -789,13 +789,17 @@ func TestSearchGivesUpAfterFailedScan(t *testing.T) {
 // TestSearchAhead: a lone design's discrete γ search with RefineLarge,
 // solving the γ it will likely take next beside the one it takes, takes
 // the same γ in the same order with the same outputs and LP count as
-// without, and does take outputs from its solves ahead.
+// without, and takes from its solves ahead exactly the outputs its
+// guesses foretold (the scan's next γ; in the bisection, the side of the
+// target D was on at the γ before), each guess's γ bit for bit the one
+// the search computes next.
 func TestSearchAhead(t *testing.T) {
 	f := stageFit(fmap.LInf, 2*math.Pi, 64, func(l float64) float64 { return math.Exp(-l * l / 2) })
 	pool := stagePool(0.25, 40)
+	const dim = 6
 	run := func(ahead bool) ([]*lpOutput, *fitter) {
 		ctx := context.Background()
-		c := &fitter{ctx: ctx, dim: 7, lp: &lpSolver{ctx: ctx, fit: f, sv: solver.Default(), refineLarge: true}, progress: func(string) {}, ahead: ahead}
+		c := &fitter{ctx: ctx, dim: dim, lp: &lpSolver{ctx: ctx, fit: f, sv: solver.Default(), refineLarge: true}, progress: func(string) {}, ahead: ahead}
 		outs, err := c.search(pool, 0, 100, 12, nil, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -820,8 +824,41 @@ func TestSearchAhead(t *testing.T) {
 	if c.lp.n != alone.lp.n {
 		t.Errorf("%d LPs ahead, %d without", c.lp.n, alone.lp.n)
 	}
-	if c.aheadTaken == 0 {
-		t.Errorf("none of the %d outputs came from a solve ahead", len(got))
+	// The guesses, made again from the outputs without solving ahead (the
+	// scan goes down from γ0 = 100: D(100) ≥ dim here).
+	if want[0].dims < dim {
+		t.Fatalf("D(100) = %d: the scan would go up", want[0].dims)
+	}
+	hits, bisected := 0, 0
+	lo, hi, below, scan := 0.0, 0.0, false, true
+	for i, o := range want[:len(want)-1] {
+		g, guess := o.tradeoff, 0.0
+		if scan {
+			guess = g / 10
+			if o.dims >= dim {
+				hi = g
+			} else {
+				lo, below, scan = g, true, false
+			}
+		} else {
+			bisected++
+			if below {
+				guess = math.Sqrt(g * hi)
+			} else {
+				guess = math.Sqrt(lo * g)
+			}
+			if below = o.dims < dim; below {
+				lo = g
+			} else {
+				hi = g
+			}
+		}
+		if want[i+1].tradeoff == guess {
+			hits++
+		}
+	}
+	if c.aheadTaken != hits || bisected < 3 {
+		t.Errorf("%d outputs came from solves ahead, the guesses foretold %d (%d bisection steps)", c.aheadTaken, hits, bisected)
 	}
 	t.Logf("%d γ, %d LPs, %d outputs from solves ahead", len(got), c.lp.n, c.aheadTaken)
 	// Who solves ahead: a lone design with two workers, unless NoAhead.

@@ -109,8 +109,15 @@ func boundViolation(lo, hi, v, slack float64) float64 {
 }
 
 // primalViolation is the largest relative bound violation of x for p,
-// computed independently of the solver package.
+// computed independently of the solver package, a row's activity allowed
+// 10⁻¹³ of its terms Σ|a_ij·x_j|.
 func primalViolation(p *solver.Problem, x []float64) (float64, string) {
+	return primalViolationBeyond(p, x, 1e-13)
+}
+
+// primalViolationBeyond is primalViolation with a row's activity allowed
+// rel of its terms.
+func primalViolationBeyond(p *solver.Problem, x []float64, rel float64) (float64, string) {
 	if len(x) != p.NumCols() {
 		return inf, fmt.Sprintf("len(X) = %d, want %d", len(x), p.NumCols())
 	}
@@ -122,7 +129,7 @@ func primalViolation(p *solver.Problem, x []float64) (float64, string) {
 	}
 	r, mag := activity(p, x)
 	for i := range r {
-		if e := boundViolation(p.RowLower[i], p.RowUpper[i], r[i], 1e-13*mag[i]); e > worst {
+		if e := boundViolation(p.RowLower[i], p.RowUpper[i], r[i], rel*mag[i]); e > worst {
 			worst, where = e, fmt.Sprintf("row %d = %g outside [%g, %g]", i, r[i], p.RowLower[i], p.RowUpper[i])
 		}
 	}

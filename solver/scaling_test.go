@@ -183,21 +183,8 @@ func verdict(p *solver.Problem, sol *solver.Solution, want exactResult) string {
 // row's activity within the primal tolerance plus 8 ulp of its terms
 // Σ|a_ij·x_j| of the row's bounds: as feasible as float64 can tell.
 func withinRounding(p *solver.Problem, x []float64) bool {
-	if len(x) != p.NumCols() {
-		return false
-	}
-	for j, v := range x {
-		if boundViolation(p.ColLower[j], p.ColUpper[j], v, 0) > solver.DefaultFeasibilityTol {
-			return false
-		}
-	}
-	r, mag := activity(p, x)
-	for i := range r {
-		if boundViolation(p.RowLower[i], p.RowUpper[i], r[i], 8*0x1p-52*mag[i]) > solver.DefaultFeasibilityTol {
-			return false
-		}
-	}
-	return true
+	v, _ := primalViolationBeyond(p, x, 8*0x1p-52)
+	return v <= solver.DefaultFeasibilityTol
 }
 
 // objectiveTerms is Σ|c_j·x_j|, the scale of the objective's rounding.

@@ -684,7 +684,7 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 	discrete := cache != nil && dmax == 0 && seed == nil && len(pool) == len(c.p.Pool) && len(pool) > 0 && &pool[0] == &c.p.Pool[0]
 	refine := cache != nil && dmax > 0 && seed != nil && len(pool) > 0
 	var cl *chumLP // the same columns at every γ, made at the first solve
-	solveAt := func(g float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
+	columns := func() *chumLP {
 		if cl == nil {
 			build := func() *chumLP { return c.lp.chumColumns(pool, dmax) }
 			switch {
@@ -696,7 +696,10 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 				cl = build()
 			}
 		}
-		return c.lp.solveChum(cl, g, warm, initial)
+		return cl
+	}
+	solveAt := func(g float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
+		return c.lp.solveChum(columns(), g, warm, initial)
 	}
 	// With p.RefineLarge the discrete LP is solved cold at every γ, so its
 	// output at γ does not depend on the search's path: a lone design
@@ -754,9 +757,7 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 			})
 			c.sharedSolves = append(c.sharedSolves, e)
 		case ah != nil:
-			if cl == nil { // made once, before any solve that reads it
-				cl = c.lp.chumColumns(pool, dmax)
-			}
+			cl := columns() // made here, before any solve ahead reads it
 			var lps int
 			o, lps, err = ah.take(c.ctx, g, next, func(ctx context.Context, g float64) (*lpOutput, int, error) {
 				lp := &lpSolver{ctx: ctx, fit: c.lp.fit, sv: c.lp.sv, refineLarge: true}

@@ -1,6 +1,7 @@
 package featmap
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"os"
@@ -18,37 +19,61 @@ func FuzzDataFile(f *testing.F) {
 		"1,2,3\n4,5,6\n7,8,9\n10,11,12\n13,14,15\n"} {
 		f.Add([]byte(seed))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "d.csv"), data, 0o644); err != nil {
-			t.Fatal(err)
+	f.Fuzz(func(t *testing.T, data []byte) { checkDataFile(t, "d.csv", data) })
+}
+
+// FuzzDataNpy is FuzzDataFile for a file named d.npy, read as NumPy's
+// format (header, dtype, shape, rows), seeded with files of both dtypes,
+// both header lengths and the broken headers of TestDataNpy.
+func FuzzDataNpy(f *testing.F) {
+	rows := [][]float64{{1, 2, 0}, {16, 0, 1}, {3, 4, 1}, {5, 6, 0}, {7, 8, 1}}
+	v2 := npyBytes(rows, false, "", "")
+	hlen := binary.LittleEndian.Uint16(v2[8:10])
+	v2 = append(binary.LittleEndian.AppendUint32([]byte("\x93NUMPY\x02\x00"), uint32(hlen)), v2[10:]...)
+	for _, seed := range [][]byte{
+		npyBytes(rows, false, "", ""), npyBytes(rows, true, "", ""), v2,
+		npyBytes(rows, false, "<i8", ""), npyBytes(rows, false, "", "(5, 3, 1)"), npyBytes(rows, false, "", "(6, 3)"),
+		npyBytes(rows, false, "", "(15,)"), npyBytes([][]float64{{math.NaN(), 1, 0}}, false, "", ""),
+		[]byte("\x93NUMPY\x01\x00\xff\xff"), []byte("\x93NUMPY\x03\x00\xff\xff\xff\x7f"),
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkDataFile(t, "d.npy", data) })
+}
+
+// checkDataFile loads data, written to a file of the given name, as the
+// data file of a χ² spec on {0..16} (at most 50 rows kept) and checks
+// what FuzzDataFile promises.
+func checkDataFile(t *testing.T, name string, data []byte) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(spec, []byte(chi2DataSpec("{file: "+name+", max_rows: 50}")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadSpec(spec)
+	if err != nil {
+		var de *DataError
+		if !errors.As(err, &de) {
+			t.Fatalf("error %v is not a *DataError", err)
 		}
-		spec := filepath.Join(dir, "spec.yaml")
-		if err := os.WriteFile(spec, []byte(chi2DataSpec("{file: d.csv, max_rows: 50}")), 0o644); err != nil {
-			t.Fatal(err)
+		return
+	}
+	d := s.Problem.Data
+	kept := append(append([][]float64{}, d.Held...), d.Fit...)
+	if d.Rows < len(kept) || len(kept) > 50 || len(d.Held) != max(1, len(kept)/5) {
+		t.Fatalf("rows %d, kept %d, held %d", d.Rows, len(kept), len(d.Held))
+	}
+	for _, x := range kept {
+		if len(x) != len(kept[0]) {
+			t.Fatalf("rows of %d and %d values", len(x), len(kept[0]))
 		}
-		s, err := LoadSpec(spec)
-		if err != nil {
-			var de *DataError
-			if !errors.As(err, &de) {
-				t.Fatalf("error %v is not a *DataError", err)
+		for _, v := range x {
+			if math.IsNaN(v) || v < 0 || v > 16 || v != math.Trunc(v) {
+				t.Fatalf("value %v kept", v)
 			}
-			return
 		}
-		d := s.Problem.Data
-		kept := append(append([][]float64{}, d.Held...), d.Fit...)
-		if d.Rows < len(kept) || len(kept) > 50 || len(d.Held) != max(1, len(kept)/5) {
-			t.Fatalf("rows %d, kept %d, held %d", d.Rows, len(kept), len(d.Held))
-		}
-		for _, x := range kept {
-			if len(x) != len(kept[0]) {
-				t.Fatalf("rows of %d and %d values", len(x), len(kept[0]))
-			}
-			for _, v := range x {
-				if math.IsNaN(v) || v < 0 || v > 16 || v != math.Trunc(v) {
-					t.Fatalf("value %v kept", v)
-				}
-			}
-		}
-	})
+	}
 }

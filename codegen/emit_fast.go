@@ -103,7 +103,7 @@ func (e *emitter) polyIf(pc *pieces, table string, x func() *jen.Statement, set 
 // of the width:
 //
 //	b := math.Float64bits(x); if j := b>>(52−k) − first; j < count   // binade
-//	if u := (x − lo)·(1/h); u >= 0 && u < count                      // uniform
+//	if u := float64((x − lo)·(1/h)); u >= 0 && u < count             // uniform
 func (e *emitter) pieceIndex(pc *pieces, x func() *jen.Statement) (pre []jen.Code, init, cond jen.Code) {
 	if pc.kind == binade {
 		pre = []jen.Code{jen.Id("b").Op(":=").Qual("math", "Float64bits").Call(x())}
@@ -113,7 +113,11 @@ func (e *emitter) pieceIndex(pc *pieces, x func() *jen.Statement) (pre []jen.Cod
 	if pc.lo != 0 {
 		u = jen.Parens(x().Op("-").Add(e.lit.f64(pc.lo)))
 	}
-	return nil, jen.Id("u").Op(":=").Add(u).Op("*").Add(e.lit.f64(pc.invH)),
+	// u is rounded (an explicit conversion): the compiler may otherwise
+	// fuse its multiplication into the subtraction u − j of pieceLocal,
+	// on arm64 or with GOAMD64=v3, where the piece function, which takes
+	// u as an argument, does not.
+	return nil, jen.Id("u").Op(":=").Float64().Call(jen.Add(u).Op("*").Add(e.lit.f64(pc.invH))),
 		jen.Id("u").Op(">=").Lit(0).Op("&&").Id("u").Op("<").Add(integer(pc.count))
 }
 
@@ -149,12 +153,17 @@ func (e *emitter) pieceLocal(pc *pieces, table string) []jen.Code {
 	return body
 }
 
-// pieceHorner is column j of the coefficients c at s by Horner's rule.
+// pieceHorner is column j of the coefficients c at s by Horner's rule,
+// every product rounded before it is added: float64(v*s) + c, an explicit
+// conversion, which the Go compiler never fuses into a multiply-add (it
+// may otherwise, on arm64 or with GOAMD64=v3, and differently in the
+// scalar function and the slice loop). The values are the same on every
+// platform, and horner1's.
 func (e *emitter) pieceHorner(pc *pieces, j int, s string) jen.Code {
 	coef := func(p int) jen.Code { return jen.Id("c").Index(integer(j)).Index(integer(p)) }
-	v := jen.Add(coef(pc.deg)).Op("*").Id(s).Op("+").Add(coef(pc.deg - 1))
+	v := jen.Float64().Call(jen.Add(coef(pc.deg)).Op("*").Id(s)).Op("+").Add(coef(pc.deg - 1))
 	for p := pc.deg - 2; p >= 0; p-- {
-		v = jen.Parens(v).Op("*").Id(s).Op("+").Add(coef(p))
+		v = jen.Float64().Call(jen.Parens(v).Op("*").Id(s)).Op("+").Add(coef(p))
 	}
 	return v
 }

@@ -376,9 +376,10 @@ func (g uniformGrid) at(pc *pieces, i int, s float64) (x, sx float64) {
 }
 
 // sOfUniform is the local variable the emitted code computes for x in
-// uniform piece i.
+// uniform piece i; u is rounded before it is used (float64, which the
+// compiler never fuses into the subtraction), as in the emitted code.
 func sOfUniform(pc *pieces, x float64, i int) float64 {
-	u := (x - pc.lo) * pc.invH
+	u := float64((x - pc.lo) * pc.invH)
 	return u - float64(i) - 0.5
 }
 
@@ -501,8 +502,9 @@ func (pc *pieces) eval(m *shape, dst []float64, coef [][]float64, x, s float64) 
 }
 
 // horner evaluates the polynomials c[j] at s as the emitted code does:
-// Horner's rule with separate multiplications and additions (a compiler
-// that fuses them, as Go's may on arm64, only rounds less).
+// Horner's rule, every product rounded before it is added (float64(v*s),
+// which the compiler never fuses into a multiply-add), so that the values
+// are the same on every platform.
 func horner(dst []float64, c [][]float64, s float64) {
 	for j, cj := range c {
 		dst[j] = horner1(cj, s)
@@ -513,7 +515,7 @@ func horner(dst []float64, c [][]float64, s float64) {
 func horner1(c []float64, s float64) float64 {
 	v := c[len(c)-1]
 	for p := len(c) - 2; p >= 0; p-- {
-		v = v*s + c[p]
+		v = float64(v*s) + c[p]
 	}
 	return v
 }

@@ -81,12 +81,12 @@ func Chi2HistD7Slice(dst, src []float64) {
 			s := math.Float64frombits(b<<6&0xfffffffffffff|0x3ff0000000000000) - 1.5
 			c := &chi2HistD7Poly[j]
 			o[0] = math.Sqrt(x) * 0.6516563740699605
-			o[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
-			o[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
-			o[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
-			o[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
-			o[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
-			o[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
+			o[1] = float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0]
+			o[2] = float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0]
+			o[3] = float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0]
+			o[4] = float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0]
+			o[5] = float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0]
+			o[6] = float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0]
 			continue
 		}
 		chi2HistD7General(o, x)
@@ -102,12 +102,12 @@ func Chi2HistD7F32(out *[Chi2HistD7Dim]float32, x float32) {
 		s := math.Float64frombits(b<<6&0xfffffffffffff|0x3ff0000000000000) - 1.5
 		c := &chi2HistD7Poly[j]
 		out[0] = float32(math.Sqrt(float64(x)) * 0.6516563740699605)
-		out[1] = float32((c[0][2]*s+c[0][1])*s + c[0][0])
-		out[2] = float32((c[1][2]*s+c[1][1])*s + c[1][0])
-		out[3] = float32((c[2][2]*s+c[2][1])*s + c[2][0])
-		out[4] = float32((c[3][2]*s+c[3][1])*s + c[3][0])
-		out[5] = float32((c[4][2]*s+c[4][1])*s + c[4][0])
-		out[6] = float32((c[5][2]*s+c[5][1])*s + c[5][0])
+		out[1] = float32(float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0])
+		out[2] = float32(float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0])
+		out[3] = float32(float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0])
+		out[4] = float32(float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0])
+		out[5] = float32(float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0])
+		out[6] = float32(float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0])
 		return
 	}
 	var t [Chi2HistD7Dim]float64
@@ -135,12 +135,12 @@ func Chi2HistD7SliceF32(dst, src []float32) {
 			s := math.Float64frombits(b<<6&0xfffffffffffff|0x3ff0000000000000) - 1.5
 			c := &chi2HistD7Poly[j]
 			o[0] = float32(math.Sqrt(float64(x)) * 0.6516563740699605)
-			o[1] = float32((c[0][2]*s+c[0][1])*s + c[0][0])
-			o[2] = float32((c[1][2]*s+c[1][1])*s + c[1][0])
-			o[3] = float32((c[2][2]*s+c[2][1])*s + c[2][0])
-			o[4] = float32((c[3][2]*s+c[3][1])*s + c[3][0])
-			o[5] = float32((c[4][2]*s+c[4][1])*s + c[4][0])
-			o[6] = float32((c[5][2]*s+c[5][1])*s + c[5][0])
+			o[1] = float32(float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0])
+			o[2] = float32(float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0])
+			o[3] = float32(float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0])
+			o[4] = float32(float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0])
+			o[5] = float32(float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0])
+			o[6] = float32(float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0])
 			continue
 		}
 		var t [Chi2HistD7Dim]float64
@@ -175,12 +175,12 @@ func chi2HistD7Piece(out *[Chi2HistD7Dim]float64, c *[6][3]float64, x float64) {
 	b := math.Float64bits(x)
 	s := math.Float64frombits(b<<6&0xfffffffffffff|0x3ff0000000000000) - 1.5
 	out[0] = math.Sqrt(x) * 0.6516563740699605
-	out[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
-	out[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
-	out[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
-	out[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
-	out[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
-	out[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
+	out[1] = float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0]
+	out[2] = float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0]
+	out[3] = float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0]
+	out[4] = float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0]
+	out[5] = float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0]
+	out[6] = float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0]
 }
 
 // chi2HistD7General evaluates Ψ(x) by its formula: one log, one square root, 3

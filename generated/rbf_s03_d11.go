@@ -79,21 +79,21 @@ func RBFS03D11Slice(dst, src []float64) {
 	}
 	for i, x := range src {
 		o := (*[RBFS03D11Dim]float64)(dst[i*RBFS03D11Dim:])
-		if u := x * 142.60282901033824; u >= 0 && u < 448 {
+		if u := float64(x * 142.60282901033824); u >= 0 && u < 448 {
 			j := int(u)
 			s := u - float64(j) - 0.5
 			c := &rbfs03D11Poly[j]
 			o[0] = 0.43836836847237004
-			o[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
-			o[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
-			o[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
-			o[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
-			o[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
-			o[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
-			o[7] = (c[6][2]*s+c[6][1])*s + c[6][0]
-			o[8] = (c[7][2]*s+c[7][1])*s + c[7][0]
-			o[9] = (c[8][2]*s+c[8][1])*s + c[8][0]
-			o[10] = (c[9][2]*s+c[9][1])*s + c[9][0]
+			o[1] = float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0]
+			o[2] = float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0]
+			o[3] = float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0]
+			o[4] = float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0]
+			o[5] = float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0]
+			o[6] = float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0]
+			o[7] = float64((float64(c[6][2]*s)+c[6][1])*s) + c[6][0]
+			o[8] = float64((float64(c[7][2]*s)+c[7][1])*s) + c[7][0]
+			o[9] = float64((float64(c[8][2]*s)+c[8][1])*s) + c[8][0]
+			o[10] = float64((float64(c[9][2]*s)+c[9][1])*s) + c[9][0]
 			continue
 		}
 		rbfs03D11General(o, x)
@@ -104,21 +104,21 @@ func RBFS03D11Slice(dst, src []float64) {
 // every component to float32, so each component is the float64 value correctly
 // rounded, up to a relative 2⁻²⁴. Edge inputs behave as in RBFS03D11.
 func RBFS03D11F32(out *[RBFS03D11Dim]float32, x float32) {
-	if u := float64(x) * 142.60282901033824; u >= 0 && u < 448 {
+	if u := float64(float64(x) * 142.60282901033824); u >= 0 && u < 448 {
 		j := int(u)
 		s := u - float64(j) - 0.5
 		c := &rbfs03D11Poly[j]
 		out[0] = float32(0.43836836847237004)
-		out[1] = float32((c[0][2]*s+c[0][1])*s + c[0][0])
-		out[2] = float32((c[1][2]*s+c[1][1])*s + c[1][0])
-		out[3] = float32((c[2][2]*s+c[2][1])*s + c[2][0])
-		out[4] = float32((c[3][2]*s+c[3][1])*s + c[3][0])
-		out[5] = float32((c[4][2]*s+c[4][1])*s + c[4][0])
-		out[6] = float32((c[5][2]*s+c[5][1])*s + c[5][0])
-		out[7] = float32((c[6][2]*s+c[6][1])*s + c[6][0])
-		out[8] = float32((c[7][2]*s+c[7][1])*s + c[7][0])
-		out[9] = float32((c[8][2]*s+c[8][1])*s + c[8][0])
-		out[10] = float32((c[9][2]*s+c[9][1])*s + c[9][0])
+		out[1] = float32(float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0])
+		out[2] = float32(float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0])
+		out[3] = float32(float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0])
+		out[4] = float32(float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0])
+		out[5] = float32(float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0])
+		out[6] = float32(float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0])
+		out[7] = float32(float64((float64(c[6][2]*s)+c[6][1])*s) + c[6][0])
+		out[8] = float32(float64((float64(c[7][2]*s)+c[7][1])*s) + c[7][0])
+		out[9] = float32(float64((float64(c[8][2]*s)+c[8][1])*s) + c[8][0])
+		out[10] = float32(float64((float64(c[9][2]*s)+c[9][1])*s) + c[9][0])
 		return
 	}
 	var t [RBFS03D11Dim]float64
@@ -145,21 +145,21 @@ func RBFS03D11SliceF32(dst, src []float32) {
 	}
 	for i, x := range src {
 		o := (*[RBFS03D11Dim]float32)(dst[i*RBFS03D11Dim:])
-		if u := float64(x) * 142.60282901033824; u >= 0 && u < 448 {
+		if u := float64(float64(x) * 142.60282901033824); u >= 0 && u < 448 {
 			j := int(u)
 			s := u - float64(j) - 0.5
 			c := &rbfs03D11Poly[j]
 			o[0] = float32(0.43836836847237004)
-			o[1] = float32((c[0][2]*s+c[0][1])*s + c[0][0])
-			o[2] = float32((c[1][2]*s+c[1][1])*s + c[1][0])
-			o[3] = float32((c[2][2]*s+c[2][1])*s + c[2][0])
-			o[4] = float32((c[3][2]*s+c[3][1])*s + c[3][0])
-			o[5] = float32((c[4][2]*s+c[4][1])*s + c[4][0])
-			o[6] = float32((c[5][2]*s+c[5][1])*s + c[5][0])
-			o[7] = float32((c[6][2]*s+c[6][1])*s + c[6][0])
-			o[8] = float32((c[7][2]*s+c[7][1])*s + c[7][0])
-			o[9] = float32((c[8][2]*s+c[8][1])*s + c[8][0])
-			o[10] = float32((c[9][2]*s+c[9][1])*s + c[9][0])
+			o[1] = float32(float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0])
+			o[2] = float32(float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0])
+			o[3] = float32(float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0])
+			o[4] = float32(float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0])
+			o[5] = float32(float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0])
+			o[6] = float32(float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0])
+			o[7] = float32(float64((float64(c[6][2]*s)+c[6][1])*s) + c[6][0])
+			o[8] = float32(float64((float64(c[7][2]*s)+c[7][1])*s) + c[7][0])
+			o[9] = float32(float64((float64(c[8][2]*s)+c[8][1])*s) + c[8][0])
+			o[10] = float32(float64((float64(c[9][2]*s)+c[9][1])*s) + c[9][0])
 			continue
 		}
 		var t [RBFS03D11Dim]float64
@@ -184,7 +184,7 @@ func RBFS03D11SliceF32(dst, src []float32) {
 // the Go compiler's inliner charges less than those of named functions, so
 // that it and the exported function inline into the caller.
 func rbfs03D11Dispatch(out *[RBFS03D11Dim]float64, x float64, piece func(*[RBFS03D11Dim]float64, *[10][3]float64, float64), general func(*[RBFS03D11Dim]float64, float64)) {
-	if u := x * 142.60282901033824; u >= 0 && u < 448 {
+	if u := float64(x * 142.60282901033824); u >= 0 && u < 448 {
 		piece(out, &rbfs03D11Poly[int(u)], u)
 		return
 	}
@@ -197,16 +197,16 @@ func rbfs03D11Dispatch(out *[RBFS03D11Dim]float64, x float64, piece func(*[RBFS0
 func rbfs03D11Piece(out *[RBFS03D11Dim]float64, c *[10][3]float64, u float64) {
 	s := u - float64(int(u)) - 0.5
 	out[0] = 0.43836836847237004
-	out[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
-	out[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
-	out[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
-	out[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
-	out[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
-	out[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
-	out[7] = (c[6][2]*s+c[6][1])*s + c[6][0]
-	out[8] = (c[7][2]*s+c[7][1])*s + c[7][0]
-	out[9] = (c[8][2]*s+c[8][1])*s + c[8][0]
-	out[10] = (c[9][2]*s+c[9][1])*s + c[9][0]
+	out[1] = float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0]
+	out[2] = float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0]
+	out[3] = float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0]
+	out[4] = float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0]
+	out[5] = float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0]
+	out[6] = float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0]
+	out[7] = float64((float64(c[6][2]*s)+c[6][1])*s) + c[6][0]
+	out[8] = float64((float64(c[7][2]*s)+c[7][1])*s) + c[7][0]
+	out[9] = float64((float64(c[8][2]*s)+c[8][1])*s) + c[8][0]
+	out[10] = float64((float64(c[9][2]*s)+c[9][1])*s) + c[9][0]
 }
 
 // rbfs03D11General evaluates Ψ(x) by its formula: 5 sincos, one per distinct

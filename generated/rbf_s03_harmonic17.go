@@ -85,27 +85,27 @@ func RBFS03Harmonic17Slice(dst, src []float64) {
 	}
 	for i, x := range src {
 		o := (*[RBFS03Harmonic17Dim]float64)(dst[i*RBFS03Harmonic17Dim:])
-		if u := x * 142.60282901033824; u >= 0 && u < 448 {
+		if u := float64(x * 142.60282901033824); u >= 0 && u < 448 {
 			j := int(u)
 			s := u - float64(j) - 0.5
 			c := &rbfs03Harmonic17Poly[j]
 			o[0] = 0.3459518523153619
-			o[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
-			o[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
-			o[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
-			o[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
-			o[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
-			o[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
-			o[7] = (c[6][2]*s+c[6][1])*s + c[6][0]
-			o[8] = (c[7][2]*s+c[7][1])*s + c[7][0]
-			o[9] = (c[8][2]*s+c[8][1])*s + c[8][0]
-			o[10] = (c[9][2]*s+c[9][1])*s + c[9][0]
-			o[11] = (c[10][2]*s+c[10][1])*s + c[10][0]
-			o[12] = (c[11][2]*s+c[11][1])*s + c[11][0]
-			o[13] = (c[12][2]*s+c[12][1])*s + c[12][0]
-			o[14] = (c[13][2]*s+c[13][1])*s + c[13][0]
-			o[15] = (c[14][2]*s+c[14][1])*s + c[14][0]
-			o[16] = (c[15][2]*s+c[15][1])*s + c[15][0]
+			o[1] = float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0]
+			o[2] = float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0]
+			o[3] = float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0]
+			o[4] = float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0]
+			o[5] = float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0]
+			o[6] = float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0]
+			o[7] = float64((float64(c[6][2]*s)+c[6][1])*s) + c[6][0]
+			o[8] = float64((float64(c[7][2]*s)+c[7][1])*s) + c[7][0]
+			o[9] = float64((float64(c[8][2]*s)+c[8][1])*s) + c[8][0]
+			o[10] = float64((float64(c[9][2]*s)+c[9][1])*s) + c[9][0]
+			o[11] = float64((float64(c[10][2]*s)+c[10][1])*s) + c[10][0]
+			o[12] = float64((float64(c[11][2]*s)+c[11][1])*s) + c[11][0]
+			o[13] = float64((float64(c[12][2]*s)+c[12][1])*s) + c[12][0]
+			o[14] = float64((float64(c[13][2]*s)+c[13][1])*s) + c[13][0]
+			o[15] = float64((float64(c[14][2]*s)+c[14][1])*s) + c[14][0]
+			o[16] = float64((float64(c[15][2]*s)+c[15][1])*s) + c[15][0]
 			continue
 		}
 		rbfs03Harmonic17General(o, x)
@@ -117,27 +117,27 @@ func RBFS03Harmonic17Slice(dst, src []float64) {
 // value correctly rounded, up to a relative 2⁻²⁴. Edge inputs behave as in
 // RBFS03Harmonic17.
 func RBFS03Harmonic17F32(out *[RBFS03Harmonic17Dim]float32, x float32) {
-	if u := float64(x) * 142.60282901033824; u >= 0 && u < 448 {
+	if u := float64(float64(x) * 142.60282901033824); u >= 0 && u < 448 {
 		j := int(u)
 		s := u - float64(j) - 0.5
 		c := &rbfs03Harmonic17Poly[j]
 		out[0] = float32(0.3459518523153619)
-		out[1] = float32((c[0][2]*s+c[0][1])*s + c[0][0])
-		out[2] = float32((c[1][2]*s+c[1][1])*s + c[1][0])
-		out[3] = float32((c[2][2]*s+c[2][1])*s + c[2][0])
-		out[4] = float32((c[3][2]*s+c[3][1])*s + c[3][0])
-		out[5] = float32((c[4][2]*s+c[4][1])*s + c[4][0])
-		out[6] = float32((c[5][2]*s+c[5][1])*s + c[5][0])
-		out[7] = float32((c[6][2]*s+c[6][1])*s + c[6][0])
-		out[8] = float32((c[7][2]*s+c[7][1])*s + c[7][0])
-		out[9] = float32((c[8][2]*s+c[8][1])*s + c[8][0])
-		out[10] = float32((c[9][2]*s+c[9][1])*s + c[9][0])
-		out[11] = float32((c[10][2]*s+c[10][1])*s + c[10][0])
-		out[12] = float32((c[11][2]*s+c[11][1])*s + c[11][0])
-		out[13] = float32((c[12][2]*s+c[12][1])*s + c[12][0])
-		out[14] = float32((c[13][2]*s+c[13][1])*s + c[13][0])
-		out[15] = float32((c[14][2]*s+c[14][1])*s + c[14][0])
-		out[16] = float32((c[15][2]*s+c[15][1])*s + c[15][0])
+		out[1] = float32(float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0])
+		out[2] = float32(float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0])
+		out[3] = float32(float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0])
+		out[4] = float32(float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0])
+		out[5] = float32(float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0])
+		out[6] = float32(float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0])
+		out[7] = float32(float64((float64(c[6][2]*s)+c[6][1])*s) + c[6][0])
+		out[8] = float32(float64((float64(c[7][2]*s)+c[7][1])*s) + c[7][0])
+		out[9] = float32(float64((float64(c[8][2]*s)+c[8][1])*s) + c[8][0])
+		out[10] = float32(float64((float64(c[9][2]*s)+c[9][1])*s) + c[9][0])
+		out[11] = float32(float64((float64(c[10][2]*s)+c[10][1])*s) + c[10][0])
+		out[12] = float32(float64((float64(c[11][2]*s)+c[11][1])*s) + c[11][0])
+		out[13] = float32(float64((float64(c[12][2]*s)+c[12][1])*s) + c[12][0])
+		out[14] = float32(float64((float64(c[13][2]*s)+c[13][1])*s) + c[13][0])
+		out[15] = float32(float64((float64(c[14][2]*s)+c[14][1])*s) + c[14][0])
+		out[16] = float32(float64((float64(c[15][2]*s)+c[15][1])*s) + c[15][0])
 		return
 	}
 	var t [RBFS03Harmonic17Dim]float64
@@ -171,27 +171,27 @@ func RBFS03Harmonic17SliceF32(dst, src []float32) {
 	}
 	for i, x := range src {
 		o := (*[RBFS03Harmonic17Dim]float32)(dst[i*RBFS03Harmonic17Dim:])
-		if u := float64(x) * 142.60282901033824; u >= 0 && u < 448 {
+		if u := float64(float64(x) * 142.60282901033824); u >= 0 && u < 448 {
 			j := int(u)
 			s := u - float64(j) - 0.5
 			c := &rbfs03Harmonic17Poly[j]
 			o[0] = float32(0.3459518523153619)
-			o[1] = float32((c[0][2]*s+c[0][1])*s + c[0][0])
-			o[2] = float32((c[1][2]*s+c[1][1])*s + c[1][0])
-			o[3] = float32((c[2][2]*s+c[2][1])*s + c[2][0])
-			o[4] = float32((c[3][2]*s+c[3][1])*s + c[3][0])
-			o[5] = float32((c[4][2]*s+c[4][1])*s + c[4][0])
-			o[6] = float32((c[5][2]*s+c[5][1])*s + c[5][0])
-			o[7] = float32((c[6][2]*s+c[6][1])*s + c[6][0])
-			o[8] = float32((c[7][2]*s+c[7][1])*s + c[7][0])
-			o[9] = float32((c[8][2]*s+c[8][1])*s + c[8][0])
-			o[10] = float32((c[9][2]*s+c[9][1])*s + c[9][0])
-			o[11] = float32((c[10][2]*s+c[10][1])*s + c[10][0])
-			o[12] = float32((c[11][2]*s+c[11][1])*s + c[11][0])
-			o[13] = float32((c[12][2]*s+c[12][1])*s + c[12][0])
-			o[14] = float32((c[13][2]*s+c[13][1])*s + c[13][0])
-			o[15] = float32((c[14][2]*s+c[14][1])*s + c[14][0])
-			o[16] = float32((c[15][2]*s+c[15][1])*s + c[15][0])
+			o[1] = float32(float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0])
+			o[2] = float32(float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0])
+			o[3] = float32(float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0])
+			o[4] = float32(float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0])
+			o[5] = float32(float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0])
+			o[6] = float32(float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0])
+			o[7] = float32(float64((float64(c[6][2]*s)+c[6][1])*s) + c[6][0])
+			o[8] = float32(float64((float64(c[7][2]*s)+c[7][1])*s) + c[7][0])
+			o[9] = float32(float64((float64(c[8][2]*s)+c[8][1])*s) + c[8][0])
+			o[10] = float32(float64((float64(c[9][2]*s)+c[9][1])*s) + c[9][0])
+			o[11] = float32(float64((float64(c[10][2]*s)+c[10][1])*s) + c[10][0])
+			o[12] = float32(float64((float64(c[11][2]*s)+c[11][1])*s) + c[11][0])
+			o[13] = float32(float64((float64(c[12][2]*s)+c[12][1])*s) + c[12][0])
+			o[14] = float32(float64((float64(c[13][2]*s)+c[13][1])*s) + c[13][0])
+			o[15] = float32(float64((float64(c[14][2]*s)+c[14][1])*s) + c[14][0])
+			o[16] = float32(float64((float64(c[15][2]*s)+c[15][1])*s) + c[15][0])
 			continue
 		}
 		var t [RBFS03Harmonic17Dim]float64
@@ -223,7 +223,7 @@ func RBFS03Harmonic17SliceF32(dst, src []float32) {
 // those of named functions, so that it and the exported function inline into
 // the caller.
 func rbfs03Harmonic17Dispatch(out *[RBFS03Harmonic17Dim]float64, x float64, piece func(*[RBFS03Harmonic17Dim]float64, *[16][3]float64, float64), general func(*[RBFS03Harmonic17Dim]float64, float64)) {
-	if u := x * 142.60282901033824; u >= 0 && u < 448 {
+	if u := float64(x * 142.60282901033824); u >= 0 && u < 448 {
 		piece(out, &rbfs03Harmonic17Poly[int(u)], u)
 		return
 	}
@@ -237,22 +237,22 @@ func rbfs03Harmonic17Dispatch(out *[RBFS03Harmonic17Dim]float64, x float64, piec
 func rbfs03Harmonic17Piece(out *[RBFS03Harmonic17Dim]float64, c *[16][3]float64, u float64) {
 	s := u - float64(int(u)) - 0.5
 	out[0] = 0.3459518523153619
-	out[1] = (c[0][2]*s+c[0][1])*s + c[0][0]
-	out[2] = (c[1][2]*s+c[1][1])*s + c[1][0]
-	out[3] = (c[2][2]*s+c[2][1])*s + c[2][0]
-	out[4] = (c[3][2]*s+c[3][1])*s + c[3][0]
-	out[5] = (c[4][2]*s+c[4][1])*s + c[4][0]
-	out[6] = (c[5][2]*s+c[5][1])*s + c[5][0]
-	out[7] = (c[6][2]*s+c[6][1])*s + c[6][0]
-	out[8] = (c[7][2]*s+c[7][1])*s + c[7][0]
-	out[9] = (c[8][2]*s+c[8][1])*s + c[8][0]
-	out[10] = (c[9][2]*s+c[9][1])*s + c[9][0]
-	out[11] = (c[10][2]*s+c[10][1])*s + c[10][0]
-	out[12] = (c[11][2]*s+c[11][1])*s + c[11][0]
-	out[13] = (c[12][2]*s+c[12][1])*s + c[12][0]
-	out[14] = (c[13][2]*s+c[13][1])*s + c[13][0]
-	out[15] = (c[14][2]*s+c[14][1])*s + c[14][0]
-	out[16] = (c[15][2]*s+c[15][1])*s + c[15][0]
+	out[1] = float64((float64(c[0][2]*s)+c[0][1])*s) + c[0][0]
+	out[2] = float64((float64(c[1][2]*s)+c[1][1])*s) + c[1][0]
+	out[3] = float64((float64(c[2][2]*s)+c[2][1])*s) + c[2][0]
+	out[4] = float64((float64(c[3][2]*s)+c[3][1])*s) + c[3][0]
+	out[5] = float64((float64(c[4][2]*s)+c[4][1])*s) + c[4][0]
+	out[6] = float64((float64(c[5][2]*s)+c[5][1])*s) + c[5][0]
+	out[7] = float64((float64(c[6][2]*s)+c[6][1])*s) + c[6][0]
+	out[8] = float64((float64(c[7][2]*s)+c[7][1])*s) + c[7][0]
+	out[9] = float64((float64(c[8][2]*s)+c[8][1])*s) + c[8][0]
+	out[10] = float64((float64(c[9][2]*s)+c[9][1])*s) + c[9][0]
+	out[11] = float64((float64(c[10][2]*s)+c[10][1])*s) + c[10][0]
+	out[12] = float64((float64(c[11][2]*s)+c[11][1])*s) + c[11][0]
+	out[13] = float64((float64(c[12][2]*s)+c[12][1])*s) + c[12][0]
+	out[14] = float64((float64(c[13][2]*s)+c[13][1])*s) + c[13][0]
+	out[15] = float64((float64(c[14][2]*s)+c[14][1])*s) + c[14][0]
+	out[16] = float64((float64(c[15][2]*s)+c[15][1])*s) + c[15][0]
 }
 
 // rbfs03Harmonic17General evaluates Ψ(x) by its formula: one sincos of 1·x and

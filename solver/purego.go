@@ -1012,18 +1012,21 @@ func axpy(y []float64, a float64, x []float64) {
 	// with the plain loop against 15–17 ms in this form).
 	i := 0
 	for ; i+4 <= len(y); i += 4 {
-		y[i] += a * x[i]
-		y[i+1] += a * x[i+1]
-		y[i+2] += a * x[i+2]
-		y[i+3] += a * x[i+3]
+		y[i] += float64(a * x[i])
+		y[i+1] += float64(a * x[i+1])
+		y[i+2] += float64(a * x[i+2])
+		y[i+3] += float64(a * x[i+3])
 	}
 	for ; i < len(y); i++ {
-		y[i] += a * x[i]
+		y[i] += float64(a * x[i])
 	}
 }
 
 // axpy8 sets y += a[0]·x[0] + … + a[7]·x[7], adding the terms to each
-// y[i] in that order: bit for bit eight axpy calls.
+// y[i] in that order: bit for bit eight axpy calls. Both round every
+// product before adding it (an explicit conversion, which the compiler
+// never fuses into a multiply-add, as it may on arm64 or with
+// GOAMD64=v3, and not necessarily alike in the two loops).
 func axpy8(y []float64, a *[8]float64, x *[8][]float64) {
 	n := len(y)
 	x0, x1, x2, x3 := x[0][:n], x[1][:n], x[2][:n], x[3][:n]
@@ -1031,14 +1034,14 @@ func axpy8(y []float64, a *[8]float64, x *[8][]float64) {
 	a0, a1, a2, a3, a4, a5, a6, a7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
 	for i := range y {
 		v := y[i]
-		v += a0 * x0[i]
-		v += a1 * x1[i]
-		v += a2 * x2[i]
-		v += a3 * x3[i]
-		v += a4 * x4[i]
-		v += a5 * x5[i]
-		v += a6 * x6[i]
-		v += a7 * x7[i]
+		v += float64(a0 * x0[i])
+		v += float64(a1 * x1[i])
+		v += float64(a2 * x2[i])
+		v += float64(a3 * x3[i])
+		v += float64(a4 * x4[i])
+		v += float64(a5 * x5[i])
+		v += float64(a6 * x6[i])
+		v += float64(a7 * x7[i])
 		y[i] = v
 	}
 }

@@ -735,10 +735,14 @@ func (m *Map) Dot(x, y []float64) float64 {
 	return dot(a, b)
 }
 
+// dot is Σ a_i·b_i in order. Every product is rounded before it is added
+// (an explicit conversion, which the Go compiler never fuses into a
+// multiply-add, as it may on arm64 or with GOAMD64=v3), so that dot4
+// gives dot's bits everywhere.
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for i := range a {
-		s += a[i] * b[i]
+		s += float64(a[i] * b[i])
 	}
 	return s
 }
@@ -749,10 +753,10 @@ func dot(a, b []float64) float64 {
 func dot4(a, b0, b1, b2, b3 []float64) (s0, s1, s2, s3 float64) {
 	b0, b1, b2, b3 = b0[:len(a)], b1[:len(a)], b2[:len(a)], b3[:len(a)]
 	for i, x := range a {
-		s0 += x * b0[i]
-		s1 += x * b1[i]
-		s2 += x * b2[i]
-		s3 += x * b3[i]
+		s0 += float64(x * b0[i])
+		s1 += float64(x * b1[i])
+		s2 += float64(x * b2[i])
+		s3 += float64(x * b3[i])
 	}
 	return s0, s1, s2, s3
 }

@@ -247,12 +247,14 @@ type gramSums struct {
 func (r *gramSums) add(k, d, mult float64) {
 	e := math.Abs(k - d)
 	r.absMax = nanMax(r.absMax, e)
-	r.absSq += mult * e * e
-	r.kSq += mult * k * k
+	// Products rounded before they are added (see dot): the same sums
+	// whichever way the compiler would fuse them.
+	r.absSq += float64(mult * e * e)
+	r.kSq += float64(mult * k * k)
 	if k > 0 {
 		rr := e / k
 		r.relMax = nanMax(r.relMax, rr)
-		r.relSq += mult * rr * rr
+		r.relSq += float64(mult * rr * rr)
 		r.relCount += int(mult)
 	}
 }

@@ -45,8 +45,8 @@ func gaussJordanFull(kk, inv []float64, k int, scale float64) error {
 				continue
 			}
 			for q := range k {
-				kk[r*k+q] -= f * kk[c*k+q]
-				inv[r*k+q] -= f * inv[c*k+q]
+				kk[r*k+q] -= float64(f * kk[c*k+q]) // rounded, as axpy does
+				inv[r*k+q] -= float64(f * inv[c*k+q])
 			}
 		}
 	}

@@ -263,8 +263,10 @@ func (e *emitter) features(is32 bool) []jen.Code {
 // random feature(s) z_j of frequency k (minus μ_j when centred), then
 // out_i += P_ij·z_j for every output i. Each output is one sum over j in
 // increasing order, as fmap.Linear computes it (the cos and sin features
-// of a frequency are added one after the other, left to right), so the
-// projection adds no rounding of its own to the reference evaluator's.
+// of a frequency are added one after the other, left to right, every
+// product rounded before it is added, which the compiler never fuses into
+// a multiply-add), so the projection adds no rounding of its own to the
+// reference evaluator's, on every platform.
 func (e *emitter) project() []jen.Code {
 	rp := e.p.rnd
 	dim := func() *jen.Statement { return jen.Id(e.dimName()) }
@@ -288,7 +290,7 @@ func (e *emitter) project() []jen.Code {
 			row("pc", j0()),
 			row("ps", j1()),
 			jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(
-				out().Op("=").Add(out()).Op("+").Id("pc").Index(jen.Id("i")).Op("*").Id("zc").Op("+").Id("ps").Index(jen.Id("i")).Op("*").Id("zs"),
+				out().Op("=").Add(out()).Op("+").Float64().Call(jen.Id("pc").Index(jen.Id("i")).Op("*").Id("zc")).Op("+").Float64().Call(jen.Id("ps").Index(jen.Id("i")).Op("*").Id("zs")),
 			),
 		}
 	}
@@ -296,7 +298,7 @@ func (e *emitter) project() []jen.Code {
 		feature("z", scale().Op("*").Id("c"), jen.Id("k")),
 		row("pz", jen.Id("k")),
 		jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(
-			out().Op("+=").Id("pz").Index(jen.Id("i")).Op("*").Id("z"),
+			out().Op("+=").Float64().Call(jen.Id("pz").Index(jen.Id("i")).Op("*").Id("z")),
 		),
 	}
 }
@@ -336,7 +338,7 @@ func (e *emitter) nonFiniteBody() []jen.Code {
 			jen.Id("z").Op(":=").Lit(0.0).Op("-").Id("mu"),
 			jen.Id("row").Op(":=").Parens(jen.Op("*").Index(dim.Clone()).Float64()).Call(jen.Id(e.projName()).Index(jen.Id("j").Op("*").Add(dim.Clone()).Op(":"))),
 			jen.For(jen.Id("i").Op(":=").Range().Id("out")).Block(
-				jen.Id("out").Index(jen.Id("i")).Op("+=").Id("row").Index(jen.Id("i")).Op("*").Id("z"),
+				jen.Id("out").Index(jen.Id("i")).Op("+=").Float64().Call(jen.Id("row").Index(jen.Id("i")).Op("*").Id("z")),
 			),
 		),
 	}

@@ -42,7 +42,10 @@ func (l *Linear) validate(in int) error {
 	return nil
 }
 
-// eval writes Proj·(z − Mean) to dst, each component one sum in order.
+// eval writes Proj·(z − Mean) to dst, each component one sum in order,
+// every product rounded before it is added (an explicit conversion, which
+// the compiler never fuses into a multiply-add, as it may on arm64 or
+// with GOAMD64=v3), as the emitted code computes it.
 func (l *Linear) eval(dst, z []float64) {
 	for i := range dst {
 		row := l.Proj[i*l.In : (i+1)*l.In]
@@ -52,7 +55,7 @@ func (l *Linear) eval(dst, z []float64) {
 			if len(l.Mean) > 0 {
 				zj -= l.Mean[j]
 			}
-			v += c * zj
+			v += float64(c * zj)
 		}
 		dst[i] = v
 	}

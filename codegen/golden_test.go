@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -41,6 +42,9 @@ func goldenPlatform() bool {
 func checkFile(t *testing.T, path string, got []byte) {
 	t.Helper()
 	if *update {
+		if !goldenPlatform() {
+			t.Fatalf("-update on %s (x·y + z = %v): the golden files hold amd64's numbers without fused multiply-adds; update them on such a build", runtime.GOARCH, multiplyAdd(fmaX, fmaY, fmaZ))
+		}
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -76,13 +80,26 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestGoldenPlatform: the amd64 build of CI (GOAMD64 v1) is a golden
-// platform, so that its golden comparisons run.
+// TestGoldenPlatform: goldenPlatform holds exactly on amd64 below
+// GOAMD64=v3 (the build's setting, from its build information), so that
+// CI's amd64 build compares the golden files and a build that fuses
+// multiply-adds does not.
 func TestGoldenPlatform(t *testing.T) {
-	if runtime.GOARCH == "amd64" && os.Getenv("GOAMD64") != "" && os.Getenv("GOAMD64") != "v1" && os.Getenv("GOAMD64") != "v2" {
-		t.Skipf("GOAMD64=%s", os.Getenv("GOAMD64"))
+	if runtime.GOARCH != "amd64" {
+		if goldenPlatform() {
+			t.Errorf("%s is taken for a golden platform", runtime.GOARCH)
+		}
+		return
 	}
-	if runtime.GOARCH == "amd64" && !goldenPlatform() {
-		t.Errorf("amd64 without GOAMD64 ≥ v3 fuses x·y + z: %v, want 0", multiplyAdd(fmaX, fmaY, fmaZ))
+	level := "v1"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "GOAMD64" {
+				level = s.Value
+			}
+		}
+	}
+	if fuses := level >= "v3"; goldenPlatform() == fuses {
+		t.Errorf("GOAMD64=%s: goldenPlatform() = %v (x·y + z = %v)", level, goldenPlatform(), multiplyAdd(fmaX, fmaY, fmaZ))
 	}
 }

@@ -74,7 +74,9 @@ func goRun(t testing.TB, dir string, env []string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(goTool(t), args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-buildvcs=false")
+	// The caller's GOFLAGS go on (GOARCH=arm64 GOFLAGS=-exec=qemu-aarch64
+	// runs these tests as arm64 under qemu).
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off", strings.TrimSpace("GOFLAGS=-buildvcs=false "+os.Getenv("GOFLAGS")))
 	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

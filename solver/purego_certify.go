@@ -110,7 +110,7 @@ func farkasOneSign(p *Problem, cl, cu, y0, ylo0 []float64, sign float64) (bool, 
 		// of −4.7·10⁻³⁸ and 7.1·10⁻³⁸ is a positive multiplier, which may
 		// price only the row's upper bound (FuzzSolve 0e07fa4a1ffa125b:
 		// priced at the lower one it "proved" a feasible LP infeasible).
-		v, lo := twoSum(float64(v*sign), float64(ylo0[i]*sign))
+		v, lo := twoSum(v*sign, ylo0[i]*sign) // sign is ±1: exact products
 		var b float64
 		switch {
 		case v > 0 || v == 0 && lo > 0:

@@ -113,10 +113,9 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // Activity returns A x, each row's products added in column order, every
 // product rounded before it is added (an explicit conversion, which the
-// compiler never fuses into a multiply-add, as it does on arm64): Finish's
-// verdicts are then the same on every platform (on arm64 a fused row
-// 10¹² − 10⁻⁶·10¹⁸ came to 4.5·10⁻⁵ where amd64's gives 0, and TestFaintStep's
-// optimum became a numerical failure).
+// compiler never fuses into a multiply-add, as it may on arm64 or with
+// GOAMD64=v3), so that Finish's verdict on a given x is the same on every
+// platform (docs/lp-design.md, "Fused multiply-adds").
 func (p *Problem) Activity(x []float64) []float64 {
 	r := make([]float64, p.NumRows)
 	for j := range p.Obj {

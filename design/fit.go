@@ -757,11 +757,11 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 			})
 			c.sharedSolves = append(c.sharedSolves, e)
 		case ah != nil:
-			cl := columns() // made here, before any solve ahead reads it
+			cols := columns() // made here, before any solve ahead reads it
 			var lps int
 			o, lps, err = ah.take(c.ctx, g, next, func(ctx context.Context, g float64) (*lpOutput, int, error) {
 				lp := &lpSolver{ctx: ctx, fit: c.lp.fit, sv: c.lp.sv, refineLarge: true}
-				o, err := lp.solveChum(cl, g, nil, nil)
+				o, err := lp.solveChum(cols, g, nil, nil)
 				return o, lp.n, err
 			})
 			c.lp.n += lps

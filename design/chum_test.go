@@ -190,6 +190,35 @@ func TestChumCancel(t *testing.T) {
 	}
 }
 
+// TestChumCancelQuietly: a design cancelled while its γ search runs ends
+// with the context's error and reports no γ as skipped (a cancelled solve
+// is not a failed LP; the searches printed "γ = … skipped: context
+// canceled" for every γ they had left before they stopped).
+func TestChumCancelQuietly(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	var msgs []string
+	say := Settings{Progress: func(m string) {
+		mu.Lock()
+		defer mu.Unlock()
+		msgs = append(msgs, m)
+		if strings.HasPrefix(m, "discrete LP") {
+			cancel() // before the search's first solve
+		}
+	}}
+	if _, err := (&Chum{}).Design(ctx, chi2U8(fmap.Absolute), 3, say); err != context.Canceled {
+		t.Fatalf("cancelled design: error %v, want context.Canceled", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, m := range msgs {
+		if strings.Contains(m, "skipped") || strings.Contains(m, "context canceled") {
+			t.Errorf("progress after the cancel: %q", m)
+		}
+	}
+}
+
 // TestChumChainInAnyOrder: a chain's levels are explored at once and
 // finished in order, so a design does not depend on which levels were
 // remembered, on the number of workers or on the scheduling: D = 4 made

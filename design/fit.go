@@ -673,6 +673,7 @@ func (c *fitter) scoreMap(m *fmap.Map) float64 {
 func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm, seedOut *lpOutput) ([]*lpOutput, error) {
 	var outs []*lpOutput
 	var firstErr error
+	var cancelled error // the context's error once a solve saw it done
 	// The discrete LP is the same at every dimension of a chain: its cold
 	// solves are shared through p.shared; so are a refinement's solves,
 	// by its start and the γ it solved at (solveCache), and the columns of
@@ -769,6 +770,12 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 			o, err = solveAt(g, warm, initial)
 		}
 		if err != nil {
+			if ctxErr := c.lp.ctx.Err(); ctxErr != nil {
+				// Cancelled: not a γ that failed, and no message;
+				// the search ends with the context's error.
+				cancelled = ctxErr
+				return nil
+			}
 			if firstErr == nil {
 				firstErr = err
 			}
@@ -798,10 +805,13 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 	// at the bracket's ends at 6).
 	below := false // D < target at the last γ
 	o := solve(g0, g0/10)
+	if cancelled != nil {
+		return nil, cancelled
+	}
 	tried := 1
 	giveUp := func() bool { // after each γ of the scan
 		tried++
-		return len(outs) == 0 && tried >= scanFailures
+		return cancelled != nil || len(outs) == 0 && tried >= scanFailures
 	}
 	if dims(o) < c.dim {
 		lo = g0
@@ -834,6 +844,9 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 			}
 		}
 	}
+	if cancelled != nil {
+		return nil, cancelled
+	}
 	if len(outs) == 0 {
 		return nil, firstErr
 	}
@@ -851,6 +864,9 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 			next = math.Sqrt(lo * g)
 		}
 		d := dims(solve(g, next))
+		if cancelled != nil {
+			return nil, cancelled
+		}
 		if d < 0 || d == c.dim {
 			break
 		}

@@ -509,8 +509,8 @@ func scaledRatio(p *Problem, free []bool, row, col []float64) float64 {
 func TestScaledSimplexAsApplied(t *testing.T) {
 	t.Parallel() // pure Go only, no shared state
 	r := rand.New(rand.NewPCG(47, 53))
-	refused, taken := 0, 0
-	for k := range 12000 {
+	refused, taken, total := 0, 0, cases(12000)
+	for k := range total {
 		var p *Problem
 		if k%4 == 0 {
 			p = designShapedCase(r, k)
@@ -555,7 +555,7 @@ func TestScaledSimplexAsApplied(t *testing.T) {
 		got.release()
 		want.release()
 	}
-	if refused < 100 || taken < 1000 {
+	if refused < total/120 || taken < total/12 {
 		t.Errorf("%d scalings refused, %d taken: the cases do not exercise both", refused, taken)
 	}
 	t.Logf("%d scalings refused, %d taken", refused, taken)
@@ -632,10 +632,10 @@ func TestScalingOfRepeats(t *testing.T) {
 	t.Parallel() // pure Go only, no shared state
 	r := rand.New(rand.NewPCG(41, 43))
 	var probs []*Problem
-	for k := range 1500 {
+	for k := range cases(1500) {
 		probs = append(probs, repeatLines(r, designShapedCase(r, k)))
 	}
-	for range 20000 {
+	for range cases(20000) {
 		probs = append(probs, repeatLines(r, scalingCase(r)))
 	}
 	f, err := os.Open("testdata/lp/chi2_g2000.json")

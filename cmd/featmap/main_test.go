@@ -115,6 +115,13 @@ func TestDesignHuman(t *testing.T) {
 func TestExitCodes(t *testing.T) {
 	bad := writeSpec(t, "version: 1\nname: X\nkernel: {type: chi2}\ndomain: {interval: [1, 0.5]}\ntarget: {dim: 5}\nmethod: {name: chum}\n")
 	unreachable := writeSpec(t, strings.Replace(vzSpec, "target: {dim: 5}", "target: {max_error: 1e-12, max_dim: 3}", 1))
+	// compare -o onto a file, or under one, is refused before any design
+	// (it failed with exit 1 once every design had run).
+	cmp := writeSpec(t, compareSpec)
+	file := filepath.Join(t.TempDir(), "report")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		code int
@@ -128,6 +135,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"design", bad}, exitUsage, ":4: domain.interval: lo must be < hi"},
 		{[]string{"design", "-solver", "simplex9", bad}, exitUsage, `unknown backend "simplex9"`},
 		{[]string{"design", unreachable}, exitFailed, "unreachable"},
+		{[]string{"compare", "-o", file, cmp}, exitUsage, "-o " + file + ": not a directory (a regular file)"},
+		{[]string{"compare", "-o", filepath.Join(file, "sub"), cmp}, exitUsage, file + " is not a directory (a regular file)"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(c.args...)

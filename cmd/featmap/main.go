@@ -131,6 +131,10 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 				// featmap help design: the command's own help.
 				return cmd(ctx, []string{"-h"}, stdout, stdout)
 			}
+			if args[1] != "version" {
+				fmt.Fprintf(stderr, "featmap: no help for unknown command %q\n\n%s", args[1], usage)
+				return exitUsage
+			}
 		}
 		fmt.Fprint(stdout, usage)
 		return exitOK

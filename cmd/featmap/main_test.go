@@ -129,6 +129,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{nil, exitUsage, "Usage"},
 		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
+		{[]string{"help", "frobnicate"}, exitUsage, `unknown command "frobnicate"`},
 		{[]string{"design"}, exitUsage, "want exactly one spec file"},
 		{[]string{"design", "-nosuchflag", bad}, exitUsage, "flag provided but not defined"},
 		{[]string{"design", "does-not-exist.yaml"}, exitUsage, "does-not-exist.yaml: no such file or directory\n"},

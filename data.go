@@ -94,6 +94,9 @@ type dataReader struct {
 	last     int
 	header   bool
 	additive bool
+	// warn, if set, is a warning about the first line (its file and line
+	// are the caller's to add).
+	warn *DataError
 }
 
 // loadData reads the spec's data file into s.Problem.Data: every row
@@ -199,6 +202,10 @@ func loadData(s *Spec, progress func(string)) error {
 			if err := r.start(fields); err != nil {
 				return dataErr(line, -1, nil, "%v", err)
 			}
+			if r.warn != nil {
+				r.warn.File, r.warn.Line = name, line
+				s.Warnings = append(s.Warnings, r.warn.Error())
+			}
 			if r.header {
 				continue
 			}
@@ -300,11 +307,21 @@ func (r *dataReader) start(fields []string) error {
 		r.header = *d.Header
 		return nil
 	}
-	for _, f := range fields {
+	bad, numbers := -1, 0
+	for i, f := range fields {
 		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err != nil {
-			r.header = true
-			break
+			if !r.header {
+				bad, r.header = i, true
+			}
+		} else {
+			numbers++
 		}
+	}
+	if r.header && numbers > 0 {
+		// A header of names has no numbers; this may be a data row with a
+		// typo, which would be dropped without a word.
+		r.warn = &DataError{Column: bad, Msg: fmt.Sprintf("%q is not a number, so the line is taken as a header and skipped, though %d of its %d fields are numbers "+
+			"(data.header: false reads it as data, true as a header without this warning)", strings.TrimSpace(fields[bad]), numbers, len(fields))}
 	}
 	return nil
 }

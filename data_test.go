@@ -132,6 +132,35 @@ func TestDataRows(t *testing.T) {
 	}
 }
 
+// TestDataHeaderWarning: a first line taken as a header although some of
+// its fields are numbers (a data row with a typo, "1,2e,0") is said in a
+// warning naming the file, line and column; a header of names is not.
+func TestDataHeaderWarning(t *testing.T) {
+	var rows strings.Builder
+	for i := range 20 {
+		rows.WriteString(strconv.Itoa(i%17) + "," + strconv.Itoa(i/17) + "\n")
+	}
+	for _, c := range []struct {
+		first string
+		warn  bool
+	}{{"3,2e\n", true}, {"x,y\n", false}} {
+		files := map[string]string{"d.csv": c.first + rows.String()}
+		s := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: d.csv}"), files))
+		if !s.DataHeader || s.Problem.Data.Rows != 20 {
+			t.Fatalf("first line %q: header %v, %d rows; want a header and 20 rows", c.first, s.DataHeader, s.Problem.Data.Rows)
+		}
+		got := strings.Join(s.Warnings, "\n")
+		if c.warn != strings.Contains(got, `d.csv:1: column 1: "2e" is not a number, so the line is taken as a header`) || !c.warn && got != "" {
+			t.Errorf("first line %q: warnings %q", c.first, got)
+		}
+	}
+	// Told it is a header: no warning.
+	files := map[string]string{"d.csv": "3,2e\n" + rows.String()}
+	if s := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: d.csv, header: true}"), files)); len(s.Warnings) != 0 {
+		t.Errorf("header: true: warnings %q", s.Warnings)
+	}
+}
+
 // TestDataProgress: a long read reports every DataProgressRows rows how
 // many rows it has read, how much of the file that is and how many it
 // keeps; the last message is at the last multiple of the interval.

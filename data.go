@@ -135,13 +135,15 @@ func loadData(s *Spec, progress func(string)) error {
 	cr := &countingReader{r: f}
 	br := bufio.NewReader(io.TeeReader(cr, h))
 	var in io.Reader = br
+	var gz *stickyReader
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		z, err := gzip.NewReader(br)
 		if err != nil {
 			return dataErr(0, -1, err, "gzip: %v", err)
 		}
 		defer z.Close()
-		in = z
+		gz = &stickyReader{r: z}
+		in = gz
 	}
 	base := strings.TrimSuffix(strings.ToLower(name), ".gz")
 	r := &dataReader{d: d, p: s.Problem, additive: s.Problem.Kernel.Homogeneous() && s.Problem.InDim() == 1}
@@ -171,6 +173,11 @@ func loadData(s *Spec, progress func(string)) error {
 		line := 0
 		next = func() ([]string, int, error) {
 			for sc.Scan() {
+				if gz != nil && gz.err != nil {
+					// The scanner hands out the partial line before the
+					// error, which would read as a row of too few columns.
+					return nil, 0, fmt.Errorf("gzip: %w: the compressed data ends early (is the file cut short?)", gz.err)
+				}
 				line++
 				if text := strings.TrimSpace(sc.Text()); text != "" {
 					return r.sep(text), line, nil
@@ -254,6 +261,20 @@ func loadData(s *Spec, progress func(string)) error {
 	s.Problem.Data = data
 	s.DataHeader = r.header
 	return nil
+}
+
+// stickyReader remembers the first error other than io.EOF of its reads.
+type stickyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *stickyReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF && s.err == nil {
+		s.err = err
+	}
+	return n, err
 }
 
 // countingReader counts the bytes read through it.

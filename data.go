@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -55,6 +56,10 @@ const (
 // (LoadSpecProgress).
 var DataProgressRows = 1 << 18
 
+// DataCheckRows is how many data rows pass between two checks of the
+// context (LoadSpecContext).
+const DataCheckRows = 1024
+
 // dataSeed seeds the reservoir sample and the fit/held-out split.
 const dataSeed = 1
 
@@ -104,8 +109,8 @@ type dataReader struct {
 // most MaxRows of them kept (a seeded reservoir sample beyond), split by a
 // seeded shuffle into held-out rows (a fifth, at most DataHeldRows) and
 // rows to fit. Every DataProgressRows rows it tells progress (if not nil)
-// how far it is.
-func loadData(s *Spec, progress func(string)) error {
+// how far it is; it stops with ctx's error when ctx ends.
+func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 	d := s.Data
 	name := d.File
 	if !filepath.IsAbs(name) {
@@ -227,6 +232,11 @@ func loadData(s *Spec, progress func(string)) error {
 			return dataErr(line, -1, err, "%v", err)
 		}
 		seen++
+		if seen%DataCheckRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("reading %s: %w", d.File, err)
+			}
+		}
 		if progress != nil && seen%DataProgressRows == 0 {
 			progress(fmt.Sprintf("data %s: %d rows read (%.0f%% of %d bytes), %d kept", d.File, seen,
 				100*float64(cr.n)/float64(max(1, fi.Size())), fi.Size(), min(seen, d.MaxRows)))

@@ -3,6 +3,7 @@ package featmap
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -158,6 +159,32 @@ func TestDataHeaderWarning(t *testing.T) {
 	files := map[string]string{"d.csv": "3,2e\n" + rows.String()}
 	if s := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: d.csv, header: true}"), files)); len(s.Warnings) != 0 {
 		t.Errorf("header: true: warnings %q", s.Warnings)
+	}
+}
+
+// TestDataCancel: LoadSpecContext stops reading the data file when its
+// context ends (cancelled here at the first progress message, 100 rows in:
+// the other 4 900 are not read), with an error wrapping the context's.
+func TestDataCancel(t *testing.T) {
+	defer func(n int) { DataProgressRows = n }(DataProgressRows)
+	DataProgressRows = 100
+	var sb strings.Builder
+	for i := range 5000 {
+		sb.WriteString(strconv.Itoa(i%17) + "," + strconv.Itoa(i/17%17) + "\n")
+	}
+	spec := writeSpecWith(t, chi2DataSpec("{file: d.csv}"), map[string]string{"d.csv": sb.String()})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var msgs []string
+	s, err := LoadSpecContext(ctx, spec, func(m string) {
+		msgs = append(msgs, m)
+		cancel()
+	})
+	if !errors.Is(err, context.Canceled) || s != nil {
+		t.Errorf("spec %v, err %v; want none and the context's error", s != nil, err)
+	}
+	if len(msgs) > DataCheckRows/DataProgressRows+1 {
+		t.Errorf("%d progress messages after the cancel, want at most %d: %q", len(msgs), DataCheckRows/DataProgressRows+1, msgs)
 	}
 }
 

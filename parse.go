@@ -1,6 +1,7 @@
 package featmap
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -79,6 +80,13 @@ func LoadSpec(path string) (*Spec, error) { return LoadSpecProgress(path, nil) }
 // data file reports the rows read and the share of the file behind them
 // every DataProgressRows rows. A nil progress says nothing.
 func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
+	return LoadSpecContext(context.Background(), path, progress)
+}
+
+// LoadSpecContext is LoadSpecProgress that stops reading the data file
+// when ctx ends (it checks every DataCheckRows rows), with an error that
+// wraps ctx's: Ctrl-C need not wait for the whole file.
+func LoadSpecContext(ctx context.Context, path string, progress func(string)) (*Spec, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -123,7 +131,7 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 		}
 	}
 	if s.Data != nil {
-		if err := loadData(s, progress); err != nil {
+		if err := loadData(ctx, s, progress); err != nil {
 			return nil, err
 		}
 		if err := checkDataBudget(s); err != nil {

@@ -30,7 +30,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "example: featmap compare -o report specs/compare-chi2-8bit.yaml")
 	}
-	spec, opts, code := parseCommand(fs, &c, args, stderr)
+	spec, opts, code := parseCommand(ctx, fs, &c, args, stderr)
 	if code != exitOK {
 		return code
 	}

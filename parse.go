@@ -888,6 +888,12 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 		if item && d.Kind != yaml.MappingNode {
 			return nil, p.typeErr(n, field, "a method name or a mapping with name and options")
 		}
+		if d.Kind == yaml.ScalarNode && d.ShortTag() == "!!str" && slices.Contains(names, d.Value) {
+			// method: chum, as a compare list has it.
+			e := p.typeErr(n, field, "a mapping")
+			e.Msg += fmt.Sprintf(": write %s: {name: %s} (only auto stands alone)", field, d.Value)
+			return nil, e
+		}
 		var err error
 		if m, err = p.keys(n, field); err != nil {
 			return nil, err

@@ -70,18 +70,21 @@ func checkAuto(t *testing.T, s *Spec, wantRank string) *Design {
 	return d
 }
 
-// TestAutoChi2 checks method auto on a small χ² spec without data: it
-// keeps the map with the smallest verified L∞ error on the domain, names
-// the winner and runner-up, and says why the others were skipped.
-func TestAutoChi2(t *testing.T) {
-	s := parse(t, `
+// chi2AutoSpec is method auto on a small χ² problem without data.
+const chi2AutoSpec = `
 version: 1
 name: Chi2Auto
 kernel: {type: chi2}
 domain: {integers: [0, 16]}
 target: {dim: 3}
 method: auto
-`)
+`
+
+// TestAutoChi2 checks method auto on a small χ² spec without data: it
+// keeps the map with the smallest verified L∞ error on the domain, names
+// the winner and runner-up, and says why the others were skipped.
+func TestAutoChi2(t *testing.T) {
+	s := parse(t, chi2AutoSpec)
 	d := checkAuto(t, s, "L∞ error")
 	if d.Verification.Data != nil {
 		t.Error("verified on data without a data section")
@@ -98,14 +101,7 @@ method: auto
 // whichever candidate finished first as the winner (featmap gen would
 // write it, keyed fresh).
 func TestAutoCancelled(t *testing.T) {
-	s := parse(t, `
-version: 1
-name: Chi2Auto
-kernel: {type: chi2}
-domain: {integers: [0, 16]}
-target: {dim: 3}
-method: auto
-`)
+	s := parse(t, chi2AutoSpec)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	d, err := s.Design(ctx, Settings{Progress: func(m string) {

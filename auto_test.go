@@ -2,8 +2,10 @@ package featmap
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -68,18 +70,21 @@ func checkAuto(t *testing.T, s *Spec, wantRank string) *Design {
 	return d
 }
 
-// TestAutoChi2 checks method auto on a small χ² spec without data: it
-// keeps the map with the smallest verified L∞ error on the domain, names
-// the winner and runner-up, and says why the others were skipped.
-func TestAutoChi2(t *testing.T) {
-	s := parse(t, `
+// chi2AutoSpec is method auto on a small χ² problem without data.
+const chi2AutoSpec = `
 version: 1
 name: Chi2Auto
 kernel: {type: chi2}
 domain: {integers: [0, 16]}
 target: {dim: 3}
 method: auto
-`)
+`
+
+// TestAutoChi2 checks method auto on a small χ² spec without data: it
+// keeps the map with the smallest verified L∞ error on the domain, names
+// the winner and runner-up, and says why the others were skipped.
+func TestAutoChi2(t *testing.T) {
+	s := parse(t, chi2AutoSpec)
 	d := checkAuto(t, s, "L∞ error")
 	if d.Verification.Data != nil {
 		t.Error("verified on data without a data section")
@@ -88,6 +93,24 @@ method: auto
 		if c.Method == "nystroem" && c.Skipped == "" {
 			t.Error("nystroem (which needs data) was not skipped without data")
 		}
+	}
+}
+
+// TestAutoCancelled: method auto whose context ends while its candidates
+// run fails with the context's error; it does not return the map of
+// whichever candidate finished first as the winner (featmap gen would
+// write it, keyed fresh).
+func TestAutoCancelled(t *testing.T) {
+	s := parse(t, chi2AutoSpec)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	d, err := s.Design(ctx, Settings{Progress: func(m string) {
+		if strings.HasPrefix(m, "[1/") {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || d != nil {
+		t.Fatalf("design %v, err %v; want no design and the context's error", d != nil, err)
 	}
 }
 

@@ -55,8 +55,9 @@ type CompareCell struct {
 // and dimension, so the result does not depend on scheduling (a chum
 // design of one dimension continues from the one below it, which the
 // method remembers: its cells share the work). A design that fails records
-// its error in its cell; RunComparison fails only when no cell holds a map
-// (it still returns the Comparison then, for the cells' errors).
+// its error in its cell; RunComparison fails only when no cell holds a map,
+// or with the context's error when ctx ends before every design has (it
+// still returns the Comparison then, for the cells' errors).
 // set.Progress, if set, is called from one goroutine at a time.
 func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, error) {
 	if s.Compare == nil {
@@ -133,9 +134,13 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 				done++
 				n := done
 				mu.Unlock()
-				if err != nil {
+				switch {
+				case err != nil && ctx.Err() != nil:
+					// Stopped by the context: RunComparison fails with its
+					// error; a line per stopped cell would only repeat it.
+				case err != nil:
 					say(fmt.Sprintf("[%d/%d] %s failed: %v", n, len(jobs), name, err))
-				} else {
+				default:
 					say(fmt.Sprintf("[%d/%d] %s: L∞ %.4g in %.2f s", n, len(jobs), name, d.Verification.Reported.LInf, d.Seconds))
 				}
 			}
@@ -147,6 +152,11 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 	close(next)
 	wg.Wait()
 	c.Seconds = time.Since(start).Seconds()
+	if err := ctx.Err(); err != nil {
+		// Cells may have failed for the context alone: a report of them,
+		// or auto's pick among the survivors, would be wrong.
+		return c, fmt.Errorf("featmap: the comparison was stopped: %w", err)
+	}
 	return c, c.check()
 }
 

@@ -149,6 +149,35 @@ compare:
 	}
 }
 
+// TestRunComparisonCancelled: a comparison whose context ends while it
+// runs is an error wrapping the context's, even when some cells were made
+// before: featmap compare must not write a report of "failed" cells over a
+// previous one, nor method auto keep the first map that happened to finish.
+// The context is cancelled when the first cell completes.
+func TestRunComparisonCancelled(t *testing.T) {
+	s := parseCompare(t, smallCompare)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var msgs []string
+	c, err := s.RunComparison(ctx, Settings{Progress: func(m string) {
+		msgs = append(msgs, m)
+		if strings.HasPrefix(m, "[1/") {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want the context's error", err)
+	}
+	if c == nil || c.Cells[0][0].Design == nil && c.Cells[0][0].Err == nil && c.Cells[0][0].NA == "" {
+		t.Error("the cells are not returned with the error")
+	}
+	for _, m := range msgs {
+		if strings.Contains(m, "context canceled") {
+			t.Errorf("progress reports a cell the cancellation stopped: %q", m)
+		}
+	}
+}
+
 // TestReportInput: the report's input carries every cell with its map,
 // reason or error, the labels, and numbers equal to the designs' JSON.
 func TestReportInput(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -55,6 +56,10 @@ const (
 // (LoadSpecProgress).
 var DataProgressRows = 1 << 18
 
+// DataCheckRows is how many data rows pass between two checks of the
+// context (LoadSpecContext).
+const DataCheckRows = 1024
+
 // dataSeed seeds the reservoir sample and the fit/held-out split.
 const dataSeed = 1
 
@@ -94,6 +99,9 @@ type dataReader struct {
 	last     int
 	header   bool
 	additive bool
+	// warn, if set, is a warning about the first line (its file and line
+	// are the caller's to add).
+	warn *DataError
 }
 
 // loadData reads the spec's data file into s.Problem.Data: every row
@@ -101,8 +109,8 @@ type dataReader struct {
 // most MaxRows of them kept (a seeded reservoir sample beyond), split by a
 // seeded shuffle into held-out rows (a fifth, at most DataHeldRows) and
 // rows to fit. Every DataProgressRows rows it tells progress (if not nil)
-// how far it is.
-func loadData(s *Spec, progress func(string)) error {
+// how far it is; it stops with ctx's error when ctx ends.
+func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 	d := s.Data
 	name := d.File
 	if !filepath.IsAbs(name) {
@@ -132,13 +140,15 @@ func loadData(s *Spec, progress func(string)) error {
 	cr := &countingReader{r: f}
 	br := bufio.NewReader(io.TeeReader(cr, h))
 	var in io.Reader = br
+	var gz *stickyReader
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		z, err := gzip.NewReader(br)
 		if err != nil {
 			return dataErr(0, -1, err, "gzip: %v", err)
 		}
 		defer z.Close()
-		in = z
+		gz = &stickyReader{r: z}
+		in = gz
 	}
 	base := strings.TrimSuffix(strings.ToLower(name), ".gz")
 	r := &dataReader{d: d, p: s.Problem, additive: s.Problem.Kernel.Homogeneous() && s.Problem.InDim() == 1}
@@ -168,6 +178,11 @@ func loadData(s *Spec, progress func(string)) error {
 		line := 0
 		next = func() ([]string, int, error) {
 			for sc.Scan() {
+				if gz != nil && gz.err != nil {
+					// The scanner hands out the partial line before the
+					// error, which would read as a row of too few columns.
+					return nil, 0, fmt.Errorf("gzip: %w: the compressed data ends early (is the file cut short?)", gz.err)
+				}
 				line++
 				if text := strings.TrimSpace(sc.Text()); text != "" {
 					return r.sep(text), line, nil
@@ -199,6 +214,10 @@ func loadData(s *Spec, progress func(string)) error {
 			if err := r.start(fields); err != nil {
 				return dataErr(line, -1, nil, "%v", err)
 			}
+			if r.warn != nil {
+				r.warn.File, r.warn.Line = name, line
+				s.Warnings = append(s.Warnings, r.warn.Error())
+			}
 			if r.header {
 				continue
 			}
@@ -213,6 +232,11 @@ func loadData(s *Spec, progress func(string)) error {
 			return dataErr(line, -1, err, "%v", err)
 		}
 		seen++
+		if seen%DataCheckRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("reading %s: %w", d.File, err)
+			}
+		}
 		if progress != nil && seen%DataProgressRows == 0 {
 			progress(fmt.Sprintf("data %s: %d rows read (%.0f%% of %d bytes), %d kept", d.File, seen,
 				100*float64(cr.n)/float64(max(1, fi.Size())), fi.Size(), min(seen, d.MaxRows)))
@@ -247,6 +271,20 @@ func loadData(s *Spec, progress func(string)) error {
 	s.Problem.Data = data
 	s.DataHeader = r.header
 	return nil
+}
+
+// stickyReader remembers the first error other than io.EOF of its reads.
+type stickyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *stickyReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF && s.err == nil {
+		s.err = err
+	}
+	return n, err
 }
 
 // countingReader counts the bytes read through it.
@@ -300,11 +338,21 @@ func (r *dataReader) start(fields []string) error {
 		r.header = *d.Header
 		return nil
 	}
-	for _, f := range fields {
+	bad, numbers := -1, 0
+	for i, f := range fields {
 		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err != nil {
-			r.header = true
-			break
+			if !r.header {
+				bad, r.header = i, true
+			}
+		} else {
+			numbers++
 		}
+	}
+	if r.header && numbers > 0 {
+		// A header of names has no numbers; this may be a data row with a
+		// typo, which would be dropped without a word.
+		r.warn = &DataError{Column: bad, Msg: fmt.Sprintf("%q is not a number, so the line is taken as a header and skipped, though %d of its %d fields are numbers "+
+			"(data.header: false reads it as data, true as a header without this warning)", strings.TrimSpace(fields[bad]), numbers, len(fields))}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package featmap
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -132,6 +133,61 @@ func TestDataRows(t *testing.T) {
 	}
 }
 
+// TestDataHeaderWarning: a first line taken as a header although some of
+// its fields are numbers (a data row with a typo, "1,2e,0") is said in a
+// warning naming the file, line and column; a header of names is not.
+func TestDataHeaderWarning(t *testing.T) {
+	var rows strings.Builder
+	for i := range 20 {
+		rows.WriteString(strconv.Itoa(i%17) + "," + strconv.Itoa(i/17) + "\n")
+	}
+	for _, c := range []struct {
+		first string
+		warn  bool
+	}{{"3,2e\n", true}, {"x,y\n", false}} {
+		files := map[string]string{"d.csv": c.first + rows.String()}
+		s := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: d.csv}"), files))
+		if !s.DataHeader || s.Problem.Data.Rows != 20 {
+			t.Fatalf("first line %q: header %v, %d rows; want a header and 20 rows", c.first, s.DataHeader, s.Problem.Data.Rows)
+		}
+		got := strings.Join(s.Warnings, "\n")
+		if c.warn != strings.Contains(got, `d.csv:1: column 1: "2e" is not a number, so the line is taken as a header`) || !c.warn && got != "" {
+			t.Errorf("first line %q: warnings %q", c.first, got)
+		}
+	}
+	// Told it is a header: no warning.
+	files := map[string]string{"d.csv": "3,2e\n" + rows.String()}
+	if s := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: d.csv, header: true}"), files)); len(s.Warnings) != 0 {
+		t.Errorf("header: true: warnings %q", s.Warnings)
+	}
+}
+
+// TestDataCancel: LoadSpecContext stops reading the data file when its
+// context ends (cancelled here at the first progress message, 100 rows in:
+// the other 4 900 are not read), with an error wrapping the context's.
+func TestDataCancel(t *testing.T) {
+	defer func(n int) { DataProgressRows = n }(DataProgressRows)
+	DataProgressRows = 100
+	var sb strings.Builder
+	for i := range 5000 {
+		sb.WriteString(strconv.Itoa(i%17) + "," + strconv.Itoa(i/17%17) + "\n")
+	}
+	spec := writeSpecWith(t, chi2DataSpec("{file: d.csv}"), map[string]string{"d.csv": sb.String()})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var msgs []string
+	s, err := LoadSpecContext(ctx, spec, func(m string) {
+		msgs = append(msgs, m)
+		cancel()
+	})
+	if !errors.Is(err, context.Canceled) || s != nil {
+		t.Errorf("spec %v, err %v; want none and the context's error", s != nil, err)
+	}
+	if len(msgs) > DataCheckRows/DataProgressRows+1 {
+		t.Errorf("%d progress messages after the cancel, want at most %d: %q", len(msgs), DataCheckRows/DataProgressRows+1, msgs)
+	}
+}
+
 // TestDataProgress: a long read reports every DataProgressRows rows how
 // many rows it has read, how much of the file that is and how many it
 // keeps; the last message is at the last multiple of the interval.
@@ -203,6 +259,24 @@ func TestDataErrors(t *testing.T) {
 			}
 		})
 	}
+	// A .gz file cut short: its last, partial line is not taken for a
+	// short row ("47 columns, but the first row has 65" on a cut digits
+	// file); the error says the compressed data ends early.
+	t.Run("gzip cut short", func(t *testing.T) {
+		var plain strings.Builder
+		for i := range 2000 {
+			plain.WriteString(strconv.Itoa(i%17) + "," + strconv.Itoa(i*7%17) + "\n")
+		}
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write([]byte(plain.String()))
+		zw.Close()
+		cut := gz.String()[:gz.Len()*2/3]
+		_, err := LoadSpec(writeSpecWith(t, chi2DataSpec("{file: d.csv.gz}"), map[string]string{"d.csv.gz": cut}))
+		if err == nil || !strings.Contains(err.Error(), "d.csv.gz: gzip: unexpected EOF: the compressed data ends early") {
+			t.Errorf("error %v, want the file's gzip error", err)
+		}
+	})
 	t.Run("fifo and device", func(t *testing.T) {
 		dir := t.TempDir()
 		fifo := filepath.Join(dir, "fifo.csv")

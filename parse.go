@@ -1,6 +1,7 @@
 package featmap
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -79,6 +80,13 @@ func LoadSpec(path string) (*Spec, error) { return LoadSpecProgress(path, nil) }
 // data file reports the rows read and the share of the file behind them
 // every DataProgressRows rows. A nil progress says nothing.
 func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
+	return LoadSpecContext(context.Background(), path, progress)
+}
+
+// LoadSpecContext is LoadSpecProgress that stops reading the data file
+// when ctx ends (it checks every DataCheckRows rows), with an error that
+// wraps ctx's: Ctrl-C need not wait for the whole file.
+func LoadSpecContext(ctx context.Context, path string, progress func(string)) (*Spec, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -123,7 +131,7 @@ func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 		}
 	}
 	if s.Data != nil {
-		if err := loadData(s, progress); err != nil {
+		if err := loadData(ctx, s, progress); err != nil {
 			return nil, err
 		}
 		if err := checkDataBudget(s); err != nil {
@@ -879,6 +887,12 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 	if d := deref(n); !bare(d) {
 		if item && d.Kind != yaml.MappingNode {
 			return nil, p.typeErr(n, field, "a method name or a mapping with name and options")
+		}
+		if d.Kind == yaml.ScalarNode && d.ShortTag() == "!!str" && slices.Contains(names, d.Value) {
+			// method: chum, as a compare list has it.
+			e := p.typeErr(n, field, "a mapping")
+			e.Msg += fmt.Sprintf(": write %s: {name: %s} (only auto stands alone)", field, d.Value)
+			return nil, e
 		}
 		var err error
 		if m, err = p.keys(n, field); err != nil {

@@ -547,6 +547,7 @@ var malformed = []struct {
 	{"version as a string", with(1, `version: "1"`), `x.yaml:1: version: must be an integer, not the string "1"`},
 	{"name as a number", with(2, "name: 7"), "x.yaml:2: name: must be a string, not the integer 7"},
 	{"kernel as a string", with(3, "kernel: chi2"), `x.yaml:3: kernel: must be a mapping, not the string "chi2"`},
+	{"method as a name", with(6, "method: chum"), `x.yaml:6: method: must be a mapping, not the string "chum": write method: {name: chum} (only auto stands alone)`},
 	{"kernel type as a list", with(3, "kernel: {type: [chi2]}"), "x.yaml:3: kernel.type: must be one of chi2, intersection, js, hellinger, rbf, skewed-chi2, skewed-intersection, exp-chi2, not a list"},
 	{"gamma as a string", with(3, "kernel: {type: chi2, gamma: one}"), `x.yaml:3: kernel.gamma: must be a number, not the string "one"`},
 	{"gamma as a quoted number", with(3, `kernel: {type: chi2, gamma: "1"}`), `x.yaml:3: kernel.gamma: must be a number, not the string "1"`},

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/internal/atomicfile"
 	"github.com/featmap/featmap/report"
 )
 
@@ -28,7 +30,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "example: featmap compare -o report specs/compare-chi2-8bit.yaml")
 	}
-	spec, opts, code := parseCommand(fs, &c, args, stderr)
+	spec, opts, code := parseCommand(ctx, fs, &c, args, stderr)
 	if code != exitOK {
 		return code
 	}
@@ -39,6 +41,12 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	dir := *out
 	if dir == "" {
 		dir = "report-" + spec.Name
+	}
+	// Checked before the designs, which may take minutes: a DIR that
+	// cannot be a directory would fail only when the report is written.
+	if err := checkReportDir(dir); err != nil {
+		fmt.Fprintf(stderr, "featmap compare: -o %s: %v\n", dir, err)
+		return exitUsage
 	}
 	cmp, err := spec.RunComparison(ctx, opts)
 	if err != nil {
@@ -60,6 +68,26 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "featmap: %d of the comparison's designs failed (their errors are in the report)\n", n)
 	}
 	return exitOK
+}
+
+// checkReportDir returns why dir cannot hold a report: it exists and is
+// not a directory, or the nearest of its parents that exists is not one
+// (report.Write creates the missing ones). Other failures are left to the
+// writing.
+func checkReportDir(dir string) error {
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && fi.IsDir():
+			return nil
+		case err == nil && p == filepath.Clean(dir):
+			return fmt.Errorf("not a directory (%s)", atomicfile.Kind(fi.Mode()))
+		case err == nil:
+			return fmt.Errorf("%s is not a directory (%s)", p, atomicfile.Kind(fi.Mode()))
+		case filepath.Dir(p) == p:
+			return nil
+		}
+	}
 }
 
 // compareCommand returns the command line that regenerates a report, as

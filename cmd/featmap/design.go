@@ -25,7 +25,7 @@ func cmdDesign(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "example: featmap design specs/table1-chi2-7d.yaml")
 	}
-	spec, opts, code := parseCommand(fs, &c, args, stderr)
+	spec, opts, code := parseCommand(ctx, fs, &c, args, stderr)
 	if code != exitOK {
 		return code
 	}

@@ -47,7 +47,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "example: featmap gen -o chi2_gen.go -pkg hist specs/table1-chi2-7d.yaml")
 		fmt.Fprintln(stderr, "         featmap gen -check -o chi2_gen.go -pkg hist specs/table1-chi2-7d.yaml")
 	}
-	spec, opts, code := parseCommand(fs, &c, args, stderr)
+	spec, opts, code := parseCommand(ctx, fs, &c, args, stderr)
 	if code != exitOK {
 		return code
 	}

@@ -1,12 +1,14 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
+	"context"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/featmap/featmap"
+	"github.com/featmap/featmap/codegen"
 	"github.com/featmap/featmap/design/fmap"
 	"github.com/featmap/featmap/internal/schemacheck"
 )
@@ -45,8 +47,8 @@ func TestInit(t *testing.T) {
 				t.Errorf("init %s with tables: small: %v", k, err)
 			}
 		}
-		if testing.Short() && k != fmap.Hellinger {
-			continue
+		if testing.Short() && k != fmap.Hellinger || !testing.Short() && pieces {
+			continue // the full run designs the pieces' starters in initSizes
 		}
 		code, dout, errOut := runCLI("design", writeSpec(t, out))
 		if code != exitOK || !strings.Contains(dout, "verified") {
@@ -65,28 +67,57 @@ func TestInit(t *testing.T) {
 	}
 }
 
-// initSizes: gen of the chi2 starter with tables small writes a file at
-// most 28 KB and with fast one of at least 150 KB, as the starter's
-// comment says.
+// initSizes: the emitted file of every starter with an emit section is
+// as large as the starter's comment says (starterEmit: fast's and small's
+// range in KB, compact's in % of fast, each bound taken as what rounds to
+// it). One design per starter, emitted three ways as gen does.
 func initSizes(t *testing.T) {
 	t.Helper()
-	_, out, _ := runCLI("init", fmap.Chi2)
-	for _, c := range []struct {
-		tables string
-		lo, hi int
-	}{{"fast", 150_000, 420_000}, {"small", 0, 28_000}} {
-		spec := writeSpec(t, strings.Replace(out, "tables: fast", "tables: "+c.tables, 1))
-		dst := filepath.Join(t.TempDir(), "chi2.go")
-		if code, _, errOut := runCLI("gen", "-o", dst, "-pkg", "maps", spec); code != exitOK {
-			t.Fatalf("gen of init chi2 (tables %s): exit %d: %s", c.tables, code, errOut)
+	// The bounds the starter states: fast's range in KB, compact's in % of
+	// fast, small's in KB.
+	m := regexp.MustCompile(`a large file: (\d+)–(\d+) KB.*\n.*compact \((\d+)–(\d+) % of that\) or small \((\d+)–(\d+) KB`).FindStringSubmatch(starterEmit)
+	if m == nil {
+		t.Fatalf("the starter's emit comment states no sizes: %q", starterEmit)
+	}
+	kb := make([]int, 6)
+	for i := range kb {
+		kb[i], _ = strconv.Atoi(m[i+1])
+	}
+	for _, k := range []string{fmap.Chi2, fmap.Intersection, fmap.JS, fmap.RBF} {
+		_, out, _ := runCLI("init", k)
+		if !strings.Contains(out, starterEmit) {
+			t.Fatalf("init %s lacks the emit section", k)
 		}
-		fi, err := os.Stat(dst)
+		spec, err := featmap.ParseSpec("init.yaml", []byte(out))
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("init chi2, tables %s: %d bytes", c.tables, fi.Size())
-		if n := int(fi.Size()); n < c.lo || n > c.hi {
-			t.Errorf("init chi2, tables %s: %d bytes, not in [%d, %d] as the starter says", c.tables, n, c.lo, c.hi)
+		d, err := spec.Design(context.Background(), featmap.Settings{})
+		if err != nil {
+			t.Fatalf("init %s: %v", k, err)
+		}
+		size := map[string]int{}
+		for _, name := range codegen.TablesNames {
+			tables, _ := codegen.TablesNamed(name)
+			files, err := codegen.GenerateFiles(d.Verified(), codegen.Info{
+				Name: spec.Name, Package: "maps", Version: featmap.Version,
+				SpecPath: spec.Path, SpecHash: "sha256:" + spec.Hash, Spec: strings.Join(spec.Describe(), "\n"),
+				File: "m.go", Key: "sha256:" + strings.Repeat("0", 64), Tables: tables,
+			})
+			if err != nil || len(files) != 1 {
+				t.Fatalf("init %s, tables %s: %d files, %v", k, name, len(files), err)
+			}
+			size[name] = len(files[0].Data)
+		}
+		t.Logf("init %s: fast %d, compact %d, small %d bytes", k, size["fast"], size["compact"], size["small"])
+		if n := size["fast"]; n < kb[0]*1000-500 || n >= kb[1]*1000+500 {
+			t.Errorf("init %s, tables fast: %d bytes, not %d–%d KB as the starter says", k, n, kb[0], kb[1])
+		}
+		if r := 100 * float64(size["compact"]) / float64(size["fast"]); r < float64(kb[2])-0.5 || r >= float64(kb[3])+0.5 {
+			t.Errorf("init %s, tables compact: %.1f %% of fast, not %d–%d %% as the starter says", k, r, kb[2], kb[3])
+		}
+		if n := size["small"]; n < kb[4]*1000-500 || n >= kb[5]*1000+500 {
+			t.Errorf("init %s, tables small: %d bytes, not %d–%d KB as the starter says", k, n, kb[4], kb[5])
 		}
 	}
 }

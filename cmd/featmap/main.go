@@ -131,6 +131,10 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 				// featmap help design: the command's own help.
 				return cmd(ctx, []string{"-h"}, stdout, stdout)
 			}
+			if args[1] != "version" {
+				fmt.Fprintf(stderr, "featmap: no help for unknown command %q\n\n%s", args[1], usage)
+				return exitUsage
+			}
 		}
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -148,9 +152,10 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.solver, "solver", solver.DefaultName, "LP backend: "+strings.Join(solver.Names(), ", ")+` ("clp" needs -tags clp)`)
 }
 
-// parse parses the flags and the single spec argument, and loads the spec.
+// parseCommand parses the flags and the single spec argument, and loads
+// the spec (a data file's read stops when ctx ends).
 // It returns a nonzero exit code on failure (having printed why).
-func parseCommand(fs *flag.FlagSet, c *commonFlags, args []string, stderr io.Writer) (*featmap.Spec, featmap.Settings, int) {
+func parseCommand(ctx context.Context, fs *flag.FlagSet, c *commonFlags, args []string, stderr io.Writer) (*featmap.Spec, featmap.Settings, int) {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -187,8 +192,12 @@ func parseCommand(fs *flag.FlagSet, c *commonFlags, args []string, stderr io.Wri
 		return nil, featmap.Settings{}, exitUsage
 	}
 	prog := progress(stderr)
-	spec, err := featmap.LoadSpecProgress(fs.Arg(0), prog)
-	if err != nil {
+	spec, err := featmap.LoadSpecContext(ctx, fs.Arg(0), prog)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		// Ctrl-C while the data file was read: stopped, as a design is.
+		return nil, featmap.Settings{}, failed(stderr, fs.Arg(0), err)
+	case err != nil:
 		fmt.Fprintln(stderr, err)
 		return nil, featmap.Settings{}, exitUsage
 	}

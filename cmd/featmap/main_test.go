@@ -115,6 +115,13 @@ func TestDesignHuman(t *testing.T) {
 func TestExitCodes(t *testing.T) {
 	bad := writeSpec(t, "version: 1\nname: X\nkernel: {type: chi2}\ndomain: {interval: [1, 0.5]}\ntarget: {dim: 5}\nmethod: {name: chum}\n")
 	unreachable := writeSpec(t, strings.Replace(vzSpec, "target: {dim: 5}", "target: {max_error: 1e-12, max_dim: 3}", 1))
+	// compare -o onto a file, or under one, is refused before any design
+	// (it failed with exit 1 once every design had run).
+	cmp := writeSpec(t, compareSpec)
+	file := filepath.Join(t.TempDir(), "report")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		code int
@@ -122,12 +129,15 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{nil, exitUsage, "Usage"},
 		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
+		{[]string{"help", "frobnicate"}, exitUsage, `unknown command "frobnicate"`},
 		{[]string{"design"}, exitUsage, "want exactly one spec file"},
 		{[]string{"design", "-nosuchflag", bad}, exitUsage, "flag provided but not defined"},
 		{[]string{"design", "does-not-exist.yaml"}, exitUsage, "does-not-exist.yaml: no such file or directory\n"},
 		{[]string{"design", bad}, exitUsage, ":4: domain.interval: lo must be < hi"},
 		{[]string{"design", "-solver", "simplex9", bad}, exitUsage, `unknown backend "simplex9"`},
 		{[]string{"design", unreachable}, exitFailed, "unreachable"},
+		{[]string{"compare", "-o", file, cmp}, exitUsage, "-o " + file + ": not a directory (a regular file)"},
+		{[]string{"compare", "-o", filepath.Join(file, "sub"), cmp}, exitUsage, file + " is not a directory (a regular file)"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(c.args...)

@@ -2,6 +2,7 @@ package multidim
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -370,5 +371,27 @@ func BenchmarkGroupLassoDigits(b *testing.B) {
 		}
 		b.Logf("λ %.4g (λ_max %.4g), %d path steps, %d iterations, KKT %.2g, relaxed validation %.4g, refit accuracy %.4f on %d rows, shares %.3f",
 			res.Lambda, res.LambdaMax, len(res.Path), res.TotalIterations, res.KKT, res.RelaxedValidation, float64(right)/float64(len(val)), len(val), res.KernelShares)
+	}
+}
+
+// TestGroupLassoCancelSolve: a context cancelled while the proximal
+// solver runs stops it: GroupLasso returns the context's error soon after
+// the cancel, not after MaxIterations iterations of D² work (here 2 kernels
+// of 1024 features, a λ far below λ_max and a tolerance no iteration
+// reaches: about 10 s of solving otherwise).
+func TestGroupLassoCancelSolve(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a D = 2048 problem")
+	}
+	xs, ys := glData(60, 2, 2, []int{0}, 5)
+	opts := glOptions(2, 2, 1024)
+	opts.Lambda, opts.Tol, opts.MaxIterations = 1e-9, 1e-300, 3000
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := GroupLasso(ctx, xs, ys, opts)
+	if took := time.Since(start); !errors.Is(err, context.Canceled) || took > 3*time.Second {
+		t.Errorf("GroupLasso cancelled after 0.3 s: %v after %v, want context.Canceled within 3 s", err, took)
 	}
 }

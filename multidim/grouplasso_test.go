@@ -395,3 +395,23 @@ func TestGroupLassoCancelSolve(t *testing.T) {
 		t.Errorf("GroupLasso cancelled after 0.3 s: %v after %v, want context.Canceled within 3 s", err, took)
 	}
 }
+
+// TestGroupLassoCancelFrequencies: a context cancelled while a kernel's
+// orthogonal frequencies are drawn (one rbf kernel on 2048 columns, 2048
+// frequencies: MaxOrthogonalWork, about 10 s) stops the drawing: GroupLasso
+// returns the context's error soon after the cancel.
+func TestGroupLassoCancelFrequencies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2³³ multiply-adds if the cancel is missed")
+	}
+	xs, ys := glData(8, 1, 2048, []int{0}, 5)
+	opts := glOptions(1, 2048, 4096)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := GroupLasso(ctx, xs, ys, opts)
+	if took := time.Since(start); !errors.Is(err, context.Canceled) || took > 2*time.Second {
+		t.Errorf("GroupLasso cancelled after 0.2 s: %v after %v, want context.Canceled within 2 s", err, took)
+	}
+}

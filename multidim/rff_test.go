@@ -2,11 +2,13 @@ package multidim
 
 import (
 	"context"
+	"errors"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	digitsdata "github.com/featmap/featmap/internal/digits"
 
@@ -179,5 +181,26 @@ func TestExpChi2InnerOnce(t *testing.T) {
 	}
 	if !reflect.DeepEqual(again.Map, fresh.Map) {
 		t.Error("the D = 128 map after a D = 64 design differs from a fresh rff's")
+	}
+}
+
+// TestRFFCancelOrthogonal: a context cancelled while orthogonal sampling
+// runs its Gram–Schmidt (2048 frequencies of 2048 inputs: MaxOrthogonalWork,
+// about 10 s on one core) stops it: Design returns the context's error soon
+// after the cancel, not a map once the work is done.
+func TestRFFCancelOrthogonal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2³³ multiply-adds if the cancel is missed")
+	}
+	const n = 2048
+	p := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: slices.Repeat([]float64{1}, n)},
+		Domain: fmap.Domain{Lo: make([]float64, n), Hi: slices.Repeat([]float64{1.0}, n)}, Measure: fmap.Absolute, Norm: fmap.LInf}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := (&RFF{Opts: RFFOptions{Sampling: SamplingOrthogonal}}).Design(ctx, p, 2*n, design.Settings{})
+	if took := time.Since(start); !errors.Is(err, context.Canceled) || took > 2*time.Second {
+		t.Errorf("rff cancelled after 0.2 s: %v after %v, want context.Canceled within 2 s", err, took)
 	}
 }

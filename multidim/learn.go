@@ -499,8 +499,12 @@ func (l *learner) scratch(rows int) *scratch {
 }
 
 // each calls fn on the rows idx a chunk at a time, with the chunk's
-// features and targets filled in.
+// features and targets filled in; on no rows, never (a part of a split
+// into fitParts may have none).
 func (l *learner) each(idx []int, w []float64, fn func(s *scratch)) error {
+	if len(idx) == 0 {
+		return l.ctx.Err()
+	}
 	full := l.scratch(min(l.chunk, len(idx)))
 	for lo := 0; lo < len(idx); lo += l.chunk {
 		if err := l.ctx.Err(); err != nil {

@@ -2,9 +2,11 @@ package multidim
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/featmap/featmap/design/fmap"
 )
@@ -77,5 +79,24 @@ func TestLearnRidgeAuto(t *testing.T) {
 		if res.ValidationAfter > fr.ValidationAfter*(1+1e-6) {
 			t.Errorf("ridge auto's validation error %v above fixed λ = %g's %v", res.ValidationAfter, fixed, fr.ValidationAfter)
 		}
+	}
+}
+
+// TestRidgeAutoCancel: a context cancelled while ridge auto tries its
+// grid (one D³/3 Cholesky factorisation per λ, 15 of them: seconds at
+// D = 1536) stops the search at the next λ: LearnSigma returns the
+// context's error soon after the cancel.
+func TestRidgeAutoCancel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("15 factorisations of 1536 × 1536 if the cancel is missed")
+	}
+	xs, ys := toyData(40, 2, 0, 1, 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := LearnSigma(ctx, xs, ys, LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, Dim: 1536, RidgeAuto: true})
+	if took := time.Since(start); !errors.Is(err, context.Canceled) || took > 3*time.Second {
+		t.Errorf("ridge auto cancelled after 0.3 s: %v after %v, want context.Canceled within 3 s", err, took)
 	}
 }

@@ -195,12 +195,22 @@ func TestRFFCancelOrthogonal(t *testing.T) {
 	const n = 2048
 	p := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: slices.Repeat([]float64{1}, n)},
 		Domain: fmap.Domain{Lo: make([]float64, n), Hi: slices.Repeat([]float64{1.0}, n)}, Measure: fmap.Absolute, Norm: fmap.LInf}
+	cancelledSoon(t, "rff", 200*time.Millisecond, 2*time.Second, func(ctx context.Context) error {
+		_, err := (&RFF{Opts: RFFOptions{Sampling: SamplingOrthogonal}}).Design(ctx, p, 2*n, design.Settings{})
+		return err
+	})
+}
+
+// cancelledSoon runs run with a context cancelled after the given time and
+// fails t unless run returns context.Canceled within the time allowed.
+func cancelledSoon(t *testing.T, what string, after, within time.Duration, run func(ctx context.Context) error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	time.AfterFunc(200*time.Millisecond, cancel)
+	time.AfterFunc(after, cancel)
 	start := time.Now()
-	_, err := (&RFF{Opts: RFFOptions{Sampling: SamplingOrthogonal}}).Design(ctx, p, 2*n, design.Settings{})
-	if took := time.Since(start); !errors.Is(err, context.Canceled) || took > 2*time.Second {
-		t.Errorf("rff cancelled after 0.2 s: %v after %v, want context.Canceled within 2 s", err, took)
+	err := run(ctx)
+	if took := time.Since(start); !errors.Is(err, context.Canceled) || took > within {
+		t.Errorf("%s cancelled after %v: %v after %v, want context.Canceled within %v", what, after, err, took, within)
 	}
 }

@@ -184,7 +184,13 @@ func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 					return nil, 0, fmt.Errorf("gzip: %w: the compressed data ends early (is the file cut short?)", gz.err)
 				}
 				line++
-				if text := strings.TrimSpace(sc.Text()); text != "" {
+				text := sc.Text()
+				if line == 1 {
+					// A UTF-8 byte order mark is no part of the first
+					// field (else a first row of numbers reads as a header).
+					text = strings.TrimPrefix(text, "\ufeff")
+				}
+				if text = strings.TrimSpace(text); text != "" {
 					return r.sep(text), line, nil
 				}
 			}

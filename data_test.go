@@ -624,3 +624,20 @@ data: {file: digits.csv.gz, columns: [0, 63], label_column: 64}
 		t.Errorf("domain error on %q, want the rows of equal coordinates", v.Reported.On)
 	}
 }
+
+// TestDataBOM: a UTF-8 byte order mark before the first line (as
+// spreadsheet programs write "CSV UTF-8") is not part of the first field:
+// a file of numbers with one has no header and keeps its first row (no
+// warning), and one with a header still has it.
+func TestDataBOM(t *testing.T) {
+	var sb strings.Builder
+	for i := range 300 {
+		sb.WriteString(strings.Join([]string{strconv.Itoa(i % 17), strconv.Itoa(i / 17 % 17), strconv.Itoa(i % 3)}, ",") + "\n")
+	}
+	for name, body := range map[string]string{"numbers": "\ufeff" + sb.String(), "header": "\ufeffa,b,c\n" + sb.String()} {
+		s := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: d.csv, label_column: 2}"), map[string]string{"d.csv": body}))
+		if d := s.Problem.Data; d.Rows != 300 || s.DataHeader != (name == "header") || len(s.Warnings) > 0 {
+			t.Errorf("%s: %d rows, header %v, warnings %q; want 300 rows, header %v, no warning", name, d.Rows, s.DataHeader, s.Warnings, name == "header")
+		}
+	}
+}

@@ -235,7 +235,10 @@ func GroupLasso(ctx context.Context, rows [][]float64, labels []float64, opts Gr
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		it, kkt := p.solve(w, lam)
+		it, kkt, err := p.solve(ctx, w, lam)
+		if err != nil {
+			return res, err
+		}
 		res.TotalIterations += it
 		norms := p.norms(w)
 		nz := 0
@@ -397,12 +400,11 @@ func newGLProblem(ctx context.Context, rows [][]float64, labels []float64, o Gro
 				return nil, fmt.Errorf("multidim: group lasso: kernel %d (exp-chi2, columns [%d, %d]): %w", g, a, b, err)
 			}
 		}
-		l, err := newLearner(sub, labels, LearnOptions{Kernel: kern, Dim: o.DimPerKernel, Validation: o.Validation,
+		l, err := newLearnerContext(ctx, sub, labels, LearnOptions{Kernel: kern, Dim: o.DimPerKernel, Validation: o.Validation,
 			Sampling: o.Sampling, Features: o.Features, Seed: seed + int64(g), Classes: o.Classes, Chunk: o.Chunk}, train, val)
 		if err != nil {
 			return nil, fmt.Errorf("multidim: group lasso: kernel %d (%s, columns [%d, %d]): %w", g, kg.Kernel.Type, a, b, err)
 		}
-		l.ctx = ctx
 		if g == 0 {
 			train, val = l.train, l.val
 		}
@@ -444,7 +446,9 @@ func newGLProblem(ctx context.Context, rows [][]float64, labels []float64, o Gro
 	for _, gr := range p.groups {
 		p.lambdaMax = math.Max(p.lambdaMax, mat.Norm(p.b.Slice(gr[0], gr[1], 0, p.k), 2))
 	}
-	p.powerEigen = powerIteration(p.a, seed)
+	if p.powerEigen, err = powerIteration(ctx, p.a, seed); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -497,8 +501,10 @@ func accumulate(ctx context.Context, ls []*learner, idx []int) (*mat.Dense, *mat
 
 // powerIteration estimates the largest eigenvalue of the symmetric PSD a
 // by the Rayleigh quotient of a seeded power iteration (at most 500 steps,
-// until it changes by less than 1e-10 relative).
-func powerIteration(a *mat.Dense, seed int64) float64 {
+// until it changes by less than 1e-10 relative). It looks at ctx before
+// every step (each d² multiply-adds: seconds in all at d = 4096) and
+// returns its error once it is done.
+func powerIteration(ctx context.Context, a *mat.Dense, seed int64) (float64, error) {
 	n, _ := a.Dims()
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x706f776572)) // "power"
 	v := mat.NewVecDense(n, nil)
@@ -508,16 +514,19 @@ func powerIteration(a *mat.Dense, seed int64) float64 {
 	var av mat.VecDense
 	rho := 0.0
 	for range 500 {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		v.ScaleVec(1/mat.Norm(v, 2), v)
 		av.MulVec(a, v)
 		r := mat.Dot(v, &av)
 		v.CopyVec(&av)
 		if math.Abs(r-rho) <= 1e-10*math.Abs(r) {
-			return r
+			return r, nil
 		}
 		rho = r
 	}
-	return rho
+	return rho, nil
 }
 
 // symMul sets dst to A·W for a symmetric A (d × d) and a thin W (d × k):
@@ -614,8 +623,11 @@ func (p *glProblem) prox(out, v *mat.Dense, t float64) {
 }
 
 // solve runs FISTA with adaptive restart from w (updated in place) at λ;
-// it returns the iterations and the final KKT residual.
-func (p *glProblem) solve(w *mat.Dense, lambda float64) (int, float64) {
+// it returns the iterations and the final KKT residual. It looks at ctx
+// before every iteration (each at least d²·k multiply-adds, and up to
+// maxIter of them per λ) and returns its error once it is done, w left
+// as it was.
+func (p *glProblem) solve(ctx context.Context, w *mat.Dense, lambda float64) (int, float64, error) {
 	lip := p.powerEigen
 	if !(lip > 0) {
 		lip = 1
@@ -638,6 +650,9 @@ func (p *glProblem) solve(w *mat.Dense, lambda float64) (int, float64) {
 	t := 1.0
 	it := 0
 	for ; it < p.maxIter && kkt > p.tol; it++ {
+		if err := ctx.Err(); err != nil {
+			return it, kkt, err
+		}
 		gy.Sub(&ay, p.b)
 		for {
 			v.Scale(-1/lip, &gy)
@@ -679,7 +694,7 @@ func (p *glProblem) solve(w *mat.Dense, lambda float64) (int, float64) {
 		kkt = p.kkt(x, g, lambda)
 	}
 	w.Copy(x)
-	return it, kkt
+	return it, kkt, nil
 }
 
 // elemMul is the elementwise product of a and b.

@@ -372,3 +372,37 @@ func BenchmarkGroupLassoDigits(b *testing.B) {
 			res.Lambda, res.LambdaMax, len(res.Path), res.TotalIterations, res.KKT, res.RelaxedValidation, float64(right)/float64(len(val)), len(val), res.KernelShares)
 	}
 }
+
+// TestGroupLassoCancelSolve: a context cancelled while the proximal
+// solver runs stops it: GroupLasso returns the context's error soon after
+// the cancel, not after MaxIterations iterations of D² work (here 2 kernels
+// of 1024 features, a λ far below λ_max and a tolerance no iteration
+// reaches: about 10 s of solving otherwise).
+func TestGroupLassoCancelSolve(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a D = 2048 problem")
+	}
+	xs, ys := glData(60, 2, 2, []int{0}, 5)
+	opts := glOptions(2, 2, 1024)
+	opts.Lambda, opts.Tol, opts.MaxIterations = 1e-9, 1e-300, 3000
+	cancelledSoon(t, "GroupLasso", 300*time.Millisecond, 3*time.Second, func(ctx context.Context) error {
+		_, err := GroupLasso(ctx, xs, ys, opts)
+		return err
+	})
+}
+
+// TestGroupLassoCancelFrequencies: a context cancelled while a kernel's
+// orthogonal frequencies are drawn (one rbf kernel on 2048 columns, 2048
+// frequencies: MaxOrthogonalWork, about 10 s) stops the drawing: GroupLasso
+// returns the context's error soon after the cancel.
+func TestGroupLassoCancelFrequencies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2³³ multiply-adds if the cancel is missed")
+	}
+	xs, ys := glData(8, 1, 2048, []int{0}, 5)
+	opts := glOptions(1, 2048, 4096)
+	cancelledSoon(t, "GroupLasso", 200*time.Millisecond, 2*time.Second, func(ctx context.Context) error {
+		_, err := GroupLasso(ctx, xs, ys, opts)
+		return err
+	})
+}

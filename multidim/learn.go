@@ -112,11 +112,10 @@ type LearnResult struct {
 // nothing of size N·D. What grows with the rows is the caller's rows and
 // the split's index lists (one int per row).
 func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions) (LearnResult, error) {
-	l, err := newLearner(rows, labels, opts, nil, nil)
+	l, err := newLearnerContext(ctx, rows, labels, opts, nil, nil)
 	if err != nil {
 		return LearnResult{}, err
 	}
-	l.ctx = ctx
 	res := LearnResult{Start: slices.Clone(l.sigma0), Classes: l.classes, Train: len(l.train), Held: len(l.val)}
 	theta0 := make([]float64, l.params())
 	if opts.RidgeAuto {
@@ -221,6 +220,13 @@ type learner struct {
 // newLearner checks the inputs and draws the standard frequencies; train
 // and val, if given, replace the seeded split.
 func newLearner(rows [][]float64, labels []float64, o LearnOptions, train, val []int) (*learner, error) {
+	return newLearnerContext(context.Background(), rows, labels, o, train, val)
+}
+
+// newLearnerContext is newLearner whose frequencies' drawing
+// (FrequenciesContext) and later passes over the rows stop soon after ctx
+// is done, with ctx's error.
+func newLearnerContext(ctx context.Context, rows [][]float64, labels []float64, o LearnOptions, train, val []int) (*learner, error) {
 	k := o.Kernel
 	if !k.ShiftInvariant() {
 		return nil, fmt.Errorf("multidim: learning σ: kernel %q: want rbf, skewed-chi2 or skewed-intersection", k.Type)
@@ -232,7 +238,7 @@ func newLearner(rows [][]float64, labels []float64, o LearnOptions, train, val [
 	if n < 1 {
 		return nil, errors.New("multidim: learning σ: rows of no inputs")
 	}
-	l := &learner{ctx: context.Background(), rows: rows, n: n, d: o.Dim, skewed: k.Skewed(), offset: k.C, perAxis: o.PerAxis,
+	l := &learner{ctx: ctx, rows: rows, n: n, d: o.Dim, skewed: k.Skewed(), offset: k.C, perAxis: o.PerAxis,
 		lambda: o.Ridge, penalty: o.Penalty, chunk: o.Chunk}
 	for i, r := range rows {
 		if len(r) != n {
@@ -317,7 +323,7 @@ func newLearner(rows [][]float64, labels []float64, o LearnOptions, train, val [
 		}
 	}
 	var err error
-	if l.base, err = Frequencies(l.m, n, laws, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
+	if l.base, err = FrequenciesContext(ctx, l.m, n, laws, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
 		return nil, fmt.Errorf("multidim: learning σ: %w", err)
 	}
 	if !l.cosSin {
@@ -493,8 +499,12 @@ func (l *learner) scratch(rows int) *scratch {
 }
 
 // each calls fn on the rows idx a chunk at a time, with the chunk's
-// features and targets filled in.
+// features and targets filled in; on no rows, never (a part of a split
+// into fitParts may have none).
 func (l *learner) each(idx []int, w []float64, fn func(s *scratch)) error {
+	if len(idx) == 0 {
+		return l.ctx.Err()
+	}
 	full := l.scratch(min(l.chunk, len(idx)))
 	for lo := 0; lo < len(idx); lo += l.chunk {
 		if err := l.ctx.Err(); err != nil {

@@ -295,3 +295,30 @@ func TestRidge(t *testing.T) {
 		t.Fatal("want an error for rows and labels of different lengths")
 	}
 }
+
+// TestLearnFewRows: learning on a split that leaves one training or one
+// validation row (the least newLearner accepts) learns: fit and
+// chooseRidge split those rows into fitParts parts, of which one is then
+// empty, and a part without rows adds nothing (it used to make a 0-row
+// matrix, a panic in its goroutine that no caller could recover).
+func TestLearnFewRows(t *testing.T) {
+	for _, c := range []struct {
+		rows       int
+		validation float64
+		ridgeAuto  bool
+		train, val int
+	}{
+		{4, 0.25, true, 3, 1}, // chooseRidge's validation parts: 0 and 1 rows
+		{5, 0.8, false, 1, 4}, // fit's training parts: 0 and 1 rows
+		{5, 0.8, true, 1, 4},  // both
+		{8, 0.25, true, 6, 2}, // one row in each part
+	} {
+		xs, ys := toyData(c.rows, 2, 0, 1, 7)
+		res, err := LearnSigma(context.Background(), xs, ys, LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}},
+			Dim: 8, Validation: c.validation, RidgeAuto: c.ridgeAuto})
+		if err != nil || res.Train != c.train || res.Held != c.val || !(res.ValidationAfter <= res.ValidationBefore) {
+			t.Errorf("%d rows, validation %v, ridge auto %v: %d training and %d validation rows, validation error %v → %v, %v; want %d and %d rows, no worse",
+				c.rows, c.validation, c.ridgeAuto, res.Train, res.Held, res.ValidationBefore, res.ValidationAfter, err, c.train, c.val)
+		}
+	}
+}

@@ -125,7 +125,10 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 			land = append(land, slices.Clone(rows[i]))
 		}
 	case "kmeans++":
-		land = kmeansPP(rows, dim, distFor(p.Kernel), rng)
+		var err error
+		if land, err = kmeansPP(ctx, rows, dim, distFor(p.Kernel), rng); err != nil {
+			return nil, err
+		}
 	default:
 		sample := rows
 		if len(rows) > MaxKMeansRows {
@@ -263,8 +266,9 @@ func distFor(k fmap.Kernel) func(a, b []float64) float64 {
 // kmeansPP picks k centres among rows by k-means++ seeding (Arthur and
 // Vassilvitskii, 2007): the first uniformly, each next with probability
 // proportional to its distance dist (a squared distance) to the nearest
-// centre so far.
-func kmeansPP(rows [][]float64, k int, dist func(a, b []float64) float64, rng *rand.Rand) [][]float64 {
+// centre so far. It looks at ctx before every centre (a pass over the
+// rows each) and returns its error once it is done.
+func kmeansPP(ctx context.Context, rows [][]float64, k int, dist func(a, b []float64) float64, rng *rand.Rand) ([][]float64, error) {
 	d := make([]float64, len(rows))
 	for i := range d {
 		d[i] = math.Inf(1)
@@ -272,6 +276,9 @@ func kmeansPP(rows [][]float64, k int, dist func(a, b []float64) float64, rng *r
 	var centres [][]float64
 	next := rng.IntN(len(rows))
 	for len(centres) < k {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		c := slices.Clone(rows[next])
 		centres = append(centres, c)
 		var total float64
@@ -292,26 +299,33 @@ func kmeansPP(rows [][]float64, k int, dist func(a, b []float64) float64, rng *r
 			}
 		}
 	}
-	return centres
+	return centres, nil
 }
 
 // kmeans runs Lloyd's iterations from a k-means++ start until no row
 // changes its centre (or KMeansMaxIters): rows go to the nearest centre by
 // dist, centres move to the mean of their rows; a centre left without rows
-// keeps its place. It returns the centres and the iterations run.
+// keeps its place. It returns the centres and the iterations run. It looks
+// at ctx every 64 rows of an iteration (k·n distance terms a row) and
+// returns its error once it is done.
 func kmeans(ctx context.Context, rows [][]float64, k int, dist func(a, b []float64) float64, rng *rand.Rand) ([][]float64, int, error) {
-	centres := kmeansPP(rows, k, dist, rng)
+	centres, err := kmeansPP(ctx, rows, k, dist, rng)
+	if err != nil {
+		return nil, 0, err
+	}
 	assign := make([]int, len(rows))
 	for i := range assign {
 		assign[i] = -1
 	}
 	n := len(rows[0])
 	for it := 1; it <= KMeansMaxIters; it++ {
-		if err := ctx.Err(); err != nil {
-			return nil, 0, err
-		}
 		changed := 0
 		for i, x := range rows {
+			if i%64 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, 0, err
+				}
+			}
 			best, bd := 0, math.Inf(1)
 			for j, c := range centres {
 				if d := dist(x, c); d < bd {

@@ -385,3 +385,25 @@ func TestInvSqrtCancelled(t *testing.T) {
 		t.Errorf("returned %v after the start, the deadline 20 ms: want under 500 ms", took)
 	}
 }
+
+// TestNystroemCancelLandmarks: a context cancelled while the landmarks are
+// chosen stops the choice: on 60 000 rows of 64 values into D = 1024
+// landmarks (the k-means++ seeding alone, on every row to fit: 3.9·10⁹
+// distance terms, seconds) and by k-means (its k-means++ start on the
+// 20 000-row sample, then Lloyd's iterations of 1.3·10⁹ terms each),
+// Design returns the context's error soon after the cancel.
+func TestNystroemCancelLandmarks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of k-means++ if the cancel is missed")
+	}
+	xs := jitteredDigits(t, 60_000)
+	p := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: slices.Repeat([]float64{20}, 64)}, Measure: fmap.Absolute, Norm: fmap.LInf,
+		Domain: fmap.Domain{Lo: make([]float64, 64), Hi: slices.Repeat([]float64{16.0}, 64)},
+		Data:   &fmap.Data{File: "jittered digits", Rows: len(xs), Fit: xs[:59_000], Held: xs[59_000:]}}
+	for _, how := range []string{"kmeans++", "kmeans"} {
+		cancelledSoon(t, how, 200*time.Millisecond, 2*time.Second, func(ctx context.Context) error {
+			_, err := (&Nystroem{Opts: NystroemOptions{Landmarks: how}}).Design(ctx, p, 1024, design.Settings{})
+			return err
+		})
+	}
+}

@@ -291,7 +291,7 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	s.Say(fmt.Sprintf("rff: %d %s frequencies of %d inputs", freqs, sampling, n))
 	var err error
 	rs.In = n
-	if rs.Freq, err = Frequencies(freqs, n, laws, sigmas, sampling, seed); err != nil {
+	if rs.Freq, err = FrequenciesContext(ctx, freqs, n, laws, sigmas, sampling, seed); err != nil {
 		return nil, err
 	}
 	if feat == fmap.Phase {

@@ -2,11 +2,13 @@ package multidim
 
 import (
 	"context"
+	"errors"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	digitsdata "github.com/featmap/featmap/internal/digits"
 
@@ -179,5 +181,36 @@ func TestExpChi2InnerOnce(t *testing.T) {
 	}
 	if !reflect.DeepEqual(again.Map, fresh.Map) {
 		t.Error("the D = 128 map after a D = 64 design differs from a fresh rff's")
+	}
+}
+
+// TestRFFCancelOrthogonal: a context cancelled while orthogonal sampling
+// runs its Gram–Schmidt (2048 frequencies of 2048 inputs: MaxOrthogonalWork,
+// about 10 s on one core) stops it: Design returns the context's error soon
+// after the cancel, not a map once the work is done.
+func TestRFFCancelOrthogonal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2³³ multiply-adds if the cancel is missed")
+	}
+	const n = 2048
+	p := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: slices.Repeat([]float64{1}, n)},
+		Domain: fmap.Domain{Lo: make([]float64, n), Hi: slices.Repeat([]float64{1.0}, n)}, Measure: fmap.Absolute, Norm: fmap.LInf}
+	cancelledSoon(t, "rff", 200*time.Millisecond, 2*time.Second, func(ctx context.Context) error {
+		_, err := (&RFF{Opts: RFFOptions{Sampling: SamplingOrthogonal}}).Design(ctx, p, 2*n, design.Settings{})
+		return err
+	})
+}
+
+// cancelledSoon runs run with a context cancelled after the given time and
+// fails t unless run returns context.Canceled within the time allowed.
+func cancelledSoon(t *testing.T, what string, after, within time.Duration, run func(ctx context.Context) error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(after, cancel)
+	start := time.Now()
+	err := run(ctx)
+	if took := time.Since(start); !errors.Is(err, context.Canceled) || took > within {
+		t.Errorf("%s cancelled after %v: %v after %v, want context.Canceled within %v", what, after, err, took, within)
 	}
 }

@@ -23,7 +23,8 @@ func RidgeGrid() []float64 {
 // rows are accumulated once; each λ is then one Cholesky factorisation of
 // ZᵀZ + λI and the closed-form validation error
 // ‖Z_vW − Y_v‖² = tr(WᵀZ_vᵀZ_vW) − 2tr(WᵀZ_vᵀY_v) + ‖Y_v‖², divided by
-// the validation rows (the error eval reports).
+// the validation rows (the error eval reports). A done l.ctx ends it
+// before the next λ, with the context's error.
 func (l *learner) chooseRidge(theta []float64) (float64, []float64, error) {
 	w := l.freqs(theta)
 	parts := func(rows []int) func(p int, fn func(z, y *mat.Dense)) error {
@@ -53,6 +54,11 @@ func (l *learner) chooseRidge(theta []float64) (float64, []float64, error) {
 	var ch mat.Cholesky
 	var wt, qw mat.Dense
 	for g, lam := range grid {
+		// Each λ is a D³/3 factorisation (seconds at D in the
+		// thousands): a cancel is seen between two.
+		if err := l.ctx.Err(); err != nil {
+			return 0, nil, err
+		}
 		a.CopySym(q)
 		for i := range l.d {
 			a.SetSym(i, i, a.At(i, i)+lam)

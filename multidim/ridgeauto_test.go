@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/featmap/featmap/design/fmap"
 )
@@ -78,4 +79,19 @@ func TestLearnRidgeAuto(t *testing.T) {
 			t.Errorf("ridge auto's validation error %v above fixed λ = %g's %v", res.ValidationAfter, fixed, fr.ValidationAfter)
 		}
 	}
+}
+
+// TestRidgeAutoCancel: a context cancelled while ridge auto tries its
+// grid (one D³/3 Cholesky factorisation per λ, 15 of them: seconds at
+// D = 1536) stops the search at the next λ: LearnSigma returns the
+// context's error soon after the cancel.
+func TestRidgeAutoCancel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("15 factorisations of 1536 × 1536 if the cancel is missed")
+	}
+	xs, ys := toyData(40, 2, 0, 1, 3)
+	cancelledSoon(t, "ridge auto", 300*time.Millisecond, 3*time.Second, func(ctx context.Context) error {
+		_, err := LearnSigma(ctx, xs, ys, LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, Dim: 1536, RidgeAuto: true})
+		return err
+	})
 }

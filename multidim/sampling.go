@@ -2,6 +2,7 @@ package multidim
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -185,6 +186,14 @@ const MaxOrthogonalWork = 1 << 33
 // widths sigmas (σ_j per input; coordinate j of N(0, I) divided by σ_j).
 // The same arguments give the same frequencies, bit for bit.
 func Frequencies(m, n int, laws []Law, sigmas []float64, sampling string, seed int64) ([]float64, error) {
+	return FrequenciesContext(context.Background(), m, n, laws, sigmas, sampling, seed)
+}
+
+// FrequenciesContext is Frequencies that stops soon after ctx is done
+// and then returns ctx's error: orthogonal sampling looks at it before
+// every row of its Gram–Schmidt (up to MaxOrthogonalWork multiply-adds in
+// all, about 10 s).
+func FrequenciesContext(ctx context.Context, m, n int, laws []Law, sigmas []float64, sampling string, seed int64) ([]float64, error) {
 	if m < 1 || n < 1 {
 		return nil, fmt.Errorf("multidim: %d frequencies of %d inputs", m, n)
 	}
@@ -227,7 +236,9 @@ func Frequencies(m, n int, laws []Law, sigmas []float64, sampling string, seed i
 			return nil, fmt.Errorf("multidim: orthogonal frequencies of %d inputs: %d frequencies need %.3g multiply-adds, more than %.3g: use sampling qmc or random, or lower target.dim",
 				n, m, w, float64(MaxOrthogonalWork))
 		}
-		orthogonal(out, m, n, rng, rand.New(rand.NewPCG(uint64(seed), streamNorm)))
+		if err := orthogonal(ctx, out, m, n, rng, rand.New(rand.NewPCG(uint64(seed), streamNorm))); err != nil {
+			return nil, err
+		}
 		for i := range m {
 			for j := range n {
 				out[i*n+j] /= sigmas[j]
@@ -247,13 +258,18 @@ func Frequencies(m, n int, laws []Law, sigmas []float64, sampling string, seed i
 // orthogonal fills out (m × n) with orthogonal random features' standard
 // frequencies: blocks of min(n, rows left) orthonormal rows (Gram–Schmidt of
 // Gaussian rows, twice for stability), row i scaled by the norm of its own
-// Gaussian n-vector (χ_n), so every row is N(0, I).
-func orthogonal(out []float64, m, n int, rng, norms *rand.Rand) {
+// Gaussian n-vector (χ_n), so every row is N(0, I). It looks at ctx
+// before every row (at most 4n² multiply-adds each) and returns its error
+// once it is done.
+func orthogonal(ctx context.Context, out []float64, m, n int, rng, norms *rand.Rand) error {
 	gauss := func(r *rand.Rand) float64 { return NormalQuantile(uniform(r.Uint64())) }
 	for start := 0; start < m; start += n {
 		rows := min(n, m-start)
 		block := out[start*n : (start+rows)*n]
 		for i := range rows {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			row := block[i*n : (i+1)*n]
 			for {
 				for j := range row {
@@ -299,6 +315,7 @@ func orthogonal(out []float64, m, n int, rng, norms *rand.Rand) {
 			}
 		}
 	}
+	return nil
 }
 
 // Phases draws m phases b_i uniform on [0, 2π): independent for random and

@@ -141,16 +141,25 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		}
 		var iters int
 		var err error
+		// k-means runs where its distance is Euclidean, so that its
+		// means are the centroids of that distance: on √x for exp-χ², on
+		// t = log(x + c) for the skewed kernels; the centroids map back.
 		space, dist := sample, distFor(p.Kernel)
-		if p.Kernel.Type == fmap.ExpChi2 {
+		switch {
+		case p.Kernel.Type == fmap.ExpChi2:
 			space, dist = sqrtRows(sample), euclidean
+		case p.Kernel.Skewed():
+			space, dist = logRows(sample, p.Kernel.C), euclidean
 		}
 		land, iters, err = kmeans(ctx, space, dim, dist, rng)
 		if err != nil {
 			return nil, err
 		}
-		if p.Kernel.Type == fmap.ExpChi2 {
+		switch {
+		case p.Kernel.Type == fmap.ExpChi2:
 			squareRows(land)
+		case p.Kernel.Skewed():
+			expRows(land, p.Kernel.C)
 		}
 		s.Say(fmt.Sprintf("nystroem: k-means of %d rows into %d landmarks in %d iterations", len(sample), dim, iters))
 	}
@@ -215,6 +224,29 @@ func squareRows(rows [][]float64) {
 	}
 }
 
+// logRows returns the rows with every coordinate x replaced by
+// t = log(x + c): the skewed kernels' argument, in which distFor's
+// distance is Euclidean.
+func logRows(rows [][]float64, c float64) [][]float64 {
+	out := make([][]float64, len(rows))
+	for i, r := range rows {
+		out[i] = make([]float64, len(r))
+		for j, v := range r {
+			out[i][j] = math.Log(v + c)
+		}
+	}
+	return out
+}
+
+// expRows maps rows of t = log(x + c) back to x = exp(t) − c, in place.
+func expRows(rows [][]float64, c float64) {
+	for _, r := range rows {
+		for j, t := range r {
+			r[j] = math.Exp(t) - c
+		}
+	}
+}
+
 // euclidean is the squared Euclidean distance.
 func euclidean(a, b []float64) float64 {
 	var s float64
@@ -228,8 +260,8 @@ func euclidean(a, b []float64) float64 {
 // distFor returns the squared distance k-means++ and k-means use for
 // kernel k on its inputs: the Euclidean distance of the kernel's
 // arguments, scaled by σ_j for rbf, in t = log(x + c) for the skewed
-// kernels and in √x for exp-χ² (see sqrtRows: k-means of exp-χ² runs on
-// the square roots with the plain Euclidean distance, which equals this).
+// kernels and in √x for exp-χ² (k-means runs on √x, sqrtRows, and on t,
+// logRows, with the plain Euclidean distance, which equals this).
 func distFor(k fmap.Kernel) func(a, b []float64) float64 {
 	switch {
 	case k.Skewed():

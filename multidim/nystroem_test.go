@@ -78,59 +78,74 @@ func TestNystroemKMeansBeatsRandom(t *testing.T) {
 	}
 }
 
-// TestNystroemExpChi2KMeansSqrt: k-means landmarks of exp-χ² are Lloyd's
-// fixed point in √x: every landmark l is the square of the mean of √x over
-// the rows whose √x is nearest to √l (to 1e-12), not the mean of x over
-// them (the geometry sqrtRows explains).
-func TestNystroemExpChi2KMeansSqrt(t *testing.T) {
+// TestNystroemKMeansSpace: k-means landmarks are Lloyd's fixed point in
+// the space where the kernel's k-means distance is Euclidean: for exp-χ²
+// every landmark l is the square of the mean of √x over the rows whose √x
+// is nearest to √l, for skewed χ² exp of the mean of log(x + c) minus c
+// (to 1e-12 there), not the mean of x over them (which the skewed kernels'
+// k-means took before, with log distances but plain means).
+func TestNystroemKMeansSpace(t *testing.T) {
 	hs := digitsdata.L1Normalised(digits(t, 1797))
-	p := digitsProblem(fmap.Kernel{Type: fmap.ExpChi2, Beta: 1}, 1, hs)
-	p.Data.Fit = hs[:300]
-	m := nystroemMap(t, p, 8, NystroemOptions{Landmarks: "kmeans"})
-	land := m.Stages[0].Nystroem.Landmarks
-	roots := sqrtRows(p.Data.Fit)
-	centre := make([][]float64, 8)
-	for j := range centre {
-		centre[j] = make([]float64, 64)
-		for a := range centre[j] {
-			centre[j][a] = math.Sqrt(land[j*64+a])
-		}
-	}
-	sumRoot, sumX := make([][]float64, 8), make([][]float64, 8)
-	count := make([]int, 8)
-	for i, r := range roots {
-		best, bd := 0, math.Inf(1)
-		for j, c := range centre {
-			if d := euclidean(r, c); d < bd {
-				best, bd = j, d
+	const c = 0.01
+	for _, sp := range []struct {
+		name     string
+		kernel   fmap.Kernel
+		to, back func(float64) float64
+	}{
+		{"exp-chi2", fmap.Kernel{Type: fmap.ExpChi2, Beta: 1}, math.Sqrt, func(u float64) float64 { return u * u }},
+		{"skewed-chi2", fmap.Kernel{Type: fmap.SkewedChi2, Sigma: slices.Repeat([]float64{0.2}, 64), C: c},
+			func(x float64) float64 { return math.Log(x + c) }, func(u float64) float64 { return math.Exp(u) - c }},
+	} {
+		p := digitsProblem(sp.kernel, 1, hs)
+		p.Data.Fit = hs[:300]
+		m := nystroemMap(t, p, 8, NystroemOptions{Landmarks: "kmeans"})
+		land := m.Stages[0].Nystroem.Landmarks
+		centre := make([][]float64, 8)
+		for j := range centre {
+			centre[j] = make([]float64, 64)
+			for a := range centre[j] {
+				centre[j][a] = sp.to(land[j*64+a])
 			}
 		}
-		if sumRoot[best] == nil {
-			sumRoot[best], sumX[best] = make([]float64, 64), make([]float64, 64)
+		sumU, sumX := make([][]float64, 8), make([][]float64, 8)
+		count := make([]int, 8)
+		for _, x := range p.Data.Fit {
+			u := make([]float64, len(x))
+			for a, v := range x {
+				u[a] = sp.to(v)
+			}
+			best, bd := 0, math.Inf(1)
+			for j, c := range centre {
+				if d := euclidean(u, c); d < bd {
+					best, bd = j, d
+				}
+			}
+			if sumU[best] == nil {
+				sumU[best], sumX[best] = make([]float64, 64), make([]float64, 64)
+			}
+			for a := range u {
+				sumU[best][a] += u[a]
+				sumX[best][a] += x[a]
+			}
+			count[best]++
 		}
-		for a := range r {
-			sumRoot[best][a] += r[a]
-			sumX[best][a] += p.Data.Fit[i][a]
+		var worstU, worstX float64
+		for j := range centre {
+			if count[j] == 0 {
+				t.Fatalf("%s: landmark %d has no rows", sp.name, j)
+			}
+			for a := range centre[j] {
+				worstU = math.Max(worstU, math.Abs(land[j*64+a]-sp.back(sumU[j][a]/float64(count[j]))))
+				worstX = math.Max(worstX, math.Abs(land[j*64+a]-sumX[j][a]/float64(count[j])))
+			}
 		}
-		count[best]++
-	}
-	var worstRoot, worstX float64
-	for j := range centre {
-		if count[j] == 0 {
-			t.Fatalf("landmark %d has no rows", j)
+		t.Logf("%s: largest |l − back(mean of the rows' images)| %.3g, |l − mean x| %.3g", sp.name, worstU, worstX)
+		if worstU > 1e-12 {
+			t.Errorf("%s: landmarks differ from the mapped-back means over their rows by up to %.3g", sp.name, worstU)
 		}
-		for a := range centre[j] {
-			mean := sumRoot[j][a] / float64(count[j])
-			worstRoot = math.Max(worstRoot, math.Abs(land[j*64+a]-mean*mean))
-			worstX = math.Max(worstX, math.Abs(land[j*64+a]-sumX[j][a]/float64(count[j])))
+		if worstX < 1e-6 {
+			t.Errorf("%s: landmarks are the means of x over their rows (to %.3g): k-means ran on x", sp.name, worstX)
 		}
-	}
-	t.Logf("largest |l − (mean √x)²| %.3g, |l − mean x| %.3g", worstRoot, worstX)
-	if worstRoot > 1e-12 {
-		t.Errorf("landmarks differ from the squared means of √x over their rows by up to %.3g", worstRoot)
-	}
-	if worstX < 1e-6 {
-		t.Errorf("landmarks are the means of x over their rows (to %.3g): k-means ran on x, not √x", worstX)
 	}
 }
 

@@ -245,6 +245,8 @@ func TestLearnSectionErrors(t *testing.T) {
 		{"no labels", learnSpec("{sigma: shared}", rff, "{file: d.csv}"), "label_column"},
 		{"not rff", learnSpec("{sigma: shared}", "{name: nystroem}", data), "method rff"},
 		{"not rbf", strings.Replace(learnSpec("{sigma: shared}", rff, data), "{type: rbf, sigma: 30}", "{type: skewed-chi2, sigma: 0.5, c: 1}", 1), "kernel rbf"},
+		{"too many features", strings.Replace(learnSpec("{sigma: shared}", rff, data), "target: {dim: 64}", "target: {dim: 4098}", 1),
+			"spec.yaml:9: learn: learning σ with target.dim 4098: at most 4096 features"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantSpecError(t, c.spec, c.want) })

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -320,5 +321,19 @@ func TestLearnFewRows(t *testing.T) {
 			t.Errorf("%d rows, validation %v, ridge auto %v: %d training and %d validation rows, validation error %v → %v, %v; want %d and %d rows, no worse",
 				c.rows, c.validation, c.ridgeAuto, res.Train, res.Held, res.ValidationBefore, res.ValidationAfter, err, c.train, c.val)
 		}
+	}
+}
+
+// TestLearnMaxDim: learning with more than MaxLearnDim features is refused
+// before anything is drawn or allocated; MaxLearnDim itself is accepted.
+func TestLearnMaxDim(t *testing.T) {
+	xs, ys := toyData(8, 2, 0, 1, 7)
+	o := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, Dim: MaxLearnDim + 2}
+	if _, err := newLearner(xs, ys, o, nil, nil); err == nil || !strings.Contains(err.Error(), "MaxLearnDim") {
+		t.Errorf("D = %d: error %v, want one naming MaxLearnDim", o.Dim, err)
+	}
+	o.Dim = MaxLearnDim
+	if _, err := newLearner(xs, ys, o, nil, nil); err != nil {
+		t.Errorf("D = MaxLearnDim: %v", err)
 	}
 }

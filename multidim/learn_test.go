@@ -99,6 +99,9 @@ func TestLearnGradient(t *testing.T) {
 // validation error below the best shared σ of a 20-point grid (same
 // features, same split).
 func TestLearnRecovery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 4 s of learning (1 000 rows, D = 256, per axis)")
+	}
 	t.Parallel()
 	xs, ys := toyData(1000, 10, -1, 1, 11)
 	opts := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, PerAxis: true, Dim: 256,

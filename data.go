@@ -251,6 +251,13 @@ func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 		// probability MaxRows/seen, by a seeded generator.
 		switch {
 		case len(rows) < d.MaxRows:
+			// The rows kept hold at most MaxDataValues values: checked
+			// as they come, so that a data.max_rows above what a file
+			// holds costs nothing.
+			if (len(rows)+1)*len(x) > MaxDataValues {
+				return dataErr(line, -1, nil, "more than %d values kept (%d rows of %d feature columns): lower data.max_rows (%d, %s:%d)",
+					MaxDataValues, len(rows)+1, len(x), d.MaxRows, s.Path, d.Line)
+			}
 			rows, labels = append(rows, x), append(labels, label)
 		default:
 			if j := rng.IntN(seen); j < d.MaxRows {
@@ -336,9 +343,6 @@ func (r *dataReader) start(fields []string) error {
 	n := r.last - r.first + 1
 	if !r.additive && n != r.p.InDim() {
 		return fmt.Errorf("%d feature columns (%d..%d) but domain.dims is %d", n, r.first, r.last, r.p.InDim())
-	}
-	if n*r.d.MaxRows > MaxDataValues {
-		return fmt.Errorf("data.max_rows %d × %d feature columns is more than %d values: lower data.max_rows", r.d.MaxRows, n, MaxDataValues)
 	}
 	if d.Header != nil {
 		r.header = *d.Header

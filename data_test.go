@@ -92,6 +92,27 @@ func TestLoadDigits(t *testing.T) {
 	}
 }
 
+// TestDataMaxRowsAboveFile: a data.max_rows far above what the file holds
+// (2·10⁶ rows of 2 features would be 4·10⁶ values, of 40 features 8·10⁷,
+// beyond MaxDataValues) costs nothing: the limit is on the values kept,
+// checked as rows come; the cap alone used to be refused at the first
+// line even for a file of 300 rows.
+func TestDataMaxRowsAboveFile(t *testing.T) {
+	var sb strings.Builder
+	for i := range 300 {
+		row := make([]string, 40)
+		for j := range row {
+			row[j] = strconv.Itoa((i + j) % 17)
+		}
+		sb.WriteString(strings.Join(row, ",") + "\n")
+	}
+	// χ² is additive: any number of feature columns.
+	s := loadSpec(t, writeSpecWith(t, chi2DataSpec("{file: d.csv, max_rows: 2000000}"), map[string]string{"d.csv": sb.String()}))
+	if d := s.Problem.Data; d.Rows != 300 || len(d.Held)+len(d.Fit) != 300 {
+		t.Errorf("%d rows read, %d kept; want 300 and 300", d.Rows, len(d.Held)+len(d.Fit))
+	}
+}
+
 // TestDataRows: headers are detected or given; the label column is never
 // a feature; max_rows keeps a seeded reservoir sample (the same rows every
 // time, a different set from the first rows).

@@ -181,7 +181,7 @@ func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 				if gz != nil && gz.err != nil {
 					// The scanner hands out the partial line before the
 					// error, which would read as a row of too few columns.
-					return nil, 0, fmt.Errorf("gzip: %w: the compressed data ends early (is the file cut short?)", gz.err)
+					return nil, 0, gzipError(gz.err)
 				}
 				line++
 				text := sc.Text()
@@ -284,6 +284,16 @@ func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 	s.Problem.Data = data
 	s.DataHeader = r.header
 	return nil
+}
+
+// gzipError is the error of a gzip stream that failed: one cut short
+// ends early; another (a wrong checksum, junk after the stream) is
+// compress/gzip's own, which names gzip already.
+func gzipError(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("gzip: %w: the compressed data ends early (is the file cut short?)", err)
+	}
+	return err
 }
 
 // stickyReader remembers the first error other than io.EOF of its reads.

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -282,8 +283,10 @@ func TestDataErrors(t *testing.T) {
 	}
 	// A .gz file cut short: its last, partial line is not taken for a
 	// short row ("47 columns, but the first row has 65" on a cut digits
-	// file); the error says the compressed data ends early.
-	t.Run("gzip cut short", func(t *testing.T) {
+	// file); the error says the compressed data ends early. A whole file
+	// that is damaged (its checksum wrong, junk after the stream) fails
+	// with gzip's own error, not said to end early.
+	t.Run("gzip cut short or damaged", func(t *testing.T) {
 		var plain strings.Builder
 		for i := range 2000 {
 			plain.WriteString(strconv.Itoa(i%17) + "," + strconv.Itoa(i*7%17) + "\n")
@@ -292,10 +295,21 @@ func TestDataErrors(t *testing.T) {
 		zw := gzip.NewWriter(&gz)
 		zw.Write([]byte(plain.String()))
 		zw.Close()
-		cut := gz.String()[:gz.Len()*2/3]
-		_, err := LoadSpec(writeSpecWith(t, chi2DataSpec("{file: d.csv.gz}"), map[string]string{"d.csv.gz": cut}))
-		if err == nil || !strings.Contains(err.Error(), "d.csv.gz: gzip: unexpected EOF: the compressed data ends early") {
-			t.Errorf("error %v, want the file's gzip error", err)
+		whole := gz.Bytes()
+		crc := slices.Clone(whole)
+		crc[len(crc)-8] ^= 0xff // the trailer's CRC-32
+		for _, c := range []struct {
+			name, body, want string
+		}{
+			{"cut short", string(whole[:len(whole)*2/3]), "d.csv.gz: gzip: unexpected EOF: the compressed data ends early"},
+			{"checksum", string(crc), "d.csv.gz: gzip: invalid checksum"},
+			{"junk after it", string(whole) + "junk after the stream", "d.csv.gz: gzip: invalid header"},
+		} {
+			_, err := LoadSpec(writeSpecWith(t, chi2DataSpec("{file: d.csv.gz}"), map[string]string{"d.csv.gz": c.body}))
+			if err == nil || !strings.Contains(err.Error(), c.want) || c.name != "cut short" && strings.Contains(err.Error(), "ends early") ||
+				strings.Contains(err.Error(), "gzip: gzip:") {
+				t.Errorf("%s: error %v, want one with %q", c.name, err, c.want)
+			}
 		}
 	})
 	t.Run("fifo and device", func(t *testing.T) {

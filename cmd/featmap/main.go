@@ -26,6 +26,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -131,7 +132,8 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 				// featmap help design: the command's own help.
 				return cmd(ctx, []string{"-h"}, stdout, stdout)
 			}
-			if args[1] != "version" {
+			// help of help (any spelling) or version is the usage.
+			if !slices.Contains([]string{"version", "help", "-h", "-help", "--help"}, args[1]) {
 				fmt.Fprintf(stderr, "featmap: no help for unknown command %q\n\n%s", args[1], usage)
 				return exitUsage
 			}

@@ -56,11 +56,14 @@ func main() {
 // failed reports a design's failure on stderr and returns its exit code:
 // exitInternal for featmap's own faults, exitFailed otherwise.
 func failed(stderr io.Writer, spec string, err error) int {
+	// The line starts with "featmap: SPEC:"; the package's errors, and
+	// those they wrap, say "featmap: " again at each level.
+	msg := strings.ReplaceAll(strings.TrimPrefix(err.Error(), "featmap: "), ": featmap: ", ": ")
 	if errors.Is(err, featmap.ErrInternal) {
-		fmt.Fprintf(stderr, "featmap: %s: %v\n(this is a bug in featmap, not in the spec: please report it with the spec)\n", spec, err)
+		fmt.Fprintf(stderr, "featmap: %s: %s\n(this is a bug in featmap, not in the spec: please report it with the spec)\n", spec, msg)
 		return exitInternal
 	}
-	fmt.Fprintf(stderr, "featmap: %s: %v\n", spec, err)
+	fmt.Fprintf(stderr, "featmap: %s: %s\n", spec, msg)
 	return exitFailed
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -301,5 +302,20 @@ func TestDesignAutoPrinted(t *testing.T) {
 	}
 	if !strings.Contains(string(src), "method: auto") || !strings.Contains(string(src), j.Method) {
 		t.Errorf("generated file does not restate method auto and name %s", j.Method)
+	}
+}
+
+// TestFailedSaysFeatmapOnce: a failure's line names featmap and the spec
+// once, though the package's errors, and those they wrap, each start with
+// "featmap: " (method auto's stopped comparison read "featmap: x.yaml:
+// featmap: method auto at D = 3: featmap: the comparison was stopped").
+func TestFailedSaysFeatmapOnce(t *testing.T) {
+	var b strings.Builder
+	err := fmt.Errorf("featmap: method auto at D = 3: %w", fmt.Errorf("featmap: the comparison was stopped: %w", context.Canceled))
+	if code := failed(&b, "x.yaml", err); code != exitFailed {
+		t.Errorf("exit %d, want %d", code, exitFailed)
+	}
+	if want := "featmap: x.yaml: method auto at D = 3: the comparison was stopped: context canceled\n"; b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
 	}
 }

@@ -52,6 +52,9 @@ const (
 	maxDataLine    = 1 << 20
 )
 
+// dataValuesLimit is MaxDataValues, lowered by tests that reach it.
+var dataValuesLimit = MaxDataValues
+
 // DataProgressRows is how many data rows pass between progress messages
 // (LoadSpecProgress).
 var DataProgressRows = 1 << 18
@@ -254,9 +257,9 @@ func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 			// The rows kept hold at most MaxDataValues values: checked
 			// as they come, so that a data.max_rows above what a file
 			// holds costs nothing.
-			if (len(rows)+1)*len(x) > MaxDataValues {
+			if (len(rows)+1)*len(x) > dataValuesLimit {
 				return dataErr(line, -1, nil, "more than %d values kept (%d rows of %d feature columns): lower data.max_rows (%d, %s:%d)",
-					MaxDataValues, len(rows)+1, len(x), d.MaxRows, s.Path, d.Line)
+					dataValuesLimit, len(rows)+1, len(x), d.MaxRows, s.Path, d.Line)
 			}
 			rows, labels = append(rows, x), append(labels, label)
 		default:

@@ -112,6 +112,17 @@ func TestDataMaxRowsAboveFile(t *testing.T) {
 	if d := s.Problem.Data; d.Rows != 300 || len(d.Held)+len(d.Fit) != 300 {
 		t.Errorf("%d rows read, %d kept; want 300 and 300", d.Rows, len(d.Held)+len(d.Fit))
 	}
+	// Past the bound (lowered here to 100 rows of 40), the read stops at
+	// the row that would cross it, naming the rows kept and the spec's
+	// data.max_rows.
+	defer func(n int) { dataValuesLimit = n }(dataValuesLimit)
+	dataValuesLimit = 4000
+	spec := writeSpecWith(t, chi2DataSpec("{file: d.csv, max_rows: 2000000}"), map[string]string{"d.csv": sb.String()})
+	_, err := LoadSpec(spec)
+	var de *DataError
+	if !errors.As(err, &de) || de.Line != 101 || !strings.Contains(err.Error(), "more than 4000 values kept (101 rows of 40 feature columns): lower data.max_rows (2000000, "+spec+":7)") {
+		t.Errorf("error %v; want a DataError at line 101 naming the rows, the columns and data.max_rows at %s:7", err, spec)
+	}
 }
 
 // TestDataRows: headers are detected or given; the label column is never

@@ -142,24 +142,23 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		var iters int
 		var err error
 		// k-means runs where its distance is Euclidean, so that its
-		// means are the centroids of that distance: on √x for exp-χ², on
-		// t = log(x + c) for the skewed kernels; the centroids map back.
+		// means are the centroids of that distance (kmeansSpace); the
+		// centroids map back.
 		space, dist := sample, distFor(p.Kernel)
-		switch {
-		case p.Kernel.Type == fmap.ExpChi2:
-			space, dist = sqrtRows(sample), euclidean
-		case p.Kernel.Skewed():
-			space, dist = logRows(sample, p.Kernel.C), euclidean
+		to, back := kmeansSpace(p.Kernel)
+		if to != nil {
+			space, dist = mapRows(sample, to), euclidean
 		}
 		land, iters, err = kmeans(ctx, space, dim, dist, rng)
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case p.Kernel.Type == fmap.ExpChi2:
-			squareRows(land)
-		case p.Kernel.Skewed():
-			expRows(land, p.Kernel.C)
+		if back != nil {
+			for _, l := range land {
+				for j, u := range l {
+					l[j] = back(u)
+				}
+			}
 		}
 		s.Say(fmt.Sprintf("nystroem: k-means of %d rows into %d landmarks in %d iterations", len(sample), dim, iters))
 	}
@@ -189,62 +188,47 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 	return &design.Result{Map: mp}, nil
 }
 
-// sqrtRows returns the rows' coordinates' square roots (new rows):
-// k-means of an exp-χ² map runs on them, on at most MaxKMeansRows rows.
+// kmeansSpace returns the maps into and back out of the space where
+// kernel k's k-means distance (distFor) is Euclidean, or nil ones when it
+// is on x itself (rbf scales it by σ_j, and its means are centroids):
+// √x for exp-χ², t = log(x + c) for the skewed kernels. k-means runs on
+// the mapped rows, at most MaxKMeansRows of them, and its centroids map
+// back to landmarks.
 //
 // Why √x for exp-χ²: its χ² distance Σ (x−y)²/(x+y) equals
 // Σ (√x−√y)²·(√x+√y)²/(x+y), which is 2·Σ (√x−√y)² to second order where
 // x ≈ y, so Euclidean k-means on √x follows the kernel's own geometry
 // while keeping centroids (means) that the χ² distance has no form for;
-// the centroids c are mapped back to landmarks c² (squareRows). Measured
-// on digits (l1-normalised rows, β = 1, 1400 rows to fit, 397 held out;
-// mean of seeds 1–4 of the held-out Gram error): D = 16: random rows
-// 0.0883, k-means on x 0.0600, on √x 0.0526; D = 64: 0.0327, 0.0281,
-// 0.0251; D = 256: 0.01073, 0.01091, 0.01016 — on x k-means tied random
-// rows at D = 256, on √x it is 5 % below (TestNystroemKMeansBeatsRandom).
-// The χ² distance itself on x measured worse than the Euclidean one on x
-// (0.0617 against 0.0586 at D = 16).
-func sqrtRows(rows [][]float64) [][]float64 {
+// the centroids c are mapped back to landmarks c². Measured on digits
+// (l1-normalised rows, β = 1, 1400 rows to fit, 397 held out; mean of
+// seeds 1–4 of the held-out Gram error): D = 16: random rows 0.0883,
+// k-means on x 0.0600, on √x 0.0526; D = 64: 0.0327, 0.0281, 0.0251;
+// D = 256: 0.01073, 0.01091, 0.01016 — on x k-means tied random rows at
+// D = 256, on √x it is 5 % below (TestNystroemKMeansBeatsRandom). The χ²
+// distance itself on x measured worse than the Euclidean one on x
+// (0.0617 against 0.0586 at D = 16). The skewed kernels' centroids in t
+// measured better than means of x (docs/nystroem.md).
+func kmeansSpace(k fmap.Kernel) (to, back func(float64) float64) {
+	switch {
+	case k.Type == fmap.ExpChi2:
+		return math.Sqrt, func(u float64) float64 { return u * u }
+	case k.Skewed():
+		c := k.C
+		return func(x float64) float64 { return math.Log(x + c) }, func(t float64) float64 { return math.Exp(t) - c }
+	}
+	return nil, nil
+}
+
+// mapRows returns new rows holding f of every coordinate of rows.
+func mapRows(rows [][]float64, f func(float64) float64) [][]float64 {
 	out := make([][]float64, len(rows))
 	for i, r := range rows {
 		out[i] = make([]float64, len(r))
 		for j, v := range r {
-			out[i][j] = math.Sqrt(v)
+			out[i][j] = f(v)
 		}
 	}
 	return out
-}
-
-// squareRows squares every coordinate of the rows, in place.
-func squareRows(rows [][]float64) {
-	for _, r := range rows {
-		for j, v := range r {
-			r[j] = v * v
-		}
-	}
-}
-
-// logRows returns the rows with every coordinate x replaced by
-// t = log(x + c): the skewed kernels' argument, in which distFor's
-// distance is Euclidean.
-func logRows(rows [][]float64, c float64) [][]float64 {
-	out := make([][]float64, len(rows))
-	for i, r := range rows {
-		out[i] = make([]float64, len(r))
-		for j, v := range r {
-			out[i][j] = math.Log(v + c)
-		}
-	}
-	return out
-}
-
-// expRows maps rows of t = log(x + c) back to x = exp(t) − c, in place.
-func expRows(rows [][]float64, c float64) {
-	for _, r := range rows {
-		for j, t := range r {
-			r[j] = math.Exp(t) - c
-		}
-	}
 }
 
 // euclidean is the squared Euclidean distance.
@@ -260,8 +244,8 @@ func euclidean(a, b []float64) float64 {
 // distFor returns the squared distance k-means++ and k-means use for
 // kernel k on its inputs: the Euclidean distance of the kernel's
 // arguments, scaled by σ_j for rbf, in t = log(x + c) for the skewed
-// kernels and in √x for exp-χ² (k-means runs on √x, sqrtRows, and on t,
-// logRows, with the plain Euclidean distance, which equals this).
+// kernels and in √x for exp-χ² (k-means runs on √x and on t with the
+// plain Euclidean distance, which equals this: kmeansSpace).
 func distFor(k fmap.Kernel) func(a, b []float64) float64 {
 	switch {
 	case k.Skewed():

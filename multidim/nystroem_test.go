@@ -41,7 +41,7 @@ func nystroemMap(t testing.TB, p *fmap.Problem, dim int, opts NystroemOptions) *
 // on the other 397, k-means landmarks leave a lower Gram error than random
 // landmarks at D = 16, 64 and 256 for the Gaussian kernel (σ the median
 // distance; measured 1.9×, 1.5×, 1.2×) and for exp-χ² (β = 1,
-// l1-normalised rows; 1.7×, 1.3×), whose k-means runs on √x (sqrtRows)
+// l1-normalised rows; 1.7×, 1.3×), whose k-means runs on √x (kmeansSpace)
 // (issue 19). At D = 256 exp-χ²'s landmarks matter little: per seed
 // k-means and random landmarks are within ±5 % either way (seed 1:
 // 0.01068 against 0.01063), so there the test compares the means over

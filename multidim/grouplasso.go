@@ -400,7 +400,7 @@ func newGLProblem(ctx context.Context, rows [][]float64, labels []float64, o Gro
 				return nil, fmt.Errorf("multidim: group lasso: kernel %d (exp-chi2, columns [%d, %d]): %w", g, a, b, err)
 			}
 		}
-		l, err := newLearnerContext(ctx, sub, labels, LearnOptions{Kernel: kern, Dim: o.DimPerKernel, Validation: o.Validation,
+		l, err := newLearner(ctx, sub, labels, LearnOptions{Kernel: kern, Dim: o.DimPerKernel, Validation: o.Validation,
 			Sampling: o.Sampling, Features: o.Features, Seed: seed + int64(g), Classes: o.Classes, Chunk: o.Chunk}, train, val)
 		if err != nil {
 			return nil, fmt.Errorf("multidim: group lasso: kernel %d (%s, columns [%d, %d]): %w", g, kg.Kernel.Type, a, b, err)

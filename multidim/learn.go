@@ -112,7 +112,7 @@ type LearnResult struct {
 // nothing of size N·D. What grows with the rows is the caller's rows and
 // the split's index lists (one int per row).
 func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions) (LearnResult, error) {
-	l, err := newLearnerContext(ctx, rows, labels, opts, nil, nil)
+	l, err := newLearner(ctx, rows, labels, opts, nil, nil)
 	if err != nil {
 		return LearnResult{}, err
 	}
@@ -226,15 +226,10 @@ type learner struct {
 const MaxLearnDim = 4096
 
 // newLearner checks the inputs and draws the standard frequencies; train
-// and val, if given, replace the seeded split.
-func newLearner(rows [][]float64, labels []float64, o LearnOptions, train, val []int) (*learner, error) {
-	return newLearnerContext(context.Background(), rows, labels, o, train, val)
-}
-
-// newLearnerContext is newLearner whose frequencies' drawing
-// (FrequenciesContext) and later passes over the rows stop soon after ctx
-// is done, with ctx's error.
-func newLearnerContext(ctx context.Context, rows [][]float64, labels []float64, o LearnOptions, train, val []int) (*learner, error) {
+// and val, if given, replace the seeded split. The drawing
+// (FrequenciesContext) and the learner's later passes over the rows stop
+// soon after ctx is done, with ctx's error.
+func newLearner(ctx context.Context, rows [][]float64, labels []float64, o LearnOptions, train, val []int) (*learner, error) {
 	k := o.Kernel
 	if !k.ShiftInvariant() {
 		return nil, fmt.Errorf("multidim: learning σ: kernel %q: want rbf, skewed-chi2 or skewed-intersection", k.Type)

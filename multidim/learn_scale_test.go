@@ -45,7 +45,7 @@ func TestLearnSigmaScale(t *testing.T) {
 	xs, ys := toyData(rows, 10, -1, 1, 13)
 	opts := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, Dim: dim, Ridge: 1e-3,
 		Penalty: 1e-4, Sampling: SamplingQMC, MaxIterations: 100}
-	l, err := newLearner(xs, ys, opts, nil, nil)
+	l, err := newLearner(context.Background(), xs, ys, opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

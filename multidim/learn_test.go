@@ -54,7 +54,7 @@ func TestLearnGradient(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				xs, ys := toyData(40, 3, c.lo, c.hi, 3)
-				l, err := newLearner(xs, ys, LearnOptions{Kernel: c.kernel, PerAxis: perAxis, Dim: 16, Ridge: 1e-2,
+				l, err := newLearner(context.Background(), xs, ys, LearnOptions{Kernel: c.kernel, PerAxis: perAxis, Dim: 16, Ridge: 1e-2,
 					Penalty: 0.05, Features: c.features, Sampling: c.sampling, Seed: 2}, nil, nil)
 				if err != nil {
 					t.Fatal(err)
@@ -116,7 +116,7 @@ func TestLearnRecovery(t *testing.T) {
 		t.Errorf("relevant σ %.3g, %.3g not 10× below the smallest other %.3g", res.Sigma[0], res.Sigma[1], big)
 	}
 	opts.PerAxis = false
-	l, err := newLearner(xs, ys, opts, nil, nil)
+	l, err := newLearner(context.Background(), xs, ys, opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestLearnDigits(t *testing.T) {
 	}
 	var sumL, sumM float64
 	for seed := int64(1); seed <= 5; seed++ {
-		split, err := newLearner(xs, labels, LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}},
+		split, err := newLearner(context.Background(), xs, labels, LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}},
 			Dim: 2, Classes: true, Seed: 100 + seed}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -192,7 +192,7 @@ func TestLearnDigits(t *testing.T) {
 			t.Fatal(err)
 		}
 		took := time.Since(start)
-		held, err := newLearner(xs, labels, opts, split.train, split.val)
+		held, err := newLearner(context.Background(), xs, labels, opts, split.train, split.val)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,11 +332,11 @@ func TestLearnFewRows(t *testing.T) {
 func TestLearnMaxDim(t *testing.T) {
 	xs, ys := toyData(8, 2, 0, 1, 7)
 	o := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, Dim: MaxLearnDim + 2}
-	if _, err := newLearner(xs, ys, o, nil, nil); err == nil || !strings.Contains(err.Error(), "MaxLearnDim") {
+	if _, err := newLearner(context.Background(), xs, ys, o, nil, nil); err == nil || !strings.Contains(err.Error(), "MaxLearnDim") {
 		t.Errorf("D = %d: error %v, want one naming MaxLearnDim", o.Dim, err)
 	}
 	o.Dim = MaxLearnDim
-	if _, err := newLearner(xs, ys, o, nil, nil); err != nil {
+	if _, err := newLearner(context.Background(), xs, ys, o, nil, nil); err != nil {
 		t.Errorf("D = MaxLearnDim: %v", err)
 	}
 }

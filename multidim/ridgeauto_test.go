@@ -19,7 +19,7 @@ import (
 func TestLearnRidgeAuto(t *testing.T) {
 	xs, ys := toyData(600, 3, -1, 1, 5)
 	opts := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.7}}, Dim: 64, Seed: 3}
-	l, err := newLearner(xs, ys, opts, nil, nil)
+	l, err := newLearner(context.Background(), xs, ys, opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestLearnRidgeAuto(t *testing.T) {
 		t.Fatalf("λ %g (start %g): want grid values", res.Ridge, res.RidgeStart)
 	}
 	// The validation error at the learned σ with the start's λ.
-	l2, err := newLearner(xs, ys, LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: res.Sigma}, Dim: 64, Seed: 3, Ridge: res.RidgeStart}, nil, nil)
+	l2, err := newLearner(context.Background(), xs, ys, LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: res.Sigma}, Dim: 64, Seed: 3, Ridge: res.RidgeStart}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

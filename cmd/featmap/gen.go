@@ -126,23 +126,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return failed(stderr, spec.Path, err)
 	}
 	vm := d.Verified()
-	specLines := spec.Describe()
-	if d.Auto != nil {
-		// method auto: which method won, by how much, stated with the spec.
-		specLines = append(specLines, d.Auto.Summary())
-	}
-	info := codegen.Info{
-		Name:     spec.Name,
-		Package:  pkgName,
-		Version:  featmap.Version,
-		SpecPath: filepath.ToSlash(spec.Path),
-		SpecHash: "sha256:" + spec.Hash,
-		Spec:     strings.Join(specLines, "\n"),
-		File:     outFile(*out),
-		Key:      key,
-		Tables:   tables,
-	}
-	gen, err := codegen.GenerateFiles(vm, info)
+	gen, err := codegen.GenerateFiles(vm, genInfo(spec, d, pkgName, outFile(*out), key, tables))
 	switch {
 	case errors.Is(err, codegen.ErrUnsupported):
 		return failed(stderr, spec.Path, fmt.Errorf("%v (featmap design -json prints the map)", err))
@@ -176,6 +160,27 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// genInfo is what gen tells codegen of design d of spec, emitted as file
+// (a name) of package pkg with freshness key and tables.
+func genInfo(spec *featmap.Spec, d *featmap.Design, pkg, file, key string, tables codegen.Tables) codegen.Info {
+	specLines := spec.Describe()
+	if d.Auto != nil {
+		// method auto: which method won, by how much, stated with the spec.
+		specLines = append(specLines, d.Auto.Summary())
+	}
+	return codegen.Info{
+		Name:     spec.Name,
+		Package:  pkg,
+		Version:  featmap.Version,
+		SpecPath: filepath.ToSlash(spec.Path),
+		SpecHash: "sha256:" + spec.Hash,
+		Spec:     strings.Join(specLines, "\n"),
+		File:     file,
+		Key:      key,
+		Tables:   tables,
+	}
 }
 
 // packageName picks the emitted file's package: the flag, else go

@@ -99,11 +99,7 @@ func initSizes(t *testing.T) {
 		size := map[string]int{}
 		for _, name := range codegen.TablesNames {
 			tables, _ := codegen.TablesNamed(name)
-			files, err := codegen.GenerateFiles(d.Verified(), codegen.Info{
-				Name: spec.Name, Package: "maps", Version: featmap.Version,
-				SpecPath: spec.Path, SpecHash: "sha256:" + spec.Hash, Spec: strings.Join(spec.Describe(), "\n"),
-				File: "m.go", Key: "sha256:" + strings.Repeat("0", 64), Tables: tables,
-			})
+			files, err := codegen.GenerateFiles(d.Verified(), genInfo(spec, d, "maps", "m.go", "sha256:"+strings.Repeat("0", 64), tables))
 			if err != nil || len(files) != 1 {
 				t.Fatalf("init %s, tables %s: %d files, %v", k, name, len(files), err)
 			}

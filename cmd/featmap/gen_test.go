@@ -556,6 +556,50 @@ method: {name: rff, seed: 1}
 	check("spec changed", exitFailed, out+" is stale: spec changed (sha256 ", "-o", out, "-pkg", "maps", spec)
 }
 
+// TestGenCheckDataFile: a Go file whose constants are in a .bin is stale
+// when the .bin is missing or its bytes no longer have the SHA-256 the
+// header states (the header wraps that sentence over two lines), and a
+// gen then writes it again; with the .bin as written it is fresh.
+func TestGenCheckDataFile(t *testing.T) {
+	t.Setenv("FEATMAP_FORCE", "")
+	spec := writeSpec(t, rffSpec)
+	dir := t.TempDir()
+	out, bin := filepath.Join(dir, "rbf16.go"), filepath.Join(dir, "rbf16.bin")
+	args := []string{"-o", out, "-pkg", "maps", spec}
+	if code, _, errOut := runCLI(append([]string{"gen"}, args...)...); code != exitOK {
+		t.Fatalf("gen: exit %d: %s", code, errOut)
+	}
+	written, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI(append([]string{"gen", "-check"}, args...)...); code != exitOK {
+		t.Errorf("as written: exit %d, %q; want fresh", code, errOut)
+	}
+	changed := slices.Clone(written)
+	changed[0] ^= 1
+	for _, c := range []struct {
+		what, reason string
+		edit         func() error
+	}{
+		{"changed", "its data file " + bin + " changed (sha256 ", func() error { return os.WriteFile(bin, changed, 0o644) }},
+		{"missing", "its data file " + bin + " is missing", func() error { return os.Remove(bin) }},
+	} {
+		if err := c.edit(); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errOut := runCLI(append([]string{"gen", "-check"}, args...)...); code != exitFailed || !strings.Contains(errOut, out+" is stale: "+c.reason) {
+			t.Errorf(".bin %s: gen -check exit %d, %q; want %d and %q", c.what, code, errOut, exitFailed, c.reason)
+		}
+		if code, _, errOut := runCLI(append([]string{"gen"}, args...)...); code != exitOK || strings.Contains(errOut, "fresh") {
+			t.Errorf(".bin %s: gen exit %d, %q; want it to write the files again", c.what, code, errOut)
+		}
+		if now, err := os.ReadFile(bin); err != nil || !bytes.Equal(now, written) {
+			t.Errorf(".bin %s: after gen it holds %d bytes (%v), not the %d written", c.what, len(now), err, len(written))
+		}
+	}
+}
+
 // TestGenRefusesNameCollision: a map whose emitted names another file of
 // the output directory already declares is a usage error before the
 // design, naming the name and the file.

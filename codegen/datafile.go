@@ -10,7 +10,7 @@ import (
 )
 
 // dataFile is the content of a map's data file: constants beyond
-// maxLiterals, as little-endian float64, and its SHA-256 sum (stated in
+// MaxLiterals, as little-endian float64, and its SHA-256 sum (stated in
 // the header and the doc comments).
 type dataFile struct {
 	blob []byte
@@ -18,13 +18,13 @@ type dataFile struct {
 }
 
 // newDataFile returns the data file of the constants parts, in order, or
-// nil when there are at most maxLiterals of them (they stay Go literals).
+// nil when there are at most MaxLiterals of them (they stay Go literals).
 func newDataFile(parts ...[]float64) *dataFile {
 	n := 0
 	for _, p := range parts {
 		n += len(p)
 	}
-	if n <= maxLiterals {
+	if n <= MaxLiterals {
 		return nil
 	}
 	d := &dataFile{blob: make([]byte, 0, 8*n)}

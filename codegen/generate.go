@@ -263,7 +263,7 @@ func Generate(vm fmap.Verified, info Info) ([]byte, error) {
 	}
 	if blob := p.dataBlob(); blob != nil {
 		return nil, fmt.Errorf("codegen: %s has %d constants, more than the %d written as Go literals: they go to a data file beside the Go file (use GenerateFiles)",
-			info.Name, len(blob)/8, maxLiterals)
+			info.Name, len(blob)/8, MaxLiterals)
 	}
 	files, err := p.render()
 	if err != nil {

@@ -62,8 +62,10 @@ func (m *RFPCA) rff() *RFF {
 	return &RFF{Opts: RFFOptions{Sampling: m.Opts.Sampling, Features: m.Opts.Form, Seed: m.Opts.Seed, Inner: m.Opts.Inner}}
 }
 
-// features is m for output dimension dim.
-func (m *RFPCA) features(dim int) int {
+// Features is the number m of random features before the projection to
+// output dimension dim: the features option, else 3·dim (made even for
+// cos-sin), at most MaxRFPCAFeatures.
+func (m *RFPCA) Features(dim int) int {
 	if m.Opts.Features > 0 {
 		return m.Opts.Features
 	}
@@ -122,7 +124,7 @@ func (m *RFPCA) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 	if d := m.Dims(p); !d.Has(dim) {
 		return nil, fmt.Errorf("multidim: %s: %s", d.Why, d.Suggest(dim))
 	}
-	nf := m.features(dim)
+	nf := m.Features(dim)
 	res, err := m.rff().Design(ctx, p, nf, s)
 	if err != nil {
 		return nil, err

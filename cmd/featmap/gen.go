@@ -134,10 +134,16 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	// A map whose constants the spec alone shows to exceed the Go
 	// literals' limit needs the .bin: refused now, not after the design,
-	// if it is not gen's to replace.
-	if binErr != nil && constantsAhead(spec) > codegen.MaxLiterals {
-		fmt.Fprintf(stderr, "featmap gen: -o %s: %v\n", *out, binErr)
-		return exitUsage
+	// on standard output or if the .bin is not gen's to replace.
+	if n := constantsAhead(spec); n > codegen.MaxLiterals {
+		switch {
+		case *out == "":
+			fmt.Fprintf(stderr, "featmap gen: %s's constants (at least %d, more than the %d written as Go literals) go to a data file beside the Go file (embedded with //go:embed): give the Go file's path with -o\n", spec.Name, n, codegen.MaxLiterals)
+			return exitUsage
+		case binErr != nil:
+			fmt.Fprintf(stderr, "featmap gen: -o %s: %v\n", *out, binErr)
+			return exitUsage
+		}
 	}
 	tables, ok := codegen.TablesNamed(spec.Emit.Tables)
 	if !ok { // the decoder accepts only codegen's names (TestEmitTablesNames)

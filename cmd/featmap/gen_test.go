@@ -267,8 +267,10 @@ method: {name: rff, seed: 1}
 
 // TestGenDataFile: a map whose constants go to a data file is written as
 // the Go file and the .bin beside it (whose SHA-256 the Go file states);
-// to stdout it is a usage error (exit 2) saying to use -o; a bad -o name
-// is a usage error before any design.
+// to stdout it is a usage error (exit 2) saying to use -o, before the
+// design when the spec shows it (a context stopped from the start does
+// not stop gen first), after it when only the design does (annfm's
+// k-means anchors); a bad -o name is a usage error before any design.
 func TestGenDataFile(t *testing.T) {
 	spec := writeSpec(t, rffSpec)
 	dir := t.TempDir()
@@ -290,11 +292,23 @@ func TestGenDataFile(t *testing.T) {
 	if !bytes.Contains(src, []byte("//go:embed rbf16.bin")) {
 		t.Errorf("the Go file does not embed rbf16.bin:\n%.600s", src)
 	}
-	code, stdout, errOut := runCLI("gen", "-pkg", "maps", spec)
-	if code != exitUsage || stdout != "" || !strings.Contains(errOut, "-o") {
-		t.Errorf("to stdout: exit %d, %d bytes out, stderr %q; want exit %d, nothing, a hint at -o", code, len(stdout), errOut, exitUsage)
+	stopped, stop := context.WithCancel(context.Background())
+	stop()
+	for _, c := range []struct {
+		name, spec string
+		ctx        context.Context
+	}{
+		{"rff", spec, context.Background()},
+		{"rff stopped", spec, stopped},
+		{"annfm k-means", digitsSpec(t, annfmKMeans), context.Background()},
+	} {
+		var o, e bytes.Buffer
+		code := run(c.ctx, []string{"gen", "-pkg", "maps", c.spec}, &o, &e)
+		if code != exitUsage || o.Len() != 0 || !strings.Contains(e.String(), "go to a data file beside the Go file") || !strings.Contains(e.String(), "give the Go file's path with -o") {
+			t.Errorf("%s to stdout: exit %d, %d bytes out, stderr %q; want exit %d, nothing, a hint at -o", c.name, code, o.Len(), e.String(), exitUsage)
+		}
 	}
-	code, _, errOut = runCLI("gen", "-o", filepath.Join(dir, "x_test.go"), spec)
+	code, _, errOut := runCLI("gen", "-o", filepath.Join(dir, "x_test.go"), spec)
 	if code != exitUsage || !strings.Contains(errOut, "test file") {
 		t.Errorf("-o x_test.go: exit %d, %q", code, errOut)
 	}

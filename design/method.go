@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -312,6 +313,18 @@ func (s Dims) Has(d int) bool {
 		return d%2 == 0
 	}
 	return true
+}
+
+// Refusal says why the set lacks d (WhyNot) and the dimensions nearest
+// to it (Suggest), the latter left out when the reason already names
+// them: "harmonic makes at most 256 dimensions (…): at most 255", but
+// "chum designs at most 128 dimensions (…)", not "…: at most 128".
+func (s Dims) Refusal(d int) string {
+	why, near := s.WhyNot(d), s.Suggest(d)
+	if near == "" || regexp.MustCompile(`(^|\W)`+regexp.QuoteMeta(near)+`($|\D)`).MatchString(why) {
+		return why
+	}
+	return why + ": " + near
 }
 
 // Suggest names the dimensions of the set nearest to d, e.g. "5 or 7", or

@@ -123,7 +123,7 @@ func (m *ANNFM) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 		return nil, err
 	}
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("homogeneous: %s: %s", d.Why, d.Suggest(dim))
+		return nil, fmt.Errorf("homogeneous: %s", d.Refusal(dim))
 	}
 	var points [][]float64
 	uniform := o.Anchors == "uniform"

@@ -103,7 +103,7 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		return nil, err
 	}
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("multidim: %s: %s", d.Why, d.Suggest(dim))
+		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
 	}
 	rows := p.Data.Fit
 	if len(rows) < dim {

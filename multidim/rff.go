@@ -217,7 +217,7 @@ func (m *RFF) CheckOptions(p *fmap.Problem) error {
 		return &design.OptionError{Key: "inner", Msg: err.Error()}
 	}
 	if d := design.DimsFor(in.Method, ip); !d.Has(in.Dim) {
-		return &design.OptionError{Key: "inner", Msg: fmt.Sprintf("%s: %s", d.Why, d.Suggest(in.Dim))}
+		return &design.OptionError{Key: "inner", Msg: d.Refusal(in.Dim)}
 	}
 	return nil
 }
@@ -235,7 +235,7 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	}
 	feat := m.features()
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("multidim: %s: %s", d.Why, d.Suggest(dim))
+		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
 	}
 	k := p.Kernel
 	n := p.InDim()

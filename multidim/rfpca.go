@@ -96,7 +96,7 @@ func (m *RFPCA) CheckOptions(p *fmap.Problem) error {
 	}
 	if f := m.Opts.Features; f > 0 {
 		if d := r.Dims(p); !d.Has(f) {
-			return &design.OptionError{Key: "features", Msg: fmt.Sprintf("%s: %s", d.Why, d.Suggest(f))}
+			return &design.OptionError{Key: "features", Msg: d.Refusal(f)}
 		}
 	}
 	return nil
@@ -122,7 +122,7 @@ func (m *RFPCA) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 		return nil, err
 	}
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("multidim: %s: %s", d.Why, d.Suggest(dim))
+		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
 	}
 	nf := m.Features(dim)
 	res, err := m.rff().Design(ctx, p, nf, s)

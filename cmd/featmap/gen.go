@@ -362,14 +362,14 @@ func ownMap(path string) error {
 }
 
 // ownBin returns why gen must not replace the data file beside the Go
-// file out (out.go's .bin, codegen: Info.File): it is not a regular file,
-// or it holds something and the Go file out, which gen may replace (see
-// ownFile), does not name it as its data file in its header. A .bin holds
+// file out (codegen.DataFileName): it is not a regular file, or it holds
+// something and the Go file out, which gen may replace (see ownFile),
+// does not name it as its data file in its header. A .bin holds
 // bare float64 constants, so nothing else tells featmap's from another:
 // one left by a gen whose Go file has since been removed or regenerated
 // without one is refused too. A missing or empty file is gen's to write.
 func ownBin(out string) error {
-	name := strings.TrimSuffix(filepath.Base(out), ".go") + ".bin"
+	name := codegen.DataFileName(filepath.Base(out))
 	path := filepath.Join(filepath.Dir(out), name)
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file (%s): gen writes only to a regular file or a new path", path, atomicfile.Kind(fi.Mode()))

@@ -204,6 +204,17 @@ type Result struct {
 	Seconds float64
 }
 
+// Sizer is implemented by a method whose map's size the problem and D
+// fix before the design (random features, Nyström, anchor tables):
+// Constants returns a lower bound on the numbers its map of dimension dim
+// holds — frequencies, phases, landmarks, projections, tables — or 0 where
+// the design decides it. gen reads it (Spec.ConstantsAhead) to refuse,
+// before designing, an output that cannot take the data file a map of
+// many constants is emitted with.
+type Sizer interface {
+	Constants(p *fmap.Problem, dim int) int
+}
+
 // Incremental is implemented by a method whose design of D makes every
 // smaller D on the way (chum continues from D − 1): a D costs at least
 // every D below it together, so a target error search walks D upward

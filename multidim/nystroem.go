@@ -88,6 +88,16 @@ func (*Nystroem) Applies(p *fmap.Problem) error {
 // rows (its landmarks are rows), so its D is the outputs per row.
 func (*Nystroem) WholeRows() bool { return true }
 
+// Constants: D landmarks of n coordinates (an additive kernel's are
+// whole rows of the data's columns) and the D × D projection.
+func (*Nystroem) Constants(p *fmap.Problem, dim int) int {
+	n := p.InDim()
+	if p.Kernel.Homogeneous() && p.Data != nil && len(p.Data.Fit) > 0 {
+		n = len(p.Data.Fit[0])
+	}
+	return dim*n + dim*dim
+}
+
 // Dims: any D up to MaxLandmarks (and the rows to fit, checked when
 // they are read).
 func (*Nystroem) Dims(*fmap.Problem) design.Dims {

@@ -84,6 +84,17 @@ func (*RFF) Applies(p *fmap.Problem) error {
 	return nil
 }
 
+// Constants: the frequencies' coordinates, D/2 × n for cos-sin features,
+// D × n and D phases for phase features (an exp-chi2 map's inner stage
+// adds n × its dimension per frequency, not counted).
+func (m *RFF) Constants(p *fmap.Problem, dim int) int {
+	n := p.InDim()
+	if m.features() == fmap.Phase {
+		return dim*n + dim
+	}
+	return dim / 2 * n
+}
+
 // Dims: even dimensions for cos-sin features, any for phase, up to the
 // size limits: MaxRFFEntries frequency coordinates, and MaxOrthogonalWork
 // for orthogonal sampling.

@@ -62,10 +62,10 @@ func (m *RFPCA) rff() *RFF {
 	return &RFF{Opts: RFFOptions{Sampling: m.Opts.Sampling, Features: m.Opts.Form, Seed: m.Opts.Seed, Inner: m.Opts.Inner}}
 }
 
-// Features is the number m of random features before the projection to
+// features is the number m of random features before the projection to
 // output dimension dim: the features option, else 3·dim (made even for
 // cos-sin), at most MaxRFPCAFeatures.
-func (m *RFPCA) Features(dim int) int {
+func (m *RFPCA) features(dim int) int {
 	if m.Opts.Features > 0 {
 		return m.Opts.Features
 	}
@@ -102,6 +102,13 @@ func (m *RFPCA) CheckOptions(p *fmap.Problem) error {
 	return nil
 }
 
+// Constants: those of its m random features (RFF.Constants) and its
+// D × m projection.
+func (m *RFPCA) Constants(p *fmap.Problem, dim int) int {
+	f := m.features(dim)
+	return m.rff().Constants(p, f) + dim*f
+}
+
 // Dims: k up to the number of random features.
 func (m *RFPCA) Dims(*fmap.Problem) design.Dims {
 	if f := m.Opts.Features; f > 0 {
@@ -124,7 +131,7 @@ func (m *RFPCA) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 	if d := m.Dims(p); !d.Has(dim) {
 		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
 	}
-	nf := m.Features(dim)
+	nf := m.features(dim)
 	res, err := m.rff().Design(ctx, p, nf, s)
 	if err != nil {
 		return nil, err

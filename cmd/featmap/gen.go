@@ -17,10 +17,7 @@ import (
 
 	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/codegen"
-	"github.com/featmap/featmap/design/fmap"
-	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/internal/atomicfile"
-	"github.com/featmap/featmap/multidim"
 )
 
 func init() { commands["gen"] = cmdGen }
@@ -135,7 +132,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// A map whose constants the spec alone shows to exceed the Go
 	// literals' limit needs the .bin: refused now, not after the design,
 	// on standard output or if the .bin is not gen's to replace.
-	if n := constantsAhead(spec); n > codegen.MaxLiterals {
+	if n := spec.ConstantsAhead(); n > codegen.MaxLiterals {
 		switch {
 		case *out == "":
 			fmt.Fprintf(stderr, "featmap gen: %s's constants (at least %d, more than the %d written as Go literals) go to a data file beside the Go file (embedded with //go:embed): give the Go file's path with -o\n", spec.Name, n, codegen.MaxLiterals)
@@ -213,59 +210,6 @@ func genInfo(spec *featmap.Spec, d *featmap.Design, pkg, file, key string, table
 		Key:      key,
 		Tables:   tables,
 	}
-}
-
-// constantsAhead is a lower bound on the number of constants codegen
-// writes for the map spec designs (more than codegen.MaxLiterals go to a
-// .bin data file), read from the spec alone: the method, its options,
-// target.dim and the domain's dimensions n (codegen's doc: random
-// features, Nyström and anchor maps). It counts, for D = target.dim:
-//
-//   - rff: the frequencies' coordinates, D/2 × n for cos-sin features
-//     (D × n and D phases for phase; an exp-chi2 map has more, n × the
-//     inner map's dimension, per frequency);
-//   - rf-pca: those of its m random features (multidim.RFPCA.Features)
-//     and its D × m projection;
-//   - nystroem: D landmarks of n coordinates (of the data's columns for an
-//     additive kernel) and the D × D projection;
-//   - annfm with uniform anchors: its one table, n_anchors points with D
-//     features each.
-//
-// It is 0 where the spec does not fix the count: method auto, a max_error
-// search, a kernels section (the kept kernels are learned), annfm's
-// k-means anchors (as many as a column's distinct values allow), and the
-// other methods, whose few constants stay Go literals. A learn section's
-// model adds its weights, not counted.
-func constantsAhead(spec *featmap.Spec) int {
-	if spec.Target == nil || spec.Target.Dim == 0 || spec.Method == nil {
-		return 0
-	}
-	d, n := spec.Target.Dim, spec.Problem.InDim()
-	// freqs is the coordinates and phases of m random features.
-	freqs := func(m int, form string) int {
-		if form == string(fmap.Phase) {
-			return m*n + m
-		}
-		return m / 2 * n
-	}
-	switch m := spec.Method.Method.(type) {
-	case *multidim.RFF:
-		return freqs(d, m.Opts.Features)
-	case *multidim.RFPCA:
-		f := m.Features(d)
-		return freqs(f, m.Opts.Form) + d*f
-	case *multidim.Nystroem:
-		if data := spec.Problem.Data; spec.Problem.Kernel.Homogeneous() && data != nil && len(data.Fit) > 0 {
-			n = len(data.Fit[0])
-		}
-		return d*n + d*d
-	case *homogeneous.ANNFM:
-		if m.Opts.Anchors == "kmeans" {
-			return 0
-		}
-		return m.Opts.NAnchors * (1 + d) // the spec's decoder set the default
-	}
-	return 0
 }
 
 // packageName picks the emitted file's package: the flag, else go

@@ -906,7 +906,7 @@ func TestGenKeepsForeignBin(t *testing.T) {
 	}
 }
 
-// TestConstantsAhead: constantsAhead, what gen reads from a spec before
+// TestConstantsAhead: Spec.ConstantsAhead, what gen reads from a spec before
 // the design, is a lower bound on the constants of the map gen then
 // writes (the .bin's float64s): above codegen.MaxLiterals the map does
 // go to a .bin. The counts are those its doc gives, exact here but for
@@ -931,7 +931,7 @@ func TestConstantsAhead(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		ahead := constantsAhead(spec)
+		ahead := spec.ConstantsAhead()
 		out := filepath.Join(t.TempDir(), "m.go")
 		if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", c.spec); code != exitOK {
 			t.Fatalf("%s: gen: exit %d: %s", c.name, code, errOut)

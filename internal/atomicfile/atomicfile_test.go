@@ -147,9 +147,9 @@ func TestKind(t *testing.T) {
 }
 
 // TestQuiesce: Quiesce waits for a Write in progress (held inside its
-// second temporary file) to finish — every file renamed, no temporary file
-// left — and a Write started after it does not begin until the lock is
-// given back (which only this test does).
+// second temporary file) to finish — when it returns every file is
+// renamed and no temporary file is left — and a Write started after it
+// does not begin until the lock is given back (which only this test does).
 func TestQuiesce(t *testing.T) {
 	orig := writeTemp
 	defer func() { writeTemp = orig }()
@@ -171,21 +171,23 @@ func TestQuiesce(t *testing.T) {
 	go func() { Quiesce(); close(quiet) }()
 	select {
 	case <-quiet:
-		t.Fatal("Quiesce returned while a Write was in progress")
+		t.Error("Quiesce returned while a Write was in progress")
 	case <-time.After(50 * time.Millisecond):
 	}
 	close(release)
 	<-quiet
-	select {
-	case err := <-wrote:
-		if err != nil {
-			t.Fatal(err)
+	// Quiesce holds the lock from here on: the test gives it back.
+	held := true
+	defer func() {
+		if held {
+			writing.Unlock()
 		}
-	default:
-		t.Fatal("Quiesce returned before the Write in progress did")
-	}
+	}()
 	if names := dirNames(t, dir); !slices.Equal(names, []string{"a", "b"}) {
-		t.Errorf("after Quiesce the directory holds %v, want [a b]", names)
+		t.Errorf("when Quiesce returned the directory held %v, want [a b]", names)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
 	}
 	c := filepath.Join(dir, "c")
 	later := make(chan error, 1)
@@ -193,10 +195,12 @@ func TestQuiesce(t *testing.T) {
 	select {
 	case err := <-later:
 		t.Errorf("a Write after Quiesce ran (%v)", err)
+		return
 	case <-time.After(50 * time.Millisecond):
 	}
 	writing.Unlock()
+	held = false
 	if err := <-later; err != nil {
-		t.Fatal(err)
+		t.Error(err)
 	}
 }

@@ -15,7 +15,10 @@
 // internal error (a bug or a solver breakdown: please report it).
 //
 // Ctrl-C (SIGINT) or SIGTERM stops a running design at its next LP or
-// polish step.
+// polish step, and featmap exits 1 having written nothing. A second one
+// quits at once (exit 1), once a file set being written is complete: for
+// the few steps a cancel cannot interrupt (a large Cholesky factorisation,
+// a write to a pipe nobody reads).
 package main
 
 import (
@@ -32,6 +35,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap"
+	"github.com/featmap/featmap/internal/atomicfile"
 	"github.com/featmap/featmap/solver"
 )
 
@@ -47,10 +51,37 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go interrupts(sig, cancel, os.Stderr, func(code int) {
+		atomicfile.Quiesce()
+		os.Exit(code)
+	})
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
 	os.Exit(code)
+}
+
+// stoppingAfter is how long after the first interrupt a run still going
+// says how to quit at once.
+const stoppingAfter = time.Second
+
+// interrupts serves the signals of sig: the first cancels the run (which
+// then exits 1 at its next check); if the run goes on for stoppingAfter,
+// stderr says that another interrupt quits at once, and the next one calls
+// quit(1) — main's waits for any file set being written to be complete
+// (atomicfile.Quiesce), so that nothing is left half written, and exits.
+func interrupts(sig <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, quit func(int)) {
+	<-sig
+	cancel()
+	select {
+	case <-sig:
+	case <-time.After(stoppingAfter):
+		fmt.Fprintln(stderr, "featmap: stopping… (interrupt again to quit at once)")
+		<-sig
+	}
+	fmt.Fprintln(stderr, "featmap: quit at a second interrupt")
+	quit(exitFailed)
 }
 
 // failed reports a design's failure on stderr and returns its exit code:

@@ -8,7 +8,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 )
+
+// writing is held while a set of files is written and renamed (Write),
+// and for good by Quiesce.
+var writing sync.Mutex
+
+// Quiesce waits for a Write in progress to finish and keeps every later
+// one from starting: it never gives the lock back. It is for a process
+// about to exit at once (a second Ctrl-C), which must not leave a set half
+// renamed or a temporary file behind.
+func Quiesce() { writing.Lock() }
 
 // File is one file to write: its path and content.
 type File struct {
@@ -17,10 +28,13 @@ type File struct {
 }
 
 // Write writes the files atomically as a set, as the package says: a new
-// file gets mode 0644, an existing one keeps its permissions. A target that exists but is not a regular file (a directory, a
-// FIFO, a device) is refused before anything is written. On failure no
-// temporary file is left behind.
+// file gets mode 0644, an existing one keeps its permissions. A target
+// that exists but is not a regular file (a directory, a FIFO, a device) is
+// refused before anything is written. On failure no temporary file is left
+// behind. One set is written at a time.
 func Write(files ...File) error {
+	writing.Lock()
+	defer writing.Unlock()
 	modes := make([]os.FileMode, len(files))
 	for i, f := range files {
 		modes[i] = 0o644

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // dirNames lists the names in dir.
@@ -142,5 +143,64 @@ func TestKind(t *testing.T) {
 		if got := Kind(c.m); got != c.want {
 			t.Errorf("Kind(%v) = %q, want %q", c.m, got, c.want)
 		}
+	}
+}
+
+// TestQuiesce: Quiesce waits for a Write in progress (held inside its
+// second temporary file) to finish — when it returns every file is
+// renamed and no temporary file is left — and a Write started after it
+// does not begin until the lock is given back (which only this test does).
+func TestQuiesce(t *testing.T) {
+	orig := writeTemp
+	defer func() { writeTemp = orig }()
+	inside, release := make(chan struct{}), make(chan struct{})
+	calls := 0
+	writeTemp = func(path string, data []byte, mode os.FileMode) (string, error) {
+		if calls++; calls == 2 {
+			close(inside)
+			<-release
+		}
+		return orig(path, data, mode)
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	wrote := make(chan error, 1)
+	go func() { wrote <- Write(File{a, []byte("a")}, File{b, []byte("b")}) }()
+	<-inside
+	quiet := make(chan struct{})
+	go func() { Quiesce(); close(quiet) }()
+	select {
+	case <-quiet:
+		t.Error("Quiesce returned while a Write was in progress")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	<-quiet
+	// Quiesce holds the lock from here on: the test gives it back.
+	held := true
+	defer func() {
+		if held {
+			writing.Unlock()
+		}
+	}()
+	if names := dirNames(t, dir); !slices.Equal(names, []string{"a", "b"}) {
+		t.Errorf("when Quiesce returned the directory held %v, want [a b]", names)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	c := filepath.Join(dir, "c")
+	later := make(chan error, 1)
+	go func() { later <- Write(File{c, []byte("c")}) }()
+	select {
+	case err := <-later:
+		t.Errorf("a Write after Quiesce ran (%v)", err)
+		return
+	case <-time.After(50 * time.Millisecond):
+	}
+	writing.Unlock()
+	held = false
+	if err := <-later; err != nil {
+		t.Error(err)
 	}
 }

@@ -1,7 +1,9 @@
 package featmap
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -89,6 +91,9 @@ func TestAutoChi2(t *testing.T) {
 	if d.Verification.Data != nil {
 		t.Error("verified on data without a data section")
 	}
+	if d.Auto.SelectionError || strings.Contains(d.Auto.Summary(), "selection") {
+		t.Errorf("ranked on the domain, called a selection error: %v, %q", d.Auto.SelectionError, d.Auto.Summary())
+	}
 	for _, c := range d.Auto.Candidates {
 		if c.Method == "nystroem" && c.Skipped == "" {
 			t.Error("nystroem (which needs data) was not skipped without data")
@@ -115,7 +120,9 @@ func TestAutoCancelled(t *testing.T) {
 }
 
 // TestAutoData checks method auto with a data section (a few rows of the
-// digits): it ranks the maps by the held-out data error.
+// digits): it ranks the maps by the held-out data error, and says that
+// the winner's data error, measured on the rows that chose it, is a
+// selection error (in the summary, auto's JSON and the data error's On).
 func TestAutoData(t *testing.T) {
 	data, err := filepath.Abs("testdata/digits.csv.gz")
 	if err != nil {
@@ -138,7 +145,16 @@ method: {name: auto}
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkAuto(t, s, "held-out data error (Gram matrix, relative Frobenius)")
+	d := checkAuto(t, s, "held-out data error (Gram matrix, relative Frobenius)")
+	js, err := json.Marshal(d.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dv := d.Verification.Data; !d.Auto.SelectionError || !bytes.Contains(js, []byte(`"selection_error":true`)) ||
+		!strings.Contains(d.Auto.Summary(), "a selection error, measured on the held-out rows that chose it") ||
+		dv == nil || !strings.Contains(dv.Absolute.On, "held-out rows of "+data+", which also chose this map among ") {
+		t.Errorf("the data error is not called a selection error: %s; %q; on %+v", js, d.Auto.Summary(), dv)
+	}
 }
 
 // TestAutoOptions: auto takes no options, and only in the method section.

@@ -325,13 +325,30 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// counted is n nouns: "1 column", "3 columns".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// columnSpan is n nouns from column first, with their numbers: "1 column
+// (0)", "64 feature columns (0..63)".
+func columnSpan(n, first int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%s (%d)", counted(n, noun), first)
+	}
+	return fmt.Sprintf("%s (%d..%d)", counted(n, noun), first, first+n-1)
+}
+
 // start reads the first non-empty line: the column count, the feature
 // columns, and whether it is a header.
 func (r *dataReader) start(fields []string) error {
 	r.width = len(fields)
 	d := r.d
 	if d.Label >= r.width {
-		return fmt.Errorf("data.label_column is %d but the file has %d columns (0..%d)", d.Label, r.width, r.width-1)
+		return fmt.Errorf("data.label_column is %d but the file has %s", d.Label, columnSpan(r.width, 0, "column"))
 	}
 	r.first, r.last = d.First, d.Last
 	if r.last < 0 {
@@ -349,13 +366,13 @@ func (r *dataReader) start(fields []string) error {
 	}
 	switch {
 	case r.last >= r.width:
-		return fmt.Errorf("data.columns ends at %d but the file has %d columns (0..%d)", r.last, r.width, r.width-1)
+		return fmt.Errorf("data.columns ends at %d but the file has %s", r.last, columnSpan(r.width, 0, "column"))
 	case d.Label >= r.first && d.Label <= r.last:
 		return fmt.Errorf("data.label_column %d is inside data.columns [%d, %d]: a label is never a feature", d.Label, r.first, r.last)
 	}
 	n := r.last - r.first + 1
 	if !r.additive && n != r.p.InDim() {
-		return fmt.Errorf("%d feature columns (%d..%d) but domain.dims is %d", n, r.first, r.last, r.p.InDim())
+		return fmt.Errorf("%s but domain.dims is %d", columnSpan(n, r.first, "feature column"), r.p.InDim())
 	}
 	if d.Header != nil {
 		r.header = *d.Header
@@ -384,7 +401,7 @@ func (r *dataReader) start(fields []string) error {
 // with the column (the caller adds the file and line).
 func (r *dataReader) row(fields []string) ([]float64, float64, error) {
 	if len(fields) != r.width {
-		return nil, 0, &DataError{Column: -1, Msg: fmt.Sprintf("%d columns, but the first row has %d", len(fields), r.width)}
+		return nil, 0, &DataError{Column: -1, Msg: fmt.Sprintf("%s, but the first row has %d", counted(len(fields), "column"), r.width)}
 	}
 	num := func(col int) (float64, error) {
 		f := strings.TrimSpace(fields[col])

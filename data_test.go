@@ -269,12 +269,15 @@ func TestDataErrors(t *testing.T) {
 		{"outside the domain", "{file: d.csv}", "1,2\n3,17\n", `d.csv:2: column 1: 17 is outside the domain the integers {0..16}`},
 		{"not an integer", "{file: d.csv}", "1,2.5\n", `d.csv:1: column 1: 2.5 is not an integer`},
 		{"column count", "{file: d.csv}", "1,2\n3,4,5\n", `d.csv:2: 3 columns, but the first row has 2`},
+		{"column count: one", "{file: d.csv}", "1,2\n3\n", `d.csv:2: 1 column, but the first row has 2`},
 		{"empty", "{file: d.csv}", "", `d.csv: 0 data rows: need at least 2`},
 		{"header only", "{file: d.csv}", "a,b\n", `d.csv: 0 data rows: need at least 2`},
 		{"forced no header", "{file: d.csv, header: false}", "a,b\n1,2\n", `d.csv:1: column 0: "a" is not a number`},
 		{"label in columns", "{file: d.csv, columns: [0, 1], label_column: 1}", "1,2\n", `label_column 1 is inside data.columns [0, 1]`},
-		{"columns beyond", "{file: d.csv, columns: [0, 5]}", "1,2\n", `data.columns ends at 5 but the file has 2 columns`},
-		{"label beyond", "{file: d.csv, label_column: 4}", "1,2\n", `data.label_column is 4 but the file has 2 columns`},
+		{"columns beyond", "{file: d.csv, columns: [0, 5]}", "1,2\n", `data.columns ends at 5 but the file has 2 columns (0..1)`},
+		{"columns beyond one", "{file: d.csv, columns: [0, 5]}", "1\n", `data.columns ends at 5 but the file has 1 column (0)`},
+		{"label beyond", "{file: d.csv, label_column: 4}", "1,2\n", `data.label_column is 4 but the file has 2 columns (0..1)`},
+		{"label beyond one", "{file: d.csv, label_column: 4}", "1\n", `data.label_column is 4 but the file has 1 column (0)`},
 		{"missing file", "{file: nothere.csv}", "", `nothere.csv: no such file or directory (data.file, `},
 		{"missing file: where", "{file: nothere.csv}", "", `/spec.yaml:7, relative to the spec's directory)`},
 		{"gzip broken", "{file: d.csv.gz}", "\x1f\x8bnot gzip", `gzip`},
@@ -354,6 +357,10 @@ data: {file: d.csv}
 		_, err := LoadSpec(writeSpecWith(t, spec, map[string]string{"d.csv": "1,2\n3,4\n"}))
 		if err == nil || !strings.Contains(err.Error(), "2 feature columns (0..1) but domain.dims is 3") {
 			t.Errorf("error %v", err)
+		}
+		_, err = LoadSpec(writeSpecWith(t, strings.Replace(spec, "{file: d.csv}", "{file: d.csv, label_column: 1}", 1), map[string]string{"d.csv": "1,2\n3,4\n"}))
+		if err == nil || !strings.Contains(err.Error(), "1 feature column (0) but domain.dims is 3") {
+			t.Errorf("one feature column: error %v", err)
 		}
 	})
 }
@@ -536,7 +543,8 @@ data: {file: digits.csv.gz, columns: [0, 63], label_column: 64}
 // TestDomainLimits: domains whose verification or log grids cannot be
 // built, and dimensions beyond a method's limit, are spec errors when the
 // spec is read (issue 18): 65 536 integers (34 GB of pairs), a homogeneous
-// interval from a subnormal lo (hi/lo overflows), chum at D = 10 000.
+// interval from a subnormal lo (hi/lo overflows), chum at D = 10 000 (its
+// limit named once).
 func TestDomainLimits(t *testing.T) {
 	for dom, want := range map[string]string{
 		"{integers: [0, 65535]}":  "x.yaml:4: domain.integers: 65536 integers, more than the 4096",
@@ -553,6 +561,11 @@ func TestDomainLimits(t *testing.T) {
 		_, err := ParseSpec("x.yaml", []byte(spec))
 		if err == nil || !strings.HasPrefix(err.Error(), want) || time.Since(start) > time.Second {
 			t.Errorf("%s: %v, want %q", dom, err, want)
+		}
+		// The limit is named once: the message ended "…takes minutes):
+		// at most 128" (design.Dims.Refusal).
+		if err != nil && strings.Count(err.Error(), "at most 128") > 1 {
+			t.Errorf("%s: %v names the limit twice", dom, err)
 		}
 	}
 }

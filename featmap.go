@@ -219,6 +219,23 @@ func (s *Search) dims() string {
 	return b.String()
 }
 
+// ConstantsAhead is a lower bound on the numbers the spec's map holds,
+// read from the spec before any design (design.Sizer: random features,
+// Nyström, uniform anchor tables): gen compares it with the constants it
+// writes as Go literals, beyond which a map needs a data file. It is 0
+// where only the design tells: method auto, a max_error search, a kernels
+// section, annfm's k-means anchors, the methods whose few constants stay
+// literals. A learn section's model adds its weights, not counted.
+func (s *Spec) ConstantsAhead() int {
+	if s.Target == nil || s.Target.Dim == 0 || s.Method == nil {
+		return 0
+	}
+	if sz, ok := s.Method.Method.(design.Sizer); ok {
+		return sz.Constants(s.Problem, s.Target.Dim)
+	}
+	return 0
+}
+
 // CanMake reports whether method m can make a map of dimension dim for the
 // spec's problem, and if not, why.
 func (s *Spec) CanMake(m MethodSpec, dim int) (bool, string) {

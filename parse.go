@@ -758,7 +758,7 @@ func (p *parser) shape(top *mapping, d specDoc, s *Spec) error {
 		return nil
 	}
 	dims := design.DimsFor(m, s.Problem)
-	dimErr := p.errAt(dimNode, "target.dim", "%s: %s", dims.WhyNot(dim), dims.Suggest(dim))
+	dimErr := p.errAt(dimNode, "target.dim", "%s", dims.Refusal(dim))
 	if s.Problem.Kernel.Type == fmap.Hellinger && dim > 0 && !dims.Has(dim) {
 		return dimErr
 	}

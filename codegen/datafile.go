@@ -10,7 +10,7 @@ import (
 )
 
 // dataFile is the content of a map's data file: constants beyond
-// maxLiterals, as little-endian float64, and its SHA-256 sum (stated in
+// MaxLiterals, as little-endian float64, and its SHA-256 sum (stated in
 // the header and the doc comments).
 type dataFile struct {
 	blob []byte
@@ -18,13 +18,13 @@ type dataFile struct {
 }
 
 // newDataFile returns the data file of the constants parts, in order, or
-// nil when there are at most maxLiterals of them (they stay Go literals).
+// nil when there are at most MaxLiterals of them (they stay Go literals).
 func newDataFile(parts ...[]float64) *dataFile {
 	n := 0
 	for _, p := range parts {
 		n += len(p)
 	}
-	if n <= maxLiterals {
+	if n <= MaxLiterals {
 		return nil
 	}
 	d := &dataFile{blob: make([]byte, 0, 8*n)}
@@ -41,7 +41,7 @@ func newDataFile(parts ...[]float64) *dataFile {
 // beside the Go file, with its size, sum and layout.
 func (d *dataFile) where(goFile, layout string) string {
 	return fmt.Sprintf("the data file %s beside this file (%d bytes, SHA-256 %x: %s), embedded and decoded once at package init",
-		dataFileName(goFile), len(d.blob), d.sum, layout)
+		DataFileName(goFile), len(d.blob), d.sum, layout)
 }
 
 // embedded is one array of float64 constants decoded from the data file:
@@ -57,7 +57,7 @@ type embedded struct {
 func (e *emitter) embedData(f *jen.File, d *dataFile, layout string, arrays ...embedded) {
 	p := e.p
 	f.Anon("embed")
-	name := dataFileName(p.info.File)
+	name := DataFileName(p.info.File)
 	f.Line()
 	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is the data file %s (%d bytes, SHA-256 %x): %s.",
 		e.dataName(), name, len(d.blob), d.sum, layout))) + "\n//\n//go:embed " + name)

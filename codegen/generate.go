@@ -203,8 +203,9 @@ func CheckFileName(name string) error {
 	return nil
 }
 
-// dataFileName is the name of the data file beside the Go file goFile.
-func dataFileName(goFile string) string { return strings.TrimSuffix(goFile, ".go") + ".bin" }
+// DataFileName is the name of the data file beside the Go file goFile (a
+// base name, Info.File): "rbf64.go" gives "rbf64.bin".
+func DataFileName(goFile string) string { return strings.TrimSuffix(goFile, ".go") + ".bin" }
 
 // localPattern matches the numbered local variables (x0, c1, s0_2, r3, d4).
 var localPattern = regexp.MustCompile(`^[xcsrd][0-9]+(_[0-9]+)?$`)
@@ -263,7 +264,7 @@ func Generate(vm fmap.Verified, info Info) ([]byte, error) {
 	}
 	if blob := p.dataBlob(); blob != nil {
 		return nil, fmt.Errorf("codegen: %s has %d constants, more than the %d written as Go literals: they go to a data file beside the Go file (use GenerateFiles)",
-			info.Name, len(blob)/8, maxLiterals)
+			info.Name, len(blob)/8, MaxLiterals)
 	}
 	files, err := p.render()
 	if err != nil {
@@ -300,7 +301,7 @@ func (p *plan) render() ([]File, error) {
 	}
 	files := []File{{Name: p.info.File, Data: buf.Bytes()}}
 	if blob := p.dataBlob(); blob != nil {
-		files = append(files, File{Name: dataFileName(p.info.File), Data: blob})
+		files = append(files, File{Name: DataFileName(p.info.File), Data: blob})
 	}
 	return files, nil
 }

@@ -14,7 +14,7 @@ import (
 // array, as fmap.LinearModel.Scores computes them (the bias, then the
 // features' terms in order), and the weights are constants of the map's
 // one mechanism: Go literals, or the same data file as its frequencies
-// when all its constants together exceed maxLiterals.
+// when all its constants together exceed MaxLiterals.
 
 func (e *emitter) scoreName() string       { return e.p.name + "Score" }
 func (e *emitter) scoresName() string      { return e.p.name + "Scores" }

@@ -9,12 +9,14 @@ import (
 
 // Limits and choices of the random-feature emission.
 const (
-	// maxLiterals caps the constants of a random stage (its frequency
-	// coordinates and phases) written as Go literals: 4096 numbers are
-	// about 100 kB of source, which go build compiles in a fraction of a
-	// second. Beyond, they go to a little-endian data file beside the Go
-	// file, embedded with //go:embed and decoded once at package init.
-	maxLiterals = 4096
+	// MaxLiterals caps the constants of a map written as Go literals (a
+	// random stage's frequency coordinates and phases and what follows
+	// them in the data file, a Nyström map's landmarks and projection, an
+	// anchor map's tables): 4096 numbers are about 100 kB of source, which
+	// go build compiles in a fraction of a second. Beyond, they go to a
+	// little-endian data file beside the Go file, embedded with
+	// //go:embed and decoded once at package init.
+	MaxLiterals = 4096
 	// maxArgs caps the length of the random stage's argument t (n, or n·d
 	// after a per-coordinate stage): the emitted code keeps it in a stack
 	// array of that many float64, 64 KiB, half of the largest variable the

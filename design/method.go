@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -203,6 +204,17 @@ type Result struct {
 	Seconds float64
 }
 
+// Sizer is implemented by a method whose map's size the problem and D
+// fix before the design (random features, Nyström, anchor tables):
+// Constants returns a lower bound on the numbers its map of dimension dim
+// holds — frequencies, phases, landmarks, projections, tables — or 0 where
+// the design decides it. gen reads it (Spec.ConstantsAhead) to refuse,
+// before designing, an output that cannot take the data file a map of
+// many constants is emitted with.
+type Sizer interface {
+	Constants(p *fmap.Problem, dim int) int
+}
+
 // Incremental is implemented by a method whose design of D makes every
 // smaller D on the way (chum continues from D − 1): a D costs at least
 // every D below it together, so a target error search walks D upward
@@ -312,6 +324,18 @@ func (s Dims) Has(d int) bool {
 		return d%2 == 0
 	}
 	return true
+}
+
+// Refusal says why the set lacks d (WhyNot) and the dimensions nearest
+// to it (Suggest), the latter left out when the reason already names
+// them: "harmonic makes at most 256 dimensions (…): at most 255", but
+// "chum designs at most 128 dimensions (…)", not "…: at most 128".
+func (s Dims) Refusal(d int) string {
+	why, near := s.WhyNot(d), s.Suggest(d)
+	if near == "" || regexp.MustCompile(`(^|\W)`+regexp.QuoteMeta(near)+`($|\D)`).MatchString(why) {
+		return why
+	}
+	return why + ": " + near
 }
 
 // Suggest names the dimensions of the set nearest to d, e.g. "5 or 7", or

@@ -30,11 +30,24 @@ func TestDimsForLimits(t *testing.T) {
 	if got := d.Suggest(1023); got != "at most 255" {
 		t.Errorf("harmonic, D = 1023: suggests %q, want at most 255", got)
 	}
+	if got := d.Refusal(1023); !strings.HasSuffix(got, "): at most 255") {
+		t.Errorf("harmonic, D = 1023: refusal %q does not end with the nearest D, 255", got)
+	}
+	chum := DimsFor(&Chum{}, chi2)
+	if got := chum.Refusal(129); strings.Count(got, "at most 128") != 1 || !strings.HasPrefix(got, "chum designs at most 128 dimensions (") || !strings.HasSuffix(got, ")") {
+		t.Errorf("chum, D = 129: refusal %q, want the limit named once", got)
+	}
+	if got := (Dims{Max: 12, Why: "at most 128 here"}).Refusal(13); got != "at most 128 here: at most 12" {
+		t.Errorf("a reason naming 128 and a limit of 12: refusal %q", got)
+	}
 	n := 1 << 16
 	wide := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: make([]float64, n)}, Domain: fmap.Domain{Lo: make([]float64, n), Hi: make([]float64, n)}}
 	d = DimsFor(Harmonic{}, wide)
 	if d.Has(1) || !strings.Contains(d.WhyNot(1), "verification budget") || d.Suggest(1) != "no dimension" {
 		t.Errorf("65 536 inputs: Has(1) %v, why %q, suggest %q", d.Has(1), d.WhyNot(1), d.Suggest(1))
+	}
+	if got := d.Refusal(1); !strings.HasSuffix(got, ": no dimension") {
+		t.Errorf("65 536 inputs: refusal %q", got)
 	}
 }
 

@@ -101,6 +101,18 @@ func (m *ANNFM) CheckOptions(p *fmap.Problem) error {
 	return nil
 }
 
+// Constants: with uniform anchors, its one table of n_anchors anchors
+// with D features each; k-means anchors are as many as a column's
+// distinct values allow, which only the design tells (0).
+func (m *ANNFM) Constants(_ *fmap.Problem, dim int) int {
+	o := m.Opts
+	o.SetDefaults()
+	if o.Anchors == "kmeans" {
+		return 0
+	}
+	return o.NAnchors * (1 + dim)
+}
+
 // Dims: D up to the number of anchors.
 func (m *ANNFM) Dims(*fmap.Problem) design.Dims {
 	o := m.Opts
@@ -123,7 +135,7 @@ func (m *ANNFM) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 		return nil, err
 	}
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("homogeneous: %s: %s", d.Why, d.Suggest(dim))
+		return nil, fmt.Errorf("homogeneous: %s", d.Refusal(dim))
 	}
 	var points [][]float64
 	uniform := o.Anchors == "uniform"

@@ -2,6 +2,7 @@ package multidim
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -19,7 +20,8 @@ import (
 type NystroemOptions struct {
 	// Landmarks chooses the D landmarks among the data's rows to fit:
 	// kmeans (Lloyd's iterations from a k-means++ start; the centroids),
-	// random (D distinct rows) or kmeans++ (the k-means++ seeding alone).
+	// random (D rows drawn at random, no two with equal values: see
+	// distinctRows) or kmeans++ (the k-means++ seeding alone).
 	// Default kmeans.
 	Landmarks string `yaml:"landmarks" spec:"enum=kmeans|random|kmeans++,label"`
 	// Seed seeds the choice (default 1).
@@ -86,6 +88,16 @@ func (*Nystroem) Applies(p *fmap.Problem) error {
 // rows (its landmarks are rows), so its D is the outputs per row.
 func (*Nystroem) WholeRows() bool { return true }
 
+// Constants: D landmarks of n coordinates (an additive kernel's are
+// whole rows of the data's columns) and the D × D projection.
+func (*Nystroem) Constants(p *fmap.Problem, dim int) int {
+	n := p.InDim()
+	if p.Kernel.Homogeneous() && p.Data != nil && len(p.Data.Fit) > 0 {
+		n = len(p.Data.Fit[0])
+	}
+	return dim*n + dim*dim
+}
+
 // Dims: any D up to MaxLandmarks (and the rows to fit, checked when
 // they are read).
 func (*Nystroem) Dims(*fmap.Problem) design.Dims {
@@ -101,7 +113,7 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		return nil, err
 	}
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("multidim: %s: %s", d.Why, d.Suggest(dim))
+		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
 	}
 	rows := p.Data.Fit
 	if len(rows) < dim {
@@ -119,9 +131,7 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 	var land [][]float64
 	switch how {
 	case "random":
-		idx := rng.Perm(len(rows))[:dim]
-		slices.Sort(idx)
-		for _, i := range idx {
+		for _, i := range distinctRows(rows, dim, rng) {
 			land = append(land, slices.Clone(rows[i]))
 		}
 	case "kmeans++":
@@ -277,6 +287,43 @@ func distFor(k fmap.Kernel) func(a, b []float64) float64 {
 		}
 	}
 	return euclidean
+}
+
+// distinctRows returns the indices, in row order, of k rows drawn without
+// replacement in a seeded random order, passing over a row whose values
+// equal those of one drawn already (−0 equal to 0): the random landmarks.
+// A row repeated in the data is thus as likely to be drawn as its copies
+// together, and drawn once; two equal landmarks would make W singular and
+// waste a component (docs/nystroem.md). With fewer than k distinct rows,
+// the rest are copies, in the same order. Without equal rows the indices
+// are the first k of the order, as before the check.
+func distinctRows(rows [][]float64, k int, rng *rand.Rand) []int {
+	var idx, copies []int
+	seen := make(map[string]bool, k)
+	key := make([]byte, 0, 8*len(rows[0]))
+	for _, i := range rng.Perm(len(rows)) {
+		if len(idx) == k {
+			break
+		}
+		key = key[:0]
+		for _, v := range rows[i] {
+			if v == 0 {
+				v = 0 // −0 is 0
+			}
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(v))
+		}
+		if seen[string(key)] {
+			if len(copies) < k {
+				copies = append(copies, i)
+			}
+			continue
+		}
+		seen[string(key)] = true
+		idx = append(idx, i)
+	}
+	idx = append(idx, copies[:k-len(idx)]...)
+	slices.Sort(idx)
+	return idx
 }
 
 // kmeansPP picks k centres among rows by k-means++ seeding (Arthur and

@@ -84,6 +84,17 @@ func (*RFF) Applies(p *fmap.Problem) error {
 	return nil
 }
 
+// Constants: the frequencies' coordinates, D/2 × n for cos-sin features,
+// D × n and D phases for phase features (an exp-chi2 map's inner stage
+// adds n × its dimension per frequency, not counted).
+func (m *RFF) Constants(p *fmap.Problem, dim int) int {
+	n := p.InDim()
+	if m.features() == fmap.Phase {
+		return dim*n + dim
+	}
+	return dim / 2 * n
+}
+
 // Dims: even dimensions for cos-sin features, any for phase, up to the
 // size limits: MaxRFFEntries frequency coordinates, and MaxOrthogonalWork
 // for orthogonal sampling.
@@ -217,7 +228,7 @@ func (m *RFF) CheckOptions(p *fmap.Problem) error {
 		return &design.OptionError{Key: "inner", Msg: err.Error()}
 	}
 	if d := design.DimsFor(in.Method, ip); !d.Has(in.Dim) {
-		return &design.OptionError{Key: "inner", Msg: fmt.Sprintf("%s: %s", d.Why, d.Suggest(in.Dim))}
+		return &design.OptionError{Key: "inner", Msg: d.Refusal(in.Dim)}
 	}
 	return nil
 }
@@ -235,7 +246,7 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	}
 	feat := m.features()
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("multidim: %s: %s", d.Why, d.Suggest(dim))
+		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
 	}
 	k := p.Kernel
 	n := p.InDim()

@@ -62,7 +62,9 @@ func (m *RFPCA) rff() *RFF {
 	return &RFF{Opts: RFFOptions{Sampling: m.Opts.Sampling, Features: m.Opts.Form, Seed: m.Opts.Seed, Inner: m.Opts.Inner}}
 }
 
-// features is m for output dimension dim.
+// features is the number m of random features before the projection to
+// output dimension dim: the features option, else 3·dim (made even for
+// cos-sin), at most MaxRFPCAFeatures.
 func (m *RFPCA) features(dim int) int {
 	if m.Opts.Features > 0 {
 		return m.Opts.Features
@@ -94,10 +96,17 @@ func (m *RFPCA) CheckOptions(p *fmap.Problem) error {
 	}
 	if f := m.Opts.Features; f > 0 {
 		if d := r.Dims(p); !d.Has(f) {
-			return &design.OptionError{Key: "features", Msg: fmt.Sprintf("%s: %s", d.Why, d.Suggest(f))}
+			return &design.OptionError{Key: "features", Msg: d.Refusal(f)}
 		}
 	}
 	return nil
+}
+
+// Constants: those of its m random features (RFF.Constants) and its
+// D × m projection.
+func (m *RFPCA) Constants(p *fmap.Problem, dim int) int {
+	f := m.features(dim)
+	return m.rff().Constants(p, f) + dim*f
 }
 
 // Dims: k up to the number of random features.
@@ -120,7 +129,7 @@ func (m *RFPCA) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 		return nil, err
 	}
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("multidim: %s: %s", d.Why, d.Suggest(dim))
+		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
 	}
 	nf := m.features(dim)
 	res, err := m.rff().Design(ctx, p, nf, s)

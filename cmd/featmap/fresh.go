@@ -50,7 +50,20 @@ var (
 	dataRow     = regexp.MustCompile(`(?m)^//\tdata +.*, sha256:([0-9a-f]+)\)$`)
 	pkgLine     = regexp.MustCompile(`(?m)^package (\S+)`)
 	binLine     = regexp.MustCompile(`the data file (\S+\.bin) beside this file \(\d+ bytes, SHA-256 ([0-9a-f]{64})`)
+	commentWrap = regexp.MustCompile(`\n//[ \t]*`)
 )
+
+// dataFileOf returns the data file (.bin) a Go file gen wrote names in
+// its header, and the SHA-256 (hex) it states for it; ok false when it
+// names none. The header's comment is wrapped at spaces (codegen), so its
+// lines are joined before the sentence is read.
+func dataFileOf(src []byte) (name, sum string, ok bool) {
+	m := binLine.FindSubmatch(commentWrap.ReplaceAll(src, []byte(" ")))
+	if m == nil {
+		return "", "", false
+	}
+	return string(m[1]), string(m[2]), true
+}
 
 // staleness returns "" when the Go file out is fresh — its featmap-key
 // line is key, the data file it embeds has the SHA-256 it states, and the
@@ -99,14 +112,14 @@ func staleness(out, mapOut, key string, spec *featmap.Spec, pkg string) string {
 		}
 		return strings.Join(why, "; ")
 	}
-	if m := binLine.FindSubmatch(src); m != nil {
-		bin := filepath.Join(filepath.Dir(out), string(m[1]))
+	if name, want, ok := dataFileOf(src); ok {
+		bin := filepath.Join(filepath.Dir(out), name)
 		data, err := os.ReadFile(bin)
 		if err != nil {
 			return fmt.Sprintf("its data file %s is missing", bin)
 		}
-		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != string(m[2]) {
-			return fmt.Sprintf("its data file %s changed (sha256 %s → %s)", bin, short(string(m[2])), short(hex.EncodeToString(sum[:])))
+		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != want {
+			return fmt.Sprintf("its data file %s changed (sha256 %s → %s)", bin, short(want), short(hex.EncodeToString(sum[:])))
 		}
 	}
 	if mapOut != "" {

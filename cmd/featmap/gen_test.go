@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"go/format"
@@ -266,8 +267,10 @@ method: {name: rff, seed: 1}
 
 // TestGenDataFile: a map whose constants go to a data file is written as
 // the Go file and the .bin beside it (whose SHA-256 the Go file states);
-// to stdout it is a usage error (exit 2) saying to use -o; a bad -o name
-// is a usage error before any design.
+// to stdout it is a usage error (exit 2) saying to use -o, before the
+// design when the spec shows it (a context stopped from the start does
+// not stop gen first), after it when only the design does (annfm's
+// k-means anchors); a bad -o name is a usage error before any design.
 func TestGenDataFile(t *testing.T) {
 	spec := writeSpec(t, rffSpec)
 	dir := t.TempDir()
@@ -289,11 +292,23 @@ func TestGenDataFile(t *testing.T) {
 	if !bytes.Contains(src, []byte("//go:embed rbf16.bin")) {
 		t.Errorf("the Go file does not embed rbf16.bin:\n%.600s", src)
 	}
-	code, stdout, errOut := runCLI("gen", "-pkg", "maps", spec)
-	if code != exitUsage || stdout != "" || !strings.Contains(errOut, "-o") {
-		t.Errorf("to stdout: exit %d, %d bytes out, stderr %q; want exit %d, nothing, a hint at -o", code, len(stdout), errOut, exitUsage)
+	stopped, stop := context.WithCancel(context.Background())
+	stop()
+	for _, c := range []struct {
+		name, spec string
+		ctx        context.Context
+	}{
+		{"rff", spec, context.Background()},
+		{"rff stopped", spec, stopped},
+		{"annfm k-means", digitsSpec(t, annfmKMeans), context.Background()},
+	} {
+		var o, e bytes.Buffer
+		code := run(c.ctx, []string{"gen", "-pkg", "maps", c.spec}, &o, &e)
+		if code != exitUsage || o.Len() != 0 || !strings.Contains(e.String(), "go to a data file beside the Go file") || !strings.Contains(e.String(), "give the Go file's path with -o") {
+			t.Errorf("%s to stdout: exit %d, %d bytes out, stderr %q; want exit %d, nothing, a hint at -o", c.name, code, o.Len(), e.String(), exitUsage)
+		}
 	}
-	code, _, errOut = runCLI("gen", "-o", filepath.Join(dir, "x_test.go"), spec)
+	code, _, errOut := runCLI("gen", "-o", filepath.Join(dir, "x_test.go"), spec)
 	if code != exitUsage || !strings.Contains(errOut, "test file") {
 		t.Errorf("-o x_test.go: exit %d, %q", code, errOut)
 	}
@@ -556,6 +571,50 @@ method: {name: rff, seed: 1}
 	check("spec changed", exitFailed, out+" is stale: spec changed (sha256 ", "-o", out, "-pkg", "maps", spec)
 }
 
+// TestGenCheckDataFile: a Go file whose constants are in a .bin is stale
+// when the .bin is missing or its bytes no longer have the SHA-256 the
+// header states (the header wraps that sentence over two lines), and a
+// gen then writes it again; with the .bin as written it is fresh.
+func TestGenCheckDataFile(t *testing.T) {
+	t.Setenv("FEATMAP_FORCE", "")
+	spec := writeSpec(t, rffSpec)
+	dir := t.TempDir()
+	out, bin := filepath.Join(dir, "rbf16.go"), filepath.Join(dir, "rbf16.bin")
+	args := []string{"-o", out, "-pkg", "maps", spec}
+	if code, _, errOut := runCLI(append([]string{"gen"}, args...)...); code != exitOK {
+		t.Fatalf("gen: exit %d: %s", code, errOut)
+	}
+	written, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI(append([]string{"gen", "-check"}, args...)...); code != exitOK {
+		t.Errorf("as written: exit %d, %q; want fresh", code, errOut)
+	}
+	changed := slices.Clone(written)
+	changed[0] ^= 1
+	for _, c := range []struct {
+		what, reason string
+		edit         func() error
+	}{
+		{"changed", "its data file " + bin + " changed (sha256 ", func() error { return os.WriteFile(bin, changed, 0o644) }},
+		{"missing", "its data file " + bin + " is missing", func() error { return os.Remove(bin) }},
+	} {
+		if err := c.edit(); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errOut := runCLI(append([]string{"gen", "-check"}, args...)...); code != exitFailed || !strings.Contains(errOut, out+" is stale: "+c.reason) {
+			t.Errorf(".bin %s: gen -check exit %d, %q; want %d and %q", c.what, code, errOut, exitFailed, c.reason)
+		}
+		if code, _, errOut := runCLI(append([]string{"gen"}, args...)...); code != exitOK || strings.Contains(errOut, "fresh") {
+			t.Errorf(".bin %s: gen exit %d, %q; want it to write the files again", c.what, code, errOut)
+		}
+		if now, err := os.ReadFile(bin); err != nil || !bytes.Equal(now, written) {
+			t.Errorf(".bin %s: after gen it holds %d bytes (%v), not the %d written", c.what, len(now), err, len(written))
+		}
+	}
+}
+
 // TestGenRefusesNameCollision: a map whose emitted names another file of
 // the output directory already declares is a usage error before the
 // design, naming the name and the file.
@@ -604,12 +663,13 @@ func TestGenCheckOptionFile(t *testing.T) {
 	}
 }
 
-// TestGenHelp: gen -h documents -check and -force, with an example, and
-// exits 0.
+// TestGenHelp: gen -h documents -check and -force, with an example, which
+// files gen replaces, and exits 0.
 func TestGenHelp(t *testing.T) {
 	code, stdout, errOut := runCLI("gen", "-h")
 	help := stdout + errOut
-	for _, want := range []string{"-check", "-force", "is stale", "featmap gen -check -o", "FEATMAP_FORCE", "emit: {tables: fast | compact | small}"} {
+	for _, want := range []string{"-check", "-force", "is stale", "featmap gen -check -o", "FEATMAP_FORCE", "emit: {tables: fast | compact | small}",
+		"gen replaces only files it wrote", "a .bin that such a FILE names as its data file"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("gen -h does not mention %q", want)
 		}
@@ -685,38 +745,206 @@ func TestGenRefusesPredictorNameCollision(t *testing.T) {
 // replaces.
 const oldGenerated = "// Code generated by featmap 0.0.1 from old.yaml; DO NOT EDIT.\n\npackage old // not from this run\n"
 
-// TestGenKeepsForeignFile: gen -o does not replace a file it did not
-// write (a hand-written Go file named by mistake): it refuses before the
-// design (exit 2, naming the file) and leaves the file as it was. An
-// empty file, or one an earlier gen wrote, it does write.
+// TestGenKeepsForeignFile: gen -o or -map does not replace a file it did
+// not write (a hand-written Go file or notes named by mistake; for -map,
+// anything but a JSON object whose first key is "map"): it refuses before
+// the design (exit 2, naming the file), leaves the file as it was and
+// writes nothing. An empty file, or one an earlier gen wrote, it does
+// write.
 func TestGenKeepsForeignFile(t *testing.T) {
 	t.Setenv("FEATMAP_FORCE", "")
 	spec := writeSpec(t, vzSpec)
 	for _, c := range []struct {
-		name, content string
-		want          int
+		flag, name, content string
+		want                int
 	}{
-		{"precious.go", "package maps\n\nfunc Precious() {}\n", exitUsage},
-		{"short.go", "// Code", exitUsage},
-		{"empty.go", "", exitOK},
-		{"old.go", oldGenerated, exitOK},
+		{"-o", "precious.go", "package maps\n\nfunc Precious() {}\n", exitUsage},
+		{"-o", "short.go", "// Code", exitUsage},
+		{"-o", "empty.go", "", exitOK},
+		{"-o", "old.go", oldGenerated, exitOK},
+		{"-map", "notes.json", "my notes\n", exitUsage},
+		{"-map", "other.json", `{"mine": true}`, exitUsage},
+		{"-map", "list.json", `[{"map": {}}]`, exitUsage},
+		{"-map", "empty.json", "", exitOK},
+		{"-map", "old.json", "{\n  \"map\": {\"method\": \"old\"},\n  \"verification\": null\n}\n", exitOK},
 	} {
-		out := filepath.Join(t.TempDir(), c.name) // one map per package
-		if err := os.WriteFile(out, []byte(c.content), 0o644); err != nil {
+		dir := t.TempDir() // one map per package
+		path, goFile := filepath.Join(dir, c.name), filepath.Join(dir, "vz.go")
+		args := []string{"gen", "-o", path, "-pkg", "maps", spec}
+		written := "// Code generated by featmap "
+		if c.flag == "-map" {
+			args = []string{"gen", "-o", goFile, "-map", path, "-pkg", "maps", spec}
+			written = "{\n  \"map\": {"
+		}
+		if err := os.WriteFile(path, []byte(c.content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", spec)
-		now, err := os.ReadFile(out)
+		code, _, errOut := runCLI(args...)
+		now, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
+		_, goErr := os.Stat(goFile)
 		switch {
 		case code != c.want:
-			t.Errorf("%s: exit %d, want %d: %s", c.name, code, c.want, errOut)
-		case c.want == exitUsage && (string(now) != c.content || !strings.Contains(errOut, out) || !strings.Contains(errOut, "not written by featmap")):
-			t.Errorf("%s: refused with %q; the file now holds %.60q", c.name, errOut, now)
-		case c.want == exitOK && !bytes.HasPrefix(now, []byte("// Code generated by featmap ")):
-			t.Errorf("%s: holds %.60q, not the generated file", c.name, now)
+			t.Errorf("%s %s: exit %d, want %d: %s", c.flag, c.name, code, c.want, errOut)
+		case c.want == exitUsage && (string(now) != c.content || !strings.Contains(errOut, c.flag+" "+path+": exists and was not written by featmap") || goErr == nil):
+			t.Errorf("%s %s: refused with %q; the file now holds %.60q; the Go file written: %v", c.flag, c.name, errOut, now, goErr == nil)
+		case c.want == exitOK && !bytes.HasPrefix(now, []byte(written)):
+			t.Errorf("%s %s: holds %.60q, not what gen writes", c.flag, c.name, now)
+		}
+	}
+}
+
+// digitsSpec is a spec of the digits data (testdata/digits.csv.gz, 300
+// rows) with the given kernel, domain, target and method lines.
+func digitsSpec(t *testing.T, lines string) string {
+	t.Helper()
+	data, err := filepath.Abs(filepath.Join("..", "..", "testdata", "digits.csv.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeSpec(t, "version: 1\nname: Digits\n"+lines+"data: {file: "+data+", columns: [0, 63], label_column: 64, max_rows: 300}\n")
+}
+
+// annfmKMeans is an anchor map of the digits with a table per pixel, whose
+// constants (the points and features of 64 tables of at most 16 anchors:
+// 6768 on digitsSpec's 300 rows) go to a .bin; how many only the k-means
+// design tells.
+const annfmKMeans = "kernel: {type: chi2}\ndomain: {integers: [0, 16]}\ntarget: {dim: 7}\nmethod: {name: annfm, anchors: kmeans, n_anchors: 16}\n"
+
+// TestGenKeepsForeignBin: as -o and -map (TestGenKeepsForeignFile), the
+// .bin beside -o is replaced only when gen wrote it: one that the featmap
+// Go file at -o does not name as its data file (or a symlink) is refused
+// (exit 2, naming it) and left as it was, and nothing is written; before
+// the design when the spec shows the map needs a .bin (a context stopped
+// from the start does not stop gen first), after it when only the design
+// tells (annfm's k-means anchors). An empty .bin, one gen wrote, and one
+// beside a map that needs none are no obstacle.
+func TestGenKeepsForeignBin(t *testing.T) {
+	t.Setenv("FEATMAP_FORCE", "")
+	vz := writeSpec(t, vzSpec)
+	rff := writeSpec(t, rffSpec)
+	stopped, stop := context.WithCancel(context.Background())
+	stop()
+	precious := "my own constants\n"
+	for _, c := range []struct {
+		name   string
+		spec   string
+		goFile string // the -o file's content beforehand; "" none
+		link   bool   // the .bin is a symlink to a file holding precious
+		ctx    context.Context
+		want   int
+	}{
+		{"rff", rff, "", false, context.Background(), exitUsage},
+		{"rff stopped", rff, "", false, stopped, exitUsage},
+		{"rff beside an old Go file without a .bin", rff, oldGenerated, false, context.Background(), exitUsage},
+		{"rff symlink", rff, "", true, context.Background(), exitUsage},
+		{"annfm k-means", digitsSpec(t, annfmKMeans), "", false, context.Background(), exitUsage},
+		{"vz needs no .bin", vz, "", false, context.Background(), exitOK},
+	} {
+		dir := t.TempDir()
+		out, bin := filepath.Join(dir, "m.go"), filepath.Join(dir, "m.bin")
+		if c.goFile != "" {
+			if err := os.WriteFile(out, []byte(c.goFile), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		target := bin
+		if c.link {
+			target = filepath.Join(t.TempDir(), "elsewhere.bin")
+			if err := os.Symlink(target, bin); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(target, []byte(precious), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var o, e bytes.Buffer
+		code := run(c.ctx, []string{"gen", "-o", out, "-pkg", "maps", c.spec}, &o, &e)
+		now, _ := os.ReadFile(target)
+		goNow, _ := os.ReadFile(out)
+		fi, _ := os.Lstat(bin)
+		switch {
+		case code != c.want:
+			t.Errorf("%s: exit %d, want %d: %s", c.name, code, c.want, e.String())
+		case string(now) != precious || fi == nil || c.link != (fi.Mode()&os.ModeSymlink != 0):
+			t.Errorf("%s: the .bin now holds %.60q (a symlink: %v)", c.name, now, fi != nil && fi.Mode()&os.ModeSymlink != 0)
+		case c.want == exitUsage && (!strings.Contains(e.String(), "-o "+out+": "+bin+": ") || string(goNow) != c.goFile):
+			t.Errorf("%s: refused with %q; the Go file holds %.60q", c.name, e.String(), goNow)
+		case c.want == exitOK && !bytes.HasPrefix(goNow, []byte("// Code generated by featmap ")):
+			t.Errorf("%s: the Go file holds %.60q", c.name, goNow)
+		}
+	}
+
+	// A .bin an earlier gen wrote, named by its Go file, is replaced when
+	// the spec changes.
+	dir := t.TempDir()
+	out, bin := filepath.Join(dir, "rbf16.go"), filepath.Join(dir, "rbf16.bin")
+	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", rff); code != exitOK {
+		t.Fatalf("gen: exit %d: %s", code, errOut)
+	}
+	first, _ := os.ReadFile(bin)
+	rff2 := writeSpec(t, strings.Replace(rffSpec, "seed: 1", "seed: 2", 1))
+	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", rff2); code != exitOK {
+		t.Errorf("gen of a changed spec over the files gen wrote: exit %d: %s", code, errOut)
+	}
+	if now, _ := os.ReadFile(bin); len(now) != len(first) || bytes.Equal(now, first) {
+		t.Errorf("the .bin was not rewritten with seed 2's frequencies (%d bytes, %d before)", len(now), len(first))
+	}
+	// An empty .bin, named by no Go file, is written.
+	dir = t.TempDir()
+	out, bin = filepath.Join(dir, "rbf16.go"), filepath.Join(dir, "rbf16.bin")
+	if err := os.WriteFile(bin, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", rff); code != exitOK {
+		t.Errorf("gen beside an empty .bin: exit %d: %s", code, errOut)
+	}
+	if now, _ := os.ReadFile(bin); len(now) != len(first) {
+		t.Errorf("the empty .bin now holds %d bytes, want %d", len(now), len(first))
+	}
+}
+
+// TestConstantsAhead: Spec.ConstantsAhead, what gen reads from a spec before
+// the design, is a lower bound on the constants of the map gen then
+// writes (the .bin's float64s): above codegen.MaxLiterals the map does
+// go to a .bin. The counts are those its doc gives, exact here but for
+// exp-chi2 (its inner map's 5 dimensions per input are not counted) and
+// annfm's k-means anchors (not counted).
+func TestConstantsAhead(t *testing.T) {
+	for _, c := range []struct {
+		name, spec string
+		want       int
+	}{
+		{"rff cos-sin", writeSpec(t, rffSpec), 512 * 16},
+		{"rff phase", writeSpec(t, "version: 1\nname: Phase\nkernel: {type: rbf, sigma: 4}\ndomain: {dims: 40, interval: [0, 1]}\ntarget: {dim: 100}\nmethod: {name: rff, features: phase}\n"), 100*40 + 100},
+		{"rff below", writeSpec(t, strings.Replace(rffSpec, "dim: 1024", "dim: 256", 1)), 128 * 16},
+		{"rff exp-chi2", digitsSpec(t, "kernel: {type: exp-chi2, beta: 1}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 128}\nmethod: {name: rff}\n"), 64 * 64},
+		{"rf-pca", digitsSpec(t, "kernel: {type: rbf, sigma: 49}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 64}\nmethod: {name: rf-pca}\n"), 96*64 + 64*192},
+		{"nystroem rbf", digitsSpec(t, "kernel: {type: rbf, sigma: 49}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 64}\nmethod: {name: nystroem}\n"), 64*64 + 64*64},
+		{"nystroem chi2 rows", digitsSpec(t, "kernel: {type: chi2}\ndomain: {integers: [0, 16]}\ntarget: {dim: 40}\nmethod: {name: nystroem}\n"), 40*64 + 40*40},
+		{"annfm uniform", writeSpec(t, "version: 1\nname: A\nkernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 40}\nmethod: {name: annfm, energy: 0}\n"), 100 * 41},
+		{"annfm k-means", digitsSpec(t, annfmKMeans), 0},
+	} {
+		spec, err := featmap.LoadSpec(c.spec)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		ahead := spec.ConstantsAhead()
+		out := filepath.Join(t.TempDir(), "m.go")
+		if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", c.spec); code != exitOK {
+			t.Fatalf("%s: gen: exit %d: %s", c.name, code, errOut)
+		}
+		bin, err := os.ReadFile(filepath.Join(filepath.Dir(out), "m.bin"))
+		t.Logf("%s: %d constants ahead; a .bin of %d (%v)", c.name, ahead, len(bin)/8, err)
+		switch {
+		case ahead != c.want:
+			t.Errorf("%s: %d constants ahead, want %d", c.name, ahead, c.want)
+		case err == nil && ahead > len(bin)/8:
+			t.Errorf("%s: %d constants ahead, more than the .bin's %d", c.name, ahead, len(bin)/8)
+		case err != nil && ahead > codegen.MaxLiterals:
+			t.Errorf("%s: %d constants ahead, but no .bin: %v", c.name, ahead, err)
 		}
 	}
 }

@@ -127,7 +127,9 @@ func TestDataMaxRowsAboveFile(t *testing.T) {
 
 // TestDataRows: headers are detected or given; the label column is never
 // a feature; max_rows keeps a seeded reservoir sample (the same rows every
-// time, a different set from the first rows).
+// time, a different set from the first rows, and a uniform one: the mean
+// line of the 50 rows kept of 300 is within three standard errors of a
+// uniform sample's, 150.5 ± 3·11.2).
 func TestDataRows(t *testing.T) {
 	var sb strings.Builder
 	sb.WriteString("a b c\n")
@@ -140,14 +142,31 @@ func TestDataRows(t *testing.T) {
 	if !s.DataHeader || d.Rows != 300 || len(d.Held)+len(d.Fit) != 50 || len(d.Held) != 10 {
 		t.Fatalf("header %v, rows %d, kept %d (held %d); want true, 300, 50 (10)", s.DataHeader, d.Rows, len(d.Held)+len(d.Fit), len(d.Held))
 	}
-	late := 0
-	for _, x := range append(d.Held, d.Fit...) {
+	late, sum := 0, 0.0
+	kept, keptLabels := append(slices.Clone(d.Held), d.Fit...), append(slices.Clone(d.HeldLabels), d.FitLabels...)
+	for k, x := range kept {
 		if len(x) != 2 {
 			t.Fatalf("row %v: want the two feature columns only", x)
 		}
 		if x[1] >= 3 { // rows i ≥ 51 only
 			late++
 		}
+		// Row i is (i mod 17, ⌊i/17⌋ mod 17, i mod 3): i = 17·x₁ + x₀, or
+		// that plus 289 (= 17², 1 mod 3) where the label says so.
+		i := 17*int(x[1]) + int(x[0])
+		if i%3 != int(keptLabels[k]) {
+			i += 289
+		}
+		sum += float64(i + 1)
+	}
+	// The mean of n lines drawn without replacement from 1..N has the
+	// standard error √((N² − 1)/12/n · (N − n)/(N − 1)): 11.2 here.
+	const n, N = 50.0, 300.0
+	se := math.Sqrt((N*N - 1) / 12 / n * (N - n) / (N - 1))
+	mean := sum / n
+	t.Logf("mean line of the rows kept %.1f (uniform: %.1f ± %.1f)", mean, (N+1)/2, se)
+	if math.Abs(mean-(N+1)/2) > 3*se {
+		t.Errorf("the rows kept have the mean line %.1f, a uniform sample's is %.1f ± %.1f: not a uniform reservoir sample", mean, (N+1)/2, se)
 	}
 	for _, l := range d.FitLabels {
 		if l > 2 {

@@ -8,7 +8,7 @@ import (
 )
 
 // TestChumHonestDimensions: chum makes a map of exactly D outputs for every
-// D = 3..16, and the verified error at D + 1 is never more than 5 % above
+// D = 3..16, and the verified error at D + 1 is never more than 1 % above
 // the error at D (D = 3..15), for the absolute and the relative error of
 // the shipped kernels: χ², intersection and Jensen–Shannon on 8-bit
 // integers (Chum's Table 1 setting) and the RBF kernel on [0, π] (§7.1),
@@ -16,8 +16,10 @@ import (
 // the kernel falls to 1.5e-24 on [0, π], and a spec asking for its
 // relative error is refused). A design of D continues from the one of
 // D − 1 (design.Chum), so
-// one more dimension cannot fit worse on the design's scoring set; the 5 %
-// allow for the verification set being finer than that set.
+// one more dimension cannot fit worse on the design's scoring set; the 1 %
+// allow for the verification set being finer than that set. Measured: at
+// most 0.05 % (χ² relative, D = 12, 14, 16); with a coarse Z (z_points:
+// 100) the rises are 1.2–1.8 %, with z_points: 40 5.7–7 %.
 func TestChumHonestDimensions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about a minute of designs on two cores; skipped with -short")
@@ -54,8 +56,8 @@ func TestChumHonestDimensions(t *testing.T) {
 					if d.Map.Dim != dim {
 						t.Errorf("D = %d: the map has %d outputs", dim, d.Map.Dim)
 					}
-					if dim > 3 && e > 1.05*prev {
-						t.Errorf("D = %d: L∞ %.4g, more than 5 %% above D = %d's %.4g", dim, e, dim-1, prev)
+					if dim > 3 && e > 1.01*prev {
+						t.Errorf("D = %d: L∞ %.4g, more than 1 %% above D = %d's %.4g", dim, e, dim-1, prev)
 					}
 					t.Logf("D = %2d: L∞ %.4g (%d of its components identically 0)", dim, e, d.Map.ZeroComponents())
 					prev = e

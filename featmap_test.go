@@ -189,7 +189,10 @@ method: {name: vz}
 
 // TestMaxErrorBisection: the bracketing and bisection search returns the D
 // a linear scan upward returns, with fewer designs (vz on χ² {0..255},
-// max_error 0.012, which the scan meets only at D = 15 or so).
+// max_error 0.012, which the scan meets only at D = 15 or so); and so it
+// does at every boundary: max_error equal to a D's own error, and the
+// next float64 below it, each give the linear scan's D (the D itself, and
+// the next one), or ErrUnreachable where the scan finds none.
 func TestMaxErrorBisection(t *testing.T) {
 	s := parse(t, `
 version: 1
@@ -229,6 +232,48 @@ method: {name: vz}
 		t.Errorf("returned D = %d with error %.4g above max_error", d.Map.Dim, e)
 	}
 	t.Logf("D = %d: bisection %d designs (%s), linear scan %d", d.Map.Dim, tried, d.Search.dims(), linearDesigns)
+
+	// Every boundary of the linear scan.
+	var dims []int
+	var errs []float64
+	for dim := 1; dim <= s.Target.MaxDim; dim++ {
+		if ok, _ := s.CanMake(*s.Method, dim); !ok {
+			continue
+		}
+		ld, err := s.DesignDim(context.Background(), *s.Method, dim, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dims, errs = append(dims, dim), append(errs, ld.Verification.Reported.LInf)
+	}
+	scan := func(maxError float64) int {
+		for i, e := range errs {
+			if e <= maxError {
+				return dims[i]
+			}
+		}
+		return 0
+	}
+	checked := 0
+	for _, e := range errs {
+		for _, maxError := range []float64{e, math.Nextafter(e, 0)} {
+			s.Target.MaxError = maxError
+			want := scan(maxError)
+			d, err := s.Design(context.Background(), Settings{})
+			switch {
+			case want == 0 && !errors.Is(err, ErrUnreachable):
+				t.Errorf("max_error %v: D %v, error %v; the linear scan meets it nowhere up to %d", maxError, d != nil && d.Map != nil, err, s.Target.MaxDim)
+			case want != 0 && err != nil:
+				t.Errorf("max_error %v: %v; the linear scan meets it at D = %d", maxError, err, want)
+			case want != 0 && d.Map.Dim != want:
+				t.Errorf("max_error %v: D = %d (tried %s); the linear scan meets it at D = %d", maxError, d.Map.Dim, d.Search.dims(), want)
+			}
+			checked++
+		}
+	}
+	if checked != 2*len(dims) || len(dims) != 16 {
+		t.Errorf("checked %d boundaries of %d dimensions, want both sides of all 16 odd D", checked, len(dims))
+	}
 }
 
 // TestRelativeVersusAbsolute checks Chum Fig. 6c's claim: a map designed

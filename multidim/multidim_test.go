@@ -156,9 +156,12 @@ func TestTensorGreedy(t *testing.T) {
 }
 
 // TestModulationBeatsGreedy: on Table 2's setting (σ = 0.3 on [0, π]²,
-// D = 31) the LP design by modulation beats the greedy tensor map (the
-// paper: by 2–3×), and its map is verified on a grid ten times denser per
-// axis than Z.
+// D = 31) the LP design by modulation beats the greedy tensor map by the
+// paper's factor, and its map is verified on a grid ten times denser per
+// axis than Z. Chum Table 2 prints, at D = 31, 0.1061 for ⊗ against 0.2370
+// for ⊗ no LP: 2.23× (3.2× at D = 101; README, "Table 2"); held within
+// 10 %, the error ratio must be at least 2 (measured 3.1×). The paper's σ convention is not featmap's (README), so
+// the ratio is the claim, not the errors.
 func TestModulationBeatsGreedy(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -170,8 +173,8 @@ func TestModulationBeatsGreedy(t *testing.T) {
 	_, gv := mustTable2(t, "tensor-greedy", 31)
 	m, mv := mustTable2(t, "modulation", 31)
 	eg, em := gv.Reported.LInf, mv.Reported.LInf
-	if !(em < eg) {
-		t.Errorf("modulation %.4g does not beat tensor-greedy %.4g", em, eg)
+	if !(2*em <= eg) {
+		t.Errorf("modulation %.4g does not beat tensor-greedy %.4g by the paper's 2.23× within 10 %% (%.2f×)", em, eg, eg/em)
 	}
 	if m.Map.Dim != 31 {
 		t.Errorf("modulation map has D = %d", m.Map.Dim)

@@ -131,3 +131,40 @@ func TestColourBarNumbers(t *testing.T) {
 		t.Errorf("tableNumber(-7.5e-5) = %q", got)
 	}
 }
+
+// TestHeatMapOfBest: the kernel-error map is drawn for the most accurate
+// method (smallest verified L∞) at the chosen D, whichever row it is in:
+// the fixture's two methods at D = 3, and the same with their rows
+// swapped.
+func TestHeatMapOfBest(t *testing.T) {
+	for _, swap := range []bool{false, true} {
+		in := testInput()
+		if swap {
+			in.Methods[0], in.Methods[1] = in.Methods[1], in.Methods[0]
+			in.Cells[0], in.Cells[1] = in.Cells[1], in.Cells[0]
+		}
+		j, _ := in.chosenDim()
+		a, b := in.Cells[0][j].Verification.Reported.LInf, in.Cells[1][j].Verification.Reported.LInf
+		if a == b {
+			t.Fatalf("the fixture's maps at D = %d tie (L∞ %g): no best to draw", in.Dims[j], a)
+		}
+		best, other := in.Methods[0].Label, in.Methods[1].Label
+		if b < a {
+			best, other = other, best
+		}
+		figs, err := in.figures()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var title string
+		for _, f := range figs {
+			if f.File == "kernel-error.svg" {
+				title = f.Title
+			}
+		}
+		if want := "Kernel error of " + best + " at "; !strings.HasPrefix(title, want) {
+			t.Errorf("rows swapped %v: the kernel-error map is %q, want %q… (L∞ %s %g, %s %g)", swap, title, want, in.Methods[0].Label, a, in.Methods[1].Label, b)
+		}
+		t.Logf("D = %d: %s (L∞ %g / %g against %s)", in.Dims[j], title, min(a, b), max(a, b), other)
+	}
+}

@@ -160,8 +160,9 @@ func TestTensorGreedy(t *testing.T) {
 // paper's factor, and its map is verified on a grid ten times denser per
 // axis than Z. Chum Table 2 prints, at D = 31, 0.1061 for ⊗ against 0.2370
 // for ⊗ no LP: 2.23× (3.2× at D = 101; README, "Table 2"); held within
-// 10 %, the error ratio must be at least 2 (measured 3.1×). The paper's σ convention is not featmap's (README), so
-// the ratio is the claim, not the errors.
+// 10 %, the error ratio must be at least 2 (measured 3.1×). The paper's σ
+// convention is not featmap's (README), so the ratio is the claim, not
+// the errors.
 func TestModulationBeatsGreedy(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {

@@ -52,7 +52,9 @@ const (
 
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
-	sig := make(chan os.Signal, 1)
+	// Room for two: a second signal sent before the first is read is not
+	// dropped (package signal does not block to deliver).
+	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go interrupts(sig, cancel, os.Stderr, func(code int) {
 		atomicfile.Quiesce()

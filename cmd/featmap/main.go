@@ -160,6 +160,15 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	switch args[0] {
 	case "version":
+		const versionUsage = "usage: featmap version\nPrints featmap's version (the one gen's headers and freshness keys record).\nexample: featmap version\n"
+		if len(args) == 2 && slices.Contains([]string{"-h", "-help", "--help"}, args[1]) {
+			fmt.Fprint(stderr, versionUsage)
+			return exitHelp
+		}
+		if len(args) > 1 {
+			fmt.Fprint(stderr, versionUsage)
+			return exitUsage
+		}
 		fmt.Fprintln(stdout, "featmap", featmap.Version)
 		return exitOK
 	case "help", "-h", "-help", "--help":

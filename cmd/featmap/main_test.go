@@ -196,6 +196,14 @@ func TestHelpAndFlagOrder(t *testing.T) {
 			t.Errorf("%v: exit %d, output %q", args, code, out+errOut)
 		}
 	}
+	// version answers -h with its usage and an example; it takes no
+	// arguments, as schema: one is bad usage, not ignored.
+	if code, out, errOut := runCLI("version", "-h"); code != exitOK || !strings.Contains(out+errOut, "usage: featmap version") || !strings.Contains(out+errOut, "example: featmap version") {
+		t.Errorf("version -h: exit %d, output %q", code, out+errOut)
+	}
+	if code, out, errOut := runCLI("version", "--bogus"); code != exitUsage || out != "" || !strings.Contains(errOut, "usage: featmap version") {
+		t.Errorf("version --bogus: exit %d, stdout %q, stderr %q; want exit %d and the usage", code, out, errOut, exitUsage)
+	}
 	spec := writeSpec(t, vzSpec)
 	code, out, errOut := runCLI("design", spec, "-json")
 	if code != exitOK || !strings.HasPrefix(out, "{") {

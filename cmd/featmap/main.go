@@ -159,26 +159,14 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return cmd(ctx, args[1:], stdout, stderr)
 	}
 	switch args[0] {
-	case "version":
-		const versionUsage = "usage: featmap version\nPrints featmap's version (the one gen's headers and freshness keys record).\nexample: featmap version\n"
-		if len(args) == 2 && slices.Contains([]string{"-h", "-help", "--help"}, args[1]) {
-			fmt.Fprint(stderr, versionUsage)
-			return exitHelp
-		}
-		if len(args) > 1 {
-			fmt.Fprint(stderr, versionUsage)
-			return exitUsage
-		}
-		fmt.Fprintln(stdout, "featmap", featmap.Version)
-		return exitOK
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			if cmd, ok := commands[args[1]]; ok {
 				// featmap help design: the command's own help.
 				return cmd(ctx, []string{"-h"}, stdout, stdout)
 			}
-			// help of help (any spelling) or version is the usage.
-			if !slices.Contains([]string{"version", "help", "-h", "-help", "--help"}, args[1]) {
+			// help of help (any spelling) is the usage.
+			if !slices.Contains([]string{"help", "-h", "-help", "--help"}, args[1]) {
 				fmt.Fprintf(stderr, "featmap: no help for unknown command %q\n\n%s", args[1], usage)
 				return exitUsage
 			}

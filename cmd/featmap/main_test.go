@@ -154,12 +154,15 @@ func TestExitCodes(t *testing.T) {
 	if code, out, _ := runCLI("version"); code != exitOK || !strings.HasPrefix(out, "featmap ") {
 		t.Errorf("version: exit %d, %q", code, out)
 	}
-	// help of what runCommand itself answers (help, its spellings and
-	// version) is the usage, not an unknown command.
-	for _, args := range [][]string{{"help", "help"}, {"-h", "help"}, {"help", "-h"}, {"help", "version"}} {
+	// help of what runCommand itself answers (help and its spellings) is
+	// the usage, not an unknown command; help of version is version's.
+	for _, args := range [][]string{{"help", "help"}, {"-h", "help"}, {"help", "-h"}} {
 		if code, out, errOut := runCLI(args...); code != exitOK || !strings.HasPrefix(out, "featmap designs") || errOut != "" {
 			t.Errorf("featmap %v: exit %d, stdout %.40q, stderr %q; want the usage and exit 0", args, code, out, errOut)
 		}
+	}
+	if code, out, errOut := runCLI("help", "version"); code != exitOK || !strings.HasPrefix(out, "usage: featmap version") || errOut != "" {
+		t.Errorf("featmap help version: exit %d, stdout %.40q, stderr %q; want version's usage and exit 0", code, out, errOut)
 	}
 }
 

@@ -824,13 +824,14 @@ func TestMultiDimensionalMethods(t *testing.T) {
 	}
 
 	// One interval and one sigma for all three axes; the projection pool
-	// defaults to polar.
+	// defaults to polar (of 12 angles here: the default 24's LP on three
+	// axes is refused, below).
 	src = lines(
 		"version: 1",
 		"name: RBF3D",
 		"kernel: {type: rbf, sigma: 0.5}",
 		"domain: {dims: 3, interval: [0, 1]}",
-		"compare: {methods: [projection, {name: modulation, z_points: 9}, tensor-greedy], dims: [31, 73]}",
+		"compare: {methods: [{name: projection, angles: 12}, {name: modulation, z_points: 9}, tensor-greedy], dims: [31, 73]}",
 	)
 	s, err = ParseSpec("x.yaml", []byte(src))
 	if err != nil {
@@ -846,9 +847,10 @@ func TestMultiDimensionalMethods(t *testing.T) {
 
 	for _, tt := range []struct{ src, want string }{
 		{strings.Replace(src, "z_points: 9", "z_points: 900", 1), "x.yaml:5: compare.methods[1].z_points: must be <= 201, not 900"},
-		{strings.Replace(src, "[projection,", "[harmonic,", 1), "x.yaml:5: compare.methods[0]: harmonic designs maps of one input axis only; domain.dims is 3"},
+		{strings.Replace(src, "[{name: projection, angles: 12},", "[harmonic,", 1), "x.yaml:5: compare.methods[0]: harmonic designs maps of one input axis only; domain.dims is 3"},
+		{strings.Replace(src, "[{name: projection, angles: 12},", "[projection,", 1), "x.yaml:5: compare.methods[0].z_points: the LP would have 25230 rows × 1730 columns (|Z| = 12615, 1729 pool frequencies), more than 12000000 entries: lower method.z_points, method.angles or method.radii, or use modulation"},
 		{strings.Replace(src, "sigma: 0.5", "sigma: [0.5, 0.5]", 1), "x.yaml:3: kernel.sigma: has 2 values but domain.dims is 3: give one per axis, or a single number for all"},
-		{strings.Replace(src, "{dims: 3, interval: [0, 1]}", "{interval: [0, 1]}", 1), "x.yaml:5: compare.methods[0]: projection designs maps of 2 or 3 input axes; domain.dims is 1 (one axis: use chum)"},
+		{strings.Replace(src, "{dims: 3, interval: [0, 1]}", "{interval: [0, 1]}", 1), "x.yaml:5: compare.methods[0].name: projection designs maps of 2 or 3 input axes; domain.dims is 1 (one axis: use chum)"},
 		{strings.Replace(src, "{name: modulation, z_points: 9}", "{name: modulation, pool: tensor}", 1), "x.yaml:5: compare.methods[1].pool: unknown option; modulation options are axis_dim, z_points, refine_iterations, polish, starts, seed"},
 	} {
 		if _, err := ParseSpec("x.yaml", []byte(tt.src)); err == nil || err.Error() != tt.want {

@@ -327,3 +327,42 @@ func TestDeadlineStopsADesign(t *testing.T) {
 		t.Errorf("design with a 300 ms deadline: error %v after %v, want the deadline's error within 1.3 s", err, took)
 	}
 }
+
+// TestProjectionPolarSize: CheckOptions refuses, before any design, a
+// polar pool whose discrete LP would exceed MaxLPEntries, naming the
+// option set (angles, else radii, else z_points), and accepts the 2-D
+// defaults and the tensor pool (refused after its per-axis designs);
+// polarSize counts polarPool's frequencies without making them.
+func TestProjectionPolarSize(t *testing.T) {
+	for _, c := range []struct{ n, angles, radii int }{{2, 24, 16}, {3, 24, 16}, {2, 2, 1}, {3, 7, 30}, {2, 360, 5}} {
+		if got, want := polarSize(c.n, c.angles, c.radii), len(polarPool(c.n, c.angles, c.radii, 1)); got != want {
+			t.Errorf("n = %d, %d angles, %d radii: polarSize %d, polarPool %d", c.n, c.angles, c.radii, got, want)
+		}
+	}
+	for _, c := range []struct {
+		n    int
+		o    ProjectionOptions
+		want string // the refused key, "" for accepted
+	}{
+		{2, ProjectionOptions{}, ""},
+		// On 3 axes the defaults' LP (25 230 × 1 730) is beyond the bound.
+		{3, ProjectionOptions{}, "z_points"},
+		{3, ProjectionOptions{Angles: 12}, ""},
+		{3, ProjectionOptions{Angles: 360, Radii: 500}, "angles"},
+		{2, ProjectionOptions{Radii: 500, Grid: Grid{ZPoints: 201}}, "radii"},
+		{3, ProjectionOptions{Grid: Grid{ZPoints: 61}}, "z_points"},
+		{3, ProjectionOptions{Pool: PoolTensor, Grid: Grid{ZPoints: 61}}, ""},
+	} {
+		m := &Projection{Opts: c.o}
+		err := m.CheckOptions(rbfBox(c.n, 0.3, math.Pi))
+		var oe *design.OptionError
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("n = %d, %+v: %v, want accepted", c.n, c.o, err)
+		case c.want != "" && (!errors.As(err, &oe) || oe.Key != c.want):
+			t.Errorf("n = %d, %+v: %v, want an OptionError on %s", c.n, c.o, err, c.want)
+		case c.want != "":
+			t.Logf("n = %d: %v", c.n, err)
+		}
+	}
+}

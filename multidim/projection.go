@@ -57,16 +57,10 @@ func (*Projection) Applies(p *fmap.Problem) error { return rbfAxes("projection",
 // Dims: every dimension.
 func (*Projection) Dims(*fmap.Problem) design.Dims { return design.AnyDim }
 
-// Design designs the map of dimension dim.
-func (m *Projection) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Settings) (*design.Result, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
-	o := m.Opts
-	o.SetDefaults()
-	g := o.Grid.withDefaults(p.InDim(), dim)
-	fo := fitOptions(o.FitOptions)
-	angles, radii, omegaMax := o.Angles, o.Radii, o.OmegaMax
+// polar returns the polar pool's sizes and largest |ω|, defaults filled
+// in.
+func (o ProjectionOptions) polar(p *fmap.Problem) (angles, radii int, omegaMax float64) {
+	angles, radii, omegaMax = o.Angles, o.Radii, o.OmegaMax
 	if angles <= 0 {
 		angles = 24
 	}
@@ -76,6 +70,51 @@ func (m *Projection) Design(ctx context.Context, p *fmap.Problem, dim int, s des
 	if omegaMax <= 0 {
 		omegaMax = 3 / slices.Min(p.Kernel.Sigma)
 	}
+	return angles, radii, omegaMax
+}
+
+// CheckOptions refuses a polar pool whose discrete LP would exceed
+// MaxLPEntries, known from the options before the design (a tensor pool's
+// size is known only after the per-axis designs, where fitProblem
+// refuses it): 2|Z| rows, |Z| = (2·z_points − 1)^(n−1)·z_points on the
+// half box, and a column per pool frequency and one for the constant.
+func (m *Projection) CheckOptions(p *fmap.Problem) error {
+	o := m.Opts
+	o.SetDefaults()
+	if o.Pool != PoolPolar {
+		return nil
+	}
+	n := p.InDim()
+	zp := o.Grid.withDefaults(n, 1).ZPoints
+	angles, radii, _ := o.polar(p)
+	z := zp
+	for range n - 1 {
+		z *= 2*zp - 1
+	}
+	rows, cols := 2*z, polarSize(n, angles, radii)+1
+	if rows*cols <= MaxLPEntries {
+		return nil
+	}
+	key := "z_points"
+	switch {
+	case o.Angles > 0:
+		key = "angles"
+	case o.Radii > 0:
+		key = "radii"
+	}
+	return &design.OptionError{Key: key, Msg: fmt.Sprintf("the LP would have %d rows × %d columns (|Z| = %d, %d pool frequencies), more than %d entries: lower method.z_points, method.angles or method.radii, or use modulation", rows, cols, z, cols-1, MaxLPEntries)}
+}
+
+// Design designs the map of dimension dim.
+func (m *Projection) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Settings) (*design.Result, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	o := m.Opts
+	o.SetDefaults()
+	g := o.Grid.withDefaults(p.InDim(), dim)
+	fo := fitOptions(o.FitOptions)
+	angles, radii, omegaMax := o.polar(p)
 	var pool [][]float64
 	lps := 0
 	spacing := 0.1
@@ -158,7 +197,7 @@ func polarPool(n, angles, radii int, omegaMax float64) [][]float64 {
 	pool := [][]float64{make([]float64, n)}
 	for b := 1; b <= radii; b++ {
 		r := omegaMax * float64(b) / float64(radii)
-		k := max(2, int(math.Ceil(float64(angles*b)/float64(radii))))
+		k := polarDirs(n, angles, radii, b)
 		var dirs [][]float64
 		if n == 2 {
 			for a := range k {
@@ -166,7 +205,6 @@ func polarPool(n, angles, radii int, omegaMax float64) [][]float64 {
 				dirs = append(dirs, []float64{math.Cos(th), math.Sin(th)})
 			}
 		} else {
-			k = max(k*k/2, 2)
 			golden := math.Pi * (3 - math.Sqrt(5))
 			for i := range k {
 				z := (float64(i) + 0.5) / float64(k) // (0, 1): the upper hemisphere
@@ -183,4 +221,24 @@ func polarPool(n, angles, radii int, omegaMax float64) [][]float64 {
 		}
 	}
 	return pool
+}
+
+// polarDirs is the number of directions of polarPool's b-th circle (of
+// radii): angles·b/radii rounded up, at least 2, and in 3-D about half its
+// square, on the hemisphere.
+func polarDirs(n, angles, radii, b int) int {
+	k := max(2, int(math.Ceil(float64(angles*b)/float64(radii))))
+	if n != 2 {
+		k = max(k*k/2, 2)
+	}
+	return k
+}
+
+// polarSize is len(polarPool(n, angles, radii, ·)), without making it.
+func polarSize(n, angles, radii int) int {
+	size := 1
+	for b := 1; b <= radii; b++ {
+		size += polarDirs(n, angles, radii, b)
+	}
+	return size
 }

@@ -143,36 +143,3 @@ func BenchmarkRefactor(b *testing.B) {
 		})
 	}
 }
-
-// TestAxpy8AsEightAxpys: axpy8 gives, bit for bit, eight axpy calls in
-// turn (the row products of the simplex rely on it: the same sums in the
-// same order), on vectors of 0 to 40 entries spanning 10^±150.
-func TestAxpy8AsEightAxpys(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 8))
-	v := func() float64 { return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(301)-150)) }
-	for n := range 41 {
-		var a [8]float64
-		var x [8][]float64
-		for c := range 8 {
-			a[c] = v()
-			x[c] = make([]float64, n)
-			for i := range x[c] {
-				x[c][i] = v()
-			}
-		}
-		y := make([]float64, n)
-		for i := range y {
-			y[i] = v()
-		}
-		want := slices.Clone(y)
-		for c := range 8 {
-			axpy(want, a[c], x[c])
-		}
-		axpy8(y, &a, &x)
-		for i := range y {
-			if math.Float64bits(y[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("n = %d, entry %d: axpy8 %v, eight axpys %v", n, i, y[i], want[i])
-			}
-		}
-	}
-}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"sync"
+
+	"github.com/featmap/featmap/solver/internal/vec"
 )
 
 // The pure-Go backend: a bounded dual and primal simplex whose basis is held
@@ -1005,7 +1007,26 @@ func (s *simplex) solution(st Status, msg string) *Solution {
 	return sol
 }
 
+// axpy sets y += a·x, rounding each product before adding it. Where the
+// processor has AVX it runs vec.Axpy, the same operations four entries at
+// a time (packed IEEE multiplications and additions round each entry as
+// the scalar ones the Go code compiles to do: TestVectorKernelsBitForBit);
+// else axpyGo.
 func axpy(y []float64, a float64, x []float64) {
+	x = x[:len(y)]
+	if vec.AVX && len(y) >= vectorMin {
+		vec.Axpy(y, a, x)
+		return
+	}
+	axpyGo(y, a, x)
+}
+
+// vectorMin is the shortest vector axpy and axpy8 hand to package vec;
+// shorter ones take the Go loops, which cost less than the call.
+const vectorMin = 8
+
+// axpyGo is axpy in Go.
+func axpyGo(y []float64, a float64, x []float64) {
 	x = x[:len(y)]
 	// Four at a time, the same operations: the processor overlaps them
 	// (BenchmarkRefactor, whose row operations are axpys, took 24–32 ms
@@ -1023,11 +1044,25 @@ func axpy(y []float64, a float64, x []float64) {
 }
 
 // axpy8 sets y += a[0]·x[0] + … + a[7]·x[7], adding the terms to each
-// y[i] in that order: bit for bit eight axpy calls. Both round every
-// product before adding it (an explicit conversion, which the compiler
-// never fuses into a multiply-add, as it may on arm64 or with
-// GOAMD64=v3, and not necessarily alike in the two loops).
+// y[i] in that order: bit for bit eight axpy calls. Where the processor
+// has AVX it runs vec.Axpy8, four entries of y at a time, each by the same
+// operations in the same order; else axpy8Go.
 func axpy8(y []float64, a *[8]float64, x *[8][]float64) {
+	if vec.AVX && len(y) >= vectorMin {
+		for _, xj := range x {
+			_ = xj[:len(y)] // vec.Axpy8 reads len(y) entries of each
+		}
+		vec.Axpy8(y, a, x)
+		return
+	}
+	axpy8Go(y, a, x)
+}
+
+// axpy8Go is axpy8 in Go. Both round every product before adding it (an
+// explicit conversion, which the compiler never fuses into a multiply-add,
+// as it may on arm64 or with GOAMD64=v3, and not necessarily alike in the
+// two loops).
+func axpy8Go(y []float64, a *[8]float64, x *[8][]float64) {
 	n := len(y)
 	x0, x1, x2, x3 := x[0][:n], x[1][:n], x[2][:n], x[3][:n]
 	x4, x5, x6, x7 := x[4][:n], x[5][:n], x[6][:n], x[7][:n]

@@ -48,6 +48,22 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// binaryAndSpec skips the test under -short; else it returns the built
+// binary (buildFeatmap) and the path of a temporary spec file name holding
+// src.
+func binaryAndSpec(t *testing.T, name, src string) (bin, spec string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin = buildFeatmap(t)
+	spec = filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(spec, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return bin, spec
+}
+
 // buildFeatmap builds the command once per test binary into a temporary
 // directory (TestMain removes it).
 func buildFeatmap(t *testing.T) string {
@@ -354,14 +370,7 @@ func tail(s string, n int) string {
 // end and featmap exited 0. The interrupt comes 700 ms in; a machine fast
 // enough to finish first skips the test.
 func TestInterruptStopsVerification(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildFeatmap(t)
-	spec := filepath.Join(t.TempDir(), "long.yaml")
-	if err := os.WriteFile(spec, []byte("version: 1\nname: Long\nkernel: {type: rbf, sigma: 4}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 7550}\nmethod: {name: rff, sampling: random}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bin, spec := binaryAndSpec(t, "long.yaml", "version: 1\nname: Long\nkernel: {type: rbf, sigma: 4}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 7550}\nmethod: {name: rff, sampling: random}\n")
 	cmd := exec.Command(bin, "design", spec)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -79,16 +78,9 @@ func TestInterrupts(t *testing.T) {
 // once; the second Ctrl-C ends it with exit 1. Before, the second was
 // swallowed and featmap waited for the pipe's reader for ever.
 func TestSecondInterruptQuits(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildFeatmap(t)
-	spec := filepath.Join(t.TempDir(), "big.yaml")
 	// vz's 7-D χ² map on an interval with fast tables: 91 KB of Go in
 	// about 0.2 s, more than a pipe holds (64 KB on Linux).
-	if err := os.WriteFile(spec, []byte("version: 1\nname: Big\nkernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 7}\nmethod: {name: vz}\nemit: {tables: fast}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bin, spec := binaryAndSpec(t, "big.yaml", "version: 1\nname: Big\nkernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 7}\nmethod: {name: vz}\nemit: {tables: fast}\n")
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

@@ -913,6 +913,9 @@ func TestGenKeepsForeignBin(t *testing.T) {
 // exp-chi2 (its inner map's 5 dimensions per input are not counted) and
 // annfm's k-means anchors (not counted).
 func TestConstantsAhead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("nine gen runs (2 s); the refusals the count serves are tested by TestGenDataFile and TestGenKeepsForeignBin")
+	}
 	for _, c := range []struct {
 		name, spec string
 		want       int

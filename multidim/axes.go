@@ -137,14 +137,13 @@ func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, poo
 	var axes [][]float64
 	for i := range n {
 		if half && i < n-1 {
-			axes = append(axes, fmap.Linspace(-span(p, i), span(p, i), 2*zPoints-1))
+			axes = append(axes, fmap.Linspace(-span(p, i), span(p, i), axisPoints(i, n, zPoints, half)))
 		} else {
-			axes = append(axes, fmap.Linspace(0, span(p, i), zPoints))
+			axes = append(axes, fmap.Linspace(0, span(p, i), axisPoints(i, n, zPoints, half)))
 		}
 	}
-	if rows, cols := 2*zCount(axes), len(pool)+1; rows*cols > MaxLPEntries {
-		return nil, fmt.Errorf("multidim: the LP would have %d rows × %d columns (|Z| = %d, %d pool frequencies), more than %d entries: lower method.z_points, method.angles or method.radii",
-			rows, cols, rows/2, len(pool), MaxLPEntries)
+	if err := lpTooLarge(zCount(axes), len(pool), "method.z_points, method.angles or method.radii"); err != nil {
+		return nil, fmt.Errorf("multidim: %w", err)
 	}
 	z := fmap.Product(axes)
 	w := make([]float64, len(z))
@@ -195,6 +194,29 @@ const (
 )
 
 // zCount is the number of points of the product of the axes.
+// axisPoints is the number of Z's points on axis i of n, z_points per
+// axis: on the half box (Π_{i<n}[−M_i, M_i] × [0, M_n]) the first n − 1
+// axes have 2·zPoints − 1, reaching both ways.
+func axisPoints(i, n, zPoints int, half bool) int {
+	if half && i < n-1 {
+		return 2*zPoints - 1
+	}
+	return zPoints
+}
+
+// lpTooLarge says why the discrete LP over z points of Z and a pool of
+// pool frequencies — two rows a point (±), a column a frequency and one
+// for the constant — is beyond MaxLPEntries, naming the options to lower;
+// nil when it is not.
+func lpTooLarge(z, pool int, lower string) error {
+	rows, cols := 2*z, pool+1
+	if rows*cols <= MaxLPEntries {
+		return nil
+	}
+	return fmt.Errorf("the LP would have %d rows × %d columns (|Z| = %d, %d pool frequencies), more than %d entries: lower %s",
+		rows, cols, z, pool, MaxLPEntries, lower)
+}
+
 func zCount(axes [][]float64) int {
 	n := 1
 	for _, a := range axes {

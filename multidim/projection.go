@@ -87,12 +87,12 @@ func (m *Projection) CheckOptions(p *fmap.Problem) error {
 	n := p.InDim()
 	zp := o.Grid.withDefaults(n, 1).ZPoints
 	angles, radii, _ := o.polar(p)
-	z := zp
-	for range n - 1 {
-		z *= 2*zp - 1
+	z := 1
+	for i := range n {
+		z *= axisPoints(i, n, zp, true)
 	}
-	rows, cols := 2*z, polarSize(n, angles, radii)+1
-	if rows*cols <= MaxLPEntries {
+	err := lpTooLarge(z, polarSize(n, angles, radii), "method.z_points, method.angles or method.radii, or use modulation")
+	if err == nil {
 		return nil
 	}
 	key := "z_points"
@@ -102,7 +102,7 @@ func (m *Projection) CheckOptions(p *fmap.Problem) error {
 	case o.Radii > 0:
 		key = "radii"
 	}
-	return &design.OptionError{Key: key, Msg: fmt.Sprintf("the LP would have %d rows × %d columns (|Z| = %d, %d pool frequencies), more than %d entries: lower method.z_points, method.angles or method.radii, or use modulation", rows, cols, z, cols-1, MaxLPEntries)}
+	return &design.OptionError{Key: key, Msg: err.Error()}
 }
 
 // Design designs the map of dimension dim.

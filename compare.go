@@ -161,8 +161,7 @@ func (c *Comparison) plan() ([]compareJob, int) {
 	var jobs []compareJob
 	cells := 0
 	for i, m := range c.Methods {
-		inc, chain := m.Method.(design.Incremental)
-		chain = chain && inc.Incremental()
+		chain := design.IsIncremental(m.Method)
 		var js []int
 		c.Cells[i] = make([]CompareCell, len(c.Dims))
 		for j, d := range c.Dims {

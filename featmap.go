@@ -133,8 +133,7 @@ func (s *Spec) Design(ctx context.Context, set Settings) (*Design, error) {
 	}
 	// A method that makes every smaller D on the way (chum) pays least
 	// walking D upward: then the bracket grows by one D at a time.
-	inc, linear := s.Method.Method.(design.Incremental)
-	linear = linear && inc.Incremental()
+	linear := design.IsIncremental(s.Method.Method)
 	if linear {
 		search.Strategy = "D upward one at a time (" + s.Method.Name() + " makes every smaller D on the way)"
 	}

@@ -225,6 +225,13 @@ type Incremental interface {
 	Incremental() bool
 }
 
+// IsIncremental reports whether m is an Incremental method whose design
+// of D makes every smaller D.
+func IsIncremental(m Method) bool {
+	inc, ok := m.(Incremental)
+	return ok && inc.Incremental()
+}
+
 // WholeRows is implemented by a method whose map of an additive kernel
 // (one spec axis, summed over the coordinates of a data row) takes whole
 // rows, as Nyström's landmarks are rows (fmap.Map.WholeRows): its D is

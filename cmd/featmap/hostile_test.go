@@ -64,6 +64,37 @@ func binaryAndSpec(t *testing.T, name, src string) (bin, spec string) {
 	return bin, spec
 }
 
+// startCmd starts cmd and returns the channel its Wait's error comes on.
+func startCmd(t *testing.T, cmd *exec.Cmd) <-chan error {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return done
+}
+
+// interruptAndWait sends cmd (started by startCmd, done its channel) an
+// interrupt and waits for it to exit, at most 10 s (then kills it and
+// fails the test, naming the interrupt what); it returns how long the
+// exit took.
+func interruptAndWait(t *testing.T, cmd *exec.Cmd, done <-chan error, what string) time.Duration {
+	t.Helper()
+	start := time.Now()
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running 10 s after the %s", what)
+	}
+	return time.Since(start)
+}
+
 // buildFeatmap builds the command once per test binary into a temporary
 // directory (TestMain removes it).
 func buildFeatmap(t *testing.T) string {
@@ -374,11 +405,7 @@ func TestInterruptStopsVerification(t *testing.T) {
 	cmd := exec.Command(bin, "design", spec)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	done := startCmd(t, cmd)
 	select {
 	case <-done:
 		if code := cmd.ProcessState.ExitCode(); code != exitOK {
@@ -387,18 +414,7 @@ func TestInterruptStopsVerification(t *testing.T) {
 		t.Skip("the design finished within 700 ms, before the interrupt")
 	case <-time.After(700 * time.Millisecond):
 	}
-	start := time.Now()
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("still running 10 s after Ctrl-C")
-	}
-	took := time.Since(start)
+	took := interruptAndWait(t, cmd, done, "Ctrl-C")
 	if code := cmd.ProcessState.ExitCode(); code != exitFailed || !strings.Contains(out.String(), "context canceled") {
 		t.Errorf("after Ctrl-C: exit %d, want %d saying context canceled; output:\n%s", code, exitFailed, tail(out.String(), 800))
 	}

@@ -90,12 +90,8 @@ func TestSecondInterruptQuits(t *testing.T) {
 	cmd := exec.Command(bin, "gen", spec)
 	var stderr syncBuffer
 	cmd.Stdout, cmd.Stderr = w, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	done := startCmd(t, cmd)
 	w.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	// The first byte read means the design is made and the write begun;
 	// the rest (more than the pipe holds) is never read.
 	if _, err := r.Read(make([]byte, 1)); err != nil {
@@ -114,19 +110,9 @@ func TestSecondInterruptQuits(t *testing.T) {
 	if !strings.Contains(stderr.String(), "interrupt again to quit at once") {
 		t.Errorf("still running %v after Ctrl-C without saying how to quit (stderr %q)", stoppingAfter+500*time.Millisecond, stderr.String())
 	}
-	start := time.Now()
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("still running 10 s after the second Ctrl-C (stderr %q)", stderr.String())
-	}
+	took := interruptAndWait(t, cmd, done, "second Ctrl-C")
 	if code := cmd.ProcessState.ExitCode(); code != exitFailed || !strings.Contains(stderr.String(), "quit at a second interrupt") {
 		t.Errorf("after the second Ctrl-C: exit %d, stderr %q; want %d, saying it quit", code, stderr.String(), exitFailed)
 	}
-	t.Logf("exited %v after the second Ctrl-C", time.Since(start).Round(time.Millisecond))
+	t.Logf("exited %v after the second Ctrl-C", took.Round(time.Millisecond))
 }

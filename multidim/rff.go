@@ -108,7 +108,7 @@ func (m *RFF) Dims(p *fmap.Problem) design.Dims {
 			freqs, limit = f, fmt.Sprintf("%.3g multiply-adds of orthogonalisation", float64(MaxOrthogonalWork))
 		}
 	}
-	d := design.Dims{Max: max(freqs, 1)}
+	d := design.Dims{Max: max(freqs, 1), MaxStated: true}
 	form := "any dimension"
 	if m.features() == fmap.CosSin {
 		d.Even, d.Max, form = true, 2*max(freqs, 1), "even dimensions only"

@@ -163,16 +163,30 @@ func pow(b, e int) int {
 func checkTensorLP(p *fmap.Problem, g Grid, projections bool, dflt, lower string) error {
 	n := p.InDim()
 	d := g.withDefaults(n, 1)
-	err := lpTooLarge(gridPoints(n, d.ZPoints, projections), tensorPoolSize(n, d.AxisDim, projections), lower)
+	return lpOptionError(gridPoints(n, d.ZPoints, projections), tensorPoolSize(n, d.AxisDim, projections), lower, dflt,
+		option{"axis_dim", g.AxisDim}, option{"z_points", g.ZPoints})
+}
+
+// option is a method option's spec key and its value (0 when not set).
+type option struct {
+	key   string
+	value int
+}
+
+// lpOptionError is lpTooLarge's refusal of the LP over z points and pool
+// frequencies, as an OptionError on the first of the options set, else on
+// dflt; nil when the LP is within MaxLPEntries.
+func lpOptionError(z, pool int, lower, dflt string, options ...option) error {
+	err := lpTooLarge(z, pool, lower)
 	if err == nil {
 		return nil
 	}
 	key := dflt
-	switch {
-	case g.AxisDim > 0:
-		key = "axis_dim"
-	case g.ZPoints > 0:
-		key = "z_points"
+	for _, o := range options {
+		if o.value > 0 {
+			key = o.key
+			break
+		}
 	}
 	return &design.OptionError{Key: key, Msg: err.Error()}
 }

@@ -360,16 +360,22 @@ func TestProjectionPolarSize(t *testing.T) {
 		{2, ProjectionOptions{Pool: PoolTensor, Grid: Grid{AxisDim: 201}}, "axis_dim"},
 	} {
 		m := &Projection{Opts: c.o}
-		err := m.CheckOptions(rbfBox(c.n, 0.3, math.Pi))
-		var oe *design.OptionError
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("n = %d, %+v: %v, want accepted", c.n, c.o, err)
-		case c.want != "" && (!errors.As(err, &oe) || oe.Key != c.want):
-			t.Errorf("n = %d, %+v: %v, want an OptionError on %s", c.n, c.o, err, c.want)
-		case c.want != "":
-			t.Logf("n = %d: %v", c.n, err)
-		}
+		wantOptionError(t, fmt.Sprintf("n = %d, %+v", c.n, c.o), m.CheckOptions(rbfBox(c.n, 0.3, math.Pi)), c.want)
+	}
+}
+
+// wantOptionError holds err, what CheckOptions said of the options what
+// describes, to want: nil for "", else an OptionError on the key want.
+func wantOptionError(t *testing.T, what string, err error, want string) {
+	t.Helper()
+	var oe *design.OptionError
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("%s: %v, want accepted", what, err)
+	case want != "" && (!errors.As(err, &oe) || oe.Key != want):
+		t.Errorf("%s: %v, want an OptionError on %s", what, err, want)
+	case want != "":
+		t.Logf("%s: %v", what, err)
 	}
 }
 
@@ -419,15 +425,6 @@ func TestModulationLPSize(t *testing.T) {
 		{3, Grid{ZPoints: 61, AxisDim: 3}, ""},
 	} {
 		m := &Modulation{Opts: ModulationOptions{Grid: c.g}}
-		err := m.CheckOptions(rbfBox(c.n, 0.3, math.Pi))
-		var oe *design.OptionError
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("n = %d, %+v: %v, want accepted", c.n, c.g, err)
-		case c.want != "" && (!errors.As(err, &oe) || oe.Key != c.want):
-			t.Errorf("n = %d, %+v: %v, want an OptionError on %s", c.n, c.g, err, c.want)
-		case c.want != "":
-			t.Logf("n = %d: %v", c.n, err)
-		}
+		wantOptionError(t, fmt.Sprintf("n = %d, %+v", c.n, c.g), m.CheckOptions(rbfBox(c.n, 0.3, math.Pi)), c.want)
 	}
 }

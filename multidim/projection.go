@@ -97,18 +97,8 @@ func (m *Projection) CheckOptions(p *fmap.Problem) error {
 	n := p.InDim()
 	zp := o.Grid.withDefaults(n, 1).ZPoints
 	angles, radii, _ := o.polar(p)
-	err := lpTooLarge(gridPoints(n, zp, true), polarSize(n, angles, radii), polarLower)
-	if err == nil {
-		return nil
-	}
-	key := "z_points"
-	switch {
-	case o.Angles > 0:
-		key = "angles"
-	case o.Radii > 0:
-		key = "radii"
-	}
-	return &design.OptionError{Key: key, Msg: err.Error()}
+	return lpOptionError(gridPoints(n, zp, true), polarSize(n, angles, radii), polarLower, "z_points",
+		option{"angles", o.Angles}, option{"radii", o.Radii})
 }
 
 // Design designs the map of dimension dim.

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/featmap/featmap/design/fmap"
 )
 
 // ranked is a method's name and its ranking error.
@@ -163,6 +165,31 @@ method: {name: auto}
 		!strings.Contains(d.Auto.Summary(), "a selection error, measured on the held-out rows that chose it") ||
 		dv == nil || !strings.Contains(dv.Absolute.On, "held-out rows of "+data+", which also chose this map among ") {
 		t.Errorf("the data error is not called a selection error: %s; %q; on %+v", js, d.Auto.Summary(), dv)
+	}
+}
+
+// TestAutoSampledOneCandidate: on more than fmap.MaxGridAxes axes a map
+// without data is verified on fmap.SampledPoints random points, and a
+// winner ranked by its L∞ error there would be reported with a selection
+// error on those points (as a data winner's is on the held-out rows:
+// TestAutoData). Every kernel of vectors a spec takes on such axes leaves
+// auto one candidate without data, rff: nothing is selected on the
+// sample. A method added for such problems fails this test, and auto must
+// then measure the winner apart or call its L∞ a selection error.
+func TestAutoSampledOneCandidate(t *testing.T) {
+	for _, k := range []string{"{type: rbf, sigma: 1}", "{type: exp-chi2, beta: 1}", "{type: skewed-chi2, sigma: 1, c: 1}", "{type: skewed-intersection, sigma: 1, c: 1}"} {
+		s := parse(t, "version: 1\nname: A\nkernel: "+k+"\ndomain: {dims: 4, interval: [0, 1]}\ntarget: {dim: 32}\nmethod: auto\n")
+		if n := s.Problem.InDim(); n <= fmap.MaxGridAxes {
+			t.Fatalf("%d axes are verified on a grid", n)
+		}
+		ms, _ := s.autoCandidates(32)
+		var names []string
+		for _, m := range ms {
+			names = append(names, m.Name())
+		}
+		if len(names) != 1 || names[0] != "rff" {
+			t.Errorf("%s on 4 axes without data: auto's candidates %v, want only rff (a winner among several would be ranked on the points that report its error)", k, names)
+		}
 	}
 }
 

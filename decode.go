@@ -257,14 +257,6 @@ type mapping struct {
 	order []string              // names in document order
 }
 
-// line returns the line of key name (0 if absent).
-func (m *mapping) line(name string) int {
-	if k := m.keys[name]; k != nil {
-		return k.Line
-	}
-	return 0
-}
-
 // value returns the value node of key name (nil if absent).
 func (m *mapping) value(name string) *yaml.Node {
 	if i := slices.Index(m.order, name); i >= 0 {

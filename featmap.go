@@ -220,17 +220,20 @@ func (s *Search) dims() string {
 
 // ConstantsAhead is a lower bound on the numbers the spec's map holds,
 // read from the spec before any design (design.Sizer: random features,
-// Nyström, uniform anchor tables): gen compares it with the constants it
-// writes as Go literals, beyond which a map needs a data file. It is 0
-// where only the design tells: method auto, a max_error search, a kernels
-// section, annfm's k-means anchors, the methods whose few constants stay
-// literals. A learn section's model adds its weights, not counted.
+// an exp-chi2 map's included, Nyström, uniform anchor tables) and a learn
+// section's model (its weights and biases, the classes counted in the data
+// read): gen compares it with the constants it writes as Go literals,
+// beyond which a map needs a data file. It is 0 where only the design
+// tells: method auto (which method wins), a max_error search (which D),
+// a kernels section (which kernels the group lasso keeps), annfm's
+// k-means anchors (how many distinct), the methods whose few constants
+// stay literals.
 func (s *Spec) ConstantsAhead() int {
 	if s.Target == nil || s.Target.Dim == 0 || s.Method == nil {
 		return 0
 	}
 	if sz, ok := s.Method.Method.(design.Sizer); ok {
-		return sz.Constants(s.Problem, s.Target.Dim)
+		return sz.Constants(s.Problem, s.Target.Dim) + s.modelConstants(s.Target.Dim)
 	}
 	return 0
 }

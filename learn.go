@@ -21,7 +21,32 @@ func labelClasses(labels []float64) bool {
 			return false
 		}
 	}
-	return len(slices.Compact(slices.Sorted(slices.Values(labels)))) <= MaxLearnClasses
+	return distinct(labels) <= MaxLearnClasses
+}
+
+// distinct is the number of distinct values among labels.
+func distinct(labels []float64) int {
+	return len(slices.Compact(slices.Sorted(slices.Values(labels))))
+}
+
+// modelConstants is the number of weights and biases of the ridge model a
+// learn section's map of dimension dim carries (trainModel): D × K and K,
+// K one score per class of the rows to fit (multidim.Ridge's one-vs-rest
+// coding) or 1 for numeric labels; 0 without a learn section. The data
+// LoadSpec read fixes it before learning.
+func (s *Spec) modelConstants(dim int) int {
+	if s.Learn == nil {
+		return 0
+	}
+	model, classes := s.Predictor()
+	if !model {
+		return 0
+	}
+	k := 1
+	if classes {
+		k = distinct(s.Problem.Data.FitLabels)
+	}
+	return dim*k + k
 }
 
 // LearnFromData runs the learning the spec asks for, once: a learn

@@ -49,9 +49,6 @@ func (l *lits) lit(v float64, bits int) jen.Code {
 	return jen.Id(s)
 }
 
-// raw returns a literal written exactly as s (integers, hex masks).
-func raw(s string) jen.Code { return jen.Id(s) }
-
 // hex returns v as a hexadecimal integer literal.
 func hex(v uint64) jen.Code { return jen.Id(fmt.Sprintf("%#x", v)) }
 

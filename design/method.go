@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -264,6 +263,10 @@ type Dims struct {
 	// MaxWhy, if set, says why no dimension above Max can be made, when
 	// that is another reason than Why (the verification budget: DimsFor).
 	MaxWhy string
+	// MaxStated says that the reason for a dimension above Max (WhyNot)
+	// states Max as the largest dimension ("chum designs at most 128
+	// dimensions"), so that Refusal does not suggest it again.
+	MaxStated bool
 }
 
 // MaxClosedFormDim is the largest dimension of the closed-form maps of one
@@ -280,7 +283,7 @@ func ClosedFormDims(name, why string) Dims {
 	if why == "" {
 		why = max
 	}
-	return Dims{Max: MaxClosedFormDim, Why: why, MaxWhy: max}
+	return Dims{Max: MaxClosedFormDim, Why: why, MaxWhy: max, MaxStated: true}
 }
 
 // AnyDim is the set of every dimension.
@@ -302,7 +305,7 @@ func DimsFor(m Method, p *fmap.Problem) Dims {
 	case d.Max > 0 && d.Max <= top:
 		return d
 	}
-	d.Max, d.MaxWhy = top, why
+	d.Max, d.MaxWhy, d.MaxStated = top, why, false
 	if d.Why == "" {
 		d.Why = why
 	}
@@ -334,12 +337,13 @@ func (s Dims) Has(d int) bool {
 }
 
 // Refusal says why the set lacks d (WhyNot) and the dimensions nearest
-// to it (Suggest), the latter left out when the reason already names
-// them: "harmonic makes at most 256 dimensions (…): at most 255", but
-// "chum designs at most 128 dimensions (…)", not "…: at most 128".
+// to it (Suggest), the latter left out when the reason already states
+// them (MaxStated, for a d above a Max the set has): "harmonic makes at
+// most 256 dimensions (…): at most 255", but "chum designs at most 128
+// dimensions (…)", not "…: at most 128".
 func (s Dims) Refusal(d int) string {
 	why, near := s.WhyNot(d), s.Suggest(d)
-	if near == "" || regexp.MustCompile(`(^|\W)`+regexp.QuoteMeta(near)+`($|\D)`).MatchString(why) {
+	if near == "" || s.MaxStated && s.Max > 0 && d > s.Max && s.Has(s.Max) {
 		return why
 	}
 	return why + ": " + near

@@ -118,7 +118,7 @@ func (m *ANNFM) Dims(*fmap.Problem) design.Dims {
 	o := m.Opts
 	o.SetDefaults()
 	n := o.NAnchors
-	return design.Dims{Max: n, Why: fmt.Sprintf("annfm with %d anchors makes at most %d dimensions (raise n_anchors)", n, n)}
+	return design.Dims{Max: n, MaxStated: true, Why: fmt.Sprintf("annfm with %d anchors makes at most %d dimensions (raise n_anchors)", n, n)}
 }
 
 // Design builds the tables and the map of dim components per coordinate.

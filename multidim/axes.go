@@ -127,9 +127,75 @@ func newMap(p *fmap.Problem, form fmap.Form, method string, terms []fmap.Term) *
 	return fmap.NewFourierMap(p.Kernel, p.Domain, method, &fmap.Fourier{Form: form, Transform: fmap.Identity, Terms: terms})
 }
 
+// tensorPoolSize is the number of frequencies of the pool built from n
+// per-axis designs of axisDim dimensions, each of t = ⌈axisDim/2⌉ terms
+// (a nonzero frequency gives two components, ω = 0 one) whose frequencies
+// are distinct and nonnegative, ω = 0 among them when axisDim is odd: t^n
+// products for modulation (tensorTerms), and for Proj ⊗ (projections) the
+// sign patterns of each product with k nonzero coordinates, 2^(k−1) of
+// them (projectionsOf), ((z + 2u)^n + z^n)/2 in all with u = t − z
+// nonzero and z ∈ {0, 1} zero frequencies per axis. Every per-axis design
+// has at least t terms, so t^n never exceeds the modulation pool;
+// TestTensorPoolSize holds both counts to the pools of real designs.
+func tensorPoolSize(n, axisDim int, projections bool) int {
+	t := (axisDim + 1) / 2
+	if !projections {
+		return pow(t, n)
+	}
+	z := axisDim % 2
+	return (pow(z+2*(t-z), n) + pow(z, n)) / 2
+}
+
+// pow is b^e for e ≥ 0.
+func pow(b, e int) int {
+	r := 1
+	for range e {
+		r *= b
+	}
+	return r
+}
+
+// checkTensorLP refuses, from the options alone (CheckOptions), a tensor
+// pool whose discrete LP would exceed MaxLPEntries: Z's points (z_points
+// per axis, on the half box for Proj ⊗) and tensorPoolSize at axis_dim,
+// or at its default for D = 1, which a larger D only raises. The error
+// names the key set (axis_dim, else z_points, else dflt).
+func checkTensorLP(p *fmap.Problem, g Grid, projections bool, dflt, lower string) error {
+	n := p.InDim()
+	d := g.withDefaults(n, 1)
+	return lpOptionError(gridPoints(n, d.ZPoints, projections), tensorPoolSize(n, d.AxisDim, projections), lower, dflt,
+		option{"axis_dim", g.AxisDim}, option{"z_points", g.ZPoints})
+}
+
+// option is a method option's spec key and its value (0 when not set).
+type option struct {
+	key   string
+	value int
+}
+
+// lpOptionError is lpTooLarge's refusal of the LP over z points and pool
+// frequencies, as an OptionError on the first of the options set, else on
+// dflt; nil when the LP is within MaxLPEntries.
+func lpOptionError(z, pool int, lower, dflt string, options ...option) error {
+	err := lpTooLarge(z, pool, lower)
+	if err == nil {
+		return nil
+	}
+	key := dflt
+	for _, o := range options {
+		if o.value > 0 {
+			key = o.key
+			break
+		}
+	}
+	return &design.OptionError{Key: key, Msg: err.Error()}
+}
+
 // fitProblem builds the LP designer's problem: Z on Π[0, M_i] (half = false)
-// or Π_{i<n}[−M_i, M_i] × [0, M_n] (half = true), with the pool.
-func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, pool [][]float64, half bool) (*design.FitProblem, error) {
+// or Π_{i<n}[−M_i, M_i] × [0, M_n] (half = true), with the pool; lower
+// names the options that size them, for the refusal of an LP beyond
+// MaxLPEntries.
+func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, pool [][]float64, half bool, lower string) (*design.FitProblem, error) {
 	n := p.InDim()
 	if zPoints < 3 {
 		return nil, fmt.Errorf("multidim: method.z_points %d is too small", zPoints)
@@ -142,7 +208,7 @@ func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, poo
 			axes = append(axes, fmap.Linspace(0, span(p, i), axisPoints(i, n, zPoints, half)))
 		}
 	}
-	if err := lpTooLarge(zCount(axes), len(pool), "method.z_points, method.angles or method.radii"); err != nil {
+	if err := lpTooLarge(zCount(axes), len(pool), lower); err != nil {
 		return nil, fmt.Errorf("multidim: %w", err)
 	}
 	z := fmap.Product(axes)
@@ -193,7 +259,6 @@ const (
 	exchangeRounds = 3
 )
 
-// zCount is the number of points of the product of the axes.
 // axisPoints is the number of Z's points on axis i of n, z_points per
 // axis: on the half box (Π_{i<n}[−M_i, M_i] × [0, M_n]) the first n − 1
 // axes have 2·zPoints − 1, reaching both ways.
@@ -202,6 +267,15 @@ func axisPoints(i, n, zPoints int, half bool) int {
 		return 2*zPoints - 1
 	}
 	return zPoints
+}
+
+// gridPoints is |Z|, the product of axisPoints over the n axes.
+func gridPoints(n, zPoints int, half bool) int {
+	z := 1
+	for i := range n {
+		z *= axisPoints(i, n, zPoints, half)
+	}
+	return z
 }
 
 // lpTooLarge says why the discrete LP over z points of Z and a pool of
@@ -217,6 +291,7 @@ func lpTooLarge(z, pool int, lower string) error {
 		rows, cols, z, pool, MaxLPEntries, lower)
 }
 
+// zCount is the number of points of the product of the axes.
 func zCount(axes [][]float64) int {
 	n := 1
 	for _, a := range axes {

@@ -14,7 +14,7 @@ import (
 // it takes at most exchangeRounds rounds; a Z too large for it gets none.
 func TestFitProblemExact(t *testing.T) {
 	p := table2Problem(0.3)
-	fp, err := fitProblem(p, fmap.FourierForm, "projection", 41, polarPool(2, 24, 16, 10), true)
+	fp, err := fitProblem(p, fmap.FourierForm, "projection", 41, polarPool(2, 24, 16, 10), true, polarLower)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestFitProblemExact(t *testing.T) {
 			t.Fatalf("Z's point %v is not in the exact set", l)
 		}
 	}
-	big, err := fitProblem(rbfBox(3, 0.3, 1), fmap.Modulation, "modulation", 61, [][]float64{{0, 0, 0}}, false)
+	big, err := fitProblem(rbfBox(3, 0.3, 1), fmap.Modulation, "modulation", 61, [][]float64{{0, 0, 0}}, false, modulationLower)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestExchangeLowersTheVerifiedError(t *testing.T) {
 		t.Fatal(err)
 	}
 	verified := func(exchange bool) float64 {
-		fp, err := fitProblem(p, fmap.Modulation, "modulation", g.ZPoints, pool, false)
+		fp, err := fitProblem(p, fmap.Modulation, "modulation", g.ZPoints, pool, false, modulationLower)
 		if err != nil {
 			t.Fatal(err)
 		}

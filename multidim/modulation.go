@@ -41,6 +41,17 @@ func (*Modulation) Applies(p *fmap.Problem) error { return rbfAxes("modulation",
 // Dims: every dimension.
 func (*Modulation) Dims(*fmap.Problem) design.Dims { return design.AnyDim }
 
+// modulationLower names the options that size modulation's LP.
+const modulationLower = "method.z_points or method.axis_dim"
+
+// CheckOptions refuses, before the per-axis designs, a pool whose
+// discrete LP would exceed MaxLPEntries (checkTensorLP): 2·z_points^n
+// rows and a column for each of the at least ⌈axis_dim/2⌉^n products and
+// one for the constant.
+func (m *Modulation) CheckOptions(p *fmap.Problem) error {
+	return checkTensorLP(p, m.Opts.Grid, false, "z_points", modulationLower)
+}
+
 // Design designs the map of dimension dim.
 func (m *Modulation) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Settings) (*design.Result, error) {
 	if err := p.Check(); err != nil {
@@ -56,7 +67,7 @@ func (m *Modulation) Design(ctx context.Context, p *fmap.Problem, dim int, s des
 	for _, t := range tensorTerms(axes) {
 		pool = append(pool, t.Freq)
 	}
-	fp, err := fitProblem(p, fmap.Modulation, "modulation", g.ZPoints, pool, false)
+	fp, err := fitProblem(p, fmap.Modulation, "modulation", g.ZPoints, pool, false, modulationLower)
 	if err != nil {
 		return nil, err
 	}

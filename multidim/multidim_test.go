@@ -330,8 +330,8 @@ func TestDeadlineStopsADesign(t *testing.T) {
 
 // TestProjectionPolarSize: CheckOptions refuses, before any design, a
 // polar pool whose discrete LP would exceed MaxLPEntries, naming the
-// option set (angles, else radii, else z_points), and accepts the 2-D
-// defaults and the tensor pool (refused after its per-axis designs);
+// option set (angles, else radii, else z_points), and a tensor pool's
+// (axis_dim, else z_points, else pool), and accepts the 2-D defaults;
 // polarSize counts polarPool's frequencies without making them.
 func TestProjectionPolarSize(t *testing.T) {
 	for _, c := range []struct{ n, angles, radii int }{{2, 24, 16}, {3, 24, 16}, {2, 2, 1}, {3, 7, 30}, {2, 360, 5}} {
@@ -351,18 +351,80 @@ func TestProjectionPolarSize(t *testing.T) {
 		{3, ProjectionOptions{Angles: 360, Radii: 500}, "angles"},
 		{2, ProjectionOptions{Radii: 500, Grid: Grid{ZPoints: 201}}, "radii"},
 		{3, ProjectionOptions{Grid: Grid{ZPoints: 61}}, "z_points"},
-		{3, ProjectionOptions{Pool: PoolTensor, Grid: Grid{ZPoints: 61}}, ""},
+		{2, ProjectionOptions{Pool: PoolTensor}, ""},
+		// Proj ⊗ on 3 axes: the defaults' LP (25 230 × 667) is beyond the
+		// bound, before the per-axis designs.
+		{3, ProjectionOptions{Pool: PoolTensor}, "pool"},
+		{3, ProjectionOptions{Pool: PoolTensor, Grid: Grid{ZPoints: 61}}, "z_points"},
+		{3, ProjectionOptions{Pool: PoolTensor, Grid: Grid{ZPoints: 5, AxisDim: 11}}, ""},
+		{2, ProjectionOptions{Pool: PoolTensor, Grid: Grid{AxisDim: 201}}, "axis_dim"},
 	} {
 		m := &Projection{Opts: c.o}
-		err := m.CheckOptions(rbfBox(c.n, 0.3, math.Pi))
-		var oe *design.OptionError
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("n = %d, %+v: %v, want accepted", c.n, c.o, err)
-		case c.want != "" && (!errors.As(err, &oe) || oe.Key != c.want):
-			t.Errorf("n = %d, %+v: %v, want an OptionError on %s", c.n, c.o, err, c.want)
-		case c.want != "":
-			t.Logf("n = %d: %v", c.n, err)
+		wantOptionError(t, fmt.Sprintf("n = %d, %+v", c.n, c.o), m.CheckOptions(rbfBox(c.n, 0.3, math.Pi)), c.want)
+	}
+}
+
+// wantOptionError holds err, what CheckOptions said of the options what
+// describes, to want: nil for "", else an OptionError on the key want.
+func wantOptionError(t *testing.T, what string, err error, want string) {
+	t.Helper()
+	var oe *design.OptionError
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("%s: %v, want accepted", what, err)
+	case want != "" && (!errors.As(err, &oe) || oe.Key != want):
+		t.Errorf("%s: %v, want an OptionError on %s", what, err, want)
+	case want != "":
+		t.Logf("%s: %v", what, err)
+	}
+}
+
+// TestTensorPoolSize: tensorPoolSize is the size of the pools modulation
+// and Proj ⊗ build from real per-axis designs (three σ, so that each axis
+// has its own; odd and even axis_dim), on 2 and 3 axes; -short designs
+// only the smaller axis_dim.
+func TestTensorPoolSize(t *testing.T) {
+	p := rbfBox(3, 0.3, math.Pi)
+	p.Kernel.Sigma = []float64{0.2, 0.3, 0.5}
+	dims := []int{4, 5, 6, 11}
+	if testing.Short() {
+		dims = dims[:2]
+	}
+	for _, a := range dims {
+		axes, _, err := axisDesigns(context.Background(), p, a, 0, design.Settings{})
+		if err != nil {
+			t.Fatal(err)
 		}
+		for _, n := range []int{2, 3} {
+			terms := tensorTerms(axes[:n])
+			if got, want := tensorPoolSize(n, a, false), len(terms); got != want {
+				t.Errorf("axis_dim %d, %d axes: modulation's pool of %d, tensorPoolSize %d", a, n, want, got)
+			}
+			if got, want := tensorPoolSize(n, a, true), len(projectionsOf(terms)); got != want {
+				t.Errorf("axis_dim %d, %d axes: Proj ⊗'s pool of %d, tensorPoolSize %d", a, n, want, got)
+			}
+		}
+	}
+}
+
+// TestModulationLPSize: modulation's CheckOptions refuses, before any
+// design, a pool whose discrete LP would exceed MaxLPEntries, naming the
+// option set (axis_dim, else z_points), and accepts the defaults.
+func TestModulationLPSize(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		g    Grid
+		want string // the refused key, "" for accepted
+	}{
+		{2, Grid{}, ""},
+		{3, Grid{}, ""},
+		// 3362 rows × 5777 columns.
+		{2, Grid{AxisDim: 151}, "axis_dim"},
+		{2, Grid{AxisDim: 117}, ""},
+		{3, Grid{ZPoints: 201}, "z_points"},
+		{3, Grid{ZPoints: 61, AxisDim: 3}, ""},
+	} {
+		m := &Modulation{Opts: ModulationOptions{Grid: c.g}}
+		wantOptionError(t, fmt.Sprintf("n = %d, %+v", c.n, c.g), m.CheckOptions(rbfBox(c.n, 0.3, math.Pi)), c.want)
 	}
 }

@@ -101,7 +101,7 @@ func (*Nystroem) Constants(p *fmap.Problem, dim int) int {
 // Dims: any D up to MaxLandmarks (and the rows to fit, checked when
 // they are read).
 func (*Nystroem) Dims(*fmap.Problem) design.Dims {
-	return design.Dims{Max: MaxLandmarks, Why: fmt.Sprintf("nystroem makes at most %d landmarks (an eigendecomposition of D × D)", MaxLandmarks)}
+	return design.Dims{Max: MaxLandmarks, MaxStated: true, Why: fmt.Sprintf("nystroem makes at most %d landmarks (an eigendecomposition of D × D)", MaxLandmarks)}
 }
 
 // Design chooses dim landmarks and builds the map.

@@ -73,36 +73,32 @@ func (o ProjectionOptions) polar(p *fmap.Problem) (angles, radii int, omegaMax f
 	return angles, radii, omegaMax
 }
 
-// CheckOptions refuses a polar pool whose discrete LP would exceed
-// MaxLPEntries, known from the options before the design (a tensor pool's
-// size is known only after the per-axis designs, where fitProblem
-// refuses it): 2|Z| rows, |Z| = (2·z_points − 1)^(n−1)·z_points on the
-// half box, and a column per pool frequency and one for the constant.
+// The options that size projection's LP, by pool.
+const (
+	polarLower  = "method.z_points, method.angles or method.radii, or use modulation"
+	tensorLower = "method.z_points or method.axis_dim, or use modulation"
+)
+
+// CheckOptions refuses a pool whose discrete LP would exceed
+// MaxLPEntries, known from the options before the design: 2|Z| rows,
+// |Z| = (2·z_points − 1)^(n−1)·z_points on the half box, and a column per
+// pool frequency and one for the constant; a polar pool's frequencies
+// counted by polarSize, a tensor pool's by tensorPoolSize
+// (checkTensorLP, before the per-axis designs it is made from).
 func (m *Projection) CheckOptions(p *fmap.Problem) error {
 	o := m.Opts
 	o.SetDefaults()
+	if o.Pool == PoolTensor {
+		return checkTensorLP(p, o.Grid, true, "pool", tensorLower)
+	}
 	if o.Pool != PoolPolar {
 		return nil
 	}
 	n := p.InDim()
 	zp := o.Grid.withDefaults(n, 1).ZPoints
 	angles, radii, _ := o.polar(p)
-	z := 1
-	for i := range n {
-		z *= axisPoints(i, n, zp, true)
-	}
-	err := lpTooLarge(z, polarSize(n, angles, radii), "method.z_points, method.angles or method.radii, or use modulation")
-	if err == nil {
-		return nil
-	}
-	key := "z_points"
-	switch {
-	case o.Angles > 0:
-		key = "angles"
-	case o.Radii > 0:
-		key = "radii"
-	}
-	return &design.OptionError{Key: key, Msg: err.Error()}
+	return lpOptionError(gridPoints(n, zp, true), polarSize(n, angles, radii), polarLower, "z_points",
+		option{"angles", o.Angles}, option{"radii", o.Radii})
 }
 
 // Design designs the map of dimension dim.
@@ -134,7 +130,11 @@ func (m *Projection) Design(ctx context.Context, p *fmap.Problem, dim int, s des
 	default:
 		return nil, fmt.Errorf("multidim: unknown projection pool %q (want polar or tensor)", o.Pool)
 	}
-	fp, err := fitProblem(p, fmap.FourierForm, method, g.ZPoints, pool, true)
+	lower := polarLower
+	if o.Pool == PoolTensor {
+		lower = tensorLower
+	}
+	fp, err := fitProblem(p, fmap.FourierForm, method, g.ZPoints, pool, true, lower)
 	if err != nil {
 		return nil, err
 	}

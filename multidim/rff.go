@@ -85,10 +85,11 @@ func (*RFF) Applies(p *fmap.Problem) error {
 }
 
 // Constants: the frequencies' coordinates, D/2 × n for cos-sin features,
-// D × n and D phases for phase features (an exp-chi2 map's inner stage
-// adds n × its dimension per frequency, not counted).
+// D × n and D phases for phase features, n the random features' inputs
+// (inputs: an exp-chi2 map's are the inner map's n × d outputs; the inner
+// map's own few constants stay Go literals and are not counted).
 func (m *RFF) Constants(p *fmap.Problem, dim int) int {
-	n := p.InDim()
+	n := m.inputs(p)
 	if m.features() == fmap.Phase {
 		return dim*n + dim
 	}
@@ -107,7 +108,7 @@ func (m *RFF) Dims(p *fmap.Problem) design.Dims {
 			freqs, limit = f, fmt.Sprintf("%.3g multiply-adds of orthogonalisation", float64(MaxOrthogonalWork))
 		}
 	}
-	d := design.Dims{Max: max(freqs, 1)}
+	d := design.Dims{Max: max(freqs, 1), MaxStated: true}
 	form := "any dimension"
 	if m.features() == fmap.CosSin {
 		d.Even, d.Max, form = true, 2*max(freqs, 1), "even dimensions only"

@@ -114,7 +114,7 @@ func (m *RFPCA) Dims(*fmap.Problem) design.Dims {
 	if f := m.Opts.Features; f > 0 {
 		return design.Dims{Max: f, Why: fmt.Sprintf("rf-pca projects %d random features (features) onto at most as many dimensions", f)}
 	}
-	return design.Dims{Max: MaxRFPCAFeatures / 3, Why: fmt.Sprintf("rf-pca with 3·D random features makes at most %d dimensions (set features, at most %d)", MaxRFPCAFeatures/3, MaxRFPCAFeatures)}
+	return design.Dims{Max: MaxRFPCAFeatures / 3, MaxStated: true, Why: fmt.Sprintf("rf-pca with 3·D random features makes at most %d dimensions (set features, at most %d)", MaxRFPCAFeatures/3, MaxRFPCAFeatures)}
 }
 
 // Design draws the random map, accumulates Z′Z over the data and projects.

@@ -385,13 +385,6 @@ func breakWord(word string, limit float64) []string {
 	return parts
 }
 
-// legendWidth is the width of the legend column of a chart w wide (0
-// without entries).
-func (c *chart) legendWidth(w float64) float64 {
-	width, _ := c.legendLayout(w)
-	return width
-}
-
 // render draws the chart into a new w × h document and returns it.
 func (c *chart) render(w, h float64) ([]byte, error) {
 	if err := c.check(); err != nil {

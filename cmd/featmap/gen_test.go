@@ -265,12 +265,24 @@ target: {dim: 1024}
 method: {name: rff, seed: 1}
 `
 
+// expChi2Ahead is an exp-chi2 random-feature map whose 32 frequencies
+// take the inner map's 64 × 5 outputs: 10 240 constants, though 32 × 64
+// are fewer than codegen writes as Go literals.
+const expChi2Ahead = "kernel: {type: exp-chi2, beta: 1}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 64}\nmethod: {name: rff}\n"
+
+// learnAhead is a random-feature map with a learn section: its 50 × 64
+// frequency coordinates are fewer than the Go literals, with the model's
+// 100 × 10 weights and 10 biases (digitsSpec's rows hold 10 classes) more.
+const learnAhead = "kernel: {type: rbf, sigma: 49}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 100}\nmethod: {name: rff, seed: 1}\nlearn: {sigma: shared}\n"
+
 // TestGenDataFile: a map whose constants go to a data file is written as
 // the Go file and the .bin beside it (whose SHA-256 the Go file states);
 // to stdout it is a usage error (exit 2) saying to use -o, before the
 // design when the spec shows it (a context stopped from the start does
-// not stop gen first), after it when only the design does (annfm's
-// k-means anchors); a bad -o name is a usage error before any design.
+// not stop gen first; the message gives the count, exp-chi2's inner
+// dimensions and a learn section's model included), after it when only
+// the design does (annfm's k-means anchors: no count); a bad -o name is a
+// usage error before any design.
 func TestGenDataFile(t *testing.T) {
 	spec := writeSpec(t, rffSpec)
 	dir := t.TempDir()
@@ -297,15 +309,21 @@ func TestGenDataFile(t *testing.T) {
 	for _, c := range []struct {
 		name, spec string
 		ctx        context.Context
+		ahead      string // the count in the refusal before the design; "" after it
 	}{
-		{"rff", spec, context.Background()},
-		{"rff stopped", spec, stopped},
-		{"annfm k-means", digitsSpec(t, annfmKMeans), context.Background()},
+		{"rff", spec, context.Background(), "at least 8192,"},
+		{"rff stopped", spec, stopped, "at least 8192,"},
+		// A stopped context would stop LoadSpec's reading of the data:
+		// the count, which only the refusal before the design states,
+		// shows it.
+		{"exp-chi2", digitsSpec(t, expChi2Ahead), context.Background(), "at least 10240,"},
+		{"learn", digitsSpec(t, learnAhead), context.Background(), "at least 4210,"},
+		{"annfm k-means", digitsSpec(t, annfmKMeans), context.Background(), ""},
 	} {
 		var o, e bytes.Buffer
 		code := run(c.ctx, []string{"gen", "-pkg", "maps", c.spec}, &o, &e)
-		if code != exitUsage || o.Len() != 0 || !strings.Contains(e.String(), "go to a data file beside the Go file") || !strings.Contains(e.String(), "give the Go file's path with -o") {
-			t.Errorf("%s to stdout: exit %d, %d bytes out, stderr %q; want exit %d, nothing, a hint at -o", c.name, code, o.Len(), e.String(), exitUsage)
+		if code != exitUsage || o.Len() != 0 || !strings.Contains(e.String(), "go to a data file beside the Go file") || !strings.Contains(e.String(), "give the Go file's path with -o") || !strings.Contains(e.String(), c.ahead) {
+			t.Errorf("%s to stdout: exit %d, %d bytes out, stderr %q; want exit %d, nothing, a hint at -o, %q", c.name, code, o.Len(), e.String(), exitUsage, c.ahead)
 		}
 	}
 	code, _, errOut := runCLI("gen", "-o", filepath.Join(dir, "x_test.go"), spec)
@@ -910,11 +928,10 @@ func TestGenKeepsForeignBin(t *testing.T) {
 // the design, is a lower bound on the constants of the map gen then
 // writes (the .bin's float64s): above codegen.MaxLiterals the map does
 // go to a .bin. The counts are those its doc gives, exact here but for
-// exp-chi2 (its inner map's 5 dimensions per input are not counted) and
 // annfm's k-means anchors (not counted).
 func TestConstantsAhead(t *testing.T) {
 	if testing.Short() {
-		t.Skip("nine gen runs (2 s); the refusals the count serves are tested by TestGenDataFile and TestGenKeepsForeignBin")
+		t.Skip("ten gen runs (2 s); the refusals the count serves are tested by TestGenDataFile and TestGenKeepsForeignBin")
 	}
 	for _, c := range []struct {
 		name, spec string
@@ -923,7 +940,8 @@ func TestConstantsAhead(t *testing.T) {
 		{"rff cos-sin", writeSpec(t, rffSpec), 512 * 16},
 		{"rff phase", writeSpec(t, "version: 1\nname: Phase\nkernel: {type: rbf, sigma: 4}\ndomain: {dims: 40, interval: [0, 1]}\ntarget: {dim: 100}\nmethod: {name: rff, features: phase}\n"), 100*40 + 100},
 		{"rff below", writeSpec(t, strings.Replace(rffSpec, "dim: 1024", "dim: 256", 1)), 128 * 16},
-		{"rff exp-chi2", digitsSpec(t, "kernel: {type: exp-chi2, beta: 1}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 128}\nmethod: {name: rff}\n"), 64 * 64},
+		{"rff exp-chi2", digitsSpec(t, expChi2Ahead), 32 * 64 * 5},
+		{"rff learn", digitsSpec(t, learnAhead), 50*64 + 100*10 + 10},
 		{"rf-pca", digitsSpec(t, "kernel: {type: rbf, sigma: 49}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 64}\nmethod: {name: rf-pca}\n"), 96*64 + 64*192},
 		{"nystroem rbf", digitsSpec(t, "kernel: {type: rbf, sigma: 49}\ndomain: {dims: 64, interval: [0, 16]}\ntarget: {dim: 64}\nmethod: {name: nystroem}\n"), 64*64 + 64*64},
 		{"nystroem chi2 rows", digitsSpec(t, "kernel: {type: chi2}\ndomain: {integers: [0, 16]}\ntarget: {dim: 40}\nmethod: {name: nystroem}\n"), 40*64 + 40*40},

@@ -84,12 +84,21 @@ func (a *AutoChoice) Summary() string {
 	if a.RunnerUp == "" {
 		return fmt.Sprintf("auto at D = %d: %s, the only method that made a map (%s %.4g)", a.Dim, a.Winner, a.Ranked, a.WinnerError)
 	}
-	by := "tied"
-	if a.WinnerError > 0 {
-		by = fmt.Sprintf("%.3g× smaller", a.RunnerUpError/a.WinnerError)
-	}
 	return fmt.Sprintf("auto at D = %d: %s won on %s %.4g; runner-up %s %.4g (%s)%s",
-		a.Dim, a.Winner, a.Ranked, a.WinnerError, a.RunnerUp, a.RunnerUpError, by, sel)
+		a.Dim, a.Winner, a.Ranked, a.WinnerError, a.RunnerUp, a.RunnerUpError, margin(a.WinnerError, a.RunnerUpError), sel)
+}
+
+// margin says by how much the winner's error w is below the runner-up's
+// r: "tied" when they are equal (Comparison.Best keeps the first on a
+// tie), else their ratio, or that w is 0.
+func margin(w, r float64) string {
+	switch {
+	case w == r:
+		return "tied"
+	case w > 0:
+		return fmt.Sprintf("%.3g× smaller", r/w)
+	}
+	return "the winner's is 0"
 }
 
 // autoCandidates returns every registered method, with default options,

@@ -206,3 +206,19 @@ func TestAutoOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoSummaryMargin: the summary calls equal errors a tie (a 2-D
+// design at D = 1, where projection and modulation both make the constant
+// map of L∞ 0.5, said "1× smaller") and does not call a winner of error 0
+// tied with a runner-up above it.
+func TestAutoSummaryMargin(t *testing.T) {
+	for _, c := range []struct {
+		w, r float64
+		want string
+	}{{0.5, 0.5, "(tied)"}, {0, 0.01, "(the winner's is 0)"}, {0.1, 0.25, "(2.5× smaller)"}} {
+		a := &AutoChoice{Dim: 1, Ranked: "L∞ error", Winner: "projection", WinnerError: c.w, RunnerUp: "modulation", RunnerUpError: c.r}
+		if s := a.Summary(); !strings.Contains(s, c.want) {
+			t.Errorf("errors %g and %g: %q, want %q", c.w, c.r, s, c.want)
+		}
+	}
+}

@@ -248,13 +248,23 @@ func axisMap(m *shape, i int, freqs []float64) *shape {
 // at most (2ε + ε²)‖Ψ(x)‖‖Ψ(y)‖. For absolute and uniform errors
 // ‖Ψ(x)‖‖Ψ(y)‖ ≤ R², the largest ‖Ψ‖² on the domain; for relative errors
 // it is divided by K(x, y) ≥ k_min·amp(x)·amp(y), with k_min the smallest
-// value of the map's signature over the domain's range of λ.
+// value of the map's signature over the domain's range of λ. A map of
+// n > 1 axes (identity transform, ‖Ψ‖² = Σα) takes the kernel's own
+// smallest value on the domain instead, at its farthest λ
+// (fmap.Problem.Farthest), with no search over the n-D range of λ.
 func polyScale(m *shape) float64 {
 	r2 := amplitudeNorm2(m)
 	if !(r2 > 0) || math.IsInf(r2, 0) {
 		return math.Inf(1)
 	}
 	scale := r2
+	if m.Errors.Measure == fmap.Relative && m.InDim > 1 {
+		p := &fmap.Problem{Kernel: m.Kernel, Domain: m.Domain}
+		if _, kmin, err := p.Farthest(); err == nil && kmin > 0 {
+			return r2 / math.Max(kmin, 1e-6*r2)
+		}
+		return math.Inf(1)
+	}
 	if m.Errors.Measure == fmap.Relative {
 		k0 := m.Signature([]float64{0})
 		span := m.Domain.Hi[0] - m.Domain.Lo[0]

@@ -128,3 +128,50 @@ func TestPlanChoices(t *testing.T) {
 		}
 	}
 }
+
+// TestRelativeNDScale: a map of several axes measured by the relative
+// error gets per-axis pieces whose scale bounds ‖Ψ(x)‖‖Ψ(y)‖/K(x, y) on
+// the domain (polyScale's premise, checked on a 21² grid of inputs by
+// the reference evaluator and the exact kernel), and emits. polyScale
+// took the 1-D signature at λ = (0) and indexed past it: gen panicked on
+// every such map (index out of range [1] with length 1).
+func TestRelativeNDScale(t *testing.T) {
+	vm := testmaps.Mod2Rel()
+	info := testInfo("Mod2Rel")
+	if _, err := GenerateFiles(vm, info); err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPlan(vm, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.allAxisPieces() {
+		t.Fatalf("axis pieces %v, want pieces on both axes", p.axisPieces)
+	}
+	m := vm.Map
+	var xs [][]float64
+	for i := range 21 {
+		for j := range 21 {
+			xs = append(xs, []float64{float64(i) / 20, float64(j) / 20})
+		}
+	}
+	psi := make([][]float64, len(xs))
+	for i, x := range xs {
+		psi[i] = make([]float64, m.Dim)
+		m.Eval(psi[i], x)
+	}
+	worst := 0.0
+	for i := range xs {
+		for j := range xs {
+			worst = math.Max(worst, norm(psi[i])*norm(psi[j])/m.Kernel.Eval(xs[i], xs[j]))
+		}
+	}
+	scale := p.axisPieces[0].scale
+	if !(scale >= worst*(1-1e-12)) {
+		t.Errorf("pieces' scale %.6g, but ‖Ψ(x)‖‖Ψ(y)‖/K reaches %.6g", scale, worst)
+	}
+	if _, _, added := p.axisError(); !(added <= p.budget) {
+		t.Errorf("the pieces add up to %.3g, budget %.3g", added, p.budget)
+	}
+	t.Logf("scale %.6g (largest ‖Ψ(x)‖‖Ψ(y)‖/K on the grid %.6g)", scale, worst)
+}

@@ -1136,8 +1136,23 @@ func (c *fitter) starts() [][][]float64 {
 
 // fill adds pool frequencies that are not in omega, in pool order, while
 // they fit in the target dimension; it returns nil unless the result has
-// exactly the target dimension.
+// exactly the target dimension. Without ladders (a map of several axes),
+// when omega's constant term (ω = 0, one component) leaves a shortfall
+// that terms of two components cannot make up — an even D of a
+// projection or modulation map, whose LP candidates all keep the
+// constant —, the constant is dropped and the rest filled without it:
+// that is the only start of exactly D (a 1-D map's ladders and
+// continuation make their own).
 func (c *fitter) fill(omega [][]float64) [][]float64 {
+	if out := c.fillFrom(omega, true); out != nil || c.p.Ladders != nil || !slices.ContainsFunc(omega, isZero) {
+		return out
+	}
+	return c.fillFrom(slices.DeleteFunc(cloneFreqs(omega), isZero), false)
+}
+
+// fillFrom is fill's search from omega, taking the pool's zero frequency
+// only if zero is set.
+func (c *fitter) fillFrom(omega [][]float64, zero bool) [][]float64 {
 	out := cloneFreqs(omega)
 	used := c.dimsOf(out)
 	for _, om := range c.p.Pool {
@@ -1145,7 +1160,7 @@ func (c *fitter) fill(omega [][]float64) [][]float64 {
 			break
 		}
 		d := c.lp.fit.termDims(om)
-		if used+d > c.dim || slices.ContainsFunc(out, func(o []float64) bool { return slices.Equal(o, om) }) {
+		if used+d > c.dim || (!zero && isZero(om)) || slices.ContainsFunc(out, func(o []float64) bool { return slices.Equal(o, om) }) {
 			continue
 		}
 		out = append(out, slices.Clone(om))

@@ -279,8 +279,9 @@ func gridPoints(n, zPoints int, half bool) int {
 }
 
 // lpTooLarge says why the discrete LP over z points of Z and a pool of
-// pool frequencies — two rows a point (±), a column a frequency and one
-// for the constant — is beyond MaxLPEntries, naming the options to lower;
+// pool frequencies — two rows a point (±), a column a frequency (ω = 0
+// among them) and one for the error bound — is beyond MaxLPEntries,
+// naming the options to lower;
 // nil when it is not.
 func lpTooLarge(z, pool int, lower string) error {
 	rows, cols := 2*z, pool+1

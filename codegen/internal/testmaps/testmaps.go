@@ -53,6 +53,7 @@ func Cases() []Case {
 		{"Cheb2", false, Cheb2},
 		{"Proj3", false, Proj3},
 		{"ProjWide", false, ProjWide},
+		{"Mod2Rel", false, Mod2Rel},
 		{"Chi2Wide", false, Chi2Wide},
 		{"RFF64", false, RFF64},
 		{"RFFIntersect", false, RFFIntersect},
@@ -361,6 +362,30 @@ func Mod2() fmap.Verified {
 	st.Canonical()
 	f.Terms = st.Terms
 	return must(f)
+}
+
+// Mod2Rel is a 2-D modulation map measured by the relative error: the
+// tensor-greedy design of the RBF kernel σ = 1 on [0, 1]² at D = 9
+// (featmap design, weight: relative), its verification as featmap
+// measured it. Its kernel falls to e^{−1} on the domain, so its pieces'
+// relative budget allows per-axis pieces.
+func Mod2Rel() fmap.Verified {
+	w := 1.00015625
+	r := fmap.Measurement{On: "the 50625 ordered pairs with K > 0 of a 15×15 grid on the box", Points: 50625, LInf: 0.2203, RMS: 0.1621}
+	return must(flat{
+		Kernel: fmap.Kernel{Type: "rbf", Sigma: []float64{1, 1}}, InDim: 2,
+		Domain:    fmap.Domain{Lo: []float64{0, 0}, Hi: []float64{1, 1}},
+		Transform: fmap.Identity, Form: fmap.Modulation, Method: "tensor-greedy",
+		Terms: []fmap.Term{
+			{Freq: []float64{0, 0}, Weight: 0.15914433250732923},
+			{Freq: []float64{0, w}, Weight: 0.1931076618057483},
+			{Freq: []float64{w, 0}, Weight: 0.1931076618057483},
+			{Freq: []float64{w, w}, Weight: 0.2343191771932304},
+		},
+		Errors: &fmap.Verification{Measure: fmap.Relative, Reported: r,
+			Absolute:  fmap.Measurement{On: "all 50625 ordered pairs of a 15×15 grid on the box", Points: 50625, LInf: 0.2203, RMS: 0.1471},
+			Signature: fmap.Measurement{On: "a 801×401 grid of λ = x − y over [−1, 1] × [0, 1]", Points: 321201, LInf: 0.2203, RMS: 0.1263}},
+	})
 }
 
 // Li1 is Li's series with one term, k = 0.3, on [0.001, 1].

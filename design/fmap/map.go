@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/featmap/featmap/internal/vtrig"
 )
 
 // Map is a designed feature map Ψ: ℝⁿ → ℝᴰ with Ψ(x)·Ψ(y) ≈ K(x, y). It is
@@ -763,25 +765,83 @@ func dot4(a, b0, b1, b2, b3 []float64) (s0, s1, s2, s3 float64) {
 
 // Signature returns the approximated signature k̂(λ) = Σ α cos(ω·λ)
 // (FourierForm) or Σ α Π_i cos(ω_i λ_i) (Modulation), with
-// Ψ(x)·Ψ(y) = amp(x)amp(y)·k̂(t_x − t_y).
+// Ψ(x)·Ψ(y) = amp(x)amp(y)·k̂(t_x − t_y). The cosines of a block of terms
+// are taken at once (vtrig.Cos, math.Cos's bits), then multiplied and
+// summed in order, term by term, as termSignature does.
 func (f *Fourier) Signature(lambda []float64) float64 {
+	var x [signatureChunk]float64
 	s := 0.0
-	for _, t := range f.Terms {
-		if f.Form == Modulation {
-			p := t.Weight
-			for i, w := range t.Freq {
-				p *= math.Cos(w * lambda[i])
+	for t0 := 0; t0 < len(f.Terms); {
+		// The arguments of the terms t0 … t1−1: one phase per Fourier
+		// term, one per coordinate of a modulation term.
+		m, t1 := 0, t0
+		for ; t1 < len(f.Terms); t1++ {
+			t := f.Terms[t1]
+			if f.Form == Modulation {
+				if m+len(t.Freq) > len(x) {
+					break
+				}
+				for i, w := range t.Freq {
+					x[m] = w * lambda[i]
+					m++
+				}
+				continue
 			}
-			s += p
+			if m == len(x) {
+				break
+			}
+			ph := 0.0
+			for i, w := range t.Freq {
+				ph += w * lambda[i]
+			}
+			x[m] = ph
+			m++
+		}
+		if t1 == t0 {
+			// A term of more coordinates than x holds.
+			s += f.termSignature(f.Terms[t0], lambda)
+			t0++
 			continue
 		}
-		ph := 0.0
-		for i, w := range t.Freq {
-			ph += w * lambda[i]
+		vtrig.Cos(x[:m], x[:m])
+		k := 0
+		for _, t := range f.Terms[t0:t1] {
+			if f.Form == Modulation {
+				p := t.Weight
+				for range t.Freq {
+					p *= x[k]
+					k++
+				}
+				s += p
+				continue
+			}
+			s += t.Weight * x[k]
+			k++
 		}
-		s += t.Weight * math.Cos(ph)
+		t0 = t1
 	}
 	return s
+}
+
+// signatureChunk is how many cosines Signature takes at once, in an array
+// on the stack.
+const signatureChunk = 64
+
+// termSignature is one term's part of Signature, α Π_i cos(ω_i λ_i) or
+// α cos(ω·λ), with math.Cos.
+func (f *Fourier) termSignature(t Term, lambda []float64) float64 {
+	if f.Form == Modulation {
+		p := t.Weight
+		for i, w := range t.Freq {
+			p *= math.Cos(w * lambda[i])
+		}
+		return p
+	}
+	ph := 0.0
+	for i, w := range t.Freq {
+		ph += w * lambda[i]
+	}
+	return t.Weight * math.Cos(ph)
 }
 
 // SignatureAt returns the map's approximation of the kernel's signature at

@@ -106,10 +106,8 @@ func (f *fitSet) phiGrads(om, phi, grad []float64) {
 		for i0 := 0; i0 < len(phi); i0 += trigChunk / f.n {
 			m := min(len(phi)-i0, trigChunk/f.n)
 			f.trig(om, i0, m, sn[:], cs[:])
-			for k := range m {
-				i := i0 + k
-				phi[i] = f.phiAt(om, f.point(i), grad[i*f.n:(i+1)*f.n], k, m, sn[:], cs[:])
-			}
+			f.phiBlock(om, m, cs[:], phi[i0:i0+m])
+			f.gradBlock(om, i0, m, sn[:], cs[:], grad[i0*f.n:(i0+m)*f.n])
 		}
 		return
 	}
@@ -134,7 +132,8 @@ func (f *fitSet) phiGrads(om, phi, grad []float64) {
 const trigChunk = 256
 
 // trig computes the cosines (and, if sn is not nil, the sines) that φ(ω, ·)
-// and ∂φ/∂ω take at the m points i0 ≤ i < i0 + m, for phiAt: for a
+// and ∂φ/∂ω take at the m points i0 ≤ i < i0 + m, for phiBlock and
+// gradBlock: for a
 // modulation term cos(ω_c z_ic) at cs[c·m + i − i0] for each c with
 // ω_c ≠ 0, for a Fourier term cos(ω·z_i) at cs[i − i0] (ω·z summed as
 // phiGrad sums it); the sines at the same places in sn. n·m ≤ len(cs).
@@ -173,41 +172,65 @@ func (f *fitSet) trig(om []float64, i0, m int, sn, cs []float64) {
 	}
 }
 
-// phiAt is phiGrad(om, z, g) at the point z = z_i, i = i0 + k, from the
-// cosines and sines trig computed for the block of m points from i0: the
-// same products in the same order, so the same bits (math.Sincos's sine
-// is math.Sin's, its cosine math.Cos's).
-func (f *fitSet) phiAt(om, z, g []float64, k, m int, sn, cs []float64) float64 {
-	if f.form == fmap.Modulation {
-		p := 1.0
-		for c, w := range om {
-			if w != 0 {
-				p *= cs[c*m+k]
-			}
-		}
-		if g != nil {
-			for c, w := range om {
-				g[c] = 0
-				if w == 0 {
-					continue
-				}
-				q := -z[c] * sn[c*m+k]
-				for d, v := range om {
-					if d != c && v != 0 {
-						q *= cs[d*m+k]
-					}
-				}
-				g[c] = q
-			}
-		}
-		return p
+// phiBlock sets phi[k] = φ(ω, z_i), i = i0 + k, for the block of m points
+// from i0 whose cosines trig computed: phiGrad's products, 1·Π cos(ω_c z_ic)
+// over the c with ω_c ≠ 0 in that order (a modulation term), or cos(ω·z_i)
+// (a Fourier term), so the same bits. It takes the block a coordinate at a
+// time, every point's product in the same order as phiGrad's.
+func (f *fitSet) phiBlock(om []float64, m int, cs, phi []float64) {
+	phi = phi[:m]
+	if f.form != fmap.Modulation {
+		copy(phi, cs[:m])
+		return
 	}
-	if g != nil {
+	for k := range phi {
+		phi[k] = 1
+	}
+	for c, w := range om {
+		if w != 0 {
+			x := cs[c*m : (c+1)*m]
+			for k := range phi {
+				phi[k] *= x[k]
+			}
+		}
+	}
+}
+
+// gradBlock sets g[k·n + c] = ∂φ/∂ω_c at z_i, i = i0 + k, for the block of
+// m points from i0 whose cosines and sines trig computed: phiGrad's
+// −z_c·sin(ω_c z_c)·Π_{d≠c} cos(ω_d z_d) in its order (a modulation term;
+// 0 for ω_c = 0), or −z_c·sin(ω·z) (a Fourier term), a coordinate at a
+// time.
+func (f *fitSet) gradBlock(om []float64, i0, m int, sn, cs, g []float64) {
+	n := f.n
+	z := f.z[i0*n : (i0+m)*n]
+	g = g[:m*n]
+	if f.form != fmap.Modulation {
 		for c := range om {
-			g[c] = -z[c] * sn[k]
+			for k, s := range sn[:m] {
+				g[k*n+c] = -z[k*n+c] * s
+			}
+		}
+		return
+	}
+	for c, w := range om {
+		if w == 0 {
+			for k := range m {
+				g[k*n+c] = 0
+			}
+			continue
+		}
+		for k, s := range sn[c*m : (c+1)*m] {
+			g[k*n+c] = -z[k*n+c] * s
+		}
+		for d, v := range om {
+			if d != c && v != 0 {
+				for k, x := range cs[d*m : (d+1)*m] {
+					g[k*n+c] *= x
+				}
+			}
 		}
 	}
-	return cs[k]
 }
 
 // phis sets phi[i] = φ(ω, z_i) for the points i0 ≤ i < i0 + len(phi), bit
@@ -224,9 +247,7 @@ func (f *fitSet) phis(om []float64, i0 int, phi []float64) {
 	for b := 0; b < len(phi); b += step {
 		m := min(len(phi)-b, step)
 		f.trig(om, i0+b, m, nil, cs[:])
-		for k := range m {
-			phi[b+k] = f.phiAt(om, f.point(i0+b+k), nil, k, m, nil, cs[:])
-		}
+		f.phiBlock(om, m, cs[:], phi[b:b+m])
 	}
 }
 
@@ -336,14 +357,18 @@ func (f *fitSet) residualsTrig(r []float64, omega [][]float64, alpha []float64, 
 		}
 		vtrig.Sincos(t.sin[j][:nz], c, c)
 	}
-	for i := range r {
-		s := f.k[i]
-		for j, a := range alpha {
-			if a != 0 {
-				s -= a * t.cos[j][i]
+	// r_i = k_i − Σ_j α_j cos(ω_j z_i), the terms in order for each point,
+	// taken a term at a time over all points.
+	copy(r, f.k[:nz])
+	for j, a := range alpha {
+		if a != 0 {
+			for i, c := range t.cos[j][:nz] {
+				r[i] -= a * c
 			}
 		}
-		r[i] = f.w[i] * s
+	}
+	for i := range r {
+		r[i] = f.w[i] * r[i]
 	}
 }
 

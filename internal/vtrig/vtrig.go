@@ -5,11 +5,11 @@
 // change to the arithmetic re-draws Table 2). On amd64 with AVX (and not
 // built with GOAMD64=v3 or higher) four arguments at a time take math's
 // own reduction and polynomials in Go assembly, the same IEEE operations
-// in the same order, never fused (vtrig_amd64.s); arguments of magnitude
-// 2²⁹ or more (where math reduces by Payne–Hanek), ±Inf and NaN, and the
-// last len(x) mod 4, go to math one by one. Elsewhere, and with
-// GOAMD64=v3, where the compiler fuses math's own multiply-adds, the
-// functions are plain loops over math.
+// in the same order, never fused (vtrig_amd64.s), the last len(x) mod 4
+// in one more four-wide step, padded; arguments of magnitude 2²⁹ or more
+// (where math reduces by Payne–Hanek), ±Inf and NaN go to math one by
+// one. Elsewhere, and with GOAMD64=v3, where the compiler fuses math's own
+// multiply-adds, the functions are plain loops over math.
 package vtrig
 
 import "math"
@@ -24,21 +24,35 @@ const reduceThreshold = 1 << 29
 // way.
 func Cos(c, x []float64) {
 	c = c[:len(x)]
-	n := 0
-	if vector {
-		n = len(x) &^ 3
-		if n > 0 && cosAVX(&c[0], &x[0], n) {
-			// The lanes out of range hold x in c (so x[i] is still the
-			// argument there if c is x); the others hold a cosine.
-			for i, v := range x[:n] {
-				if !(math.Abs(v) < reduceThreshold) {
-					c[i] = math.Cos(v)
-				}
-			}
+	if !vector {
+		for i, v := range x {
+			c[i] = math.Cos(v)
 		}
+		return
 	}
-	for i := n; i < len(x); i++ {
-		c[i] = math.Cos(x[i])
+	n := len(x) &^ 3
+	if n > 0 && cosAVX(&c[0], &x[0], n) {
+		fixCos(c[:n], x[:n])
+	}
+	if r := len(x) - n; r > 0 {
+		// The last 1–3 in one more four-wide step, padded with zeros.
+		var t [4]float64
+		copy(t[:], x[n:])
+		if cosAVX(&t[0], &t[0], 4) {
+			fixCos(t[:r], t[:r])
+		}
+		copy(c[n:], t[:r])
+	}
+}
+
+// fixCos sets c[i] = math.Cos(x[i]) where |x[i]| ≥ 2²⁹ or x[i] is NaN: the
+// lanes cosAVX left to math, which hold x in c (so x[i] is still the
+// argument there if c is x); the others hold a cosine, below 2²⁹.
+func fixCos(c, x []float64) {
+	for i, v := range x {
+		if !(math.Abs(v) < reduceThreshold) {
+			c[i] = math.Cos(v)
+		}
 	}
 }
 
@@ -47,19 +61,33 @@ func Cos(c, x []float64) {
 // they must not overlap x or each other in any other way.
 func Sincos(s, c, x []float64) {
 	s, c = s[:len(x)], c[:len(x)]
-	n := 0
-	if vector {
-		n = len(x) &^ 3
-		if n > 0 && sincosAVX(&s[0], &c[0], &x[0], n) {
-			// As in Cos: the lanes out of range hold x in s and c.
-			for i, v := range x[:n] {
-				if !(math.Abs(v) < reduceThreshold) {
-					s[i], c[i] = math.Sincos(v)
-				}
-			}
+	if !vector {
+		for i, v := range x {
+			s[i], c[i] = math.Sincos(v)
 		}
+		return
 	}
-	for i := n; i < len(x); i++ {
-		s[i], c[i] = math.Sincos(x[i])
+	n := len(x) &^ 3
+	if n > 0 && sincosAVX(&s[0], &c[0], &x[0], n) {
+		fixSincos(s[:n], c[:n], x[:n])
+	}
+	if r := len(x) - n; r > 0 {
+		var ts, tc [4]float64
+		copy(tc[:], x[n:])
+		if sincosAVX(&ts[0], &tc[0], &tc[0], 4) {
+			fixSincos(ts[:r], tc[:r], tc[:r])
+		}
+		copy(s[n:], ts[:r])
+		copy(c[n:], tc[:r])
+	}
+}
+
+// fixSincos is fixCos for sincosAVX, whose lanes left to math hold x in
+// both s and c.
+func fixSincos(s, c, x []float64) {
+	for i, v := range x {
+		if !(math.Abs(v) < reduceThreshold) {
+			s[i], c[i] = math.Sincos(v)
+		}
 	}
 }

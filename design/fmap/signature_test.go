@@ -6,11 +6,12 @@ import (
 	"testing"
 )
 
-// TestSignatureBitForBit: Fourier.Signature, which takes its cosines a
-// block at a time from vtrig, gives the bits of the plain sum Σ α cos(ω·λ)
-// or Σ α Π_i cos(ω_i λ_i) with math.Cos, term by term in order: 1 to 3
-// coordinates (and 70), both forms, 1 to 90 terms (across Signature's blocks of
-// 64 cosines), zero and −0 frequency coordinates, λ = ±0 and large.
+// TestSignatureBitForBit: Fourier.Signature and Fourier.Signatures, which
+// take their cosines a block at a time from vtrig, give the bits of the
+// plain sum Σ α cos(ω·λ) or Σ α Π_i cos(ω_i λ_i) with math.Cos, term by
+// term in order: 1 to 3 coordinates (and 70), both forms, 1 to 90 terms
+// (across Signature's blocks of 64 cosines), 20 points or more than one of
+// Signatures' blocks, zero and −0 frequency coordinates, λ = ±0 and large.
 func TestSignatureBitForBit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 5))
 	for trial := range 300 {
@@ -35,7 +36,12 @@ func TestSignatureBitForBit(t *testing.T) {
 			}
 			f.Terms = append(f.Terms, Term{Freq: w, Weight: rng.Float64()})
 		}
-		for range 20 {
+		npts := 20
+		if trial%30 == 0 {
+			npts = signaturesBlock + 45 // across Signatures' blocks
+		}
+		pts := make([][]float64, npts)
+		for p := range pts {
 			l := make([]float64, n)
 			for i := range l {
 				switch rng.IntN(6) {
@@ -48,14 +54,19 @@ func TestSignatureBitForBit(t *testing.T) {
 					l[i] = 3 * rng.NormFloat64()
 				}
 			}
+			pts[p] = l
+		}
+		many := make([]float64, npts)
+		f.Signatures(many, pts)
+		for p, l := range pts {
 			want := 0.0
 			for _, tm := range f.Terms {
 				if f.Form == Modulation {
-					p := tm.Weight
+					prod := tm.Weight
 					for i, w := range tm.Freq {
-						p *= math.Cos(w * l[i])
+						prod *= math.Cos(w * l[i])
 					}
-					want += p
+					want += prod
 					continue
 				}
 				ph := 0.0
@@ -66,6 +77,9 @@ func TestSignatureBitForBit(t *testing.T) {
 			}
 			if got := f.Signature(l); math.Float64bits(got) != math.Float64bits(want) {
 				t.Fatalf("form %v, %d terms of %d coordinates, λ %v: %v, the plain sum %v", f.Form, len(f.Terms), n, l, got, want)
+			}
+			if math.Float64bits(many[p]) != math.Float64bits(want) {
+				t.Fatalf("form %v, %d terms of %d coordinates, λ %v (point %d): Signatures %v, the plain sum %v", f.Form, len(f.Terms), n, l, p, many[p], want)
 			}
 		}
 	}

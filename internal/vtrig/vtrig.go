@@ -24,7 +24,7 @@ const reduceThreshold = 1 << 29
 // way.
 func Cos(c, x []float64) {
 	c = c[:len(x)]
-	if !vector {
+	if !Vector {
 		for i, v := range x {
 			c[i] = math.Cos(v)
 		}
@@ -61,7 +61,7 @@ func fixCos(c, x []float64) {
 // they must not overlap x or each other in any other way.
 func Sincos(s, c, x []float64) {
 	s, c = s[:len(x)], c[:len(x)]
-	if !vector {
+	if !Vector {
 		for i, v := range x {
 			s[i], c[i] = math.Sincos(v)
 		}

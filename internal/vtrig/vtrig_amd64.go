@@ -2,10 +2,12 @@
 
 package vtrig
 
-// vector reports whether the processor and the operating system support
-// AVX (CPUID's AVX and OSXSAVE bits, XGETBV's saved SSE and AVX states):
-// only then are cosAVX and sincosAVX called.
-var vector = cpuAVX()
+// Vector reports whether Cos and Sincos run the assembly: whether the
+// processor and the operating system support AVX (CPUID's AVX and OSXSAVE
+// bits, XGETBV's saved SSE and AVX states). Where it is false they loop
+// over math, and a caller that arranges its own arithmetic around them
+// for the assembly's sake (a block at a time) gains nothing from doing so.
+var Vector = cpuAVX()
 
 // cpuAVX reports AVX support (vtrig_amd64.s).
 func cpuAVX() bool

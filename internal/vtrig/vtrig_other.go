@@ -2,10 +2,13 @@
 
 package vtrig
 
-// vector is false off amd64 and where the compiler fuses multiply-adds
+// Vector is false off amd64 and where the compiler fuses multiply-adds
 // (GOAMD64=v3 and higher, which fuse math.Cos's own polynomial): Cos and
-// Sincos loop over math.
-const vector = false
+// Sincos loop over math. There the compiler's fusions also depend on how
+// the caller's code is arranged (a product whose operand comes from memory
+// is not fused at GOAMD64=v3, one in a register is), so a caller keeps its
+// plain arithmetic where Vector is false.
+const Vector = false
 
 func cosAVX(c, x *float64, n int) bool { panic("vtrig: no assembly in this build") }
 

@@ -121,13 +121,13 @@ func check(t *testing.T, x []float64) {
 // the four-wide loop, arguments over 10^-300 … 10^9 and beyond 2²⁹ of
 // both signs, near multiples of π/4, and ±0, subnormals, ±Inf, NaN; 10^7
 // arguments in the full run, 2·10^5 with -short. Where the assembly runs
-// (vector), swapping two of its operations (the sine's (z·zz)·P as
+// (Vector), swapping two of its operations (the sine's (z·zz)·P as
 // z·(zz·P), the order of the subtractions of y·PI4A and y·PI4B, the
 // cosine's (1 − 0.5·zz) + (zz·zz)·P as ((zz·zz)·P − 0.5·zz) + 1) or fusing
 // its last multiply-adds fails it; TestFusionWitnesses catches the fusion
 // of the others that change any result.
 func TestBitForBit(t *testing.T) {
-	if !vector {
+	if !Vector {
 		t.Log("no assembly in this build: Cos and Sincos loop over math")
 	}
 	rng := rand.New(rand.NewPCG(29, 4))
@@ -338,7 +338,7 @@ var fusionWitnesses = map[int][]float64{
 // witnesses, in every lane of a four-wide step, so that a kernel fusing
 // any of those operations fails here whatever the random draws.
 func TestFusionWitnesses(t *testing.T) {
-	if !vector {
+	if !Vector {
 		// GOAMD64=v3 and arm64 fuse math.Sincos's own operations, which
 		// sincosOps models unfused; there is no assembly to test anyway.
 		t.Skip("no assembly in this build")

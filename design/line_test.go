@@ -2,6 +2,7 @@ package design
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/featmap/featmap/design/fmap"
@@ -105,17 +106,27 @@ func TestResiduals1D(t *testing.T) {
 	alpha := []float64{0.5, 0.25, 0, 0.125, 1e-9}
 	got := make([]float64, len(z))
 	f.residuals(got, omega, alpha)
-	for i := range z {
+	for i, want := range phiGradResiduals(f, omega, alpha) {
+		if math.Float64bits(got[i]) != math.Float64bits(want) {
+			t.Errorf("point %v: residual %v, phiGrad's %v", z[i], got[i], want)
+		}
+	}
+}
+
+// phiGradResiduals is residuals from phiGrad point by point: w_i (k_i −
+// Σ_j α_j φ(ω_j, z_i)), the terms in order.
+func phiGradResiduals(f *fitSet, omega [][]float64, alpha []float64) []float64 {
+	r := make([]float64, f.size())
+	for i := range r {
 		s := f.k[i]
 		for j, a := range alpha {
 			if a != 0 {
 				s -= a * f.phiGrad(omega[j], f.point(i), nil)
 			}
 		}
-		if want := f.w[i] * s; math.Float64bits(got[i]) != math.Float64bits(want) {
-			t.Errorf("point %v: residual %v, phiGrad's %v", z[i], got[i], want)
-		}
+		r[i] = f.w[i] * s
 	}
+	return r
 }
 
 // TestPhiGrads1D: the one-dimensional Fourier φ and ∂φ/∂ω at every point
@@ -173,5 +184,76 @@ func TestResidualsTrig1D(t *testing.T) {
 		}
 		alpha[2], alpha[4] = 0.5, 0 // a term gains weight, another loses it
 		f.residuals(want, omega, alpha)
+	}
+}
+
+// TestPhiGradsND: in 1, 2 and 3 dimensions, for modulation and Fourier
+// (projection) terms, phiGrads' φ and ∂φ/∂ω, phis' φ and the residuals
+// are phiGrad's, bit for bit, on more points than one block of trigChunk
+// entries holds (and a number that is no multiple of 4), with zero and
+// −0 frequency coordinates, zero weights and large phases.
+func TestPhiGradsND(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 7))
+	for _, n := range []int{1, 2, 3} {
+		for _, form := range []fmap.Form{fmap.Modulation, fmap.FourierForm} {
+			npts := trigChunk + 37
+			z := make([][]float64, npts)
+			w := make([]float64, npts)
+			for i := range z {
+				z[i] = make([]float64, n)
+				for c := range z[i] {
+					z[i][c] = 4 * (rng.Float64() - 0.5)
+				}
+				w[i] = rng.Float64()
+			}
+			z[0][0], z[1][n-1] = 0, math.Copysign(0, -1)
+			z[2][0] = 1e7
+			f := newFitSet(form, fmap.LInf, z, w, func(p []float64) float64 { return math.Exp(-p[0] * p[0]) })
+			var omega [][]float64
+			for range 9 {
+				om := make([]float64, n)
+				for c := range om {
+					switch rng.IntN(4) {
+					case 0:
+					case 1:
+						om[c] = math.Copysign(0, -1)
+					default:
+						om[c] = 10 * (rng.Float64() - 0.3)
+					}
+				}
+				omega = append(omega, om)
+			}
+			omega = append(omega, make([]float64, n))
+			alpha := make([]float64, len(omega))
+			for j := range alpha {
+				if j%4 != 1 {
+					alpha[j] = rng.Float64()
+				}
+			}
+			for _, om := range omega {
+				phi, grad, phi2 := make([]float64, npts), make([]float64, npts*n), make([]float64, npts)
+				f.phiGrads(om, phi, grad)
+				f.phis(om, 0, phi2)
+				for i := range npts {
+					g := make([]float64, n)
+					p := f.phiGrad(om, f.point(i), g)
+					if math.Float64bits(phi[i]) != math.Float64bits(p) || math.Float64bits(phi2[i]) != math.Float64bits(p) {
+						t.Fatalf("n %d, form %v, ω %v, point %d: φ %v (phis %v), phiGrad's %v", n, form, om, i, phi[i], phi2[i], p)
+					}
+					for c := range g {
+						if math.Float64bits(grad[i*n+c]) != math.Float64bits(g[c]) {
+							t.Fatalf("n %d, form %v, ω %v, point %d: ∂φ/∂ω_%d %v, phiGrad's %v", n, form, om, i, c, grad[i*n+c], g[c])
+						}
+					}
+				}
+			}
+			got := make([]float64, npts)
+			f.residuals(got, omega, alpha)
+			for i, want := range phiGradResiduals(f, omega, alpha) {
+				if math.Float64bits(got[i]) != math.Float64bits(want) {
+					t.Fatalf("n %d, form %v, point %d: residual %v, phiGrad's %v", n, form, i, got[i], want)
+				}
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/internal/vtrig"
 	"github.com/featmap/featmap/solver"
 )
 
@@ -89,23 +90,164 @@ func (f *fitSet) phiGrad(om, z, g []float64) float64 {
 }
 
 // phiGrads sets phi[i] = φ(ω, z_i) and grad[i·n:(i+1)·n] = ∂φ/∂ω at every
-// point, as phiGrad does; a 1-D Fourier term without phiGrad's call and
-// loops (its sum 0 + ωz is ωz, or +0 for −0: the same sine and cosine).
+// point, bit for bit as phiGrad does, with the cosines and sines of
+// vtrig.Sincos (math.Sincos's bits, a batch at a time); a 1-D Fourier
+// term without phiGrad's loops (its sum 0 + ωz is ωz, or +0 for −0: the
+// same sine and cosine).
 func (f *fitSet) phiGrads(om, phi, grad []float64) {
 	if f.n != 1 || f.form != fmap.FourierForm {
-		for i := range phi {
-			phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
+		if f.n > trigChunk {
+			for i := range phi {
+				phi[i] = f.phiGrad(om, f.point(i), grad[i*f.n:(i+1)*f.n])
+			}
+			return
+		}
+		var sn, cs [trigChunk]float64
+		for i0 := 0; i0 < len(phi); i0 += trigChunk / f.n {
+			m := min(len(phi)-i0, trigChunk/f.n)
+			f.trig(om, i0, m, sn[:], cs[:])
+			f.phiBlock(om, m, cs[:], phi[i0:i0+m])
+			f.gradBlock(om, i0, m, sn[:], cs[:], grad[i0*f.n:(i0+m)*f.n])
 		}
 		return
 	}
 	w := om[0]
+	phi, grad = phi[:len(f.z)], grad[:len(f.z)]
 	for i, z := range f.z {
 		ph := w * z
 		if ph == 0 {
 			ph = 0
 		}
-		s, c := math.Sincos(ph)
-		phi[i], grad[i] = c, -z*s
+		phi[i] = ph
+	}
+	vtrig.Sincos(grad, phi, phi)
+	for i, z := range f.z {
+		grad[i] = -z * grad[i]
+	}
+}
+
+// trigChunk is the size of the arrays on the stack in which phiGrads and
+// phis take the cosines and sines of a block of points at once: in n
+// dimensions, trigChunk/n points.
+const trigChunk = 256
+
+// trig computes the cosines (and, if sn is not nil, the sines) that φ(ω, ·)
+// and ∂φ/∂ω take at the m points i0 ≤ i < i0 + m, for phiBlock and
+// gradBlock: for a
+// modulation term cos(ω_c z_ic) at cs[c·m + i − i0] for each c with
+// ω_c ≠ 0, for a Fourier term cos(ω·z_i) at cs[i − i0] (ω·z summed as
+// phiGrad sums it); the sines at the same places in sn. n·m ≤ len(cs).
+func (f *fitSet) trig(om []float64, i0, m int, sn, cs []float64) {
+	n := f.n
+	if f.form == fmap.Modulation {
+		for c, w := range om {
+			if w == 0 {
+				continue
+			}
+			x := cs[c*m : (c+1)*m]
+			for k := range x {
+				x[k] = w * f.z[(i0+k)*n+c]
+			}
+			if sn == nil {
+				vtrig.Cos(x, x)
+			} else {
+				vtrig.Sincos(sn[c*m:(c+1)*m], x, x)
+			}
+		}
+		return
+	}
+	x := cs[:m]
+	for k := range x {
+		z := f.point(i0 + k)
+		ph := 0.0
+		for c, w := range om {
+			ph += w * z[c]
+		}
+		x[k] = ph
+	}
+	if sn == nil {
+		vtrig.Cos(x, x)
+	} else {
+		vtrig.Sincos(sn[:m], x, x)
+	}
+}
+
+// phiBlock sets phi[k] = φ(ω, z_i), i = i0 + k, for the block of m points
+// from i0 whose cosines trig computed: phiGrad's products, 1·Π cos(ω_c z_ic)
+// over the c with ω_c ≠ 0 in that order (a modulation term), or cos(ω·z_i)
+// (a Fourier term), so the same bits. It takes the block a coordinate at a
+// time, every point's product in the same order as phiGrad's.
+func (f *fitSet) phiBlock(om []float64, m int, cs, phi []float64) {
+	phi = phi[:m]
+	if f.form != fmap.Modulation {
+		copy(phi, cs[:m])
+		return
+	}
+	for k := range phi {
+		phi[k] = 1
+	}
+	for c, w := range om {
+		if w != 0 {
+			x := cs[c*m : (c+1)*m]
+			for k := range phi {
+				phi[k] *= x[k]
+			}
+		}
+	}
+}
+
+// gradBlock sets g[k·n + c] = ∂φ/∂ω_c at z_i, i = i0 + k, for the block of
+// m points from i0 whose cosines and sines trig computed: phiGrad's
+// −z_c·sin(ω_c z_c)·Π_{d≠c} cos(ω_d z_d) in its order (a modulation term;
+// 0 for ω_c = 0), or −z_c·sin(ω·z) (a Fourier term), a coordinate at a
+// time.
+func (f *fitSet) gradBlock(om []float64, i0, m int, sn, cs, g []float64) {
+	n := f.n
+	z := f.z[i0*n : (i0+m)*n]
+	g = g[:m*n]
+	if f.form != fmap.Modulation {
+		for c := range om {
+			for k, s := range sn[:m] {
+				g[k*n+c] = -z[k*n+c] * s
+			}
+		}
+		return
+	}
+	for c, w := range om {
+		if w == 0 {
+			for k := range m {
+				g[k*n+c] = 0
+			}
+			continue
+		}
+		for k, s := range sn[c*m : (c+1)*m] {
+			g[k*n+c] = -z[k*n+c] * s
+		}
+		for d, v := range om {
+			if d != c && v != 0 {
+				for k, x := range cs[d*m : (d+1)*m] {
+					g[k*n+c] *= x
+				}
+			}
+		}
+	}
+}
+
+// phis sets phi[i] = φ(ω, z_i) for the points i0 ≤ i < i0 + len(phi), bit
+// for bit phiGrad's (as phiGrads, without the gradient).
+func (f *fitSet) phis(om []float64, i0 int, phi []float64) {
+	if f.n > trigChunk {
+		for k := range phi {
+			phi[k] = f.phiGrad(om, f.point(i0+k), nil)
+		}
+		return
+	}
+	var cs [trigChunk]float64
+	step := trigChunk / f.n
+	for b := 0; b < len(phi); b += step {
+		m := min(len(phi)-b, step)
+		f.trig(om, i0+b, m, nil, cs[:])
+		f.phiBlock(om, m, cs[:], phi[b:b+m])
 	}
 }
 
@@ -139,32 +281,37 @@ func (f *fitSet) termDims(om []float64) int {
 	return fmap.TermDim(f.form, om)
 }
 
-// residuals sets r_i = w_i (k_i − Σ_j α_j φ(ω_j, z_i)).
+// residuals sets r_i = w_i (k_i − Σ_j α_j φ(ω_j, z_i)), the sum over j in
+// order for each point, with the cosines of vtrig (math.Cos's bits) taken
+// a term and a block of points at a time.
 func (f *fitSet) residuals(r []float64, omega [][]float64, alpha []float64) {
-	if f.n == 1 && f.form == fmap.FourierForm {
-		// φ = cos(ω z), without phiGrad's call and loops (its 0 + ωz is
-		// ωz, or +0 for −0, whose cosine is the same).
-		for i := range r {
-			z := f.z[i]
-			s := f.k[i]
-			for j, a := range alpha {
-				if a != 0 {
-					s -= a * math.Cos(omega[j][0]*z)
-				}
-			}
-			r[i] = f.w[i] * s
-		}
-		return
-	}
-	for i := range r {
-		z := f.point(i)
-		s := f.k[i]
+	var buf [trigChunk]float64
+	for i0 := 0; i0 < len(r); i0 += trigChunk {
+		rr := r[i0:min(len(r), i0+trigChunk)]
+		copy(rr, f.k[i0:])
 		for j, a := range alpha {
-			if a != 0 {
-				s -= a * f.phiGrad(omega[j], z, nil)
+			if a == 0 {
+				continue
+			}
+			phi := buf[:len(rr)]
+			if f.n == 1 && f.form == fmap.FourierForm {
+				// φ = cos(ω z), without phiGrad's loops (its 0 + ωz is
+				// ωz, or +0 for −0, whose cosine is the same).
+				w := omega[j][0]
+				for k, z := range f.z[i0 : i0+len(rr)] {
+					phi[k] = w * z
+				}
+				vtrig.Cos(phi, phi)
+			} else {
+				f.phis(omega[j], i0, phi)
+			}
+			for k, p := range phi {
+				rr[k] -= a * p
 			}
 		}
-		r[i] = f.w[i] * s
+		for k := range rr {
+			rr[k] = f.w[i0+k] * rr[k]
+		}
 	}
 }
 
@@ -179,8 +326,9 @@ type polishTrig struct {
 
 // residualsTrig is residuals for a 1-D Fourier set that also records
 // cos(ω_j z_i) and sin(ω_j z_i) of the terms of nonzero weight in t. Its
-// residuals are residuals' bit for bit: math.Sincos gives math.Cos's value
-// (the same reduction and polynomial), and the sum runs in the same order.
+// residuals are residuals' bit for bit: vtrig.Sincos gives math.Sincos's
+// values, whose cosine is math.Cos's (the same reduction and polynomial),
+// and the sum runs in the same order.
 func (f *fitSet) residualsTrig(r []float64, omega [][]float64, alpha []float64, t *polishTrig) {
 	nz := len(r)
 	t.known = slices.Grow(t.known[:0], len(alpha))[:len(alpha)]
@@ -193,23 +341,34 @@ func (f *fitSet) residualsTrig(r []float64, omega [][]float64, alpha []float64, 
 			t.cos[j], t.sin[j] = grow(t.cos[j], nz), grow(t.sin[j], nz)
 		}
 	}
-	for i := range r {
-		z := f.z[i]
-		s := f.k[i]
-		for j, a := range alpha {
-			if a != 0 {
-				// phiGrads' argument: ωz, or +0 for −0 (whose cosine is
-				// the same; its sine is the +0 phiGrads takes).
-				ph := omega[j][0] * z
-				if ph == 0 {
-					ph = 0
-				}
-				sn, c := math.Sincos(ph)
-				t.cos[j][i], t.sin[j][i] = c, sn
-				s -= a * c
+	for j, a := range alpha {
+		if a == 0 {
+			continue
+		}
+		// phiGrads' argument: ωz, or +0 for −0 (whose cosine is the same;
+		// its sine is the +0 phiGrads takes).
+		w, c := omega[j][0], t.cos[j][:nz]
+		for i, z := range f.z[:nz] {
+			ph := w * z
+			if ph == 0 {
+				ph = 0
+			}
+			c[i] = ph
+		}
+		vtrig.Sincos(t.sin[j][:nz], c, c)
+	}
+	// r_i = k_i − Σ_j α_j cos(ω_j z_i), the terms in order for each point,
+	// taken a term at a time over all points.
+	copy(r, f.k[:nz])
+	for j, a := range alpha {
+		if a != 0 {
+			for i, c := range t.cos[j][:nz] {
+				r[i] -= a * c
 			}
 		}
-		r[i] = f.w[i] * s
+	}
+	for i := range r {
+		r[i] = f.w[i] * r[i]
 	}
 }
 
@@ -674,8 +833,9 @@ func (s *lpSolver) refit(omega [][]float64) ([]float64, error) {
 	lp := newPairLP(s.weightedSignature(), 1)
 	for _, om := range omega {
 		v := make([]float64, nz)
+		f.phis(om, 0, v)
 		for i := range nz {
-			v[i] = f.w[i] * f.phiGrad(om, f.point(i), nil)
+			v[i] = f.w[i] * v[i]
 		}
 		lp.add(0, 0, math.Inf(1), v)
 	}

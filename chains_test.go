@@ -2,6 +2,7 @@ package featmap
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -11,10 +12,10 @@ import (
 // chumChains holds, per problem and chum options, the first spec of this
 // test binary that asked for them and its chum method, so that the tests
 // that design the same chum problem continue one chain (design.Chum keeps
-// its designs by problem pointer): TestTable1's 5- and 7-D specs of a
-// kernel, TestChumHonestDimensions' sweep of the same kernel to D = 16 and
-// TestSameDimensionComparison's chum column on {0..255} make each
-// dimension once. A chain's design of D is the same whoever asks first
+// its designs by problem pointer): TestChumHonestDimensions' sweep of a
+// kernel to D = 16, TestTable1Continuation's default designs of its 5- and
+// 7-D Table-1 specs and TestSameDimensionComparison's chum column on
+// {0..255} make each dimension once. A chain's design of D is the same whoever asks first
 // (it continues from D − 1, deterministically), so sharing changes no map.
 var chumChains = struct {
 	sync.Mutex
@@ -51,11 +52,13 @@ func sharedChum(t *testing.T, s *Spec, m MethodSpec) (*Spec, MethodSpec) {
 	return s, m
 }
 
-// TestSharedChum: the shipped 5- and 7-D Table-1 specs of a kernel, and
-// TestChumHonestDimensions' spec of it, share one chain; another kernel,
-// another error weight or other chum options do not.
+// TestSharedChum: the 5- and 7-D Table-1 problems of a kernel with
+// chum's default options, and TestChumHonestDimensions' spec of it, share
+// one chain; another kernel, another error weight or other chum options do
+// not.
 func TestSharedChum(t *testing.T) {
-	first := loadSpec(t, "specs/table1-js-5d.yaml")
+	const table1 = "version: 1\nname: JSU8D%d\nkernel: {type: js}\ndomain: {integers: [0, 255]}\nerror: {norm: linf, weight: absolute}\ntarget: {dim: %d}\nmethod: {name: chum%s}\n"
+	first := parse(t, fmt.Sprintf(table1, 5, 5, ""))
 	sh, shm := sharedChum(t, first, *first.Method)
 	for _, c := range []struct {
 		name, src string
@@ -66,13 +69,18 @@ func TestSharedChum(t *testing.T) {
 		{"relative", "version: 1\nname: Dims\nkernel: {type: js}\ndomain: {integers: [0, 255]}\nerror: {weight: relative}\ncompare: {methods: [chum], dims: [3]}\n", false},
 		{"chi2", "version: 1\nname: Dims\nkernel: {type: chi2}\ndomain: {integers: [0, 255]}\nerror: {weight: absolute}\ncompare: {methods: [chum], dims: [3]}\n", false},
 		{"options", "version: 1\nname: Dims\nkernel: {type: js}\ndomain: {integers: [0, 255]}\nerror: {weight: absolute}\ncompare: {methods: [{name: chum, starts: 3}], dims: [3]}\n", false},
+		{"alone", fmt.Sprintf(table1, 7, 7, ", continuation: false"), false},
 	} {
 		var s *Spec
 		var m MethodSpec
-		if c.src == "" {
-			s = loadSpec(t, "specs/table1-js-7d.yaml")
+		switch {
+		case c.src == "":
+			s = parse(t, fmt.Sprintf(table1, 7, 7, ""))
 			m = *s.Method
-		} else {
+		case strings.Contains(c.src, "target:"):
+			s = parse(t, c.src)
+			m = *s.Method
+		default:
 			s = parse(t, c.src)
 			m = s.Compare.Methods[0]
 		}

@@ -1,10 +1,12 @@
 package featmap
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -58,14 +60,7 @@ func TestTable1(t *testing.T) {
 	for _, c := range table1 {
 		t.Run(c.spec, func(t *testing.T) {
 			t.Parallel()
-			s := loadSpec(t, c.spec)
-			// The 5- and 7-D specs of a kernel, and TestChumHonestDimensions'
-			// sweep of it, continue one chain (sharedChum).
-			sh, m := sharedChum(t, s, *s.Method)
-			d, err := sh.DesignDim(context.Background(), m, s.Target.Dim, Settings{})
-			if err != nil {
-				t.Fatalf("%s: %v", c.spec, err)
-			}
+			d := mustDesign(t, loadSpec(t, c.spec), Settings{})
 			e := d.Verification
 			if e.Absolute.Points != 65536 || e.Measure != fmap.Absolute {
 				t.Fatalf("measured %s on %d pairs, want absolute on 65536", e.Measure, e.Absolute.Points)
@@ -83,19 +78,54 @@ func TestTable1(t *testing.T) {
 	}
 }
 
-// TestDesignDeterministic designs one spec twice: the same map, bit for bit.
-// The two designs are independent: one continues the chain TestTable1
-// shares (sharedChum), the other is a fresh load of the spec (designing the
-// same Spec value twice would return its chum's remembered design).
+// TestTable1Continuation holds what the six Table-1 specs say of their
+// continuation: false: designed the default way, continuing from the
+// designs of every D below (the chain TestChumHonestDimensions' sweep of
+// the same problem continues, sharedChum), each gives the spec's map bit
+// for bit, with the same verified errors.
+func TestTable1Continuation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the chains of D = 1…7 take seconds; skipped with -short")
+	}
+	for _, c := range table1 {
+		t.Run(c.spec, func(t *testing.T) {
+			t.Parallel()
+			src, err := os.ReadFile(c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const line = "\n  continuation: false\n"
+			if !bytes.Contains(src, []byte(line)) {
+				t.Fatalf("%s does not turn the continuation off", c.spec)
+			}
+			alone := mustDesign(t, loadSpec(t, c.spec), Settings{})
+			def, err := ParseSpec(c.spec, bytes.Replace(src, []byte(line), []byte("\n"), 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sh, m := sharedChum(t, def, *def.Method)
+			chained, err := sh.DesignDim(context.Background(), m, def.Target.Dim, Settings{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if chained.Steps[len(chained.Steps)-1].Name != design.StepContinued {
+				t.Fatalf("the default design's last step is %q, want the continuation", chained.Steps[len(chained.Steps)-1].Name)
+			}
+			if !reflect.DeepEqual(alone.Map, chained.Map) || !reflect.DeepEqual(alone.Verification, chained.Verification) {
+				t.Errorf("continued: L∞ %.6g, alone: %.6g; want the same map", chained.Verification.Reported.LInf, alone.Verification.Reported.LInf)
+			}
+			t.Logf("alone %d LPs, %.2f s; continued %d LPs", alone.LPs, alone.Seconds, chained.LPs)
+		})
+	}
+}
+
+// TestDesignDeterministic designs one spec twice, each from a fresh load
+// (designing the same Spec value twice would return its chum's remembered
+// design): the same map, bit for bit.
 func TestDesignDeterministic(t *testing.T) {
 	s := loadSpec(t, "specs/table1-chi2-5d.yaml")
-	sh, m := sharedChum(t, s, *s.Method)
-	a, err := sh.DesignDim(context.Background(), m, s.Target.Dim, Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh := loadSpec(t, "specs/table1-chi2-5d.yaml")
-	b := mustDesign(t, fresh, Settings{})
+	a := mustDesign(t, s, Settings{})
+	b := mustDesign(t, loadSpec(t, "specs/table1-chi2-5d.yaml"), Settings{})
 	if !reflect.DeepEqual(a.Map, b.Map) || !reflect.DeepEqual(a.Verification, b.Verification) {
 		t.Errorf("two designs of %s differ:\n%+v\n%+v", s.Path, a.Map.Fourier().Terms, b.Map.Fourier().Terms)
 	}

@@ -505,7 +505,7 @@ var malformed = []struct {
 	{"unknown domain key", with(4, "domain:", "  integers: [0, 255]", "  step: 1"), "x.yaml:6: domain.step: unknown key; domain keys are dims, integers, interval, negative"},
 	{"unknown error key", with(0, "error: {norm: l1, measure: absolute}"), "x.yaml:7: error.measure: unknown key; error keys are norm, weight"},
 	{"unknown target key", with(5, "target: {dims: 7}"), "x.yaml:5: target.dims: unknown key (did you mean dim?); target keys are dim, max_error, max_dim"},
-	{"unknown chum option", with(6, "method:", "  name: chum", "  omega: 5"), "x.yaml:8: method.omega: unknown option; chum options are omega_max, spacing, z_points, refine_iterations, polish, starts, seed"},
+	{"unknown chum option", with(6, "method:", "  name: chum", "  omega: 5"), "x.yaml:8: method.omega: unknown option; chum options are omega_max, spacing, z_points, continuation, refine_iterations, polish, starts, seed"},
 	{"unknown vz option, typo", with(6, "method: {name: vz, windw: uniform}"), "x.yaml:6: method.windw: unknown option (did you mean window?); vz options are period, window"},
 	{"option of a method without options", with(6, "method: {name: chebyshev, bins: 10}"), "x.yaml:6: method.bins: unknown option; chebyshev takes no options"},
 	{"unknown compare key", edit(5, 6, "compare: {methods: [chum], dims: [3], plot: true}"), "x.yaml:5: compare.plot: unknown key; compare keys are methods, dims, widths"},

@@ -53,9 +53,9 @@ func (*Chum) Name() string { return "chum" }
 // Options returns the options.
 func (c *Chum) Options() any { return &c.Opts }
 
-// Incremental reports true: a design of D continues from every D below it
-// (see Incremental).
-func (*Chum) Incremental() bool { return true }
+// Incremental reports true unless the continuation is off: a design of D
+// continues from every D below it (see Incremental).
+func (c *Chum) Incremental() bool { return c.Opts.continuation() }
 
 // Applies accepts the homogeneous kernels and RBF on one input axis.
 func (*Chum) Applies(p *fmap.Problem) error { return oneAxis("chum", p) }
@@ -82,10 +82,14 @@ func (*Chum) Dims(*fmap.Problem) Dims {
 const MaxChumDim = 128
 
 // Design designs the map of dimension dim, and on the way every smaller
-// dimension it continues from that this Chum has not designed yet.
+// dimension it continues from that this Chum has not designed yet; with
+// the continuation off, dim alone (DesignOne).
 func (c *Chum) Design(ctx context.Context, p *fmap.Problem, dim int, s Settings) (*Result, error) {
 	if dim < 1 {
 		return nil, fmt.Errorf("design: dimension %d", dim)
+	}
+	if !c.Opts.continuation() {
+		return c.DesignOne(ctx, p, dim, s)
 	}
 	fp, opt, err := c.fitProblem(p)
 	if err != nil {

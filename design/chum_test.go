@@ -160,6 +160,42 @@ func TestChumSteps(t *testing.T) {
 	}
 }
 
+// TestChumContinuationOff: with continuation: false chum designs D alone:
+// not incremental, no step continued from D − 1, and the steps it does
+// make are the chain's own at that D, bit for bit (a level's search,
+// refinement, refit and polish do not depend on the levels below it).
+func TestChumContinuationOff(t *testing.T) {
+	off := false
+	alone := &Chum{Opts: ChumOptions{Continuation: &off}}
+	c, p := sharedRBF03()
+	if alone.Incremental() || !c.Incremental() {
+		t.Errorf("Incremental: %v with the continuation off, %v on; want false, true", alone.Incremental(), c.Incremental())
+	}
+	chain, err := c.Design(context.Background(), p, 5, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := alone.Design(context.Background(), p, 5, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []Step
+	for _, st := range chain.Steps {
+		if st.Name != StepContinued {
+			want = append(want, st)
+		}
+	}
+	if len(want) != len(chain.Steps)-1 {
+		t.Fatalf("the chain's steps %d lack the continued one", len(chain.Steps))
+	}
+	if !reflect.DeepEqual(res.Steps, want) {
+		t.Errorf("steps alone differ from the chain's own steps at D = 5")
+	}
+	if res.Map.Dim != 5 || res.LPs >= chain.LPs {
+		t.Errorf("alone: D = %d in %d LPs; want D = 5 in fewer than the chain's %d", res.Map.Dim, res.LPs, chain.LPs)
+	}
+}
+
 // TestChumOversizedPoolIsAClearError: a pool or Z beyond the limits is an
 // error naming the option to change, not an hour-long run.
 func TestChumOversizedPoolIsAClearError(t *testing.T) {

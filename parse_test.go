@@ -872,3 +872,17 @@ func TestShippedSpecsLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestTensorGreedyHasNoZ: tensor-greedy solves no LP over the box, so a
+// z_points it would ignore is refused as an unknown option.
+func TestTensorGreedyHasNoZ(t *testing.T) {
+	const src = "version: 1\nname: G\nkernel: {type: rbf, sigma: 0.3}\ndomain: {dims: 2, interval: [0, 3.141592653589793]}\ntarget: {dim: 31}\nmethod: {name: tensor-greedy, z_points: 11}\n"
+	_, err := ParseSpec("x.yaml", []byte(src))
+	want := "x.yaml:6: method.z_points: unknown option; tensor-greedy options are axis_dim, seed"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	if _, err := ParseSpec("x.yaml", []byte(strings.Replace(src, "z_points", "axis_dim", 1))); err != nil {
+		t.Errorf("axis_dim: %v", err)
+	}
+}

@@ -10,9 +10,11 @@ import (
 	"github.com/featmap/featmap/design/fmap"
 )
 
-// TensorGreedyOptions tune the greedy tensor map.
+// TensorGreedyOptions tune the greedy tensor map. It solves no LP over
+// the box, so it has no evaluation set Z (no z_points).
 type TensorGreedyOptions struct {
-	Grid `yaml:",inline"`
+	// AxisDim is the dimension of the per-axis 1-D designs (Grid.AxisDim).
+	AxisDim int `yaml:"axis_dim" spec:"min=1,max=201"`
 	// Seed seeds the per-axis designs (default 1).
 	Seed int64 `yaml:"seed"`
 }
@@ -39,7 +41,7 @@ func (m *TensorGreedy) Design(ctx context.Context, p *fmap.Problem, dim int, s d
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	g := m.Opts.Grid.withDefaults(p.InDim(), dim)
+	g := Grid{AxisDim: m.Opts.AxisDim}.withDefaults(p.InDim(), dim)
 	seed := m.Opts.Seed
 	if seed == 0 {
 		seed = 1

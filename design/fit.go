@@ -402,6 +402,19 @@ func (c *fitter) paperSteps() (*candidate, error) {
 	}
 	dmax := c.p.Spacing
 	for it := 0; it < c.opt.RefineIterations; it++ {
+		if !c.refinable(out) {
+			// The refinement (Chum §4.2) moves the frequencies of the
+			// output it refines. An output whose terms are all ω = 0, the
+			// constant alone, has none: each iteration would search the
+			// same unmoved pool again with half the trust region (2-D
+			// Proj ⊗ at D = 2: 8 searches, each again ending at the
+			// constant, their upper brackets LPs of 117–121 dimensions
+			// on up to 5 300 rows; docs/lp-design.md). That output is the
+			// best when every larger one truncates worse than the
+			// constant.
+			c.progress(fmt.Sprintf("continuous refinement %d/%d skipped: the output to refine (γ = %.4g) has no term of nonzero frequency", it+1, c.opt.RefineIterations, out.tradeoff))
+			break
+		}
 		c.progress(fmt.Sprintf("continuous refinement %d/%d over %d frequencies, d_max = %.3g", it+1, c.opt.RefineIterations, len(pool), dmax))
 		outs, err := c.search(pool, dmax, out.tradeoff, 4, out.warm, out)
 		if err != nil {
@@ -621,6 +634,17 @@ func (c *fitter) continuation(prev []fmap.Term) [][]float64 {
 		omega = append(omega, []float64{top})
 	}
 	return omega
+}
+
+// refinable reports whether an LP output has a term of positive weight
+// whose frequency the continuous refinement can move (fitSet.movable).
+func (c *fitter) refinable(o *lpOutput) bool {
+	for j, a := range o.alpha {
+		if a > 0 && len(c.lp.fit.movable(o.omega[j])) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // heaviestFrequencies returns up to k frequencies of an output with the

@@ -2,15 +2,14 @@
 
 package vtrig
 
+import "github.com/featmap/featmap/internal/cpuavx"
+
 // Vector reports whether Cos and Sincos run the assembly: whether the
 // processor and the operating system support AVX (CPUID's AVX and OSXSAVE
 // bits, XGETBV's saved SSE and AVX states). Where it is false they loop
 // over math, and a caller that arranges its own arithmetic around them
 // for the assembly's sake (a block at a time) gains nothing from doing so.
-var Vector = cpuAVX()
-
-// cpuAVX reports AVX support (vtrig_amd64.s).
-func cpuAVX() bool
+var Vector = cpuavx.AVX
 
 // cosAVX sets c[i] = math.Cos(x[i]) for i < n (a multiple of 4) where
 // |x[i]| < 2²⁹, and c[i] = x[i] elsewhere, reporting whether there was

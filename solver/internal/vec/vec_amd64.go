@@ -1,12 +1,11 @@
 package vec
 
+import "github.com/featmap/featmap/internal/cpuavx"
+
 // AVX reports whether the processor and the operating system support
 // AVX (CPUID's AVX and OSXSAVE bits, XGETBV's saved SSE and AVX states):
 // only then may Axpy and Axpy8 be called.
-var AVX = cpuAVX()
-
-// cpuAVX reports AVX support (vec_amd64.s).
-func cpuAVX() bool
+var AVX = cpuavx.AVX
 
 // Axpy sets y += a·x (len(x) ≥ len(y)) four entries at a time, each
 // entry's product rounded, then added (vec_amd64.s).

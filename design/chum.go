@@ -75,7 +75,7 @@ func oneAxis(name string, p *fmap.Problem) error {
 
 // Dims: every dimension.
 func (*Chum) Dims(*fmap.Problem) Dims {
-	return Dims{Max: MaxChumDim, MaxStated: true, Why: fmt.Sprintf("chum designs at most %d dimensions (a design of D continues from every D below it; D = 64 of a 1-D RBF kernel takes minutes)", MaxChumDim)}
+	return Dims{Max: MaxChumDim, MaxStated: true, Why: fmt.Sprintf("chum designs at most %d dimensions (by default a design of D continues from every D below it, and D = 64 of a 1-D RBF kernel takes minutes)", MaxChumDim)}
 }
 
 // MaxChumDim is the largest dimension chum designs.

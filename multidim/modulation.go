@@ -47,7 +47,7 @@ const modulationLower = "method.z_points or method.axis_dim"
 // CheckOptions refuses, before the per-axis designs, a pool whose
 // discrete LP would exceed MaxLPEntries (checkTensorLP): 2·z_points^n
 // rows and a column for each of the at least ⌈axis_dim/2⌉^n products and
-// one for the constant.
+// one for the error bound.
 func (m *Modulation) CheckOptions(p *fmap.Problem) error {
 	return checkTensorLP(p, m.Opts.Grid, false, "z_points", modulationLower)
 }

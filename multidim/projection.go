@@ -82,7 +82,7 @@ const (
 // CheckOptions refuses a pool whose discrete LP would exceed
 // MaxLPEntries, known from the options before the design: 2|Z| rows,
 // |Z| = (2·z_points − 1)^(n−1)·z_points on the half box, and a column per
-// pool frequency and one for the constant; a polar pool's frequencies
+// pool frequency and one for the error bound; a polar pool's frequencies
 // counted by polarSize, a tensor pool's by tensorPoolSize
 // (checkTensorLP, before the per-axis designs it is made from).
 func (m *Projection) CheckOptions(p *fmap.Problem) error {

@@ -200,6 +200,9 @@ func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, poo
 	if zPoints < 3 {
 		return nil, fmt.Errorf("multidim: method.z_points %d is too small", zPoints)
 	}
+	if err := lpTooLarge(gridPoints(n, zPoints, half), len(pool), lower); err != nil {
+		return nil, fmt.Errorf("multidim: %w", err)
+	}
 	var axes [][]float64
 	for i := range n {
 		if half && i < n-1 {
@@ -207,9 +210,6 @@ func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, poo
 		} else {
 			axes = append(axes, fmap.Linspace(0, span(p, i), axisPoints(i, n, zPoints, half)))
 		}
-	}
-	if err := lpTooLarge(zCount(axes), len(pool), lower); err != nil {
-		return nil, fmt.Errorf("multidim: %w", err)
 	}
 	z := fmap.Product(axes)
 	w := make([]float64, len(z))

@@ -2,7 +2,6 @@ package featmap
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"testing"
 
@@ -64,24 +63,18 @@ func TestSharedChum(t *testing.T) {
 		name, src string
 		same      bool
 	}{
-		{"7-D spec", "", true},
+		{"7-D spec", fmt.Sprintf(table1, 7, 7, ""), true},
 		{"sweep", "version: 1\nname: Dims\nkernel: {type: js}\ndomain: {integers: [0, 255]}\nerror: {weight: absolute}\ncompare: {methods: [chum], dims: [3]}\n", true},
 		{"relative", "version: 1\nname: Dims\nkernel: {type: js}\ndomain: {integers: [0, 255]}\nerror: {weight: relative}\ncompare: {methods: [chum], dims: [3]}\n", false},
 		{"chi2", "version: 1\nname: Dims\nkernel: {type: chi2}\ndomain: {integers: [0, 255]}\nerror: {weight: absolute}\ncompare: {methods: [chum], dims: [3]}\n", false},
 		{"options", "version: 1\nname: Dims\nkernel: {type: js}\ndomain: {integers: [0, 255]}\nerror: {weight: absolute}\ncompare: {methods: [{name: chum, starts: 3}], dims: [3]}\n", false},
 		{"alone", fmt.Sprintf(table1, 7, 7, ", continuation: false"), false},
 	} {
-		var s *Spec
+		s := parse(t, c.src)
 		var m MethodSpec
-		switch {
-		case c.src == "":
-			s = parse(t, fmt.Sprintf(table1, 7, 7, ""))
+		if s.Method != nil {
 			m = *s.Method
-		case strings.Contains(c.src, "target:"):
-			s = parse(t, c.src)
-			m = *s.Method
-		default:
-			s = parse(t, c.src)
+		} else {
 			m = s.Compare.Methods[0]
 		}
 		got, gm := sharedChum(t, s, m)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"gonum.org/v1/gonum/mat"
 )
 

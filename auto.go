@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // AutoName is the method name that designs with every applicable method

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // ranked is a method's name and its ranking error.

@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/report"
 )
 

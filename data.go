@@ -18,7 +18,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/atomicfile"
 )
 

@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/homogeneous"
 )
 

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // Version is featmap's version, recorded in generated files.

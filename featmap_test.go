@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/solver"
 )
 

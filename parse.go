@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/internal/atomicfile"
 	"github.com/featmap/featmap/multidim"

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/multidim"
 )

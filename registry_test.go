@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // constOptions are the options of the test method "const".

@@ -1,7 +1,7 @@
 package featmap
 
 import (
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // DesignJSON is the machine-readable form of a Design, as printed by

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/digits"
 )
 

@@ -2,7 +2,7 @@ package featmap
 
 import (
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/multidim"
 )
 

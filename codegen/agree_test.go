@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 func testInfo(name string) Info {

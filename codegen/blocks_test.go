@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // blocksMap makes a map of column groups (rff-group-lasso's form) from

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // num formats v for prose: the shortest round-trip decimal.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // randomFormText describes a random-feature map's functional form (and

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // generalBody evaluates the map by its formula: the reference evaluator's

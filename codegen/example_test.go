@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/codegen"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // A 3-dimensional χ² map in log x (VZ-like: ω = 0 and one frequency) on

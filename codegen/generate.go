@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // Info says where a generated file comes from and what it is called.

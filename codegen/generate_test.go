@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // TestGenerateProperties checks, for every test map, that the output is

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // The exact evaluation of a shift-invariant map computes sin and cos of

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // TestPhaseLimit: L = MaxFloat64/(2·S) for the shift-invariant test maps

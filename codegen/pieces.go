@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // pieceKind says how an input finds its polynomial piece.

@@ -6,7 +6,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // Limits of the fast paths. They keep the emitted file and its tables

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // Limits and choices of the random-feature emission.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/featmap/featmap/codegen/internal/testmaps"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // sincosTest is the test file of TestSincosKernel's module: the emitted

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // shape is what the emitters read of a map: the map itself (kernel, domain,

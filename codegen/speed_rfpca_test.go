@@ -8,7 +8,7 @@ import (
 	"text/template"
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // rfpcaBench is the benchmark file of BenchmarkRFPCA64's module: each

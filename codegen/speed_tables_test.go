@@ -11,7 +11,7 @@ import (
 	"testing"
 	"text/template"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // tablesMaps are the shipped maps (generated/testdata/NAME.map.json, as

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // benchInputs returns 4096 inputs (flattened n-tuples) in the map's domain:

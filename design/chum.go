@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // MaxPool and MaxZ bound the LP sizes a one-dimensional design accepts.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // rbfProblem is the 1-D RBF kernel of width sigma on [0, π] with the

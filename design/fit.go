@@ -11,7 +11,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/solver"
 )
 

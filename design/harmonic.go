@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // Harmonic is the orthogonal projection of the signature onto the cosine

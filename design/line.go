@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // line is the one-dimensional signature-fitting problem of a fmap.Problem

@@ -7,7 +7,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/vtrig"
 	"github.com/featmap/featmap/solver"
 )

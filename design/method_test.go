@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // TestDimsForLimits: DimsFor caps a method's dimensions by the closed

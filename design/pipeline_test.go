@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/solver"
 )
 

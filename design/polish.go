@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/solver"
 )
 

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // fuzzMaps returns the designed maps of maps and mapsND by name, loaded

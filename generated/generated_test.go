@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // emitted is one generated map: its four functions behind slice adapters.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // annfmMap designs an annfm map of χ² on [0, 1] with the paper's N = 100

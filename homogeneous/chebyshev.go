@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // Chebyshev is Li et al.'s Chebyshev χ² series (method "chebyshev", γ = 1

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // chebMap returns the N-term Chebyshev map on [1e-6, 1] or fails the test.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // TestCompareChi2 measures, for χ² at D = 3, 5, 7, 11, the VZ map (uniform

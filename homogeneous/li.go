@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // DefaultLiBins is the default number of logarithmic histogram bins of Li's

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // unitInterval is the interval domain [1e-5, 1] of the Li examples of

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // problem returns the problem of the homogeneous kernel typ with degree

@@ -11,7 +11,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // Spectrum returns κ(ω) of the homogeneous kernel type typ (fmap.Chi2,

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // VLFeatPeriod returns VLFeat's default period Λ of vl_homkermap for kernel

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // TestVZSpectrumVLFeat checks NewVZSpectrum against every row of

@@ -15,7 +15,7 @@ import (
 	"slices"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // MaxDims is the largest input dimension supported.

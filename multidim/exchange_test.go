@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // TestFitProblemExact: the exact set of a Table 2 fitting problem is the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // TestLearnSigmaScale is issue 15's scale benchmark, run only when

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // ModulationOptions tune the modulation method.

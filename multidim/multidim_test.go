@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // rbfBox is the multiplicative RBF kernel of width sigma on [0, hi]ⁿ with

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	digitsdata "github.com/featmap/featmap/internal/digits"
 )
 

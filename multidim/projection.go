@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // Pool kinds of the projection method.

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // RFFOptions tune random Fourier features.

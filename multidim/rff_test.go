@@ -13,7 +13,7 @@ import (
 	digitsdata "github.com/featmap/featmap/internal/digits"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // digits returns the first rows of ../testdata/digits.csv.gz.

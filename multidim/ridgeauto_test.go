@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // TestLearnRidgeAuto: chooseRidge's closed-form validation error equals

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // refRows reads testdata/rff_refs.csv: the rff_* rows of the project's

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // TensorGreedyOptions tune the greedy tensor map. It solves no LP over

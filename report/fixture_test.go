@@ -1,7 +1,7 @@
 package report
 
 import (
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // chi2Reference is the reference of the χ² kernel on the integers

@@ -7,7 +7,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // maxHeatSide bounds the side of the kernel-error map: larger integer

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // TestKernelErrorsWholeRows: the kernel-error map of a Nyström map of

@@ -7,7 +7,7 @@ import (
 	"html/template"
 	"strings"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 //go:embed page.html.tmpl

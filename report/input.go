@@ -16,7 +16,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // Input is everything a report shows.

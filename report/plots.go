@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // figure is one plot of the report: its SVG file name, the SVG, a title

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 func render(t *testing.T, in *Input) map[string][]byte {

@@ -12,7 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/featmap/featmap"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/atomicfile"
 	"github.com/featmap/featmap/report"
 )

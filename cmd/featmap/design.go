@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/featmap/featmap"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 func init() { commands["design"] = cmdDesign }

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 func init() { commands["init"] = cmdInit }

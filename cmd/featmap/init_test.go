@@ -9,7 +9,7 @@ import (
 
 	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/codegen"
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/schemacheck"
 )
 

@@ -10,7 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/featmap/featmap/design/fmap"
+	"github.com/featmap/featmap/fmap"
 )
 
 // Case is one test map.

@@ -5,12 +5,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/chum"
 )
 
 // chumChains holds, per problem and chum options, the first spec of this
 // test binary that asked for them and its chum method, so that the tests
-// that design the same chum problem continue one chain (design.Chum keeps
+// that design the same chum problem continue one chain (chum.Chum keeps
 // its designs by problem pointer): TestChumHonestDimensions' sweep of a
 // kernel to D = 16, TestTable1Continuation's default designs of its 5- and
 // 7-D Table-1 specs and TestSameDimensionComparison's chum column on
@@ -33,7 +33,7 @@ type chumChain struct {
 // negative rule, the chum options), printed in full.
 func sharedChum(t *testing.T, s *Spec, m MethodSpec) (*Spec, MethodSpec) {
 	t.Helper()
-	c, ok := m.Method.(*design.Chum)
+	c, ok := m.Method.(*chum.Chum)
 	if !ok {
 		t.Fatalf("%s: method %s, want chum", s.Path, m.Name())
 	}

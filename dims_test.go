@@ -15,7 +15,7 @@ import (
 // σ = 0.3 for the absolute error and σ = 1 for the relative one (at σ = 0.3
 // the kernel falls to 1.5e-24 on [0, π], and a spec asking for its
 // relative error is refused). A design of D continues from the one of
-// D − 1 (design.Chum), so
+// D − 1 (chum.Chum), so
 // one more dimension cannot fit worse on the design's scoring set; the 1 %
 // allow for the verification set being finer than that set. Measured: at
 // most 0.05 % (χ² relative, D = 12, 14, 16); with a coarse Z (z_points:

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/solver"
 )
@@ -69,7 +69,7 @@ func TestTable1(t *testing.T) {
 				t.Errorf("L∞ / RMS = %.5g / %.5g, paper %s (bounds %g / %g %s)", e.Reported.LInf, e.Reported.RMS, c.printed, c.linf, c.rms, c.strictLInfNote)
 			}
 			paper := d.Steps[1]
-			if paper.Name != design.StepPaper {
+			if paper.Name != chum.StepPaper {
 				t.Fatalf("stage 1 is %q, want the paper pipeline", paper.Name)
 			}
 			t.Logf("D = %d: %.5g / %.5g (paper %s; paper pipeline here %.4g / %.4g) in %.2f s, %d LPs",
@@ -108,7 +108,7 @@ func TestTable1Continuation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if chained.Steps[len(chained.Steps)-1].Name != design.StepContinued {
+			if chained.Steps[len(chained.Steps)-1].Name != chum.StepContinued {
 				t.Fatalf("the default design's last step is %q, want the continuation", chained.Steps[len(chained.Steps)-1].Name)
 			}
 			if !reflect.DeepEqual(alone.Map, chained.Map) || !reflect.DeepEqual(alone.Verification, chained.Verification) {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/multidim"
@@ -72,7 +72,7 @@ func TestParseSpecValid(t *testing.T) {
 				chi2U8(s)
 				s.Name = "Chi2U8D7"
 				s.Target = &TargetSpec{Dim: 7}
-				s.Method = &MethodSpec{Method: &design.Chum{}, Line: 10}
+				s.Method = &MethodSpec{Method: &chum.Chum{}, Line: 10}
 			},
 		},
 		{
@@ -100,9 +100,9 @@ func TestParseSpecValid(t *testing.T) {
 				s.Problem = problem(fmap.Kernel{Type: fmap.JS, Gamma: 2}, fmap.Domain{Integer: true, Lo: []float64{0}, Hi: []float64{255}},
 					fmap.Relative, fmap.L1, fmap.NegativeZero)
 				s.Target = &TargetSpec{Dim: 5}
-				s.Method = &MethodSpec{Method: &design.Chum{Opts: design.ChumOptions{
+				s.Method = &MethodSpec{Method: &chum.Chum{Opts: chum.ChumOptions{
 					OmegaMax: 6.5, Spacing: 0.05, ZPoints: 501,
-					FitOptions: design.FitOptions{RefineIterations: 4, Polish: off(), Starts: 3, Seed: -42},
+					FitOptions: chum.FitOptions{RefineIterations: 4, Polish: off(), Starts: 3, Seed: -42},
 				}}, Line: 7}
 			},
 		},
@@ -122,7 +122,7 @@ func TestParseSpecValid(t *testing.T) {
 				s.Problem = problem(fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.3}}, fmap.Domain{Lo: []float64{0}, Hi: []float64{3.141592653589793}},
 					fmap.Uniform, fmap.LInf, "")
 				s.Target = &TargetSpec{MaxError: 1e-3, MaxDim: 21}
-				s.Method = &MethodSpec{Method: design.Harmonic{}, Line: 6}
+				s.Method = &MethodSpec{Method: chum.Harmonic{}, Line: 6}
 			},
 		},
 		{
@@ -143,7 +143,7 @@ func TestParseSpecValid(t *testing.T) {
 					fmap.Absolute, fmap.LInf, "")
 				s.Target = &TargetSpec{MaxError: 0.01, MaxDim: DefaultMaxDim}
 				yes := true
-				s.Method = &MethodSpec{Method: &design.Chum{Opts: design.ChumOptions{FitOptions: design.FitOptions{Polish: &yes}}}, Line: 7}
+				s.Method = &MethodSpec{Method: &chum.Chum{Opts: chum.ChumOptions{FitOptions: chum.FitOptions{Polish: &yes}}}, Line: 7}
 			},
 		},
 		{
@@ -260,7 +260,7 @@ func TestParseSpecValid(t *testing.T) {
 				s.Name = "CompareChi2U8"
 				s.Compare = &CompareSpec{
 					Methods: []MethodSpec{
-						{Method: &design.Chum{}, Line: 7},
+						{Method: &chum.Chum{}, Line: 7},
 						{Method: &homogeneous.VZ{Opts: homogeneous.VZOptions{Window: homogeneous.Rectangular}}, Line: 8},
 						{Method: &homogeneous.VZ{Opts: homogeneous.VZOptions{Window: homogeneous.Uniform}}, Line: 9},
 						// k has 3 values while dims has 11 and 5: n/a in the report, not an error.
@@ -286,7 +286,7 @@ func TestParseSpecValid(t *testing.T) {
 				s.Problem = problem(fmap.Kernel{Type: fmap.Hellinger, Gamma: 1}, fmap.Domain{Lo: []float64{0.01}, Hi: []float64{1}},
 					fmap.Absolute, fmap.LInf, fmap.NegativeSign)
 				s.Compare = &CompareSpec{
-					Methods: []MethodSpec{{Method: design.Harmonic{}, Line: 5}, {Method: &homogeneous.VZ{Opts: homogeneous.VZOptions{Window: homogeneous.Rectangular}}, Line: 5}},
+					Methods: []MethodSpec{{Method: chum.Harmonic{}, Line: 5}, {Method: &homogeneous.VZ{Opts: homogeneous.VZOptions{Window: homogeneous.Rectangular}}, Line: 5}},
 					Dims:    []int{2, 4},
 				}
 			},
@@ -307,7 +307,7 @@ func TestParseSpecValid(t *testing.T) {
 				chi2U8(s)
 				s.Name = "Aliased"
 				s.Target = &TargetSpec{Dim: 7}
-				s.Method = &MethodSpec{Method: &design.Chum{Opts: design.ChumOptions{FitOptions: design.FitOptions{Seed: 1}}}, Line: 7}
+				s.Method = &MethodSpec{Method: &chum.Chum{Opts: chum.ChumOptions{FitOptions: chum.FitOptions{Seed: 1}}}, Line: 7}
 			},
 		},
 		{
@@ -326,7 +326,7 @@ func TestParseSpecValid(t *testing.T) {
 				chi2U8(s)
 				s.Name = "Chi2U8D7"
 				s.Target = &TargetSpec{Dim: 7}
-				s.Method = &MethodSpec{Method: &design.Chum{}, Line: 6}
+				s.Method = &MethodSpec{Method: &chum.Chum{}, Line: 6}
 				s.Emit = EmitSpec{Tables: "small", Line: 7}
 			},
 		},
@@ -345,7 +345,7 @@ func TestParseSpecValid(t *testing.T) {
 				chi2U8(s)
 				s.Name = "Chi2U8D7"
 				s.Target = &TargetSpec{Dim: 7}
-				s.Method = &MethodSpec{Method: &design.Chum{}, Line: 6}
+				s.Method = &MethodSpec{Method: &chum.Chum{}, Line: 6}
 				s.Emit = EmitSpec{Tables: "fast", Line: 7}
 			},
 		},
@@ -816,7 +816,7 @@ func TestMultiDimensionalMethods(t *testing.T) {
 			fmap.Uniform, fmap.LInf, ""),
 		Target: &TargetSpec{Dim: 31},
 		Method: &MethodSpec{Method: &multidim.Projection{Opts: multidim.ProjectionOptions{
-			Grid: multidim.Grid{ZPoints: 50, AxisDim: 9}, Pool: multidim.PoolTensor, FitOptions: design.FitOptions{Starts: 2}}}, Line: 8},
+			Grid: multidim.Grid{ZPoints: 50, AxisDim: 9}, Pool: multidim.PoolTensor, FitOptions: chum.FitOptions{Starts: 2}}}, Line: 8},
 		Emit: EmitSpec{Tables: "fast"},
 	}
 	if !reflect.DeepEqual(view(s), view(want)) {

@@ -1,6 +1,7 @@
 package featmap
 
 import (
+	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/multidim"
@@ -11,8 +12,8 @@ import (
 // line here: the spec decoder, the dimension checks, comparison labels,
 // descriptions and the README's method table all come from this list.
 var registry = []func() design.Method{
-	func() design.Method { return &design.Chum{} },
-	func() design.Method { return design.Harmonic{} },
+	func() design.Method { return &chum.Chum{} },
+	func() design.Method { return chum.Harmonic{} },
 	func() design.Method { return &homogeneous.VZ{} },
 	func() design.Method { return &homogeneous.Li{} },
 	func() design.Method { return homogeneous.Chebyshev{} },

@@ -14,6 +14,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 )
@@ -96,7 +97,7 @@ func axisDesigns(ctx context.Context, p *fmap.Problem, axisDim int, seed int64, 
 			Domain:  fmap.Domain{Lo: []float64{0}, Hi: []float64{span(p, i)}},
 			Measure: fmap.Uniform, Norm: fmap.LInf,
 		}
-		c := &design.Chum{Opts: design.ChumOptions{FitOptions: design.FitOptions{Seed: seed}}}
+		c := &chum.Chum{Opts: chum.ChumOptions{FitOptions: chum.FitOptions{Seed: seed}}}
 		res, err := c.DesignOne(ctx, ap, axisDim, s.Quiet())
 		if err != nil {
 			return nil, 0, fmt.Errorf("multidim: axis %d: %w", i+1, err)
@@ -195,7 +196,7 @@ func lpOptionError(z, pool int, lower, dflt string, options ...option) error {
 // or Π_{i<n}[−M_i, M_i] × [0, M_n] (half = true), with the pool; lower
 // names the options that size them, for the refusal of an LP beyond
 // MaxLPEntries.
-func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, pool [][]float64, half bool, lower string) (*design.FitProblem, error) {
+func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, pool [][]float64, half bool, lower string) (*chum.FitProblem, error) {
 	n := p.InDim()
 	if zPoints < 3 {
 		return nil, fmt.Errorf("multidim: method.z_points %d is too small", zPoints)
@@ -216,7 +217,7 @@ func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, poo
 	for i, l := range z {
 		w[i] = p.Weight(l)
 	}
-	fp := &design.FitProblem{
+	fp := &chum.FitProblem{
 		Form:      form,
 		NewMap:    func(terms []fmap.Term) *fmap.Map { return newMap(p, form, method, terms) },
 		Signature: p.Kernel.Signature,

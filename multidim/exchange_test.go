@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 )
@@ -50,7 +51,7 @@ func TestExchangeLowersTheVerifiedError(t *testing.T) {
 	}
 	p := table2Problem(0.3)
 	g := Grid{}.withDefaults(2, 31)
-	fo := fitOptions(design.FitOptions{})
+	fo := fitOptions(chum.FitOptions{})
 	axes, _, err := axisDesigns(context.Background(), p, g.AxisDim, fo.Seed, design.Settings{})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +73,7 @@ func TestExchangeLowersTheVerifiedError(t *testing.T) {
 		if !exchange {
 			fp.Exact, fp.ExactWeight = nil, nil
 		}
-		res, err := design.Fit(context.Background(), fp, 31, fo, design.Settings{})
+		res, err := chum.Fit(context.Background(), fp, 31, fo, design.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}

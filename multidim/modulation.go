@@ -3,6 +3,7 @@ package multidim
 import (
 	"context"
 
+	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 )
@@ -11,12 +12,12 @@ import (
 type ModulationOptions struct {
 	Grid `yaml:",inline"`
 	// FitOptions tune the LP designer; Starts defaults to 4.
-	design.FitOptions `yaml:",inline"`
+	chum.FitOptions `yaml:",inline"`
 }
 
 // fit returns the LP designer's options with the multi-dimensional default
 // of 4 polish starts.
-func fitOptions(o design.FitOptions) design.FitOptions {
+func fitOptions(o chum.FitOptions) chum.FitOptions {
 	if o.Starts <= 0 {
 		o.Starts = 4
 	}
@@ -72,7 +73,7 @@ func (m *Modulation) Design(ctx context.Context, p *fmap.Problem, dim int, s des
 		return nil, err
 	}
 	fp.Spacing = 0.1
-	res, err := design.Fit(ctx, fp, dim, fo, s)
+	res, err := chum.Fit(ctx, fp, dim, fo, s)
 	if err != nil {
 		return nil, err
 	}

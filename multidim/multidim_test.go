@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 )
@@ -214,7 +215,7 @@ func TestModulationBeatsGreedy(t *testing.T) {
 func TestThreeDimensions(t *testing.T) {
 	t.Parallel()
 	p := rbfBox(3, 0.5, 2)
-	m := &Modulation{Opts: ModulationOptions{Grid: Grid{ZPoints: 9, AxisDim: 5}, FitOptions: design.FitOptions{Starts: 2}}}
+	m := &Modulation{Opts: ModulationOptions{Grid: Grid{ZPoints: 9, AxisDim: 5}, FitOptions: chum.FitOptions{Starts: 2}}}
 	res, v := designed(t, m, p, 27)
 	if res.Map.InDim != 3 || res.Map.Dim != 27 || !(v.Reported.LInf < 0.5) {
 		t.Errorf("3-D map: n = %d, D = %d, errors %+v", res.Map.InDim, res.Map.Dim, v)

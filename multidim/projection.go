@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 )
@@ -18,8 +19,8 @@ const (
 
 // ProjectionOptions tune the projection method.
 type ProjectionOptions struct {
-	Grid              `yaml:",inline"`
-	design.FitOptions `yaml:",inline"`
+	Grid            `yaml:",inline"`
+	chum.FitOptions `yaml:",inline"`
 	// Pool is the projection method's pool: polar (default) or tensor.
 	Pool string `yaml:"pool" spec:"enum=polar|tensor"`
 	// Angles and Radii size the polar pool (default 24 and 16): Radii
@@ -147,7 +148,7 @@ func (m *Projection) Design(ctx context.Context, p *fmap.Problem, dim int, s des
 	// its D = 31 design (σ = 0.3) went from L∞ 0.1227 to 0.1288 with them,
 	// its search taking another path; with it, 0.1203.
 	fp.RefineLarge = true
-	res, err := design.Fit(ctx, fp, dim, fo, s)
+	res, err := chum.Fit(ctx, fp, dim, fo, s)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 )
@@ -163,7 +164,7 @@ func (m *RFF) inner() *design.Inner {
 	m.innerMu.Lock()
 	defer m.innerMu.Unlock()
 	if m.defaultInner == nil {
-		m.defaultInner = &design.Inner{Method: &design.Chum{}, Dim: 5}
+		m.defaultInner = &design.Inner{Method: &chum.Chum{}, Dim: 5}
 	}
 	return m.defaultInner
 }

@@ -59,7 +59,7 @@ func (m *TensorGreedy) Design(ctx context.Context, p *fmap.Problem, dim int, s d
 		if d == 1 && dim%2 == 0 {
 			// The constant term (ω = 0) is the only one of an odd number
 			// of components (2^{#nonzero ω_i}, §6.2), so an even D has
-			// none: as chum does (design.Chum), it keeps the constant's
+			// none: as chum does (chum.Chum), it keeps the constant's
 			// weight in a term of a tiny frequency ε on the first axis,
 			// of two components, whose cosine stays within ε²M²/2 =
 			// 5·10⁻⁷ of 1 on the domain.

@@ -1,4 +1,4 @@
-package design
+package chum
 
 import (
 	"cmp"
@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/featmap/featmap/design"
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/solver"
@@ -704,7 +706,7 @@ func TestScoredIsScoreMap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := newFitter(context.Background(), &fp, 5, opt, Settings{})
+		c, err := newFitter(context.Background(), &fp, 5, opt, design.Settings{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -865,10 +867,10 @@ func TestSearchAhead(t *testing.T) {
 	fp := &FitProblem{Form: fmap.FourierForm, Signature: func(l []float64) float64 { return math.Exp(-l[0] * l[0] / 2) },
 		Norm: fmap.LInf, Z: [][]float64{{0}, {1}}, ZWeight: []float64{1, 1}, Pool: pool, NewMap: func([]fmap.Term) *fmap.Map { return nil }}
 	for _, s := range []struct {
-		set  Settings
+		set  design.Settings
 		want bool
-	}{{Settings{}, true}, {Settings{Workers: 1}, false}, {Settings{NoAhead: true}, false}} {
-		c, err := newFitter(context.Background(), fp, 3, FitOptions{}, s.set)
+	}{{design.Settings{}, true}, {design.Settings{Workers: 1}, false}, {design.Settings{NoAhead: true}, false}} {
+		c, err := newFitter(context.Background(), fp, 3, FitOptions{}, s.set, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package design
+package chum
 
 // FitOptions tune Chum's LP designer (Fit) wherever it runs: chum and the
 // multi-dimensional LP methods. Every field is optional: the zero value

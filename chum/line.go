@@ -1,4 +1,4 @@
-package design
+package chum
 
 import (
 	"cmp"

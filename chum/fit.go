@@ -1,4 +1,4 @@
-package design
+package chum
 
 import (
 	"cmp"
@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+
+	"github.com/featmap/featmap/design"
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/solver"
@@ -238,8 +240,8 @@ const maxRefineEntries = 2_000_000
 // on the scoring set (the exact set when the problem has one, else Z); a
 // term the optimum gives weight 0 stays as components that are identically
 // 0 (fmap.Map.ZeroComponents), so the map has dim outputs.
-func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings) (*Result, error) {
-	c, err := newFitter(ctx, p, dim, opt, s)
+func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s design.Settings) (*design.Result, error) {
+	c, err := newFitter(ctx, p, dim, opt, s, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +258,9 @@ func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings
 // newFitter checks a fitting problem and prepares its design. Fit is
 // explore then finish; a chain of designs (Chum) explores its dimensions
 // at once, as none of that depends on p.Prev, and finishes them in order.
-func newFitter(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Settings) (*fitter, error) {
+// shared, if not nil, is the gate of such a chain: the work at once of
+// its designs is bounded by its capacity, Settings.Workers.
+func newFitter(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s design.Settings, shared *gate) (*fitter, error) {
 	switch {
 	case dim < 1:
 		return nil, fmt.Errorf("design: dimension %d", dim)
@@ -271,10 +275,10 @@ func newFitter(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s Se
 	}
 	opt = opt.fitDefaults()
 	fit := newFitSet(p.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
-	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend(), refineLarge: p.RefineLarge}, progress: s.Say, gate: s.gate, shared: s.gate != nil}
+	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend(), refineLarge: p.RefineLarge}, progress: s.Say, gate: shared, shared: shared != nil}
 	if c.gate == nil {
-		c.gate = newGate(s.workers())
-		c.ahead = s.workers() >= 2 && !s.NoAhead
+		c.gate = newGate(workers(s))
+		c.ahead = workers(s) >= 2 && !s.NoAhead
 	}
 	c.score = fit
 	if p.Exact != nil {
@@ -303,7 +307,7 @@ type fitter struct {
 	cands    []candidate
 	progress func(string)
 	// gate bounds the goroutines that work at once: one per polish start.
-	// A shared gate (Settings.gate, a chain of designs) also bounds the
+	// A shared gate (newFitter's, a chain of designs) also bounds the
 	// fitter's own work, which then holds a place while it runs.
 	gate   *gate
 	shared bool
@@ -337,7 +341,7 @@ func (c *fitter) release() {
 // add records a step with its map and objective on the scoring set.
 func (c *fitter) add(name string, omega [][]float64, alpha []float64) {
 	m := c.makeMap(omega, alpha)
-	c.steps = append(c.steps, step{Step{Name: name, Map: m}, c.scoreMap(m)})
+	c.steps = append(c.steps, step{design.Step{Name: name, Map: m}, c.scoreMap(m)})
 }
 
 // scored returns the step of a candidate whose score is its objective on
@@ -355,12 +359,12 @@ func (c *fitter) scored(name string, cd *candidate) step {
 	if !same {
 		score = c.scoreMap(m)
 	}
-	return step{Step{Name: name, Map: m}, score}
+	return step{design.Step{Name: name, Map: m}, score}
 }
 
 // step is a step of the pipeline with its objective on the scoring set.
 type step struct {
-	Step
+	design.Step
 	score float64
 }
 
@@ -442,7 +446,7 @@ func (c *fitter) paperSteps() (*candidate, error) {
 // finish adds the continuation cont (made by continueFrom, unless the
 // polish is off) to the steps explore made, and returns the result: the
 // step of exactly dim dimensions with the best objective.
-func (c *fitter) finish(cont continued) (*Result, error) {
+func (c *fitter) finish(cont continued) (*design.Result, error) {
 	for _, m := range cont.msgs {
 		c.progress(m)
 	}
@@ -472,7 +476,7 @@ func (c *fitter) finish(cont continued) (*Result, error) {
 		}
 		return nil, fmt.Errorf("design: no step made a %d-dimensional map (its steps made D = %v); the polish makes exactly D: leave method.polish on", c.dim, dims)
 	}
-	res := &Result{Map: steps[best].Map}
+	res := &design.Result{Map: steps[best].Map}
 	for _, st := range steps {
 		res.Steps = append(res.Steps, st.Step)
 	}

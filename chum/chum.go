@@ -1,4 +1,4 @@
-package design
+package chum
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/featmap/featmap/design"
 
 	"github.com/featmap/featmap/fmap"
 )
@@ -74,8 +76,8 @@ func oneAxis(name string, p *fmap.Problem) error {
 }
 
 // Dims: every dimension.
-func (*Chum) Dims(*fmap.Problem) Dims {
-	return Dims{Max: MaxChumDim, MaxStated: true, Why: fmt.Sprintf("chum designs at most %d dimensions (by default a design of D continues from every D below it, and D = 64 of a 1-D RBF kernel takes minutes)", MaxChumDim)}
+func (*Chum) Dims(*fmap.Problem) design.Dims {
+	return design.Dims{Max: MaxChumDim, MaxStated: true, Why: fmt.Sprintf("chum designs at most %d dimensions (by default a design of D continues from every D below it, and D = 64 of a 1-D RBF kernel takes minutes)", MaxChumDim)}
 }
 
 // MaxChumDim is the largest dimension chum designs.
@@ -84,7 +86,7 @@ const MaxChumDim = 128
 // Design designs the map of dimension dim, and on the way every smaller
 // dimension it continues from that this Chum has not designed yet; with
 // the continuation off, dim alone (DesignOne).
-func (c *Chum) Design(ctx context.Context, p *fmap.Problem, dim int, s Settings) (*Result, error) {
+func (c *Chum) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Settings) (*design.Result, error) {
 	if dim < 1 {
 		return nil, fmt.Errorf("design: dimension %d", dim)
 	}
@@ -113,7 +115,7 @@ func (c *Chum) Design(ctx context.Context, p *fmap.Problem, dim int, s Settings)
 // smaller dimensions to continue from: faster, without the guarantee that
 // one more dimension never fits worse. The multi-dimensional methods use it
 // for their per-axis designs, which only supply frequencies.
-func (c *Chum) DesignOne(ctx context.Context, p *fmap.Problem, dim int, s Settings) (*Result, error) {
+func (c *Chum) DesignOne(ctx context.Context, p *fmap.Problem, dim int, s design.Settings) (*design.Result, error) {
 	fp, opt, err := c.fitProblem(p)
 	if err != nil {
 		return nil, err
@@ -132,7 +134,7 @@ type chain struct {
 // level is the design of one dimension; mu is held while it is made.
 type level struct {
 	mu   sync.Mutex
-	res  *Result
+	res  *design.Result
 	err  error
 	done bool
 }
@@ -158,7 +160,7 @@ func (ch *chain) level(d int) *level {
 // own explore, and asks the gate urgently (the next level waits for it). Each level is
 // deterministic, so the designs do not depend on the scheduling. The
 // levels stay locked, lowest first, until each is finished.
-func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim int, s Settings) (*Result, error) {
+func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim int, s design.Settings) (*design.Result, error) {
 	start := time.Now()
 	levels := make([]*level, dim)
 	for d := range levels {
@@ -180,21 +182,20 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 	jobs := make([]*job, dim)
 	// Only the target level reports progress (the others are quiet), from
 	// its goroutine while the levels are explored, from this one after.
-	gated := s
-	gated.gate = newGate(s.workers())
+	g := newGate(workers(s))
 	for d, lv := range levels {
 		if lv.done && !errors.Is(lv.err, context.Canceled) && !errors.Is(lv.err, context.DeadlineExceeded) {
 			continue
 		}
-		ls := gated
+		ls := s
 		if d+1 < dim {
-			ls = gated.Quiet()
+			ls = s.Quiet()
 			s.Say(fmt.Sprintf("chum: D = %d on the way to %d", d+1, dim))
 		}
 		p := fp
 		p.shared = &ch.shared
 		j := &job{done: make(chan struct{})}
-		j.c, j.err = newFitter(ctx, &p, d+1, opt, ls)
+		j.c, j.err = newFitter(ctx, &p, d+1, opt, ls, g)
 		jobs[d] = j
 		if j.err != nil {
 			close(j.done)
@@ -220,7 +221,7 @@ func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim 
 			base = lv.res.Seconds
 		}
 	}
-	var prev *Result
+	var prev *design.Result
 	for d, lv := range levels {
 		if j := jobs[d]; j != nil {
 			// The continuation of the level below runs as soon as that
@@ -276,7 +277,7 @@ func (c *Chum) CheckOptions(p *fmap.Problem) error {
 		if strings.Contains(err.Error(), "|Z|") {
 			key = "z_points"
 		}
-		return &OptionError{Key: key, Msg: strings.TrimPrefix(err.Error(), "design: ")}
+		return &design.OptionError{Key: key, Msg: strings.TrimPrefix(err.Error(), "design: ")}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package design
+package chum
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/featmap/featmap/design"
 
 	"github.com/featmap/featmap/fmap"
 )
@@ -51,9 +53,9 @@ func sharedRBF03() (*Chum, *fmap.Problem) {
 
 // verified designs p at dim with m and returns the result and the
 // reported (verified) error of every step by name.
-func verified(t *testing.T, m Method, p *fmap.Problem, dim int) (*Result, map[string]float64) {
+func verified(t *testing.T, m design.Method, p *fmap.Problem, dim int) (*design.Result, map[string]float64) {
 	t.Helper()
-	res, err := m.Design(context.Background(), p, dim, Settings{})
+	res, err := m.Design(context.Background(), p, dim, design.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,15 +173,15 @@ func TestChumContinuationOff(t *testing.T) {
 	if alone.Incremental() || !c.Incremental() {
 		t.Errorf("Incremental: %v with the continuation off, %v on; want false, true", alone.Incremental(), c.Incremental())
 	}
-	chain, err := c.Design(context.Background(), p, 5, Settings{})
+	chain, err := c.Design(context.Background(), p, 5, design.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := alone.Design(context.Background(), p, 5, Settings{})
+	res, err := alone.Design(context.Background(), p, 5, design.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []Step
+	var want []design.Step
 	for _, st := range chain.Steps {
 		if st.Name != StepContinued {
 			want = append(want, st)
@@ -200,11 +202,11 @@ func TestChumContinuationOff(t *testing.T) {
 // error naming the option to change, not an hour-long run.
 func TestChumOversizedPoolIsAClearError(t *testing.T) {
 	p := rbfProblem(0.3)
-	_, err := (&Chum{Opts: ChumOptions{Spacing: 1e-4}}).Design(context.Background(), p, 5, Settings{})
+	_, err := (&Chum{Opts: ChumOptions{Spacing: 1e-4}}).Design(context.Background(), p, 5, design.Settings{})
 	if err == nil || !strings.Contains(err.Error(), "method.spacing") {
 		t.Errorf("pool of 166667 frequencies: error %v, want one naming method.spacing", err)
 	}
-	_, err = (&Chum{Opts: ChumOptions{ZPoints: MaxZ + 1}}).Design(context.Background(), p, 5, Settings{})
+	_, err = (&Chum{Opts: ChumOptions{ZPoints: MaxZ + 1}}).Design(context.Background(), p, 5, design.Settings{})
 	if err == nil || !strings.Contains(err.Error(), "method.z_points") {
 		t.Errorf("|Z| = %d: error %v, want one naming method.z_points", MaxZ+1, err)
 	}
@@ -217,10 +219,10 @@ func TestChumCancel(t *testing.T) {
 	p := chi2U8(fmap.Absolute)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := c.Design(ctx, p, 5, Settings{}); err != context.Canceled {
+	if _, err := c.Design(ctx, p, 5, design.Settings{}); err != context.Canceled {
 		t.Fatalf("cancelled design: error %v, want context.Canceled", err)
 	}
-	res, err := c.Design(context.Background(), p, 3, Settings{})
+	res, err := c.Design(context.Background(), p, 3, design.Settings{})
 	if err != nil || res.Map.Dim != 3 {
 		t.Fatalf("design after the cancelled one: %v", err)
 	}
@@ -235,7 +237,7 @@ func TestChumCancelQuietly(t *testing.T) {
 	defer cancel()
 	var mu sync.Mutex
 	var msgs []string
-	say := Settings{Progress: func(m string) {
+	say := design.Settings{Progress: func(m string) {
 		mu.Lock()
 		defer mu.Unlock()
 		msgs = append(msgs, m)
@@ -265,7 +267,7 @@ func TestChumCancelQuietly(t *testing.T) {
 func TestChumChainInAnyOrder(t *testing.T) {
 	p := chi2U8(fmap.Absolute)
 	var msgs []string
-	say := Settings{Progress: func(m string) { msgs = append(msgs, m) }}
+	say := design.Settings{Progress: func(m string) { msgs = append(msgs, m) }}
 	a := &Chum{}
 	for _, d := range []int{2, 4} {
 		if _, err := a.Design(context.Background(), p, d, say); err != nil {
@@ -273,20 +275,20 @@ func TestChumChainInAnyOrder(t *testing.T) {
 		}
 	}
 	b, c := &Chum{}, &Chum{}
-	if _, err := b.Design(context.Background(), p, 4, Settings{Workers: 1}); err != nil {
+	if _, err := b.Design(context.Background(), p, 4, design.Settings{Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Design(context.Background(), p, 4, Settings{Workers: 3}); err != nil {
+	if _, err := c.Design(context.Background(), p, 4, design.Settings{Workers: 3}); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range []int{1, 2, 3, 4} {
 		// Made at once on one worker or three, every level counts the
 		// same LPs (a shared solve in the lowest level that used it).
-		rb, err := b.Design(context.Background(), p, d, Settings{})
+		rb, err := b.Design(context.Background(), p, d, design.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rc, err := c.Design(context.Background(), p, d, Settings{})
+		rc, err := c.Design(context.Background(), p, d, design.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -295,11 +297,11 @@ func TestChumChainInAnyOrder(t *testing.T) {
 		}
 	}
 	for _, d := range []int{3, 4} {
-		ra, err := a.Design(context.Background(), p, d, Settings{})
+		ra, err := a.Design(context.Background(), p, d, design.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rb, err := b.Design(context.Background(), p, d, Settings{})
+		rb, err := b.Design(context.Background(), p, d, design.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -322,14 +324,14 @@ func TestChumCancelWhileExploring(t *testing.T) {
 	c := &Chum{}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	if _, err := c.Design(ctx, p, 6, Settings{}); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := c.Design(ctx, p, 6, design.Settings{}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("design past its deadline: error %v, want context.DeadlineExceeded", err)
 	}
-	got, err := c.Design(context.Background(), p, 4, Settings{})
+	got, err := c.Design(context.Background(), p, 4, design.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := (&Chum{}).Design(context.Background(), p, 4, Settings{})
+	want, err := (&Chum{}).Design(context.Background(), p, 4, design.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +348,7 @@ func TestChumCancelWhileExploring(t *testing.T) {
 func TestChainSharesRefinement(t *testing.T) {
 	p := chi2U8(fmap.Absolute)
 	c := &Chum{}
-	if _, err := c.Design(context.Background(), p, 4, Settings{}); err != nil {
+	if _, err := c.Design(context.Background(), p, 4, design.Settings{}); err != nil {
 		t.Fatal(err)
 	}
 	shared := 0
@@ -359,11 +361,11 @@ func TestChainSharesRefinement(t *testing.T) {
 		t.Error("no refinement solve was taken by two levels")
 	}
 	for d := 1; d <= 4; d++ {
-		chained, err := c.Design(context.Background(), p, d, Settings{})
+		chained, err := c.Design(context.Background(), p, d, design.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		alone, err := c.DesignOne(context.Background(), p, d, Settings{})
+		alone, err := c.DesignOne(context.Background(), p, d, design.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,9 +1,11 @@
-package design
+package chum
 
 import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/featmap/featmap/design"
 
 	"github.com/featmap/featmap/fmap"
 )
@@ -26,14 +28,14 @@ func (Harmonic) Options() any { return &struct{}{} }
 func (Harmonic) Applies(p *fmap.Problem) error { return oneAxis("harmonic", p) }
 
 // Dims: odd dimensions.
-func (Harmonic) Dims(*fmap.Problem) Dims {
-	d := ClosedFormDims("harmonic", "harmonic makes odd dimensions only")
+func (Harmonic) Dims(*fmap.Problem) design.Dims {
+	d := design.ClosedFormDims("harmonic", "harmonic makes odd dimensions only")
 	d.Odd = true
 	return d
 }
 
 // Design projects the signature on n+1 cosines, D = 2n+1.
-func (Harmonic) Design(_ context.Context, p *fmap.Problem, dim int, _ Settings) (*Result, error) {
+func (Harmonic) Design(_ context.Context, p *fmap.Problem, dim int, _ design.Settings) (*design.Result, error) {
 	if dim < 1 || dim%2 == 0 {
 		return nil, fmt.Errorf("design: harmonic makes odd dimensions only, not %d", dim)
 	}
@@ -57,7 +59,7 @@ func (Harmonic) Design(_ context.Context, p *fmap.Problem, dim int, _ Settings) 
 	if m.ZeroComponents() == m.Dim {
 		return nil, fmt.Errorf("design: every harmonic coefficient of the signature is ≤ 0")
 	}
-	return &Result{Map: m}, m.Validate()
+	return &design.Result{Map: m}, m.Validate()
 }
 
 // integrate returns ∫_0^M f by composite Gauss–Legendre (5 nodes) on 2000

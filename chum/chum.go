@@ -2,17 +2,12 @@ package chum
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/featmap/featmap/design"
-
 	"github.com/featmap/featmap/fmap"
 )
 
@@ -123,151 +118,6 @@ func (c *Chum) DesignOne(ctx context.Context, p *fmap.Problem, dim int, s design
 	return Fit(ctx, &fp, dim, opt, s)
 }
 
-// chain holds the designs of one problem by dimension, and the γ searches'
-// solves they share.
-type chain struct {
-	mu     sync.Mutex
-	levels []*level
-	shared solveCache
-}
-
-// level is the design of one dimension; mu is held while it is made.
-type level struct {
-	mu   sync.Mutex
-	res  *design.Result
-	err  error
-	done bool
-}
-
-func (ch *chain) level(d int) *level {
-	ch.mu.Lock()
-	defer ch.mu.Unlock()
-	for len(ch.levels) < d {
-		ch.levels = append(ch.levels, &level{})
-	}
-	return ch.levels[d-1]
-}
-
-// design returns the design of dimension dim, making the missing ones
-// below it first. A level that failed for a cancelled context is made
-// again by the next call.
-//
-// The levels to make are explored at once (everything but the
-// continuation of the design below does not depend on it; the gate shared
-// by their fitters keeps the goroutines at work to Settings.Workers), and
-// finished in order, each continuing the one below: a level's
-// continuation starts as soon as the level below is finished, beside its
-// own explore, and asks the gate urgently (the next level waits for it). Each level is
-// deterministic, so the designs do not depend on the scheduling. The
-// levels stay locked, lowest first, until each is finished.
-func (ch *chain) design(ctx context.Context, fp FitProblem, opt FitOptions, dim int, s design.Settings) (*design.Result, error) {
-	start := time.Now()
-	levels := make([]*level, dim)
-	for d := range levels {
-		levels[d] = ch.level(d + 1)
-		levels[d].mu.Lock()
-	}
-	unlocked := 0 // levels[:unlocked] are unlocked
-	defer func() {
-		for _, lv := range levels[unlocked:] {
-			lv.mu.Unlock()
-		}
-	}()
-	defer ch.shared.dropColumns()
-	type job struct {
-		c    *fitter
-		err  error
-		done chan struct{}
-	}
-	jobs := make([]*job, dim)
-	// Only the target level reports progress (the others are quiet), from
-	// its goroutine while the levels are explored, from this one after.
-	g := newGate(workers(s))
-	for d, lv := range levels {
-		if lv.done && !errors.Is(lv.err, context.Canceled) && !errors.Is(lv.err, context.DeadlineExceeded) {
-			continue
-		}
-		ls := s
-		if d+1 < dim {
-			ls = s.Quiet()
-			s.Say(fmt.Sprintf("chum: D = %d on the way to %d", d+1, dim))
-		}
-		p := fp
-		p.shared = &ch.shared
-		j := &job{done: make(chan struct{})}
-		j.c, j.err = newFitter(ctx, &p, d+1, opt, ls, g)
-		jobs[d] = j
-		if j.err != nil {
-			close(j.done)
-			continue
-		}
-		go func() {
-			defer close(j.done)
-			j.err = j.c.explore()
-		}()
-	}
-	wait := func() {
-		for _, j := range jobs {
-			if j != nil {
-				<-j.done
-			}
-		}
-	}
-	// base is the time the remembered level below the first one made here
-	// took: a level's time is that plus this call's time until it is done.
-	base := 0.0
-	if f := slices.IndexFunc(jobs, func(j *job) bool { return j != nil }); f > 0 {
-		if lv := levels[f-1]; lv.err == nil {
-			base = lv.res.Seconds
-		}
-	}
-	var prev *design.Result
-	for d, lv := range levels {
-		if j := jobs[d]; j != nil {
-			// The continuation of the level below runs as soon as that
-			// level is finished, beside this level's explore.
-			cont := make(chan continued, 1)
-			if j.c != nil && j.c.opt.polish() && prev != nil {
-				terms := prev.Map.Fourier().Terms
-				go func() { cont <- j.c.continueFrom(terms) }()
-			} else {
-				cont <- continued{}
-			}
-			<-j.done
-			c := <-cont
-			lv.res, lv.err = nil, j.err
-			if j.err == nil {
-				lv.res, lv.err = j.c.finish(c)
-			}
-			if lv.err == nil {
-				// A shared solve counts in the lowest level that used
-				// it, whichever solved it (levels finish in order).
-				lv.res.LPs += ch.shared.count(j.c.sharedSolves)
-				lv.res.Seconds = base + time.Since(start).Seconds()
-				if prev != nil {
-					lv.res.LPs += prev.LPs
-				}
-			}
-			lv.done = true
-		}
-		res, err := lv.res, lv.err
-		lv.mu.Unlock()
-		unlocked++
-		if err != nil {
-			if d+1 == dim || ctx.Err() != nil {
-				wait()
-				return nil, err
-			}
-			// A dimension below the target that cannot be made is skipped:
-			// the next one starts without a design to continue from.
-			prev = nil
-			continue
-		}
-		prev = res
-	}
-	return prev, nil
-}
-
 // CheckOptions checks, when the spec is read, the sizes the options and
 // the problem give the design: the frequency pool and the evaluation set Z
 // (a tiny σ on a wide domain makes a pool of millions of frequencies).
@@ -336,13 +186,6 @@ func (c *Chum) fitProblem(p *fmap.Problem) (FitProblem, FitOptions, error) {
 	return fp, opt.FitOptions, nil
 }
 
-// newMap returns the one-stage Fourier map of the terms for l's problem.
-func (l *line) newMap(method string, terms []fmap.Term) *fmap.Map {
-	f := l.fourier()
-	f.Terms = terms
-	return fmap.NewFourierMap(l.p.Kernel, l.p.Domain, method, f)
-}
-
 // points turns scalars into one-dimensional points.
 func points(v []float64) [][]float64 {
 	out := make([][]float64, len(v))
@@ -350,55 +193,4 @@ func points(v []float64) [][]float64 {
 		out[i] = []float64{x}
 	}
 	return out
-}
-
-// ladders returns the structured and random 1-D polish starts: evenly
-// spaced and geometric ladders topping at the best candidate's largest
-// frequency and at twice it, and log-uniform random frequencies in
-// [scale/10, 3·scale]. A map of odd dimension keeps its constant term.
-func ladders(omegaMax float64) func(best [][]float64, dim int, rng *rand.Rand) ([][][]float64, [][][]float64) {
-	return func(best [][]float64, dim int, rng *rand.Rand) ([][][]float64, [][][]float64) {
-		p := dim / 2
-		if p == 0 {
-			return nil, nil
-		}
-		scale := 0.0
-		for _, om := range best {
-			scale = math.Max(scale, om[0])
-		}
-		if scale == 0 {
-			scale = omegaMax / 2
-		}
-		set := func(freqs []float64) [][]float64 {
-			s := slices.Clone(freqs)
-			slices.Sort(s)
-			if dim%2 == 1 {
-				s = append([]float64{0}, s...)
-			}
-			return points(s)
-		}
-		var structured, random [][][]float64
-		ladder := make([]float64, p)
-		for _, top := range []float64{1, 2} {
-			for _, f := range []float64{1, 0.7} { // evenly spaced
-				for j := range ladder {
-					ladder[j] = f * top * scale * float64(j+1) / float64(p)
-				}
-				structured = append(structured, set(ladder))
-			}
-			for _, r := range []float64{2, 3} { // geometric
-				for j := range ladder {
-					ladder[j] = top * scale * math.Pow(r, float64(j+1-p))
-				}
-				structured = append(structured, set(ladder))
-			}
-		}
-		for range 32 {
-			for j := range ladder {
-				ladder[j] = scale * math.Exp(math.Log(0.1)+rng.Float64()*math.Log(30))
-			}
-			random = append(random, set(ladder))
-		}
-		return structured, random
-	}
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/design"
-
 	"github.com/featmap/featmap/fmap"
 )
 

@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/featmap/featmap/design"
-
 	"github.com/featmap/featmap/fmap"
 )
 

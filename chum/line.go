@@ -194,3 +194,10 @@ func grid(M float64, n int) []float64 {
 	}
 	return z
 }
+
+// newMap returns the one-stage Fourier map of the terms for l's problem.
+func (l *line) newMap(method string, terms []fmap.Term) *fmap.Map {
+	f := l.fourier()
+	f.Terms = terms
+	return fmap.NewFourierMap(l.p.Kernel, l.p.Domain, method, f)
+}

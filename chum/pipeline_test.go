@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/design"
-
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/solver"
 )

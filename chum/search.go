@@ -21,153 +21,106 @@ import (
 // from its tight points and basis. seedOut, if given, is that output (with
 // p.RefineLarge it names the points where LPs without a warm start begin).
 func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pairWarm, seedOut *lpOutput) ([]*lpOutput, error) {
-	var outs []*lpOutput
-	var firstErr error
-	var cancelled error // the context's error once a solve saw it done
-	// The discrete LP is the same at every dimension of a chain: its cold
-	// solves are shared through p.shared; so are a refinement's solves,
-	// by its start and the γ it solved at (solveCache), and the columns of
-	// either.
-	var cache *solveCache
-	if c.p != nil {
-		cache = c.p.shared
-	}
-	discrete := cache != nil && dmax == 0 && seed == nil && len(pool) == len(c.p.Pool) && len(pool) > 0 && &pool[0] == &c.p.Pool[0]
-	refine := cache != nil && dmax > 0 && seed != nil && len(pool) > 0
-	var cl *chumLP // the same columns at every γ, made at the first solve
-	columns := func() *chumLP {
-		if cl == nil {
-			build := func() *chumLP { return c.lp.chumColumns(pool, dmax) }
-			switch {
-			case discrete:
-				cl = cache.columns(columnsKey{}, build)
-			case refine:
-				cl = cache.columns(columnsKey{seed, &pool[0], dmax}, build)
-			default:
-				cl = build()
-			}
-		}
-		return cl
-	}
-	solveAt := func(g float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
-		return c.lp.solveChum(columns(), g, warm, initial)
-	}
-	// With p.RefineLarge the discrete LP is solved cold at every γ, so its
-	// output at γ does not depend on the search's path: a lone design
-	// solves the γ its search will likely take next beside the one it
-	// takes now, on its second worker (ahead). The search takes the same
-	// γ in the same order and gets the same outputs and LP count as
-	// without it; a wrong guess is cancelled.
-	var ah *aheadSolve
-	if c.ahead && c.lp.refineLarge && dmax == 0 && seed == nil {
-		ah = &aheadSolve{}
+	s := c.newGammaSearch(pool, dmax, g0, seed, seedOut)
+	if s.ahead != nil {
 		defer func() {
-			ah.stop() // a solve ahead left running ends on its own
-			c.aheadTaken += ah.taken
+			s.ahead.stop() // a solve ahead left running ends on its own
+			c.aheadTaken += s.ahead.taken
 		}()
 	}
-	var path []byte // the γ solved at so far, 8 bytes each
-	// solve returns nil (and remembers why) when the LP at γ fails: one
-	// failed γ does not end the search. next, if positive, is the γ to
-	// solve ahead (with ah).
-	solve := func(g, next float64) *lpOutput {
-		path = binary.LittleEndian.AppendUint64(path, math.Float64bits(g))
-		var warm *pairWarm
-		for _, o := range outs { // a warm start pays only for nearby γ
-			if math.Abs(math.Log(g/o.tradeoff)) < 0.01 && !(c.lp.refineLarge && dmax == 0) {
-				warm = o.warm
-			}
-		}
-		if f := c.lp.fit; len(outs) == 0 && seed != nil && g == g0 {
-			warm = seed // a whole LP: the same rows
-			if f.norm == fmap.LInf && f.size() > rowGenMin {
-				warm = seed.carry(sampleRows(f.size()))
-			}
-		}
-		var initial func(cols int) []int // for an LP without a warm start that fits
-		if c.lp.refineLarge && dmax > 0 {
-			ref := nearestOutput(outs, seedOut, g)
-			initial = func(cols int) []int { return c.startPoints(ref, cols) }
-		}
-		var o *lpOutput
-		var err error
-		switch {
-		case discrete && warm == nil || refine:
-			key := solveKey{path: string(path[len(path)-8:])}
-			if refine {
-				key = solveKey{seed: seed, pool: &pool[0], dmax: dmax, path: string(path)}
-			}
-			var e *solveEntry
-			e, o, err = cache.solve(key, func() (*lpOutput, int, error) {
-				// Its LPs are counted apart (solveEntry.lps).
-				n := c.lp.n
-				o, err := solveAt(g, warm, initial)
-				lps := c.lp.n - n
-				c.lp.n = n
-				return o, lps, err
-			})
-			c.sharedSolves = append(c.sharedSolves, e)
-		case ah != nil:
-			cols := columns() // made here, before any solve ahead reads it
-			var lps int
-			o, lps, err = ah.take(c.ctx, g, next, func(ctx context.Context, g float64) (*lpOutput, int, error) {
-				lp := &lpSolver{ctx: ctx, fit: c.lp.fit, sv: c.lp.sv, refineLarge: true}
-				o, err := lp.solveChum(cols, g, nil, nil)
-				return o, lp.n, err
-			})
-			c.lp.n += lps
-		default:
-			o, err = solveAt(g, warm, initial)
-		}
-		if err != nil {
-			if ctxErr := c.lp.ctx.Err(); ctxErr != nil {
-				// Cancelled: not a γ that failed, and no message;
-				// the search ends with the context's error.
-				cancelled = ctxErr
-				return nil
-			}
-			if firstErr == nil {
-				firstErr = err
-			}
-			c.progress(fmt.Sprintf("γ = %.4g skipped: %v", g, err))
-			return nil
-		}
-		outs = append(outs, o)
-		c.addCandidate(o)
-		return o
+	lo, hi, below := s.bracket()
+	if s.cancelled != nil {
+		return nil, s.cancelled
 	}
-	dims := func(o *lpOutput) int {
-		if o == nil {
-			return -1
-		}
-		return o.dims
+	if len(s.outs) == 0 {
+		return nil, s.firstErr
 	}
-	// The scan gives up when its first scanFailures γ all failed: a
-	// refinement whose LPs fail at γ0 and the next two failed at
-	// every γ up to 10¹³ (2-D Proj ⊗ at σ = 0.3, D = 31 and 101: 12 LPs,
-	// 20 s, then the refinement stopped).
-	lo, hi := 0.0, 0.0 // γ with D < target, γ with D ≥ target
+	if lo == 0 || hi == 0 {
+		return s.outs, nil // D(γ) never crosses the target
+	}
+	s.bisect(lo, hi, below, steps)
+	if s.cancelled != nil {
+		return nil, s.cancelled
+	}
+	return s.outs, nil
+}
+
+// gammaSearch is one γ search (fitter.search): its pool, trust region
+// and start, the columns it solves at every γ, the γ it has solved at,
+// and its outputs. Its steps are its methods: bracket, then bisect, each
+// γ by solve.
+type gammaSearch struct {
+	c       *fitter
+	pool    [][]float64
+	dmax    float64
+	g0      float64
+	seed    *pairWarm
+	seedOut *lpOutput
+
+	// The discrete LP is the same at every dimension of a chain: its cold
+	// solves are shared through the chain's cache (discrete); so are a
+	// refinement's solves, by its start and the γ it solved at (refine,
+	// solveCache), and the columns of either.
+	cache            *solveCache
+	discrete, refine bool
+	cl               *chumLP // the same columns at every γ, made at the first solve
+	// ahead, if set, solves the discrete LP one γ ahead. With
+	// p.RefineLarge the discrete LP is solved cold at every γ, so its
+	// output at γ does not depend on the search's path: a lone design
+	// solves the γ its search will likely take next beside the one it
+	// takes now, on its second worker. The search takes the same γ in the
+	// same order and gets the same outputs and LP count as without it; a
+	// wrong guess is cancelled.
+	ahead *aheadSolve
+	path  []byte // the γ solved at so far, 8 bytes each
+
+	outs      []*lpOutput
+	firstErr  error
+	cancelled error // the context's error once a solve saw it done
+}
+
+// newGammaSearch prepares the γ search of search's arguments.
+func (c *fitter) newGammaSearch(pool [][]float64, dmax, g0 float64, seed *pairWarm, seedOut *lpOutput) *gammaSearch {
+	s := &gammaSearch{c: c, pool: pool, dmax: dmax, g0: g0, seed: seed, seedOut: seedOut}
+	if c.p != nil {
+		s.cache = c.p.shared
+	}
+	s.discrete = s.cache != nil && dmax == 0 && seed == nil && len(pool) == len(c.p.Pool) && len(pool) > 0 && &pool[0] == &c.p.Pool[0]
+	s.refine = s.cache != nil && dmax > 0 && seed != nil && len(pool) > 0
+	if c.ahead && c.lp.refineLarge && dmax == 0 && seed == nil {
+		s.ahead = &aheadSolve{}
+	}
+	return s
+}
+
+// bracket solves at g0, then scans γ by factors of 10 (up if D(g0) is
+// below the target, else down) until D(γ) crosses the target. It returns
+// the bracket: lo a γ with D below the target, hi one with D at or above
+// it (0 if none was found), and whether D was below the target at the
+// last γ (the side bisect guesses the next γ ahead from). The scan gives
+// up when its first scanFailures γ all failed (docs/lp-design.md, "A
+// scan that gives up"); it stops at once when the context is done.
+func (s *gammaSearch) bracket() (lo, hi float64, below bool) {
 	// The guesses of the γ solved ahead: D(γ) ≥ target at γ0 (Table 2's
 	// designs all start above theirs), the scan going on, and in the
 	// bisection D(γ) on the side of the target it was on at the γ before
-	// (bisecting a jump of D(γ), the side repeats in runs: it held at 9
-	// of plain Proj σ = 0.2, D = 101's 11 bisection steps, the mean of D
-	// at the bracket's ends at 6).
-	below := false // D < target at the last γ
-	o := solve(g0, g0/10)
-	if cancelled != nil {
-		return nil, cancelled
+	// (bisecting a jump of D(γ), the side repeats in runs;
+	// docs/lp-design.md, "Solving ahead").
+	g0, dim := s.g0, s.c.dim
+	o := s.solve(g0, g0/10)
+	if s.cancelled != nil {
+		return 0, 0, false
 	}
 	tried := 1
 	giveUp := func() bool { // after each γ of the scan
 		tried++
-		return cancelled != nil || len(outs) == 0 && tried >= scanFailures
+		return s.cancelled != nil || len(s.outs) == 0 && tried >= scanFailures
 	}
-	if dims(o) < c.dim {
+	if outDims(o) < dim {
 		lo = g0
 		for g := g0 * 10; g < 1e14; g *= 10 {
-			d := dims(solve(g, within(g*10, 0, 1e14)))
-			if d >= c.dim {
+			d := outDims(s.solve(g, within(g*10, 0, 1e14)))
+			if d >= dim {
 				hi = g
 				break
 			}
@@ -181,8 +134,8 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 	} else {
 		hi = g0
 		for g := g0 / 10; g > 1e-8; g /= 10 {
-			d := dims(solve(g, within(g/10, 1e-8, math.Inf(1))))
-			if d >= 0 && d < c.dim {
+			d := outDims(s.solve(g, within(g/10, 1e-8, math.Inf(1))))
+			if d >= 0 && d < dim {
 				lo, below = g, true
 				break
 			}
@@ -194,40 +147,166 @@ func (c *fitter) search(pool [][]float64, dmax, g0 float64, steps int, seed *pai
 			}
 		}
 	}
-	if cancelled != nil {
-		return nil, cancelled
-	}
-	if len(outs) == 0 {
-		return nil, firstErr
-	}
-	if lo == 0 || hi == 0 {
-		return outs, nil // D(γ) never crosses the target
-	}
-	for s := 0; s < steps; s++ {
+	return lo, hi, below
+}
+
+// bisect halves the bracket [lo, hi] in log space for steps steps, or
+// until D(γ) is the target or an LP fails; below says on which side of
+// the target D was at the last γ. It stops at once when the context is
+// done.
+func (s *gammaSearch) bisect(lo, hi float64, below bool, steps int) {
+	dim := s.c.dim
+	for k := 0; k < steps; k++ {
 		g := math.Sqrt(lo * hi)
 		next := 0.0
 		switch {
-		case s+1 == steps:
+		case k+1 == steps:
 		case below:
 			next = math.Sqrt(g * hi)
 		default:
 			next = math.Sqrt(lo * g)
 		}
-		d := dims(solve(g, next))
-		if cancelled != nil {
-			return nil, cancelled
+		d := outDims(s.solve(g, next))
+		if s.cancelled != nil {
+			return
 		}
-		if d < 0 || d == c.dim {
+		if d < 0 || d == dim {
 			break
 		}
-		below = d < c.dim
+		below = d < dim
 		if below {
 			lo = g
 		} else {
 			hi = g
 		}
 	}
-	return outs, nil
+}
+
+// outDims is the dimension D(γ) of an output, -1 for none (a failed LP).
+func outDims(o *lpOutput) int {
+	if o == nil {
+		return -1
+	}
+	return o.dims
+}
+
+// solve solves the LP at γ, records its output and its candidate
+// (addCandidate), and returns the output. It returns nil (and remembers
+// why) when the LP fails: one failed γ does not end the search. next, if
+// positive, is the γ to solve ahead (with s.ahead).
+func (s *gammaSearch) solve(g, next float64) *lpOutput {
+	c := s.c
+	s.path = binary.LittleEndian.AppendUint64(s.path, math.Float64bits(g))
+	warm := s.warmStart(g)
+	initial := s.initialPoints(g)
+	o, err := s.lpAt(g, next, warm, initial)
+	if err != nil {
+		if ctxErr := c.lp.ctx.Err(); ctxErr != nil {
+			// Cancelled: not a γ that failed, and no message;
+			// the search ends with the context's error.
+			s.cancelled = ctxErr
+			return nil
+		}
+		if s.firstErr == nil {
+			s.firstErr = err
+		}
+		c.progress(fmt.Sprintf("γ = %.4g skipped: %v", g, err))
+		return nil
+	}
+	s.outs = append(s.outs, o)
+	c.addCandidate(o)
+	return o
+}
+
+// warmStart returns the warm start of the LP at γ, if any: an output's at
+// a nearby γ (unless the discrete LP of p.RefineLarge, solved cold), or
+// for the first LP at g0 the seed's.
+func (s *gammaSearch) warmStart(g float64) *pairWarm {
+	c := s.c
+	var warm *pairWarm
+	for _, o := range s.outs { // a warm start pays only for nearby γ
+		if math.Abs(math.Log(g/o.tradeoff)) < 0.01 && !(c.lp.refineLarge && s.dmax == 0) {
+			warm = o.warm
+		}
+	}
+	if f := c.lp.fit; len(s.outs) == 0 && s.seed != nil && g == s.g0 {
+		warm = s.seed // a whole LP: the same rows
+		if f.norm == fmap.LInf && f.size() > rowGenMin {
+			warm = s.seed.carry(sampleRows(f.size()))
+		}
+	}
+	return warm
+}
+
+// initialPoints returns, for a refinement LP of p.RefineLarge, where the
+// row generation of an LP at γ without a warm start begins (startPoints
+// of the output nearest γ); nil otherwise.
+func (s *gammaSearch) initialPoints(g float64) func(cols int) []int {
+	c := s.c
+	if !c.lp.refineLarge || s.dmax <= 0 {
+		return nil
+	}
+	ref := nearestOutput(s.outs, s.seedOut, g)
+	return func(cols int) []int { return c.startPoints(ref, cols) }
+}
+
+// columns returns the search's LP columns, made (or taken from the
+// chain's cache) the first time.
+func (s *gammaSearch) columns() *chumLP {
+	if s.cl == nil {
+		build := func() *chumLP { return s.c.lp.chumColumns(s.pool, s.dmax) }
+		switch {
+		case s.discrete:
+			s.cl = s.cache.columns(columnsKey{}, build)
+		case s.refine:
+			s.cl = s.cache.columns(columnsKey{s.seed, &s.pool[0], s.dmax}, build)
+		default:
+			s.cl = build()
+		}
+	}
+	return s.cl
+}
+
+// lpAt returns the output of the LP at γ: the chain's shared solve (a
+// discrete LP solved cold, a refinement's solve), the solve ahead's, or
+// its own.
+func (s *gammaSearch) lpAt(g, next float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
+	c := s.c
+	switch {
+	case s.discrete && warm == nil || s.refine:
+		return s.sharedSolve(g, warm, initial)
+	case s.ahead != nil:
+		cols := s.columns() // made here, before any solve ahead reads it
+		o, lps, err := s.ahead.take(c.ctx, g, next, func(ctx context.Context, g float64) (*lpOutput, int, error) {
+			lp := &lpSolver{ctx: ctx, fit: c.lp.fit, sv: c.lp.sv, refineLarge: true}
+			o, err := lp.solveChum(cols, g, nil, nil)
+			return o, lp.n, err
+		})
+		c.lp.n += lps
+		return o, err
+	}
+	return c.lp.solveChum(s.columns(), g, warm, initial)
+}
+
+// sharedSolve returns the chain's solve at γ, solving it if no level has:
+// the discrete LP's cold solve at γ, or the refinement's after the γ of
+// the search's path. Its LPs are counted apart (solveEntry.lps), in the
+// level that used it first.
+func (s *gammaSearch) sharedSolve(g float64, warm *pairWarm, initial func(cols int) []int) (*lpOutput, error) {
+	c := s.c
+	key := solveKey{path: string(s.path[len(s.path)-8:])}
+	if s.refine {
+		key = solveKey{seed: s.seed, pool: &s.pool[0], dmax: s.dmax, path: string(s.path)}
+	}
+	e, o, err := s.cache.solve(key, func() (*lpOutput, int, error) {
+		n := c.lp.n
+		o, err := c.lp.solveChum(s.columns(), g, warm, initial)
+		lps := c.lp.n - n
+		c.lp.n = n
+		return o, lps, err
+	})
+	c.sharedSolves = append(c.sharedSolves, e)
+	return o, err
 }
 
 // within returns g if lo < g < hi (the scan's next γ), else 0 (none).

@@ -1,8 +1,6 @@
 package chum
 
-import (
-	"context"
-)
+import "context"
 
 // aheadSolve solves a γ search's discrete LPs one γ ahead (search): beside
 // the solve of the γ the search takes, that of the γ it will likely take

@@ -11,7 +11,7 @@ import (
 // TestDimsForLimits: DimsFor caps a method's dimensions by the closed
 // forms' MaxClosedFormDim and by the verification budget
 // (fmap.MaxVerifiedDim), and says which limit a D beyond them breaks:
-// harmonic makes 255 but not 1023 (issue 18's hostile input) nor an even
+// harmonic makes 255 but not 1023 (a hostile input) nor an even
 // D, and rbf on 65 536 inputs makes none.
 func TestDimsForLimits(t *testing.T) {
 	chi2 := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.Chi2}, Domain: fmap.Domain{Lo: []float64{0.001}, Hi: []float64{1}}, Measure: fmap.Absolute, Norm: fmap.LInf, Negative: fmap.NegativeSign}

@@ -35,7 +35,7 @@ func threadCPU() time.Duration {
 }
 
 // table2LPPhase names the design phase of an LP from the 2-D fit's
-// progress messages (design/fit.go): the per-axis 1-D designs that make
+// progress messages (package chum's): the per-axis 1-D designs that make
 // the Proj ⊗ and modulation pools solve theirs silently before the
 // message of the discrete LP.
 func table2LPPhase(msg string) string {

@@ -156,9 +156,9 @@ const alphaFloor = 1e-12
 // refineAlphaFloor is, relative to the sum of the weights, the weight below
 // which a refinement LP's output frequency counts as unused when
 // FitProblem.RefineLarge is set: the solver's tolerances are 1e-9, and
-// weights of 1e-11 to 1e-10 that one pricing's vertex holds and another's
-// does not (measured on plain Proj's LPs, objectives equal to 4e-12) would
-// otherwise each add a term to D(γ) and steer the γ search.
+// weights below them that one pricing's vertex holds and another's, of
+// the same objective, does not (plain Proj's LPs: docs/lp-design.md)
+// would otherwise each add a term to D(γ) and steer the γ search.
 const refineAlphaFloor = 1e-9
 
 // refit solves the pure fitting LP on a fixed support: min C(k, k̂) over

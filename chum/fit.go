@@ -52,8 +52,8 @@ type FitProblem struct {
 	Prev []fmap.Term
 
 	// RefineLarge selects the LP settings for many near-parallel columns
-	// over thousands of points (2-D projection: Proj ⊗ 242 cone columns,
-	// Proj up to 410, 3321 points; docs/lp-design.md). In the continuous
+	// over thousands of points (2-D projection, from either pool;
+	// docs/lp-design.md). In the continuous
 	// refinement each LP of the γ search that has no warm start starts its
 	// row generation from the tight points and the 2·columns + 20 largest
 	// errors of the output of the nearest γ (the previous refinement's

@@ -77,7 +77,7 @@ func (f *fitSet) phiGrad(om, z, g []float64) float64 {
 		return math.Cos(ph)
 	}
 	// math.Sincos gives math.Sin's and math.Cos's values (the same
-	// reduction and polynomials) for about 60 % of their time.
+	// reduction and polynomials) in less time than the two calls.
 	s, co := math.Sincos(ph)
 	for c := range om {
 		g[c] = -z[c] * s

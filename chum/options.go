@@ -52,8 +52,8 @@ type ChumOptions struct {
 	// Continuation, unless false, designs every dimension below the one
 	// asked for and continues from the design of D − 1 (Chum's doc
 	// comment): one more dimension then never fits worse. false designs
-	// D alone, without that guarantee and in a fraction of the time (a
-	// third for χ² at D = 7). Default true.
+	// D alone, without that guarantee and in a fraction of the time
+	// (docs/lp-design.md, "The levels below D"). Default true.
 	Continuation *bool `yaml:"continuation"`
 	FitOptions   `yaml:",inline"`
 }

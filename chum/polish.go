@@ -64,11 +64,10 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 		if f.n > 1 {
 			// A step's LP starts from the basis of the step before on
 			// columns the step has moved, neither primal nor dual
-			// feasible. In 2-D the primal simplex's phase 1 took 1 000 to
-			// 3 700 pivots from there (912 × 219, plain Proj at D = 73); a
-			// shifted start priced by dual Devex about a fifth
-			// (docs/lp-design.md). 1-D polish LPs (≈ 145 × 10, a few
-			// pivots) keep the default.
+			// feasible. In 2-D the primal simplex's phase 1 took thousands
+			// of pivots from there, a shifted start priced by dual Devex a
+			// fraction of them (docs/lp-design.md). 1-D polish LPs, small
+			// and of a few pivots, keep the default.
 			lp.shifted, lp.devex, lp.devexFromStart = true, true, true
 		}
 		for k, ref := range it.refs {

@@ -42,15 +42,14 @@ func (c *fitter) paperSteps() (*candidate, error) {
 			// output it refines. An output whose weighted terms are all
 			// ω = 0, the constant alone, has none of its own: each
 			// iteration would search the unmoved pool again with half the
-			// trust region (2-D Proj ⊗ at D = 2: 8 searches, each again
-			// ending at the constant, their upper brackets LPs of 117–121
-			// dimensions on up to 5 300 rows; docs/lp-design.md). That
-			// output is the best when every larger one truncates worse
-			// than the constant. Skipping is a heuristic, not a no-op: the
-			// refinement LP may still weight and move the pool's other
-			// entries, and once, with the CLP backend, one of its
-			// candidates started a slightly better polish (the same
-			// section).
+			// trust region, each search ending at the constant again, its
+			// upper brackets large LPs (docs/lp-design.md, "A refinement
+			// with nothing to refine"). That output is the best when every
+			// larger one truncates worse than the constant. Skipping is a
+			// heuristic, not a no-op: the refinement LP may still weight
+			// and move the pool's other entries, and once, with the CLP
+			// backend, one of its candidates started a slightly better
+			// polish (the same section).
 			c.progress(fmt.Sprintf("continuous refinement %d/%d skipped: the output to refine (γ = %.4g) has no term of nonzero frequency", it+1, c.opt.RefineIterations, out.tradeoff))
 			break
 		}

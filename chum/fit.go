@@ -147,6 +147,9 @@ type candidate struct {
 	score float64
 }
 
+// fitter is one design of Fit: the fitting problem and its sets, the
+// candidates and steps the pipeline made so far, and how it shares the
+// workers with the designs beside it.
 type fitter struct {
 	ctx context.Context
 	p   *FitProblem

@@ -15,6 +15,7 @@ type gate struct {
 	queue [2][]chan struct{} // waiting: [0] urgent, [1] the rest
 }
 
+// newGate returns a gate of n places.
 func newGate(n int) *gate { return &gate{free: n} }
 
 // acquire takes a place, waiting for one if none is free.

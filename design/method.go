@@ -81,6 +81,8 @@ type OptionError struct {
 // Unwrap returns the underlying error.
 func (e *OptionError) Unwrap() error { return e.Err }
 
+// Error names the option by its spec key, and the one it conflicts with:
+// "method.key: msg" or "method.key: conflicts with method.other: msg".
 func (e *OptionError) Error() string {
 	if e.Other != "" {
 		return fmt.Sprintf("method.%s: conflicts with method.%s: %s", e.Key, e.Other, e.Msg)

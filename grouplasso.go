@@ -10,6 +10,7 @@ import (
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/sampled"
 	"gopkg.in/yaml.v3"
 )
 
@@ -288,7 +289,7 @@ func groupLassoMaps(ctx context.Context, s *Spec) ([]*fmap.Map, error) {
 			kern.Sigma = slices.Repeat(kern.Sigma, b-a+1)
 		}
 		p := &fmap.Problem{Kernel: kern, Domain: dom, Measure: fmap.Absolute, Norm: s.Problem.Norm, Negative: fmap.NegativeSign}
-		m := &multidim.RFF{Opts: multidim.RFFOptions{Seed: gl.Seed + int64(g)}}
+		m := &sampled.RFF{Opts: sampled.RFFOptions{Seed: gl.Seed + int64(g)}}
 		m.Opts.SetDefaults()
 		res, err := m.Design(ctx, p, gl.DimPerKernel, Settings{})
 		if err != nil {

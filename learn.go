@@ -8,6 +8,7 @@ import (
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/sampled"
 )
 
 // MaxLearnClasses is the most distinct labels learning treats as classes.
@@ -95,7 +96,7 @@ func learnSigma(ctx context.Context, s *Spec) error {
 	d := s.Problem.Data
 	rows, labels := d.Fit, d.FitLabels
 	classes := labelClasses(labels)
-	rff, ok := s.Method.Method.(*multidim.RFF)
+	rff, ok := s.Method.Method.(*sampled.RFF)
 	if !ok {
 		return &SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff"}
 	}

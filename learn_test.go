@@ -14,6 +14,7 @@ import (
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/sampled"
 )
 
 // learnSpec is a digits rbf spec with the given learn section.
@@ -103,7 +104,7 @@ func TestLearnSection(t *testing.T) {
 	start.Sigma = []float64{30}
 	want, err := multidim.LearnSigma(context.Background(), d.Fit, d.FitLabels,
 		multidim.LearnOptions{Kernel: start, Dim: 64, Ridge: 1e-3, Penalty: 1e-4, Validation: 0.25,
-			Sampling: multidim.SamplingOrthogonal, Seed: 3, Classes: true})
+			Sampling: sampled.SamplingOrthogonal, Seed: 3, Classes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestLearnSection(t *testing.T) {
 		t.Errorf("validation MSE %v → %v: not lowered", s.Learned.ValidationBefore, s.Learned.ValidationAfter)
 	}
 	des := mustDesign(t, s, Settings{})
-	base, err := multidim.Frequencies(32, 64, nil, onesN(64), multidim.SamplingOrthogonal, 3)
+	base, err := sampled.Frequencies(32, 64, nil, onesN(64), sampled.SamplingOrthogonal, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +289,7 @@ func TestLearnRidgeAuto(t *testing.T) {
 	d := s.Problem.Data
 	want, err := multidim.LearnSigma(context.Background(), d.Fit, d.FitLabels,
 		multidim.LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{30}}, Dim: 64, RidgeAuto: true, Validation: 0.25,
-			Sampling: multidim.SamplingOrthogonal, Seed: 3, Classes: true})
+			Sampling: sampled.SamplingOrthogonal, Seed: 3, Classes: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/sampled"
 )
 
 // LearnOptions say how LearnSigma learns a kernel's widths.
@@ -227,7 +228,7 @@ const MaxLearnDim = 4096
 
 // newLearner checks the inputs and draws the standard frequencies; train
 // and val, if given, replace the seeded split. The drawing
-// (FrequenciesContext) and the learner's later passes over the rows stop
+// (sampled.FrequenciesContext) and the learner's later passes over the rows stop
 // soon after ctx is done, with ctx's error.
 func newLearner(ctx context.Context, rows [][]float64, labels []float64, o LearnOptions, train, val []int) (*learner, error) {
 	k := o.Kernel
@@ -308,32 +309,32 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 	}
 	sampling := o.Sampling
 	if sampling == "" {
-		sampling = (&RFF{}).sampling(k)
+		sampling = sampled.DefaultSampling(k)
 	}
-	if sampling == SamplingOrthogonal && l.skewed {
+	if sampling == sampled.SamplingOrthogonal && l.skewed {
 		return nil, fmt.Errorf("multidim: learning σ: orthogonal frequencies are Gaussian; %s's are not: use random or qmc", k.Type)
 	}
 	seed := o.Seed
 	if seed == 0 {
 		seed = 1
 	}
-	laws := make([]Law, n)
+	laws := make([]sampled.Law, n)
 	for a := range laws {
 		switch k.Type {
 		case fmap.RBF:
-			laws[a] = GaussianLaw(1)
+			laws[a] = sampled.GaussianLaw(1)
 		case fmap.SkewedChi2:
-			laws[a] = SkewedChi2Law(1)
+			laws[a] = sampled.SkewedChi2Law(1)
 		default:
-			laws[a] = SkewedIntersectionLaw(1)
+			laws[a] = sampled.SkewedIntersectionLaw(1)
 		}
 	}
 	var err error
-	if l.base, err = FrequenciesContext(ctx, l.m, n, laws, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
+	if l.base, err = sampled.FrequenciesContext(ctx, l.m, n, laws, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
 		return nil, fmt.Errorf("multidim: learning σ: %w", err)
 	}
 	if !l.cosSin {
-		l.phase = Phases(l.m, sampling, seed)
+		l.phase = sampled.Phases(l.m, sampling, seed)
 	}
 	l.targets(labels, o.Classes)
 	if train != nil {

@@ -1,4 +1,4 @@
-package multidim
+package sampled
 
 import (
 	"context"
@@ -146,10 +146,18 @@ func (m *RFF) features() fmap.Features {
 
 // sampling is the sampling of the options or the kernel's default.
 func (m *RFF) sampling(k fmap.Kernel) string {
-	switch {
-	case m.Opts.Sampling != "":
+	if m.Opts.Sampling != "" {
 		return m.Opts.Sampling
-	case k.Skewed():
+	}
+	return DefaultSampling(k)
+}
+
+// DefaultSampling is the sampling of kernel k's frequencies when the
+// options name none: qmc for the skewed kernels, orthogonal for the
+// Gaussian ones (rbf, exp-chi2). Learning σ draws by it too, so that its
+// features are rff's.
+func DefaultSampling(k fmap.Kernel) string {
+	if k.Skewed() {
 		return SamplingQMC
 	}
 	return SamplingOrthogonal

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/sampled"
 )
 
@@ -64,7 +64,7 @@ func TestGroupLassoSpec(t *testing.T) {
 		t.Log(l)
 	}
 	d := s.Problem.Data
-	want, err := multidim.GroupLasso(context.Background(), d.Fit, d.FitLabels, multidim.GroupLassoOptions{
+	want, err := learn.GroupLasso(context.Background(), d.Fit, d.FitLabels, learn.GroupLassoOptions{
 		Kernels: s.GroupLasso.Kernels, DimPerKernel: 64, Seed: 1})
 	if err != nil {
 		t.Fatal(err)

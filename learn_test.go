@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/sampled"
 )
 
@@ -102,8 +102,8 @@ func TestLearnSection(t *testing.T) {
 	// iterations stop on a relative decrease, not at a fixed point).
 	start := s.Problem.Kernel
 	start.Sigma = []float64{30}
-	want, err := multidim.LearnSigma(context.Background(), d.Fit, d.FitLabels,
-		multidim.LearnOptions{Kernel: start, Dim: 64, Ridge: 1e-3, Penalty: 1e-4, Validation: 0.25,
+	want, err := learn.LearnSigma(context.Background(), d.Fit, d.FitLabels,
+		learn.LearnOptions{Kernel: start, Dim: 64, Ridge: 1e-3, Penalty: 1e-4, Validation: 0.25,
 			Sampling: sampled.SamplingOrthogonal, Seed: 3, Classes: true})
 	if err != nil {
 		t.Fatal(err)
@@ -287,8 +287,8 @@ func TestLearnRidgeAuto(t *testing.T) {
 		t.Fatalf("learn %+v, learned %v: want ridge auto and a result", s.Learn, s.Learned)
 	}
 	d := s.Problem.Data
-	want, err := multidim.LearnSigma(context.Background(), d.Fit, d.FitLabels,
-		multidim.LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{30}}, Dim: 64, RidgeAuto: true, Validation: 0.25,
+	want, err := learn.LearnSigma(context.Background(), d.Fit, d.FitLabels,
+		learn.LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{30}}, Dim: 64, RidgeAuto: true, Validation: 0.25,
 			Sampling: sampled.SamplingOrthogonal, Seed: 3, Classes: true})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package multidim
+package learn
 
 import (
 	"context"
@@ -46,10 +46,11 @@ type LearnOptions struct {
 	Penalty float64
 	// Dim is D, the number of features (even for cos-sin features).
 	Dim int
-	// Sampling, Features and Seed are rff's options (RFFOptions): the
-	// uniform draws u, fixed while σ moves, are those an rff design of the
-	// same options draws, so that designing rff with the learned σ gives
-	// the features learned with (bit for bit for rbf).
+	// Sampling, Features and Seed are rff's options
+	// (sampled.RFFOptions): the uniform draws u, fixed while σ moves, are
+	// those an rff design of the same options draws, so that designing rff
+	// with the learned σ gives the features learned with (bit for bit for
+	// rbf).
 	Sampling, Features string
 	// Seed seeds the frequencies, the phases and the split (default 1).
 	Seed int64
@@ -228,8 +229,8 @@ const MaxLearnDim = 4096
 
 // newLearner checks the inputs and draws the standard frequencies; train
 // and val, if given, replace the seeded split. The drawing
-// (sampled.FrequenciesContext) and the learner's later passes over the rows stop
-// soon after ctx is done, with ctx's error.
+// (sampled.FrequenciesContext) and the learner's later passes over the
+// rows stop soon after ctx is done, with ctx's error.
 func newLearner(ctx context.Context, rows [][]float64, labels []float64, o LearnOptions, train, val []int) (*learner, error) {
 	k := o.Kernel
 	if !k.ShiftInvariant() {

@@ -1,4 +1,4 @@
-package multidim
+package learn
 
 import (
 	"context"
@@ -26,7 +26,7 @@ type KernelGroup struct {
 	// stage of rff's exp-chi2 map; nil for the other kernels). The group's
 	// features are rff's of exp-χ²: the rows' columns mapped by it,
 	// u = [ψ(x_1), …, ψ(x_n)], then Gaussian random features of width
-	// 1/√(2β) on u (RFF.Design, Li et al. Algorithm 2) — the same
+	// 1/√(2β) on u (sampled.RFF.Design, Li et al. Algorithm 2) — the same
 	// frequencies as rff's map of the same seed. The mapped rows are held
 	// in memory (N × n·d values).
 	Inner *fmap.Stage

@@ -6,15 +6,18 @@
 // features that were learned with; learn imports sampled, never the other
 // way round.
 //
-//   - LearnSigma (learn.go): the widths σ of an rbf or skewed
+//   - LearnSigma (learn.go drives it): the widths σ of an rbf or skewed
 //     kernel, one shared factor or one per input axis, by the validation
 //     gradient of Băzăvan, Li and Sminchisescu, "Learning random kernel
 //     approximations for object recognition" (§3.2, eqs. 2–9): the uniform
 //     draws fixed, the features are smooth in σ; a ridge model is fitted on
 //     the training rows of a seeded split and L-BFGS (gonum optimize)
-//     minimises the validation error over log σ; ridgeauto.go chooses λ
-//     on the validation split (ridge: auto).
-//   - Ridge (learn.go): the same ridge fit on every given row, on any
+//     minimises the validation error over log σ. learner.go holds the
+//     problem (rows, split, targets, the standard frequencies the widths
+//     scale, the features a chunk of rows at a time), gradient.go the
+//     objective and its closed-form gradient, ridge.go the ridge fits and
+//     ridgeauto.go the choice of λ on the validation split (ridge: auto).
+//   - Ridge (ridge.go): the same ridge fit on every given row, on any
 //     features (the designed map's): the model a learned map carries
 //     (fmap.LinearModel).
 //   - GroupLasso (grouplasso.go): multiple kernel learning (Băzăvan et al.

@@ -133,17 +133,11 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 	if seed == 0 {
 		seed = 1
 	}
-	laws := make([]sampled.Law, n)
-	for a := range laws {
-		switch k.Type {
-		case fmap.RBF:
-			laws[a] = sampled.GaussianLaw(1)
-		case fmap.SkewedChi2:
-			laws[a] = sampled.SkewedChi2Law(1)
-		default:
-			laws[a] = sampled.SkewedIntersectionLaw(1)
-		}
+	law, ok := sampled.KernelLaw(k.Type, 1)
+	if !ok {
+		return nil, fmt.Errorf("multidim: learning σ: kernel %q has no spectral law", k.Type)
 	}
+	laws := slices.Repeat([]sampled.Law{law}, n)
 	var err error
 	if l.base, err = sampled.FrequenciesContext(ctx, l.m, n, laws, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
 		return nil, fmt.Errorf("multidim: learning σ: %w", err)

@@ -29,18 +29,31 @@
 //     kernel, so it also takes the additive kernels, whose landmarks are
 //     whole rows.
 //
-// The spectral laws (sampling.go) are one-dimensional laws of frequencies
+// The spectral laws (laws.go) are one-dimensional laws of frequencies
 // given by their quantile h(u), a frequency coordinate being h(u) for u
 // uniform on (0, 1) (docs/formulas.md §5.1): GaussianLaw for rbf (and
 // exp-χ²'s outer stage), h(u) = Φ⁻¹(u)/σ; SkewedChi2Law for skewed χ², the
 // hyperbolic secant law, h(u) = (2σ/π) log tan(πu/2); SkewedIntersectionLaw
-// for skewed intersection, the Cauchy law, h(u) = σ tan(π(u − ½)). The
-// samplings draw the uniforms u: random (independent), qmc (a shifted
-// Kronecker sequence, stratified per coordinate) and orthogonal (blocks of
-// orthogonal Gaussian directions with χ-distributed norms: Yu et al.,
-// "Orthogonal random features", 2016; Gaussian laws only). Frequencies is
-// what rff and the learning of σ (package learn) both draw by, so that a
-// map designed with a learned σ has the features it was learned with.
+// for skewed intersection, the Cauchy law, h(u) = σ tan(π(u − ½)).
+// KernelLaw names the law of each kernel. The samplings (sampling.go) draw
+// the uniforms u: random (independent), qmc (a shifted Kronecker sequence,
+// stratified per coordinate) and orthogonal (blocks of orthogonal Gaussian
+// directions with χ-distributed norms: Yu et al., "Orthogonal random
+// features", 2016; Gaussian laws only). Frequencies is what rff and the
+// learning of σ (package learn) both draw by, so that a map designed with
+// a learned σ has the features it was learned with.
+//
+// Adding a kernel's law (the Laplacian's, Matérn's): fmap gives the kernel
+// its exact values and says it is shift-invariant (Kernel.ShiftInvariant;
+// its argument t(x), Kernel.T, is x or log(x + c)); KernelLaw gets a case
+// with the law's quantile, a function of u in (0, 1) that stays finite and
+// exact in the tails (see SkewedIntersectionLaw). rff then draws it with
+// random and qmc sampling. Orthogonal sampling draws Gaussian frequencies
+// only, whatever the law: a kernel whose law is not Gaussian must be kept
+// from it where the skewed kernels are today (DefaultSampling,
+// RFF.CheckOptions and package learn's newLearner test Kernel.Skewed).
+// Learning σ scales standard frequencies drawn at σ = 1 by 1/σ (rbf) or σ
+// (skewed); a law of another scale family says so there.
 //
 // docs/rff.md gives the defaults and the measurements behind them,
 // docs/nystroem.md the landmarks, the k-means spaces and the additive

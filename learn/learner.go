@@ -35,8 +35,8 @@ type learner struct {
 
 // MaxLearnDim bounds the features learning uses (the map's D): every
 // evaluation forms and factors D × D matrices of the features' moments,
-// memory about 5.8·D² numbers (185 MB at D = 2048, measured with 200 rows
-// and ridge auto) and a D³/3 Cholesky that Ctrl-C cannot interrupt. It is
+// memory about 5.8·D² numbers (with ridge auto) and a D³/3 Cholesky that
+// Ctrl-C cannot interrupt. It is
 // the group lasso's bound on its features (MaxGroupLassoFeatures in
 // package featmap).
 const MaxLearnDim = 4096

@@ -10,7 +10,8 @@ import (
 )
 
 // fitParts is the number of parts of the training rows whose ZᵀZ fit
-// accumulates in parallel (the target machine has 2 cores).
+// accumulates in parallel (two: the smallest machine featmap is meant for
+// has 2 cores).
 const fitParts = 2
 
 // fit solves the ridge system on the training rows at frequencies w: the

@@ -79,8 +79,8 @@ func newKronecker(n int, rng *rand.Rand) *kronecker {
 func (k *kronecker) at(i, j int) uint64 { return k.shift[j] + uint64(i)*k.alpha[j] }
 
 // MaxOrthogonalWork bounds the Gram–Schmidt work of orthogonal sampling,
-// m·n·min(m, n) multiply-adds for m frequencies of n inputs (about 10 s
-// on one core at the limit).
+// m·n·min(m, n) multiply-adds for m frequencies of n inputs (its time at
+// the limit: docs/rff.md, "Size limits").
 const MaxOrthogonalWork = 1 << 33
 
 // Frequencies draws m frequencies of n inputs, row-major (frequency i is
@@ -95,7 +95,7 @@ func Frequencies(m, n int, laws []Law, sigmas []float64, sampling string, seed i
 // FrequenciesContext is Frequencies that stops soon after ctx is done
 // and then returns ctx's error: orthogonal sampling looks at it before
 // every row of its Gram–Schmidt (up to MaxOrthogonalWork multiply-adds in
-// all, about 10 s).
+// all).
 func FrequenciesContext(ctx context.Context, m, n int, laws []Law, sigmas []float64, sampling string, seed int64) ([]float64, error) {
 	if m < 1 || n < 1 {
 		return nil, fmt.Errorf("multidim: %d frequencies of %d inputs", m, n)

@@ -271,7 +271,7 @@ func wantSpecError(t *testing.T, spec, want string) {
 }
 
 // TestLearnRidgeAuto: learn.ridge: auto chooses λ on the validation split
-// (multidim's RidgeAuto on the rows to fit, the same λ as the library
+// (learn's RidgeAuto on the rows to fit, the same λ as the library
 // on them), learns σ with it, states it, and the map's model is trained
 // with the λ chosen at the learned σ.
 func TestLearnRidgeAuto(t *testing.T) {

@@ -9,17 +9,18 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/sampled"
 	"gopkg.in/yaml.v3"
 )
 
 // GroupLassoSpec is a spec's kernels section with method rff-group-lasso:
 // G kernels on column groups of the data, combined by a group lasso over
-// their random features (multidim.GroupLasso, Băzăvan et al. §3.3).
+// their random features (learn.GroupLasso, Băzăvan et al. §3.3).
 type GroupLassoSpec struct {
 	// Kernels are the G kernels; their Columns are relative to the data's
 	// first column (data.columns[0]), as the loaded rows are.
-	Kernels []multidim.KernelGroup
+	Kernels []learn.KernelGroup
 	// DimPerKernel is every kernel's number of random features; Lambda
 	// the group penalty (0: auto, chosen on a validation split); Seed
 	// seeds the split and kernel g's features with Seed+g.
@@ -107,7 +108,7 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 				return p.errAt(m.keys["c"], child(field, "c"), "c is the offset of the skewed kernels; exp-chi2 has none")
 			}
 		case !k.ShiftInvariant():
-			return p.errAt(m.keys["type"], child(field, "type"), "the group lasso's random features are for rbf, skewed-chi2, skewed-intersection and exp-chi2 (multidim.GroupLasso); %s is not supported yet", kd.Type)
+			return p.errAt(m.keys["type"], child(field, "type"), "the group lasso's random features are for rbf, skewed-chi2, skewed-intersection and exp-chi2 (learn.GroupLasso); %s is not supported yet", kd.Type)
 		case m.keys["sigma"] == nil:
 			return p.missing(m, "sigma", fmt.Sprintf("the %s width: a number > 0", kd.Type))
 		case m.keys["beta"] != nil:
@@ -147,7 +148,7 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 			}
 		}
 		spans = append(spans, [3]int{a, b, i})
-		gl.Kernels = append(gl.Kernels, multidim.KernelGroup{Kernel: k, Columns: [2]int{a - s.Data.First, b - s.Data.First}})
+		gl.Kernels = append(gl.Kernels, learn.KernelGroup{Kernel: k, Columns: [2]int{a - s.Data.First, b - s.Data.First}})
 	}
 	if d.Method.V == nil {
 		return p.missing(top, "method", "method: {name: rff-group-lasso, dim_per_kernel, lambda, seed}")
@@ -229,7 +230,7 @@ func learnGroupLasso(ctx context.Context, s *Spec) error {
 			kernels[g].Inner = &maps[g].Stages[0]
 		}
 	}
-	res, err := multidim.GroupLasso(ctx, d.Fit, d.FitLabels, multidim.GroupLassoOptions{
+	res, err := learn.GroupLasso(ctx, d.Fit, d.FitLabels, learn.GroupLassoOptions{
 		Kernels: kernels, DimPerKernel: gl.DimPerKernel, Lambda: gl.Lambda, Seed: gl.Seed, Classes: classes,
 	})
 	if err != nil {
@@ -288,7 +289,7 @@ func groupLassoMaps(ctx context.Context, s *Spec) ([]*fmap.Map, error) {
 			kern.Sigma = slices.Repeat(kern.Sigma, b-a+1)
 		}
 		p := &fmap.Problem{Kernel: kern, Domain: dom, Measure: fmap.Absolute, Norm: s.Problem.Norm, Negative: fmap.NegativeSign}
-		m := &multidim.RFF{Opts: multidim.RFFOptions{Seed: gl.Seed + int64(g)}}
+		m := &sampled.RFF{Opts: sampled.RFFOptions{Seed: gl.Seed + int64(g)}}
 		m.Opts.SetDefaults()
 		res, err := m.Design(ctx, p, gl.DimPerKernel, Settings{})
 		if err != nil {
@@ -303,7 +304,7 @@ func groupLassoMaps(ctx context.Context, s *Spec) ([]*fmap.Map, error) {
 // weight d_g = ‖w_g‖/√2 (eq. 16) and share, the zero ones dropped (left
 // out of the map), and the resulting dimension (dim_per_kernel per kept
 // kernel).
-func describeGroupLasso(gl *GroupLassoSpec, r *multidim.GroupLassoResult) string {
+func describeGroupLasso(gl *GroupLassoSpec, r *learn.GroupLassoResult) string {
 	var b strings.Builder
 	kept := 0
 	for g, k := range gl.Kernels {
@@ -329,7 +330,7 @@ func describeGroupLasso(gl *GroupLassoSpec, r *multidim.GroupLassoResult) string
 //	Ψ(x) = [√d_1 z_1(x_1), …, √d_k z_k(x_k)],  Ψ(x)·Ψ(y) = Σ_g d_g z_g(x_g)·z_g(y_g) ≈ Σ_g d_g K_g(x_g, y_g),
 //
 // eq. 13's MKL feature map [√d_1 ψ_1, …, √d_k ψ_k] with d_g = ‖w_g‖/√2,
-// the d at which eq. 16 holds with equality (multidim.KernelWeights). The
+// the d at which eq. 16 holds with equality (learn.KernelWeights). The
 // d_g are on the scale of the library's objective (½‖ZW − Y‖²/N +
 // λΣ‖W_g‖, so C = √2/λ with the loss averaged over the rows): their
 // shares d_g/Σd (KernelShares) are scale-free, their sum is not 1.

@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/sampled"
 )
 
 // glSpec is an rff-group-lasso spec over 3 column groups of 2 columns
@@ -63,7 +64,7 @@ func TestGroupLassoSpec(t *testing.T) {
 		t.Log(l)
 	}
 	d := s.Problem.Data
-	want, err := multidim.GroupLasso(context.Background(), d.Fit, d.FitLabels, multidim.GroupLassoOptions{
+	want, err := learn.GroupLasso(context.Background(), d.Fit, d.FitLabels, learn.GroupLassoOptions{
 		Kernels: s.GroupLasso.Kernels, DimPerKernel: 64, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +94,7 @@ func TestGroupLassoSpec(t *testing.T) {
 	var zmaps []*fmap.Map
 	for g, k := range s.GroupLasso.Kernels[:2] {
 		p := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1, 1}}, Domain: fmap.Domain{Lo: []float64{-3, -3}, Hi: []float64{3, 3}}, Measure: fmap.Absolute, Norm: fmap.LInf}
-		rff := &multidim.RFF{Opts: multidim.RFFOptions{Seed: 1 + int64(g)}}
+		rff := &sampled.RFF{Opts: sampled.RFFOptions{Seed: 1 + int64(g)}}
 		res, err := rff.Design(context.Background(), p, 64, Settings{})
 		if err != nil {
 			t.Fatal(err)

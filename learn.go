@@ -7,7 +7,8 @@ import (
 	"slices"
 
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/sampled"
 )
 
 // MaxLearnClasses is the most distinct labels learning treats as classes.
@@ -31,7 +32,7 @@ func distinct(labels []float64) int {
 
 // modelConstants is the number of weights and biases of the ridge model a
 // learn section's map of dimension dim carries (trainModel): D × K and K,
-// K one score per class of the rows to fit (multidim.Ridge's one-vs-rest
+// K one score per class of the rows to fit (learn.Ridge's one-vs-rest
 // coding) or 1 for numeric labels; 0 without a learn section. The data
 // LoadSpec read fixes it before learning.
 func (s *Spec) modelConstants(dim int) int {
@@ -95,11 +96,11 @@ func learnSigma(ctx context.Context, s *Spec) error {
 	d := s.Problem.Data
 	rows, labels := d.Fit, d.FitLabels
 	classes := labelClasses(labels)
-	rff, ok := s.Method.Method.(*multidim.RFF)
+	rff, ok := s.Method.Method.(*sampled.RFF)
 	if !ok {
 		return &SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff"}
 	}
-	res, err := multidim.LearnSigma(ctx, rows, labels, multidim.LearnOptions{
+	res, err := learn.LearnSigma(ctx, rows, labels, learn.LearnOptions{
 		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge, RidgeAuto: s.Learn.RidgeAuto,
 		Penalty: s.Learn.Penalty, Dim: s.Target.Dim, Sampling: rff.Opts.Sampling, Features: rff.Opts.Features,
 		Seed: rff.Opts.Seed, Classes: classes,
@@ -141,7 +142,7 @@ func trainModel(s *Spec, m *fmap.Map) (*fmap.LinearModel, error) {
 	} else {
 		lambda, classes, line, field = GroupLassoRidge, s.GroupLassoResult.Classes != nil, s.GroupLasso.Line, "kernels"
 	}
-	r, err := multidim.Ridge(d.Fit, d.FitLabels, classes, lambda, m.Dim, m.Eval)
+	r, err := learn.Ridge(d.Fit, d.FitLabels, classes, lambda, m.Dim, m.Eval)
 	if err != nil {
 		return nil, &SpecError{Path: s.Path, Line: line, Field: field, Msg: fmt.Sprintf("training the model on %s: %v", d.File, err), Err: err}
 	}

@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/sampled"
 )
 
 // learnSpec is a digits rbf spec with the given learn section.
@@ -101,9 +102,9 @@ func TestLearnSection(t *testing.T) {
 	// iterations stop on a relative decrease, not at a fixed point).
 	start := s.Problem.Kernel
 	start.Sigma = []float64{30}
-	want, err := multidim.LearnSigma(context.Background(), d.Fit, d.FitLabels,
-		multidim.LearnOptions{Kernel: start, Dim: 64, Ridge: 1e-3, Penalty: 1e-4, Validation: 0.25,
-			Sampling: multidim.SamplingOrthogonal, Seed: 3, Classes: true})
+	want, err := learn.LearnSigma(context.Background(), d.Fit, d.FitLabels,
+		learn.LearnOptions{Kernel: start, Dim: 64, Ridge: 1e-3, Penalty: 1e-4, Validation: 0.25,
+			Sampling: sampled.SamplingOrthogonal, Seed: 3, Classes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestLearnSection(t *testing.T) {
 		t.Errorf("validation MSE %v → %v: not lowered", s.Learned.ValidationBefore, s.Learned.ValidationAfter)
 	}
 	des := mustDesign(t, s, Settings{})
-	base, err := multidim.Frequencies(32, 64, nil, onesN(64), multidim.SamplingOrthogonal, 3)
+	base, err := sampled.Frequencies(32, 64, nil, onesN(64), sampled.SamplingOrthogonal, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +271,7 @@ func wantSpecError(t *testing.T, spec, want string) {
 }
 
 // TestLearnRidgeAuto: learn.ridge: auto chooses λ on the validation split
-// (multidim's RidgeAuto on the rows to fit, the same λ as the library
+// (learn's RidgeAuto on the rows to fit, the same λ as the library
 // on them), learns σ with it, states it, and the map's model is trained
 // with the λ chosen at the learned σ.
 func TestLearnRidgeAuto(t *testing.T) {
@@ -286,9 +287,9 @@ func TestLearnRidgeAuto(t *testing.T) {
 		t.Fatalf("learn %+v, learned %v: want ridge auto and a result", s.Learn, s.Learned)
 	}
 	d := s.Problem.Data
-	want, err := multidim.LearnSigma(context.Background(), d.Fit, d.FitLabels,
-		multidim.LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{30}}, Dim: 64, RidgeAuto: true, Validation: 0.25,
-			Sampling: multidim.SamplingOrthogonal, Seed: 3, Classes: true})
+	want, err := learn.LearnSigma(context.Background(), d.Fit, d.FitLabels,
+		learn.LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{30}}, Dim: 64, RidgeAuto: true, Validation: 0.25,
+			Sampling: sampled.SamplingOrthogonal, Seed: 3, Classes: true})
 	if err != nil {
 		t.Fatal(err)
 	}

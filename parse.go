@@ -23,7 +23,7 @@ import (
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/internal/atomicfile"
-	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/learn"
 	"gopkg.in/yaml.v3"
 )
 
@@ -398,8 +398,8 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 		return p.errAt(n.K, "learn", "learning σ needs one design by method rff (target and method: {name: rff})")
 	case s.Target.Dim == 0:
 		return p.errAt(n.K, "learn", "learning σ needs target.dim (the features it learns with are the map's)")
-	case s.Target.Dim > multidim.MaxLearnDim:
-		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (multidim.MaxLearnDim: every step factors a D × D matrix, 185 MB and tens of seconds at D = 2048)", s.Target.Dim, multidim.MaxLearnDim)
+	case s.Target.Dim > learn.MaxLearnDim:
+		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB and tens of seconds at D = 2048)", s.Target.Dim, learn.MaxLearnDim)
 	case s.Problem.Kernel.Type != fmap.RBF:
 		return p.errAt(n.K, "learn", "learning σ is for kernel rbf, not %s", s.Problem.Kernel.Type)
 	}

@@ -5,6 +5,7 @@ import (
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/sampled"
 )
 
 // registry lists every design method, in documentation order. A method is
@@ -21,9 +22,9 @@ var registry = []func() design.Method{
 	func() design.Method { return &multidim.Projection{} },
 	func() design.Method { return &multidim.Modulation{} },
 	func() design.Method { return &multidim.TensorGreedy{} },
-	func() design.Method { return &multidim.RFF{} },
-	func() design.Method { return &multidim.RFPCA{} },
-	func() design.Method { return &multidim.Nystroem{} },
+	func() design.Method { return &sampled.RFF{} },
+	func() design.Method { return &sampled.RFPCA{} },
+	func() design.Method { return &sampled.Nystroem{} },
 }
 
 // MethodNames lists the names of every method, in documentation order.

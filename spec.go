@@ -3,7 +3,7 @@ package featmap
 import (
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/learn"
 )
 
 // Spec is a decoded and validated featmap spec (format version 1). After
@@ -36,13 +36,13 @@ type Spec struct {
 	// sets Problem.Kernel.Sigma to it and records what it learned in
 	// Learned.
 	Learn   *LearnSpec
-	Learned *multidim.LearnResult
+	Learned *learn.LearnResult
 	// GroupLasso is set for a spec with kernels (method rff-group-lasso);
 	// LearnFromData learns the kernels' weights from the data's labels
 	// into GroupLassoResult and sets Target and Method to the combined
 	// map's.
 	GroupLasso       *GroupLassoSpec
-	GroupLassoResult *multidim.GroupLassoResult
+	GroupLassoResult *learn.GroupLassoResult
 	// learnt says LearnFromData has learned what the spec asks.
 	learnt bool
 	// Emit is the emit section: how featmap gen writes the map's code
@@ -105,7 +105,7 @@ type CompareSpec struct {
 }
 
 // LearnSpec is the spec's learn section: learn the rbf kernel's σ from the
-// data's labels by the validation gradient (multidim.LearnSigma).
+// data's labels by the validation gradient (learn.LearnSigma).
 type LearnSpec struct {
 	// PerAxis is sigma: per-axis (one σ per input axis); else shared.
 	PerAxis bool
@@ -113,7 +113,7 @@ type LearnSpec struct {
 	// λ (default 1e-3), Penalty the weight of Σ log²(σ/σ0) (default 0).
 	Validation, Ridge, Penalty float64
 	// RidgeAuto is ridge: auto (Ridge is then 0): λ chosen on the
-	// validation split too (multidim.LearnOptions.RidgeAuto).
+	// validation split too (learn.LearnOptions.RidgeAuto).
 	RidgeAuto bool
 	// Line is the section's line in the spec.
 	Line int

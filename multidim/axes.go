@@ -1,11 +1,12 @@
-// Package multidim designs feature maps for kernels of several input
-// dimensions that are not sums of one-dimensional maps (Chum §6): the
-// multiplicative RBF kernel with a diagonal Σ on a box in ℝ² or ℝ³, by
-// projection (terms cos(ω·x), ω ∈ ℝⁿ), by modulation (products of per-axis
-// cosines) and by the greedy tensor product of per-axis 1-D designs
-// ("⊗ no LP"). The LP methods run design's LP designer on n-D evaluation
-// sets and pools. Each method is one file: projection.go, modulation.go,
-// tensor_greedy.go; this file holds what they share.
+// Package multidim holds the LP designs of the multiplicative RBF kernel
+// on 2–3 axes (Chum §6): maps of the kernel with a diagonal Σ on a box in
+// ℝ² or ℝ³, which is not a sum of one-dimensional maps, by projection
+// (terms cos(ω·x), ω ∈ ℝⁿ), by modulation (products of per-axis cosines)
+// and by the greedy tensor product of per-axis 1-D designs ("⊗ no LP").
+// The LP methods run design's LP designer on n-D evaluation sets and pools.
+// Each method is one file: projection.go, modulation.go, tensor_greedy.go;
+// this file holds what they share. Maps of any number of inputs drawn
+// from samples (rff, rf-pca, nystroem) are package sampled's.
 package multidim
 
 import (

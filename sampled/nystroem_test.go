@@ -1,4 +1,4 @@
-package multidim
+package sampled
 
 import (
 	"context"

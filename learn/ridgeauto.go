@@ -1,4 +1,4 @@
-package multidim
+package learn
 
 import (
 	"fmt"
@@ -54,8 +54,8 @@ func (l *learner) chooseRidge(theta []float64) (float64, []float64, error) {
 	var ch mat.Cholesky
 	var wt, qw mat.Dense
 	for g, lam := range grid {
-		// Each λ is a D³/3 factorisation (seconds at D in the
-		// thousands): a cancel is seen between two.
+		// Each λ is a D³/3 factorisation: a cancel is seen between
+		// two.
 		if err := l.ctx.Err(); err != nil {
 			return 0, nil, err
 		}

@@ -1,4 +1,4 @@
-package multidim
+package learn
 
 import (
 	"context"

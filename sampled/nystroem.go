@@ -1,4 +1,4 @@
-package multidim
+package sampled
 
 import (
 	"context"
@@ -29,10 +29,9 @@ type NystroemOptions struct {
 }
 
 // Nyström limits: the most landmarks (an eigendecomposition of D × D, whose
-// time grows as D³: at D = 1024, the shipped digits comparison's largest,
-// it took 21 s on a loaded two-core machine, and D = 2048 ran more than
-// two minutes, issue 18), the most rows k-means runs on (a seeded sample
-// beyond), its iterations.
+// time grows as D³; the shipped digits comparison's largest D is the limit:
+// docs/nystroem.md, "Limits"), the most rows k-means runs on (a seeded
+// sample beyond), its iterations.
 const (
 	MaxLandmarks   = 1024
 	MaxKMeansRows  = 20_000
@@ -62,8 +61,8 @@ const (
 // k-means (the default) runs on at most MaxKMeansRows rows to fit: beyond,
 // on a uniform sample of MaxKMeansRows of them without replacement, drawn
 // by the seeded generator and kept in file order. Each Lloyd iteration
-// costs D·rows·n distance terms on those rows (D = 256 on 20 000 rows of
-// 64: 0.68 s per iteration, BenchmarkKMeans256).
+// costs D·rows·n distance terms on those rows (measured by
+// BenchmarkKMeans256: docs/nystroem.md).
 type Nystroem struct{ Opts NystroemOptions }
 
 // Name returns "nystroem".
@@ -209,15 +208,12 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 // Σ (√x−√y)²·(√x+√y)²/(x+y), which is 2·Σ (√x−√y)² to second order where
 // x ≈ y, so Euclidean k-means on √x follows the kernel's own geometry
 // while keeping centroids (means) that the χ² distance has no form for;
-// the centroids c are mapped back to landmarks c². Measured on digits
-// (l1-normalised rows, β = 1, 1400 rows to fit, 397 held out; mean of
-// seeds 1–4 of the held-out Gram error): D = 16: random rows 0.0883,
-// k-means on x 0.0600, on √x 0.0526; D = 64: 0.0327, 0.0281, 0.0251;
-// D = 256: 0.01073, 0.01091, 0.01016 — on x k-means tied random rows at
-// D = 256, on √x it is 5 % below (TestNystroemKMeansBeatsRandom). The χ²
-// distance itself on x measured worse than the Euclidean one on x
-// (0.0617 against 0.0586 at D = 16). The skewed kernels' centroids in t
-// measured better than means of x (docs/nystroem.md).
+// the centroids c are mapped back to landmarks c². On the digits k-means
+// on √x left a smaller held-out Gram error than k-means on x and than
+// random rows (TestNystroemKMeansBeatsRandom holds it), and the χ²
+// distance itself on x did worse than the Euclidean one on x; the skewed
+// kernels' centroids in t did better than means of x. The measurements:
+// docs/nystroem.md, "Landmarks and the k-means sample".
 func kmeansSpace(k fmap.Kernel) (to, back func(float64) float64) {
 	switch {
 	case k.Type == fmap.ExpChi2:
@@ -431,7 +427,7 @@ func kmeans(ctx context.Context, rows [][]float64, k int, dist func(a, b []float
 // from its eigendecomposition: eigenvalues below eigenFloor of the largest
 // are dropped (their inverse square roots set to 0) and counted.
 //
-// The eigendecomposition (seconds at D = 1024) gives way to ctx
+// The eigendecomposition (O(D³)) gives way to ctx
 // (symeig.FactorizeContext).
 func invSqrt(ctx context.Context, k fmap.Kernel, land [][]float64) ([]float64, int, error) {
 	d := len(land)

@@ -1,4 +1,4 @@
-package multidim
+package sampled
 
 import (
 	"context"
@@ -37,9 +37,8 @@ type RFPCAOptions struct {
 }
 
 // MaxRFPCAFeatures bounds m: the eigendecomposition of the m × m matrix
-// Z′Z is O(m³) (about 20 s at m = 1024 on a loaded two-core machine, issue
-// 18); it says so in a progress line first, and Ctrl-C stops it
-// (symeig.DescendingContext).
+// Z′Z is O(m³) (docs/rff.md, "Size limits"); it says so in a progress line
+// first, and Ctrl-C stops it (symeig.DescendingContext).
 const MaxRFPCAFeatures = 2048
 
 // RFPCA is PCA of random features (method "rf-pca"; Li et al. §6,

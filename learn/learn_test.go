@@ -1,4 +1,4 @@
-package multidim
+package learn
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/featmap/featmap/fmap"
 	digitsdata "github.com/featmap/featmap/internal/digits"
+	"github.com/featmap/featmap/sampled"
 )
 
 // toyData is n-input rows uniform on [lo, hi] with a smooth target of
@@ -41,10 +42,10 @@ func TestLearnGradient(t *testing.T) {
 		sampling string
 		lo, hi   float64
 	}{
-		{"rbf", fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.7}}, "cos-sin", SamplingOrthogonal, -1, 1},
-		{"rbf-phase", fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.7}}, "phase", SamplingRandom, -1, 1},
-		{"skewed-chi2", fmap.Kernel{Type: fmap.SkewedChi2, Sigma: []float64{0.5}, C: 0.1}, "cos-sin", SamplingQMC, 0, 2},
-		{"skewed-intersection", fmap.Kernel{Type: fmap.SkewedIntersection, Sigma: []float64{0.5}, C: 0.1}, "cos-sin", SamplingRandom, 0, 2},
+		{"rbf", fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.7}}, "cos-sin", sampled.SamplingOrthogonal, -1, 1},
+		{"rbf-phase", fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.7}}, "phase", sampled.SamplingRandom, -1, 1},
+		{"skewed-chi2", fmap.Kernel{Type: fmap.SkewedChi2, Sigma: []float64{0.5}, C: 0.1}, "cos-sin", sampled.SamplingQMC, 0, 2},
+		{"skewed-intersection", fmap.Kernel{Type: fmap.SkewedIntersection, Sigma: []float64{0.5}, C: 0.1}, "cos-sin", sampled.SamplingRandom, 0, 2},
 	}
 	for _, c := range cases {
 		for _, perAxis := range []bool{false, true} {
@@ -105,7 +106,7 @@ func TestLearnRecovery(t *testing.T) {
 	t.Parallel()
 	xs, ys := toyData(1000, 10, -1, 1, 11)
 	opts := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, PerAxis: true, Dim: 256,
-		Ridge: 1e-3, Penalty: 1e-4, Seed: 5, Sampling: SamplingQMC}
+		Ridge: 1e-3, Penalty: 1e-4, Seed: 5, Sampling: sampled.SamplingQMC}
 	res, err := LearnSigma(context.Background(), xs, ys, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +221,7 @@ func TestLearnDigits(t *testing.T) {
 func BenchmarkLearnSigma(b *testing.B) {
 	xs, ys := toyData(10000, 10, -1, 1, 13)
 	opts := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, Dim: 256, Ridge: 1e-3,
-		Penalty: 1e-4, Sampling: SamplingQMC, MaxIterations: 20}
+		Penalty: 1e-4, Sampling: sampled.SamplingQMC, MaxIterations: 20}
 	for b.Loop() {
 		res, err := LearnSigma(context.Background(), xs, ys, opts)
 		if err != nil {

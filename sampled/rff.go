@@ -1,4 +1,4 @@
-package multidim
+package sampled
 
 import (
 	"context"
@@ -147,10 +147,18 @@ func (m *RFF) features() fmap.Features {
 
 // sampling is the sampling of the options or the kernel's default.
 func (m *RFF) sampling(k fmap.Kernel) string {
-	switch {
-	case m.Opts.Sampling != "":
+	if m.Opts.Sampling != "" {
 		return m.Opts.Sampling
-	case k.Skewed():
+	}
+	return DefaultSampling(k)
+}
+
+// DefaultSampling is the sampling of kernel k's frequencies when the
+// options name none: qmc for the skewed kernels, orthogonal for the
+// Gaussian ones (rbf, exp-chi2). Learning σ draws by it too, so that its
+// features are rff's.
+func DefaultSampling(k fmap.Kernel) string {
+	if k.Skewed() {
 		return SamplingQMC
 	}
 	return SamplingOrthogonal
@@ -256,21 +264,22 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	rs := &fmap.Random{Features: feat, Transform: fmap.Identity}
 	var laws []Law
 	var sigmas []float64
-	switch k.Type {
-	case fmap.RBF:
-		for j := range n {
-			laws, sigmas = append(laws, GaussianLaw(k.Sigma[j])), append(sigmas, k.Sigma[j])
+	switch {
+	case k.ShiftInvariant():
+		if k.Skewed() {
+			rs.Transform, rs.Offset = fmap.LogOffset, k.C
 		}
-	case fmap.SkewedChi2, fmap.SkewedIntersection:
-		rs.Transform, rs.Offset = fmap.LogOffset, k.C
 		for j := range n {
-			if k.Type == fmap.SkewedChi2 {
-				laws = append(laws, SkewedChi2Law(k.Sigma[j]))
-			} else {
-				laws = append(laws, SkewedIntersectionLaw(k.Sigma[j]))
+			law, ok := KernelLaw(k.Type, k.Sigma[j])
+			if !ok {
+				return nil, fmt.Errorf("multidim: no spectral law for %s", k.Type)
+			}
+			laws = append(laws, law)
+			if k.Type == fmap.RBF { // orthogonal sampling's Gaussian widths
+				sigmas = append(sigmas, k.Sigma[j])
 			}
 		}
-	case fmap.ExpChi2:
+	case k.Type == fmap.ExpChi2:
 		in := m.inner()
 		s.Say(fmt.Sprintf("exp-chi2: the inner χ² map, %s of %d dimensions", in.Method.Name(), in.Dim))
 		res, err := in.Method.Design(ctx, m.innerProblemOf(p), in.Dim, s.Quiet())

@@ -1,4 +1,4 @@
-package multidim
+package learn
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/sampled"
 )
 
 // TestLearnSigmaScale is issue 15's scale benchmark, run only when
@@ -44,7 +45,7 @@ func TestLearnSigmaScale(t *testing.T) {
 	}
 	xs, ys := toyData(rows, 10, -1, 1, 13)
 	opts := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, Dim: dim, Ridge: 1e-3,
-		Penalty: 1e-4, Sampling: SamplingQMC, MaxIterations: 100}
+		Penalty: 1e-4, Sampling: sampled.SamplingQMC, MaxIterations: 100}
 	l, err := newLearner(context.Background(), xs, ys, opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/solver"
+	_ "github.com/featmap/featmap/solver/backends" // the backends the design's LPs are solved by: purego (the default) and, with -tags clp, clp
 )
 
 // lpSolver builds and solves the design LPs of one fitting set.

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/solver"
+	_ "github.com/featmap/featmap/solver/backends" // every backend compiled in
 	"gonum.org/v1/gonum/mat"
 )
 

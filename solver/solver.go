@@ -1,4 +1,9 @@
-// Package solver holds featmap's linear-programming interface and its backends.
+// Package solver holds featmap's linear-programming interface: the LP
+// (Problem, built column by column by a Builder), the outcome of a solve
+// (Status, Solution, Basis), the knobs (Options), the Backend contract and
+// its registry (Register, Get, Default, Names), and what every backend
+// shares: Finish, which measures a returned x against the problem, and
+// Violation, the measure it uses. json.go holds the LP's file format.
 //
 // A Problem is
 //
@@ -11,10 +16,17 @@
 // returned x: a solution that violates a bound by more than the tolerance is
 // never reported as Optimal, whatever the backend believed.
 //
-// Two backends exist. "purego" (the default, no cgo) is a bounded dual and
-// primal simplex that works in the small dimension of featmap's LPs (many more
-// rows than columns). "clp" is a thin cgo binding to COIN-OR CLP, compiled only
-// with the build tag clp; it serves as the reference.
+// The backends live in packages of their own and plug in by registering
+// themselves: a backend's package calls Register with a value whose Name is
+// unique in an init function, and runs Finish on every solution it returns.
+// Two exist. "purego" (solver/simplex, the default, no cgo) is a bounded
+// dual and primal simplex that works in the small dimension of featmap's
+// LPs (many more rows than columns). "clp" (solver/clp) is a thin cgo
+// binding to COIN-OR CLP, compiled only with the build tag clp; it serves as
+// the reference. This package imports neither (they import it): a program
+// gets them by importing solver/backends, which chum (the package that
+// solves the design LPs) does, so that Default finds "purego" wherever a
+// design runs.
 package solver
 
 import (
@@ -133,11 +145,11 @@ func (p *Problem) Activity(x []float64) []float64 {
 // column bound of p. Both are absolute (not scaled) and zero for a feasible x.
 func (p *Problem) Violations(x []float64) (row, col float64) {
 	for j, v := range x {
-		a, _ := violation(p.ColLower[j], p.ColUpper[j], v)
+		a, _ := Violation(p.ColLower[j], p.ColUpper[j], v)
 		col = math.Max(col, a)
 	}
 	for i, r := range p.Activity(x) {
-		a, _ := violation(p.RowLower[i], p.RowUpper[i], r)
+		a, _ := Violation(p.RowLower[i], p.RowUpper[i], r)
 		row = math.Max(row, a)
 	}
 	return row, col
@@ -394,7 +406,7 @@ func Get(name string) (Backend, error) {
 func Default() Backend {
 	b, err := Get(DefaultName)
 	if err != nil {
-		panic(err) // the default backend is always compiled in
+		panic(err) // solver/backends not imported: see the package doc
 	}
 	return b
 }
@@ -438,12 +450,12 @@ func Finish(p *Problem, o Options, s *Solution) *Solution {
 	// violation's amounts are never NaN (≥ 0, +Inf for a non-finite v), so
 	// the built-in max gives math.Max's results, without its call.
 	for j, v := range s.X {
-		abs, rel := violation(p.ColLower[j], p.ColUpper[j], v)
+		abs, rel := Violation(p.ColLower[j], p.ColUpper[j], v)
 		s.MaxColViolation = max(s.MaxColViolation, abs)
 		worst = max(worst, rel)
 	}
 	for i, v := range r {
-		abs, rel := violation(p.RowLower[i], p.RowUpper[i], v)
+		abs, rel := Violation(p.RowLower[i], p.RowUpper[i], v)
 		s.MaxRowViolation = max(s.MaxRowViolation, abs)
 		worst = max(worst, rel)
 	}
@@ -457,9 +469,11 @@ func Finish(p *Problem, o Options, s *Solution) *Solution {
 	return s
 }
 
-// violation returns how far v lies outside [lo, hi], absolutely and relative
-// to max(1, |violated bound|). A non-finite v is infinitely far.
-func violation(lo, hi, v float64) (abs, rel float64) {
+// Violation returns how far v lies outside [lo, hi], absolutely and relative
+// to max(1, |violated bound|): the measure Finish judges a solution by,
+// which backends share to judge their own points alike. A non-finite v is
+// infinitely far.
+func Violation(lo, hi, v float64) (abs, rel float64) {
 	if !finite(v) {
 		return math.Inf(1), math.Inf(1)
 	}

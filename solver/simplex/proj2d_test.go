@@ -1,25 +1,27 @@
-package solver
+package simplex
 
 import (
 	"compress/gzip"
 	"math"
 	"os"
 	"testing"
+
+	"github.com/featmap/featmap/solver"
 )
 
-// readProj2D reads testdata/proj2d/refine-832x242.json.gz: a continuous-
+// readProj2D reads solver/testdata/proj2d/refine-832x242.json.gz: a continuous-
 // refinement LP of the 2-D "Proj ⊗" design (multidim.Projection with
 // PoolTensor, RBF σ = 0.3 on [0, π]², D = 31), 416 points (two rows each)
 // and 242 cone columns (t, and per-frequency moves that are nearly
 // parallel), the LP of its first row-generation round that took most
 // pivots.
-func readProj2D(t testing.TB) *Problem {
+func readProj2D(t testing.TB) *solver.Problem {
 	t.Helper()
-	return readGzipLP(t, "testdata/proj2d/refine-832x242.json.gz")
+	return readGzipLP(t, "../testdata/proj2d/refine-832x242.json.gz")
 }
 
 // readGzipLP reads a gzip-compressed JSON LP (WriteJSON's form) from path.
-func readGzipLP(t testing.TB, path string) *Problem {
+func readGzipLP(t testing.TB, path string) *solver.Problem {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -30,7 +32,7 @@ func readGzipLP(t testing.TB, path string) *Problem {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ReadJSON(zr)
+	p, err := solver.ReadJSON(zr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,16 +44,16 @@ func readGzipLP(t testing.TB, path string) *Problem {
 // to a certified optimum that, with CLP compiled in, agrees with CLP's.
 func TestProj2DLP(t *testing.T) {
 	p := readProj2D(t)
-	sol, err := pureGo{}.Solve(p, Options{})
+	sol, err := pureGo{}.Solve(p, solver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sol.Status != Optimal {
+	if sol.Status != solver.Optimal {
 		t.Fatalf("status %v (%s) after %d pivots", sol.Status, sol.Message, sol.Iterations)
 	}
-	if clp, err := Get("clp"); err == nil {
-		ref, err := clp.Solve(p, Options{})
-		if err != nil || ref.Status != Optimal {
+	if clp, err := solver.Get("clp"); err == nil {
+		ref, err := clp.Solve(p, solver.Options{})
+		if err != nil || ref.Status != solver.Optimal {
 			t.Fatalf("clp: %v %v", ref, err)
 		}
 		if d := math.Abs(sol.Objective - ref.Objective); d > 1e-9*math.Abs(ref.Objective) {
@@ -66,12 +68,12 @@ func TestProj2DLP(t *testing.T) {
 func TestProj2DLPDevex(t *testing.T) {
 	t.Parallel() // pure Go only, no shared state
 	p := readProj2D(t)
-	dantzig, err := pureGo{}.Solve(p, Options{})
-	if err != nil || dantzig.Status != Optimal {
+	dantzig, err := pureGo{}.Solve(p, solver.Options{})
+	if err != nil || dantzig.Status != solver.Optimal {
 		t.Fatalf("Dantzig: %v %v", dantzig, err)
 	}
-	devex, err := pureGo{}.Solve(p, Options{Devex: true})
-	if err != nil || devex.Status != Optimal {
+	devex, err := pureGo{}.Solve(p, solver.Options{Devex: true})
+	if err != nil || devex.Status != solver.Optimal {
 		t.Fatalf("Devex: %v %v", devex, err)
 	}
 	if d := math.Abs(devex.Objective - dantzig.Objective); d > 1e-9*math.Abs(dantzig.Objective) {
@@ -88,12 +90,12 @@ func TestProj2DLPDevex(t *testing.T) {
 // Proj2DLP [-tags clp] ./solver).
 func BenchmarkProj2DLP(b *testing.B) {
 	p := readProj2D(b)
-	run := func(name string, be Backend, o Options) {
+	run := func(name string, be solver.Backend, o solver.Options) {
 		b.Run(name, func(b *testing.B) {
 			pivots := 0
 			for b.Loop() {
 				sol, err := be.Solve(p, o)
-				if err != nil || sol.Status != Optimal {
+				if err != nil || sol.Status != solver.Optimal {
 					b.Fatalf("%v %v", sol, err)
 				}
 				pivots = sol.Iterations
@@ -101,9 +103,9 @@ func BenchmarkProj2DLP(b *testing.B) {
 			b.ReportMetric(float64(pivots), "pivots")
 		})
 	}
-	for _, name := range Names() {
-		be, _ := Get(name)
-		run(name, be, Options{})
+	for _, name := range solver.Names() {
+		be, _ := solver.Get(name)
+		run(name, be, solver.Options{})
 	}
-	run("purego-devex", pureGo{}, Options{Devex: true})
+	run("purego-devex", pureGo{}, solver.Options{Devex: true})
 }

@@ -1,8 +1,10 @@
-package solver
+package simplex
 
 import (
 	"math"
 	"testing"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // TestExactProblemLazy: the exact checks' copy of the problem in the
@@ -19,11 +21,11 @@ func TestExactProblemLazy(t *testing.T) {
 	// x = (1.6, 1.2), a kernel of condition about 5.
 	p := rowsLP([]float64{-1, -1}, [][]float64{{1, 2}, {3, 1}},
 		[]float64{-inf, -inf}, []float64{4, 6}, []float64{0, 0}, []float64{inf, inf})
-	o := Options{}.WithDefaults(p)
+	o := solver.Options{}.WithDefaults(p)
 	s := newSimplex(p, o)
 	defer s.release()
 	s.src = p
-	if st, msg := s.run(nil); st != Optimal || s.k() == 0 {
+	if st, msg := s.run(nil); st != solver.Optimal || s.k() == 0 {
 		t.Fatalf("%v %s, kernel %d", st, msg, s.k())
 	}
 	if judged, _, _ := s.exactCheck(); judged || s.prob != nil {

@@ -1,4 +1,4 @@
-package solver
+package simplex
 
 import (
 	"math"
@@ -7,11 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // rowsLP builds a problem from dense rows.
-func rowsLP(c []float64, a [][]float64, rl, ru, cl, cu []float64) *Problem {
-	b := NewBuilder(rl, ru)
+func rowsLP(c []float64, a [][]float64, rl, ru, cl, cu []float64) *solver.Problem {
+	b := solver.NewBuilder(rl, ru)
 	for j := range c {
 		col := make([]float64, len(a))
 		for i := range a {
@@ -106,7 +108,7 @@ func TestRayProves(t *testing.T) {
 	inf := math.Inf(1)
 	p := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}}, []float64{-inf}, []float64{1}, []float64{0, 0}, []float64{inf, inf})
 	x, zero2 := []float64{0, 0}, []float64{0, 0}
-	o := Options{}.WithDefaults(p)
+	o := solver.Options{}.WithDefaults(p)
 	if ok, why := rayProves(p, o, x, []float64{1, 1}, zero2, nil, nil); !ok {
 		t.Errorf("ray (1, 1): not proven (%s)", why)
 	}
@@ -138,7 +140,7 @@ func TestRayProvesNearParallelKernel(t *testing.T) {
 	inf := math.Inf(1)
 	p := rowsLP([]float64{0, 1, 0}, [][]float64{{-0x1p20, 1e-9, -3}, {-0x1p20, 0, -3}},
 		[]float64{0, -inf}, []float64{inf, 0}, []float64{-inf, -inf, -inf}, []float64{inf, inf, inf})
-	o := Options{}.WithDefaults(p)
+	o := solver.Options{}.WithDefaults(p)
 	x, d, zero := []float64{0, 0, 0}, []float64{3 * 0x1p-20, -1e-20, -1}, []float64{0, 0, 0}
 	fixed := []bool{true, true}
 	if ok, _ := rayProves(p, o, x, d, zero, fixed, []float64{1e9, -1e9}); ok {
@@ -157,7 +159,7 @@ func TestRayProvesNearParallelKernel(t *testing.T) {
 func TestExactRay(t *testing.T) {
 	inf := math.Inf(1)
 	p := rowsLP([]float64{-1, 0}, [][]float64{{1, -1}}, []float64{-inf}, []float64{1}, []float64{0, 0}, []float64{inf, inf})
-	o := Options{}.WithDefaults(p)
+	o := solver.Options{}.WithDefaults(p)
 	d, ok := exactRay(p, []int{0}, []int{0}, 1, 1)
 	if !ok || d[0].Cmp(big.NewRat(1, 1)) != 0 || d[1].Cmp(big.NewRat(1, 1)) != 0 {
 		t.Fatalf("ray of x₁ entering: %v (ok %v), want (1, 1)", d, ok)
@@ -200,25 +202,25 @@ func TestExactRay(t *testing.T) {
 func TestCheckCertificateDemotes(t *testing.T) {
 	inf := math.Inf(1)
 	p := rowsLP([]float64{0}, [][]float64{{1}, {1}}, []float64{1, -inf}, []float64{inf, 2}, []float64{-inf}, []float64{inf})
-	s := newSimplex(p, Options{}.WithDefaults(p))
+	s := newSimplex(p, solver.Options{}.WithDefaults(p))
 	s.farkas = []float64{1, -1, 0, 0} // hi, lo: no certificate for a feasible LP
-	sol := &Solution{Status: Infeasible, X: []float64{0}}
-	s.checkCertificate(p, Options{}, nil, sol)
-	if sol.Status != NumericalFailure || !strings.Contains(sol.Message, "infeasible unproven") {
+	sol := &solver.Solution{Status: solver.Infeasible, X: []float64{0}}
+	s.checkCertificate(p, solver.Options{}, nil, sol)
+	if sol.Status != solver.NumericalFailure || !strings.Contains(sol.Message, "infeasible unproven") {
 		t.Errorf("feasible LP claimed infeasible: %v (%s), want a numerical failure", sol.Status, sol.Message)
 	}
 	q := rowsLP([]float64{0}, [][]float64{{1}, {1}}, []float64{1, -inf}, []float64{inf, 0}, []float64{-inf}, []float64{inf})
-	s = newSimplex(q, Options{}.WithDefaults(q))
+	s = newSimplex(q, solver.Options{}.WithDefaults(q))
 	s.farkas = []float64{1, -1, 0, 0}
-	sol = &Solution{Status: Infeasible, X: []float64{0}}
-	s.checkCertificate(q, Options{}, nil, sol)
-	if sol.Status != Infeasible {
+	sol = &solver.Solution{Status: solver.Infeasible, X: []float64{0}}
+	s.checkCertificate(q, solver.Options{}, nil, sol)
+	if sol.Status != solver.Infeasible {
 		t.Errorf("infeasible LP with a valid certificate: %v (%s)", sol.Status, sol.Message)
 	}
 	s.farkas = nil
-	sol = &Solution{Status: Infeasible, X: []float64{0}}
-	s.checkCertificate(q, Options{}, nil, sol)
-	if sol.Status != NumericalFailure {
+	sol = &solver.Solution{Status: solver.Infeasible, X: []float64{0}}
+	s.checkCertificate(q, solver.Options{}, nil, sol)
+	if sol.Status != solver.NumericalFailure {
 		t.Errorf("infeasible without a certificate: %v, want a numerical failure", sol.Status)
 	}
 }
@@ -240,21 +242,21 @@ func TestFaintCheck(t *testing.T) {
 		[][]float64{{0, 0, 0}, {0, 0, 0}, {0, 0, -1e6}, {-1e6, 1e-9, -1e6}, {0, 0, 0}},
 		[]float64{-inf, -inf, -inf, 0, -inf}, []float64{inf, inf, 0, 1e-6, inf},
 		[]float64{-inf, -inf, -inf}, []float64{-1e6, inf, inf})
-	sol, err := pureGo{}.Solve(p1, Options{MaxIterations: 1000})
+	sol, err := pureGo{}.Solve(p1, solver.Options{MaxIterations: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sol.Status == Optimal && math.Abs(sol.Objective) > 1e-6 || sol.Status != Optimal && sol.Status != NumericalFailure {
+	if sol.Status == solver.Optimal && math.Abs(sol.Objective) > 1e-6 || sol.Status != solver.Optimal && sol.Status != solver.NumericalFailure {
 		t.Errorf("first LP: %v, objective %g (%s); want optimum 0 or a numerical failure", sol.Status, sol.Objective, sol.Message)
 	}
 	p2 := rowsLP([]float64{1e6, 0, 1e6},
 		[][]float64{{-1e6, 1e-9, -1e6}, {0, 0, 0}, {-1e6, -1e6, 0}, {0, 0, 0}},
 		[]float64{-inf, -inf, -inf, -inf}, []float64{0, inf, 0, inf},
 		[]float64{-inf, -inf, -inf}, []float64{inf, 1e6, 1e6})
-	if sol, err = (pureGo{}).Solve(p2, Options{MaxIterations: 1000}); err != nil {
+	if sol, err = (pureGo{}).Solve(p2, solver.Options{MaxIterations: 1000}); err != nil {
 		t.Fatal(err)
 	}
-	if sol.Status != Unbounded && sol.Status != NumericalFailure {
+	if sol.Status != solver.Unbounded && sol.Status != solver.NumericalFailure {
 		t.Errorf("second LP: %v, objective %g (%s); want unbounded or a numerical failure", sol.Status, sol.Objective, sol.Message)
 	}
 }
@@ -273,12 +275,12 @@ func TestFaintStep(t *testing.T) {
 		[][]float64{{0, 0, 0, 0}, {0, 7, 1e-9, 0}, {0, 0, 7, -1e6}, {0, 0, 0, 0}, {-1e6, -1e-6, 0, 0}},
 		[]float64{-inf, 0, -2, -inf, -inf}, []float64{inf, inf, inf, inf, 0},
 		[]float64{-1e6, -inf, -inf, -1e6}, []float64{0, inf, inf, inf})
-	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+	sol, err := pureGo{}.Solve(p, solver.Options{MaxIterations: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := -1e6 - (1e12+2)/7
-	if sol.Status != Optimal || math.Abs(sol.Objective-want) > 1e-9*math.Abs(want) {
+	if sol.Status != solver.Optimal || math.Abs(sol.Objective-want) > 1e-9*math.Abs(want) {
 		t.Fatalf("%v, objective %.12g (%s); want optimal %.12g", sol.Status, sol.Objective, sol.Message, want)
 	}
 	if sol.MaxRowViolation > 0 || sol.MaxColViolation > 0 {
@@ -314,12 +316,12 @@ func TestRefineVertexExact(t *testing.T) {
 		[][]float64{{1e-9, 0, -1e6}, {7, -1e6, 1}, {7, -1e6, 0}},
 		[]float64{-inf, -inf, 0}, []float64{1, 1, 1},
 		[]float64{-inf, -inf, -inf}, []float64{inf, inf, inf})
-	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+	sol, err := pureGo{}.Solve(p, solver.Options{MaxIterations: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := -(1 + 1e6) * 1e9
-	if sol.Status != Optimal || math.Abs(sol.Objective-want) > 1e-9*math.Abs(want) {
+	if sol.Status != solver.Optimal || math.Abs(sol.Objective-want) > 1e-9*math.Abs(want) {
 		t.Errorf("%v, objective %.12g (%s); want optimal %.12g", sol.Status, sol.Objective, sol.Message, want)
 	}
 }
@@ -344,11 +346,11 @@ func TestFaintDegenerate(t *testing.T) {
 			[][]float64{{0, 0, 7, -1e6}, {-1e6, -1e6, c.a42, 0}},
 			[]float64{-2, -inf}, []float64{inf, 0},
 			[]float64{-inf, c.lo1, -inf, -1e6}, []float64{c.up, inf, inf, inf})
-		sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+		sol, err := pureGo{}.Solve(p, solver.Options{MaxIterations: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sol.Status != Unbounded {
+		if sol.Status != solver.Unbounded {
 			t.Errorf("x₀ ≤ %g, x₁ ≥ %g, a₄₂ = %g: %v, objective %.12g (%s); want unbounded", c.up, c.lo1, c.a42, sol.Status, sol.Objective, sol.Message)
 		}
 	}
@@ -382,11 +384,11 @@ func TestExactCheckSingular(t *testing.T) {
 		[][]float64{{1e-9, 0, -1e6}, {7, -1e6, 7}, {7, -1e6, 7}},
 		[]float64{-inf, -inf, -1}, []float64{0, 0, 0},
 		[]float64{-inf, -inf, -inf}, []float64{inf, inf, inf})
-	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+	sol, err := pureGo{}.Solve(p, solver.Options{MaxIterations: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sol.Status == Optimal || sol.Status == Infeasible {
+	if sol.Status == solver.Optimal || sol.Status == solver.Infeasible {
 		t.Errorf("%v, objective %.12g (%s); want unbounded or a numerical failure", sol.Status, sol.Objective, sol.Message)
 	}
 }
@@ -416,13 +418,13 @@ func TestExactCheckVerdicts(t *testing.T) {
 			[][]float64{{0, 1e-9, 0, -1e6}, {0, 7, -1e6, 1}, {0, 7, -1e6, 0}},
 			[]float64{-inf, -inf, 0}, []float64{1, 1, 1},
 			[]float64{c.lo, -inf, -inf, -inf}, []float64{c.up, inf, inf, inf})
-		s := newSimplex(p, Options{}.WithDefaults(p))
+		s := newSimplex(p, solver.Options{}.WithDefaults(p))
 		s.src = p
-		if st, msg := s.run(nil); st != Optimal || s.st[0] == stBasic {
+		if st, msg := s.run(nil); st != solver.Optimal || s.st[0] == stBasic {
 			t.Fatalf("%s: simplex %v (%s), x₀'s status %d; want optimal with x₀ nonbasic", c.name, st, msg, s.st[0])
 		}
 		judged, st, msg := s.exactCheck()
-		if !judged || st != Optimal {
+		if !judged || st != solver.Optimal {
 			t.Fatalf("%s: exactCheck judged %v, %v (%s); want an optimum judged", c.name, judged, st, msg)
 		}
 		v, ok := exactVertex(p, s.S, s.T, s.st)
@@ -439,13 +441,13 @@ func TestExactCheckVerdicts(t *testing.T) {
 		}
 		for _, cost := range c.opt {
 			s.cost[0] = cost
-			if judged, st, msg := s.exactCheck(); !judged || st != Optimal {
+			if judged, st, msg := s.exactCheck(); !judged || st != solver.Optimal {
 				t.Errorf("%s, cost %g: judged %v, %v (%s); want optimal", c.name, cost, judged, st, msg)
 			}
 		}
 		for _, cost := range c.improving {
 			s.cost[0] = cost
-			if judged, st, msg := s.exactCheck(); !judged || st != NumericalFailure || !strings.Contains(msg, "variable 0") {
+			if judged, st, msg := s.exactCheck(); !judged || st != solver.NumericalFailure || !strings.Contains(msg, "variable 0") {
 				t.Errorf("%s, cost %g: judged %v, %v (%s); want variable 0 improving, a numerical failure", c.name, cost, judged, st, msg)
 			}
 		}
@@ -485,9 +487,9 @@ func TestExactBlockAndRayHolds(t *testing.T) {
 		{"x₀ ≤ 0, x₀ = 10⁻¹²", []float64{1, -1}, []float64{-inf, 0}, []float64{0, inf}, 1, 1, 0, 0, stUpper, 1e-12},
 	} {
 		p := rowsLP(c.c, [][]float64{{1, -1}, {0, 1e-30}}, []float64{0, -inf}, []float64{0, 1}, c.lo, c.up)
-		s := newSimplex(p, Options{}.WithDefaults(p))
+		s := newSimplex(p, solver.Options{}.WithDefaults(p))
 		s.src = p
-		if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] == stBasic {
+		if st, msg := s.run(nil); st != solver.Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] == stBasic {
 			t.Fatalf("%s: %v (%s), basic columns %v; want optimal on {x₀}", c.name, st, msg, s.S)
 		}
 		if c.x0 != 0 {
@@ -499,9 +501,9 @@ func TestExactBlockAndRayHolds(t *testing.T) {
 		}
 	}
 	p := rowsLP([]float64{1, -1}, [][]float64{{1, -1}, {0, 1e-30}}, []float64{0, -inf}, []float64{0, 1}, []float64{-inf, 0}, []float64{inf, inf})
-	s := newSimplex(p, Options{}.WithDefaults(p))
+	s := newSimplex(p, solver.Options{}.WithDefaults(p))
 	s.src = p
-	if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) {
+	if st, msg := s.run(nil); st != solver.Optimal || !slices.Equal(s.S, []int{0}) {
 		t.Fatalf("%v (%s), basic columns %v; want optimal on {x₀}", st, msg, s.S)
 	}
 	p.Obj[1] = -(1 + 5e-13)
@@ -522,9 +524,9 @@ func TestExactBlockAndRayHolds(t *testing.T) {
 	// x misses the first row by 10⁻¹² (within the tolerance).
 	p.Obj[1] = -(1 + 1e-12)
 	s.ray, s.rayEnter = []float64{1, 1, 0, 0}, 1
-	sol := &Solution{Status: Unbounded, X: []float64{1e-12, 0}}
-	s.checkCertificate(p, Options{}.WithDefaults(p), nil, sol)
-	if sol.Status != Unbounded {
+	sol := &solver.Solution{Status: solver.Unbounded, X: []float64{1e-12, 0}}
+	s.checkCertificate(p, solver.Options{}.WithDefaults(p), nil, sol)
+	if sol.Status != solver.Unbounded {
 		t.Errorf("checkCertificate from x₀ = 10⁻¹²: %v (%s), want unbounded", sol.Status, sol.Message)
 	}
 }
@@ -556,11 +558,11 @@ func TestRefineVertexAlone(t *testing.T) {
 		return w
 	}
 	for _, exact := range []bool{true, false} {
-		s := newSimplex(p, Options{}.WithDefaults(p))
+		s := newSimplex(p, solver.Options{}.WithDefaults(p))
 		if exact {
 			s.src = p
 		}
-		if st, msg := s.run(nil); st != Optimal || s.k() != 3 {
+		if st, msg := s.run(nil); st != solver.Optimal || s.k() != 3 {
 			t.Fatalf("%v (%s), kernel of %d; want optimal on a kernel of 3", st, msg, s.k())
 		}
 		before := worst(s)
@@ -588,9 +590,9 @@ func TestRefineVertexAlone(t *testing.T) {
 func TestTakeStep(t *testing.T) {
 	inf := math.Inf(1)
 	p := rowsLP([]float64{1, -1}, [][]float64{{1, -1}, {0, 1e-30}}, []float64{0, -inf}, []float64{0, 1}, []float64{-inf, 0}, []float64{inf, inf})
-	s := newSimplex(p, Options{}.WithDefaults(p))
+	s := newSimplex(p, solver.Options{}.WithDefaults(p))
 	s.src = p
-	if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] != stLower {
+	if st, msg := s.run(nil); st != solver.Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] != stLower {
 		t.Fatalf("%v (%s), basic columns %v; want optimal on {x₀}, x₁ at its lower bound", st, msg, s.S)
 	}
 	b, theta, pst, _ := s.exactBlock(1, 1)
@@ -601,9 +603,9 @@ func TestTakeStep(t *testing.T) {
 		t.Errorf("after the step: statuses %v, x = %v; want x₁ = 10³⁰ basic, row 1 at its upper bound", s.st, s.x)
 	}
 	q := rowsLP([]float64{1, -1}, [][]float64{{1, -1}}, []float64{0}, []float64{0}, []float64{-inf, -3}, []float64{inf, 1e16 + 2})
-	s = newSimplex(q, Options{}.WithDefaults(q))
+	s = newSimplex(q, solver.Options{}.WithDefaults(q))
 	s.src = q
-	if st, msg := s.run(nil); st != Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] == stBasic {
+	if st, msg := s.run(nil); st != solver.Optimal || !slices.Equal(s.S, []int{0}) || s.st[1] == stBasic {
 		t.Fatalf("x₁ ∈ [−3, 10¹⁶ + 2]: %v (%s), basic columns %v; want optimal on {x₀}", st, msg, s.S)
 	}
 	for range 2 {
@@ -641,13 +643,13 @@ func TestRatFloat(t *testing.T) {
 
 // wantUnbounded solves p with the pure-Go backend and fails t unless the
 // verdict is Unbounded.
-func wantUnbounded(t *testing.T, p *Problem) {
+func wantUnbounded(t *testing.T, p *solver.Problem) {
 	t.Helper()
-	sol, err := pureGo{}.Solve(p, Options{MaxIterations: 1000})
+	sol, err := pureGo{}.Solve(p, solver.Options{MaxIterations: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sol.Status != Unbounded {
+	if sol.Status != solver.Unbounded {
 		t.Errorf("%v, objective %.12g (%s); want unbounded", sol.Status, sol.Objective, sol.Message)
 	}
 }

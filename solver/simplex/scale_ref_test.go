@@ -1,4 +1,4 @@
-package solver
+package simplex
 
 import (
 	"math"
@@ -6,13 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // computeScalingRef is computeScaling as it was before its sweeps were
 // made lean (commit edfc311), kept to hold the lean one to its decisions and
 // factors. It returns the factors for p, or nil when p needs none (every
 // factor 1) or when scaling would overflow or underflow a number of p.
-func computeScalingRef(p *Problem) *scaling {
+func computeScalingRef(p *solver.Problem) *scaling {
 	m, n := p.NumRows, p.NumCols()
 	row, col := make([]float64, m), make([]float64, n)
 	for i := range row {
@@ -130,7 +132,7 @@ func computeScalingRef(p *Problem) *scaling {
 	}
 	// Scaling changes the pivots; unless it narrows the entries' range
 	// a good deal, solve the problem as given. featmap's design LPs
-	// (testdata/lp) narrow only 3× (χ²) and 1.3× (RBF), and their scaled
+	// (solver/testdata/lp) narrow only 3× (χ²) and 1.3× (RBF), and their scaled
 	// solves took more pivots (RBF: 700 against 464).
 	if identity || !(minScaleGain*ratio() <= unscaled) {
 		return nil
@@ -141,7 +143,7 @@ func computeScalingRef(p *Problem) *scaling {
 // sameAsPlain fails the test unless computeScaling decides as the plain
 // computation (computeScalingRef) on problem k and gives its factors bit
 // for bit; it reports whether p is scaled.
-func sameAsPlain(t *testing.T, k int, p *Problem) bool {
+func sameAsPlain(t *testing.T, k int, p *solver.Problem) bool {
 	t.Helper()
 	want, got := computeScalingRef(p), computeScaling(p)
 	if (want == nil) != (got == nil) {
@@ -171,8 +173,8 @@ func sameAsPlain(t *testing.T, k int, p *Problem) bool {
 // columns, and well-scaled ones.
 func TestComputeScalingUnchanged(t *testing.T) {
 	t.Parallel() // pure Go only, no shared state
-	var probs []*Problem
-	for _, pat := range []string{"testdata/lp/*.json", "testdata/regress/*.json"} {
+	var probs []*solver.Problem
+	for _, pat := range []string{"../testdata/lp/*.json", "../testdata/regress/*.json"} {
 		files, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)
@@ -182,7 +184,7 @@ func TestComputeScalingUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := ReadJSON(fh)
+			p, err := solver.ReadJSON(fh)
 			fh.Close()
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
@@ -212,7 +214,7 @@ func TestComputeScalingUnchanged(t *testing.T) {
 
 // scalingCase draws a sparse problem of up to 8 rows and columns for
 // TestComputeScalingUnchanged.
-func scalingCase(r *rand.Rand) *Problem {
+func scalingCase(r *rand.Rand) *solver.Problem {
 	m, n := 1+r.IntN(8), 1+r.IntN(8)
 	spread := []float64{0, 1, 6, 18, 600}[r.IntN(5)] // decades of magnitude
 	mag := func() float64 {
@@ -235,7 +237,7 @@ func scalingCase(r *rand.Rand) *Problem {
 			cs[j] = math.Pow(10, 12*(r.Float64()-0.5))
 		}
 	}
-	p := &Problem{NumRows: m, ColStart: []int{0}}
+	p := &solver.Problem{NumRows: m, ColStart: []int{0}}
 	for j := range n {
 		p.Obj = append(p.Obj, mag())
 		p.ColLower = append(p.ColLower, 0)
@@ -260,16 +262,16 @@ func scalingCase(r *rand.Rand) *Problem {
 	return p
 }
 
-// scalingBenchLPs returns the χ² design LP of testdata/lp, which scaling
+// scalingBenchLPs returns the χ² design LP of solver/testdata/lp, which scaling
 // leaves alone after one pass, and a copy with rows and columns multiplied
 // by powers of ten up to 10^±3, which it scales.
-func scalingBenchLPs(b *testing.B) (plain, rescaled *Problem) {
-	f, err := os.Open("testdata/lp/chi2_g2000.json")
+func scalingBenchLPs(b *testing.B) (plain, rescaled *solver.Problem) {
+	f, err := os.Open("../testdata/lp/chi2_g2000.json")
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer f.Close()
-	p, err := ReadJSON(f)
+	p, err := solver.ReadJSON(f)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -298,7 +300,7 @@ func BenchmarkComputeScaling(b *testing.B) {
 	plain, rescaled := scalingBenchLPs(b)
 	for _, c := range []struct {
 		name string
-		f    func(*Problem) *scaling
+		f    func(*solver.Problem) *scaling
 	}{{"lean", computeScaling}, {"plain", computeScalingRef}} {
 		b.Run("unscaled/"+c.name, func(b *testing.B) {
 			for b.Loop() {
@@ -320,7 +322,7 @@ func BenchmarkComputeScaling(b *testing.B) {
 // Entries near a zero of the cosine or sine spread |A| over many decades,
 // so most of these LPs take computeScaling's full path; every 5th has a
 // free row.
-func designShapedCase(r *rand.Rand, k int) *Problem {
+func designShapedCase(r *rand.Rand, k int) *solver.Problem {
 	m, nf := 20+r.IntN(140), 1+r.IntN(25)
 	zmax := 1 + 20*r.Float64()
 	spread := []float64{0, 1, 3, 8}[r.IntN(4)]
@@ -329,7 +331,7 @@ func designShapedCase(r *rand.Rand, k int) *Problem {
 		z[i] = zmax * float64(i) / float64(m-1)
 		w[i] = math.Pow(10, spread*(r.Float64()-0.5))
 	}
-	p := &Problem{NumRows: m, ColStart: []int{0}}
+	p := &solver.Problem{NumRows: m, ColStart: []int{0}}
 	add := func(col func(i int) float64) {
 		for i := range m {
 			p.RowIndex, p.Value = append(p.RowIndex, i), append(p.Value, col(i))
@@ -367,7 +369,7 @@ func designShapedCase(r *rand.Rand, k int) *Problem {
 func TestEquilibrationFromPass(t *testing.T) {
 	t.Parallel() // pure Go only, no shared state
 	r := rand.New(rand.NewPCG(23, 29))
-	var probs []*Problem
+	var probs []*solver.Problem
 	for k := range 1500 {
 		probs = append(probs, designShapedCase(r, k))
 	}
@@ -488,7 +490,7 @@ func TestRowRangesBranchless(t *testing.T) {
 // scaledRatio is max/min of the magnitudes of the nonzero entries of
 // R A C outside the free rows (1 if there are none). The factors are
 // finite (pow2's), so no entry is NaN.
-func scaledRatio(p *Problem, free []bool, row, col []float64) float64 {
+func scaledRatio(p *solver.Problem, free []bool, row, col []float64) float64 {
 	lo, hi := math.Inf(1), 0.0
 	for j := range p.NumCols() {
 		lo, hi = scaledColumnRange(p, free, row, col, j, lo, hi, 1)
@@ -511,7 +513,7 @@ func TestScaledSimplexAsApplied(t *testing.T) {
 	r := rand.New(rand.NewPCG(47, 53))
 	refused, taken, total := 0, 0, cases(12000)
 	for k := range total {
-		var p *Problem
+		var p *solver.Problem
 		if k%4 == 0 {
 			p = designShapedCase(r, k)
 		} else if p = scalingCase(r); p.Validate() != nil {
@@ -527,7 +529,7 @@ func TestScaledSimplexAsApplied(t *testing.T) {
 				sc.col[j] = math.Ldexp(1, r.IntN(1201)-600)
 			}
 		}
-		o := Options{}.WithDefaults(p)
+		o := solver.Options{}.WithDefaults(p)
 		got := newScaledSimplex(p, sc, o)
 		q := sc.apply(p)
 		if (got == nil) != (q == nil) {
@@ -566,7 +568,7 @@ func TestScaledSimplexAsApplied(t *testing.T) {
 // polish's Δ⁺, Δ⁻ columns): every row in half the cases (pairs), some
 // otherwise; some columns. Now and then an entry of a repeat is changed by
 // one ulp (no longer a repeat) or dropped (a repeat in all but one entry).
-func repeatLines(r *rand.Rand, p *Problem) *Problem {
+func repeatLines(r *rand.Rand, p *solver.Problem) *solver.Problem {
 	m, n := p.NumRows, p.NumCols()
 	dense := make([][]float64, n) // dense[j][i], NaN where no entry
 	for j := range n {
@@ -587,7 +589,7 @@ func repeatLines(r *rand.Rand, p *Problem) *Problem {
 			rows, lo, hi = append(rows, -1-i), append(lo, -p.RowUpper[i]), append(hi, -p.RowLower[i])
 		}
 	}
-	q := &Problem{NumRows: len(rows), RowLower: lo, RowUpper: hi, ColStart: []int{0}}
+	q := &solver.Problem{NumRows: len(rows), RowLower: lo, RowUpper: hi, ColStart: []int{0}}
 	addCol := func(j int, sign float64) {
 		for k, src := range rows {
 			i, s := src, sign
@@ -631,18 +633,18 @@ func repeatLines(r *rand.Rand, p *Problem) *Problem {
 func TestScalingOfRepeats(t *testing.T) {
 	t.Parallel() // pure Go only, no shared state
 	r := rand.New(rand.NewPCG(41, 43))
-	var probs []*Problem
+	var probs []*solver.Problem
 	for k := range cases(1500) {
 		probs = append(probs, repeatLines(r, designShapedCase(r, k)))
 	}
 	for range cases(20000) {
 		probs = append(probs, repeatLines(r, scalingCase(r)))
 	}
-	f, err := os.Open("testdata/lp/chi2_g2000.json")
+	f, err := os.Open("../testdata/lp/chi2_g2000.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ReadJSON(f)
+	p, err := solver.ReadJSON(f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,10 @@
-package solver
+package simplex
 
 import (
 	"math"
 	"testing"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // TestDualDefect: dualDefect flags a reduced cost of the wrong sign for its
@@ -12,36 +14,36 @@ import (
 // a fixed variable's; a solution without a basis is a defect.
 func TestDualDefect(t *testing.T) {
 	const tol = 1e-9
-	p := &Problem{NumRows: 0, Obj: []float64{0},
+	p := &solver.Problem{NumRows: 0, Obj: []float64{0},
 		ColLower: []float64{0}, ColUpper: []float64{1}, ColStart: []int{0, 0}}
-	fixed := &Problem{NumRows: 0, Obj: []float64{0},
+	fixed := &solver.Problem{NumRows: 0, Obj: []float64{0},
 		ColLower: []float64{1}, ColUpper: []float64{1}, ColStart: []int{0, 0}}
-	free := &Problem{NumRows: 0, Obj: []float64{0},
+	free := &solver.Problem{NumRows: 0, Obj: []float64{0},
 		ColLower: []float64{math.Inf(-1)}, ColUpper: []float64{math.Inf(1)}, ColStart: []int{0, 0}}
 	for _, c := range []struct {
-		p    *Problem
-		st   VarStatus
+		p    *solver.Problem
+		st   solver.VarStatus
 		d    float64
 		want bool
 	}{
-		{p, AtLower, -tol, false},
-		{p, AtLower, -1.5 * tol, true},
-		{p, AtLower, 5, false},
-		{p, AtUpper, tol, false},
-		{p, AtUpper, 1.5 * tol, true},
-		{p, AtUpper, -5, false},
-		{free, AtZero, tol, false},
-		{free, AtZero, -1.5 * tol, true},
-		{free, AtZero, 1.5 * tol, true},
-		{p, Basic, 5, false},
-		{fixed, AtLower, -5, false},
+		{p, solver.AtLower, -tol, false},
+		{p, solver.AtLower, -1.5 * tol, true},
+		{p, solver.AtLower, 5, false},
+		{p, solver.AtUpper, tol, false},
+		{p, solver.AtUpper, 1.5 * tol, true},
+		{p, solver.AtUpper, -5, false},
+		{free, solver.AtZero, tol, false},
+		{free, solver.AtZero, -1.5 * tol, true},
+		{free, solver.AtZero, 1.5 * tol, true},
+		{p, solver.Basic, 5, false},
+		{fixed, solver.AtLower, -5, false},
 	} {
-		s := &Solution{ColDual: []float64{c.d}, Basis: &Basis{Cols: []VarStatus{c.st}}}
+		s := &solver.Solution{ColDual: []float64{c.d}, Basis: &solver.Basis{Cols: []solver.VarStatus{c.st}}}
 		if got := dualDefect(c.p, s, tol); got != c.want {
 			t.Errorf("status %v, bounds [%v, %v], d = %v: defect %v, want %v", c.st, c.p.ColLower[0], c.p.ColUpper[0], c.d, got, c.want)
 		}
 	}
-	if !dualDefect(p, &Solution{ColDual: []float64{0}}, tol) {
+	if !dualDefect(p, &solver.Solution{ColDual: []float64{0}}, tol) {
 		t.Error("a solution without a basis is not a defect")
 	}
 }
@@ -50,7 +52,7 @@ func TestDualDefect(t *testing.T) {
 // nonzero entries outside free rows, 1 when there are none.
 func TestScaledRatio(t *testing.T) {
 	// Rows 0 and 2 bounded, row 1 free; a stored zero in column 1.
-	p := &Problem{NumRows: 3, Obj: []float64{0, 0},
+	p := &solver.Problem{NumRows: 3, Obj: []float64{0, 0},
 		ColLower: []float64{0, 0}, ColUpper: []float64{1, 1},
 		RowLower: []float64{0, math.Inf(-1), -1}, RowUpper: []float64{1, math.Inf(1), math.Inf(1)},
 		ColStart: []int{0, 3, 5}, RowIndex: []int{0, 1, 2, 0, 2}, Value: []float64{-3, 1e9, 0.5, 0, 6}}
@@ -64,7 +66,7 @@ func TestScaledRatio(t *testing.T) {
 	if got := scaledRatio(p, nil, []float64{1, 1, 1}, []float64{1, 1}); got != 1e9/0.5 {
 		t.Errorf("no free row: ratio %v, want %v", got, 1e9/0.5)
 	}
-	empty := &Problem{NumRows: 1, Obj: []float64{0}, ColLower: []float64{0}, ColUpper: []float64{1},
+	empty := &solver.Problem{NumRows: 1, Obj: []float64{0}, ColLower: []float64{0}, ColUpper: []float64{1},
 		RowLower: []float64{0}, RowUpper: []float64{1}, ColStart: []int{0, 1}, RowIndex: []int{0}, Value: []float64{0}}
 	if got := scaledRatio(empty, nil, []float64{1}, []float64{1}); got != 1 {
 		t.Errorf("no nonzero entry: ratio %v, want 1", got)
@@ -77,7 +79,7 @@ func TestScaledRatio(t *testing.T) {
 // measures the factors that would be applied.
 func TestComputeScalingFinalGate(t *testing.T) {
 	// Columns (2.4, 0.36), (1.2, 0.22), (−0.6, 0.065): range 2.4/0.065 ≈ 37.
-	p := &Problem{NumRows: 2, Obj: []float64{0, 0, 0},
+	p := &solver.Problem{NumRows: 2, Obj: []float64{0, 0, 0},
 		ColLower: []float64{0, 0, 0}, ColUpper: []float64{math.Inf(1), math.Inf(1), math.Inf(1)},
 		RowLower: []float64{-1, -1}, RowUpper: []float64{1, 1},
 		ColStart: []int{0, 2, 4, 6}, RowIndex: []int{0, 1, 0, 1, 0, 1},

@@ -1,10 +1,12 @@
-package solver
+package simplex
 
 import (
 	"fmt"
 	"math"
 	"math/big"
 	"slices"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // Certificates of the pure-Go backend's "infeasible" and "unbounded"
@@ -79,7 +81,7 @@ const farkasCap = 1e15
 // error bounded (entries of y whose sign needs an infinite row bound are
 // dropped first, which keeps y a valid multiplier). It returns the
 // check's verdict and, if false, why.
-func farkasProves(p *Problem, y, ylo []float64) (bool, string) {
+func farkasProves(p *solver.Problem, y, ylo []float64) (bool, string) {
 	if len(y) != p.NumRows || len(ylo) != p.NumRows {
 		return false, "no infeasibility certificate"
 	}
@@ -100,7 +102,7 @@ func farkasProves(p *Problem, y, ylo []float64) (bool, string) {
 
 // farkasOneSign is farkasProves for sign·y (y = y0 + ylo0, as given)
 // within the column bounds cl, cu (p's, tightened by impliedBounds).
-func farkasOneSign(p *Problem, cl, cu, y0, ylo0 []float64, sign float64) (bool, string) {
+func farkasOneSign(p *solver.Problem, cl, cu, y0, ylo0 []float64, sign float64) (bool, string) {
 	m, n := p.NumRows, p.NumCols()
 	y, ylo := make([]float64, m), make([]float64, m)
 	var upper dot2 // U = Σ y_i·(the row bound y_i favours)
@@ -186,7 +188,7 @@ func farkasOneSign(p *Problem, cl, cu, y0, ylo0 []float64, sign float64) (bool, 
 // (a_ij·x_j = r_i − Σ_{k≠j} a_ik·x_k, every term bounded). Two passes;
 // each implied bound is widened by 10⁻⁹ of the magnitudes it was computed
 // from, far more than the rounding of its sums.
-func impliedBounds(p *Problem) (lo, hi []float64) {
+func impliedBounds(p *solver.Problem) (lo, hi []float64) {
 	m, n := p.NumRows, p.NumCols()
 	lo, hi = slices.Clone(p.ColLower), slices.Clone(p.ColUpper)
 	if m == 0 {
@@ -296,7 +298,7 @@ const rayNoise = 1e-20
 
 // rayOrigin returns x's row activities, or why x cannot be the origin of
 // an unbounded ray: it must be feasible within the tolerance.
-func rayOrigin(p *Problem, o Options, x []float64) ([]float64, string) {
+func rayOrigin(p *solver.Problem, o solver.Options, x []float64) ([]float64, string) {
 	// The ray proves nothing from an infeasible origin (FuzzSolve found an
 	// infeasible LP called unbounded from an x 10⁻⁹ beyond a bound). A
 	// row's activity is measured with a rounding allowance of faintNoise
@@ -304,7 +306,7 @@ func rayOrigin(p *Problem, o Options, x []float64) ([]float64, string) {
 	// float64 x places within 10⁻⁹ of a bound of 10⁻⁸).
 	viol := 0.0
 	for j, v := range x {
-		_, rel := violation(p.ColLower[j], p.ColUpper[j], v)
+		_, rel := solver.Violation(p.ColLower[j], p.ColUpper[j], v)
 		viol = math.Max(viol, rel)
 	}
 	act := p.Activity(x)
@@ -362,7 +364,7 @@ func rayBlock(what string, k int, lo, hi, v, r, reach float64) string {
 // nil, marks the rows the ray keeps at their bound by construction, and
 // y, if not nil, holds the duals of the basis the ray was built on (on
 // the fixed rows; see the cost rate's test below).
-func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool, y []float64) (bool, string) {
+func rayProves(p *solver.Problem, o solver.Options, x, d, dlo []float64, fixed []bool, y []float64) (bool, string) {
 	n := p.NumCols()
 	if len(d) != n || len(dlo) != n || len(x) != n {
 		return false, "no ray"
@@ -499,7 +501,7 @@ func rayProves(p *Problem, o Options, x, d, dlo []float64, fixed []bool, y []flo
 // exactRowRates returns, for the rows listed, Σ_j a_ij·(d_j + dlo_j)
 // computed exactly (math/big) and rounded to float64: the sign and size
 // of a rate that round-off hides.
-func exactRowRates(p *Problem, rows []int, d, dlo []float64) []float64 {
+func exactRowRates(p *solver.Problem, rows []int, d, dlo []float64) []float64 {
 	at := make(map[int]int, len(rows))
 	sums := make([]big.Rat, len(rows))
 	for k, i := range rows {
@@ -638,11 +640,11 @@ func (s *simplex) primalRay(q int, dir float64, u []float64) []float64 {
 // NumericalFailure when the certificate the simplex kept does not prove it
 // on p (the problem as given; sc, if not nil, is the scaling the simplex
 // ran under, and sol is already unscaled).
-func (s *simplex) checkCertificate(p *Problem, o Options, sc *scaling, sol *Solution) {
+func (s *simplex) checkCertificate(p *solver.Problem, o solver.Options, sc *scaling, sol *solver.Solution) {
 	var ok bool
 	var why string
 	switch sol.Status {
-	case Infeasible:
+	case solver.Infeasible:
 		y := append([]float64(nil), s.farkas...)
 		if sc != nil && len(y) == 2*len(sc.row) {
 			for i := range y {
@@ -653,7 +655,7 @@ func (s *simplex) checkCertificate(p *Problem, o Options, sc *scaling, sol *Solu
 			y = make([]float64, 2*p.NumRows+1) // no certificate: fails the check
 		}
 		ok, why = farkasProves(p, y[:p.NumRows], y[p.NumRows:])
-	case Unbounded:
+	case solver.Unbounded:
 		d := append([]float64(nil), s.ray...)
 		if sc != nil && len(d) == 2*len(sc.col) {
 			for j := range d {
@@ -683,7 +685,7 @@ func (s *simplex) checkCertificate(p *Problem, o Options, sc *scaling, sol *Solu
 	}
 	if !ok {
 		sol.Message = fmt.Sprintf("%v unproven: %s", sol.Status, why)
-		sol.Status = NumericalFailure
+		sol.Status = solver.NumericalFailure
 	}
 }
 
@@ -894,7 +896,7 @@ const faintGap = 1e-6
 // improvement when it was taken at s's own vertex along a variable the
 // ratio test blocks (no faint rate bounds it): solveOnce takes that step
 // and goes on with the simplex (takeStep). Otherwise step.v is −1.
-func (s *simplex) faintCheck() (st Status, msg string, step faintStep) {
+func (s *simplex) faintCheck() (st solver.Status, msg string, step faintStep) {
 	budget := faintDepth
 	return s.faintLook(faintDepth, &budget, -1)
 }
@@ -935,9 +937,9 @@ const faintDepth = 2
 // rate of 10⁻²⁴ against terms of 0.2). A degenerate step (θ = 0) is not
 // looked through: at a degenerate vertex a pivot only changes the basis,
 // and two of them led to such a ray (69eec9deb2e61ac4).
-func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, faintStep) {
+func (s *simplex) faintLook(depth int, budget *int, back int) (solver.Status, string, faintStep) {
 	if s.faintRay() {
-		return Unbounded, "", noFaintStep
+		return solver.Unbounded, "", noFaintStep
 	}
 	big, obj := 0.0, 0.0
 	for v := range s.n + s.m {
@@ -1041,14 +1043,14 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 		if weak {
 			if p == -1 && s.exactRayHolds(v, dir) {
 				s.ray, s.rayEnter = s.primalRay(v, dir, u), v
-				return Unbounded, "", noFaintStep
+				return solver.Unbounded, "", noFaintStep
 			}
 			continue
 		}
 		if p == -1 {
 			if math.Abs(s.d[v]) > faintNoise*big || depth < faintDepth || s.exactRayHolds(v, dir) {
 				s.ray, s.rayEnter = s.primalRay(v, dir, u), v
-				return Unbounded, "", noFaintStep // on a copy: NumericalFailure at its parent
+				return solver.Unbounded, "", noFaintStep // on a copy: NumericalFailure at its parent
 			}
 			// A reduced cost faintRay calls round-off: no ray is claimed
 			// (the rescaled LPs had one of 10⁻¹⁷, real beyond its dot2
@@ -1088,7 +1090,7 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 			if depth == faintDepth && !faintBlocked {
 				step = faintStep{v: v, dir: dir, leave: leave, theta: theta, pst: pst}
 			}
-			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain), step
+			return solver.NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): its step of %.3g would lower the objective by %.3g", d, v, s.tolDv[v], theta, gain), step
 		}
 		if depth == 0 || p == v || theta == 0 || *budget == 0 || v == back || depth == faintDepth && math.Abs(d) <= faintNoise*big {
 			if depth == faintDepth && p != v && *budget > 0 && v != back && k <= exactRayMax && s.src != nil {
@@ -1103,8 +1105,8 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 				// after a step of 1; both LPs are unbounded).
 				*budget--
 				if c := s.pivotCopy(p, v, dir, theta, pst, u); c != nil {
-					if st, _, _ := c.faintLook(depth-1, budget, p); st == Unbounded && c.exactRayHolds(c.rayEnter, c.rayDirection()) {
-						return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): a step of %.3g from the vertex, a ray falls without bound", d, v, s.tolDv[v], theta), faintStep{v: v, dir: dir, leave: p, theta: theta, pst: pst}
+					if st, _, _ := c.faintLook(depth-1, budget, p); st == solver.Unbounded && c.exactRayHolds(c.rayEnter, c.rayDirection()) {
+						return solver.NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): a step of %.3g from the vertex, a ray falls without bound", d, v, s.tolDv[v], theta), faintStep{v: v, dir: dir, leave: p, theta: theta, pst: pst}
 					}
 				}
 			}
@@ -1116,13 +1118,13 @@ func (s *simplex) faintLook(depth int, budget *int, back int) (Status, string, f
 			continue
 		}
 		switch st, msg, _ := c.faintLook(depth-1, budget, p); st {
-		case Unbounded:
-			return NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): a step of %.3g from the vertex, a ray falls without bound", d, v, s.tolDv[v], theta), noFaintStep
-		case NumericalFailure:
+		case solver.Unbounded:
+			return solver.NumericalFailure, fmt.Sprintf("optimal only if the reduced cost %.3g of variable %d is zero (tolerance %g): a step of %.3g from the vertex, a ray falls without bound", d, v, s.tolDv[v], theta), noFaintStep
+		case solver.NumericalFailure:
 			return st, msg, noFaintStep
 		}
 	}
-	return Optimal, "", noFaintStep
+	return solver.Optimal, "", noFaintStep
 }
 
 // pivotCopy returns a copy of s (clone) in which nonbasic variable v has

@@ -1,6 +1,6 @@
 //go:build clp
 
-package solver
+package clp
 
 /*
 #cgo pkg-config: clp
@@ -14,9 +14,11 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
+
+	"github.com/featmap/featmap/solver"
 )
 
-func init() { Register(clpBackend{}) }
+func init() { solver.Register(clpBackend{}) }
 
 // clpBackend is a thin binding to COIN-OR CLP's dual simplex. Every Solve
 // creates and deletes its own ClpSimplex model, so the backend is safe for
@@ -89,7 +91,7 @@ func ptr[T any](s []T) *T {
 	return &s[0]
 }
 
-func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
+func (clpBackend) Solve(p *solver.Problem, o solver.Options) (*solver.Solution, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -107,29 +109,29 @@ func (clpBackend) Solve(p *Problem, o Options) (*Solution, error) {
 	}
 	r := clpReduce(p, o)
 	if r.infeasibleRow >= 0 {
-		sol := r.expand(p, &Solution{Status: Infeasible})
+		sol := r.expand(p, &solver.Solution{Status: solver.Infeasible})
 		sol.Message = fmt.Sprintf("clp: row %d has no entries and bounds [%g, %g]",
 			r.infeasibleRow, p.RowLower[r.infeasibleRow], p.RowUpper[r.infeasibleRow])
-		return Finish(p, o, sol), nil
+		return solver.Finish(p, o, sol), nil
 	}
-	var core *Solution
+	var core *solver.Solution
 	if r.q.NumRows == 0 || r.q.NumCols() == 0 {
-		core = &Solution{Status: Optimal, X: []float64{}, RowDual: []float64{}, ColDual: []float64{},
-			Basis: &Basis{Cols: []VarStatus{}, Rows: []VarStatus{}}}
+		core = &solver.Solution{Status: solver.Optimal, X: []float64{}, RowDual: []float64{}, ColDual: []float64{},
+			Basis: &solver.Basis{Cols: []solver.VarStatus{}, Rows: []solver.VarStatus{}}}
 	} else {
 		if warm != nil {
 			warm = r.reduceBasis(warm)
 		}
 		core = clpSolveCore(r.q, o, warm)
 	}
-	return Finish(p, o, r.expand(p, core)), nil
+	return solver.Finish(p, o, r.expand(p, core)), nil
 }
 
 // clpSolveCore solves p, which has at least one row and one column and no
 // empty row or column, with CLP's dual simplex. It fills in the status, x,
 // duals, basis and iteration count; the caller maps them back and calls
 // Finish.
-func clpSolveCore(p *Problem, o Options, warm *Basis) *Solution {
+func clpSolveCore(p *solver.Problem, o solver.Options, warm *solver.Basis) *solver.Solution {
 	n, m := p.NumCols(), p.NumRows
 	start := make([]C.CoinBigIndex, n+1)
 	for j, s := range p.ColStart {
@@ -217,23 +219,23 @@ func clpSolveCore(p *Problem, o Options, warm *Basis) *Solution {
 	}
 
 	status, secondary := int(C.Clp_status(model)), int(C.Clp_secondaryStatus(model))
-	sol := &Solution{Iterations: iterations}
+	sol := &solver.Solution{Iterations: iterations}
 	switch status {
 	case 0:
-		sol.Status = Optimal
+		sol.Status = solver.Optimal
 		if secondary != 0 {
-			sol.Status = NumericalFailure
+			sol.Status = solver.NumericalFailure
 			sol.Message = fmt.Sprintf("clp: optimal with secondary status %d", secondary)
 		}
 	case 1:
-		sol.Status = Infeasible
+		sol.Status = solver.Infeasible
 	case 2:
-		sol.Status = Unbounded
+		sol.Status = solver.Unbounded
 	case 3:
-		sol.Status = IterationLimit
+		sol.Status = solver.IterationLimit
 		sol.Message = fmt.Sprintf("clp: stopped after %d iterations (secondary status %d)", sol.Iterations, secondary)
 	default:
-		sol.Status = NumericalFailure
+		sol.Status = solver.NumericalFailure
 		sol.Message = fmt.Sprintf("clp: status %d, secondary status %d", status, secondary)
 	}
 
@@ -243,7 +245,7 @@ func clpSolveCore(p *Problem, o Options, warm *Basis) *Solution {
 	if C.Clp_statusExists(model) != 0 {
 		st := unsafe.Slice(C.Clp_statusArray(model), n+m)
 		rowAct := clpCopy(C.Clp_getRowActivity(model), m)
-		b := &Basis{Cols: make([]VarStatus, n), Rows: make([]VarStatus, m)}
+		b := &solver.Basis{Cols: make([]solver.VarStatus, n), Rows: make([]solver.VarStatus, m)}
 		for j := range b.Cols {
 			b.Cols[j] = clpStatusOut(int(st[j]&7), p.ColLower[j], p.ColUpper[j], sol.X[j])
 		}
@@ -280,12 +282,12 @@ func clpCopy(a *C.double, k int) []float64 {
 // clpStatusIn maps a VarStatus to CLP's code for a variable with bounds
 // [lo, hi], repairing statuses that name an infinite bound (a basis from
 // another problem or backend may).
-func clpStatusIn(s VarStatus, lo, hi float64) int {
+func clpStatusIn(s solver.VarStatus, lo, hi float64) int {
 	loFin, hiFin := !math.IsInf(lo, -1), !math.IsInf(hi, 1)
 	switch {
-	case s == Basic:
+	case s == solver.Basic:
 		return clpBasic
-	case s == AtUpper && hiFin:
+	case s == solver.AtUpper && hiFin:
 		return clpAtUpper
 	case loFin:
 		if lo == hi {
@@ -300,36 +302,36 @@ func clpStatusIn(s VarStatus, lo, hi float64) int {
 
 // clpStatusOut maps CLP's status code of a variable with bounds [lo, hi] and
 // value v to a VarStatus.
-func clpStatusOut(st int, lo, hi, v float64) VarStatus {
+func clpStatusOut(st int, lo, hi, v float64) solver.VarStatus {
 	switch st {
 	case clpBasic:
-		return Basic
+		return solver.Basic
 	case clpAtUpper:
-		return AtUpper
+		return solver.AtUpper
 	case clpAtLower, clpFixed:
-		return AtLower
+		return solver.AtLower
 	}
 	// Free or superbasic: name the nearest finite bound, if any.
 	loFin, hiFin := !math.IsInf(lo, -1), !math.IsInf(hi, 1)
 	switch {
 	case loFin && hiFin:
 		if math.Abs(v-hi) < math.Abs(v-lo) {
-			return AtUpper
+			return solver.AtUpper
 		}
-		return AtLower
+		return solver.AtLower
 	case loFin:
-		return AtLower
+		return solver.AtLower
 	case hiFin:
-		return AtUpper
+		return solver.AtUpper
 	}
-	return AtZero
+	return solver.AtZero
 }
 
 // clpRepairFakeBounds finds nonbasic variables that are not at the bound
 // their status names (or at zero, when free) and gives each a status and
 // value on a real bound: the finite bound nearest to its value, or zero when
 // it has none. It reports whether it changed anything.
-func clpRepairFakeBounds(model unsafe.Pointer, p *Problem, o Options) bool {
+func clpRepairFakeBounds(model unsafe.Pointer, p *solver.Problem, o solver.Options) bool {
 	n, m := p.NumCols(), p.NumRows
 	if n+m == 0 || C.Clp_statusExists(model) == 0 {
 		return false
@@ -394,17 +396,17 @@ func clpRepairFakeBounds(model unsafe.Pointer, p *Problem, o Options) bool {
 // (secondary status 6) that answers status 4 when a row is infeasible and a
 // column unbounded at once.
 type clpReduced struct {
-	q             *Problem
+	q             *solver.Problem
 	rows, cols    []int // kept rows and columns of p, in order
 	sepX          []float64
-	sepStatus     []VarStatus
+	sepStatus     []solver.VarStatus
 	unbounded     int // a dropped column whose cost points at an infinite bound, or −1
 	infeasibleRow int // a dropped row whose bounds exclude 0, or −1
 }
 
-func clpReduce(p *Problem, o Options) *clpReduced {
+func clpReduce(p *solver.Problem, o solver.Options) *clpReduced {
 	n, m := p.NumCols(), p.NumRows
-	r := &clpReduced{sepX: make([]float64, n), sepStatus: make([]VarStatus, n), unbounded: -1, infeasibleRow: -1}
+	r := &clpReduced{sepX: make([]float64, n), sepStatus: make([]solver.VarStatus, n), unbounded: -1, infeasibleRow: -1}
 	entries := make([]int, m)
 	for k, i := range p.RowIndex {
 		if p.Value[k] != 0 {
@@ -418,7 +420,7 @@ func clpReduce(p *Problem, o Options) *clpReduced {
 		switch {
 		case free:
 		case entries[i] == 0:
-			if _, rel := violation(p.RowLower[i], p.RowUpper[i], 0); rel > o.FeasibilityTol && r.infeasibleRow < 0 {
+			if _, rel := solver.Violation(p.RowLower[i], p.RowUpper[i], 0); rel > o.FeasibilityTol && r.infeasibleRow < 0 {
 				r.infeasibleRow = i
 			}
 		default:
@@ -449,7 +451,7 @@ func clpReduce(p *Problem, o Options) *clpReduced {
 	for k, i := range r.rows {
 		rowLo[k], rowHi[k] = p.RowLower[i], p.RowUpper[i]
 	}
-	b := NewBuilder(rowLo, rowHi)
+	b := solver.NewBuilder(rowLo, rowHi)
 	var idx []int
 	var val []float64
 	for j := 0; j < n; j++ {
@@ -479,21 +481,21 @@ func clpReduce(p *Problem, o Options) *clpReduced {
 // for c = 0 when finite), or 0 for a free zero-cost column. unbounded
 // reports a cost that points at an infinite bound; x is then the finite
 // bound, if any.
-func separableColumn(c, lo, hi float64) (x float64, st VarStatus, unbounded bool) {
+func separableColumn(c, lo, hi float64) (x float64, st solver.VarStatus, unbounded bool) {
 	loFin, hiFin := !math.IsInf(lo, -1), !math.IsInf(hi, 1)
 	unbounded = c > 0 && !loFin || c < 0 && !hiFin
 	switch {
 	case hiFin && (c < 0 || !loFin):
-		return hi, AtUpper, unbounded
+		return hi, solver.AtUpper, unbounded
 	case loFin:
-		return lo, AtLower, unbounded
+		return lo, solver.AtLower, unbounded
 	}
-	return 0, AtZero, unbounded
+	return 0, solver.AtZero, unbounded
 }
 
 // reduceBasis restricts a basis of p to the kept rows and columns.
-func (r *clpReduced) reduceBasis(b *Basis) *Basis {
-	out := &Basis{Cols: make([]VarStatus, len(r.cols)), Rows: make([]VarStatus, len(r.rows))}
+func (r *clpReduced) reduceBasis(b *solver.Basis) *solver.Basis {
+	out := &solver.Basis{Cols: make([]solver.VarStatus, len(r.cols)), Rows: make([]solver.VarStatus, len(r.rows))}
 	for k, j := range r.cols {
 		out.Cols[k] = b.Cols[j]
 	}
@@ -506,9 +508,9 @@ func (r *clpReduced) reduceBasis(b *Basis) *Basis {
 // expand maps a solution of the reduced problem back to p, filling in the
 // dropped rows and columns, and settles the status: a dropped unbounded
 // column makes a feasible problem unbounded.
-func (r *clpReduced) expand(p *Problem, core *Solution) *Solution {
+func (r *clpReduced) expand(p *solver.Problem, core *solver.Solution) *solver.Solution {
 	m := p.NumRows
-	sol := &Solution{Status: core.Status, Message: core.Message, Iterations: core.Iterations}
+	sol := &solver.Solution{Status: core.Status, Message: core.Message, Iterations: core.Iterations}
 	sol.X = append([]float64(nil), r.sepX...)
 	sol.ColDual = append([]float64(nil), p.Obj...)
 	sol.RowDual = make([]float64, m)
@@ -528,7 +530,7 @@ func (r *clpReduced) expand(p *Problem, core *Solution) *Solution {
 		}
 	}
 	if core.Basis != nil {
-		sol.Basis = &Basis{Cols: append([]VarStatus(nil), r.sepStatus...), Rows: make([]VarStatus, m)}
+		sol.Basis = &solver.Basis{Cols: append([]solver.VarStatus(nil), r.sepStatus...), Rows: make([]solver.VarStatus, m)}
 		for k, j := range r.cols {
 			sol.Basis.Cols[j] = core.Basis.Cols[k]
 		}
@@ -536,9 +538,9 @@ func (r *clpReduced) expand(p *Problem, core *Solution) *Solution {
 			sol.Basis.Rows[i] = core.Basis.Rows[k]
 		}
 	}
-	if sol.Status == Optimal && r.unbounded >= 0 {
+	if sol.Status == solver.Optimal && r.unbounded >= 0 {
 		j := r.unbounded
-		sol.Status = Unbounded
+		sol.Status = solver.Unbounded
 		sol.Message = fmt.Sprintf("clp: column %d has no entries, cost %g and bounds [%g, %g]", j, p.Obj[j], p.ColLower[j], p.ColUpper[j])
 	}
 	return sol

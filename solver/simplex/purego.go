@@ -1,4 +1,4 @@
-package solver
+package simplex
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/featmap/featmap/solver"
 	"github.com/featmap/featmap/solver/internal/vec"
 )
 
@@ -51,7 +52,7 @@ import (
 // purego_certify.go); otherwise the solve is retried unscaled, then from
 // the slack basis, and ends in NumericalFailure if none proves its verdict.
 
-func init() { Register(pureGo{}) }
+func init() { solver.Register(pureGo{}) }
 
 type pureGo struct{}
 
@@ -60,7 +61,7 @@ func (pureGo) Name() string { return "purego" }
 // maxDenseEntries bounds m·n: the backend keeps two dense copies of A.
 const maxDenseEntries = 1 << 25
 
-func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
+func (pureGo) Solve(p *solver.Problem, o solver.Options) (*solver.Solution, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -80,7 +81,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 			if err != nil {
 				return nil, err
 			}
-			if sol = Finish(p, o, sol); sol.Status != NumericalFailure && !(sol.Status == Optimal && dualDefect(p, sol, o.OptimalityTol)) {
+			if sol = solver.Finish(p, o, sol); sol.Status != solver.NumericalFailure && !(sol.Status == solver.Optimal && dualDefect(p, sol, o.OptimalityTol)) {
 				return sol, nil
 			}
 			warm, iters = sol.Basis, sol.Iterations
@@ -91,7 +92,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 		return nil, err
 	}
 	sol.Iterations += iters
-	if sol = Finish(p, o, sol); sol.Status == NumericalFailure && warm != nil {
+	if sol = solver.Finish(p, o, sol); sol.Status == solver.NumericalFailure && warm != nil {
 		// A last try from the slack basis: the basis the failed solve
 		// started from may be the trouble (issue 18's spread LPs).
 		retry, err := solveOnce(p, newSimplex(p, o), o, nil, nil)
@@ -99,7 +100,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 			return nil, err
 		}
 		retry.Iterations += sol.Iterations
-		if retry = Finish(p, o, retry); retry.Status != NumericalFailure {
+		if retry = solver.Finish(p, o, retry); retry.Status != solver.NumericalFailure {
 			return retry, nil
 		}
 	}
@@ -115,7 +116,7 @@ func (pureGo) Solve(p *Problem, o Options) (*Solution, error) {
 // against p (checkCertificate), or it becomes a numerical failure. The
 // simplex's buffers go back to the pool after the certificate has been
 // read.
-func solveOnce(p *Problem, s *simplex, o Options, sc *scaling, warm *Basis) (*Solution, error) {
+func solveOnce(p *solver.Problem, s *simplex, o solver.Options, sc *scaling, warm *solver.Basis) (*solver.Solution, error) {
 	if sc != nil {
 		sc.tolerances(s)
 	}
@@ -125,14 +126,14 @@ func solveOnce(p *Problem, s *simplex, o Options, sc *scaling, warm *Basis) (*So
 	// An optimum whose tolerance hid a long improving step (faintCheck)
 	// takes that step and goes on (at most maxFaintSteps times); one on
 	// an ill-conditioned small kernel is judged exactly (exactCheck).
-	for steps := 0; status == Optimal && s.stopped == nil; steps++ {
+	for steps := 0; status == solver.Optimal && s.stopped == nil; steps++ {
 		if judged, st, m := s.exactCheck(); judged {
 			status, msg = st, m
 			break
 		}
 		var step faintStep
 		status, msg, step = s.faintCheck()
-		if status != NumericalFailure || step.v < 0 || steps == maxFaintSteps || !s.takeStep(step) {
+		if status != solver.NumericalFailure || step.v < 0 || steps == maxFaintSteps || !s.takeStep(step) {
 			break
 		}
 		status, msg = s.iterate()
@@ -140,10 +141,10 @@ func solveOnce(p *Problem, s *simplex, o Options, sc *scaling, warm *Basis) (*So
 	if err := s.stopped; err != nil {
 		return nil, err
 	}
-	if status == Optimal {
+	if status == solver.Optimal {
 		s.refineVertex()
 		if !s.refineDuals() {
-			status, msg = NumericalFailure, "duals not optimal after refinement"
+			status, msg = solver.NumericalFailure, "duals not optimal after refinement"
 		}
 	}
 	sol := s.solution(status, msg)
@@ -247,7 +248,7 @@ type simplex struct {
 	// s solves src as given), set by solveOnce; exactProblem builds from
 	// them, when an exact check first needs it, prob: the problem s
 	// solves, in s's own units.
-	src, prob *Problem
+	src, prob *solver.Problem
 	srcScale  *scaling
 
 	// scratch
@@ -259,7 +260,7 @@ type simplex struct {
 }
 
 // newSimplex returns a simplex on p, in buffers from simplexPool.
-func newSimplex(p *Problem, o Options) *simplex {
+func newSimplex(p *solver.Problem, o solver.Options) *simplex {
 	m, n := p.NumRows, p.NumCols()
 	s := allocSimplex(p, o)
 	for j := 0; j < n; j++ {
@@ -282,7 +283,7 @@ func newSimplex(p *Problem, o Options) *simplex {
 // entry, cost and bound multiplied by the same product of factors), put
 // straight into the simplex's dense copies instead of a scaled Problem
 // first (TestScaledSimplexAsApplied).
-func newScaledSimplex(p *Problem, sc *scaling, o Options) *simplex {
+func newScaledSimplex(p *solver.Problem, sc *scaling, o solver.Options) *simplex {
 	m, n := p.NumRows, p.NumCols()
 	s := allocSimplex(p, o)
 	ok := true
@@ -321,7 +322,7 @@ func newScaledSimplex(p *Problem, sc *scaling, o Options) *simplex {
 // scaled) units, for the exact checks (exactRay, exactVertex,
 // exactCheck); it is built on first use, and nil if s was made without
 // solveOnce.
-func (s *simplex) exactProblem() *Problem {
+func (s *simplex) exactProblem() *solver.Problem {
 	if s.prob == nil && s.src != nil {
 		if s.srcScale == nil {
 			s.prob = s.src
@@ -345,7 +346,7 @@ func scaledOutOfRange(v, w float64) bool {
 // from simplexPool: A's dense copies and the costs zero, lo and hi empty
 // (with room for n+m bounds); newSimplex and newScaledSimplex fill them
 // in, then call init.
-func allocSimplex(p *Problem, o Options) *simplex {
+func allocSimplex(p *solver.Problem, o solver.Options) *simplex {
 	m, n := p.NumRows, p.NumCols()
 	b, _ := simplexPool.Get().(*simplexBuffers)
 	if b == nil {
@@ -528,13 +529,13 @@ func (s *simplex) slackBasis() {
 
 // warmBasis installs b; it reports false (leaving a slack basis) if b does
 // not fit the problem or its kernel is singular.
-func (s *simplex) warmBasis(b *Basis) bool {
+func (s *simplex) warmBasis(b *solver.Basis) bool {
 	if b == nil || len(b.Cols) != s.n || len(b.Rows) != s.m {
 		return false
 	}
 	s.slackBasis()
 	for j, c := range b.Cols {
-		if c == Basic {
+		if c == solver.Basic {
 			s.posS[j] = len(s.S)
 			s.S = append(s.S, j)
 			s.st[j] = stBasic
@@ -543,7 +544,7 @@ func (s *simplex) warmBasis(b *Basis) bool {
 		}
 	}
 	for i, r := range b.Rows {
-		if r != Basic {
+		if r != solver.Basic {
 			s.posT[i] = len(s.T)
 			s.T = append(s.T, i)
 			s.st[s.n+i] = s.nonbasicStatus(s.n+i, r)
@@ -562,13 +563,13 @@ func (s *simplex) warmBasis(b *Basis) bool {
 
 // nonbasicStatus converts a Basis status to an internal one that is valid
 // for v's bounds.
-func (s *simplex) nonbasicStatus(v int, c VarStatus) uint8 {
+func (s *simplex) nonbasicStatus(v int, c solver.VarStatus) uint8 {
 	switch {
-	case c == AtLower && !math.IsInf(s.lo[v], -1):
+	case c == solver.AtLower && !math.IsInf(s.lo[v], -1):
 		return stLower
-	case c == AtUpper && !math.IsInf(s.hi[v], 1):
+	case c == solver.AtUpper && !math.IsInf(s.hi[v], 1):
 		return stUpper
-	case c == AtZero && math.IsInf(s.lo[v], -1) && math.IsInf(s.hi[v], 1):
+	case c == solver.AtZero && math.IsInf(s.lo[v], -1) && math.IsInf(s.hi[v], 1):
 		return stZero
 	}
 	return s.defaultStatus(v)
@@ -585,7 +586,7 @@ func (s *simplex) halt() bool {
 }
 
 // run solves from the warm basis (or a slack basis) and returns the status.
-func (s *simplex) run(warm *Basis) (Status, string) {
+func (s *simplex) run(warm *solver.Basis) (solver.Status, string) {
 	if !s.warmBasis(warm) {
 		s.slackBasis()
 	}
@@ -596,15 +597,15 @@ func (s *simplex) run(warm *Basis) (Status, string) {
 // iterate runs the simplex rounds from the current basis: clean-up
 // (refactorisation and recomputation), then the dual or primal simplex,
 // until both feasibilities hold, a certificate is found or it fails.
-func (s *simplex) iterate() (Status, string) {
+func (s *simplex) iterate() (solver.Status, string) {
 	const rounds = 12
 	for round := 0; round < rounds && s.stopped == nil; round++ {
 		if err := s.refresh(); err != nil {
-			return NumericalFailure, err.Error()
+			return solver.NumericalFailure, err.Error()
 		}
 		pInf, dInf := s.primalInfeasibility(), s.dualInfeasible()
 		if pInf == 0 && !dInf {
-			return Optimal, ""
+			return solver.Optimal, ""
 		}
 		shifted := false
 		if round == 0 && s.shiftStart && pInf > 0 && dInf {
@@ -619,7 +620,7 @@ func (s *simplex) iterate() (Status, string) {
 			shifted = pInf > 0 && dInf
 			s.shift, s.shiftRows = shifted, shifted
 		}
-		var st Status
+		var st solver.Status
 		var err error
 		dual := !dInf || s.shift
 		switch {
@@ -656,27 +657,27 @@ func (s *simplex) iterate() (Status, string) {
 				}
 				continue
 			}
-			return NumericalFailure, err.Error()
+			return solver.NumericalFailure, err.Error()
 		}
-		if st == Infeasible && (!dInf || shifted) {
+		if st == solver.Infeasible && (!dInf || shifted) {
 			// The dual simplex's proof of infeasibility rests on its pivot
 			// row; confirm it with the primal phase 1 before reporting it
 			// (whose multipliers are the certificate Solve checks).
 			if err := s.refresh(); err != nil {
-				return NumericalFailure, err.Error()
+				return solver.NumericalFailure, err.Error()
 			}
 			if st, err = s.primalSimplex(true); err != nil {
-				return NumericalFailure, err.Error()
+				return solver.NumericalFailure, err.Error()
 			}
-			if st == Optimal {
+			if st == solver.Optimal {
 				continue // feasible after all: go on optimising
 			}
 		}
-		if st != Optimal {
+		if st != solver.Optimal {
 			return st, ""
 		}
 	}
-	return NumericalFailure, "no convergence after repeated clean-up rounds"
+	return solver.NumericalFailure, "no convergence after repeated clean-up rounds"
 }
 
 // refresh refactorises the kernel and recomputes x_B, the duals and the
@@ -975,8 +976,8 @@ func (s *simplex) dualViolation(v int) float64 {
 }
 
 // solution extracts the result in the package's conventions.
-func (s *simplex) solution(st Status, msg string) *Solution {
-	sol := &Solution{Status: st, Iterations: s.iter, Message: msg}
+func (s *simplex) solution(st solver.Status, msg string) *solver.Solution {
+	sol := &solver.Solution{Status: st, Iterations: s.iter, Message: msg}
 	sol.X = append([]float64(nil), s.x[:s.n]...)
 	sol.ColDual = make([]float64, s.n)
 	sol.RowDual = make([]float64, s.m)
@@ -986,17 +987,17 @@ func (s *simplex) solution(st Status, msg string) *Solution {
 	for _, i := range s.T {
 		sol.RowDual[i] = s.d[s.n+i]
 	}
-	sol.Basis = &Basis{Cols: make([]VarStatus, s.n), Rows: make([]VarStatus, s.m)}
-	conv := func(v int) VarStatus {
+	sol.Basis = &solver.Basis{Cols: make([]solver.VarStatus, s.n), Rows: make([]solver.VarStatus, s.m)}
+	conv := func(v int) solver.VarStatus {
 		switch s.st[v] {
 		case stBasic:
-			return Basic
+			return solver.Basic
 		case stUpper:
-			return AtUpper
+			return solver.AtUpper
 		case stZero:
-			return AtZero
+			return solver.AtZero
 		}
-		return AtLower
+		return solver.AtLower
 	}
 	for j := range s.n {
 		sol.Basis.Cols[j] = conv(j)

@@ -1,10 +1,12 @@
 //go:build clp
 
-package solver
+package clp
 
 import (
 	"math"
 	"testing"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // TestCLPRowStatusConvention pins down how CLP's row statuses read: a row
@@ -19,16 +21,16 @@ func TestCLPRowStatusConvention(t *testing.T) {
 	//   r1: −3 ≤ x0 − x1 ≤ 0.5   (at its upper end)
 	//   r2: −1 ≤ x2 − x0 ≤ 3     (inside: −0.75)
 	// has the optimum x = (0.75, 0.25, 0).
-	b := NewBuilder([]float64{1, -3, -1}, []float64{5, 0.5, 3})
+	b := solver.NewBuilder([]float64{1, -3, -1}, []float64{5, 0.5, 3})
 	b.AddColumn(1, 0, inf, []int{0, 1, 2}, []float64{1, 1, -1})
 	b.AddColumn(2, 0, inf, []int{0, 1}, []float64{1, -1})
 	b.AddColumn(1, 0, inf, []int{2}, []float64{1})
 	p := b.Problem()
-	sol, err := clpBackend{}.Solve(p, Options{})
+	sol, err := clpBackend{}.Solve(p, solver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sol.Status != Optimal {
+	if sol.Status != solver.Optimal {
 		t.Fatalf("status %v (%s)", sol.Status, sol.Message)
 	}
 	want := []float64{0.75, 0.25, 0}
@@ -40,29 +42,29 @@ func TestCLPRowStatusConvention(t *testing.T) {
 	r := p.Activity(sol.X)
 	for i, s := range sol.Basis.Rows {
 		switch s {
-		case AtLower:
+		case solver.AtLower:
 			if math.Abs(r[i]-p.RowLower[i]) > 1e-12 {
 				t.Errorf("row %d: status AtLower but activity %g, bounds [%g, %g]", i, r[i], p.RowLower[i], p.RowUpper[i])
 			}
-		case AtUpper:
+		case solver.AtUpper:
 			if math.Abs(r[i]-p.RowUpper[i]) > 1e-12 {
 				t.Errorf("row %d: status AtUpper but activity %g, bounds [%g, %g]", i, r[i], p.RowLower[i], p.RowUpper[i])
 			}
 		}
 	}
-	if got := sol.Basis.Rows[0]; got != AtLower {
+	if got := sol.Basis.Rows[0]; got != solver.AtLower {
 		t.Errorf("row 0 (≥, tight) has status %v, want AtLower", got)
 	}
-	if got := sol.Basis.Rows[1]; got != AtUpper {
+	if got := sol.Basis.Rows[1]; got != solver.AtUpper {
 		t.Errorf("row 1 (≤, tight) has status %v, want AtUpper", got)
 	}
-	if got := sol.Basis.Rows[2]; got != Basic {
+	if got := sol.Basis.Rows[2]; got != solver.Basic {
 		t.Errorf("row 2 (inside its range) has status %v, want Basic", got)
 	}
 	t.Logf("row statuses %v", sol.Basis.Rows)
 	// Re-solve from the basis: no pivots.
-	warm, err := clpBackend{}.Solve(p, Options{WarmStart: sol.Basis})
-	if err != nil || warm.Status != Optimal || warm.Iterations != 0 {
+	warm, err := clpBackend{}.Solve(p, solver.Options{WarmStart: sol.Basis})
+	if err != nil || warm.Status != solver.Optimal || warm.Iterations != 0 {
 		t.Errorf("re-solve from own basis: %v, status %v, %d pivots; want optimal in 0", err, warm.Status, warm.Iterations)
 	}
 	// The input convention cannot be told apart by pivot counts: CLP's dual
@@ -71,9 +73,9 @@ func TestCLPRowStatusConvention(t *testing.T) {
 	// array it writes, whose convention is asserted above against the
 	// activities (and by basisDefect on every solve of the conformance suite).
 	inv := sol.Basis.Clone()
-	inv.Rows[0], inv.Rows[1] = AtUpper, AtLower
-	w, err := clpBackend{}.Solve(p, Options{WarmStart: inv})
-	if err != nil || w.Status != Optimal || math.Abs(w.Objective-sol.Objective) > 1e-12 {
+	inv.Rows[0], inv.Rows[1] = solver.AtUpper, solver.AtLower
+	w, err := clpBackend{}.Solve(p, solver.Options{WarmStart: inv})
+	if err != nil || w.Status != solver.Optimal || math.Abs(w.Objective-sol.Objective) > 1e-12 {
 		t.Errorf("re-solve from the row-inverted basis: %v, status %v, objective %v; want optimal %v", err, w.Status, w.Objective, sol.Objective)
 	}
 }
@@ -83,12 +85,12 @@ func TestCLPRowStatusConvention(t *testing.T) {
 // min x0 + 2x1, x0 + x1 ≥ 1 (y = 3/2), x0 − x1 ≤ 1/2 (y = −1/2).
 func TestCLPDualSigns(t *testing.T) {
 	inf := math.Inf(1)
-	b := NewBuilder([]float64{1, -inf}, []float64{inf, 0.5})
+	b := solver.NewBuilder([]float64{1, -inf}, []float64{inf, 0.5})
 	b.AddColumn(1, 0, inf, []int{0, 1}, []float64{1, 1})
 	b.AddColumn(2, 0, inf, []int{0, 1}, []float64{1, -1})
 	b.AddColumn(3, 0, inf, []int{0}, []float64{1}) // d = 3 − 3/2 = 3/2 at its lower bound
-	sol, err := clpBackend{}.Solve(b.Problem(), Options{})
-	if err != nil || sol.Status != Optimal {
+	sol, err := clpBackend{}.Solve(b.Problem(), solver.Options{})
+	if err != nil || sol.Status != solver.Optimal {
 		t.Fatalf("%v %v", err, sol)
 	}
 	for i, want := range []float64{1.5, -0.5} {
@@ -107,19 +109,19 @@ func TestCLPDualSigns(t *testing.T) {
 func TestCLPStatusMapping(t *testing.T) {
 	inf := math.Inf(1)
 	in := []struct {
-		s      VarStatus
+		s      solver.VarStatus
 		lo, hi float64
 		want   int
 	}{
-		{Basic, 0, 1, clpBasic},
-		{AtLower, 0, 1, clpAtLower},
-		{AtUpper, 0, 1, clpAtUpper},
-		{AtUpper, 0, inf, clpAtLower}, // no upper bound: the lower one
-		{AtLower, -inf, 1, clpAtUpper},
-		{AtLower, 2, 2, clpFixed},
-		{AtZero, -inf, inf, clpFree},
-		{AtLower, -inf, inf, clpFree},
-		{AtZero, -1, 1, clpAtLower},
+		{solver.Basic, 0, 1, clpBasic},
+		{solver.AtLower, 0, 1, clpAtLower},
+		{solver.AtUpper, 0, 1, clpAtUpper},
+		{solver.AtUpper, 0, inf, clpAtLower}, // no upper bound: the lower one
+		{solver.AtLower, -inf, 1, clpAtUpper},
+		{solver.AtLower, 2, 2, clpFixed},
+		{solver.AtZero, -inf, inf, clpFree},
+		{solver.AtLower, -inf, inf, clpFree},
+		{solver.AtZero, -1, 1, clpAtLower},
 	}
 	for _, c := range in {
 		if got := clpStatusIn(c.s, c.lo, c.hi); got != c.want {
@@ -129,15 +131,15 @@ func TestCLPStatusMapping(t *testing.T) {
 	out := []struct {
 		st        int
 		lo, hi, v float64
-		want      VarStatus
+		want      solver.VarStatus
 	}{
-		{clpBasic, 0, 1, 0.5, Basic},
-		{clpAtLower, 0, 1, 0, AtLower},
-		{clpAtUpper, 0, 1, 1, AtUpper},
-		{clpFixed, 2, 2, 2, AtLower},
-		{clpFree, -inf, inf, 0, AtZero},
-		{clpSuperBasic, -1, 1, 0.9, AtUpper},
-		{clpSuperBasic, -inf, 1, 0.9, AtUpper},
+		{clpBasic, 0, 1, 0.5, solver.Basic},
+		{clpAtLower, 0, 1, 0, solver.AtLower},
+		{clpAtUpper, 0, 1, 1, solver.AtUpper},
+		{clpFixed, 2, 2, 2, solver.AtLower},
+		{clpFree, -inf, inf, 0, solver.AtZero},
+		{clpSuperBasic, -1, 1, 0.9, solver.AtUpper},
+		{clpSuperBasic, -inf, 1, 0.9, solver.AtUpper},
 	}
 	for _, c := range out {
 		if got := clpStatusOut(c.st, c.lo, c.hi, c.v); got != c.want {

@@ -1,6 +1,10 @@
-package solver
+package simplex
 
-import "math"
+import (
+	"math"
+
+	"github.com/featmap/featmap/solver"
+)
 
 // Scaling of the pure-Go backend, as CLP does it: geometric-mean row and
 // column scaling iterated a few passes, then equilibration of the columns
@@ -70,7 +74,7 @@ func widen(lo, hi, v float64) (float64, float64) {
 
 // freeRows marks the rows without finite bounds, or returns nil if there
 // are none.
-func freeRows(p *Problem) []bool {
+func freeRows(p *solver.Problem) []bool {
 	var free []bool
 	for i := range p.NumRows {
 		if math.IsInf(p.RowLower[i], -1) && math.IsInf(p.RowUpper[i], 1) {
@@ -108,7 +112,7 @@ var noRepeats = repeats{step: 1}
 // free, m is odd, or an entry of a pair is not finite) and columns that
 // repeat the one before (their entries finite). Its sweep leaves a column
 // at its first difference, so on other problems it costs little.
-func scanRepeats(p *Problem, free []bool) repeats {
+func scanRepeats(p *solver.Problem, free []bool) repeats {
 	rp := noRepeats
 	m, n := p.NumRows, p.NumCols()
 	if free != nil || m < 2 {
@@ -203,7 +207,7 @@ func (rp repeats) copyPairs(vs ...[]float64) {
 // skip NaN. Without it, a NaN entry would make its row's rmax NaN (as an
 // Inf entry makes it Inf), which is how computeScaling finds out. The
 // sweep skips the repeats rp names and copies their ranges.
-func rowRanges(p *Problem, free []bool, col, rmin, rmax []float64, finiteA bool, rp repeats) {
+func rowRanges(p *solver.Problem, free []bool, col, rmin, rmax []float64, finiteA bool, rp repeats) {
 	for i := range rmin {
 		rmin[i], rmax[i] = math.Inf(1), 0
 	}
@@ -256,6 +260,9 @@ func rowRanges(p *Problem, free []bool, col, rmin, rmax []float64, finiteA bool,
 	rp.copyPairs(rmin, rmax)
 }
 
+// finite reports whether v is neither NaN nor infinite.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
 // finiteFactors reports whether every factor is finite (so that no
 // product with a finite entry is NaN).
 func finiteFactors(f []float64) bool {
@@ -271,7 +278,7 @@ func finiteFactors(f []float64) bool {
 // column j over the rows that are not free (+Inf and 0 if it has none);
 // fast says that no row is free and every row factor is finite. With
 // step 2 (repeats) it takes the first row of each pair.
-func columnRange(p *Problem, free []bool, row []float64, j int, fast bool, step int) (lo, hi float64) {
+func columnRange(p *solver.Problem, free []bool, row []float64, j int, fast bool, step int) (lo, hi float64) {
 	lo, hi = math.Inf(1), 0
 	idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
 	val = val[:len(idx)]
@@ -307,7 +314,7 @@ func columnRange(p *Problem, free []bool, row []float64, j int, fast bool, step 
 // free) and the first pass stops as soon as its range shows that scaling
 // will not be applied. The decision and the factors are those of the plain
 // computation (TestComputeScalingUnchanged holds them to it).
-func computeScaling(p *Problem) *scaling {
+func computeScaling(p *solver.Problem) *scaling {
 	m, n := p.NumRows, p.NumCols()
 	// A row without finite bounds constrains nothing; its entries are
 	// left out of the scaling (they may be far from the others).
@@ -467,7 +474,7 @@ func computeScaling(p *Problem) *scaling {
 	}
 	// Scaling changes the pivots; unless it narrows the entries' range
 	// a good deal, solve the problem as given. featmap's design LPs
-	// (testdata/lp) narrow only 3× (χ²) and 1.3× (RBF), and their scaled
+	// (solver/testdata/lp) narrow only 3× (χ²) and 1.3× (RBF), and their scaled
 	// solves took more pivots (RBF: 700 against 464).
 	if identity || gainsTooLittle(p, free, row, col, unscaled, rp) {
 		return nil
@@ -480,7 +487,7 @@ func computeScaling(p *Problem) *scaling {
 // ratio of the entries seen so far already fails the test: that ratio
 // only grows as entries are added (once it is a number: lo is then
 // finite and stays so), so the whole matrix's fails it too.
-func gainsTooLittle(p *Problem, free []bool, row, col []float64, unscaled float64, rp repeats) bool {
+func gainsTooLittle(p *solver.Problem, free []bool, row, col []float64, unscaled float64, rp repeats) bool {
 	lo, hi := math.Inf(1), 0.0
 	for j := range p.NumCols() {
 		if rp.repeated(j) {
@@ -501,7 +508,7 @@ func gainsTooLittle(p *Problem, free []bool, row, col []float64, unscaled float6
 // scaledColumnRange widens [lo, hi] by the magnitudes of the nonzero
 // entries of column j of R A C outside the free rows (with step 2, of the
 // first row of each pair: repeats).
-func scaledColumnRange(p *Problem, free []bool, row, col []float64, j int, lo, hi float64, step int) (float64, float64) {
+func scaledColumnRange(p *solver.Problem, free []bool, row, col []float64, j int, lo, hi float64, step int) (float64, float64) {
 	cj := col[j]
 	idx, val := p.RowIndex[p.ColStart[j]:p.ColStart[j+1]], p.Value[p.ColStart[j]:p.ColStart[j+1]]
 	val = val[:len(idx)]
@@ -520,7 +527,7 @@ func scaledColumnRange(p *Problem, free []bool, row, col []float64, j int, lo, h
 }
 
 // unscale converts a solution of the scaled problem to the original one's.
-func (sc *scaling) unscale(s *Solution) {
+func (sc *scaling) unscale(s *solver.Solution) {
 	for j := range s.X {
 		s.X[j] *= sc.col[j]
 	}
@@ -558,20 +565,20 @@ func (sc *scaling) tolerances(s *simplex) {
 // own optimality test on the unscaled problem would see it: the scaled
 // problem's tolerance admits a reduced cost d' = C d up to tol, which is d
 // up to tol/C.
-func dualDefect(p *Problem, s *Solution, tol float64) bool {
+func dualDefect(p *solver.Problem, s *solver.Solution, tol float64) bool {
 	if s.Basis == nil {
 		return true
 	}
-	bad := func(st VarStatus, d, lo, hi float64) bool {
+	bad := func(st solver.VarStatus, d, lo, hi float64) bool {
 		if lo == hi {
 			return false
 		}
 		switch st {
-		case AtLower:
+		case solver.AtLower:
 			return d < -tol
-		case AtUpper:
+		case solver.AtUpper:
 			return d > tol
-		case AtZero:
+		case solver.AtZero:
 			return math.Abs(d) > tol
 		}
 		return false
@@ -593,7 +600,7 @@ func dualDefect(p *Problem, s *Solution, tol float64) bool {
 // would overflow or underflow (exactly when newScaledSimplex refuses sc,
 // TestScaledSimplexAsApplied): the problem a scaled simplex solves, which
 // its exact checks read (simplex.exactProblem).
-func (sc *scaling) apply(p *Problem) *Problem {
+func (sc *scaling) apply(p *solver.Problem) *solver.Problem {
 	m, n := p.NumRows, p.NumCols()
 	ok := true
 	put := func(v, f float64) float64 {
@@ -603,7 +610,7 @@ func (sc *scaling) apply(p *Problem) *Problem {
 		}
 		return w
 	}
-	q := &Problem{
+	q := &solver.Problem{
 		NumRows:  m,
 		Obj:      make([]float64, n),
 		ColLower: make([]float64, n),

@@ -1,10 +1,12 @@
-package solver
+package simplex
 
 import (
 	"encoding/json"
 	"math"
 	"os"
 	"testing"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // TestWarmStartDegenerateRegression solves an n-D design LP (834×210, from
@@ -15,24 +17,24 @@ import (
 // It must reach the cold solve's optimum.
 func TestWarmStartDegenerateRegression(t *testing.T) {
 	t.Parallel() // pure Go only, no shared state
-	p := readGzipLP(t, "testdata/warmstart/degenerate.json.gz")
-	b, err := os.ReadFile("testdata/warmstart/degenerate.basis")
+	p := readGzipLP(t, "../testdata/warmstart/degenerate.json.gz")
+	b, err := os.ReadFile("../testdata/warmstart/degenerate.basis")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var basis Basis
+	var basis solver.Basis
 	if err := json.Unmarshal(b, &basis); err != nil {
 		t.Fatal(err)
 	}
-	cold, err := pureGo{}.Solve(p, Options{})
-	if err != nil || cold.Status != Optimal {
+	cold, err := pureGo{}.Solve(p, solver.Options{})
+	if err != nil || cold.Status != solver.Optimal {
 		t.Fatalf("cold solve: %v %v", cold.Status, err)
 	}
-	warm, err := pureGo{}.Solve(p, Options{WarmStart: &basis})
+	warm, err := pureGo{}.Solve(p, solver.Options{WarmStart: &basis})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if warm.Status != Optimal || math.Abs(warm.Objective-cold.Objective) > 1e-9*cold.Objective {
+	if warm.Status != solver.Optimal || math.Abs(warm.Objective-cold.Objective) > 1e-9*cold.Objective {
 		t.Errorf("warm start: %v, objective %.12g (cold %.12g) after %d pivots", warm.Status, warm.Objective, cold.Objective, warm.Iterations)
 	}
 }

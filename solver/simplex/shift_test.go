@@ -1,4 +1,4 @@
-package solver
+package simplex
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // TestRecomputeDualsRowCosts: with costs on row activities (a shifted
@@ -21,8 +23,8 @@ func TestRecomputeDualsRowCosts(t *testing.T) {
 	for k := range 300 {
 		m, n := 3+r.IntN(12), 2+r.IntN(10)
 		p := randomDenseLP(r, m, n)
-		s := newSimplex(p, Options{}.WithDefaults(p))
-		if st, _ := s.run(nil); st != Optimal || s.k() == 0 || s.k() == m {
+		s := newSimplex(p, solver.Options{}.WithDefaults(p))
+		if st, _ := s.run(nil); st != solver.Optimal || s.k() == 0 || s.k() == m {
 			s.release()
 			continue
 		}
@@ -63,20 +65,20 @@ func TestRecomputeDualsRowCosts(t *testing.T) {
 	}
 }
 
-// readPolish2D reads testdata/polish2d: a polish step's LP of the 2-D
+// readPolish2D reads solver/testdata/polish2d: a polish step's LP of the 2-D
 // plain Proj design (multidim.Projection, RBF σ = 0.3 on [0, π]², D = 73),
 // 456 points (two rows each) and 219 columns (t, and a positive and a
 // negative part of each weight's and frequency coordinate's step, boxed
 // by the trust region), with the basis the design started it from: the
 // previous step's optimum, on columns the accepted step has moved.
-func readPolish2D(t testing.TB) (*Problem, *Basis) {
+func readPolish2D(t testing.TB) (*solver.Problem, *solver.Basis) {
 	t.Helper()
-	p := readGzipLP(t, "testdata/polish2d/step-912x219.json.gz")
-	b, err := os.ReadFile("testdata/polish2d/step-912x219.basis")
+	p := readGzipLP(t, "../testdata/polish2d/step-912x219.json.gz")
+	b, err := os.ReadFile("../testdata/polish2d/step-912x219.basis")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var basis Basis
+	var basis solver.Basis
 	if err := json.Unmarshal(b, &basis); err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +92,7 @@ func readPolish2D(t testing.TB) (*Problem, *Basis) {
 func TestShiftedStart(t *testing.T) {
 	t.Parallel() // pure Go only, no shared state
 	p, basis := readPolish2D(t)
-	s := newSimplex(p, Options{}.WithDefaults(p))
+	s := newSimplex(p, solver.Options{}.WithDefaults(p))
 	if !s.warmBasis(basis) {
 		t.Fatal("the warm basis does not fit or is singular")
 	}
@@ -101,20 +103,20 @@ func TestShiftedStart(t *testing.T) {
 		t.Fatalf("the warm start is not both primal and dual infeasible (primal %g, dual %v)", s.primalInfeasibility(), s.dualInfeasible())
 	}
 	s.release()
-	solve := func(name string, o Options) *Solution {
+	solve := func(name string, o solver.Options) *solver.Solution {
 		sol, err := pureGo{}.Solve(p, o)
-		if err != nil || sol.Status != Optimal {
+		if err != nil || sol.Status != solver.Optimal {
 			t.Fatalf("%s: %v %v", name, sol, err)
 		}
 		return sol
 	}
-	cold := solve("cold", Options{})
-	phase1 := solve("default", Options{WarmStart: basis})
-	shifted := solve("shifted", Options{WarmStart: basis, ShiftedStart: true})
-	devex := solve("shifted, Devex", Options{WarmStart: basis, ShiftedStart: true, Devex: true, DevexFromStart: true})
+	cold := solve("cold", solver.Options{})
+	phase1 := solve("default", solver.Options{WarmStart: basis})
+	shifted := solve("shifted", solver.Options{WarmStart: basis, ShiftedStart: true})
+	devex := solve("shifted, Devex", solver.Options{WarmStart: basis, ShiftedStart: true, Devex: true, DevexFromStart: true})
 	for _, c := range []struct {
 		name string
-		sol  *Solution
+		sol  *solver.Solution
 	}{{"default", phase1}, {"shifted", shifted}, {"shifted, Devex", devex}} {
 		if d := math.Abs(c.sol.Objective - cold.Objective); d > 1e-9*math.Abs(cold.Objective) {
 			t.Errorf("%s start: objective %.12g, cold %.12g", c.name, c.sol.Objective, cold.Objective)

@@ -1,6 +1,10 @@
-package solver
+package simplex
 
-import "math"
+import (
+	"math"
+
+	"github.com/featmap/featmap/solver"
+)
 
 // perturbationScale is the relative size of the cost perturbation that
 // keeps the dual simplex out of dual degeneracy.
@@ -12,9 +16,9 @@ const perturbationScale = 1e-7
 // columns, where Dantzig's largest violation keeps choosing rows whose
 // pivots make little progress, and more on the 1-D design LPs. Measured
 // (pivots, cold solve): 2-D Proj ⊗ refinement LPs of 832, 1632 and 2432
-// rows × 242 columns (testdata/proj2d), Dantzig 4209 / 18335 / 41149,
+// rows × 242 columns (solver/testdata/proj2d), Dantzig 4209 / 18335 / 41149,
 // Devex from the start 1709 / 3300 / 3898, switching after 1·(m+n) 1809 /
-// 3705 / 5630; χ² 1110×102 (testdata/lp) Dantzig 123, Devex 218; RBF
+// 3705 / 5630; χ² 1110×102 (solver/testdata/lp) Dantzig 123, Devex 218; RBF
 // 632×402 Dantzig 464, Devex ended in a singular kernel after 6816. Those
 // 1-D LPs finish well before 1·(m+n) pivots, so they keep Dantzig.
 const devexAfter = 1
@@ -27,7 +31,7 @@ const devexAfter = 1
 // tiny, deterministic, column-dependent amount breaks the ties. The caller's
 // clean-up round re-prices with the true costs and lets the primal simplex
 // remove the few dual infeasibilities the perturbation leaves.
-func (s *simplex) perturbedDualSimplex() (Status, error) {
+func (s *simplex) perturbedDualSimplex() (solver.Status, error) {
 	scale := 0.0
 	for _, c := range s.orig[:s.n] {
 		scale = max(scale, math.Abs(c))
@@ -86,7 +90,7 @@ func (s *simplex) perturbedDualSimplex() (Status, error) {
 // dualSimplex runs the bounded dual simplex from a dual feasible basis until
 // the basis is primal feasible (Optimal), the dual is unbounded
 // (Infeasible) or the iteration limit is reached.
-func (s *simplex) dualSimplex() (Status, error) {
+func (s *simplex) dualSimplex() (solver.Status, error) {
 	s.devex = false
 	start := s.iter
 	for {
@@ -100,11 +104,11 @@ func (s *simplex) dualSimplex() (Status, error) {
 			}
 		}
 		if s.halt() {
-			return IterationLimit, nil
+			return solver.IterationLimit, nil
 		}
 		p, delta := s.chooseLeaving()
 		if p < 0 {
-			return Optimal, nil
+			return solver.Optimal, nil
 		}
 		k := s.k()
 		rho := s.rho[:k]
@@ -124,11 +128,11 @@ func (s *simplex) dualSimplex() (Status, error) {
 				// Perhaps only the updated inverse says so: refactorise and
 				// price again before concluding.
 				if err := s.refresh(); err != nil {
-					return NumericalFailure, err
+					return solver.NumericalFailure, err
 				}
 				continue
 			}
-			return Infeasible, nil
+			return solver.Infeasible, nil
 		}
 		alphaRow := s.pivotElement(q, rho)
 		u := s.u[:k]
@@ -139,7 +143,7 @@ func (s *simplex) dualSimplex() (Status, error) {
 		if math.Abs(alphaRow-alphaCol) > 1e-8*(1+math.Abs(alphaCol)) && s.updates > 0 {
 			// The updated inverse has drifted: refactorise and price again.
 			if err := s.refresh(); err != nil {
-				return NumericalFailure, err
+				return solver.NumericalFailure, err
 			}
 			continue
 		}
@@ -159,7 +163,7 @@ func (s *simplex) dualSimplex() (Status, error) {
 		s.d[q] = 0
 		s.d[p] = sign * thetaD
 		if err := s.pivot(p, q, pst, u, rho); err != nil {
-			return NumericalFailure, err
+			return solver.NumericalFailure, err
 		}
 		s.iter++
 	}

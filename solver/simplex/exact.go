@@ -1,10 +1,12 @@
-package solver
+package simplex
 
 import (
 	"fmt"
 	"math"
 	"math/big"
 	"slices"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // The exact checks of the pure-Go backend: on a kernel of at most
@@ -28,7 +30,7 @@ const exactRayMax = 32
 // theirs; the basic columns follow, d_S = K⁻¹·rhs with K = A[T, S],
 // solved by Gaussian elimination over the rationals. The other entries
 // are 0. It reports false if K is singular.
-func exactRay(p *Problem, S, T []int, q int, dir float64) ([]big.Rat, bool) {
+func exactRay(p *solver.Problem, S, T []int, q int, dir float64) ([]big.Rat, bool) {
 	n := p.NumCols()
 	rhs := make([]big.Rat, len(T))
 	if q < n {
@@ -65,13 +67,13 @@ func exactRay(p *Problem, S, T []int, q int, dir float64) ([]big.Rat, bool) {
 // exactKernelSolve solves K·z = rhs exactly, K = A[T, S] of p, by
 // Gauss–Jordan elimination over the rationals; it reports false if K is
 // singular (or not square).
-func exactKernelSolve(p *Problem, S, T []int, rhs []big.Rat) ([]big.Rat, bool) {
+func exactKernelSolve(p *solver.Problem, S, T []int, rhs []big.Rat) ([]big.Rat, bool) {
 	return exactKernelSolveT(p, S, T, rhs, false)
 }
 
 // exactKernelSolveT is exactKernelSolve, or with transpose the solve of
 // Kᵀ·z = rhs (z indexed like T, rhs like S).
-func exactKernelSolveT(p *Problem, S, T []int, rhs []big.Rat, transpose bool) ([]big.Rat, bool) {
+func exactKernelSolveT(p *solver.Problem, S, T []int, rhs []big.Rat, transpose bool) ([]big.Rat, bool) {
 	k := len(S)
 	if len(T) != k || len(rhs) != k {
 		return nil, false
@@ -147,7 +149,7 @@ func (s *simplex) exactRayHolds(v int, dir float64) bool {
 		return false
 	}
 	vertex, _ := exactVertex(s.exactProblem(), s.S, s.T, s.st)
-	ok, _ = exactRayProves(s.exactProblem(), Options{FeasibilityTol: s.tolP}, s.x[:s.n], ray, vertex)
+	ok, _ = exactRayProves(s.exactProblem(), solver.Options{FeasibilityTol: s.tolP}, s.x[:s.n], ray, vertex)
 	return ok
 }
 
@@ -195,7 +197,7 @@ func (s *simplex) exactBlock(v int, dir float64) (b int, theta float64, pst uint
 }
 
 // exactRayRates returns the rows' rates A·d along an exact ray d.
-func exactRayRates(p *Problem, d []big.Rat) []big.Rat {
+func exactRayRates(p *solver.Problem, d []big.Rat) []big.Rat {
 	var a big.Rat
 	rates := make([]big.Rat, p.NumRows)
 	for j := range p.NumCols() {
@@ -226,10 +228,10 @@ const illConditioned = 1e14
 // improving sign exactly, and the caller then skips faintCheck (whose
 // refinements rest on the inverse). It returns whether it judged the
 // basis, and the verdict.
-func (s *simplex) exactCheck() (judged bool, st Status, msg string) {
+func (s *simplex) exactCheck() (judged bool, st solver.Status, msg string) {
 	k := s.k()
 	if k == 0 || k > exactRayMax || s.src == nil {
-		return false, Optimal, ""
+		return false, solver.Optimal, ""
 	}
 	kk, _ := s.kernelMatrix()
 	kn, gn := 0.0, 0.0
@@ -248,11 +250,11 @@ func (s *simplex) exactCheck() (judged bool, st Status, msg string) {
 		gn = math.Max(gn, r)
 	}
 	if kn*gn < illConditioned {
-		return false, Optimal, ""
+		return false, solver.Optimal, ""
 	}
 	p := s.exactProblem() // built only now, for an ill-conditioned kernel
 	if p == nil {
-		return false, Optimal, ""
+		return false, solver.Optimal, ""
 	}
 	x, ok := exactVertex(p, s.S, s.T, s.st)
 	cS := make([]big.Rat, k)
@@ -264,7 +266,7 @@ func (s *simplex) exactCheck() (judged bool, st Status, msg string) {
 		y, ok = exactKernelSolveT(p, s.S, s.T, cS, true)
 	}
 	if !ok {
-		return true, NumericalFailure, fmt.Sprintf("the optimal basis's kernel (condition %.3g) is singular exactly", kn*gn)
+		return true, solver.NumericalFailure, fmt.Sprintf("the optimal basis's kernel (condition %.3g) is singular exactly", kn*gn)
 	}
 	for _, j := range s.S {
 		s.x[j] = ratFloat(&x[j])
@@ -300,9 +302,9 @@ func (s *simplex) exactCheck() (judged bool, st Status, msg string) {
 		}
 	}
 	if improving >= 0 {
-		return true, NumericalFailure, fmt.Sprintf("the optimal basis (kernel condition %.3g) is not optimal exactly: variable %d's reduced cost %.3g improves", kn*gn, improving, s.d[improving])
+		return true, solver.NumericalFailure, fmt.Sprintf("the optimal basis (kernel condition %.3g) is not optimal exactly: variable %d's reduced cost %.3g improves", kn*gn, improving, s.d[improving])
 	}
-	return true, Optimal, ""
+	return true, solver.Optimal, ""
 }
 
 // ratFloat is r rounded to float64, except that a nonzero r too small for
@@ -319,7 +321,7 @@ func ratFloat(r *big.Rat) float64 {
 // exactCostRate returns cᵀd for an exact ray d, computed exactly and
 // rounded by ratFloat (a negative rate stays negative), and its terms
 // Σ|c_j·d_j|.
-func exactCostRate(p *Problem, d []big.Rat) (rate, terms float64) {
+func exactCostRate(p *solver.Problem, d []big.Rat) (rate, terms float64) {
 	var cr, a big.Rat
 	for j, c := range p.Obj {
 		if c != 0 && d[j].Sign() != 0 {
@@ -342,7 +344,7 @@ func ratsOf(r []big.Rat, x []float64) []big.Rat {
 
 // exactlyFeasible reports whether x meets every bound of p exactly, its
 // row activities computed in math/big.
-func exactlyFeasible(p *Problem, x []big.Rat) bool {
+func exactlyFeasible(p *solver.Problem, x []big.Rat) bool {
 	var a big.Rat
 	for j := range x {
 		if lo := p.ColLower[j]; !math.IsInf(lo, -1) && x[j].Cmp(a.SetFloat64(lo)) < 0 {
@@ -369,7 +371,7 @@ func exactlyFeasible(p *Problem, x []big.Rat) bool {
 // columns at the bound their status names (0 if free), the kernel rows'
 // activities at theirs, x_S = K⁻¹(b_T − A[T, N]·x_N). It reports false if K
 // is singular or a status names an infinite bound.
-func exactVertex(p *Problem, S, T []int, st []uint8) ([]big.Rat, bool) {
+func exactVertex(p *solver.Problem, S, T []int, st []uint8) ([]big.Rat, bool) {
 	n := p.NumCols()
 	bound := func(v int) (float64, bool) {
 		lo, hi := 0.0, 0.0
@@ -434,7 +436,7 @@ func exactVertex(p *Problem, S, T []int, st []uint8) ([]big.Rat, bool) {
 // within the tolerance every block counts (FuzzSolve ffc1f62a60efde62: x₀
 // = −1.4·10⁻⁴ met 10⁻⁹x₀ ≥ 0 within the tolerance and let x₂ rise to
 // 10²¹ along a ray a row blocked there; the exact LP's optimum is 0).
-func exactRayProves(p *Problem, o Options, x []float64, d, vertex []big.Rat) (bool, string) {
+func exactRayProves(p *solver.Problem, o solver.Options, x []float64, d, vertex []big.Rat) (bool, string) {
 	n := p.NumCols()
 	if len(d) != n || len(x) != n {
 		return false, "no ray"

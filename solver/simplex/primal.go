@@ -1,9 +1,11 @@
-package solver
+package simplex
 
 import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // primalSimplex runs the bounded primal simplex. With phase1 set it
@@ -12,7 +14,7 @@ import (
 // returns Optimal once the basis is primal feasible, or Infeasible if the
 // violations cannot be reduced further. Without phase1 it minimises cᵀx from
 // a primal feasible basis and returns Optimal or Unbounded.
-func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
+func (s *simplex) primalSimplex(phase1 bool) (solver.Status, error) {
 	c := s.cost
 	var piR []float64
 	if phase1 {
@@ -21,11 +23,11 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 	}
 	for {
 		if s.halt() {
-			return IterationLimit, nil
+			return solver.IterationLimit, nil
 		}
 		if phase1 {
 			if !s.phase1Duals(c, piR) {
-				return Optimal, nil // feasible: the caller continues with phase 2
+				return solver.Optimal, nil // feasible: the caller continues with phase 2
 			}
 		} else {
 			s.recomputeDuals(c)
@@ -34,12 +36,12 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 		if q < 0 {
 			if phase1 {
 				if v := s.faintImprovement(); v >= 0 {
-					return NumericalFailure, fmt.Errorf("infeasible only if the phase-1 reduced cost %.3g of variable %d is zero (tolerance %g)", s.d[v], v, s.tolDv[v])
+					return solver.NumericalFailure, fmt.Errorf("infeasible only if the phase-1 reduced cost %.3g of variable %d is zero (tolerance %g)", s.d[v], v, s.tolDv[v])
 				}
 				s.farkas = s.phase1Farkas(c, s.rho[:s.k()], piR)
-				return Infeasible, nil
+				return solver.Infeasible, nil
 			}
-			return Optimal, nil
+			return solver.Optimal, nil
 		}
 		dir := 1.0
 		if s.d[q] > 0 {
@@ -56,21 +58,21 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 				// Perhaps only the updated inverse sees no blocking variable:
 				// refactorise and price again before concluding.
 				if err := s.refresh(); err != nil {
-					return NumericalFailure, err
+					return solver.NumericalFailure, err
 				}
 				continue
 			}
 			if phase1 {
-				return NumericalFailure, errors.New("phase 1 found an unbounded improving direction")
+				return solver.NumericalFailure, errors.New("phase 1 found an unbounded improving direction")
 			}
 			// A faint rate towards a bound may block the ray; unless the
 			// ray built exactly proves it unbounded (exactRayHolds: on the
 			// spread LPs 42 fewer give-ups), that is a numerical failure.
 			if b := s.faintBlock(q, dir, u, z); b >= 0 && !s.exactRayHolds(q, dir) {
-				return NumericalFailure, fmt.Errorf("unbounded only if the rate %.3g of basic variable %d towards its bound is zero (pivot tolerance %g)", s.rateOf(b, dir, u, z), b, pivotTol)
+				return solver.NumericalFailure, fmt.Errorf("unbounded only if the rate %.3g of basic variable %d towards its bound is zero (pivot tolerance %g)", s.rateOf(b, dir, u, z), b, pivotTol)
 			}
 			s.ray, s.rayEnter = s.primalRay(q, dir, u), q
-			return Unbounded, nil
+			return solver.Unbounded, nil
 		}
 		if p == q { // bound flip: no basis change
 			s.step(q, dir*theta, u, z)
@@ -95,7 +97,7 @@ func (s *simplex) primalSimplex(phase1 bool) (Status, error) {
 		}
 		s.step(q, dir*theta, u, z)
 		if err := s.pivot(p, q, pst, u, rho); err != nil {
-			return NumericalFailure, err
+			return solver.NumericalFailure, err
 		}
 		s.iter++
 	}

@@ -1,4 +1,4 @@
-package solver
+package simplex
 
 import (
 	"context"
@@ -7,11 +7,13 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // randomDenseLP returns a feasible LP with general bounds: rows and columns
 // are boxed, one-sided, free, fixed or ranged around a random point.
-func randomDenseLP(r *rand.Rand, m, n int) *Problem {
+func randomDenseLP(r *rand.Rand, m, n int) *solver.Problem {
 	bounds := func(x float64) (float64, float64) {
 		inf := math.Inf(1)
 		switch r.IntN(6) {
@@ -47,7 +49,7 @@ func randomDenseLP(r *rand.Rand, m, n int) *Problem {
 	for i := range lo {
 		lo[i], hi[i] = bounds(act[i])
 	}
-	b := NewBuilder(lo, hi)
+	b := solver.NewBuilder(lo, hi)
 	for j := range cols {
 		l, h := bounds(x0[j])
 		b.AddDenseColumn(math.Round(r.NormFloat64()*3), l, h, cols[j])
@@ -63,7 +65,7 @@ func TestKernelInverseStaysAccurate(t *testing.T) {
 	checked := 0
 	for trial := 0; trial < 400; trial++ {
 		p := randomDenseLP(r, 2+r.IntN(15), 2+r.IntN(15))
-		o := Options{}.WithDefaults(p)
+		o := solver.Options{}.WithDefaults(p)
 		s := newSimplex(p, o)
 		s.slackBasis()
 		if err := s.refresh(); err != nil {
@@ -107,18 +109,18 @@ func TestWarmStartFromOwnBasis(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for trial := 0; trial < 200; trial++ {
 		p := randomDenseLP(r, 3+r.IntN(10), 3+r.IntN(10))
-		s, err := pureGo{}.Solve(p, Options{})
+		s, err := pureGo{}.Solve(p, solver.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.Status != Optimal {
+		if s.Status != solver.Optimal {
 			continue
 		}
-		w, err := pureGo{}.Solve(p, Options{WarmStart: s.Basis})
+		w, err := pureGo{}.Solve(p, solver.Options{WarmStart: s.Basis})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w.Status != Optimal || w.Iterations != 0 || math.Abs(w.Objective-s.Objective) > 1e-9*(1+math.Abs(s.Objective)) {
+		if w.Status != solver.Optimal || w.Iterations != 0 || math.Abs(w.Objective-s.Objective) > 1e-9*(1+math.Abs(s.Objective)) {
 			t.Errorf("trial %d: warm re-solve %v after %d pivots, objective %v vs %v", trial, w.Status, w.Iterations, w.Objective, s.Objective)
 		}
 	}
@@ -127,11 +129,11 @@ func TestWarmStartFromOwnBasis(t *testing.T) {
 // TestPureGoContext: a solve whose context is done returns the context's
 // error, not a solution.
 func TestPureGoContext(t *testing.T) {
-	b := NewBuilder([]float64{1}, []float64{math.Inf(1)})
+	b := solver.NewBuilder([]float64{1}, []float64{math.Inf(1)})
 	b.AddColumn(1, 0, math.Inf(1), []int{0}, []float64{1})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if sol, err := Default().Solve(b.Problem(), Options{Context: ctx}); err != context.Canceled || sol != nil {
+	if sol, err := solver.Default().Solve(b.Problem(), solver.Options{Context: ctx}); err != context.Canceled || sol != nil {
 		t.Errorf("Solve with a cancelled context: %v, %v; want nil, context.Canceled", sol, err)
 	}
 }
@@ -142,20 +144,20 @@ func TestPureGoContext(t *testing.T) {
 // left dirty: every solution is the same, iterations and duals included.
 func TestPooledBuffersLeaveNoTrace(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	var lps []*Problem
+	var lps []*solver.Problem
 	for _, size := range [][2]int{{30, 12}, {5, 3}, {60, 40}, {12, 20}, {1, 1}, {40, 8}} {
 		lps = append(lps, randomDenseLP(r, size[0], size[1]))
 	}
-	first := make([]*Solution, len(lps))
+	first := make([]*solver.Solution, len(lps))
 	for k, p := range lps {
-		sol, err := (pureGo{}).Solve(p, Options{})
+		sol, err := (pureGo{}).Solve(p, solver.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		first[k] = sol
 	}
 	for k := len(lps) - 1; k >= 0; k-- {
-		sol, err := (pureGo{}).Solve(lps[k], Options{})
+		sol, err := (pureGo{}).Solve(lps[k], solver.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,13 +170,13 @@ func TestPooledBuffersLeaveNoTrace(t *testing.T) {
 // TestBuilderReset: a Builder reset after one problem builds the next as a
 // new Builder would, whether the next is larger or smaller.
 func TestBuilderReset(t *testing.T) {
-	build := func(b *Builder, m, n int, seed float64) *Problem {
+	build := func(b *solver.Builder, m, n int, seed float64) *solver.Problem {
 		lo, hi := make([]float64, m), make([]float64, m)
 		for i := range lo {
 			lo[i], hi[i] = -seed-float64(i), seed+float64(i)
 		}
 		if b == nil {
-			b = NewBuilder(lo, hi)
+			b = solver.NewBuilder(lo, hi)
 		} else {
 			b.Reset(lo, hi)
 		}
@@ -187,7 +189,7 @@ func TestBuilderReset(t *testing.T) {
 		}
 		return b.Problem()
 	}
-	b := &Builder{}
+	b := &solver.Builder{}
 	for _, c := range []struct {
 		m, n int
 		seed float64

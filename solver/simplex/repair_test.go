@@ -1,15 +1,17 @@
-package solver
+package simplex
 
 import (
 	"math"
 	"testing"
+
+	"github.com/featmap/featmap/solver"
 )
 
 // dependentConeLP is a small LP of the shape the 2-D refinement LPs have:
 // min Σ x_j over x ≥ 0 with A x ≥ b, whose fourth column is exactly
 // c₂ + c₃ − c₁ (the four corner columns of one frequency's trust-region
 // cone span only three dimensions).
-func dependentConeLP() *Problem {
+func dependentConeLP() *solver.Problem {
 	c1 := []float64{1, 2, 0, 1, 3, 1}
 	c2 := []float64{2, 1, 1, 0, 1, 2}
 	c3 := []float64{0, 1, 3, 2, 1, 1}
@@ -22,7 +24,7 @@ func dependentConeLP() *Problem {
 	for i := range hi {
 		hi[i] = math.Inf(1)
 	}
-	b := NewBuilder(lo, hi)
+	b := solver.NewBuilder(lo, hi)
 	for _, c := range [][]float64{c1, c2, c3, c4} {
 		b.AddDenseColumn(1, 0, math.Inf(1), c)
 	}
@@ -37,8 +39,8 @@ func dependentConeLP() *Problem {
 // solve's optimum.
 func TestRepairKernel(t *testing.T) {
 	p := dependentConeLP()
-	b := &Basis{Cols: []VarStatus{Basic, Basic, Basic, Basic}, Rows: []VarStatus{AtLower, AtLower, AtLower, AtLower, Basic, Basic}}
-	s := newSimplex(p, Options{}.WithDefaults(p))
+	b := &solver.Basis{Cols: []solver.VarStatus{solver.Basic, solver.Basic, solver.Basic, solver.Basic}, Rows: []solver.VarStatus{solver.AtLower, solver.AtLower, solver.AtLower, solver.AtLower, solver.Basic, solver.Basic}}
+	s := newSimplex(p, solver.Options{}.WithDefaults(p))
 	s.slackBasis()
 	for j := range 4 {
 		s.posS[j] = j
@@ -69,12 +71,12 @@ func TestRepairKernel(t *testing.T) {
 		t.Errorf("%d basic row activities after the repair, want 3", basicRows)
 	}
 
-	cold, err := pureGo{}.Solve(p, Options{})
-	if err != nil || cold.Status != Optimal {
+	cold, err := pureGo{}.Solve(p, solver.Options{})
+	if err != nil || cold.Status != solver.Optimal {
 		t.Fatalf("cold solve: %v %v", cold, err)
 	}
-	warm, err := pureGo{}.Solve(p, Options{WarmStart: b})
-	if err != nil || warm.Status != Optimal {
+	warm, err := pureGo{}.Solve(p, solver.Options{WarmStart: b})
+	if err != nil || warm.Status != solver.Optimal {
 		t.Fatalf("warm solve from the singular basis: %v %v", warm, err)
 	}
 	if math.Abs(warm.Objective-cold.Objective) > 1e-9*math.Abs(cold.Objective) {

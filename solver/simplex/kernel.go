@@ -1,4 +1,4 @@
-package solver
+package simplex
 
 import (
 	"math"

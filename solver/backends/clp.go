@@ -1,0 +1,5 @@
+//go:build clp
+
+package backends
+
+import _ "github.com/featmap/featmap/solver/clp" // "clp"

@@ -1,6 +1,7 @@
 package simplex
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -365,4 +366,90 @@ func (s *simplex) repairKernel() bool {
 		s.posT[i] = t
 	}
 	return s.refactor() == nil
+}
+
+// refactor recomputes G = K⁻¹ by Gauss–Jordan elimination with partial
+// pivoting (gaussJordan).
+func (s *simplex) refactor() error {
+	k := s.k()
+	s.updates = 0
+	if k == 0 {
+		return nil
+	}
+	// K[t][l] = A[T[t], S[l]]; invert K into G (rows indexed by l, columns by t).
+	kk, scale := s.kernelMatrix()
+	inv := make([]float64, k*k)
+	if err := gaussJordan(kk, inv, k, scale); err != nil {
+		return err
+	}
+	// inv = K⁻¹ with rows indexed like K's columns (l) and columns like K's
+	// rows (t).
+	for l := range k {
+		copy(s.g[l*s.cap:l*s.cap+k], inv[l*k:(l+1)*k])
+	}
+	return nil
+}
+
+// gaussJordan sets inv (k×k) to the inverse of kk (k×k, row major,
+// overwritten) by Gauss–Jordan elimination with partial pivoting, or
+// returns errSingular when a pivot is at most singularTol·scale.
+//
+// It inverts in place: after c steps a row holds the inverse's columns of
+// the first c pivots' units (the only nonzero ones: a row of the inverse
+// differs from the identity's only there) followed by K's columns not yet
+// eliminated, so that each row operation is one pass over k numbers,
+// where the textbook elimination of [K | I] makes 2k. The arithmetic on
+// every entry is that elimination's (TestRefactorAsFullElimination: the
+// same inverse, bit for bit but for the sign of a zero).
+func gaussJordan(kk, inv []float64, k int, scale float64) error {
+	// unit[r] is the column of row r's identity 1 (rows swap); after step
+	// c, unit[c] is the inverse's column that slot c of each row holds.
+	unit := make([]int, k)
+	for i := range unit {
+		unit[i] = i
+	}
+	for c := range k {
+		p, best := -1, 0.0
+		for r := c; r < k; r++ {
+			if a := math.Abs(kk[r*k+c]); a > best {
+				p, best = r, a
+			}
+		}
+		if p < 0 || best <= singularTol*max(scale, 1e-300) {
+			return fmt.Errorf("%w (size %d, pivot %.3g)", errSingular, k, best)
+		}
+		if p != c {
+			rp, rc := kk[p*k:p*k+k], kk[c*k:c*k+k]
+			for q := range rp {
+				rp[q], rc[q] = rc[q], rp[q]
+			}
+			unit[p], unit[c] = unit[c], unit[p]
+		}
+		// The pivot row: K's part divided by the pivot, and its unit's
+		// 1 (in slot c, where the pivot was) too.
+		rc := kk[c*k : c*k+k]
+		f := 1 / rc[c]
+		for q := range rc {
+			rc[q] *= f
+		}
+		rc[c] = f
+		for r := range k {
+			if r == c {
+				continue
+			}
+			rr := kk[r*k : r*k+k]
+			f := rr[c]
+			if f == 0 {
+				continue
+			}
+			rr[c] = 0        // the inverse's entry there is 0 before this step
+			axpy(rr, -f, rc) // rr − f·rc, bit for bit
+		}
+	}
+	for r := range k {
+		for j, u := range unit {
+			inv[r*k+u] = kk[r*k+j]
+		}
+	}
+	return nil
 }

@@ -224,7 +224,8 @@ func TestRescaledLPCounts(t *testing.T) {
 			}
 		}
 		t.Logf("%s on %d rescaled LPs: gave up %d, wrong %d, right %d", b.Name(), nRescaled, got["gave up"], got["wrong"], got["right"])
-		// The targets of issue 18 for the pure-Go backend (CLP's counts are
+		// The targets for the pure-Go backend (docs/lp-design.md, "The pure-Go
+		// solver's verdicts on badly scaled LPs"; CLP's counts are
 		// only logged: it is the reference, not under test here).
 		if b.Name() == "purego" && (got["wrong"] > 0 || got["gave up"] > nRescaled/100) {
 			t.Errorf("purego: %d wrong (want 0), %d gave up (want at most 1 %%)", got["wrong"], got["gave up"])

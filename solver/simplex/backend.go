@@ -6,13 +6,24 @@ import (
 	"github.com/featmap/featmap/solver"
 )
 
+// The backend "purego": Solve validates the problem, solves it scaled
+// (scale.go) or as given, and falls back to the problem as given and then
+// to the slack basis when a solve fails; solveOnce runs one simplex, its
+// post-optimal checks and its certificate's check (certify.go).
+
+func init() { solver.Register(pureGo{}) }
+
+// pureGo is the backend "purego". It holds nothing: every Solve builds
+// its own simplex (in pooled buffers), so it is safe for concurrent use.
 type pureGo struct{}
 
+// Name returns "purego".
 func (pureGo) Name() string { return "purego" }
 
 // maxDenseEntries bounds m·n: the backend keeps two dense copies of A.
 const maxDenseEntries = 1 << 25
 
+// Solve solves p (solver.Backend).
 func (pureGo) Solve(p *solver.Problem, o solver.Options) (*solver.Solution, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -21,7 +32,7 @@ func (pureGo) Solve(p *solver.Problem, o solver.Options) (*solver.Solution, erro
 	if m, n := p.NumRows, p.NumCols(); m > 0 && n > maxDenseEntries/m {
 		return nil, fmt.Errorf("solver: purego keeps A dense; %d×%d exceeds its limit of %d entries", m, n, maxDenseEntries)
 	}
-	// Solve the scaled problem (purego_scale.go); if that ends in a
+	// Solve the scaled problem (scale.go); if that ends in a
 	// numerical failure (of the simplex, or of Finish's check of the
 	// unscaled x), or in an optimum whose unscaled reduced costs violate
 	// the optimality tolerance, solve the problem as given from the basis
@@ -46,7 +57,8 @@ func (pureGo) Solve(p *solver.Problem, o solver.Options) (*solver.Solution, erro
 	sol.Iterations += iters
 	if sol = solver.Finish(p, o, sol); sol.Status == solver.NumericalFailure && warm != nil {
 		// A last try from the slack basis: the basis the failed solve
-		// started from may be the trouble (issue 18's spread LPs).
+		// started from may be the trouble (on the spread LPs of solver's
+		// scaling_test.go it was).
 		retry, err := solveOnce(p, newSimplex(p, o), o, nil, nil)
 		if err != nil {
 			return nil, err
@@ -106,5 +118,3 @@ func solveOnce(p *solver.Problem, s *simplex, o solver.Options, sc *scaling, war
 	s.checkCertificate(p, o, sc, sol)
 	return sol, nil
 }
-
-func init() { solver.Register(pureGo{}) }

@@ -7,22 +7,31 @@ import (
 	"github.com/featmap/featmap/solver"
 )
 
-// Certificates of the pure-Go backend's "infeasible" and "unbounded"
-// verdicts (issue 18). The simplex decides both with tolerances (a phase-1
-// reduced cost within the dual tolerance is taken as zero, a rate within
-// the pivot tolerance as no rate), which on an LP whose numbers span many
-// orders of magnitude can be wrong. So the backend keeps the certificate
-// the verdict rests on — a Farkas multiplier y for "infeasible", the ray d
-// for "unbounded" — refines it twice against the final basis with accurate
-// residuals (into a double-length hi+lo vector), and checks it against the problem as given (unscaled), with
-// error-free transformations (Ogita, Rump and Oishi's Dot2: every product
-// and sum carries its exact rounding error) and an explicit bound on what
-// rounding is left. A verdict whose certificate fails the check becomes a
-// NumericalFailure (an honest "gave up"), never a wrong answer. At an
-// optimum, the x and the duals are refined once where the kernel's rows or
-// the basic columns' reduced costs show they lost accuracy (refineVertex,
-// refineDuals), and an unblocked ray of a tolerance-level improving
-// reduced cost is reported as unbounded (faintRay).
+// What makes a verdict of the pure-Go backend true (docs/lp-design.md,
+// "The pure-Go solver's verdicts on badly scaled LPs"). The simplex
+// decides with tolerances (a phase-1 reduced cost within the dual
+// tolerance is taken as zero, a rate within the pivot tolerance as no
+// rate), which on an LP whose numbers span many orders of magnitude can be
+// wrong. So each verdict rests on a certificate, checked against the
+// problem as given (unscaled) with error-free transformations (Ogita, Rump
+// and Oishi's Dot2: every product and sum carries its exact rounding
+// error) and an explicit bound on what rounding is left:
+//
+//   - infeasible: a Farkas multiplier, phase 1's duals refined (farkas.go);
+//   - unbounded: an improving ray from a feasible x, refined (ray.go), or
+//     on a kernel of at most exactRayMax columns built and checked exactly
+//     (exact.go);
+//   - optimal: the vertex and the duals refined where they lost accuracy
+//     (optimum.go), no reduced cost within the tolerance hiding a ray or a
+//     long improving step (faint.go), and on an ill-conditioned small
+//     kernel the vertex and duals built exactly (exactCheck, exact.go).
+//
+// A verdict whose certificate fails its check becomes a NumericalFailure
+// (an honest "gave up"), never a wrong answer. This file holds what the
+// checks share — the error-free sums (twoSum, dot2), the refinement of
+// duals with accurate residuals into a double-length hi+lo vector
+// (refineY) — and checkCertificate, which checks an infeasible or
+// unbounded verdict's certificate once a solve is done.
 
 // twoSum returns s = fl(a+b) and the exact error a + b − s.
 func twoSum(a, b float64) (s, e float64) {

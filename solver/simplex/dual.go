@@ -6,6 +6,15 @@ import (
 	"github.com/featmap/featmap/solver"
 )
 
+// The bounded dual simplex: from a dual feasible basis, the leaving
+// variable is the basic variable of largest bound violation (Dantzig's
+// rule, chooseLeaving) or, once a solve runs long and Options.Devex asks
+// for it, by dual Devex weights (chooseLeavingDevex); the entering one
+// comes from a two-pass Harris ratio test on the pivot row (dualRatio).
+// It runs on costs perturbed away from dual degeneracy
+// (perturbedDualSimplex), which the next round's clean-up removes
+// (iterate.go).
+
 // perturbationScale is the relative size of the cost perturbation that
 // keeps the dual simplex out of dual degeneracy.
 const perturbationScale = 1e-7

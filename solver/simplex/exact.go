@@ -15,7 +15,12 @@ import (
 // pure-Go solver's verdicts on badly scaled LPs"): exactRay and
 // exactRayProves for unbounded verdicts, exactBlock and exactRayHolds
 // for faint rates and reduced costs, exactVertex and exactCheck for
-// ill-conditioned kernels.
+// ill-conditioned kernels. Every float64 of the problem is a rational, so
+// Gauss–Jordan elimination over the rationals on the kernel K = A[T, S]
+// (exactKernelSolve) gives the basis's ray, vertex and duals without
+// rounding, and a check built on them is exact about the problem the
+// simplex solves (in its own units, which differ from the problem's by
+// powers of two: exactProblem).
 
 // exactRayMax is the largest kernel whose ray checkCertificate builds
 // and checks exactly (exactRay, exactRayProves); beyond it the float64

@@ -8,6 +8,18 @@ import (
 	"github.com/featmap/featmap/solver"
 )
 
+// The check that an optimum is not one the dual tolerance made: a
+// nonbasic variable whose reduced cost has the improving sign, but within
+// the tolerance, may open an unbounded ray or a long improving step. Its
+// reduced cost is recomputed from duals refined with dot2, its rounding
+// bounded (refinedReducedCost); a real one along an unblocked ray is
+// reported Unbounded, for checkCertificate to check (faintRay,
+// faintLook), one whose step would lower the objective by more than
+// faintGap makes the optimum unproven, and a short step is looked through
+// on a copy of the simplex (pivotCopy, up to faintDepth pivots).
+// solveOnce takes such a step (takeStep, at most maxFaintSteps) and goes
+// on with the simplex instead of giving up.
+
 // faintRay looks, at an optimum, for a nonbasic variable whose reduced
 // cost has the improving sign, beyond faintNoise of the largest but within
 // the dual tolerance, on a side where its range is infinite, and whose
@@ -54,7 +66,7 @@ func (s *simplex) faintRay() bool {
 // faintGap is the objective improvement, relative to max(1, |cᵀx|), beyond
 // which a step along a tolerance-level improving reduced cost makes an
 // optimum unproven (faintCheck): the gap the exact referee allows an
-// optimum (scaling_test.go's verdict).
+// optimum (the verdict of solver's scaling_test.go).
 const faintGap = 1e-6
 
 // faintCheck is the post-optimal check of an optimum: it returns Optimal

@@ -8,6 +8,17 @@ import (
 	"github.com/featmap/featmap/solver"
 )
 
+// The certificate of an "infeasible" verdict: a Farkas multiplier y on the
+// rows. With z = Aᵀy, every x within the column bounds has zᵀx ≥ L and
+// every row activity r within the row bounds has yᵀr ≤ U, so L > U leaves
+// no x with r = Ax: the LP is infeasible. y is phase 1's duals at the
+// phase 1 that found no improving variable, refined twice against the
+// final basis into an unevaluated sum hi + lo (phase1Farkas).
+// farkasProves checks L > U on the problem as given, for y and for −y,
+// every sum by dot2 with its rounding bounded, within column bounds
+// tightened by what the rows imply (impliedBounds), a column's unbounded
+// side taken up to farkasCap where the sign of z_j is uncertain.
+
 // farkasCap is the largest |x_j| considered on the unbounded side of a
 // column when the sign of its combined coefficient (Aᵀy)_j is not certain
 // (a free column's coefficient is zero only up to rounding): the check

@@ -7,6 +7,15 @@ import (
 	"github.com/featmap/featmap/solver"
 )
 
+// The rounds of a solve (run, iterate): from a warm basis or the slack
+// basis, refactorise the kernel and recompute x, the duals and the reduced
+// costs from scratch (refresh), measure both infeasibilities, and run the
+// dual simplex (from a dual feasible basis, or on shifted costs) or the
+// primal simplex (with phase 1 when the basis is primal infeasible), until
+// a round starts optimal or a simplex ends in a verdict. A kernel that
+// became singular is repaired (repairKernel) or the basis restarts from
+// slack. solution returns the result in package solver's conventions.
+
 // slackBasis makes every row activity basic and every column nonbasic.
 func (s *simplex) slackBasis() {
 	s.S, s.T = s.S[:0], s.T[:0]

@@ -13,6 +13,12 @@ import (
 //	B z = a  ⇔  z_S = G a_T,  z_R = A[R, S] z_S − a_R
 //	row of B⁻¹ for basic column S[l]:  ρ_T = G[l, :]
 //	row of B⁻¹ for basic row i ∉ T:    ρ_T = A[i, S] G,  ρ_i = −1.
+//
+// A pivot updates G in O(k²) as the kernel grows, shrinks or has a row or
+// column replaced (pivot); refactor recomputes it from scratch by
+// Gauss–Jordan elimination (gaussJordan) every refactorGap updates and at
+// every clean-up round, and repairKernel makes a singular kernel regular
+// by dropping its dependent basic columns.
 
 // ftran sets u (len k) to the S-part of B⁻¹ a_q for an entering variable q.
 func (s *simplex) ftran(q int, u []float64) {

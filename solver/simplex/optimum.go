@@ -5,6 +5,16 @@ import (
 	"slices"
 )
 
+// An "optimal" verdict's vertex and duals, made accurate where they lost
+// accuracy: the basis is optimal when its x is its vertex, primal
+// feasible, and its duals are dual feasible. refineVertex moves x back
+// onto the kernel rows' bounds when one misses its bound by more than the
+// primal tolerance (one step of refinement with dot2 residuals; on a
+// small kernel, the vertex built exactly). refineDuals refines π when a
+// basic column's reduced cost is not zero within the dual tolerance, and
+// reports whether the basis is still dual feasible. Bases solved to the
+// usual accuracy, the design LPs' among them, are left alone.
+
 // refineVertex makes an optimal x the basic solution of its basis again
 // when a kernel row, which sits at a bound, misses it by more than the
 // primal tolerance: one step of refinement, x_S += G(b_T −

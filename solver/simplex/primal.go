@@ -8,6 +8,17 @@ import (
 	"github.com/featmap/featmap/solver"
 )
 
+// The bounded primal simplex: a composite phase 1 (the sum of the basic
+// variables' bound violations) from a primal infeasible basis, then cᵀx;
+// the entering variable by Dantzig's rule, Bland's after a run of
+// degenerate pivots (chooseEntering), the leaving one by a two-pass
+// Harris ratio test (primalRatio). A phase 1 that cannot improve ends
+// Infeasible with its duals as the Farkas multiplier (farkas.go), an
+// entering variable nothing blocks ends Unbounded with its ray (ray.go);
+// a rate or a reduced cost within the tolerance that would have decided
+// otherwise (faintBlock, faintImprovement) makes either a numerical
+// failure instead.
+
 // primalSimplex runs the bounded primal simplex. With phase1 set it
 // minimises the sum of bound violations of the basic variables (a composite
 // phase 1: costs ±1 on the violated ones, recomputed every iteration) and
@@ -285,7 +296,8 @@ func (s *simplex) rateOf(b int, dir float64, u, z []float64) float64 {
 // the pivot tolerance, were taken as real, or −1 if there is none. The
 // ratio test treats such a rate as zero; on a problem whose numbers span
 // many orders of magnitude it may be the true rate (an entry of 10⁻⁹ next
-// to 10⁶), and then "unbounded" is wrong (issue 18's spread LPs, FuzzSolve).
+// to 10⁶), and then "unbounded" is wrong (the spread LPs of solver's
+// scaling_test.go, FuzzSolve).
 // A rate below faintNoise of the terms it sums is round-off: a row
 // activity's rate sums u_l·a_il over the kernel's columns (and −a_iq),
 // where each u_l may be off by round-off relative to the largest |u|, and a
@@ -330,7 +342,8 @@ func (s *simplex) faintBlock(q int, dir float64, u, z []float64) int {
 // whole infeasibility over the range it may move if it were taken as
 // real, or −1 if there is none. Phase 1 treats such a reduced cost as
 // zero; on a problem whose numbers span many orders of magnitude it may be
-// the true one, and then "infeasible" is wrong (issue 18's spread LPs).
+// the true one, and then "infeasible" is wrong (the spread LPs of
+// solver's scaling_test.go).
 func (s *simplex) faintImprovement() int {
 	w := 0.0 // the phase-1 objective: the basic variables' violations
 	for v := range s.n + s.m {

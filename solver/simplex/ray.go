@@ -8,6 +8,18 @@ import (
 	"github.com/featmap/featmap/solver"
 )
 
+// The certificate of an "unbounded" verdict: an improving ray d from a
+// feasible x. rayProves checks, on the problem as given, that x is
+// feasible within the tolerance (rayOrigin), that the cost rate cᵀd is
+// negative beyond its rounding and beyond what the residuals of the rows
+// the ray keeps at their bounds can move it, and that no column or row
+// blocks the ray before the objective falls below −2·farkasCap·Σ|c_j|
+// (rayBlock): each row's rate is taken at its worst within its error
+// bound, and exactly (exactRowRates) where a rate within the noise could
+// block. The ray is the basis's for its entering variable, refined twice
+// into hi + lo (primalRay); on a kernel of at most exactRayMax columns
+// checkCertificate builds and checks it exactly instead (exact.go).
+
 // rayNoise is the round-off level of a row's rate along a refined ray,
 // relative to its terms Σ|a_ij·d_j|: about 2000 squared rounding units,
 // room for a kernel's condition number of 10³ in the refinement.

@@ -11,9 +11,9 @@ import (
 // (largest entry of each 1). The costs are not scaled beyond the column
 // factors: with costs spread over many orders of magnitude, scaling the
 // largest to 1 pushed the small ones under the dual tolerance and made more
-// wrong answers on the spread family of scaling_test.go (25 against 21 of
-// 400). Every factor is a power of two, so scaling and unscaling are exact. The
-// simplex runs on the scaled problem
+// wrong answers on the spread family of solver's scaling_test.go (25
+// against 21 of 400). Every factor is a power of two, so scaling and
+// unscaling are exact. The simplex runs on the scaled problem
 //
 //	minimise (C c)ᵀ x'  subject to  R b_lo ≤ (R A C) x' ≤ R b_hi,  C⁻¹ l ≤ x' ≤ C⁻¹ u
 //

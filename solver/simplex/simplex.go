@@ -9,46 +9,12 @@ import (
 	"github.com/featmap/featmap/solver"
 )
 
-// The pure-Go backend: a bounded dual and primal simplex whose basis is held
-// through its kernel.
-//
-// Design. featmap's LPs have many more rows than columns (|Z| evaluation
-// points against |Ω| frequencies) and a dense matrix. With a row activity
-// r = Ax per row, a simplex basis of the bounded problem has m basic
-// variables; most of them are row activities. If S is the set of basic
-// columns and T the set of rows whose activity is nonbasic (at a bound), then
-// |S| = |T| = k ≤ min(m, n) and the whole basis is represented by the k×k
-// kernel K = A[T, S]: every FTRAN, BTRAN and pivot row needs only K⁻¹ and
-// products with A. We keep G = K⁻¹ explicitly, update it in O(k²) per pivot
-// (the kernel grows, shrinks, or has a row or column replaced), and
-// refactorise it from scratch periodically. A pivot then costs O((m + n)·k)
-// instead of the O(m²) of an m×m basis; on featmap's LPs k stays at a few
-// dozen (the number of frequencies in use). This is the primal simplex on the
-// dual that docs/lp-design.md measured (an n×n basis whose non-unit part is
-// small), written as a dual simplex on the primal so that general bounds,
-// free and fixed variables, ranged and equality rows all fit one framework.
-//
-// Scaling. A badly scaled LP (one geometric pass narrows max/min of |A| at
-// least 16×) is solved scaled, with tolerances that stand for the unscaled
-// ones, and unscaled after (purego_scale.go).
-//
-// Algorithm. From a dual feasible start (featmap's design LPs: nonnegative
-// costs and variables, so the all-slack basis qualifies) the dual simplex
-// runs with Dantzig pricing (dual Devex once a solve runs long, if
-// Options.Devex asks for it: see devexAfter) and a two-pass Harris ratio
-// test. Otherwise the
-// primal simplex runs, with a composite phase 1 (minimising the sum of
-// infeasibilities) when the start is not primal feasible. After either, the
-// kernel is refactorised, x and the duals are recomputed from scratch and
-// both feasibilities are re-checked; a residual infeasibility of either kind
-// sends the solve to the appropriate simplex again. The returned x is a
-// vertex: nonbasic variables sit at a bound (or at zero if free).
-//
-// Verdicts. "Infeasible" and "unbounded" are reported only with a
-// certificate that passes a check on the unscaled problem with bounded
-// rounding (phase 1's Farkas multipliers, the improving ray;
-// purego_certify.go); otherwise the solve is retried unscaled, then from
-// the slack basis, and ends in NumericalFailure if none proves its verdict.
+// The simplex's state: A twice, dense (by columns for FTRAN, by rows for
+// the pivot row), the costs, the bounds and their tolerance-relaxed forms,
+// the values, reduced costs and statuses of the n columns and m row
+// activities, the kernel (S, T, G = K⁻¹: doc.go, kernel.go) and scratch.
+// newSimplex builds it from a problem as given, newScaledSimplex from the
+// problem scaled (scale.go), both in buffers kept in a pool between solves.
 
 // Variable statuses inside the backend. Index v < n is column v; v ≥ n is the
 // activity of row v−n.
@@ -98,7 +64,7 @@ type simplex struct {
 	tolP, tolD float64
 	// tolDv is the dual tolerance of each variable (len n+m): tolD, or
 	// on a scaled problem the tolerance that keeps the unscaled reduced
-	// cost within tolD (purego_scale.go).
+	// cost within tolD (scale.go).
 	tolDv []float64
 	// unit is the magnitude below which a bound's primal tolerance is
 	// absolute (tolP·max(unit, |bound|)): 1, or on a scaled problem the
@@ -136,7 +102,7 @@ type simplex struct {
 	// farkas and ray are the certificates of the last Infeasible (phase
 	// 1's multipliers) and Unbounded (the ray of entering variable
 	// rayEnter) verdicts, in the simplex's own (possibly scaled) units
-	// (purego_certify.go).
+	// (farkas.go, ray.go).
 	farkas, ray []float64
 	rayEnter    int
 	// src is the problem s was made from and srcScale its scaling (nil if
@@ -172,7 +138,7 @@ func newSimplex(p *solver.Problem, o solver.Options) *simplex {
 	return s
 }
 
-// newScaledSimplex returns a simplex on p scaled by sc (purego_scale.go),
+// newScaledSimplex returns a simplex on p scaled by sc (scale.go),
 // or nil if a finite nonzero number of p would overflow or underflow: the
 // numbers are those of the scaled problem sc.apply(p) would make (each
 // entry, cost and bound multiplied by the same product of factors), put

@@ -4,6 +4,13 @@ import (
 	"github.com/featmap/featmap/solver/internal/vec"
 )
 
+// The row operations a pivot and a refactorisation spend their time in:
+// axpy, axpy8 (eight axpys in one pass) and dotN. axpy and axpy8 round
+// every product before adding it (never a fused multiply-add), and run in
+// AVX assembly (solver/internal/vec) where the processor has it, bit for
+// bit the Go loops, so that a solve takes the same pivots on every
+// platform (docs/lp-design.md, "Fused multiply-adds").
+
 // axpy sets y += a·x, rounding each product before adding it. Where the
 // processor has AVX it runs vec.Axpy, the same operations four entries at
 // a time (packed IEEE multiplications and additions round each entry as

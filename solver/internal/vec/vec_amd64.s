@@ -1,9 +1,9 @@
 #include "textflag.h"
 
-// The four-wide forms of the solver's axpy and axpy8 (solver/purego.go).
+// The four-wide forms of the solver's axpy and axpy8 (solver/simplex/vector.go).
 // VMULPD and VADDPD round each of their four entries as MULSD and ADDSD,
 // the Go code's scalar instructions, round one: the same products and
-// sums, bit for bit (solver's TestVectorKernelsBitForBit). No fused
+// sums, bit for bit (solver/simplex's TestVectorKernelsBitForBit). No fused
 // multiply-add is used. The tails (fewer than four entries) take the
 // scalar VEX forms of the same instructions. VZEROUPPER before returning
 // to the Go code's SSE instructions avoids the processor's penalty for

@@ -87,7 +87,7 @@ func TestProj2DLPDevex(t *testing.T) {
 
 // BenchmarkProj2DLP solves the 2-D Proj ⊗ refinement LP cold with every
 // registered backend, and with purego's Devex option (go test -bench
-// Proj2DLP [-tags clp] ./solver).
+// Proj2DLP [-tags clp] ./solver/simplex).
 func BenchmarkProj2DLP(b *testing.B) {
 	p := readProj2D(b)
 	run := func(name string, be solver.Backend, o solver.Options) {

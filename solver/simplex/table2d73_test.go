@@ -93,7 +93,7 @@ func TestTable2D73LPsAgree(t *testing.T) {
 
 // BenchmarkTable2D73LP solves each recorded Table 2 D = 73 LP with every
 // registered backend, with the options the design passed (go test -bench
-// Table2D73LP [-tags clp] ./solver).
+// Table2D73LP [-tags clp] ./solver/simplex).
 func BenchmarkTable2D73LP(b *testing.B) {
 	for _, lp := range readTable2D73(b) {
 		for _, name := range solver.Names() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/registry"
 )
 
 // AutoName is the method name that designs with every applicable method
@@ -107,8 +108,7 @@ func margin(w, r float64) string {
 func (s *Spec) autoCandidates(dim int) ([]MethodSpec, []AutoCandidate) {
 	var ok []MethodSpec
 	var all []AutoCandidate
-	for _, newM := range registry {
-		m := newM()
+	for _, m := range registry.All() {
 		c := AutoCandidate{Method: m.Name()}
 		if err := m.Applies(s.Problem); err != nil {
 			c.Skipped = err.Error()

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/registry"
 	"gopkg.in/yaml.v3"
 )
 
@@ -518,7 +519,7 @@ func (p *parser) inner(n *yaml.Node, field string) (*design.Inner, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := MethodNames()
+	names := registry.Names()
 	nameNode, dimNode := m.value("name"), m.value("dim")
 	switch {
 	case nameNode == nil:
@@ -534,7 +535,7 @@ func (p *parser) inner(n *yaml.Node, field string) (*design.Inner, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &design.Inner{Method: NewMethod(name), Dim: int(dim)}
+	in := &design.Inner{Method: registry.New(name), Dim: int(dim)}
 	if err := p.fill(m, in.Method.Options(), name+" options are", "unknown option", "name", "dim"); err != nil {
 		return nil, err
 	}

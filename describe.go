@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/registry"
 )
 
 // Describe restates the spec in a few lines of words: kernel, domain,
@@ -110,7 +111,7 @@ type option struct {
 // not depend on the problem), in declaration order. A *bool option is a
 // switch that is on unless set false.
 func options(m design.Method) []option {
-	fresh := NewMethod(m.Name())
+	fresh := registry.New(m.Name())
 	if fresh == nil {
 		// auto: no options, and no registered method of that name.
 		return nil

@@ -7,7 +7,7 @@
 // target (dimension or error) with a method, or a comparison of several
 // methods and dimensions. Spec.Design runs one method; Spec.RunComparison
 // runs several (and package report renders the comparison). The methods
-// come from one registry (MethodNames); every map is verified once, by
+// come from one registry (package registry); every map is verified once, by
 // fmap.Verify against the problem's reference, and its measured errors
 // travel with it (Design.Verification).
 package featmap

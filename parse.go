@@ -24,6 +24,7 @@ import (
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/internal/atomicfile"
 	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/registry"
 	"gopkg.in/yaml.v3"
 )
 
@@ -740,7 +741,7 @@ func (p *parser) shape(top *mapping, d specDoc, s *Spec) error {
 	case d.Target.V == nil:
 		return p.missing(top, "target", fmt.Sprintf("method at line %d needs a target: dim or max_error", d.Method.K.Line))
 	case d.Method.V == nil:
-		return p.missing(top, "method", fmt.Sprintf("target at line %d needs a method: name: %s", d.Target.K.Line, strings.Join(MethodNames(), " | ")))
+		return p.missing(top, "method", fmt.Sprintf("target at line %d needs a method: name: %s", d.Target.K.Line, strings.Join(registry.Names(), " | ")))
 	}
 	dimNode, err := p.target(d.Target.V, s)
 	if err != nil {
@@ -878,7 +879,7 @@ func (p *parser) compare(n *yaml.Node, s *Spec) error {
 // name or a mapping with name and options) and checks it against the
 // problem.
 func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fmap.Problem) (*MethodSpec, error) {
-	names := MethodNames()
+	names := registry.Names()
 	ms := &MethodSpec{Line: line, field: field, keys: map[string]int{}}
 	nameNode, nameField := n, field
 	var m *mapping
@@ -922,7 +923,7 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 		ms.Method = autoMethod{}
 		return ms, nil
 	}
-	ms.Method = NewMethod(name)
+	ms.Method = registry.New(name)
 	if err := ms.Applies(pr); err != nil {
 		return nil, p.errAt(nameNode, nameField, "%s", err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
+	"github.com/featmap/featmap/registry"
 )
 
 // FuzzParseSpec checks that ParseSpec never panics, that every error is a
@@ -154,7 +155,7 @@ func checkSpec(t *testing.T, s *Spec, data []byte) {
 	}
 	for _, m := range ms {
 		switch {
-		case NewMethod(m.Name()) == nil:
+		case registry.New(m.Name()) == nil:
 			fail("method %q", m.Name())
 		case m.Applies(p) != nil:
 			fail("method %s for this kernel and domain", m.Name())

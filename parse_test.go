@@ -17,6 +17,7 @@ import (
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/registry"
 )
 
 // lines joins spec lines with newlines, so that a test reads line numbers
@@ -660,8 +661,8 @@ var malformed = []struct {
 // methodList and methodBar are the registry's method names as the
 // messages list them.
 var (
-	methodList = strings.Join(MethodNames(), ", ")
-	methodBar  = strings.Join(MethodNames(), " | ")
+	methodList = strings.Join(registry.Names(), ", ")
+	methodBar  = strings.Join(registry.Names(), " | ")
 )
 
 func TestParseSpecMalformed(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/featmap/featmap/registry"
 )
 
 // TestReadmeMethodTable: the README's table of methods lists exactly the
@@ -30,7 +32,7 @@ func TestReadmeMethodTable(t *testing.T) {
 			break
 		}
 		names = append(names, m[1])
-		method := NewMethod(m[1])
+		method := registry.New(m[1])
 		if method == nil {
 			continue
 		}
@@ -51,7 +53,7 @@ func TestReadmeMethodTable(t *testing.T) {
 			t.Errorf("README row %s names options %v; the method decodes %v", m[1], got, want)
 		}
 	}
-	if !slices.Equal(names, MethodNames()) {
-		t.Errorf("README methods %v, registry %v", names, MethodNames())
+	if !slices.Equal(names, registry.Names()) {
+		t.Errorf("README methods %v, registry %v", names, registry.Names())
 	}
 }

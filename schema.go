@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/registry"
 )
 
 // This file derives a JSON Schema (draft 2020-12) of spec version 1 from
@@ -58,7 +59,7 @@ func kvSchemas() map[string]obj {
 		"learn.ridge":     {"oneOf": []any{positive, obj{"const": "auto"}}},
 		"data.columns":    pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
 		"compare.methods": {"type": "array", "minItems": 1, "items": obj{"oneOf": []any{
-			obj{"type": "string", "enum": anys(MethodNames())}, obj{"$ref": "#/$defs/method"}}}},
+			obj{"type": "string", "enum": anys(registry.Names())}, obj{"$ref": "#/$defs/method"}}}},
 		"compare.dims":   {"type": "array", "minItems": 1, "items": obj{"type": "integer", "minimum": 1, "maximum": MaxDim}},
 		"compare.widths": {"type": "array", "minItems": 1, "items": obj{"type": "integer", "minimum": 1, "maximum": MaxDim}},
 	}
@@ -150,8 +151,8 @@ func SpecSchema() (out []byte, err error) {
 	}
 	methods, inners := []any{}, []any{}
 	defs := obj{}
-	for _, name := range MethodNames() {
-		m := NewMethod(name)
+	for _, name := range registry.Names() {
+		m := registry.New(name)
 		props := optionProps(reflect.TypeOf(m.Options()).Elem(), "", nil)
 		props["name"] = obj{"const": name}
 		defs["method-"+name] = obj{"type": "object", "properties": props,

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/homogeneous"
@@ -75,18 +76,18 @@ const MaxSpecBytes = 1 << 20
 // reads the files its methods' options name (design.FileLoader), relative
 // to the spec's directory unless absolute, and its data file. A file's
 // error is a *SpecError at the option's key whose message names the file
-// and its line; a data file's is a *DataError.
+// and its line; a data file's is a *datafile.DataError.
 func LoadSpec(path string) (*Spec, error) { return LoadSpecProgress(path, nil) }
 
 // LoadSpecProgress is LoadSpec with progress messages for long reads: a
 // data file reports the rows read and the share of the file behind them
-// every DataProgressRows rows. A nil progress says nothing.
+// every datafile.DefaultProgressRows rows. A nil progress says nothing.
 func LoadSpecProgress(path string, progress func(string)) (*Spec, error) {
 	return LoadSpecContext(context.Background(), path, progress)
 }
 
 // LoadSpecContext is LoadSpecProgress that stops reading the data file
-// when ctx ends (it checks every DataCheckRows rows), with an error that
+// when ctx ends (it checks every datafile.CheckRows rows), with an error that
 // wraps ctx's: Ctrl-C need not wait for the whole file.
 func LoadSpecContext(ctx context.Context, path string, progress func(string)) (*Spec, error) {
 	fi, err := os.Stat(path)
@@ -133,9 +134,12 @@ func LoadSpecContext(ctx context.Context, path string, progress func(string)) (*
 		}
 	}
 	if s.Data != nil {
-		if err := loadData(ctx, s, progress); err != nil {
+		r, err := datafile.Read(ctx, s.Path, s.Data, s.Problem, datafile.Options{Progress: progress})
+		if err != nil {
 			return nil, err
 		}
+		s.Problem.Data, s.DataHeader = r.Data, r.Header
+		s.Warnings = append(s.Warnings, r.Warnings...)
 		if err := checkDataBudget(s); err != nil {
 			return nil, err
 		}
@@ -421,7 +425,7 @@ func (p *parser) dataSection(n kv, s *Spec) error {
 	if d.File == "" {
 		return p.missing(m, "file", "the data file's path, relative to the spec")
 	}
-	ds := &DataSpec{File: d.File, First: 0, Last: -1, Label: -1, MaxRows: DefaultMaxRows, Line: n.K.Line}
+	ds := &datafile.Section{File: d.File, First: 0, Last: -1, Label: -1, MaxRows: datafile.DefaultMaxRows, Line: n.K.Line}
 	if m.keys["label_column"] != nil {
 		ds.Label = d.LabelColumn
 	}

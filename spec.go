@@ -1,6 +1,7 @@
 package featmap
 
 import (
+	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/learn"
@@ -29,7 +30,7 @@ type Spec struct {
 	// Data is the data section (nil without one). LoadSpec reads its file
 	// into Problem.Data; DataHeader says whether the file's first line was
 	// a header (given or detected).
-	Data       *DataSpec
+	Data       *datafile.Section
 	DataHeader bool
 	// Learn is the learn section (nil without one); LearnFromData (which
 	// Design calls first) learns the kernel's σ from the data's labels,

@@ -29,11 +29,14 @@ func (autoMethod) Design(context.Context, *fmap.Problem, int, design.Settings) (
 }
 
 // IsAuto reports whether the spec's method is auto.
-func (s *Spec) IsAuto() bool {
-	if s.Method == nil {
+func (s *Spec) IsAuto() bool { return isAuto(s.Method) }
+
+// isAuto reports whether m is method auto.
+func isAuto(m *MethodSpec) bool {
+	if m == nil {
 		return false
 	}
-	_, ok := s.Method.Method.(autoMethod)
+	_, ok := m.Method.(autoMethod)
 	return ok
 }
 
@@ -103,17 +106,17 @@ func margin(w, r float64) string {
 }
 
 // autoCandidates returns every registered method, with default options,
-// that applies to the spec's problem and can make D, and why each other
+// that applies to the run's problem and can make D, and why each other
 // one is skipped (in registry order, as AutoCandidate values).
-func (s *Spec) autoCandidates(dim int) ([]MethodSpec, []AutoCandidate) {
+func (r *run) autoCandidates(dim int) ([]MethodSpec, []AutoCandidate) {
 	var ok []MethodSpec
 	var all []AutoCandidate
 	for _, m := range registry.All() {
 		c := AutoCandidate{Method: m.Name()}
-		if err := m.Applies(s.Problem); err != nil {
+		if err := m.Applies(r.problem); err != nil {
 			c.Skipped = err.Error()
-		} else if oc, has := m.(design.OptionChecker); has && oc.CheckOptions(s.Problem) != nil {
-			c.Skipped = oc.CheckOptions(s.Problem).Error()
+		} else if oc, has := m.(design.OptionChecker); has && oc.CheckOptions(r.problem) != nil {
+			c.Skipped = oc.CheckOptions(r.problem).Error()
 		}
 		if d, has := m.Options().(design.Defaulter); has {
 			d.SetDefaults()
@@ -123,7 +126,7 @@ func (s *Spec) autoCandidates(dim int) ([]MethodSpec, []AutoCandidate) {
 				c.Skipped = err.Error()
 			}
 		}
-		if dims := design.DimsFor(m, s.Problem); c.Skipped == "" && !dims.Has(dim) {
+		if dims := design.DimsFor(m, r.problem); c.Skipped == "" && !dims.Has(dim) {
 			c.Skipped = dims.Why
 		}
 		if c.Skipped == "" {
@@ -134,24 +137,24 @@ func (s *Spec) autoCandidates(dim int) ([]MethodSpec, []AutoCandidate) {
 	return ok, all
 }
 
-// canMakeTarget reports whether the spec's method (for auto, any
+// canMakeTarget reports whether the run's method (for auto, any
 // applicable method) makes dimension dim.
-func (s *Spec) canMakeTarget(dim int) bool {
-	if s.IsAuto() {
-		ms, _ := s.autoCandidates(dim)
+func (r *run) canMakeTarget(dim int) bool {
+	if isAuto(r.method) {
+		ms, _ := r.autoCandidates(dim)
 		return len(ms) > 0
 	}
-	ok, _ := s.CanMake(*s.Method, dim)
+	ok, _ := canMake(r.problem, *r.method, dim)
 	return ok
 }
 
-// designAt designs the spec's method at dim: a named method by DesignDim,
-// auto by Spec.Auto.
-func (s *Spec) designAt(ctx context.Context, dim int, set Settings) (*Design, error) {
-	if s.IsAuto() {
-		return s.Auto(ctx, dim, set)
+// designAt designs the run's method at dim: a named method by designDim,
+// auto by auto.
+func (r *run) designAt(ctx context.Context, dim int, set Settings) (*Design, error) {
+	if isAuto(r.method) {
+		return r.auto(ctx, dim, set)
 	}
-	return s.DesignDim(ctx, *s.Method, dim, set)
+	return r.designDim(ctx, *r.method, dim, set)
 }
 
 // Auto designs D with every registered method that applies to the spec's
@@ -161,9 +164,19 @@ func (s *Spec) designAt(ctx context.Context, dim int, set Settings) (*Design, er
 // accurate verified map by Comparison.Best: on the held-out data when the
 // spec has a data section, else on the domain (fmap.Verification.Rank).
 // The design's Auto field names the winner, the runner-up and every
-// candidate. It fails when no method makes a map.
+// candidate. It fails when no method makes a map. Like Design, it learns
+// first what the spec asks.
 func (s *Spec) Auto(ctx context.Context, dim int, set Settings) (*Design, error) {
-	ms, cands := s.autoCandidates(dim)
+	r, err := s.newRun(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.auto(ctx, dim, set)
+}
+
+// auto is Auto for the run's problem.
+func (r *run) auto(ctx context.Context, dim int, set Settings) (*Design, error) {
+	ms, cands := r.autoCandidates(dim)
 	if len(ms) == 0 {
 		var why []string
 		for _, c := range cands {
@@ -171,10 +184,7 @@ func (s *Spec) Auto(ctx context.Context, dim int, set Settings) (*Design, error)
 		}
 		return nil, fmt.Errorf("featmap: method auto: no registered method can make D = %d (%s)", dim, strings.Join(why, "; "))
 	}
-	cs := *s
-	cs.Target, cs.Method = nil, nil
-	cs.Compare = &CompareSpec{Methods: ms, Dims: []int{dim}}
-	c, err := cs.RunComparison(ctx, set)
+	c, err := r.compare(ctx, set, ms, []int{dim}, false)
 	if err != nil {
 		return nil, fmt.Errorf("featmap: method auto at D = %d: %w", dim, err)
 	}
@@ -211,7 +221,6 @@ func (s *Spec) Auto(ctx context.Context, dim int, set Settings) (*Design, error)
 		v.Absolute.On += fmt.Sprintf(", which also chose this map among %d by their Gram matrix error (method auto): a selection error", made)
 		out.Verification.Data = &v
 	}
-	out.Spec = s
 	out.Auto = choice
 	out.Seconds = c.Seconds
 	set.Say(choice.Summary())

@@ -26,7 +26,7 @@ type ranked struct {
 // hold Spec.Auto's choice to.
 func independentBest(t *testing.T, s *Spec, dim int) (best, second ranked, made int) {
 	t.Helper()
-	ms, _ := s.autoCandidates(dim)
+	ms := candidates(t, s, dim)
 	for _, m := range ms {
 		d, err := s.DesignDim(context.Background(), m, dim, Settings{})
 		if err != nil {
@@ -44,6 +44,17 @@ func independentBest(t *testing.T, s *Spec, dim int) (best, second ranked, made 
 		}
 	}
 	return best, second, made
+}
+
+// candidates are the methods auto designs for s at dim.
+func candidates(t *testing.T, s *Spec, dim int) []MethodSpec {
+	t.Helper()
+	r, err := s.newRun(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, _ := r.autoCandidates(dim)
+	return ms
 }
 
 // checkAuto runs method auto on s and holds its winner to the methods
@@ -183,7 +194,7 @@ func TestAutoSampledOneCandidate(t *testing.T) {
 		if n := s.Problem.InDim(); n <= fmap.MaxGridAxes {
 			t.Fatalf("%d axes are verified on a grid", n)
 		}
-		ms, _ := s.autoCandidates(32)
+		ms := candidates(t, s, 32)
 		var names []string
 		for _, m := range ms {
 			names = append(names, m.Name())

@@ -11,12 +11,16 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/fmap"
 )
 
 // Comparison is the outcome of Spec.RunComparison: every method of the spec's
 // compare section at every dimension, in spec order.
 type Comparison struct {
 	Spec *Spec
+	// Problem is the problem compared: the spec's (or one that learning
+	// derived from it, see Spec.Design).
+	Problem *fmap.Problem
 	// Methods are the compared methods and Labels tell them apart, e.g.
 	// "vz (rectangular)" and "vz (uniform)".
 	Methods []MethodSpec
@@ -64,14 +68,25 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 	if s.Compare == nil {
 		return nil, errors.New("featmap: the spec has no compare section (it is a single design)")
 	}
+	r, err := s.newRun(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.compare(ctx, set, s.Compare.Methods, s.Compare.Dims, s.Compare.Widths)
+}
+
+// compare is RunComparison of methods at dims (or widths) for the run's
+// problem.
+func (r *run) compare(ctx context.Context, set Settings, methods []MethodSpec, dims []int, widths bool) (*Comparison, error) {
 	start := time.Now()
 	c := &Comparison{
-		Spec:    s,
-		Methods: s.Compare.Methods,
-		Labels:  MethodLabels(s.Compare.Methods),
-		Dims:    s.Compare.Dims,
-		Widths:  s.Compare.Widths,
-		Cells:   make([][]CompareCell, len(s.Compare.Methods)),
+		Spec:    r.spec,
+		Problem: r.problem,
+		Methods: methods,
+		Labels:  MethodLabels(methods),
+		Dims:    dims,
+		Widths:  widths,
+		Cells:   make([][]CompareCell, len(methods)),
 	}
 	jobs, cells := c.plan()
 	c.Workers = max(1, min(runtime.NumCPU(), len(jobs)))
@@ -106,7 +121,7 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 					// Table 2: 108.5 s without, 121.3 s with).
 					ds := set.Quiet()
 					ds.NoAhead = c.Workers > 1
-					d, err := s.DesignDim(ctx, c.Methods[jb.i], cell.Dim, ds)
+					d, err := r.designDim(ctx, c.Methods[jb.i], cell.Dim, ds)
 					cell.Design, cell.Err = d, err
 					mu.Lock()
 					done++
@@ -175,7 +190,7 @@ func (c *Comparison) plan() ([]compareJob, int) {
 				continue
 			}
 			cell.Dim = dim
-			if ok, why := s.CanMake(m, cell.Dim); !ok {
+			if ok, why := canMake(c.Problem, m, cell.Dim); !ok {
 				cell.NA = why
 				continue
 			}

@@ -14,12 +14,11 @@ import (
 // failures, the spec restated in words, and the spec's verification
 // reference for the plots.
 func (c *Comparison) ReportInput() (*report.Input, error) {
-	s := c.Spec
-	ref, err := s.Problem.Reference()
+	s, p := c.Spec, c.Problem
+	ref, err := p.Reference()
 	if err != nil {
 		return nil, err
 	}
-	p := s.Problem
 	in := &report.Input{
 		Name: s.Name, SpecPath: s.Path, SpecSHA: s.Hash,
 		Summary:   fmt.Sprintf("%s on %s, %s error", p.Kernel.Describe(), p.Domain.Describe(), p.Measure),

@@ -170,7 +170,7 @@ compare:
   methods: [li, chum, vz]
   dims: [8, 1, 3]
 `)
-	c := &Comparison{Spec: s, Methods: s.Compare.Methods, Dims: s.Compare.Dims, Cells: make([][]CompareCell, 3)}
+	c := &Comparison{Spec: s, Problem: s.Problem, Methods: s.Compare.Methods, Dims: s.Compare.Dims, Cells: make([][]CompareCell, 3)}
 	jobs, cells := c.plan()
 	// li makes every D, chum every D (one job, upward: columns 1, 2, 0),
 	// vz odd D only (D = 8 is n/a).

@@ -55,12 +55,16 @@ func glData(n int) string {
 func TestGroupLassoSpec(t *testing.T) {
 	spec := glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, lambda: auto, seed: 1}",
 		"{file: d.csv, columns: [0, 5], label_column: 6}")
-	s := learntSpec(t, writeSpecWith(t, spec, map[string]string{"d.csv": glData(1200)}))
-	r := s.GroupLassoResult
+	s := loadSpec(t, writeSpecWith(t, spec, map[string]string{"d.csv": glData(1200)}))
+	des, err := s.Design(context.Background(), Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := des.GroupLasso
 	if r == nil {
 		t.Fatal("no group-lasso result")
 	}
-	for _, l := range s.Describe() {
+	for _, l := range des.Describe() {
 		t.Log(l)
 	}
 	d := s.Problem.Data
@@ -77,13 +81,9 @@ func TestGroupLassoSpec(t *testing.T) {
 	if r.Zero[0] || r.Zero[1] || !r.Zero[2] {
 		t.Fatalf("zero groups %v (norms %v): want only the uninformative group 2 zero", r.Zero, r.GroupNorms)
 	}
-	des, err := s.Design(context.Background(), Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	m := des.Map
 	bl := m.Blocks()
-	if bl == nil || len(bl.Parts) != 2 || m.Dim != 128 || s.Target.Dim != 128 {
+	if bl == nil || len(bl.Parts) != 2 || m.Dim != 128 || s.Target != nil {
 		t.Fatalf("map of stages %+v, D = %d: want one blocks stage of kernels 0 and 1, D = 128", m.Stages, m.Dim)
 	}
 	if m.Kernel.Type != fmap.Combined || len(m.Kernel.Parts) != 2 {
@@ -214,7 +214,7 @@ func TestGroupLassoVerify(t *testing.T) {
 		var worst float64
 		held := s.Problem.Data.Held
 		for i := range 20 {
-			worst = math.Max(worst, math.Abs(des.Map.Dot(held[i], held[i+1])-s.Problem.Kernel.Eval(held[i], held[i+1])))
+			worst = math.Max(worst, math.Abs(des.Map.Dot(held[i], held[i+1])-des.Problem.Kernel.Eval(held[i], held[i+1])))
 		}
 		scale := 0.0
 		for _, p := range des.Map.Kernel.Parts {
@@ -251,10 +251,10 @@ func TestGroupLassoDigitsSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range s.Describe() {
+	for _, l := range d.Describe() {
 		t.Log(l)
 	}
-	r, m := s.GroupLassoResult, d.Map
+	r, m := d.GroupLasso, d.Map
 	bl := m.Blocks()
 	if bl == nil {
 		t.Fatalf("stages %+v: want one blocks stage", m.Stages)
@@ -315,8 +315,8 @@ func TestGroupLassoDigitsSpec(t *testing.T) {
 	// The map carries the ridge model on its own Ψ, measured on the
 	// held-out rows.
 	mod := m.Model
-	if mod == nil || len(mod.Classes) != 10 || mod.Ridge != GroupLassoRidge || mod.HeldRows != len(held) {
-		t.Fatalf("model %+v: want a 10-class ridge model (λ %g) measured on the %d held-out rows", mod, GroupLassoRidge, len(held))
+	if mod == nil || len(mod.Classes) != 10 || mod.Ridge != learn.GroupLassoRidge || mod.HeldRows != len(held) {
+		t.Fatalf("model %+v: want a 10-class ridge model (λ %g) measured on the %d held-out rows", mod, learn.GroupLassoRidge, len(held))
 	}
 	t.Logf("the map's model (ridge λ %g on Ψ, %d rows to fit): held-out accuracy %.4f", mod.Ridge, mod.Rows, mod.HeldAccuracy)
 	if !(mod.HeldAccuracy > 0.9) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
+	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/registry"
 )
 
@@ -133,11 +134,15 @@ func checkSpec(t *testing.T, s *Spec, data []byte) {
 			seen[dim] = true
 		}
 		ms = c.Methods
-	case s.GroupLasso != nil && s.Compare == nil && s.Target == nil && s.Method == nil:
-		// A kernels spec: its target and method are made by learning
-		// (LoadSpec), which ParseSpec does not do.
+	case s.GroupLasso != nil && s.Compare == nil && s.Target == nil && s.Method != nil:
+		// A kernels spec: its target and its method's map are made by
+		// learning (Design), which ParseSpec does not do.
 		gl := s.GroupLasso
-		if len(gl.Kernels) == 0 || gl.DimPerKernel < 2 || gl.DimPerKernel%2 != 0 || gl.Lambda < 0 || s.Data == nil || s.Data.Label < 0 {
+		m, ok := s.Method.Method.(*learn.RFFGroupLasso)
+		if !ok || m.Blocks != nil || s.Method.Line < 1 {
+			fail("kernels spec method %v", s.Method)
+		}
+		if o := m.Opts; len(gl.Kernels) == 0 || o.DimPerKernel < 2 || o.DimPerKernel%2 != 0 || o.Lambda < 0 || o.Seed == 0 || s.Data == nil || s.Data.Label < 0 {
 			fail("kernels spec")
 		}
 		for _, k := range gl.Kernels {

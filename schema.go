@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/registry"
 )
 
@@ -59,7 +60,7 @@ func kvSchemas() map[string]obj {
 		"learn.ridge":     {"oneOf": []any{positive, obj{"const": "auto"}}},
 		"data.columns":    pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
 		"compare.methods": {"type": "array", "minItems": 1, "items": obj{"oneOf": []any{
-			obj{"type": "string", "enum": anys(registry.Names())}, obj{"$ref": "#/$defs/method"}}}},
+			obj{"type": "string", "enum": anys(schemaMethods())}, obj{"$ref": "#/$defs/method"}}}},
 		"compare.dims":   {"type": "array", "minItems": 1, "items": obj{"type": "integer", "minimum": 1, "maximum": MaxDim}},
 		"compare.widths": {"type": "array", "minItems": 1, "items": obj{"type": "integer", "minimum": 1, "maximum": MaxDim}},
 	}
@@ -103,6 +104,20 @@ var schemaDocs = map[string]string{
 	"method.dim_per_kernel": "rff-group-lasso: every kernel's number of random features (even).",
 	"method.lambda":         "rff-group-lasso: the group penalty λ > 0, or auto (default).",
 	"method.seed":           "rff-group-lasso: kernel g's features are rff's with seed + g (default 1).",
+}
+
+// schemaMethods are the registered methods whose schema comes from their
+// options struct: all but rff-group-lasso, which a spec names only with
+// kernels, in a method section of its own schema (glMethodDoc: its lambda
+// may be auto), and which no comparison or inner option can name.
+func schemaMethods() []string {
+	var out []string
+	for _, name := range registry.Names() {
+		if name != (&learn.RFFGroupLasso{}).Name() {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // anys converts strings to []any for JSON enums.
@@ -151,7 +166,7 @@ func SpecSchema() (out []byte, err error) {
 	}
 	methods, inners := []any{}, []any{}
 	defs := obj{}
-	for _, name := range registry.Names() {
+	for _, name := range schemaMethods() {
 		m := registry.New(name)
 		props := optionProps(reflect.TypeOf(m.Options()).Elem(), "", nil)
 		props["name"] = obj{"const": name}

@@ -4,12 +4,13 @@ import (
 	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/learn"
 )
 
 // Spec is a decoded and validated featmap spec (format version 1). After
 // ParseSpec returns it, nothing downstream re-checks strings: every field is
-// typed and every default filled in.
+// typed and every default filled in; after LoadSpec returns it, nothing
+// changes it: a design's learning derives a problem of its own (see
+// Spec.Design).
 type Spec struct {
 	// Path is the spec's path as given on the command line (recorded in
 	// generated files); Hash is the hex SHA-256 of its content.
@@ -32,20 +33,14 @@ type Spec struct {
 	// a header (given or detected).
 	Data       *datafile.Section
 	DataHeader bool
-	// Learn is the learn section (nil without one); LearnFromData (which
-	// Design calls first) learns the kernel's σ from the data's labels,
-	// sets Problem.Kernel.Sigma to it and records what it learned in
-	// Learned.
-	Learn   *LearnSpec
-	Learned *learn.LearnResult
-	// GroupLasso is set for a spec with kernels (method rff-group-lasso);
-	// LearnFromData learns the kernels' weights from the data's labels
-	// into GroupLassoResult and sets Target and Method to the combined
-	// map's.
-	GroupLasso       *GroupLassoSpec
-	GroupLassoResult *learn.GroupLassoResult
-	// learnt says LearnFromData has learned what the spec asks.
-	learnt bool
+	// Learn is the learn section (nil without one): a design learns the
+	// kernel's σ from the data's labels first (Design.Learned).
+	Learn *LearnSpec
+	// GroupLasso is the kernels section (nil without one), whose method is
+	// rff-group-lasso: a design learns the kernels' weights from the
+	// data's labels first (Design.GroupLasso) and designs the combined
+	// map; the spec then has no target.
+	GroupLasso *GroupLassoSpec
 	// Emit is the emit section: how featmap gen writes the map's code
 	// (Tables "fast" without one).
 	Emit EmitSpec

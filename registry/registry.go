@@ -12,6 +12,7 @@ import (
 	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
+	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/multidim"
 	"github.com/featmap/featmap/sampled"
 )
@@ -31,6 +32,7 @@ var methods = []func() design.Method{
 	func() design.Method { return &sampled.RFF{} },
 	func() design.Method { return &sampled.RFPCA{} },
 	func() design.Method { return &sampled.Nystroem{} },
+	func() design.Method { return &learn.RFFGroupLasso{} },
 }
 
 // Names lists the names of every method, in documentation order.

@@ -2,43 +2,14 @@ package featmap
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/registry"
+	"github.com/featmap/featmap/spec"
 )
-
-// AutoName is the method name that designs with every applicable method
-// and keeps the most accurate verified map (spec `method: auto`).
-const AutoName = "auto"
-
-// autoMethod stands in the spec for method auto; Spec.Design resolves it
-// into the registered methods (see Spec.Auto), so it designs nothing.
-type autoMethod struct{}
-
-func (autoMethod) Name() string                   { return AutoName }
-func (autoMethod) Applies(*fmap.Problem) error    { return nil }
-func (autoMethod) Options() any                   { return &struct{}{} }
-func (autoMethod) Dims(*fmap.Problem) design.Dims { return design.AnyDim }
-func (autoMethod) Design(context.Context, *fmap.Problem, int, design.Settings) (*design.Result, error) {
-	return nil, errors.New("featmap: method auto is resolved by Spec.Design into the registered methods")
-}
-
-// IsAuto reports whether the spec's method is auto.
-func (s *Spec) IsAuto() bool { return isAuto(s.Method) }
-
-// isAuto reports whether m is method auto.
-func isAuto(m *MethodSpec) bool {
-	if m == nil {
-		return false
-	}
-	_, ok := m.Method.(autoMethod)
-	return ok
-}
 
 // AutoChoice is what method auto did at one D: the methods designed, in
 // registry order (each with its ranking error, or why it failed), those
@@ -108,8 +79,8 @@ func margin(w, r float64) string {
 // autoCandidates returns every registered method, with default options,
 // that applies to the run's problem and can make D, and why each other
 // one is skipped (in registry order, as AutoCandidate values).
-func (r *run) autoCandidates(dim int) ([]MethodSpec, []AutoCandidate) {
-	var ok []MethodSpec
+func (r *run) autoCandidates(dim int) ([]spec.MethodSpec, []AutoCandidate) {
+	var ok []spec.MethodSpec
 	var all []AutoCandidate
 	for _, m := range registry.All() {
 		c := AutoCandidate{Method: m.Name()}
@@ -130,7 +101,7 @@ func (r *run) autoCandidates(dim int) ([]MethodSpec, []AutoCandidate) {
 			c.Skipped = dims.Why
 		}
 		if c.Skipped == "" {
-			ok = append(ok, MethodSpec{Method: m, field: "method", keys: map[string]int{}})
+			ok = append(ok, spec.MethodSpec{Method: m})
 		}
 		all = append(all, c)
 	}
@@ -140,7 +111,7 @@ func (r *run) autoCandidates(dim int) ([]MethodSpec, []AutoCandidate) {
 // canMakeTarget reports whether the run's method (for auto, any
 // applicable method) makes dimension dim.
 func (r *run) canMakeTarget(dim int) bool {
-	if isAuto(r.method) {
+	if r.method.IsAuto() {
 		ms, _ := r.autoCandidates(dim)
 		return len(ms) > 0
 	}
@@ -151,7 +122,7 @@ func (r *run) canMakeTarget(dim int) bool {
 // designAt designs the run's method at dim: a named method by designDim,
 // auto by auto.
 func (r *run) designAt(ctx context.Context, dim int, set Settings) (*Design, error) {
-	if isAuto(r.method) {
+	if r.method.IsAuto() {
 		return r.auto(ctx, dim, set)
 	}
 	return r.designDim(ctx, *r.method, dim, set)

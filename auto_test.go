@@ -12,6 +12,7 @@ import (
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/registry"
+	"github.com/featmap/featmap/spec"
 )
 
 // ranked is a method's name and its ranking error.
@@ -47,7 +48,7 @@ func independentBest(t *testing.T, s *Spec, dim int) (best, second ranked, made 
 }
 
 // candidates are the methods auto designs for s at dim.
-func candidates(t *testing.T, s *Spec, dim int) []MethodSpec {
+func candidates(t *testing.T, s *Spec, dim int) []spec.MethodSpec {
 	t.Helper()
 	r, err := s.newRun(context.Background())
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/spec"
 )
 
 // Comparison is the outcome of Spec.RunComparison: every method of the spec's
@@ -23,7 +24,7 @@ type Comparison struct {
 	Problem *fmap.Problem
 	// Methods are the compared methods and Labels tell them apart, e.g.
 	// "vz (rectangular)" and "vz (uniform)".
-	Methods []MethodSpec
+	Methods []spec.MethodSpec
 	Labels  []string
 	// Dims are the compared dimensions D or, with Widths, the compared
 	// output widths (numbers per row; CompareSpec.Widths).
@@ -77,13 +78,13 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 
 // compare is RunComparison of methods at dims (or widths) for the run's
 // problem.
-func (r *run) compare(ctx context.Context, set Settings, methods []MethodSpec, dims []int, widths bool) (*Comparison, error) {
+func (r *run) compare(ctx context.Context, set Settings, methods []spec.MethodSpec, dims []int, widths bool) (*Comparison, error) {
 	start := time.Now()
 	c := &Comparison{
 		Spec:    r.spec,
 		Problem: r.problem,
 		Methods: methods,
-		Labels:  MethodLabels(methods),
+		Labels:  spec.MethodLabels(methods),
 		Dims:    dims,
 		Widths:  widths,
 		Cells:   make([][]CompareCell, len(methods)),
@@ -244,44 +245,6 @@ func (c *Comparison) Failed() int {
 		}
 	}
 	return n
-}
-
-// Coordinates returns how many coordinates of a row a per-coordinate map
-// of the spec maps: for an additive kernel (one spec axis) with data of
-// n > 1 columns, n; else 1 (the map takes the whole input).
-func (s *Spec) Coordinates() int {
-	p := s.Problem
-	if !p.Kernel.Homogeneous() || p.InDim() != 1 || p.Data == nil {
-		return 1
-	}
-	for _, rows := range [][][]float64{p.Data.Fit, p.Data.Held} {
-		if len(rows) > 0 {
-			return len(rows[0])
-		}
-	}
-	return 1
-}
-
-// Width returns the output width of method m's map at D: the numbers per
-// row of its output, D·n for a per-coordinate map of rows of n
-// coordinates (Spec.Coordinates), D for a map that takes whole rows
-// (design.WholeRows, e.g. nystroem) or whole inputs.
-func (s *Spec) Width(m MethodSpec, dim int) int {
-	if w, ok := m.Method.(design.WholeRows); ok && w.WholeRows() {
-		return dim
-	}
-	return dim * s.Coordinates()
-}
-
-// DimForWidth returns the D at which method m's map has output width w
-// (see Spec.Width), or why there is none: a per-coordinate map of n
-// coordinates makes only multiples of n.
-func (s *Spec) DimForWidth(m MethodSpec, w int) (int, string) {
-	n := s.Width(m, 1)
-	if w%n != 0 {
-		return 0, fmt.Sprintf("%s maps each of the %d coordinates to D outputs: its widths are multiples of %d", m.Name(), n, n)
-	}
-	return w / n, ""
 }
 
 // WidthRule says, for a comparison by widths, at which D each method was

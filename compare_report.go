@@ -7,6 +7,7 @@ import (
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/report"
+	"github.com/featmap/featmap/spec"
 )
 
 // ReportInput returns the comparison in the form the report package
@@ -35,7 +36,7 @@ func (c *Comparison) ReportInput() (*report.Input, error) {
 	}
 	var labels []string
 	for i, m := range c.Methods {
-		in.Methods = append(in.Methods, report.Method{Label: c.Labels[i], Name: m.Name(), Options: strings.Join(optionTexts(m), ", ")})
+		in.Methods = append(in.Methods, report.Method{Label: c.Labels[i], Name: m.Name(), Options: strings.Join(spec.OptionTexts(m), ", ")})
 		labels = append(labels, c.Labels[i])
 		row := make([]report.Cell, len(c.Dims))
 		for j, cell := range c.Cells[i] {

@@ -1,15 +1,18 @@
-// Package featmap is featmap's front door: it decodes YAML specs
-// (ParseSpec, LoadSpec) and runs them — spec → problem → method → map →
+// Package featmap is featmap's front door: it loads a spec with the files
+// it names (LoadSpec: package spec decodes the YAML, package datafile
+// reads the data) and runs it — learning → problem → method → map →
 // verification — so that the command line tool and library users share one
 // path.
 //
-// A spec names a kernel, an input domain, an error measure and either a
-// target (dimension or error) with a method, or a comparison of several
-// methods and dimensions. Spec.Design runs one method; Spec.RunComparison
-// runs several (and package report renders the comparison). The methods
-// come from one registry (package registry); every map is verified once, by
-// fmap.Verify against the problem's reference, and its measured errors
-// travel with it (Design.Verification).
+// Spec.Design designs the spec's target with its method (method auto:
+// every applicable method, Spec.Auto; target.max_error: a search over D),
+// Spec.RunComparison every method of a comparison at every dimension (and
+// package report renders it). A run first learns what the spec's learn or
+// kernels section asks (run.go) and designs for the problem learning
+// derives; the spec value never changes, and what was learned travels with
+// the design. The methods come from package registry; every map is
+// verified once, by fmap.Verify against the problem's reference, and its
+// measured errors travel with it (Design.Verification, Design.JSON).
 package featmap
 
 import (
@@ -21,6 +24,7 @@ import (
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/spec"
 )
 
 // Version is featmap's version, recorded in generated files.
@@ -33,7 +37,7 @@ type Settings = design.Settings
 // Design is one designed and verified map with its provenance.
 type Design struct {
 	Spec   *Spec
-	Method MethodSpec
+	Method spec.MethodSpec
 	// Problem is the problem the map was designed for and verified
 	// against: the spec's, or one that learning derived from it (the
 	// learned σ, a kernels section's combined kernel).
@@ -123,35 +127,9 @@ func (r *run) design(ctx context.Context, set Settings) (*Design, error) {
 	return r.search(ctx, set)
 }
 
-// ConstantsAhead is a lower bound on the numbers the spec's map holds,
-// read from the spec before any design (design.Sizer: random features,
-// an exp-chi2 map's included, Nyström, uniform anchor tables) and a learn
-// section's model (its weights and biases, the classes counted in the data
-// read): gen compares it with the constants it writes as Go literals,
-// beyond which a map needs a data file. It is 0 where only the design
-// tells: method auto (which method wins), a max_error search (which D),
-// a kernels section (which kernels the group lasso keeps), annfm's
-// k-means anchors (how many distinct), the methods whose few constants
-// stay literals.
-func (s *Spec) ConstantsAhead() int {
-	if s.Target == nil || s.Target.Dim == 0 || s.Method == nil {
-		return 0
-	}
-	if sz, ok := s.Method.Method.(design.Sizer); ok {
-		return sz.Constants(s.Problem, s.Target.Dim) + s.modelConstants(s.Target.Dim)
-	}
-	return 0
-}
-
-// CanMake reports whether method m can make a map of dimension dim for the
-// spec's problem, and if not, why.
-func (s *Spec) CanMake(m MethodSpec, dim int) (bool, string) {
-	return canMake(s.Problem, m, dim)
-}
-
 // canMake reports whether method m can make a map of dimension dim for
 // problem p, and if not, why.
-func canMake(p *fmap.Problem, m MethodSpec, dim int) (bool, string) {
+func canMake(p *fmap.Problem, m spec.MethodSpec, dim int) (bool, string) {
 	d := design.DimsFor(m, p)
 	return d.Has(dim), d.WhyNot(dim)
 }
@@ -162,7 +140,7 @@ func canMake(p *fmap.Problem, m MethodSpec, dim int) (bool, string) {
 // A verified error that is not finite is a failed design; a method that
 // returns a map of another dimension, or an invalid one, or panics, is an
 // internal error (ErrInternal).
-func (s *Spec) DesignDim(ctx context.Context, m MethodSpec, dim int, set Settings) (*Design, error) {
+func (s *Spec) DesignDim(ctx context.Context, m spec.MethodSpec, dim int, set Settings) (*Design, error) {
 	r, err := s.newRun(ctx)
 	if err != nil {
 		return nil, err
@@ -172,7 +150,7 @@ func (s *Spec) DesignDim(ctx context.Context, m MethodSpec, dim int, set Setting
 
 // designDim is DesignDim for the run's problem; a learned map also gets
 // its model (run.trainModel).
-func (r *run) designDim(ctx context.Context, m MethodSpec, dim int, set Settings) (d *Design, err error) {
+func (r *run) designDim(ctx context.Context, m spec.MethodSpec, dim int, set Settings) (d *Design, err error) {
 	if ok, why := canMake(r.problem, m, dim); !ok {
 		return nil, fmt.Errorf("featmap: %s cannot make D = %d: %s", m.Name(), dim, why)
 	}

@@ -160,31 +160,6 @@ func TestGroupLassoSpec(t *testing.T) {
 	}
 }
 
-// TestGroupLassoSpecErrors: the kernels section and method rff-group-lasso
-// are strict, each error at its file, line and key.
-func TestGroupLassoSpecErrors(t *testing.T) {
-	m := "{name: rff-group-lasso, dim_per_kernel: 64, lambda: auto, seed: 1}"
-	data := "{file: d.csv, columns: [0, 5], label_column: 6}"
-	cases := []struct{ name, spec, want string }{
-		{"kernel and kernels", strings.Replace(glSpec(glKernels, m, data), "kernels:", "kernel: {type: rbf, sigma: 1}\nkernels:", 1), "spec.yaml:4: kernels: conflicts with kernel"},
-		{"outside data columns", glSpec(strings.Replace(glKernels, "[4, 5]", "[4, 7]", 1), m, data), "spec.yaml:6: kernels[2].columns: [4, 7] is not inside the data columns [0, 5]"},
-		{"overlap", glSpec(strings.Replace(glKernels, "[2, 3]", "[1, 3]", 1), m, data), "spec.yaml:5: kernels[1].columns: [1, 3] overlaps kernels[0].columns"},
-		{"lambda 0", glSpec(glKernels, strings.Replace(m, "auto", "0", 1), data), "spec.yaml:8: method.lambda: must be a number > 0 or auto"},
-		{"lambda word", glSpec(glKernels, strings.Replace(m, "auto", "best", 1), data), "spec.yaml:8: method.lambda: must be a number > 0 or auto"},
-		{"no label_column", glSpec(glKernels, m, "{file: d.csv, columns: [0, 5]}"), "spec.yaml:9: data.label_column: missing required key"},
-		{"target", glSpec(glKernels, m, data) + "target: {dim: 128}\n", "spec.yaml:10: target: not with kernels"},
-		{"exp-chi2 with sigma", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [0, 1]", "exp-chi2, beta: 1, sigma: 1, columns: [0, 1]", 1), m, data), "spec.yaml:4: kernels[0].sigma: sigma is the width of rbf and the skewed kernels; exp-chi2 has beta"},
-		{"exp-chi2 without beta", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [0, 1]", "exp-chi2, columns: [0, 1]", 1), m, data), "spec.yaml:4: kernels[0].beta: missing required key"},
-		{"kernel type chi2", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [0, 1]", "chi2, columns: [0, 1]", 1), m, data), `spec.yaml:4: kernels[0].type: unknown kernel "chi2"; want one of rbf, skewed-chi2, skewed-intersection, exp-chi2`},
-		{"other method", glSpec(glKernels, "{name: rff, dim_per_kernel: 64}", data), "method.name"},
-		{"odd dim", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 63}", data), "method.dim_per_kernel: must be even"},
-		{"unknown key", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, sampling: qmc}", data), "method.sampling"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { wantSpecError(t, c.spec, c.want) })
-	}
-}
-
 // TestGroupLassoVerify: Spec.Design verifies the combined map against
 // the learned kernel Σ_g d_g K_g (fmap.Verify: on sampled points of the
 // domain and on the held-out rows, which the group lasso never saw), and

@@ -241,42 +241,6 @@ func onesN(n int) []float64 {
 	return s
 }
 
-// TestLearnSectionErrors: the learn section is strict: its keys, their
-// values, and what it needs from the rest of the spec.
-func TestLearnSectionErrors(t *testing.T) {
-	data := "{file: d.csv, label_column: 64}"
-	rff := "{name: rff}"
-	cases := []struct{ name, spec, want string }{
-		{"unknown key", learnSpec("{sigma: shared, lambda: 1}", rff, data), "unknown key"},
-		{"no sigma", learnSpec("{ridge: 1e-3}", rff, data), "learn.sigma"},
-		{"bad sigma", learnSpec("{sigma: diagonal}", rff, data), "per-axis"},
-		{"validation 1", learnSpec("{sigma: shared, validation: 1}", rff, data), "below 1"},
-		{"negative penalty", learnSpec("{sigma: shared, penalty: -1}", rff, data), "≥ 0"},
-		{"ridge 0", learnSpec("{sigma: shared, ridge: 0}", rff, data), "spec.yaml:9: learn.ridge: must be a number > 0 or auto, not the integer 0"},
-		{"ridge word", learnSpec("{sigma: shared, ridge: best}", rff, data), "spec.yaml:9: learn.ridge: must be a number > 0 or auto, not"},
-		{"no labels", learnSpec("{sigma: shared}", rff, "{file: d.csv}"), "label_column"},
-		{"not rff", learnSpec("{sigma: shared}", "{name: nystroem}", data), "method rff"},
-		{"not rbf", strings.Replace(learnSpec("{sigma: shared}", rff, data), "{type: rbf, sigma: 30}", "{type: skewed-chi2, sigma: 0.5, c: 1}", 1), "kernel rbf"},
-		{"too many features", strings.Replace(learnSpec("{sigma: shared}", rff, data), "target: {dim: 64}", "target: {dim: 4098}", 1),
-			"spec.yaml:9: learn: learning σ with target.dim 4098: at most 4096 features"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { wantSpecError(t, c.spec, c.want) })
-	}
-}
-
-// wantSpecError parses spec (as spec.yaml) and fails unless the result is
-// a *SpecError whose message contains want.
-func wantSpecError(t *testing.T, spec, want string) {
-	t.Helper()
-	_, err := ParseSpec("spec.yaml", []byte(spec))
-	var se *SpecError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), want) {
-		t.Fatalf("error %v, want a spec error with %q", err, want)
-	}
-	t.Log(err)
-}
-
 // TestLearnRidgeAuto: learn.ridge: auto chooses λ on the validation split
 // (learn's RidgeAuto on the rows to fit, the same λ as the library
 // on them), learns σ with it, states it, and the map's model is trained

@@ -2,13 +2,13 @@ package featmap
 
 import (
 	"os"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/featmap/featmap/registry"
+	"github.com/featmap/featmap/spec"
 )
 
 // TestReadmeMethodTable: the README's table of methods lists exactly the
@@ -36,10 +36,7 @@ func TestReadmeMethodTable(t *testing.T) {
 		if method == nil {
 			continue
 		}
-		var want []string
-		for _, f := range structFields(reflect.ValueOf(method.Options()).Elem()) {
-			want = append(want, f.name)
-		}
+		want := spec.OptionKeys(method)
 		cells := strings.Split(strings.ReplaceAll(line, `\|`, "/"), "|")
 		var got []string
 		for _, c := range code.FindAllStringSubmatch(cells[len(cells)-2], -1) {

@@ -7,6 +7,7 @@ import (
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/sampled"
+	"github.com/featmap/featmap/spec"
 )
 
 // run is one run of a loaded spec: the problem, target and method it
@@ -16,8 +17,8 @@ import (
 type run struct {
 	spec    *Spec
 	problem *fmap.Problem
-	target  *TargetSpec
-	method  *MethodSpec
+	target  *spec.TargetSpec
+	method  *spec.MethodSpec
 	// learned is what a learn section learned, groupLasso what a kernels
 	// section's group lasso learned (nil without them).
 	learned    *learn.LearnResult
@@ -60,7 +61,7 @@ func (r *run) learnSigma(ctx context.Context) error {
 	rows, labels := d.Fit, d.FitLabels
 	rff, ok := s.Method.Method.(*sampled.RFF)
 	if !ok {
-		return &SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff"}
+		return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff"}
 	}
 	res, err := learn.LearnSigma(ctx, rows, labels, learn.LearnOptions{
 		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge, RidgeAuto: s.Learn.RidgeAuto,
@@ -68,7 +69,7 @@ func (r *run) learnSigma(ctx context.Context) error {
 		Seed: rff.Opts.Seed, Classes: learn.Classes(labels),
 	})
 	if err != nil {
-		return &SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: fmt.Sprintf("learning σ from %s: %v", d.File, err), Err: err}
+		return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: fmt.Sprintf("learning σ from %s: %v", d.File, err), Err: err}
 	}
 	k := s.Problem.Kernel
 	k.Sigma = res.Sigma
@@ -85,7 +86,7 @@ func (r *run) learnSigma(ctx context.Context) error {
 func (r *run) learnGroupLasso(ctx context.Context) error {
 	s := r.spec
 	specErr := func(msg string, err error) error {
-		return &SpecError{Path: s.Path, Line: s.GroupLasso.Line, Field: "kernels", Msg: msg, Err: err}
+		return &spec.SpecError{Path: s.Path, Line: s.GroupLasso.Line, Field: "kernels", Msg: msg, Err: err}
 	}
 	gl, ok := s.Method.Method.(*learn.RFFGroupLasso)
 	if !ok {
@@ -109,7 +110,7 @@ func (r *run) learnGroupLasso(ctx context.Context) error {
 	m := *s.Method
 	m.Method = res.Method
 	r.problem, r.method = p, &m
-	r.target = &TargetSpec{Dim: len(res.Method.Blocks) * gl.Opts.DimPerKernel}
+	r.target = &spec.TargetSpec{Dim: len(res.Method.Blocks) * gl.Opts.DimPerKernel}
 	return nil
 }
 
@@ -134,37 +135,7 @@ func (r *run) trainModel(m *fmap.Map) (*fmap.LinearModel, error) {
 	}
 	model, err := learn.Model(m, d, classes, lambda)
 	if err != nil {
-		return nil, &SpecError{Path: s.Path, Line: line, Field: field, Msg: fmt.Sprintf("training the model on %s: %v", d.File, err), Err: err}
+		return nil, &spec.SpecError{Path: s.Path, Line: line, Field: field, Msg: fmt.Sprintf("training the model on %s: %v", d.File, err), Err: err}
 	}
 	return model, nil
-}
-
-// Predictor reports whether the spec's map will carry a trained model (a
-// learn or a kernels section: see trainModel), and whether its labels are
-// classes (learn.Classes) — known before learning, from the data read.
-func (s *Spec) Predictor() (model, classes bool) {
-	if s.Learn == nil && s.GroupLasso == nil || s.Problem.Data == nil {
-		return false, false
-	}
-	return true, learn.Classes(s.Problem.Data.FitLabels)
-}
-
-// modelConstants is the number of weights and biases of the ridge model a
-// learn section's map of dimension dim carries (trainModel): D × K and K,
-// K one score per class of the rows to fit (learn.Ridge's one-vs-rest
-// coding) or 1 for numeric labels; 0 without a learn section. The data
-// LoadSpec read fixes it before learning.
-func (s *Spec) modelConstants(dim int) int {
-	if s.Learn == nil {
-		return 0
-	}
-	model, classes := s.Predictor()
-	if !model {
-		return 0
-	}
-	k := 1
-	if classes {
-		k = learn.Distinct(s.Problem.Data.FitLabels)
-	}
-	return dim*k + k
 }

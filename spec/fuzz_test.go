@@ -1,4 +1,4 @@
-package featmap
+package spec
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 	"github.com/featmap/featmap/registry"
 )
 
-// FuzzParseSpec checks that ParseSpec never panics, that every error is a
+// FuzzParseSpec checks that Parse never panics, that every error is a
 // *SpecError for the file with a line, and that every accepted spec is complete and
 // consistent (defaults filled, one shape, values in range, the target
 // dimension one the method can make).
@@ -26,8 +26,10 @@ func FuzzParseSpec(f *testing.F) {
 		f.Add([]byte(tt.src))
 	}
 	files, _ := filepath.Glob("testdata/specs/*.yaml")
-	shipped, _ := filepath.Glob("specs/*.yaml")
-	files = append(files, shipped...)
+	for _, dir := range []string{"../specs", "../testdata/specs"} {
+		more, _ := filepath.Glob(dir + "/*.yaml")
+		files = append(files, more...)
+	}
 	for _, name := range files {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
@@ -36,15 +38,15 @@ func FuzzParseSpec(f *testing.F) {
 	f.Add([]byte("version: 1\nname: R\nkernel: {type: rbf, sigma: [1, 2]}\ndomain: {dims: 2, interval: [[0, 1], [2, 3]]}\ncompare: {methods: [chum], dims: [1]}\n"))
 	f.Add([]byte("version: 1\nname: A\nkernel: &k {type: chi2}\ndomain: {integers: [0, 9]}\ncompare: {methods: [chum, {name: li, k: [1]}, vz, *k], dims: [3, 1]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := ParseSpec("fuzz.yaml", data)
+		s, err := Parse("fuzz.yaml", data)
 		if err != nil {
 			checkSpecError(t, err)
 			return
 		}
 		checkSpec(t, s, data)
-		again, err := ParseSpec("fuzz.yaml", data)
+		again, err := Parse("fuzz.yaml", data)
 		if err != nil || !reflect.DeepEqual(s, again) {
-			t.Fatalf("ParseSpec is not deterministic: %v", err)
+			t.Fatalf("Parse is not deterministic: %v", err)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package featmap
+package spec
 
 import (
 	"encoding/json"
@@ -107,9 +107,10 @@ var schemaDocs = map[string]string{
 }
 
 // schemaMethods are the registered methods whose schema comes from their
-// options struct: all but rff-group-lasso, which a spec names only with
+// options struct: all but rff-group-lasso, which a spec names with
 // kernels, in a method section of its own schema (glMethodDoc: its lambda
-// may be auto), and which no comparison or inner option can name.
+// may be auto); named elsewhere (a comparison, an inner option), the
+// decoder refuses it with its reason (Applies).
 func schemaMethods() []string {
 	var out []string
 	for _, name := range registry.Names() {
@@ -129,15 +130,15 @@ func anys(ss []string) []any {
 	return out
 }
 
-// SpecSchema returns the JSON Schema (draft 2020-12) of spec version 1,
+// Schema returns the JSON Schema (draft 2020-12) of spec version 1,
 // indented, derived from the decoder's types and the method registry.
 // docs/spec.schema.json is its output (`featmap schema` prints it).
-func SpecSchema() (out []byte, err error) {
+func Schema() (out []byte, err error) {
 	// A field type the walk does not know is a bug in featmap (a new
 	// option type needs a case in fieldSchema): an error, not a crash.
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("%w: spec schema: %v", ErrInternal, r)
+			out, err = nil, fmt.Errorf("internal error: spec schema: %v", r)
 		}
 	}()
 	kvs := kvSchemas()

@@ -1,4 +1,4 @@
-package featmap
+package spec
 
 import (
 	"fmt"

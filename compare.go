@@ -118,8 +118,9 @@ func (r *run) compare(ctx context.Context, set Settings, methods []spec.MethodSp
 					}
 					// The designs' own progress would interleave unreadably:
 					// only their completions are reported. Beside each other
-					// they have no worker to spare for solving ahead (σ = 0.2's
-					// Table 2: 108.5 s without, 121.3 s with).
+					// they have no worker to spare for solving ahead, which
+					// then costs more than it saves (docs/lp-design.md,
+					// Settings.NoAhead).
 					ds := set.Quiet()
 					ds.NoAhead = c.Workers > 1
 					d, err := r.designDim(ctx, c.Methods[jb.i], cell.Dim, ds)
@@ -160,10 +161,8 @@ func (r *run) compare(ctx context.Context, set Settings, methods []spec.MethodSp
 // below it. Those are designed upward one after another, so that a cell's
 // time is what its D costs from nothing, the D below it included
 // (Design.Seconds). It is somewhat above a lone design's, which explores
-// all its levels at once (χ² 8-bit D = 11: 1.44–1.88 s as the last of
-// D = 3…11, 1.21–1.29 s alone); run beside each other the cells all
-// waited for the one chain and showed its whole time (2.0–2.3 s at every
-// D of compare-chi2-8bit, D = 3 included).
+// all its levels at once; run beside each other the cells all waited for
+// the one chain and showed its whole time, the smallest D's included.
 type compareJob struct {
 	i  int   // the method
 	js []int // its cells (columns), in the order they are designed

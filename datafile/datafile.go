@@ -356,6 +356,7 @@ type stickyReader struct {
 	err error
 }
 
+// Read reads from the underlying reader, remembering its first error.
 func (s *stickyReader) Read(p []byte) (int, error) {
 	n, err := s.r.Read(p)
 	if err != nil && err != io.EOF && s.err == nil {
@@ -370,6 +371,7 @@ type countingReader struct {
 	n int64
 }
 
+// Read reads from the underlying reader, counting the bytes.
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)

@@ -21,10 +21,19 @@ const AutoName = "auto"
 // (featmap.Spec.Auto), so it designs nothing.
 type autoMethod struct{}
 
-func (autoMethod) Name() string                   { return AutoName }
-func (autoMethod) Applies(*fmap.Problem) error    { return nil }
-func (autoMethod) Options() any                   { return &struct{}{} }
+// Name returns "auto".
+func (autoMethod) Name() string { return AutoName }
+
+// Applies accepts every problem: auto's candidates say why they do not.
+func (autoMethod) Applies(*fmap.Problem) error { return nil }
+
+// Options returns no options: auto takes none.
+func (autoMethod) Options() any { return &struct{}{} }
+
+// Dims is every dimension: auto's candidates say which they make.
 func (autoMethod) Dims(*fmap.Problem) design.Dims { return design.AnyDim }
+
+// Design designs nothing: the front door resolves auto first.
 func (autoMethod) Design(context.Context, *fmap.Problem, int, design.Settings) (*design.Result, error) {
 	return nil, errors.New("featmap: method auto is resolved by Spec.Design into the registered methods")
 }

@@ -154,12 +154,14 @@ type hashingFile struct {
 	spec *Spec
 }
 
+// Read reads the file, hashing what it reads.
 func (r *hashingFile) Read(p []byte) (int, error) {
 	n, err := r.f.Read(p)
 	r.h.Write(p[:n])
 	return n, err
 }
 
+// Close hashes the rest of the file, closes it and records it.
 func (r *hashingFile) Close() error {
 	_, err := io.Copy(r.h, r.f)
 	if cerr := r.f.Close(); err == nil {

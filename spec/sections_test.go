@@ -155,7 +155,7 @@ func TestSpecFileLimits(t *testing.T) {
 
 // TestDomainLimits: domains whose verification or log grids cannot be
 // built, and dimensions beyond a method's limit, are spec errors when the
-// spec is read (issue 18): 65 536 integers (34 GB of pairs), a homogeneous
+// spec is read: 65 536 integers (34 GB of pairs), a homogeneous
 // interval from a subnormal lo (hi/lo overflows), chum at D = 10 000 (its
 // limit named once).
 func TestDomainLimits(t *testing.T) {

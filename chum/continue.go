@@ -36,6 +36,11 @@ func (c *fitter) continueFrom(prev []fmap.Term) continued {
 	defer c.release()
 	lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
 	cand, err := lp.refitPolish(omega)
+	if err == nil && c.lp.fit.n == 1 {
+		if om, al, score, err := lp.polishPhase(cand.omega, cand.alpha); err == nil && score < cand.score {
+			cand = &candidate{om, al, score}
+		}
+	}
 	r.lps = lp.n
 	if err == nil {
 		var lps int

@@ -9,12 +9,6 @@ import (
 	"unicode"
 )
 
-// pendingDocs are pages the README or docs/ link to that land on main in a
-// change of their own. A link to one passes while the file is missing (the
-// test says so); once it exists it is checked like any other. Remove an
-// entry when its page has landed.
-var pendingDocs = []string{"docs/quality.md"}
-
 // markdownFiles is README.md and the pages of docs/ (not the generated
 // reports under docs/reports/).
 func markdownFiles(t *testing.T) []string {
@@ -71,10 +65,6 @@ func TestReadmeLinks(t *testing.T) {
 				path = filepath.Clean(filepath.Join(filepath.Dir(page), file))
 			}
 			if _, err := os.Stat(path); err != nil {
-				if containsPath(pendingDocs, path) {
-					t.Logf("%s:%d: %s: pending (pendingDocs): not on this branch yet", page, l.line, target)
-					continue
-				}
 				t.Errorf("%s:%d: link %s: no file %s", page, l.line, target, path)
 				continue
 			}
@@ -86,17 +76,6 @@ func TestReadmeLinks(t *testing.T) {
 			}
 		}
 	}
-}
-
-// containsPath reports whether paths holds p (both slash-separated from
-// the repository's root).
-func containsPath(paths []string, p string) bool {
-	for _, q := range paths {
-		if filepath.Clean(q) == filepath.Clean(p) {
-			return true
-		}
-	}
-	return false
 }
 
 // headingAnchor is the anchor GitHub gives a heading: lower case, every

@@ -25,8 +25,8 @@ type continued struct {
 // reports its messages) after the steps explore made.
 func (c *fitter) continueFrom(prev []fmap.Term) continued {
 	var r continued
-	omega := c.continuation(prev)
-	if prev == nil || omega == nil || c.dimsOf(omega) != c.dim {
+	starts := c.continuation(prev)
+	if prev == nil || len(starts) == 0 {
 		return r
 	}
 	say := func(m string) { r.msgs = append(r.msgs, m) }
@@ -35,7 +35,25 @@ func (c *fitter) continueFrom(prev []fmap.Term) continued {
 	c.hold(true)
 	defer c.release()
 	lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
-	cand, err := lp.refitPolish(omega)
+	var cand *candidate
+	var err error
+	for _, omega := range starts {
+		if c.dimsOf(omega) != c.dim {
+			continue
+		}
+		cd, e := lp.refitPolish(omega)
+		if e == nil && c.lp.fit.n == 1 {
+			if om, al, score, e := lp.polishPhase(cd.omega, cd.alpha); e == nil && score < cd.score {
+				cd = &candidate{om, al, score}
+			}
+		}
+		switch {
+		case e != nil && cand == nil && err == nil:
+			err = e
+		case e == nil && (cand == nil || cd.score < cand.score):
+			cand, err = cd, nil
+		}
+	}
 	r.lps = lp.n
 	if err == nil {
 		var lps int
@@ -59,9 +77,13 @@ func (c *fitter) continueFrom(prev []fmap.Term) continued {
 // frequency ε, whose cosine stays within 1e-4 of the previous design's
 // error of 1 on Z (it starts where the constant was, and the polish is free
 // to move it); the rest by new frequencies above the largest (at least the
-// pool's spacing), each 1.5 times the one before. The refit then sets the
-// weights.
-func (c *fitter) continuation(prev []fmap.Term) [][]float64 {
+// pool's spacing), each 1.5 times the one before, and, as a second start,
+// each one gap above the one before (the gap between the two largest
+// frequencies: near-optimal maps of smooth signatures space their
+// frequencies almost evenly, and a new term far above them gets no weight
+// and, without weight, no gradient to move by). The refit then sets the
+// weights. It returns nil, or starts of exactly the fitter's dimension.
+func (c *fitter) continuation(prev []fmap.Term) [][][]float64 {
 	f := c.lp.fit
 	var omega [][]float64
 	var alpha []float64
@@ -113,10 +135,32 @@ func (c *fitter) continuation(prev []fmap.Term) [][]float64 {
 		}
 		need--
 	}
-	top = math.Max(top, c.p.Spacing)
-	for ; need > 0; need -= 2 {
-		top *= 1.5
-		omega = append(omega, []float64{top})
+	if need == 0 {
+		return [][][]float64{omega}
 	}
-	return omega
+	var freqs []float64
+	for _, om := range omega {
+		if om[0] > 0 {
+			freqs = append(freqs, om[0])
+		}
+	}
+	slices.Sort(freqs)
+	top = math.Max(top, c.p.Spacing)
+	geometric, even := cloneFreqs(omega), cloneFreqs(omega)
+	for w, n := top, need; n > 0; n -= 2 {
+		w *= 1.5
+		geometric = append(geometric, []float64{w})
+	}
+	starts := [][][]float64{geometric}
+	if k := len(freqs); k >= 2 && freqs[k-1]-freqs[k-2] > 0 {
+		gap := freqs[k-1] - freqs[k-2]
+		for w, n := top, need; n > 0; n -= 2 {
+			w += gap
+			even = append(even, []float64{w})
+		}
+		if maxFreqDiff(even, geometric) > 1e-3*top {
+			starts = append(starts, even)
+		}
+	}
+	return starts
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/featmap/featmap/design"
@@ -429,6 +430,87 @@ func TestStagePolish(t *testing.T) {
 				t.Errorf("%s, start %v: polished support %v", norm, start.omega, om)
 			}
 		}
+	}
+}
+
+// TestStagePolishPhase: on a wide domain the polish with the frequencies'
+// trust region in phase (|Δω| ≤ ρ/M) converges where the plain polish
+// crawls. χ² on [10⁻⁶, 1] with the relative error (λ up to 13.8), D = 13,
+// from evenly spaced frequencies 0.34·j (j = 1..6) and the constant, close
+// to the best map known: 80 steps in phase end below 0.004 (measured
+// 0.00311, stationary at 0.00306 from 160 steps) and ten times below the
+// plain polish's 80 (measured 0.626). Neither ends worse than its start.
+func TestStagePolishPhase(t *testing.T) {
+	p := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.Chi2}, Domain: fmap.Domain{Lo: []float64{1e-6}, Hi: []float64{1}},
+		Measure: fmap.Relative, Norm: fmap.LInf, Negative: fmap.NegativeSign}
+	fp, _, err := (&Chum{}).fitProblem(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFitSet(fp.Form, fp.Norm, fp.Z, fp.ZWeight, fp.Signature)
+	if sc := f.phaseScale(); len(sc) != 1 || math.Abs(sc[0]-1/math.Log(1e6)) > 1e-3/math.Log(1e6) {
+		t.Fatalf("phaseScale %v, want [1/%.4g]", sc, math.Log(1e6))
+	}
+	lp := &lpSolver{ctx: context.Background(), fit: f, sv: solver.Default()}
+	start := [][]float64{{0}}
+	for j := 1; j <= 6; j++ {
+		start = append(start, []float64{0.34 * float64(j)})
+	}
+	alpha, err := lp.refit(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f0 := f.objective(start, alpha)
+	_, _, plain, err := lp.polish(start, alpha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	om, al, phase, err := lp.polishPhase(start, alpha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if phase > 0.004 || 10*phase > plain || phase > f0 || plain > f0 || phase != f.objective(om, al) {
+		t.Errorf("from %.4g: polished in phase to %.4g (want < 0.004 and 10 times below the plain polish), plainly to %.4g", f0, phase, plain)
+	}
+}
+
+// TestOneAxisRefinesTheConstant: on one axis the continuous refinement
+// goes on from an output that is the constant alone. For χ² on [10⁻⁴, 1]
+// with the relative error at D = 13, the first refinements end at the
+// constant (its truncation 0.96) and the third leaves it; skipping the
+// refinement there had left the paper pipeline at the discrete LP's 0.0878
+// (measured 0.0068 with it) and the final map 68 times worse.
+func TestOneAxisRefinesTheConstant(t *testing.T) {
+	p := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.Chi2}, Domain: fmap.Domain{Lo: []float64{1e-4}, Hi: []float64{1}},
+		Measure: fmap.Relative, Norm: fmap.LInf, Negative: fmap.NegativeSign}
+	off := false
+	c := &Chum{Opts: ChumOptions{Continuation: &off}}
+	var skipped []string
+	s := design.Settings{Progress: func(m string) {
+		if strings.Contains(m, "refinement") && strings.Contains(m, "skipped") {
+			skipped = append(skipped, m)
+		}
+	}}
+	res, err := c.DesignOne(context.Background(), p, 13, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := p.Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var discrete, paper float64
+	for _, st := range res.Steps {
+		v := fmap.Verify(st.Map, ref)
+		switch st.Name {
+		case StepDiscrete:
+			discrete = v.Reported.LInf
+		case StepPaper:
+			paper = v.Reported.LInf
+		}
+	}
+	if len(skipped) > 0 || !(paper < discrete/5) {
+		t.Errorf("refinement: %q; paper pipeline %.4g from the discrete LP's %.4g (want 5 times lower)", skipped, paper, discrete)
 	}
 }
 

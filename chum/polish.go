@@ -16,6 +16,17 @@ import (
 //
 // (and ω + Δω ≥ 0 where frequencies are kept nonnegative) and adapts ρ by
 // the ratio of the actual to the predicted decrease.
+//
+// polishPhase measures the frequencies' trust region in phase instead:
+// |Δω_jc| ≤ ρ/M_c, M_c the largest |λ_c| of the fitting set, so that no
+// step turns a term's phase anywhere on Z by more than ρ while the weights
+// move by up to ρ·s_j, the same linearisation error for both. With ρ on ω
+// directly, a wide domain (λ up to 14 for relative errors over six
+// decades) lets a step turn phases by radians, far beyond what the linear
+// model sees, and the polish crawls: most of its 80 steps are rejected or
+// tiny. On one axis the best polished starts are polished again in phase
+// (polishAll) and so is the continuation (continueFrom); each keeps the
+// better of the two (docs/lp-design.md, "Polishing in phase").
 
 const (
 	polishStartPerCol = 2
@@ -31,6 +42,36 @@ const (
 // modulation factors) stay where they are. A step whose LP fails ends it
 // (only a cancelled context is an error).
 func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []float64, float64, error) {
+	return s.polishIn(omega, alpha, nil)
+}
+
+// polishPhase is polish with the frequencies' trust region in phase (see
+// above).
+func (s *lpSolver) polishPhase(omega [][]float64, alpha []float64) ([][]float64, []float64, float64, error) {
+	return s.polishIn(omega, alpha, s.fit.phaseScale())
+}
+
+// phaseScale is 1/M_c for each coordinate c of the set, M_c its largest
+// |λ_c| (1 where that is 0).
+func (f *fitSet) phaseScale() []float64 {
+	sc := make([]float64, f.n)
+	for i := range f.size() {
+		for c, v := range f.point(i) {
+			sc[c] = math.Max(sc[c], math.Abs(v))
+		}
+	}
+	for c, m := range sc {
+		sc[c] = 1
+		if m > 0 {
+			sc[c] = 1 / m
+		}
+	}
+	return sc
+}
+
+// polishIn is the polish with the frequencies' trust region ρ·freqScale[c]
+// for coordinate c (ρ if freqScale is nil).
+func (s *lpSolver) polishIn(omega [][]float64, alpha []float64, freqScale []float64) ([][]float64, []float64, float64, error) {
 	omega, alpha = cloneFreqs(omega), slices.Clone(alpha)
 	f := s.fit
 	nz := f.size()
@@ -74,10 +115,15 @@ func (s *lpSolver) polish(omega [][]float64, alpha []float64) ([][]float64, []fl
 			up, down := rho, rho
 			if ref.c < 0 {
 				up, down = rho*it.sj[ref.j], math.Min(rho*it.sj[ref.j], alpha[ref.j])
-			} else if f.nonneg {
-				// Halving at most per step: a nonzero frequency never
-				// reaches 0, where its term would lose a dimension.
-				down = math.Min(rho, 0.5*omega[ref.j][ref.c])
+			} else {
+				if freqScale != nil {
+					up, down = rho*freqScale[ref.c], rho*freqScale[ref.c]
+				}
+				if f.nonneg {
+					// Halving at most per step: a nonzero frequency never
+					// reaches 0, where its term would lose a dimension.
+					down = math.Min(down, 0.5*omega[ref.j][ref.c])
+				}
 			}
 			lp.add(0, 0, up, it.v[2*k])
 			lp.add(0, 0, down, it.v[2*k+1])

@@ -37,19 +37,20 @@ func (c *fitter) paperSteps() (*candidate, error) {
 	}
 	dmax := c.p.Spacing
 	for it := 0; it < c.opt.RefineIterations; it++ {
-		if !c.refinable(out) {
+		if c.lp.fit.n > 1 && !c.refinable(out) {
 			// The refinement (Chum §4.2) moves the frequencies of the
 			// output it refines. An output whose weighted terms are all
-			// ω = 0, the constant alone, has none of its own: each
-			// iteration would search the unmoved pool again with half the
-			// trust region, each search ending at the constant again, its
-			// upper brackets large LPs (docs/lp-design.md, "A refinement
-			// with nothing to refine"). That output is the best when every
-			// larger one truncates worse than the constant. Skipping is a
-			// heuristic, not a no-op: the refinement LP may still weight
-			// and move the pool's other entries, and once, with the CLP
-			// backend, one of its candidates started a slightly better
-			// polish (the same section).
+			// ω = 0, the constant alone, has none of its own. On several
+			// axes it is not refined: each iteration would search the
+			// unmoved pool again with half the trust region, each search
+			// ending at the constant again, its upper brackets large LPs
+			// (docs/lp-design.md, "A refinement with nothing to refine").
+			// A heuristic, not a no-op: the refinement LP may still weight
+			// and move the pool's other entries. On one axis that is what
+			// it does, at the cost of small LPs: from the constant, with a
+			// smaller trust region, it reaches the frequencies that
+			// relative errors over wide intervals need (the same section,
+			// "… and on one axis"), so a one-axis design always refines.
 			c.progress(fmt.Sprintf("continuous refinement %d/%d skipped: the output to refine (γ = %.4g) has no term of nonzero frequency", it+1, c.opt.RefineIterations, out.tradeoff))
 			break
 		}

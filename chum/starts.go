@@ -172,14 +172,10 @@ func maxFreqDiff(a, b [][]float64) float64 {
 
 // polishAll refits and polishes every start (in parallel, two at a time)
 // and returns the best result by the objective on Z. The order of starts
-// decides ties, so the result does not depend on scheduling.
+// decides ties, so the result does not depend on scheduling. On one axis
+// the best phasePolishes results are then polished again in phase.
 func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
-	type result struct {
-		cand candidate
-		lps  int
-		err  error
-	}
-	results := make([]result, len(starts))
+	results := make([]polished, len(starts))
 	var wg sync.WaitGroup
 	for i, st := range starts {
 		wg.Add(1)
@@ -196,6 +192,9 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 		}()
 	}
 	wg.Wait()
+	if c.lp.fit.n == 1 {
+		c.polishPhaseBest(results)
+	}
 	var best *candidate
 	var firstErr error
 	for i := range results {
@@ -220,6 +219,48 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 		return nil, fmt.Errorf("design: every polish start failed: %w", firstErr)
 	}
 	return best, nil
+}
+
+// polished is the result of one polish start: the candidate, the LPs it
+// took and why it failed.
+type polished struct {
+	cand candidate
+	lps  int
+	err  error
+}
+
+// phasePolishes is how many of the best polished starts of a one-axis
+// design are polished again in phase.
+const phasePolishes = 4
+
+// polishPhaseBest polishes the best phasePolishes results again with the
+// frequencies' trust region in phase (polishPhase), in parallel, each
+// keeping the better of its two polishes. A polish in phase whose LP fails
+// leaves its result as it was.
+func (c *fitter) polishPhaseBest(results []polished) {
+	var idx []int
+	for i := range results {
+		if results[i].err == nil {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(results[a].cand.score, results[b].cand.score) })
+	var wg sync.WaitGroup
+	for _, i := range idx[:min(len(idx), phasePolishes)] {
+		wg.Add(1)
+		c.gate.acquire(false)
+		go func() {
+			defer wg.Done()
+			defer c.gate.release()
+			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
+			cd := &results[i].cand
+			if om, al, score, err := lp.polishPhase(cd.omega, cd.alpha); err == nil && score < cd.score {
+				*cd = candidate{om, al, score}
+			}
+			results[i].lps += lp.n
+		}()
+	}
+	wg.Wait()
 }
 
 // ladders returns the structured and random 1-D polish starts: evenly

@@ -53,8 +53,9 @@ func derive(p *fmap.Problem, k fmap.Kernel) *fmap.Problem {
 // again; the held-out rows, which verify the map, are never seen) with the
 // rff method's sampling, features and seed at target.dim, and designs for
 // a problem of the learned σ, so that the designed map is the learned
-// one. Class labels (learn.Classes) get one-vs-rest ±1 targets; other
-// labels are numeric targets.
+// one. The labels of a classification task (learn.task, or decided by
+// spec.Load) get one-vs-rest ±1 targets; a regression's are numeric
+// targets.
 func (r *run) learnSigma(ctx context.Context) error {
 	s := r.spec
 	d := s.Problem.Data
@@ -66,7 +67,7 @@ func (r *run) learnSigma(ctx context.Context) error {
 	res, err := learn.LearnSigma(ctx, rows, labels, learn.LearnOptions{
 		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge, RidgeAuto: s.Learn.RidgeAuto,
 		Penalty: s.Learn.Penalty, Dim: s.Target.Dim, Sampling: rff.Opts.Sampling, Features: rff.Opts.Features,
-		Seed: rff.Opts.Seed, Classes: learn.Classes(labels),
+		Seed: rff.Opts.Seed, Classes: s.Learn.Classes(),
 	})
 	if err != nil {
 		return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: fmt.Sprintf("learning σ from %s: %v", d.File, err), Err: err}

@@ -80,6 +80,7 @@ type (
 		Validation float64 `yaml:"validation" spec:"positive"`
 		Ridge      kv      `yaml:"ridge"`
 		Penalty    float64 `yaml:"penalty"`
+		Task       string  `yaml:"task" spec:"enum=classification|regression,what=task"`
 	}
 	dataDoc struct {
 		File        string `yaml:"file"`
@@ -211,7 +212,10 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 	if d.Sigma == "" {
 		return p.missing(m, "sigma", "shared (one σ) or per-axis (one σ per input axis)")
 	}
-	l := &LearnSpec{PerAxis: d.Sigma == "per-axis", Validation: 0.25, Ridge: 1e-3, Line: n.K.Line}
+	l := &LearnSpec{PerAxis: d.Sigma == "per-axis", Validation: 0.25, Ridge: 1e-3, Task: d.Task, Line: n.K.Line}
+	if d.Task != "" {
+		l.TaskLine = m.value("task").Line
+	}
 	if m.keys["validation"] != nil {
 		if !(d.Validation < 1) {
 			return p.errAt(m.value("validation"), "learn.validation", "the held-out fraction must be below 1, not %v", d.Validation)

@@ -126,17 +126,26 @@ func (r *run) trainModel(m *fmap.Map) (*fmap.LinearModel, error) {
 	var lambda float64
 	var classes bool
 	var line int
-	var field string
+	var field, from string
 	if r.learned != nil {
 		// Learning's λ: the spec's (the parser's default 1e-3 when not
 		// given), or with ridge auto the one chosen at the learned σ.
 		lambda, classes, line, field = r.learned.Ridge, r.learned.Classes != nil, s.Learn.Line, "learn"
+		switch {
+		case s.Learn.RidgeAuto:
+			from = fmap.RidgeValidation
+		case s.Learn.RidgeLine > 0:
+			from = fmap.RidgeGiven
+		default:
+			from = fmap.RidgeDefault
+		}
 	} else {
-		lambda, classes, line, field = learn.GroupLassoRidge, r.groupLasso.Classes != nil, s.GroupLasso.Line, "kernels"
+		lambda, classes, line, field, from = learn.GroupLassoRidge, r.groupLasso.Classes != nil, s.GroupLasso.Line, "kernels", fmap.RidgeFixed
 	}
 	model, err := learn.Model(m, d, classes, lambda)
 	if err != nil {
 		return nil, &spec.SpecError{Path: s.Path, Line: line, Field: field, Msg: fmt.Sprintf("training the model on %s: %v", d.File, err), Err: err}
 	}
+	model.RidgeFrom = from
 	return model, nil
 }

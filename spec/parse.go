@@ -223,6 +223,7 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 		l.Validation = d.Validation
 	}
 	if rn := d.Ridge.V; rn != nil {
+		l.RidgeLine = rn.Line
 		if rn.Kind == yaml.ScalarNode && rn.Value == "auto" {
 			l.Ridge, l.RidgeAuto = 0, true
 		} else if l.Ridge, err = p.number(rn, "learn.ridge", true); err != nil {

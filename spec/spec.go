@@ -112,8 +112,10 @@ type LearnSpec struct {
 	// λ (default 1e-3), Penalty the weight of Σ log²(σ/σ0) (default 0).
 	Validation, Ridge, Penalty float64
 	// RidgeAuto is ridge: auto (Ridge is then 0): λ chosen on the
-	// validation split too (learn.LearnOptions.RidgeAuto).
+	// validation split too (learn.LearnOptions.RidgeAuto). RidgeLine is
+	// learn.ridge's line (0: not given, Ridge is the default).
 	RidgeAuto bool
+	RidgeLine int
 	// Task is learn.task, TaskClassification or TaskRegression: as given,
 	// or (TaskLine 0) decided by Load from the data file's labels
 	// (decideTask); TaskWhy says why in words.

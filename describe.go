@@ -154,6 +154,9 @@ func ridgeWords(mod *fmap.LinearModel, l *learn.LearnResult) string {
 	case fmap.RidgeGiven:
 		return lam + ": learn.ridge"
 	case fmap.RidgeValidation:
+		if l != nil && l.Ridge != mod.Ridge {
+			return fmt.Sprintf("%s: chosen on the validation split on the map's own features (ridge: auto; σ was learned with λ %.6g on random features)", lam, l.Ridge)
+		}
 		if l != nil {
 			return fmt.Sprintf("%s: chosen on the validation split at the learned σ (ridge: auto; λ %.6g at the start)", lam, l.RidgeStart)
 		}
@@ -197,8 +200,19 @@ func (d *Design) LearnedLine() string {
 	if ls := d.Spec.Learn; ls != nil && ls.RidgeAuto {
 		ridge = fmt.Sprintf("ridge λ %.6g chosen on the validation split (%.6g at the start)", l.Ridge, l.RidgeStart)
 	}
-	return fmt.Sprintf("learned: σ = %s from %s on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g → %.4g; %s",
+	line := fmt.Sprintf("learned: σ = %s from %s on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g → %.4g; %s",
 		sigma(l.Sigma), sigma(l.Start), l.Train, data.File, shortSHA(data.SHA256), data.Rows, l.Held, l.ValidationBefore, l.ValidationAfter, ridge)
+	if l.Shared != nil {
+		pen := fmt.Sprintf("penalty %.6g", l.Penalty)
+		if ls := d.Spec.Learn; ls != nil && ls.PenaltyAuto {
+			pen += " (validation rows × targets / axes: learn.penalty's default per axis)"
+		}
+		line += fmt.Sprintf("; per axis from the shared σ = %s learned first, %s", sigma(l.Shared), pen)
+	}
+	if d.LearnDim > 0 && d.LearnDim != d.Map.Dim {
+		line += fmt.Sprintf("; on %d random Fourier features (the %s map was then made at the learned σ)", d.LearnDim, d.Map.Method)
+	}
+	return line
 }
 
 // shortSHA is the first 12 hex digits of a hash and an ellipsis.

@@ -198,8 +198,8 @@ func (p *parser) emitSection(top *mapping, n kv, s *Spec) error {
 }
 
 // learnSection reads the learn section: σ learned from the data's labels
-// (see learn.go). It needs a data section with a label column, one rff
-// design of a fixed dimension, and an rbf kernel.
+// (see learn.go). It needs a data section with a label column, one rff or
+// nystroem design of a fixed dimension, and a kernel with a σ.
 func (p *parser) learnSection(n kv, s *Spec) error {
 	if n.V == nil {
 		return nil
@@ -235,18 +235,20 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 			return p.errAt(m.value("penalty"), "learn.penalty", "must be a finite number ≥ 0, not %v", d.Penalty)
 		}
 		l.Penalty = d.Penalty
+	} else {
+		l.PenaltyAuto = l.PerAxis
 	}
 	switch {
 	case s.Data == nil || s.Data.Label < 0:
 		return p.errAt(n.K, "learn", "learning σ needs labels: a data section with label_column")
-	case s.Method == nil || s.Method.Name() != "rff":
-		return p.errAt(n.K, "learn", "learning σ needs one design by method rff (target and method: {name: rff})")
+	case s.Method == nil || s.Method.Name() != "rff" && s.Method.Name() != "nystroem":
+		return p.errAt(n.K, "learn", "learning σ needs one design by method rff or nystroem (target and method: {name: rff})")
 	case s.Target.Dim == 0:
 		return p.errAt(n.K, "learn", "learning σ needs target.dim (the features it learns with are the map's)")
 	case s.Target.Dim > learn.MaxLearnDim:
 		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB and tens of seconds at D = 2048)", s.Target.Dim, learn.MaxLearnDim)
-	case s.Problem.Kernel.Type != fmap.RBF:
-		return p.errAt(n.K, "learn", "learning σ is for kernel rbf, not %s", s.Problem.Kernel.Type)
+	case !s.Problem.Kernel.ShiftInvariant():
+		return p.errAt(n.K, "learn", "learning σ is for the kernels with a σ (rbf, skewed-chi2, skewed-intersection), not %s", s.Problem.Kernel.Type)
 	}
 	s.Learn = l
 	return nil

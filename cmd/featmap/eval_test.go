@@ -59,9 +59,19 @@ func TestEvalAgreesWithEmittedPredictor(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles the emitted predictor; skipped with -short")
 	}
+	for _, method := range []string{"rff", "nystroem"} {
+		t.Run(method, func(t *testing.T) {
+			spec := strings.Replace(learnDigits, "{name: rff, seed: 1}", "{name: "+method+", seed: 1}", 1) + "learn: {sigma: shared, ridge: auto}\n"
+			evalAgrees(t, spec)
+		})
+	}
+}
+
+// evalAgrees is TestEvalAgreesWithEmittedPredictor for one spec.
+func evalAgrees(t *testing.T, spec string) {
 	dir := t.TempDir()
 	src, mapFile := filepath.Join(dir, "digits.go"), filepath.Join(dir, "digits.json")
-	if code, _, errOut := runCLI("gen", "-o", src, "-map", mapFile, "-pkg", "main", digitsSpec(t, learnDigits+"learn: {sigma: shared}\n")); code != exitOK {
+	if code, _, errOut := runCLI("gen", "-o", src, "-map", mapFile, "-pkg", "main", digitsSpec(t, spec)); code != exitOK {
 		t.Fatalf("gen: exit %d: %s", code, errOut)
 	}
 	for name, text := range map[string]string{"main.go": evalProgram, "go.mod": "module example.com/eval\n\ngo 1.24\n"} {

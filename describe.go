@@ -203,11 +203,7 @@ func (d *Design) LearnedLine() string {
 	line := fmt.Sprintf("learned: σ = %s from %s on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g → %.4g; %s",
 		sigma(l.Sigma), sigma(l.Start), l.Train, data.File, shortSHA(data.SHA256), data.Rows, l.Held, l.ValidationBefore, l.ValidationAfter, ridge)
 	if l.Shared != nil {
-		pen := fmt.Sprintf("penalty %.6g", l.Penalty)
-		if ls := d.Spec.Learn; ls != nil && ls.PenaltyAuto {
-			pen += " (validation rows × targets / axes: learn.penalty's default per axis)"
-		}
-		line += fmt.Sprintf("; per axis from the shared σ = %s learned first, %s", sigma(l.Shared), pen)
+		line += fmt.Sprintf("; per axis from the shared σ = %s learned first, penalty %.6g", sigma(l.Shared), l.Penalty)
 	}
 	if d.LearnDim > 0 && d.LearnDim != d.Map.Dim {
 		line += fmt.Sprintf("; on %d random Fourier features (the %s map was then made at the learned σ)", d.LearnDim, d.Map.Method)

@@ -67,7 +67,7 @@ func (r *run) learnSigma(ctx context.Context) error {
 	rows, labels := d.Fit, d.FitLabels
 	o := learn.LearnOptions{
 		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge, RidgeAuto: s.Learn.RidgeAuto,
-		Penalty: s.Learn.Penalty, PenaltyAuto: s.Learn.PenaltyAuto, SharedFirst: s.Learn.PerAxis, Dim: s.Target.Dim, Classes: s.Learn.Classes(),
+		Penalty: s.Learn.Penalty, SharedFirst: s.Learn.PerAxis, Dim: s.Target.Dim, Classes: s.Learn.Classes(),
 	}
 	switch m := s.Method.Method.(type) {
 	case *sampled.RFF:

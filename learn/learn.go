@@ -41,15 +41,11 @@ type LearnOptions struct {
 	Penalty float64
 	// SharedFirst (with PerAxis) learns one shared σ first and starts the
 	// per-axis learning from it, the penalty r(σ) then measured from the
-	// shared σ: per axis the widths only move from the shared optimum
-	// where the validation error pays for it.
+	// shared σ. Per axis from a start far from the optimum, the n widths
+	// chase the validation rows' noise on the way; from the shared
+	// optimum they move apart only where the validation error pays for
+	// it (docs/learning.md, "Measurements").
 	SharedFirst bool
-	// PenaltyAuto (with PerAxis; Penalty must be 0) weighs r(σ) by
-	// N_v·K/n (validation rows × targets over input axes): a squared log
-	// change of every width costs as much as the mean squared residual of
-	// every validation target, so that n widths cannot chase the
-	// validation rows' noise (per axis without a penalty overfits them).
-	PenaltyAuto bool
 	// Dim is D, the number of features (even for cos-sin features).
 	Dim int
 	// Sampling, Features and Seed are rff's options
@@ -97,9 +93,9 @@ type LearnResult struct {
 	// RidgeAuto the one chosen at the learned σ; RidgeStart the λ σ was
 	// learned with (chosen at the starting σ with RidgeAuto).
 	Ridge, RidgeStart float64
-	// Penalty is the weight of r(σ) learning used (with PenaltyAuto, the
-	// one it chose); Shared, with SharedFirst, the shared σ per axis the
-	// per-axis learning started from (nil otherwise).
+	// Penalty is the weight of r(σ) learning used; Shared, with
+	// SharedFirst, the shared σ per axis the per-axis learning started
+	// from (nil otherwise).
 	Penalty float64
 	Shared  []float64
 }
@@ -110,7 +106,7 @@ type LearnResult struct {
 // are the two stages' sums.
 func learnSharedFirst(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions) (LearnResult, error) {
 	o := opts
-	o.PerAxis, o.SharedFirst, o.PenaltyAuto, o.Penalty = false, false, false, 0
+	o.PerAxis, o.SharedFirst, o.Penalty = false, false, 0
 	first, err := LearnSigma(ctx, rows, labels, o)
 	if err != nil {
 		return first, err
@@ -158,12 +154,6 @@ func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts Le
 	l, err := newLearner(ctx, rows, labels, opts, nil, nil)
 	if err != nil {
 		return LearnResult{}, err
-	}
-	if opts.PenaltyAuto && opts.PerAxis {
-		if opts.Penalty != 0 {
-			return LearnResult{}, fmt.Errorf("multidim: learning σ: penalty %v with penalty auto (want 0)", opts.Penalty)
-		}
-		l.penalty = float64(len(l.val)*l.k) / float64(l.n)
 	}
 	res := LearnResult{Start: slices.Clone(l.sigma0), Classes: l.classes, Train: len(l.train), Held: len(l.val), Penalty: l.penalty}
 	theta0 := make([]float64, l.params())

@@ -235,8 +235,6 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 			return p.errAt(m.value("penalty"), "learn.penalty", "must be a finite number ≥ 0, not %v", d.Penalty)
 		}
 		l.Penalty = d.Penalty
-	} else {
-		l.PenaltyAuto = l.PerAxis
 	}
 	switch {
 	case s.Data == nil || s.Data.Label < 0:

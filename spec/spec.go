@@ -109,12 +109,10 @@ type LearnSpec struct {
 	// PerAxis is sigma: per-axis (one σ per input axis); else shared.
 	PerAxis bool
 	// Validation is the held-out fraction (default 0.25), Ridge the ridge
-	// λ (default 1e-3), Penalty the weight of Σ log²(σ/σ0) (default 0;
-	// per axis without learn.penalty, PenaltyAuto: learn.LearnOptions).
+	// λ (default 1e-3), Penalty the weight of Σ log²(σ/σ0) (default 0).
 	// Per axis, σ is learned shared first and per axis from there
 	// (learn.LearnOptions.SharedFirst).
 	Validation, Ridge, Penalty float64
-	PenaltyAuto                bool
 	// RidgeAuto is ridge: auto (Ridge is then 0): λ chosen on the
 	// validation split too (learn.LearnOptions.RidgeAuto). RidgeLine is
 	// learn.ridge's line (0: not given, Ridge is the default).

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/featmap/featmap/evaluate"
@@ -20,7 +21,8 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the measurements as one JSON object")
-	label := fs.Int("label-column", evaluate.AutoLabel, "the label column, 0-based: the first or the last (default: the column after the map's inputs, for a map with a model and a file that has one)")
+	label := labelFlag(evaluate.AutoLabel)
+	fs.Var(&label, "label-column", "the label column `N`, 0-based: the first or the last, or -1 for none (default: the column after the map's inputs, for a map with a model and a file that has one)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: featmap eval [-json] [-label-column N] MAP.json DATA")
 		fmt.Fprintln(stderr, "Measures a map written by featmap gen -map on a data file (CSV, TSV, whitespace or .npy, gzip'd or not):")
@@ -39,8 +41,8 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	if *label < -1 && *label != evaluate.AutoLabel {
-		fmt.Fprintf(stderr, "featmap eval: -label-column %d: want a column (0, 1, …) or -1 for none\n", *label)
+	if label < -1 && label != evaluate.AutoLabel {
+		fmt.Fprintf(stderr, "featmap eval: -label-column %d: want a column (0, 1, …) or -1 for none\n", label)
 		return exitUsage
 	}
 	mapFile, dataFile := fs.Arg(0), fs.Arg(1)
@@ -49,7 +51,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "featmap eval: %v\n", err)
 		return exitUsage
 	}
-	res, err := evaluate.Evaluate(ctx, v.Map, dataFile, evaluate.Options{LabelColumn: *label})
+	res, err := evaluate.Evaluate(ctx, v.Map, dataFile, evaluate.Options{LabelColumn: int(label)})
 	var ie *evaluate.InputError
 	switch {
 	case errors.As(err, &ie):
@@ -73,6 +75,24 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	printEval(stdout, mapFile, v.Map.Method, v.Map.Dim, res)
 	return exitOK
+}
+
+// labelFlag is -label-column: a column, -1 for none, or (not given)
+// evaluate.AutoLabel, which the usage does not print as a number.
+type labelFlag int
+
+// String is "": the usage states the default in words.
+func (l *labelFlag) String() string { return "" }
+
+// Set reads a column number.
+
+func (l *labelFlag) Set(s string) error {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("want an integer column, not %q", s)
+	}
+	*l = labelFlag(v)
+	return nil
 }
 
 // printEval writes the human summary of an evaluation.

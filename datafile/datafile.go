@@ -103,9 +103,11 @@ type DataError struct {
 	Err    error
 }
 
-// Error returns "file:line: column c: message".
+// Error returns "file:line: column c: message". A file name with bytes
+// that are not printable (a NUL, an escape sequence) is quoted, so that a
+// message never writes them raw to a terminal.
 func (e *DataError) Error() string {
-	s := e.File
+	s := printable(e.File)
 	if e.Line > 0 {
 		s += ":" + strconv.Itoa(e.Line)
 	}
@@ -117,6 +119,17 @@ func (e *DataError) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *DataError) Unwrap() error { return e.Err }
+
+// printable is s, or s quoted as a Go string when it has a rune that is
+// not printable.
+func printable(s string) string {
+	for _, r := range s {
+		if !strconv.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
 
 // reader reads the rows of a data file against a spec's data section and
 // problem.
@@ -132,6 +145,23 @@ type reader struct {
 	// warn, if set, is a warning about the first line (its file and line
 	// are the caller's to add).
 	warn *DataError
+	// guess, when the first line was taken as a header because one of
+	// its fields is not a number (not because data.header said so), is
+	// that field; mixed says some of its other fields are numbers (a data
+	// row with a typo, perhaps): errors about the rows then name the guess.
+	guess string
+	mixed bool
+}
+
+// guessed is what an error after the first line adds when that line was
+// taken as a header by a guess (always, or only when it held numbers too):
+// " (line L was taken as a header, because "x" is not a number;
+// data.header: false reads it as data)", or "".
+func (r *reader) guessed(line int, always bool) string {
+	if r.guess == "" || !always && !r.mixed {
+		return ""
+	}
+	return fmt.Sprintf(" (line %d was taken as a header, because %q is not a number; data.header: false reads it as data)", line, r.guess)
 }
 
 // Read reads the data file of section d of the spec at path spec (the
@@ -199,6 +229,10 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 		}
 		rows, err := npyRows(in)
 		if err != nil {
+			if gz != nil && gz.err != nil {
+				// A cut or damaged gzip stream, not a damaged .npy.
+				err = gzipError(gz.err)
+			}
 			return nil, dataErr(0, -1, err, "%v", err)
 		}
 		next = rows
@@ -215,11 +249,14 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 	rng := rand.New(rand.NewPCG(seed, 0x64617461)) // "data"
 	var rows [][]float64
 	var labels []float64
-	seen, line := 0, 0
+	seen, line, headerLine := 0, 0, 0
 	for {
 		fields, l, err := next()
 		line = l
 		if err != nil {
+			if gz != nil && gz.err != nil {
+				err = gzipError(gz.err)
+			}
 			return nil, dataErr(line, -1, err, "%v", err)
 		}
 		if fields == nil {
@@ -234,6 +271,7 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 				res.Warnings = append(res.Warnings, r.warn.Error())
 			}
 			if r.header {
+				headerLine = line
 				continue
 			}
 		}
@@ -242,6 +280,7 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 			var de *DataError
 			if errors.As(err, &de) {
 				de.File, de.Line = name, line
+				de.Msg += r.guessed(headerLine, false)
 				return nil, de
 			}
 			return nil, dataErr(line, -1, err, "%v", err)
@@ -278,7 +317,7 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 		return nil, dataErr(line, -1, err, "%v", err)
 	}
 	if seen < 2 {
-		return nil, dataErr(0, -1, nil, "%d data rows: need at least 2", seen)
+		return nil, dataErr(0, -1, nil, "%s: need at least 2%s", counted(seen, "data row"), r.guessed(headerLine, true))
 	}
 	rng.Shuffle(len(rows), func(i, j int) {
 		rows[i], rows[j] = rows[j], rows[i]
@@ -308,6 +347,7 @@ type textRows struct {
 func newTextRows(in io.Reader, sep func(string) []string, gz *stickyReader) *textRows {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), maxLine)
+	sc.Split(scanLines)
 	return &textRows{sc: sc, sep: sep, gz: gz}
 }
 
@@ -340,12 +380,42 @@ func (t *textRows) next() ([]string, int, error) {
 	return nil, t.line, nil
 }
 
+// scanLines is bufio.ScanLines for lines that end in "\n", "\r\n" or a
+// lone "\r" (old Mac files, and some exports): a file whose lines end in
+// carriage returns alone is read as its rows, not as one line.
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if atEOF && len(data) == 0 {
+		return 0, nil, nil
+	}
+	end := bytes.IndexByte(data, '\n')
+	if end < 0 {
+		end = len(data)
+	}
+	if cr := bytes.IndexByte(data[:end], '\r'); cr >= 0 && cr < end-1 {
+		return cr + 1, data[:cr], nil // a lone carriage return
+	} else if cr >= 0 && end == len(data) && !atEOF {
+		return 0, nil, nil // a "\r" last: is a "\n" next?
+	}
+	if end < len(data) {
+		return end + 1, bytes.TrimSuffix(data[:end], []byte{'\r'}), nil
+	}
+	if atEOF {
+		return len(data), bytes.TrimSuffix(data, []byte{'\r'}), nil
+	}
+	return 0, nil, nil
+}
+
 // gzipError is the error of a gzip stream that failed: one cut short
 // ends early; another (a wrong checksum, junk after the stream) is
 // compress/gzip's own, which names gzip already.
 func gzipError(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("gzip: %w: the compressed data ends early (is the file cut short?)", err)
+	case errors.Is(err, gzip.ErrHeader):
+		// gzip.NewReader checked the first member's header: this is
+		// what follows the end of a member.
+		return fmt.Errorf("%w: the file goes on after the end of its compressed data with bytes that are not gzip (junk appended to it?)", err)
 	}
 	return err
 }
@@ -433,13 +503,16 @@ func (r *reader) start(fields []string) error {
 	}
 	bad, numbers := -1, 0
 	for i, f := range fields {
-		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err != nil {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
 			if !r.header {
 				bad, r.header = i, true
 			}
 		} else {
-			numbers++
+			numbers++ // a number too large for float64 is still no name
 		}
+	}
+	if r.header {
+		r.guess, r.mixed = strings.TrimSpace(fields[bad]), numbers > 0
 	}
 	if r.header && numbers > 0 {
 		// A header of names has no numbers; this may be a data row with a
@@ -460,6 +533,8 @@ func (r *reader) row(fields []string) ([]float64, float64, error) {
 		f := strings.TrimSpace(fields[col])
 		v, err := strconv.ParseFloat(f, 64)
 		switch {
+		case errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0):
+			return 0, &DataError{Column: col, Msg: fmt.Sprintf("%q overflows: it is beyond ±%.4g, the largest float64", f, math.MaxFloat64)}
 		case err != nil:
 			return 0, &DataError{Column: col, Msg: fmt.Sprintf("%q is not a number", f)}
 		case math.IsNaN(v) || math.IsInf(v, 0):

@@ -109,6 +109,8 @@ func TestGroupLassoSpecErrors(t *testing.T) {
 		{"other method", glSpec(glKernels, "{name: rff, dim_per_kernel: 64}", data), "method.name"},
 		{"odd dim", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 63}", data), "method.dim_per_kernel: must be even"},
 		{"unknown key", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, sampling: qmc}", data), "method.sampling"},
+		{"skewed offset on the domain", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [2, 3]", "skewed-chi2, sigma: 1, c: 2, columns: [2, 3]", 1), m, data),
+			"spec.yaml:5: kernels[1].c: lo + c must be > 0 on the kernel's columns (it is a function of log(x + c)); data column 2 starts at -3 (domain) and c is 2"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantSpecError(t, c.spec, c.want) })
@@ -119,10 +121,11 @@ func TestGroupLassoSpecErrors(t *testing.T) {
 // read.
 func TestDataSpecErrors(t *testing.T) {
 	for data, want := range map[string]string{
-		"{columns: [0, 1]}":              "data.file: missing required key",
-		"{file: d.csv, columns: [3, 1]}": "data.columns: first must be <= last",
-		"{file: d.csv, max_rows: 1}":     "data.max_rows",
-		"{file: d.csv, rows: 5}":         "unknown key",
+		"{columns: [0, 1]}":                               "data.file: missing required key",
+		"{file: d.csv, columns: [3, 1]}":                  "data.columns: first must be <= last",
+		"{file: d.csv, max_rows: 1}":                      "data.max_rows",
+		"{file: d.csv, rows: 5}":                          "unknown key",
+		"{file: d.csv, columns: [0, 2], label_column: 1}": "x.yaml:7: data.label_column: 1 is inside data.columns [0, 2] (line 7): a label is never a feature",
 	} {
 		_, err := Parse("x.yaml", []byte(chi2DataSpec(data)))
 		if err == nil || !strings.Contains(err.Error(), want) {

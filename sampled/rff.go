@@ -231,6 +231,12 @@ func (m *RFF) CheckOptions(p *fmap.Problem) error {
 		return nil
 	}
 	in, ip := m.inner(), innerProblem(p)
+	if _, ok := in.Method.(design.SeriesMethod); !ok {
+		// annfm's tables, the data-driven maps (designed here on one
+		// coordinate's χ² kernel, without the data) and the many-input
+		// methods make no function of one input to apply per coordinate.
+		return &design.OptionError{Key: "inner", Msg: fmt.Sprintf("%s cannot make exp-chi2's inner map, a Fourier or series function of one input applied to every coordinate (designed on the χ² kernel of one coordinate, without the data): use chum, vz, li or chebyshev", in.Method.Name())}
+	}
 	if err := ip.Check(); err != nil {
 		return &design.OptionError{Key: "inner", Msg: fmt.Sprintf("the inner χ² map's domain: %v", err)}
 	}

@@ -196,3 +196,22 @@ func TestChumSizesAtSpecTime(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestExpChi2InnerKinds: an exp-χ² map's inner map is a function of one
+// input applied to every coordinate; a method that makes none (annfm's
+// tables, the data-driven maps, which would be designed without the data)
+// is refused at method.inner when the spec is read, data section or not.
+func TestExpChi2InnerKinds(t *testing.T) {
+	spec := func(inner string) string {
+		return "version: 1\nname: X\nkernel: {type: exp-chi2, beta: 1}\ndomain: {dims: 4, interval: [0, 1]}\ntarget: {dim: 64}\ndata: {file: d.csv}\nmethod: {name: rff, inner: " + inner + "}\n"
+	}
+	for _, inner := range []string{"{name: annfm, anchors: kmeans, dim: 5}", "{name: annfm, anchors: uniform, dim: 5}", "{name: nystroem, dim: 8}", "{name: rf-pca, dim: 8}"} {
+		wantSpecError(t, spec(inner), "spec.yaml:7: method.inner: ")
+		wantSpecError(t, spec(inner), "cannot make exp-chi2's inner map")
+	}
+	for _, inner := range []string{"{name: chum, dim: 5}", "{name: vz, dim: 5}", "{name: li, dim: 5}", "{name: chebyshev, dim: 5}"} {
+		if _, err := Parse("spec.yaml", []byte(spec(inner))); err != nil {
+			t.Errorf("inner %s: %v", inner, err)
+		}
+	}
+}

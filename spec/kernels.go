@@ -76,7 +76,7 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 		return p.errAt(d.Kernels.V, "kernels", "an empty list: give at least one kernel")
 	}
 	gl := &GroupLassoSpec{Line: d.Kernels.K.Line}
-	var spans [][3]int // first, last, item
+	var spans [][3]int       // first, last, item
 	var offsets []*yaml.Node // each kernel's c, or its item without one
 	for i, it := range items {
 		field := elem("kernels", i)

@@ -97,9 +97,12 @@ func (*Nystroem) Constants(p *fmap.Problem, dim int) int {
 	return dim*n + dim*dim
 }
 
-// Dims: any D up to MaxLandmarks (and the rows to fit, checked when
-// they are read).
-func (*Nystroem) Dims(*fmap.Problem) design.Dims {
+// Dims: any D up to MaxLandmarks, and, once the data is read, up to its
+// rows to fit (each landmark is one, or a centre of some).
+func (*Nystroem) Dims(p *fmap.Problem) design.Dims {
+	if d := p.Data; d != nil && len(d.Fit) > 0 && len(d.Fit) < MaxLandmarks {
+		return design.Dims{Max: len(d.Fit), Why: fmt.Sprintf("nystroem's D landmarks are rows of the data, and %s has %d rows to fit (after the %d held out)", d.File, len(d.Fit), len(d.Held))}
+	}
 	return design.Dims{Max: MaxLandmarks, MaxStated: true, Why: fmt.Sprintf("nystroem makes at most %d landmarks (an eigendecomposition of D × D)", MaxLandmarks)}
 }
 

@@ -217,6 +217,17 @@ func innerProblem(p *fmap.Problem) *fmap.Problem {
 	}
 }
 
+// EvalCost: an exp-χ² map applies its inner map of k outputs to each of
+// the n coordinates, then draws D features of the n·k values (D·n·k + n·k
+// per input); other kernels' maps cost VerifyCost's D·n (nil).
+func (m *RFF) EvalCost(p *fmap.Problem) *fmap.EvalCost {
+	if p.Kernel.Type != fmap.ExpChi2 {
+		return nil
+	}
+	nk := float64(p.InDim() * m.inner().Dim)
+	return &fmap.EvalCost{Cost: func(dim int) float64 { return float64(dim)*nk + nk }, Formula: "D·n·k + n·k (k = the inner map's dimension)"}
+}
+
 // CheckOptions checks the options against the kernel: orthogonal
 // frequencies are Gaussian, an inner map is exp-chi2's, and it must be a
 // one-input χ² map its method makes.

@@ -121,6 +121,9 @@ func checkDataBudget(s *Spec) error {
 		return nil
 	}
 	top, why := fmap.MaxVerifiedDim(s.Problem)
+	if s.Method != nil {
+		top, why = design.MaxVerifiedDim(s.Method.Method, s.Problem)
+	}
 	field, dim := "target.dim", t.Dim
 	if t.MaxError > 0 {
 		field, dim = "target.max_dim", t.MaxDim

@@ -21,8 +21,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/atomicfile"
@@ -48,18 +50,62 @@ type Section struct {
 	Line int
 }
 
-// Data limits: the default row cap, the most values (rows × features) kept
-// in memory, the held-out rows every design is verified on, and the
-// longest line read.
+// Data limits: the default row cap, the most bytes the rows kept may take
+// in memory (RowBytes each), the held-out rows every design is verified
+// on, and the longest line read.
 const (
 	DefaultMaxRows = 100_000
-	MaxValues      = 1 << 26
+	MaxKeptBytes   = 768 << 20
 	HeldRows       = 2000
 	maxLine        = 1 << 20
 )
 
-// valuesLimit is MaxValues, lowered by the package's tests that reach it.
-var valuesLimit = MaxValues
+// RowBytes is the memory one kept row of n feature columns takes: its n
+// values (in blocks of many rows), its label (in a list that append may
+// hold twice while it grows) and, once the file is read, its slice header.
+func RowBytes(n int) int { return 8*n + 2*8 + 24 }
+
+// keptLimit is MaxKeptBytes, lowered by the package's tests that reach it.
+var keptLimit = MaxKeptBytes
+
+// rowStore holds the kept rows' values, n each, in blocks of many rows:
+// no allocation and no pointer per row while a file is read (a row of one
+// value allocated alone took about 100 bytes with its header, label and
+// the allocator's rounding, and the collector scanned every one).
+type rowStore struct {
+	n, perBlock int
+	blocks      [][]float64
+	len         int
+}
+
+// newRowStore returns a store of rows of n values.
+func newRowStore(n int) *rowStore {
+	return &rowStore{n: n, perBlock: max(1, (1<<17)/n)}
+}
+
+// row returns row i's values.
+func (s *rowStore) row(i int) []float64 {
+	b, o := s.blocks[i/s.perBlock], (i%s.perBlock)*s.n
+	return b[o : o+s.n : o+s.n]
+}
+
+// add appends a copy of x.
+func (s *rowStore) add(x []float64) {
+	if s.len%s.perBlock == 0 {
+		s.blocks = append(s.blocks, make([]float64, s.perBlock*s.n))
+	}
+	s.len++
+	copy(s.row(s.len-1), x)
+}
+
+// rows returns the rows' slices.
+func (s *rowStore) rows() [][]float64 {
+	out := make([][]float64, s.len)
+	for i := range out {
+		out[i] = s.row(i)
+	}
+	return out
+}
 
 // DefaultProgressRows is how many data rows pass between progress
 // messages (Options.ProgressRows), and CheckRows how many between two
@@ -136,7 +182,7 @@ func printable(s string) string {
 type reader struct {
 	d        *Section
 	p        *fmap.Problem
-	sep      func(string) []string
+	sep      func([]string, string) []string
 	width    int // columns per row, from the first data row
 	first    int
 	last     int
@@ -237,18 +283,19 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 		}
 		next = rows
 	case strings.HasSuffix(base, ".csv"):
-		r.sep = func(l string) []string { return strings.Split(l, ",") }
+		r.sep = func(dst []string, l string) []string { return splitInto(dst, l, ',') }
 	case strings.HasSuffix(base, ".tsv"):
-		r.sep = func(l string) []string { return strings.Split(l, "\t") }
+		r.sep = func(dst []string, l string) []string { return splitInto(dst, l, '\t') }
 	default:
-		r.sep = strings.Fields
+		r.sep = fieldsInto
 	}
 	if next == nil {
 		next = newTextRows(in, r.sep, gz).next
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x64617461)) // "data"
-	var rows [][]float64
+	var store *rowStore
 	var labels []float64
+	var scratch []float64
 	seen, line, headerLine := 0, 0, 0
 	for {
 		fields, l, err := next()
@@ -275,7 +322,8 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 				continue
 			}
 		}
-		x, label, err := r.row(fields)
+		scratch = slices.Grow(scratch[:0], r.last-r.first+1)[:r.last-r.first+1]
+		x, label, err := r.row(fields, scratch)
 		if err != nil {
 			var de *DataError
 			if errors.As(err, &de) {
@@ -297,19 +345,26 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 		}
 		// Reservoir sampling (Algorithm R): every row is kept with
 		// probability MaxRows/seen, by a seeded generator.
+		if store == nil {
+			store = newRowStore(len(x))
+		}
 		switch {
-		case len(rows) < d.MaxRows:
-			// The rows kept hold at most MaxValues values: checked
-			// as they come, so that a data.max_rows above what a file
-			// holds costs nothing.
-			if (len(rows)+1)*len(x) > valuesLimit {
-				return nil, dataErr(line, -1, nil, "more than %d values kept (%d rows of %d feature columns): lower data.max_rows (%d, %s:%d)",
-					valuesLimit, len(rows)+1, len(x), d.MaxRows, spec, d.Line)
+		case store.len < d.MaxRows:
+			// The rows kept take at most MaxKeptBytes: checked as they
+			// come, so that a data.max_rows above what a file holds
+			// costs nothing.
+			if b := RowBytes(len(x)); (store.len+1)*b > keptLimit {
+				return nil, dataErr(line, -1, nil, "more than %.4g MiB of rows kept (%d rows of %d feature columns, %d bytes each): lower data.max_rows (%d, %s:%d) to at most %d",
+					float64(keptLimit)/(1<<20), store.len+1, len(x), b, d.MaxRows, spec, d.Line, keptLimit/b)
 			}
-			rows, labels = append(rows, x), append(labels, label)
+			store.add(x)
+			labels = append(labels, label)
 		default:
+			// A kept row is overwritten in place: the store holds
+			// MaxRows rows at most, whatever the file's length.
 			if j := rng.IntN(seen); j < d.MaxRows {
-				rows[j], labels[j] = x, label
+				copy(store.row(j), x)
+				labels[j] = label
 			}
 		}
 	}
@@ -319,6 +374,7 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 	if seen < 2 {
 		return nil, dataErr(0, -1, nil, "%s: need at least 2%s", counted(seen, "data row"), r.guessed(headerLine, true))
 	}
+	rows := store.rows()
 	rng.Shuffle(len(rows), func(i, j int) {
 		rows[i], rows[j] = rows[j], rows[i]
 		labels[i], labels[j] = labels[j], labels[i]
@@ -336,15 +392,16 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 // textRows reads the rows of a text file: its non-empty lines, split
 // into fields.
 type textRows struct {
-	sc   *bufio.Scanner
-	sep  func(string) []string
-	gz   *stickyReader // the gzip stream the lines come from, if any
-	line int
+	sc     *bufio.Scanner
+	sep    func([]string, string) []string
+	gz     *stickyReader // the gzip stream the lines come from, if any
+	line   int
+	fields []string // the last line's, reused
 }
 
 // newTextRows returns the rows of in, split by sep; gz, if not nil, is
 // the gzip stream in reads.
-func newTextRows(in io.Reader, sep func(string) []string, gz *stickyReader) *textRows {
+func newTextRows(in io.Reader, sep func([]string, string) []string, gz *stickyReader) *textRows {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), maxLine)
 	sc.Split(scanLines)
@@ -368,7 +425,8 @@ func (t *textRows) next() ([]string, int, error) {
 			text = strings.TrimPrefix(text, "\ufeff")
 		}
 		if text = strings.TrimSpace(text); text != "" {
-			return t.sep(text), t.line, nil
+			t.fields = t.sep(t.fields[:0], text)
+			return t.fields, t.line, nil
 		}
 	}
 	if err := t.sc.Err(); err != nil {
@@ -378,6 +436,34 @@ func (t *textRows) next() ([]string, int, error) {
 		return nil, t.line, err
 	}
 	return nil, t.line, nil
+}
+
+// splitInto appends to dst the fields of s between the separators sep
+// (strings.Split's, into a slice a reader reuses from line to line).
+func splitInto(dst []string, s string, sep byte) []string {
+	for {
+		i := strings.IndexByte(s, sep)
+		if i < 0 {
+			return append(dst, s)
+		}
+		dst, s = append(dst, s[:i]), s[i+1:]
+	}
+}
+
+// fieldsInto appends to dst the fields of s between runs of white space
+// (strings.Fields's, into a reused slice).
+func fieldsInto(dst []string, s string) []string {
+	for {
+		s = strings.TrimLeftFunc(s, unicode.IsSpace)
+		if s == "" {
+			return dst
+		}
+		i := strings.IndexFunc(s, unicode.IsSpace)
+		if i < 0 {
+			return append(dst, s)
+		}
+		dst, s = append(dst, s[:i]), s[i:]
+	}
 }
 
 // scanLines is bufio.ScanLines for lines that end in "\n", "\r\n" or a
@@ -523,9 +609,10 @@ func (r *reader) start(fields []string) error {
 	return nil
 }
 
-// row parses one data row's features and label; errors are *DataError
-// with the column (the caller adds the file and line).
-func (r *reader) row(fields []string) ([]float64, float64, error) {
+// row parses one data row's features into x (of the feature columns'
+// length) and its label; errors are *DataError with the column (the
+// caller adds the file and line).
+func (r *reader) row(fields []string, x []float64) ([]float64, float64, error) {
 	if len(fields) != r.width {
 		return nil, 0, &DataError{Column: -1, Msg: fmt.Sprintf("%s, but the first row has %d", counted(len(fields), "column"), r.width)}
 	}
@@ -543,7 +630,6 @@ func (r *reader) row(fields []string) ([]float64, float64, error) {
 		return v, nil
 	}
 	dom := r.p.Domain
-	x := make([]float64, r.last-r.first+1)
 	for j := range x {
 		v, err := num(r.first + j)
 		if err != nil {

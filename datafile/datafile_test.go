@@ -116,10 +116,10 @@ func TestLoadDigits(t *testing.T) {
 }
 
 // TestDataMaxRowsAboveFile: a data.max_rows far above what the file holds
-// (2·10⁶ rows of 2 features would be 4·10⁶ values, of 40 features 8·10⁷,
-// beyond MaxValues) costs nothing: the limit is on the values kept,
-// checked as rows come; the cap alone used to be refused at the first
-// line even for a file of 300 rows.
+// (2·10⁶ rows of 40 features would take 0.75 GB, beyond MaxKeptBytes)
+// costs nothing: the limit is on the bytes of the rows kept, checked as
+// rows come; the cap alone used to be refused at the first line even for
+// a file of 300 rows.
 func TestDataMaxRowsAboveFile(t *testing.T) {
 	var sb strings.Builder
 	for i := range 300 {
@@ -139,12 +139,12 @@ func TestDataMaxRowsAboveFile(t *testing.T) {
 	// Past the bound (lowered here to 100 rows of 40), the read stops at
 	// the row that would cross it, naming the rows kept and the spec's
 	// data.max_rows.
-	defer func(n int) { valuesLimit = n }(valuesLimit)
-	valuesLimit = 4000
+	defer func(n int) { keptLimit = n }(keptLimit)
+	keptLimit = 100 * RowBytes(40)
 	spec := writeFiles(t, files)
 	_, err := Read(context.Background(), spec, d, chi2(), Options{})
 	var de *DataError
-	if !errors.As(err, &de) || de.Line != 101 || !strings.Contains(err.Error(), "more than 4000 values kept (101 rows of 40 feature columns): lower data.max_rows (2000000, "+spec+":7)") {
+	if !errors.As(err, &de) || de.Line != 101 || !strings.Contains(err.Error(), "more than 0.03433 MiB of rows kept (101 rows of 40 feature columns, 360 bytes each): lower data.max_rows (2000000, "+spec+":7) to at most 100") {
 		t.Errorf("error %v; want a DataError at line 101 naming the rows, the columns and data.max_rows at %s:7", err, spec)
 	}
 }

@@ -138,7 +138,7 @@ func (r *run) designAt(ctx context.Context, dim int, set Settings) (*Design, err
 // candidate. It fails when no method makes a map. Like Design, it learns
 // first what the spec asks.
 func (s *Spec) Auto(ctx context.Context, dim int, set Settings) (*Design, error) {
-	r, err := s.newRun(ctx)
+	r, err := s.newRun(ctx, set)
 	if err != nil {
 		return nil, err
 	}

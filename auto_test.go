@@ -50,7 +50,7 @@ func independentBest(t *testing.T, s *Spec, dim int) (best, second ranked, made 
 // candidates are the methods auto designs for s at dim.
 func candidates(t *testing.T, s *Spec, dim int) []spec.MethodSpec {
 	t.Helper()
-	r, err := s.newRun(context.Background())
+	r, err := s.newRun(context.Background(), Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -289,20 +289,38 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 	default:
 		r.sep = fieldsInto
 	}
+	var seen int
 	if next == nil {
-		next = newTextRows(in, r.sep, gz).next
+		tr := newTextRows(in, r.sep, gz)
+		// A file of mostly empty lines (2 GB of them gzip to 9 MB)
+		// reads for long with no row to report: every lineTick lines
+		// the read reports and looks at ctx all the same.
+		tr.tick = func(line int) error {
+			if o.Progress != nil {
+				o.Progress(fmt.Sprintf("data %s: %d lines read (%.0f%% of %d bytes), %d rows", d.File, line,
+					100*float64(cr.n)/float64(max(1, fi.Size())), fi.Size(), seen))
+			}
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("reading %s: %w", d.File, err)
+			}
+			return nil
+		}
+		next = tr.next
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x64617461)) // "data"
 	var store *rowStore
 	var labels []float64
 	var scratch []float64
-	seen, line, headerLine := 0, 0, 0
+	line, headerLine := 0, 0
 	for {
 		fields, l, err := next()
 		line = l
 		if err != nil {
 			if gz != nil && gz.err != nil {
 				err = gzipError(gz.err)
+			}
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return nil, err
 			}
 			return nil, dataErr(line, -1, err, "%v", err)
 		}
@@ -397,7 +415,13 @@ type textRows struct {
 	gz     *stickyReader // the gzip stream the lines come from, if any
 	line   int
 	fields []string // the last line's, reused
+	// tick, if set, is called every lineTick lines, empty ones too; its
+	// error ends the read.
+	tick func(line int) error
 }
+
+// lineTick is how many lines pass between two calls of textRows.tick.
+const lineTick = 1 << 22
 
 // newTextRows returns the rows of in, split by sep; gz, if not nil, is
 // the gzip stream in reads.
@@ -418,6 +442,11 @@ func (t *textRows) next() ([]string, int, error) {
 			return nil, 0, gzipError(t.gz.err)
 		}
 		t.line++
+		if t.tick != nil && t.line%lineTick == 0 {
+			if err := t.tick(t.line); err != nil {
+				return nil, t.line, err
+			}
+		}
 		text := t.sc.Text()
 		if t.line == 1 {
 			// A UTF-8 byte order mark is no part of the first

@@ -550,3 +550,25 @@ func yes() *bool {
 	b := true
 	return &b
 }
+
+// TestDataEmptyLinesReport: a file of millions of empty lines (2 GB of
+// them gzip to 9 MB) has no row to report for a long read: the read
+// reports the lines every lineTick of them all the same, and stops when
+// its context ends.
+func TestDataEmptyLinesReport(t *testing.T) {
+	body := strings.Repeat("\n", 2*lineTick+5) + "1,2\n3,4\n"
+	spec := writeFiles(t, map[string]string{"d.csv": body})
+	var msgs []string
+	r, err := Read(context.Background(), spec, section("d.csv"), chi2(), Options{Progress: func(m string) { msgs = append(msgs, m) }})
+	if err != nil || r.Data.Rows != 2 {
+		t.Fatalf("%v, want the 2 rows", err)
+	}
+	if len(msgs) != 2 || !strings.Contains(msgs[0], fmt.Sprintf("d.csv: %d lines read (", lineTick)) || !strings.Contains(msgs[1], ", 0 rows") {
+		t.Errorf("progress %q, want two reports of the lines read", msgs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Read(ctx, spec, section("d.csv"), chi2(), Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled read of empty lines: %v, want context.Canceled", err)
+	}
+}

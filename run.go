@@ -36,6 +36,9 @@ type run struct {
 // fresh without learning), and ctx stops it; set.Say hears how far it is.
 func (s *Spec) newRun(ctx context.Context, set Settings) (*run, error) {
 	r := &run{spec: s, problem: s.Problem, target: s.Target, method: s.Method}
+	if s.Learn == nil && s.GroupLasso == nil {
+		return r, nil
+	}
 	start := time.Now()
 	defer func() { r.learnSeconds = time.Since(start).Seconds() }()
 	switch {

@@ -113,6 +113,9 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 		}
 		if k.Type != fmap.ExpChi2 {
 			k.Sigma = []float64{kd.Sigma}
+			if kd.Sigma < fmap.MinSigma || kd.Sigma > fmap.MaxSigma {
+				return p.errAt(m.keys["sigma"], child(field, "sigma"), "%g: %s", kd.Sigma, fmap.SigmaRange)
+			}
 		}
 		cols, err := p.list(kd.Columns.V, child(field, "columns"), "a list [first, last] of two column numbers")
 		if err == nil && len(cols) != 2 {

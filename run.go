@@ -3,6 +3,7 @@ package featmap
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/learn"
@@ -26,6 +27,8 @@ type run struct {
 	// learnDim is the number of random Fourier features σ was learned
 	// with (target.dim for rff; NystroemLearnDim for nystroem).
 	learnDim int
+	// learnSeconds is learning's wall time.
+	learnSeconds float64
 }
 
 // newRun learns what the spec asks for, from the rows LoadSpec read: a
@@ -33,14 +36,20 @@ type run struct {
 // (learnGroupLasso); a spec without either has nothing to learn, and runs
 // its own problem, target and method. Learning waits for this step (not
 // LoadSpec), so that loading a spec stays fast (gen can find its output
-// fresh without learning), and ctx stops it.
-func (s *Spec) newRun(ctx context.Context) (*run, error) {
+// fresh without learning), and ctx stops it; set.Say hears how far it is.
+func (s *Spec) newRun(ctx context.Context, set Settings) (*run, error) {
 	r := &run{spec: s, problem: s.Problem, target: s.Target, method: s.Method}
+	if s.Learn == nil && s.GroupLasso == nil {
+		return r, nil
+	}
+	start := time.Now()
+	defer func() { r.learnSeconds = time.Since(start).Seconds() }()
 	switch {
 	case s.Learn != nil:
+		set.Say("learning σ from the labels")
 		return r, r.learnSigma(ctx)
 	case s.GroupLasso != nil:
-		return r, r.learnGroupLasso(ctx)
+		return r, r.learnGroupLasso(ctx, set.Say)
 	}
 	return r, nil
 }
@@ -58,9 +67,9 @@ func derive(p *fmap.Problem, k fmap.Kernel) *fmap.Problem {
 // at target.dim, so that the designed map is the learned one; for
 // nystroem with the kernel's default sampling on NystroemLearnDim
 // features, the landmarks then chosen and their kernel matrix factored at
-// the learned σ. It designs for a problem of the learned σ. The labels of a classification task (learn.task, or decided by
-// spec.Load) get one-vs-rest ±1 targets; a regression's are numeric
-// targets.
+// the learned σ. It designs for a problem of the learned σ. The labels
+// of a classification task (learn.task, or decided by spec.Load) get
+// one-vs-rest ±1 targets; a regression's are numeric targets.
 func (r *run) learnSigma(ctx context.Context) error {
 	s := r.spec
 	d := s.Problem.Data
@@ -108,7 +117,7 @@ const MinNystroemLearnDim = 256
 // problem of the learned combined kernel Σ_g d_g K_g over the kept kernels
 // (fmap.Combined), of its dimension (dim_per_kernel per kept kernel), by
 // the rff-group-lasso method that holds their blocks.
-func (r *run) learnGroupLasso(ctx context.Context) error {
+func (r *run) learnGroupLasso(ctx context.Context, say func(string)) error {
 	s := r.spec
 	specErr := func(msg string, err error) error {
 		return &spec.SpecError{Path: s.Path, Line: s.GroupLasso.Line, Field: "kernels", Msg: msg, Err: err}
@@ -117,7 +126,7 @@ func (r *run) learnGroupLasso(ctx context.Context) error {
 	if !ok {
 		return specErr("kernels need method rff-group-lasso", nil)
 	}
-	res, err := gl.Learn(ctx, s.Problem, s.GroupLasso.Kernels)
+	res, err := gl.Learn(ctx, s.Problem, s.GroupLasso.Kernels, say)
 	if err != nil {
 		return specErr(err.Error(), err)
 	}

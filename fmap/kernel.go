@@ -44,11 +44,9 @@ const (
 )
 
 // KernelTypes lists every kernel type the spec decoder reads, in
-// documentation order. Poly, Laplacian and Matern are kernels of this
-// package (values, checks, spectral laws) that the decoder does not read
-// yet; they join this list with it.
+// documentation order.
 func KernelTypes() []string {
-	return []string{Chi2, Intersection, JS, Hellinger, RBF, SkewedChi2, SkewedIntersection, ExpChi2}
+	return []string{Chi2, Intersection, JS, Hellinger, RBF, SkewedChi2, SkewedIntersection, ExpChi2, Poly, Laplacian, Matern}
 }
 
 // HomogeneousTypes lists the γ-homogeneous kernel types.

@@ -175,14 +175,24 @@ func (k Kernel) PolyBound(n int) float64 {
 	return math.Sqrt(math.Max(top-k.Offset, 0) / (k.Scale * float64(n)))
 }
 
-// checkPolyDomain refuses a domain on which the polynomial kernel's values
-// times n^degree exceed PolyMaxValue, naming the bound on the inputs.
-func (p *Problem) checkPolyDomain() error {
+// CheckPolyDomain refuses a domain on which the polynomial kernel's
+// values times n^degree exceed PolyMaxValue, naming the bound on the
+// inputs (nil for another kernel): Problem.Check calls it, and the spec
+// decoder at the domain's key.
+func (p *Problem) CheckPolyDomain() error {
+	if p.Kernel.Type != Poly {
+		return nil
+	}
 	k, n := p.Kernel, p.InDim()
 	_, hi := k.polyRange(p.Domain)
-	if top := hi * math.Pow(float64(n), float64(k.Degree)); !(top <= PolyMaxValue) {
-		return fmt.Errorf("fmap: the polynomial kernel reaches %.3g on this domain, and its map's values (up to %d^%d times more) would overflow float64: keep every |x_i| ≤ %.6g (the kernel at most 2¹⁰⁰⁰/n^degree)",
-			hi, n, k.Degree, k.PolyBound(n))
+	limit := PolyMaxValue / math.Pow(float64(n), float64(k.Degree))
+	if !(hi <= limit) {
+		reach := fmt.Sprintf("%.3g", hi)
+		if math.IsInf(hi, 1) {
+			reach = "more than 1.8e308"
+		}
+		return fmt.Errorf("fmap: the polynomial kernel reaches %s on this domain, beyond 2¹⁰⁰⁰/n^degree = %.3g, where its map's values would overflow float64: keep every |x_i| ≤ %.6g",
+			reach, limit, k.PolyBound(n))
 	}
 	return nil
 }

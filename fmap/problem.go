@@ -141,10 +141,8 @@ func (p *Problem) Check() error {
 	if err := p.Domain.Check(p.Kernel.Homogeneous() || p.Kernel.needsNonnegative()); err != nil {
 		return err
 	}
-	if p.Kernel.Type == Poly {
-		if err := p.checkPolyDomain(); err != nil {
-			return err
-		}
+	if err := p.CheckPolyDomain(); err != nil {
+		return err
 	}
 	for g, part := range p.Kernel.Parts {
 		if k := part.Kernel; k.Skewed() {

@@ -124,8 +124,12 @@ func (k Kernel) maternOf(x, y []float64) float64 {
 
 // MaternOf is the Matérn function of smoothness ν at the scaled distance
 // r ≥ 0 (scikit-learn's Matern): e^{−r} (ν = ½), (1 + √3r)e^{−√3r}
-// (ν = 3/2), (1 + √5r + 5r²/3)e^{−√5r} (ν = 5/2); NaN for another ν.
+// (ν = 3/2), (1 + √5r + 5r²/3)e^{−√5r} (ν = 5/2), 0 at r = +Inf (a
+// distance that overflows); NaN for another ν.
 func MaternOf(nu, r float64) float64 {
+	if math.IsInf(r, 1) && (nu == 0.5 || nu == 1.5 || nu == 2.5) {
+		return 0
+	}
 	switch nu {
 	case 0.5:
 		return math.Exp(-r)

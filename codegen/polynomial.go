@@ -347,8 +347,12 @@ func (e *emitter) polyParameterLines() []string {
 	if q.data != nil {
 		where = q.data.where(e.p.info.File, e.polyDataLayout())
 	}
-	return wrap(fmt.Sprintf("Constants: %d monomial weights, %d sketch signs and %d Hadamard rows, and a projection of %d numbers, in %s (the signs and rows always as Go literals).",
-		len(q.weights), len(q.signs), len(q.rows), len(e.polyProj()), where))
+	proj := ""
+	if n := len(e.polyProj()); n > 0 {
+		proj = fmt.Sprintf(", and a projection of %d numbers", n)
+	}
+	return wrap(fmt.Sprintf("Constants: %d monomial weights, %d sketch signs and %d Hadamard rows%s, in %s (the signs and rows always as Go literals).",
+		len(q.weights), len(q.signs), len(q.rows), proj, where))
 }
 
 // polyProj is the projection's entries (none without one).

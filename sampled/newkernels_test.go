@@ -129,7 +129,7 @@ func newKernelSets(t testing.TB) []struct {
 // Laplacian and Matérn maps (qmc for the Laplacian and ν = ½, orthogonal
 // for ν = 3/2 and 5/2) leaves at most 0.9 times the Gram error of plain
 // random features from the exact law, mean of 10 seeds, on the digits and
-// on the wine data (newKernelSets; the figures: docs/rff.md, "The
+// on the wine data (newKernelSets; the figures: docs/kernels.md, "The
 // Laplacian and Matérn kernels").
 func TestNewKernelsBeatRandom(t *testing.T) {
 	if testing.Short() {

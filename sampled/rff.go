@@ -164,7 +164,8 @@ func (m *RFF) sampling(k fmap.Kernel) string {
 // orthogonal directions gain less than stratified coordinates: measured),
 // orthogonal for the other spherical ones (rbf, exp-chi2, Matérn of
 // ν = 3/2, 5/2). Learning σ draws by it too, so that its features are
-// rff's. The measurements behind it: docs/rff.md.
+// rff's. The measurements behind it: docs/rff.md and, for the Laplacian
+// and Matérn kernels, docs/kernels.md.
 func DefaultSampling(k fmap.Kernel) string {
 	if !Spherical(k) || k.Type == fmap.Matern && k.Nu == 0.5 {
 		return SamplingQMC

@@ -364,3 +364,20 @@ func TestLearnSharedFirst(t *testing.T) {
 		t.Errorf("per axis from the shared σ: validation error %v above the shared σ's %v", res.ValidationAfter, shared.ValidationAfter)
 	}
 }
+
+// TestLearnLaplacianMatern: the kernels with a σ whose frequencies rff
+// draws otherwise (the Laplacian's Cauchy law per axis, Matérn's
+// multivariate t law) learn σ too, lowering the validation error.
+func TestLearnLaplacianMatern(t *testing.T) {
+	xs, ys := toyData(300, 3, -1, 1, 4)
+	for _, k := range []fmap.Kernel{{Type: fmap.Laplacian, Sigma: []float64{3}}, {Type: fmap.Matern, Sigma: []float64{3}, Nu: 1.5}} {
+		res, err := LearnSigma(context.Background(), xs, ys, LearnOptions{Kernel: k, Dim: 64, Ridge: 1e-3, Seed: 2, MaxIterations: 30})
+		if err != nil {
+			t.Fatalf("%s: %v", k.Type, err)
+		}
+		if !(res.ValidationAfter < res.ValidationBefore) || !(res.Sigma[0] > 0) {
+			t.Errorf("%s: σ %v, validation error %v → %v", k.Type, res.Sigma, res.ValidationBefore, res.ValidationAfter)
+		}
+		t.Logf("%s: σ 3 → %.4g, validation error %.4g → %.4g", k.Type, res.Sigma[0], res.ValidationBefore, res.ValidationAfter)
+	}
+}

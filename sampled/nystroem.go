@@ -45,9 +45,10 @@ const (
 // 2001; with k-means landmarks, Zhang, Tsang and Kwok, 2008): Ψ(x) =
 // W^{+1/2}·[K(x, l_1) … K(x, l_D)] for D landmarks learned from the data's
 // rows to fit, W the landmarks' kernel matrix. It needs only the exact
-// kernel: the kernels of vectors (rbf, the skewed kernels, exp-chi2) and
-// the additive kernels (χ², intersection, JS, Hellinger summed over the
-// coordinates of a row, K(x, y) = Σ_j k(x_j, y_j)).
+// kernel: the kernels of vectors (rbf, laplacian, matern, poly, the
+// skewed kernels, exp-chi2) and the additive kernels (χ², intersection,
+// JS, Hellinger summed over the coordinates of a row, K(x, y) =
+// Σ_j k(x_j, y_j)).
 //
 // An additive kernel's spec domain is one axis; its Nyström map takes whole
 // rows of n values, n the data's column count, and its Map.Domain is that
@@ -75,8 +76,8 @@ func (m *Nystroem) Options() any { return &m.Opts }
 // additive kernels, with data.
 func (*Nystroem) Applies(p *fmap.Problem) error {
 	switch k := p.Kernel; {
-	case !k.ShiftInvariant() && k.Type != fmap.ExpChi2 && !k.Homogeneous():
-		return fmt.Errorf("nystroem designs maps of rbf, skewed-chi2, skewed-intersection, exp-chi2 and the additive kernels, not %s", k.Type)
+	case !k.ShiftInvariant() && k.Type != fmap.ExpChi2 && k.Type != fmap.Poly && !k.Homogeneous():
+		return fmt.Errorf("nystroem designs maps of rbf, laplacian, matern, poly, skewed-chi2, skewed-intersection, exp-chi2 and the additive kernels, not %s", k.Type)
 	case p.Data == nil:
 		return fmt.Errorf("nystroem learns its landmarks from data: the spec needs a data section")
 	}
@@ -262,7 +263,9 @@ func euclidean(a, b []float64) float64 {
 
 // distFor returns the squared distance k-means++ and k-means use for
 // kernel k on its inputs: the Euclidean distance of the kernel's
-// arguments, scaled by σ_j for rbf, in t = log(x + c) for the skewed
+// arguments, scaled by σ_j for rbf, laplacian and matern (the Laplacian's
+// L1 distance has no mean; the scaled Euclidean one keeps centroids as
+// landmarks), in t = log(x + c) for the skewed
 // kernels and in √x for exp-χ² (k-means runs on √x and on t with the
 // plain Euclidean distance, which equals this: kmeansSpace).
 func distFor(k fmap.Kernel) func(a, b []float64) float64 {
@@ -285,7 +288,7 @@ func distFor(k fmap.Kernel) func(a, b []float64) float64 {
 			}
 			return s
 		}
-	case k.Type == fmap.RBF:
+	case k.Type == fmap.RBF, k.Type == fmap.Laplacian, k.Type == fmap.Matern:
 		return func(a, b []float64) float64 {
 			var s float64
 			for i := range a {

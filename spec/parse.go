@@ -91,11 +91,18 @@ type (
 		MaxRows     int    `yaml:"max_rows" spec:"min=2,max=1000000000"`
 	}
 	kernelDoc struct {
-		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf|skewed-chi2|skewed-intersection|exp-chi2,what=kernel"`
+		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf|skewed-chi2|skewed-intersection|exp-chi2|poly|laplacian|matern,what=kernel"`
 		Gamma float64 `yaml:"gamma" spec:"positive"`
 		Sigma kv      `yaml:"sigma"`
 		C     float64 `yaml:"c"`
 		Beta  float64 `yaml:"beta" spec:"positive"`
+		// The polynomial kernel's (scale·x·y + offset)^degree, and the
+		// Matérn kernel's smoothness nu: checked by fmap.Kernel.Check,
+		// whose fmap.KeyError names the key.
+		Degree int     `yaml:"degree" spec:"min=1,max=8"`
+		Scale  float64 `yaml:"scale" spec:"positive"`
+		Offset float64 `yaml:"offset"`
+		Nu     float64 `yaml:"nu"`
 	}
 	domainDoc struct {
 		Dims     int           `yaml:"dims" spec:"min=1,max=65536"`
@@ -166,6 +173,9 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 		return err
 	}
 	if err := p.sigma(sigma, s.Problem); err != nil {
+		return err
+	}
+	if err := p.kernelDefaults(top, s.Problem); err != nil {
 		return err
 	}
 	if err := p.errorSection(d.Error, s.Problem); err != nil {
@@ -247,7 +257,7 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 	case s.Target.Dim > learn.MaxLearnDim:
 		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB and tens of seconds at D = 2048)", s.Target.Dim, learn.MaxLearnDim)
 	case !s.Problem.Kernel.ShiftInvariant():
-		return p.errAt(n.K, "learn", "learning σ is for the kernels with a σ (rbf, skewed-chi2, skewed-intersection), not %s", s.Problem.Kernel.Type)
+		return p.errAt(n.K, "learn", "learning σ is for the kernels with a σ (rbf, laplacian, matern, skewed-chi2, skewed-intersection), not %s", s.Problem.Kernel.Type)
 	}
 	s.Learn = l
 	return nil

@@ -2,39 +2,14 @@ package featmap
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/registry"
+	"github.com/featmap/featmap/spec"
 )
-
-// AutoName is the method name that designs with every applicable method
-// and keeps the most accurate verified map (spec `method: auto`).
-const AutoName = "auto"
-
-// autoMethod stands in the spec for method auto; Spec.Design resolves it
-// into the registered methods (see Spec.Auto), so it designs nothing.
-type autoMethod struct{}
-
-func (autoMethod) Name() string                   { return AutoName }
-func (autoMethod) Applies(*fmap.Problem) error    { return nil }
-func (autoMethod) Options() any                   { return &struct{}{} }
-func (autoMethod) Dims(*fmap.Problem) design.Dims { return design.AnyDim }
-func (autoMethod) Design(context.Context, *fmap.Problem, int, design.Settings) (*design.Result, error) {
-	return nil, errors.New("featmap: method auto is resolved by Spec.Design into the registered methods")
-}
-
-// IsAuto reports whether the spec's method is auto.
-func (s *Spec) IsAuto() bool {
-	if s.Method == nil {
-		return false
-	}
-	_, ok := s.Method.Method.(autoMethod)
-	return ok
-}
 
 // AutoChoice is what method auto did at one D: the methods designed, in
 // registry order (each with its ranking error, or why it failed), those
@@ -102,18 +77,17 @@ func margin(w, r float64) string {
 }
 
 // autoCandidates returns every registered method, with default options,
-// that applies to the spec's problem and can make D, and why each other
+// that applies to the run's problem and can make D, and why each other
 // one is skipped (in registry order, as AutoCandidate values).
-func (s *Spec) autoCandidates(dim int) ([]MethodSpec, []AutoCandidate) {
-	var ok []MethodSpec
+func (r *run) autoCandidates(dim int) ([]spec.MethodSpec, []AutoCandidate) {
+	var ok []spec.MethodSpec
 	var all []AutoCandidate
-	for _, newM := range registry {
-		m := newM()
+	for _, m := range registry.All() {
 		c := AutoCandidate{Method: m.Name()}
-		if err := m.Applies(s.Problem); err != nil {
+		if err := m.Applies(r.problem); err != nil {
 			c.Skipped = err.Error()
-		} else if oc, has := m.(design.OptionChecker); has && oc.CheckOptions(s.Problem) != nil {
-			c.Skipped = oc.CheckOptions(s.Problem).Error()
+		} else if oc, has := m.(design.OptionChecker); has && oc.CheckOptions(r.problem) != nil {
+			c.Skipped = oc.CheckOptions(r.problem).Error()
 		}
 		if d, has := m.Options().(design.Defaulter); has {
 			d.SetDefaults()
@@ -123,35 +97,35 @@ func (s *Spec) autoCandidates(dim int) ([]MethodSpec, []AutoCandidate) {
 				c.Skipped = err.Error()
 			}
 		}
-		if dims := design.DimsFor(m, s.Problem); c.Skipped == "" && !dims.Has(dim) {
+		if dims := design.DimsFor(m, r.problem); c.Skipped == "" && !dims.Has(dim) {
 			c.Skipped = dims.Why
 		}
 		if c.Skipped == "" {
-			ok = append(ok, MethodSpec{Method: m, field: "method", keys: map[string]int{}})
+			ok = append(ok, spec.MethodSpec{Method: m})
 		}
 		all = append(all, c)
 	}
 	return ok, all
 }
 
-// canMakeTarget reports whether the spec's method (for auto, any
+// canMakeTarget reports whether the run's method (for auto, any
 // applicable method) makes dimension dim.
-func (s *Spec) canMakeTarget(dim int) bool {
-	if s.IsAuto() {
-		ms, _ := s.autoCandidates(dim)
+func (r *run) canMakeTarget(dim int) bool {
+	if r.method.IsAuto() {
+		ms, _ := r.autoCandidates(dim)
 		return len(ms) > 0
 	}
-	ok, _ := s.CanMake(*s.Method, dim)
+	ok, _ := canMake(r.problem, *r.method, dim)
 	return ok
 }
 
-// designAt designs the spec's method at dim: a named method by DesignDim,
-// auto by Spec.Auto.
-func (s *Spec) designAt(ctx context.Context, dim int, set Settings) (*Design, error) {
-	if s.IsAuto() {
-		return s.Auto(ctx, dim, set)
+// designAt designs the run's method at dim: a named method by designDim,
+// auto by auto.
+func (r *run) designAt(ctx context.Context, dim int, set Settings) (*Design, error) {
+	if r.method.IsAuto() {
+		return r.auto(ctx, dim, set)
 	}
-	return s.DesignDim(ctx, *s.Method, dim, set)
+	return r.designDim(ctx, *r.method, dim, set)
 }
 
 // Auto designs D with every registered method that applies to the spec's
@@ -161,9 +135,19 @@ func (s *Spec) designAt(ctx context.Context, dim int, set Settings) (*Design, er
 // accurate verified map by Comparison.Best: on the held-out data when the
 // spec has a data section, else on the domain (fmap.Verification.Rank).
 // The design's Auto field names the winner, the runner-up and every
-// candidate. It fails when no method makes a map.
+// candidate. It fails when no method makes a map. Like Design, it learns
+// first what the spec asks.
 func (s *Spec) Auto(ctx context.Context, dim int, set Settings) (*Design, error) {
-	ms, cands := s.autoCandidates(dim)
+	r, err := s.newRun(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.auto(ctx, dim, set)
+}
+
+// auto is Auto for the run's problem.
+func (r *run) auto(ctx context.Context, dim int, set Settings) (*Design, error) {
+	ms, cands := r.autoCandidates(dim)
 	if len(ms) == 0 {
 		var why []string
 		for _, c := range cands {
@@ -171,10 +155,7 @@ func (s *Spec) Auto(ctx context.Context, dim int, set Settings) (*Design, error)
 		}
 		return nil, fmt.Errorf("featmap: method auto: no registered method can make D = %d (%s)", dim, strings.Join(why, "; "))
 	}
-	cs := *s
-	cs.Target, cs.Method = nil, nil
-	cs.Compare = &CompareSpec{Methods: ms, Dims: []int{dim}}
-	c, err := cs.RunComparison(ctx, set)
+	c, err := r.compare(ctx, set, ms, []int{dim}, false)
 	if err != nil {
 		return nil, fmt.Errorf("featmap: method auto at D = %d: %w", dim, err)
 	}
@@ -211,7 +192,6 @@ func (s *Spec) Auto(ctx context.Context, dim int, set Settings) (*Design, error)
 		v.Absolute.On += fmt.Sprintf(", which also chose this map among %d by their Gram matrix error (method auto): a selection error", made)
 		out.Verification.Data = &v
 	}
-	out.Spec = s
 	out.Auto = choice
 	out.Seconds = c.Seconds
 	set.Say(choice.Summary())

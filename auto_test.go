@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/registry"
+	"github.com/featmap/featmap/spec"
 )
 
 // ranked is a method's name and its ranking error.
@@ -25,7 +27,7 @@ type ranked struct {
 // hold Spec.Auto's choice to.
 func independentBest(t *testing.T, s *Spec, dim int) (best, second ranked, made int) {
 	t.Helper()
-	ms, _ := s.autoCandidates(dim)
+	ms := candidates(t, s, dim)
 	for _, m := range ms {
 		d, err := s.DesignDim(context.Background(), m, dim, Settings{})
 		if err != nil {
@@ -43,6 +45,17 @@ func independentBest(t *testing.T, s *Spec, dim int) (best, second ranked, made 
 		}
 	}
 	return best, second, made
+}
+
+// candidates are the methods auto designs for s at dim.
+func candidates(t *testing.T, s *Spec, dim int) []spec.MethodSpec {
+	t.Helper()
+	r, err := s.newRun(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, _ := r.autoCandidates(dim)
+	return ms
 }
 
 // checkAuto runs method auto on s and holds its winner to the methods
@@ -76,8 +89,8 @@ func checkAuto(t *testing.T, s *Spec, wantRank string) *Design {
 			skipped++
 		}
 	}
-	if skipped == 0 || len(a.Candidates) != len(registry) {
-		t.Errorf("%d candidates (%d skipped), want every registered method (%d) with some skipped", len(a.Candidates), skipped, len(registry))
+	if skipped == 0 || len(a.Candidates) != len(registry.Names()) {
+		t.Errorf("%d candidates (%d skipped), want every registered method (%d) with some skipped", len(a.Candidates), skipped, len(registry.Names()))
 	}
 	t.Log(a.Summary())
 	return d
@@ -182,7 +195,7 @@ func TestAutoSampledOneCandidate(t *testing.T) {
 		if n := s.Problem.InDim(); n <= fmap.MaxGridAxes {
 			t.Fatalf("%d axes are verified on a grid", n)
 		}
-		ms, _ := s.autoCandidates(32)
+		ms := candidates(t, s, 32)
 		var names []string
 		for _, m := range ms {
 			names = append(names, m.Name())

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/featmap/featmap/chum"
+	"github.com/featmap/featmap/spec"
 )
 
 // chumChains holds, per problem and chum options, the first spec of this
@@ -23,7 +24,7 @@ var chumChains = struct {
 
 type chumChain struct {
 	spec   *Spec
-	method MethodSpec
+	method spec.MethodSpec
 }
 
 // sharedChum returns the spec and chum method whose chain designs s's
@@ -31,7 +32,7 @@ type chumChain struct {
 // and m themselves if none). Only problems without data are shared; the
 // key is every field a design depends on (kernel, domain, measure, norm,
 // negative rule, the chum options), printed in full.
-func sharedChum(t *testing.T, s *Spec, m MethodSpec) (*Spec, MethodSpec) {
+func sharedChum(t *testing.T, s *Spec, m spec.MethodSpec) (*Spec, spec.MethodSpec) {
 	t.Helper()
 	c, ok := m.Method.(*chum.Chum)
 	if !ok {
@@ -71,7 +72,7 @@ func TestSharedChum(t *testing.T) {
 		{"alone", fmt.Sprintf(table1, 7, 7, ", continuation: false"), false},
 	} {
 		s := parse(t, c.src)
-		var m MethodSpec
+		var m spec.MethodSpec
 		if s.Method != nil {
 			m = *s.Method
 		} else {

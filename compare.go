@@ -11,15 +11,20 @@ import (
 	"time"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/spec"
 )
 
 // Comparison is the outcome of Spec.RunComparison: every method of the spec's
 // compare section at every dimension, in spec order.
 type Comparison struct {
 	Spec *Spec
+	// Problem is the problem compared: the spec's (or one that learning
+	// derived from it, see Spec.Design).
+	Problem *fmap.Problem
 	// Methods are the compared methods and Labels tell them apart, e.g.
 	// "vz (rectangular)" and "vz (uniform)".
-	Methods []MethodSpec
+	Methods []spec.MethodSpec
 	Labels  []string
 	// Dims are the compared dimensions D or, with Widths, the compared
 	// output widths (numbers per row; CompareSpec.Widths).
@@ -64,14 +69,25 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 	if s.Compare == nil {
 		return nil, errors.New("featmap: the spec has no compare section (it is a single design)")
 	}
+	r, err := s.newRun(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.compare(ctx, set, s.Compare.Methods, s.Compare.Dims, s.Compare.Widths)
+}
+
+// compare is RunComparison of methods at dims (or widths) for the run's
+// problem.
+func (r *run) compare(ctx context.Context, set Settings, methods []spec.MethodSpec, dims []int, widths bool) (*Comparison, error) {
 	start := time.Now()
 	c := &Comparison{
-		Spec:    s,
-		Methods: s.Compare.Methods,
-		Labels:  MethodLabels(s.Compare.Methods),
-		Dims:    s.Compare.Dims,
-		Widths:  s.Compare.Widths,
-		Cells:   make([][]CompareCell, len(s.Compare.Methods)),
+		Spec:    r.spec,
+		Problem: r.problem,
+		Methods: methods,
+		Labels:  spec.MethodLabels(methods),
+		Dims:    dims,
+		Widths:  widths,
+		Cells:   make([][]CompareCell, len(methods)),
 	}
 	jobs, cells := c.plan()
 	c.Workers = max(1, min(runtime.NumCPU(), len(jobs)))
@@ -102,11 +118,12 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 					}
 					// The designs' own progress would interleave unreadably:
 					// only their completions are reported. Beside each other
-					// they have no worker to spare for solving ahead (σ = 0.2's
-					// Table 2: 108.5 s without, 121.3 s with).
+					// they have no worker to spare for solving ahead, which
+					// then costs more than it saves (docs/lp-design.md,
+					// Settings.NoAhead).
 					ds := set.Quiet()
 					ds.NoAhead = c.Workers > 1
-					d, err := s.DesignDim(ctx, c.Methods[jb.i], cell.Dim, ds)
+					d, err := r.designDim(ctx, c.Methods[jb.i], cell.Dim, ds)
 					cell.Design, cell.Err = d, err
 					mu.Lock()
 					done++
@@ -144,10 +161,8 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 // below it. Those are designed upward one after another, so that a cell's
 // time is what its D costs from nothing, the D below it included
 // (Design.Seconds). It is somewhat above a lone design's, which explores
-// all its levels at once (χ² 8-bit D = 11: 1.44–1.88 s as the last of
-// D = 3…11, 1.21–1.29 s alone); run beside each other the cells all
-// waited for the one chain and showed its whole time (2.0–2.3 s at every
-// D of compare-chi2-8bit, D = 3 included).
+// all its levels at once; run beside each other the cells all waited for
+// the one chain and showed its whole time, the smallest D's included.
 type compareJob struct {
 	i  int   // the method
 	js []int // its cells (columns), in the order they are designed
@@ -175,7 +190,7 @@ func (c *Comparison) plan() ([]compareJob, int) {
 				continue
 			}
 			cell.Dim = dim
-			if ok, why := s.CanMake(m, cell.Dim); !ok {
+			if ok, why := canMake(c.Problem, m, cell.Dim); !ok {
 				cell.NA = why
 				continue
 			}
@@ -229,44 +244,6 @@ func (c *Comparison) Failed() int {
 		}
 	}
 	return n
-}
-
-// Coordinates returns how many coordinates of a row a per-coordinate map
-// of the spec maps: for an additive kernel (one spec axis) with data of
-// n > 1 columns, n; else 1 (the map takes the whole input).
-func (s *Spec) Coordinates() int {
-	p := s.Problem
-	if !p.Kernel.Homogeneous() || p.InDim() != 1 || p.Data == nil {
-		return 1
-	}
-	for _, rows := range [][][]float64{p.Data.Fit, p.Data.Held} {
-		if len(rows) > 0 {
-			return len(rows[0])
-		}
-	}
-	return 1
-}
-
-// Width returns the output width of method m's map at D: the numbers per
-// row of its output, D·n for a per-coordinate map of rows of n
-// coordinates (Spec.Coordinates), D for a map that takes whole rows
-// (design.WholeRows, e.g. nystroem) or whole inputs.
-func (s *Spec) Width(m MethodSpec, dim int) int {
-	if w, ok := m.Method.(design.WholeRows); ok && w.WholeRows() {
-		return dim
-	}
-	return dim * s.Coordinates()
-}
-
-// DimForWidth returns the D at which method m's map has output width w
-// (see Spec.Width), or why there is none: a per-coordinate map of n
-// coordinates makes only multiples of n.
-func (s *Spec) DimForWidth(m MethodSpec, w int) (int, string) {
-	n := s.Width(m, 1)
-	if w%n != 0 {
-		return 0, fmt.Sprintf("%s maps each of the %d coordinates to D outputs: its widths are multiples of %d", m.Name(), n, n)
-	}
-	return w / n, ""
 }
 
 // WidthRule says, for a comparison by widths, at which D each method was

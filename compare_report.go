@@ -7,6 +7,7 @@ import (
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/report"
+	"github.com/featmap/featmap/spec"
 )
 
 // ReportInput returns the comparison in the form the report package
@@ -14,12 +15,11 @@ import (
 // failures, the spec restated in words, and the spec's verification
 // reference for the plots.
 func (c *Comparison) ReportInput() (*report.Input, error) {
-	s := c.Spec
-	ref, err := s.Problem.Reference()
+	s, p := c.Spec, c.Problem
+	ref, err := p.Reference()
 	if err != nil {
 		return nil, err
 	}
-	p := s.Problem
 	in := &report.Input{
 		Name: s.Name, SpecPath: s.Path, SpecSHA: s.Hash,
 		Summary:   fmt.Sprintf("%s on %s, %s error", p.Kernel.Describe(), p.Domain.Describe(), p.Measure),
@@ -36,7 +36,7 @@ func (c *Comparison) ReportInput() (*report.Input, error) {
 	}
 	var labels []string
 	for i, m := range c.Methods {
-		in.Methods = append(in.Methods, report.Method{Label: c.Labels[i], Name: m.Name(), Options: strings.Join(optionTexts(m), ", ")})
+		in.Methods = append(in.Methods, report.Method{Label: c.Labels[i], Name: m.Name(), Options: strings.Join(spec.OptionTexts(m), ", ")})
 		labels = append(labels, c.Labels[i])
 		row := make([]report.Cell, len(c.Dims))
 		for j, cell := range c.Cells[i] {

@@ -103,19 +103,24 @@ func (brokenMethod) Design(context.Context, *fmap.Problem, int, design.Settings)
 	return nil, errors.New("broken: every design fails")
 }
 
+// withBroken returns s with its first compared method replaced by
+// brokenMethod.
+func withBroken(s *Spec) *Spec {
+	s.Compare.Methods[0].Method = brokenMethod{}
+	return s
+}
+
 // TestRunComparisonFailures: a failing design is recorded in its cell and
 // the others still run; a comparison with no map at all is an error.
 func TestRunComparisonFailures(t *testing.T) {
-	defer func(r []func() design.Method) { registry = r }(registry)
-	registry = append(registry, func() design.Method { return brokenMethod{} })
-	s := parseCompare(t, `version: 1
+	s := withBroken(parseCompare(t, `version: 1
 name: Fails
 kernel: {type: chi2}
 domain: {integers: [0, 31]}
 compare:
-  methods: [broken, vz]
+  methods: [{name: vz, window: uniform}, vz]
   dims: [2, 3]
-`)
+`))
 	c, err := s.RunComparison(context.Background(), Settings{})
 	if err != nil {
 		t.Fatal(err)
@@ -132,14 +137,14 @@ compare:
 	if _, err := s.RunComparison(context.Background(), Settings{}); err == nil || !strings.Contains(err.Error(), "no compared method can make") {
 		t.Errorf("all n/a: err %v", err)
 	}
-	s = parseCompare(t, `version: 1
+	s = withBroken(parseCompare(t, `version: 1
 name: AllFail
 kernel: {type: chi2}
 domain: {integers: [0, 31]}
 compare:
-  methods: [broken]
-  dims: [2]
-`)
+  methods: [vz]
+  dims: [3]
+`))
 	if _, err := s.RunComparison(context.Background(), Settings{}); err == nil || !strings.Contains(err.Error(), "every design of the comparison failed") {
 		t.Errorf("all failed: err %v", err)
 	}
@@ -165,7 +170,7 @@ compare:
   methods: [li, chum, vz]
   dims: [8, 1, 3]
 `)
-	c := &Comparison{Spec: s, Methods: s.Compare.Methods, Dims: s.Compare.Dims, Cells: make([][]CompareCell, 3)}
+	c := &Comparison{Spec: s, Problem: s.Problem, Methods: s.Compare.Methods, Dims: s.Compare.Dims, Cells: make([][]CompareCell, 3)}
 	jobs, cells := c.plan()
 	// li makes every D, chum every D (one job, upward: columns 1, 2, 0),
 	// vz odd D only (D = 8 is n/a).

@@ -2,17 +2,21 @@ package featmap
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
-	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/spec"
 )
 
-// Describe restates the spec in a few lines of words: kernel, domain,
-// error measure, and target and method (or the comparison).
-func (s *Spec) Describe() []string {
-	p := s.Problem
+// Describe restates the design's spec in a few lines of words: kernel,
+// domain, error measure, and target and method (or the kernels, their
+// method and what the group lasso kept), with what learning learned (the
+// problem's kernel is the one designed for: a learned σ, the combined
+// kernel's error measure). gen writes it ahead of the emitted code.
+func (d *Design) Describe() []string {
+	s, p := d.Spec, d.Problem
 	lines := []string{
 		"kernel: " + p.Kernel.Describe(),
 		"domain: " + p.Domain.Describe(),
@@ -23,14 +27,15 @@ func (s *Spec) Describe() []string {
 		for g, k := range gl.Kernels {
 			lines[0] += fmt.Sprintf(" %d. %s on data columns %d..%d;", g, k.Kernel.Describe(), k.Columns[0]+s.Data.First, k.Columns[1]+s.Data.First)
 		}
+		o := groupLassoOptions(s)
 		lam := "auto (relaxed-lasso validation)"
-		if gl.Lambda > 0 {
-			lam = fmt.Sprintf("%g", gl.Lambda)
+		if o.Lambda > 0 {
+			lam = fmt.Sprintf("%g", o.Lambda)
 		}
-		lines = append(lines, fmt.Sprintf("method: rff-group-lasso, %d features per kernel, λ %s, seed %d", gl.DimPerKernel, lam, gl.Seed))
-		if r := s.GroupLassoResult; r != nil {
-			lines = append(lines, strings.Split(describeGroupLasso(gl, r), "\n")...)
-			lines = append(lines, s.groupLassoLearnedLine())
+		lines = append(lines, fmt.Sprintf("method: rff-group-lasso, %d features per kernel, λ %s, seed %d", o.DimPerKernel, lam, o.Seed))
+		if r := d.GroupLasso; r != nil {
+			lines = append(lines, strings.Split(describeGroupLasso(s, r), "\n")...)
+			lines = append(lines, groupLassoLearnedLine(r, p.Data))
 		}
 	}
 	// An rff-group-lasso spec's target and method (made by learning) are
@@ -43,20 +48,20 @@ func (s *Spec) Describe() []string {
 		}
 	}
 	if s.Method != nil && s.GroupLasso == nil {
-		lines = append(lines, "method: "+MethodLabels([]MethodSpec{*s.Method})[0])
+		lines = append(lines, "method: "+spec.MethodLabels([]spec.MethodSpec{*s.Method})[0])
 	}
-	if d := s.Data; d != nil {
+	if ds := s.Data; ds != nil {
 		cols := "every column"
-		if d.Last >= 0 {
-			cols = fmt.Sprintf("columns %d..%d", d.First, d.Last)
+		if ds.Last >= 0 {
+			cols = fmt.Sprintf("columns %d..%d", ds.First, ds.Last)
 		}
-		if d.Label >= 0 {
-			cols += fmt.Sprintf(", label column %d", d.Label)
+		if ds.Label >= 0 {
+			cols += fmt.Sprintf(", label column %d", ds.Label)
 		}
-		lines = append(lines, fmt.Sprintf("data: %s (%s; at most %d rows)", d.File, cols, d.MaxRows))
+		lines = append(lines, fmt.Sprintf("data: %s (%s; at most %d rows)", ds.File, cols, ds.MaxRows))
 	}
-	if l := s.Learned; l != nil {
-		lines = append(lines, s.LearnedLine())
+	if d.Learned != nil {
+		lines = append(lines, d.LearnedLine())
 	}
 	if s.Emit.Tables != "" && s.Emit.Tables != "fast" {
 		lines = append(lines, "emit: tables "+s.Emit.Tables)
@@ -64,161 +69,75 @@ func (s *Spec) Describe() []string {
 	return lines
 }
 
+// groupLassoOptions are the options of a kernels section's method,
+// rff-group-lasso.
+func groupLassoOptions(s *Spec) learn.RFFGroupLassoOptions {
+	if m, ok := s.Method.Method.(*learn.RFFGroupLasso); ok {
+		return m.Opts
+	}
+	return learn.RFFGroupLassoOptions{}
+}
+
 // LearnedLine states what a learn section learned, in one line: σ from its
 // start, from how many rows of which data, and the validation error before
 // and after; for an rff-group-lasso spec, in several lines, every kernel's
 // weight (or that it was dropped and left out of the map), λ, D, the data
 // and the validation errors; "" otherwise.
-func (s *Spec) LearnedLine() string {
-	if s.GroupLasso != nil && s.GroupLassoResult != nil {
-		return describeGroupLasso(s.GroupLasso, s.GroupLassoResult) + "\n" + s.groupLassoLearnedLine()
+func (d *Design) LearnedLine() string {
+	data := d.Problem.Data
+	if d.Spec.GroupLasso != nil && d.GroupLasso != nil {
+		return describeGroupLasso(d.Spec, d.GroupLasso) + "\n" + groupLassoLearnedLine(d.GroupLasso, data)
 	}
-	l := s.Learned
+	l := d.Learned
 	if l == nil {
 		return ""
 	}
-	d := s.Problem.Data
 	sigma := func(v []float64) string {
 		if slices.Min(v) == slices.Max(v) {
 			return fmt.Sprintf("%.6g", v[0])
 		}
 		return fmt.Sprintf("%.4g", v)
 	}
-	sha := d.SHA256
-	if len(sha) > 12 {
-		sha = sha[:12] + "…"
-	}
 	ridge := fmt.Sprintf("ridge λ %.6g", l.Ridge)
-	if s.Learn != nil && s.Learn.RidgeAuto {
+	if ls := d.Spec.Learn; ls != nil && ls.RidgeAuto {
 		ridge = fmt.Sprintf("ridge λ %.6g chosen on the validation split (%.6g at the start)", l.Ridge, l.RidgeStart)
 	}
 	return fmt.Sprintf("learned: σ = %s from %s on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g → %.4g; %s",
-		sigma(l.Sigma), sigma(l.Start), l.Train, d.File, sha, d.Rows, l.Held, l.ValidationBefore, l.ValidationAfter, ridge)
+		sigma(l.Sigma), sigma(l.Start), l.Train, data.File, shortSHA(data.SHA256), data.Rows, l.Held, l.ValidationBefore, l.ValidationAfter, ridge)
 }
 
-// option is one option of a method in words.
-type option struct {
-	key  string
-	text string // "key value", or "no key" for a false switch
-	// value is how a label shows it: the value alone for options tagged
-	// label (vz's window), else text.
-	value   string
-	changed bool // it differs from its default
+// shortSHA is the first 12 hex digits of a hash and an ellipsis.
+func shortSHA(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12] + "…"
+	}
+	return sha
 }
 
-// options lists the options of m that are set (after the defaults that do
-// not depend on the problem), in declaration order. A *bool option is a
-// switch that is on unless set false.
-func options(m design.Method) []option {
-	fresh := NewMethod(m.Name())
-	if fresh == nil {
-		// auto: no options, and no registered method of that name.
-		return nil
+// describeGroupLasso states what the group lasso kept: every kernel's
+// weight d_g = ‖w_g‖/√2 (eq. 16) and share, the zero ones dropped (left
+// out of the map), and the resulting dimension (dim_per_kernel per kept
+// kernel).
+func describeGroupLasso(s *Spec, r *learn.GroupLassoResult) string {
+	var b strings.Builder
+	dpk := groupLassoOptions(s).DimPerKernel
+	kept := 0
+	for g, k := range s.GroupLasso.Kernels {
+		if r.Zero[g] {
+			fmt.Fprintf(&b, "kernel %d (%s, columns [%d, %d]): zero group, dropped (not in the map)\n", g, k.Kernel.Type, k.Columns[0], k.Columns[1])
+			continue
+		}
+		kept++
+		fmt.Fprintf(&b, "kernel %d (%s, columns [%d, %d]): d = %.6g (share %.4f)\n", g, k.Kernel.Type, k.Columns[0], k.Columns[1], r.KernelWeights[g], r.KernelShares[g])
 	}
-	defaults := fresh.Options()
-	if d, ok := defaults.(design.Defaulter); ok {
-		d.SetDefaults()
-	}
-	def := structFields(reflect.ValueOf(defaults).Elem())
-	var out []option
-	for i, f := range structFields(reflect.ValueOf(m.Options()).Elem()) {
-		v := f.v
-		if in, ok := v.Interface().(*design.Inner); ok {
-			if in != nil {
-				text := fmt.Sprintf("%s %s, D = %d", f.name, MethodLabels([]MethodSpec{{Method: in.Method}})[0], in.Dim)
-				out = append(out, option{key: f.name, text: text, value: text, changed: true})
-			}
-			continue
-		}
-		if v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Float64 {
-			if v.IsNil() {
-				continue
-			}
-			text := fmt.Sprintf("%s %g", f.name, v.Elem().Float())
-			changed := def[i].v.IsNil() || def[i].v.Elem().Float() != v.Elem().Float()
-			out = append(out, option{key: f.name, text: text, value: text, changed: changed})
-			continue
-		}
-		if v.Kind() == reflect.Pointer {
-			if v.IsNil() || v.Elem().Bool() {
-				continue
-			}
-			out = append(out, option{key: f.name, text: "no " + f.name, value: "no " + f.name, changed: true})
-			continue
-		}
-		if v.IsZero() {
-			continue
-		}
-		text := fmt.Sprintf("%s %v", f.name, v.Interface())
-		if v.Kind() == reflect.Float64 || v.Kind() == reflect.Slice {
-			text = fmt.Sprintf("%s %g", f.name, v.Interface())
-		}
-		o := option{key: f.name, text: text, value: text, changed: !reflect.DeepEqual(v.Interface(), def[i].v.Interface())}
-		if f.tag.label {
-			o.value = fmt.Sprint(v.Interface())
-		}
-		out = append(out, o)
-	}
-	return out
+	fmt.Fprintf(&b, "λ = %.6g (λ_max %.6g), D = %d (%d kept kernels × %d; dropped kernels are left out)", r.Lambda, r.LambdaMax, kept*dpk, kept, dpk)
+	return b.String()
 }
 
-// optionTexts lists m's options as "key value" (its description in a
-// report).
-func optionTexts(m design.Method) []string {
-	var out []string
-	for _, o := range options(m) {
-		out = append(out, o.text)
-	}
-	return out
-}
-
-// MethodLabels returns a label per method that tells it apart from the
-// others: the method's name, followed in parentheses by the options that
-// differ from their defaults or between methods of the same name, e.g.
-// "chum", "vz (rectangular)", "vz (uniform)", "li (bins 10)". Labels that
-// would still coincide get "#2", "#3", ... appended.
-func MethodLabels(ms []MethodSpec) []string {
-	count := map[string]int{}
-	byName := map[string][][]option{}
-	for _, m := range ms {
-		count[m.Name()]++
-		byName[m.Name()] = append(byName[m.Name()], options(m))
-	}
-	// differs reports whether the methods named name disagree on option o.
-	differs := func(name string, o option) bool {
-		for _, opts := range byName[name] {
-			found := false
-			for _, p := range opts {
-				if p.key == o.key {
-					found = true
-					if p.text != o.text {
-						return true
-					}
-				}
-			}
-			if !found {
-				return true
-			}
-		}
-		return false
-	}
-	labels := make([]string, len(ms))
-	seen := map[string]int{}
-	for i, m := range ms {
-		var shown []string
-		for _, o := range options(m) {
-			if o.changed || count[m.Name()] > 1 && differs(m.Name(), o) {
-				shown = append(shown, o.value)
-			}
-		}
-		labels[i] = m.Name()
-		if len(shown) > 0 {
-			labels[i] += " (" + strings.Join(shown, ", ") + ")"
-		}
-		seen[labels[i]]++
-		if n := seen[labels[i]]; n > 1 {
-			labels[i] += fmt.Sprintf(" #%d", n)
-		}
-	}
-	return labels
+// groupLassoLearnedLine states where the group lasso learned from and the
+// validation error before (every kernel, equal weights) and after (the
+// refit on the kept kernels).
+func groupLassoLearnedLine(r *learn.GroupLassoResult, d *fmap.Data) string {
+	return fmt.Sprintf("learned: kernel weights by group lasso on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g (every kernel, equal weights) → %.4g (the kept kernels, refit; %.4g with no kernel)",
+		r.Train, d.File, shortSHA(d.SHA256), d.Rows, r.Held, r.ValidationAll, r.RelaxedValidation, r.ValidationNone)
 }

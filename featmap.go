@@ -1,26 +1,30 @@
-// Package featmap is featmap's front door: it decodes YAML specs
-// (ParseSpec, LoadSpec) and runs them — spec → problem → method → map →
+// Package featmap is featmap's front door: it loads a spec with the files
+// it names (LoadSpec: package spec decodes the YAML, package datafile
+// reads the data) and runs it — learning → problem → method → map →
 // verification — so that the command line tool and library users share one
 // path.
 //
-// A spec names a kernel, an input domain, an error measure and either a
-// target (dimension or error) with a method, or a comparison of several
-// methods and dimensions. Spec.Design runs one method; Spec.RunComparison
-// runs several (and package report renders the comparison). The methods
-// come from one registry (MethodNames); every map is verified once, by
-// fmap.Verify against the problem's reference, and its measured errors
-// travel with it (Design.Verification).
+// Spec.Design designs the spec's target with its method (method auto:
+// every applicable method, Spec.Auto; target.max_error: a search over D),
+// Spec.RunComparison every method of a comparison at every dimension (and
+// package report renders it). A run first learns what the spec's learn or
+// kernels section asks (run.go) and designs for the problem learning
+// derives; the spec value never changes, and what was learned travels with
+// the design. The methods come from package registry; every map is
+// verified once, by fmap.Verify against the problem's reference, and its
+// measured errors travel with it (Design.Verification, Design.JSON).
 package featmap
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/spec"
 )
 
 // Version is featmap's version, recorded in generated files.
@@ -33,7 +37,16 @@ type Settings = design.Settings
 // Design is one designed and verified map with its provenance.
 type Design struct {
 	Spec   *Spec
-	Method MethodSpec
+	Method spec.MethodSpec
+	// Problem is the problem the map was designed for and verified
+	// against: the spec's, or one that learning derived from it (the
+	// learned σ, a kernels section's combined kernel).
+	Problem *fmap.Problem
+	// Learned is what a learn section learned before the design (the
+	// kernel's σ), GroupLasso what a kernels section's group lasso
+	// learned (the kernels' weights); nil without them.
+	Learned    *learn.LearnResult
+	GroupLasso *learn.GroupLassoResult
 	// Map is the designed map and Verification what was measured of it.
 	Map          *fmap.Map
 	Verification fmap.Verification
@@ -76,7 +89,11 @@ var (
 )
 
 // Design runs the spec's method for its target (with method auto, every
-// applicable method: see Spec.Auto).
+// applicable method: see Spec.Auto). It learns first what the spec's learn
+// or kernels section asks (from the rows LoadSpec read; ctx stops it) and
+// designs for the problem learning derives, never changing the spec: what
+// was learned travels with the design (Design.Problem, Design.Learned,
+// Design.GroupLasso).
 //
 // With target.max_error it searches the dimensions the method can make up
 // to target.max_dim by bracketing and bisection: it designs the smallest D,
@@ -92,179 +109,62 @@ var (
 // ErrUnreachable and names the best D tried. Cancelling ctx stops the
 // design at its next LP or polish step.
 func (s *Spec) Design(ctx context.Context, set Settings) (*Design, error) {
-	if err := s.LearnFromData(ctx); err != nil {
+	r, err := s.newRun(ctx)
+	if err != nil {
 		return nil, err
 	}
-	if s.Target == nil || s.Method == nil {
+	return r.design(ctx, set)
+}
+
+// design designs the run's target: a target.dim, or the max_error search.
+func (r *run) design(ctx context.Context, set Settings) (*Design, error) {
+	if r.target == nil || r.method == nil {
 		return nil, errors.New("featmap: the spec has no target and method (it is a comparison spec)")
 	}
-	if s.Target.Dim > 0 {
-		return s.designAt(ctx, s.Target.Dim, set)
+	if r.target.Dim > 0 {
+		return r.designAt(ctx, r.target.Dim, set)
 	}
-	start := time.Now()
-	var valid []int
-	for dim := 1; dim <= s.Target.MaxDim; dim++ {
-		if s.canMakeTarget(dim) {
-			valid = append(valid, dim)
-		}
-	}
-	search := &Search{MaxError: s.Target.MaxError, Strategy: "bracketing by doubling D, then bisection (assumes the error falls with D)"}
-	var best *Design
-	// try designs valid[i] and reports whether it meets max_error.
-	try := func(i int) (*Design, bool, error) {
-		dim := valid[i]
-		set.Say(fmt.Sprintf("target max_error %g: trying D = %d", s.Target.MaxError, dim))
-		d, err := s.designAt(ctx, dim, set)
-		if err != nil {
-			return nil, false, err
-		}
-		e := d.Verification.Reported.LInf
-		ok := e <= s.Target.MaxError
-		search.Tried = append(search.Tried, Tried{Dim: dim, Error: e, Met: ok, Method: d.Method.Name()})
-		verdict := "above"
-		if ok {
-			verdict = "meets"
-		}
-		set.Say(fmt.Sprintf("target max_error %g: D = %d has error %.4g (%s)", s.Target.MaxError, dim, e, verdict))
-		if best == nil || e < best.Verification.Reported.LInf {
-			best = d
-		}
-		return d, ok, nil
-	}
-	// A method that makes every smaller D on the way (chum) pays least
-	// walking D upward: then the bracket grows by one D at a time.
-	linear := design.IsIncremental(s.Method.Method)
-	if linear {
-		search.Strategy = "D upward one at a time (" + s.Method.Name() + " makes every smaller D on the way)"
-	}
-	// Bracket: lo is the index of the largest D known to miss (−1 for
-	// none), hi that of the first D found to meet.
-	lo, hi := -1, -1
-	var found *Design
-	for i := 0; i < len(valid); {
-		d, ok, err := try(i)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			hi, found = i, d
-			break
-		}
-		lo = i
-		if i == len(valid)-1 {
-			break
-		}
-		next := i + 1
-		for !linear && next < len(valid)-1 && valid[next] < 2*valid[i] {
-			next++
-		}
-		i = next
-	}
-	if found == nil {
-		search.Seconds = time.Since(start).Seconds()
-		if best == nil {
-			return nil, fmt.Errorf("%w: %s makes no dimension up to max_dim %d", ErrUnreachable, s.Method.Name(), s.Target.MaxDim)
-		}
-		return nil, fmt.Errorf("%w: the best map tried up to max_dim %d has error %.4g at D = %d, above max_error %g (tried D = %s in %.1f s)",
-			ErrUnreachable, s.Target.MaxDim, best.Verification.Reported.LInf, best.Map.Dim, s.Target.MaxError, search.dims(), search.Seconds)
-	}
-	// Bisect (lo, hi]: the error is assumed to fall with D.
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		d, ok, err := try(mid)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			hi, found = mid, d
-		} else {
-			lo = mid
-		}
-	}
-	search.Seconds = time.Since(start).Seconds()
-	found.Search = search
-	return found, nil
+	return r.search(ctx, set)
 }
 
-// Search is the record of a target.max_error search: every D designed, in
-// the order tried, with its verified error, and the search's wall time.
-type Search struct {
-	MaxError float64 `json:"max_error"`
-	// Strategy says how D was searched, in words.
-	Strategy string  `json:"strategy"`
-	Tried    []Tried `json:"tried"`
-	// Seconds is the wall time of the whole search (every design tried).
-	Seconds float64 `json:"seconds"`
-}
-
-// Tried is one dimension a search designed: its verified L∞ error (in the
-// spec's measure), whether it met max_error, and the method that made it.
-type Tried struct {
-	Dim    int     `json:"dim"`
-	Error  float64 `json:"error"`
-	Met    bool    `json:"met"`
-	Method string  `json:"method"`
-}
-
-// dims lists the dimensions tried, e.g. "1, 2, 4".
-func (s *Search) dims() string {
-	var b strings.Builder
-	for i, t := range s.Tried {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprint(&b, t.Dim)
-	}
-	return b.String()
-}
-
-// ConstantsAhead is a lower bound on the numbers the spec's map holds,
-// read from the spec before any design (design.Sizer: random features,
-// an exp-chi2 map's included, Nyström, uniform anchor tables) and a learn
-// section's model (its weights and biases, the classes counted in the data
-// read): gen compares it with the constants it writes as Go literals,
-// beyond which a map needs a data file. It is 0 where only the design
-// tells: method auto (which method wins), a max_error search (which D),
-// a kernels section (which kernels the group lasso keeps), annfm's
-// k-means anchors (how many distinct), the methods whose few constants
-// stay literals.
-func (s *Spec) ConstantsAhead() int {
-	if s.Target == nil || s.Target.Dim == 0 || s.Method == nil {
-		return 0
-	}
-	if sz, ok := s.Method.Method.(design.Sizer); ok {
-		return sz.Constants(s.Problem, s.Target.Dim) + s.modelConstants(s.Target.Dim)
-	}
-	return 0
-}
-
-// CanMake reports whether method m can make a map of dimension dim for the
-// spec's problem, and if not, why.
-func (s *Spec) CanMake(m MethodSpec, dim int) (bool, string) {
-	d := design.DimsFor(m, s.Problem)
+// canMake reports whether method m can make a map of dimension dim for
+// problem p, and if not, why.
+func canMake(p *fmap.Problem, m spec.MethodSpec, dim int) (bool, string) {
+	d := design.DimsFor(m, p)
 	return d.Has(dim), d.WhyNot(dim)
 }
 
-// DesignDim designs a map of exactly dim outputs with method m and
-// verifies it once against the problem's reference: the map, and the
-// method's intermediate steps. A verified error that is not finite is a
-// failed design; a method that returns a map of another dimension, or an
-// invalid one, or panics, is an internal error (ErrInternal).
-func (s *Spec) DesignDim(ctx context.Context, m MethodSpec, dim int, set Settings) (d *Design, err error) {
-	if ok, why := s.CanMake(m, dim); !ok {
+// DesignDim designs a map of exactly dim outputs with method m, after the
+// learning the spec asks for (see Design), and verifies it once against
+// the problem's reference: the map, and the method's intermediate steps.
+// A verified error that is not finite is a failed design; a method that
+// returns a map of another dimension, or an invalid one, or panics, is an
+// internal error (ErrInternal).
+func (s *Spec) DesignDim(ctx context.Context, m spec.MethodSpec, dim int, set Settings) (*Design, error) {
+	r, err := s.newRun(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.designDim(ctx, m, dim, set)
+}
+
+// designDim is DesignDim for the run's problem; a learned map also gets
+// its model (run.trainModel).
+func (r *run) designDim(ctx context.Context, m spec.MethodSpec, dim int, set Settings) (d *Design, err error) {
+	if ok, why := canMake(r.problem, m, dim); !ok {
 		return nil, fmt.Errorf("featmap: %s cannot make D = %d: %s", m.Name(), dim, why)
 	}
-	ref, err := s.Problem.Reference()
+	ref, err := r.problem.Reference()
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
 	defer func() {
-		if r := recover(); r != nil {
-			d, err = nil, fmt.Errorf("featmap: %w: %s panicked at D = %d: %v", ErrInternal, m.Name(), dim, r)
+		if p := recover(); p != nil {
+			d, err = nil, fmt.Errorf("featmap: %w: %s panicked at D = %d: %v", ErrInternal, m.Name(), dim, p)
 		}
 	}()
-	res, err := m.Design(ctx, s.Problem, dim, set)
+	res, err := m.Design(ctx, r.problem, dim, set)
 	switch {
 	case err != nil:
 		return nil, err
@@ -280,12 +180,12 @@ func (s *Spec) DesignDim(ctx context.Context, m MethodSpec, dim int, set Setting
 	if err != nil {
 		return nil, err
 	}
-	d = &Design{Spec: s, Method: m, Map: res.Map, LPs: res.LPs, Verification: v}
+	d = &Design{Spec: r.spec, Method: m, Problem: r.problem, Learned: r.learned, GroupLasso: r.groupLasso, Map: res.Map, LPs: res.LPs, Verification: v}
 	if res.DesignSet != nil {
 		d.Verification.Design = fmap.SignatureError(res.Map, ref, res.DesignSet, res.DesignSetOn)
 	}
-	if r := d.Verification.Reported; !r.Finite() {
-		return nil, fmt.Errorf("featmap: %s at D = %d: the verified error (L∞ %v, RMS %v on %s) is not finite", m.Name(), dim, r.LInf, r.RMS, r.On)
+	if e := d.Verification.Reported; !e.Finite() {
+		return nil, fmt.Errorf("featmap: %s at D = %d: the verified error (L∞ %v, RMS %v on %s) is not finite", m.Name(), dim, e.LInf, e.RMS, e.On)
 	}
 	for _, st := range res.Steps {
 		e := d.Verification.Reported
@@ -304,10 +204,10 @@ func (s *Spec) DesignDim(ctx context.Context, m MethodSpec, dim int, set Setting
 		// ones, plus this call's verification.
 		d.Seconds = res.Seconds + time.Since(verified).Seconds()
 	}
-	if s.Learned != nil || s.GroupLassoResult != nil {
+	if r.learned != nil || r.groupLasso != nil {
 		// A copy: methods may remember res.Map.
 		withModel := *d.Map
-		if withModel.Model, err = trainModel(s, &withModel); err != nil {
+		if withModel.Model, err = r.trainModel(&withModel); err != nil {
 			return nil, err
 		}
 		d.Map = &withModel

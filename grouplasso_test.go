@@ -55,12 +55,16 @@ func glData(n int) string {
 func TestGroupLassoSpec(t *testing.T) {
 	spec := glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, lambda: auto, seed: 1}",
 		"{file: d.csv, columns: [0, 5], label_column: 6}")
-	s := learntSpec(t, writeSpecWith(t, spec, map[string]string{"d.csv": glData(1200)}))
-	r := s.GroupLassoResult
+	s := loadSpec(t, writeSpecWith(t, spec, map[string]string{"d.csv": glData(1200)}))
+	des, err := s.Design(context.Background(), Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := des.GroupLasso
 	if r == nil {
 		t.Fatal("no group-lasso result")
 	}
-	for _, l := range s.Describe() {
+	for _, l := range des.Describe() {
 		t.Log(l)
 	}
 	d := s.Problem.Data
@@ -77,13 +81,9 @@ func TestGroupLassoSpec(t *testing.T) {
 	if r.Zero[0] || r.Zero[1] || !r.Zero[2] {
 		t.Fatalf("zero groups %v (norms %v): want only the uninformative group 2 zero", r.Zero, r.GroupNorms)
 	}
-	des, err := s.Design(context.Background(), Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	m := des.Map
 	bl := m.Blocks()
-	if bl == nil || len(bl.Parts) != 2 || m.Dim != 128 || s.Target.Dim != 128 {
+	if bl == nil || len(bl.Parts) != 2 || m.Dim != 128 || s.Target != nil {
 		t.Fatalf("map of stages %+v, D = %d: want one blocks stage of kernels 0 and 1, D = 128", m.Stages, m.Dim)
 	}
 	if m.Kernel.Type != fmap.Combined || len(m.Kernel.Parts) != 2 {
@@ -160,31 +160,6 @@ func TestGroupLassoSpec(t *testing.T) {
 	}
 }
 
-// TestGroupLassoSpecErrors: the kernels section and method rff-group-lasso
-// are strict, each error at its file, line and key.
-func TestGroupLassoSpecErrors(t *testing.T) {
-	m := "{name: rff-group-lasso, dim_per_kernel: 64, lambda: auto, seed: 1}"
-	data := "{file: d.csv, columns: [0, 5], label_column: 6}"
-	cases := []struct{ name, spec, want string }{
-		{"kernel and kernels", strings.Replace(glSpec(glKernels, m, data), "kernels:", "kernel: {type: rbf, sigma: 1}\nkernels:", 1), "spec.yaml:4: kernels: conflicts with kernel"},
-		{"outside data columns", glSpec(strings.Replace(glKernels, "[4, 5]", "[4, 7]", 1), m, data), "spec.yaml:6: kernels[2].columns: [4, 7] is not inside the data columns [0, 5]"},
-		{"overlap", glSpec(strings.Replace(glKernels, "[2, 3]", "[1, 3]", 1), m, data), "spec.yaml:5: kernels[1].columns: [1, 3] overlaps kernels[0].columns"},
-		{"lambda 0", glSpec(glKernels, strings.Replace(m, "auto", "0", 1), data), "spec.yaml:8: method.lambda: must be a number > 0 or auto"},
-		{"lambda word", glSpec(glKernels, strings.Replace(m, "auto", "best", 1), data), "spec.yaml:8: method.lambda: must be a number > 0 or auto"},
-		{"no label_column", glSpec(glKernels, m, "{file: d.csv, columns: [0, 5]}"), "spec.yaml:9: data.label_column: missing required key"},
-		{"target", glSpec(glKernels, m, data) + "target: {dim: 128}\n", "spec.yaml:10: target: not with kernels"},
-		{"exp-chi2 with sigma", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [0, 1]", "exp-chi2, beta: 1, sigma: 1, columns: [0, 1]", 1), m, data), "spec.yaml:4: kernels[0].sigma: sigma is the width of rbf and the skewed kernels; exp-chi2 has beta"},
-		{"exp-chi2 without beta", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [0, 1]", "exp-chi2, columns: [0, 1]", 1), m, data), "spec.yaml:4: kernels[0].beta: missing required key"},
-		{"kernel type chi2", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [0, 1]", "chi2, columns: [0, 1]", 1), m, data), `spec.yaml:4: kernels[0].type: unknown kernel "chi2"; want one of rbf, skewed-chi2, skewed-intersection, exp-chi2`},
-		{"other method", glSpec(glKernels, "{name: rff, dim_per_kernel: 64}", data), "method.name"},
-		{"odd dim", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 63}", data), "method.dim_per_kernel: must be even"},
-		{"unknown key", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, sampling: qmc}", data), "method.sampling"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { wantSpecError(t, c.spec, c.want) })
-	}
-}
-
 // TestGroupLassoVerify: Spec.Design verifies the combined map against
 // the learned kernel Σ_g d_g K_g (fmap.Verify: on sampled points of the
 // domain and on the held-out rows, which the group lasso never saw), and
@@ -214,7 +189,7 @@ func TestGroupLassoVerify(t *testing.T) {
 		var worst float64
 		held := s.Problem.Data.Held
 		for i := range 20 {
-			worst = math.Max(worst, math.Abs(des.Map.Dot(held[i], held[i+1])-s.Problem.Kernel.Eval(held[i], held[i+1])))
+			worst = math.Max(worst, math.Abs(des.Map.Dot(held[i], held[i+1])-des.Problem.Kernel.Eval(held[i], held[i+1])))
 		}
 		scale := 0.0
 		for _, p := range des.Map.Kernel.Parts {
@@ -251,10 +226,10 @@ func TestGroupLassoDigitsSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range s.Describe() {
+	for _, l := range d.Describe() {
 		t.Log(l)
 	}
-	r, m := s.GroupLassoResult, d.Map
+	r, m := d.GroupLasso, d.Map
 	bl := m.Blocks()
 	if bl == nil {
 		t.Fatalf("stages %+v: want one blocks stage", m.Stages)
@@ -315,8 +290,8 @@ func TestGroupLassoDigitsSpec(t *testing.T) {
 	// The map carries the ridge model on its own Ψ, measured on the
 	// held-out rows.
 	mod := m.Model
-	if mod == nil || len(mod.Classes) != 10 || mod.Ridge != GroupLassoRidge || mod.HeldRows != len(held) {
-		t.Fatalf("model %+v: want a 10-class ridge model (λ %g) measured on the %d held-out rows", mod, GroupLassoRidge, len(held))
+	if mod == nil || len(mod.Classes) != 10 || mod.Ridge != learn.GroupLassoRidge || mod.HeldRows != len(held) {
+		t.Fatalf("model %+v: want a 10-class ridge model (λ %g) measured on the %d held-out rows", mod, learn.GroupLassoRidge, len(held))
 	}
 	t.Logf("the map's model (ridge λ %g on Ψ, %d rows to fit): held-out accuracy %.4f", mod.Ridge, mod.Rows, mod.HeldAccuracy)
 	if !(mod.HeldAccuracy > 0.9) {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -30,21 +30,14 @@ data: ` + data + `
 learn: ` + learn + "\n"
 }
 
-// learntSpec loads a spec and runs its learning (LearnFromData).
-func learntSpec(t *testing.T, path string) *Spec {
-	t.Helper()
-	s := loadSpec(t, path)
-	if err := s.LearnFromData(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// TestLearningWaitsForDesign: loading a spec with a learn or a kernels
-// section reads its data but learns nothing (so gen can find its output
-// fresh at once); Design learns, and a cancelled context stops it with
-// the context's error; the spec then learns on the next call.
-func TestLearningWaitsForDesign(t *testing.T) {
+// TestLearningIsAStepOfTheDesign: loading a spec with a learn or a
+// kernels section reads its data but learns nothing (so gen can find its
+// output fresh at once); Design learns, and a cancelled context stops it
+// with the context's error. What it learns travels with the design
+// (Design.Learned or Design.GroupLasso, and the problem designed for),
+// never with the spec: designed twice, the spec's value is what a second
+// load of the same file gives, and both designs learned the same.
+func TestLearningIsAStepOfTheDesign(t *testing.T) {
 	raw, err := os.ReadFile("testdata/digits.csv.gz")
 	if err != nil {
 		t.Fatal(err)
@@ -55,25 +48,34 @@ func TestLearningWaitsForDesign(t *testing.T) {
 		"{file: d.csv, columns: [0, 5], label_column: 6}")
 	files := map[string]string{"digits.csv.gz": string(raw), "d.csv": glData(400)}
 	for name, src := range map[string]string{"learn": learn, "kernels": kernels} {
-		s := loadSpec(t, writeSpecWith(t, src, files))
-		if s.Learned != nil || s.GroupLassoResult != nil || s.Target != nil && s.GroupLasso != nil {
-			t.Errorf("%s: LoadSpec learned: %v %v %v", name, s.Learned, s.GroupLassoResult, s.Target)
+		path := writeSpecWith(t, src, files)
+		s, fresh := loadSpec(t, path), loadSpec(t, path)
+		if !reflect.DeepEqual(s, fresh) {
+			t.Fatalf("%s: two loads differ", name)
 		}
-		sigma := slices.Clone(s.Problem.Kernel.Sigma)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		start := time.Now()
 		if _, err := s.Design(ctx, Settings{}); !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
 			t.Errorf("%s: Design with a cancelled context: %v after %v, want context.Canceled at once", name, err, time.Since(start))
 		}
-		if s.Learned != nil || s.GroupLassoResult != nil || !slices.Equal(s.Problem.Kernel.Sigma, sigma) {
-			t.Errorf("%s: a cancelled learning changed the spec", name)
+		var designs []*Design
+		for range 2 {
+			d, err := s.Design(context.Background(), Settings{})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if d.Learned == nil && d.GroupLasso == nil || d.Problem == s.Problem || d.Spec != s {
+				t.Errorf("%s: Design learned nothing, or designed for the spec's own problem", name)
+			}
+			designs = append(designs, d)
 		}
-		if _, err := s.Design(context.Background(), Settings{}); err != nil {
-			t.Fatalf("%s: %v", name, err)
+		if !reflect.DeepEqual(s, fresh) {
+			t.Errorf("%s: designing changed the spec", name)
 		}
-		if s.Learned == nil && s.GroupLassoResult == nil {
-			t.Errorf("%s: Design learned nothing", name)
+		if a, b := designs[0], designs[1]; !reflect.DeepEqual(a.Learned, b.Learned) || !reflect.DeepEqual(a.GroupLasso, b.GroupLasso) ||
+			!reflect.DeepEqual(a.Map.Stages, b.Map.Stages) || !reflect.DeepEqual(a.Problem.Kernel, b.Problem.Kernel) {
+			t.Errorf("%s: two designs of one spec learned differently", name)
 		}
 	}
 }
@@ -91,9 +93,15 @@ func TestLearnSection(t *testing.T) {
 	files := map[string]string{"digits.csv.gz": string(raw)}
 	spec := learnSpec("{sigma: shared, validation: 0.25, ridge: 1e-3, penalty: 1e-4}",
 		"{name: rff, sampling: orthogonal, seed: 3}", "{file: digits.csv.gz, columns: [0, 63], label_column: 64, max_rows: 600}")
-	s := learntSpec(t, writeSpecWith(t, spec, files))
-	if s.Learned == nil {
+	s := loadSpec(t, writeSpecWith(t, spec, files))
+	des := mustDesign(t, s, Settings{})
+	l := des.Learned
+	if l == nil {
 		t.Fatal("no learned result")
+	}
+	sigma := des.Problem.Kernel.Sigma[0]
+	if s.Problem.Kernel.Sigma[0] != 30 {
+		t.Errorf("the spec's σ %v, want the one it states (30)", s.Problem.Kernel.Sigma[0])
 	}
 	d := s.Problem.Data
 	// Learning sees the rows to fit only: the held-out rows verify the map.
@@ -108,36 +116,35 @@ func TestLearnSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("learned σ %.4g from 30 (validation MSE %.4g → %.4g, %d iterations)", s.Problem.Kernel.Sigma[0],
-		s.Learned.ValidationBefore, s.Learned.ValidationAfter, s.Learned.Iterations)
-	if got := s.Problem.Kernel.Sigma[0]; math.Abs(got-30) < 1 || got != want.Sigma[0] {
-		t.Errorf("spec's σ %v: want moved from 30 and LearnSigma's on the rows to fit (%v)", got, want.Sigma[0])
+	t.Logf("learned σ %.4g from 30 (validation MSE %.4g → %.4g, %d iterations)", sigma,
+		l.ValidationBefore, l.ValidationAfter, l.Iterations)
+	if math.Abs(sigma-30) < 1 || sigma != want.Sigma[0] || l.Sigma[0] != sigma {
+		t.Errorf("the design's σ %v (learned %v): want moved from 30 and LearnSigma's on the rows to fit (%v)", sigma, l.Sigma, want.Sigma[0])
 	}
-	if !(s.Learned.ValidationAfter < s.Learned.ValidationBefore) {
-		t.Errorf("validation MSE %v → %v: not lowered", s.Learned.ValidationBefore, s.Learned.ValidationAfter)
+	if !(l.ValidationAfter < l.ValidationBefore) {
+		t.Errorf("validation MSE %v → %v: not lowered", l.ValidationBefore, l.ValidationAfter)
 	}
-	des := mustDesign(t, s, Settings{})
 	base, err := sampled.Frequencies(32, 64, nil, onesN(64), sampled.SamplingOrthogonal, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rs := des.Map.Stages[len(des.Map.Stages)-1].Random
 	for i, w := range rs.Freq {
-		if w != base[i]/s.Problem.Kernel.Sigma[0] {
-			t.Fatalf("frequency %d is %v, want %v (the learned σ's)", i, w, base[i]/s.Problem.Kernel.Sigma[0])
+		if w != base[i]/sigma {
+			t.Fatalf("frequency %d is %v, want %v (the learned σ's)", i, w, base[i]/sigma)
 		}
 	}
 	// What was learned travels with the design: the JSON and the spec's
 	// restatement (the emitted header's) state σ, its start, the data and
 	// the validation errors.
 	j := des.JSON().Learned
-	if j == nil || j.Sigma[0] != s.Problem.Kernel.Sigma[0] || j.Start[0] != 30 || j.DataSHA256 != d.SHA256 ||
-		j.ValidationAfter != s.Learned.ValidationAfter || j.Train+j.Validation != len(d.Fit) {
+	if j == nil || j.Sigma[0] != sigma || j.Start[0] != 30 || j.DataSHA256 != d.SHA256 ||
+		j.ValidationAfter != l.ValidationAfter || j.Train+j.Validation != len(d.Fit) {
 		t.Errorf("design JSON learned = %+v", j)
 	}
-	line := fmt.Sprintf("learned: σ = %.6g from 30 on %d rows of digits.csv.gz (sha256 %s…", s.Problem.Kernel.Sigma[0], s.Learned.Train, d.SHA256[:12])
-	if desc := strings.Join(s.Describe(), "\n"); !strings.Contains(desc, line) {
-		t.Errorf("the spec's restatement lacks %q:\n%s", line, desc)
+	line := fmt.Sprintf("learned: σ = %.6g from 30 on %d rows of digits.csv.gz (sha256 %s…", sigma, l.Train, d.SHA256[:12])
+	if desc := strings.Join(des.Describe(), "\n"); !strings.Contains(desc, line) || !strings.Contains(desc, fmt.Sprintf("σ = %.6g", sigma)) {
+		t.Errorf("the spec's restatement lacks %q or the learned kernel:\n%s", line, desc)
 	}
 }
 
@@ -217,7 +224,7 @@ func TestLearnModel(t *testing.T) {
 		}
 	}
 	acc := float64(right) / float64(len(d.Held))
-	t.Logf("σ %.4g, D = %d: held-out accuracy %.4f on %d rows (trained on %d)", s.Problem.Kernel.Sigma[0], m.Dim, acc, len(d.Held), len(d.Fit))
+	t.Logf("σ %.4g, D = %d: held-out accuracy %.4f on %d rows (trained on %d)", des.Problem.Kernel.Sigma[0], m.Dim, acc, len(d.Held), len(d.Fit))
 	if acc != mod.HeldAccuracy {
 		t.Errorf("recomputed held-out accuracy %v, the model states %v", acc, mod.HeldAccuracy)
 	}
@@ -234,42 +241,6 @@ func onesN(n int) []float64 {
 	return s
 }
 
-// TestLearnSectionErrors: the learn section is strict: its keys, their
-// values, and what it needs from the rest of the spec.
-func TestLearnSectionErrors(t *testing.T) {
-	data := "{file: d.csv, label_column: 64}"
-	rff := "{name: rff}"
-	cases := []struct{ name, spec, want string }{
-		{"unknown key", learnSpec("{sigma: shared, lambda: 1}", rff, data), "unknown key"},
-		{"no sigma", learnSpec("{ridge: 1e-3}", rff, data), "learn.sigma"},
-		{"bad sigma", learnSpec("{sigma: diagonal}", rff, data), "per-axis"},
-		{"validation 1", learnSpec("{sigma: shared, validation: 1}", rff, data), "below 1"},
-		{"negative penalty", learnSpec("{sigma: shared, penalty: -1}", rff, data), "≥ 0"},
-		{"ridge 0", learnSpec("{sigma: shared, ridge: 0}", rff, data), "spec.yaml:9: learn.ridge: must be a number > 0 or auto, not the integer 0"},
-		{"ridge word", learnSpec("{sigma: shared, ridge: best}", rff, data), "spec.yaml:9: learn.ridge: must be a number > 0 or auto, not"},
-		{"no labels", learnSpec("{sigma: shared}", rff, "{file: d.csv}"), "label_column"},
-		{"not rff", learnSpec("{sigma: shared}", "{name: nystroem}", data), "method rff"},
-		{"not rbf", strings.Replace(learnSpec("{sigma: shared}", rff, data), "{type: rbf, sigma: 30}", "{type: skewed-chi2, sigma: 0.5, c: 1}", 1), "kernel rbf"},
-		{"too many features", strings.Replace(learnSpec("{sigma: shared}", rff, data), "target: {dim: 64}", "target: {dim: 4098}", 1),
-			"spec.yaml:9: learn: learning σ with target.dim 4098: at most 4096 features"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { wantSpecError(t, c.spec, c.want) })
-	}
-}
-
-// wantSpecError parses spec (as spec.yaml) and fails unless the result is
-// a *SpecError whose message contains want.
-func wantSpecError(t *testing.T, spec, want string) {
-	t.Helper()
-	_, err := ParseSpec("spec.yaml", []byte(spec))
-	var se *SpecError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), want) {
-		t.Fatalf("error %v, want a spec error with %q", err, want)
-	}
-	t.Log(err)
-}
-
 // TestLearnRidgeAuto: learn.ridge: auto chooses λ on the validation split
 // (learn's RidgeAuto on the rows to fit, the same λ as the library
 // on them), learns σ with it, states it, and the map's model is trained
@@ -282,9 +253,13 @@ func TestLearnRidgeAuto(t *testing.T) {
 	files := map[string]string{"digits.csv.gz": string(raw)}
 	spec := learnSpec("{sigma: shared, ridge: auto}", "{name: rff, sampling: orthogonal, seed: 3}",
 		"{file: digits.csv.gz, columns: [0, 63], label_column: 64, max_rows: 600}")
-	s := learntSpec(t, writeSpecWith(t, spec, files))
-	if !s.Learn.RidgeAuto || s.Learned == nil {
-		t.Fatalf("learn %+v, learned %v: want ridge auto and a result", s.Learn, s.Learned)
+	s := loadSpec(t, writeSpecWith(t, spec, files))
+	des, err := s.Design(context.Background(), Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Learn.RidgeAuto || des.Learned == nil {
+		t.Fatalf("learn %+v, learned %v: want ridge auto and a result", s.Learn, des.Learned)
 	}
 	d := s.Problem.Data
 	want, err := learn.LearnSigma(context.Background(), d.Fit, d.FitLabels,
@@ -293,18 +268,14 @@ func TestLearnRidgeAuto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := s.Learned
+	l := des.Learned
 	if l.Ridge != want.Ridge || l.RidgeStart != want.RidgeStart || l.Sigma[0] != want.Sigma[0] {
 		t.Errorf("λ %g (start %g), σ %v; the library on the same rows: λ %g (start %g), σ %v", l.Ridge, l.RidgeStart, l.Sigma, want.Ridge, want.RidgeStart, want.Sigma)
 	}
-	line := s.LearnedLine()
+	line := des.LearnedLine()
 	t.Log(line)
 	if !strings.Contains(line, fmt.Sprintf("ridge λ %.6g chosen on the validation split", l.Ridge)) {
 		t.Errorf("learned line %q does not state the chosen λ", line)
-	}
-	des, err := s.Design(context.Background(), Settings{})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if mod := des.Map.Model; mod == nil || mod.Ridge != l.Ridge {
 		t.Fatalf("model %+v: want one trained with the chosen λ %g", mod, l.Ridge)

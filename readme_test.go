@@ -2,11 +2,13 @@ package featmap
 
 import (
 	"os"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/featmap/featmap/registry"
+	"github.com/featmap/featmap/spec"
 )
 
 // TestReadmeMethodTable: the README's table of methods lists exactly the
@@ -30,14 +32,11 @@ func TestReadmeMethodTable(t *testing.T) {
 			break
 		}
 		names = append(names, m[1])
-		method := NewMethod(m[1])
+		method := registry.New(m[1])
 		if method == nil {
 			continue
 		}
-		var want []string
-		for _, f := range structFields(reflect.ValueOf(method.Options()).Elem()) {
-			want = append(want, f.name)
-		}
+		want := spec.OptionKeys(method)
 		cells := strings.Split(strings.ReplaceAll(line, `\|`, "/"), "|")
 		var got []string
 		for _, c := range code.FindAllStringSubmatch(cells[len(cells)-2], -1) {
@@ -51,7 +50,7 @@ func TestReadmeMethodTable(t *testing.T) {
 			t.Errorf("README row %s names options %v; the method decodes %v", m[1], got, want)
 		}
 	}
-	if !slices.Equal(names, MethodNames()) {
-		t.Errorf("README methods %v, registry %v", names, MethodNames())
+	if !slices.Equal(names, registry.Names()) {
+		t.Errorf("README methods %v, registry %v", names, registry.Names())
 	}
 }

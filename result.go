@@ -123,16 +123,33 @@ func (d *Design) JSON() *DesignJSON {
 		Auto:         d.Auto,
 		Version:      Version,
 	}
-	if l := d.Spec.Learned; l != nil {
-		data := d.Spec.Problem.Data
+	if l := d.Learned; l != nil {
+		data := d.Problem.Data
 		out.Learned = &LearnedJSON{Sigma: l.Sigma, Start: l.Start, Train: l.Train, Validation: l.Held,
 			ValidationBefore: l.ValidationBefore, ValidationAfter: l.ValidationAfter, Iterations: l.Iterations,
 			Ridge: l.Ridge, RidgeStart: l.RidgeStart, RidgeAuto: d.Spec.Learn != nil && d.Spec.Learn.RidgeAuto,
 			DataFile: data.File, DataSHA256: data.SHA256}
 	}
-	out.GroupLasso = d.Spec.groupLassoJSON()
+	out.GroupLasso = d.groupLassoJSON()
 	for _, st := range d.Steps {
 		out.Stages = append(out.Stages, StageJSON{Name: st.Name, LInf: st.Error.LInf, RMS: st.Error.RMS})
+	}
+	return out
+}
+
+// groupLassoJSON is what the group lasso learned, nil for other specs.
+func (d *Design) groupLassoJSON() *GroupLassoJSON {
+	s, r := d.Spec, d.GroupLasso
+	if s.GroupLasso == nil || r == nil {
+		return nil
+	}
+	data := d.Problem.Data
+	out := &GroupLassoJSON{Lambda: r.Lambda, LambdaMax: r.LambdaMax, DimPerKernel: groupLassoOptions(s).DimPerKernel, Train: r.Train, Validation: r.Held,
+		ValidationNone: r.ValidationNone, ValidationBefore: r.ValidationAll, ValidationAfter: r.RelaxedValidation,
+		DataFile: data.File, DataSHA256: data.SHA256, DataRows: data.Rows}
+	for g, k := range s.GroupLasso.Kernels {
+		out.Kernels = append(out.Kernels, GroupLassoKernelJSON{Kernel: k.Kernel, Columns: [2]int{k.Columns[0] + s.Data.First, k.Columns[1] + s.Data.First},
+			Weight: r.KernelWeights[g], Share: r.KernelShares[g], Dropped: r.Zero[g]})
 	}
 	return out
 }

@@ -24,8 +24,8 @@
 // reference (fmap.Problem.Reference). The zero value of every option
 // means its documented default.
 //
-// A method is registered by one line in the root package's registry
-// (registry.go), a constructor returning a new value, its options zero
+// A method is registered by one line in package registry, a
+// constructor returning a new value, its options zero
 // (the defaults). From the registry come the spec's method names and their
 // messages, the decoding of options, comparison labels and option
 // descriptions, the spec's JSON Schema and the README's method table.

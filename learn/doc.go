@@ -18,15 +18,22 @@
 //     objective and its closed-form gradient, ridge.go the ridge fits and
 //     ridgeauto.go the choice of λ on the validation split (ridge: auto).
 //   - Ridge (ridge.go): the same ridge fit on every given row, on any
-//     features (the designed map's): the model a learned map carries
-//     (fmap.LinearModel).
+//     features (the designed map's); Model (model.go) trains it on a
+//     designed map's Ψ and measures it on the held-out rows: the model a
+//     learned map carries (fmap.LinearModel).
 //   - GroupLasso (grouplasso.go): multiple kernel learning (Băzăvan et al.
 //     §3.3, eqs. 10, 15 and 16): one block of random features per kernel
 //     and column group, a group lasso on their concatenation by FISTA (Beck
 //     and Teboulle) on the accumulated ZᵀZ/N, λ chosen by the validation
 //     error of the relaxed (refitted) model, and the kernel weights of
 //     eq. 16 (KernelWeights).
+//   - RFFGroupLasso (rffgrouplasso.go): the registered method
+//     rff-group-lasso. Its Learn runs GroupLasso on rff's maps of the
+//     kernels and returns the combined kernel Σ_g d_g K_g and a method
+//     holding the kept kernels' blocks, whose Design makes the map
+//     (fmap.Blocks).
 //
-// Nothing here reads a spec: the root package's learn and kernels
-// sections call LearnSigma, Ridge and GroupLasso.
+// Nothing here reads a spec: the root package's run of a spec with a
+// learn or a kernels section calls LearnSigma, RFFGroupLasso.Learn and
+// Model, and designs for the problem they derive.
 package learn

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/featmap/featmap"
+	"github.com/featmap/featmap/internal/fma"
 )
 
 var (
@@ -36,9 +38,16 @@ const ledgerPath = "testdata/ledger.tsv"
 // (solver.Options, 10⁻⁹ on a kernel whose largest value is 1): the polish
 // steps of an error of a few 10⁻⁹ are solved no more precisely than that,
 // and designs there differ by their LPs' rounding, not their quality.
+//
+// fusedTolerance replaces tolerance on a build that fuses multiply-adds
+// (arm64, amd64 at GOAMD64=v3): its designs differ from the reference
+// build's in the last bits their LPs see, and so, chaotically, by more
+// than 2 % on some problems either way; there the test still catches a
+// gross regression.
 const (
-	tolerance    = 1.02
-	absTolerance = 3e-9
+	tolerance      = 1.02
+	absTolerance   = 3e-9
+	fusedTolerance = 2
 )
 
 // entry is one row of the ledger.
@@ -214,6 +223,14 @@ func TestLedger(t *testing.T) {
 	}
 	ps := selected(t)
 	dir, digits := t.TempDir(), digitsPath(t)
+	limit := tolerance
+	if !fma.Reference() {
+		if *update {
+			t.Fatalf("-update on %s (fused multiply-adds: %v): the ledger holds amd64's errors without fused multiply-adds; update it on such a build", runtime.GOARCH, fma.Fused())
+		}
+		limit = fusedTolerance
+		t.Logf("%s, fused multiply-adds %v: this build designs differently from the ledger's; an error fails only %g times above its best", runtime.GOARCH, fma.Fused(), limit)
+	}
 	commit := headCommit()
 	var (
 		table         strings.Builder
@@ -253,7 +270,7 @@ func TestLedger(t *testing.T) {
 		}
 		fmt.Fprintf(&table, "%-44s %12.4g %12.4g %8.4f %8.2f  %s\n", p.ID, v, e.Best, ratio, took.Seconds(), e.Commit)
 		switch {
-		case v > tolerance*e.Best+absTolerance:
+		case v > limit*e.Best+absTolerance:
 			worse = append(worse, fmt.Sprintf("%s: %.4g, %.3f× the best %.4g (%s)", p.ID, v, ratio, e.Best, e.Commit))
 		case v < e.Best:
 			better = append(better, p.ID)
@@ -263,7 +280,7 @@ func TestLedger(t *testing.T) {
 			}
 		}
 	}
-	fmt.Fprintf(&table, "%d problems, %.1f s of design; %d worse than 1.02× the best, %d better\n", len(ps), total.Seconds(), len(worse), len(better))
+	fmt.Fprintf(&table, "%d problems, %.1f s of design; %d worse than %g× the best, %d better\n", len(ps), total.Seconds(), len(worse), limit, len(better))
 	t.Log("\n" + table.String())
 	for _, w := range worse {
 		t.Errorf("worse than the ledger: %s", w)

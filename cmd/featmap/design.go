@@ -52,10 +52,10 @@ func cmdDesign(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // printDesign writes the human summary of a design.
 func printDesign(w io.Writer, d *featmap.Design) {
-	m, v, p := d.Map, d.Verification, d.Spec.Problem
+	m, v, p := d.Map, d.Verification, d.Problem
 	fmt.Fprintf(w, "%s: %s, D = %d, method %s\n", d.Spec.Name, p.Kernel.Describe(), m.Dim, d.Method.Name())
 	fmt.Fprintf(w, "domain: %s\n", p.Domain.Describe())
-	if l := d.Spec.LearnedLine(); l != "" {
+	if l := d.LearnedLine(); l != "" {
 		fmt.Fprintln(w, l)
 	}
 	if f := m.Fourier(); f != nil {

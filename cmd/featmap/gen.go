@@ -194,7 +194,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // genInfo is what gen tells codegen of design d of spec, emitted as file
 // (a name) of package pkg with freshness key and tables.
 func genInfo(spec *featmap.Spec, d *featmap.Design, pkg, file, key string, tables codegen.Tables) codegen.Info {
-	specLines := spec.Describe()
+	specLines := d.Describe()
 	if d.Auto != nil {
 		// method auto: which method won, by how much, stated with the spec.
 		specLines = append(specLines, d.Auto.Summary())

@@ -18,6 +18,7 @@ import (
 
 	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/codegen"
+	"github.com/featmap/featmap/spec"
 )
 
 // TestGenStdoutDeterministic: gen writes gofmt'd Go to stdout, the same bytes
@@ -1114,7 +1115,7 @@ func TestEmitTablesNames(t *testing.T) {
 			t.Errorf("emit.tables %s accepted", name)
 		}
 	}
-	raw, err := featmap.SpecSchema()
+	raw, err := spec.Schema()
 	if err != nil {
 		t.Fatal(err)
 	}

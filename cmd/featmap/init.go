@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/spec"
 )
 
 func init() { commands["init"] = cmdInit }
@@ -77,7 +77,7 @@ func cmdInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	// The editor's schema: the YAML language server completes and checks
 	// keys with it (docs/spec.schema.json, at its published URL).
-	fmt.Fprintf(stdout, "# yaml-language-server: $schema=%s\n", featmap.SchemaURL)
+	fmt.Fprintf(stdout, "# yaml-language-server: $schema=%s\n", spec.SchemaURL)
 	fmt.Fprintf(stdout, "# A featmap spec (see the README's spec format). Design it with\n#   featmap design SPEC.yaml\n# and emit Go with featmap gen -o FILE.go SPEC.yaml.\nversion: 1\nname: %s\n", starterName(k))
 	fmt.Fprint(stdout, starterKernels[k], domain, "error:\n  weight: absolute        # |K − Ψ·Ψ| over pairs of the domain\n", target, method, emit)
 	fmt.Fprint(stdout, "# data: {file: samples.csv}  # optional: your rows, to verify the map on them (and learn from them)\n")

@@ -11,6 +11,7 @@ import (
 	"github.com/featmap/featmap/codegen"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/schemacheck"
+	"github.com/featmap/featmap/spec"
 )
 
 // TestInit: featmap init prints, for every kernel, a commented starter
@@ -18,7 +19,7 @@ import (
 // the schema accepts, that featmap design accepts as it is (designs all of them in the
 // full run); an unknown kernel is a usage error listing the kernels.
 func TestInit(t *testing.T) {
-	raw, err := featmap.SpecSchema()
+	raw, err := spec.Schema()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestInit(t *testing.T) {
 	for _, k := range fmap.KernelTypes() {
 		code, out, errOut := runCLI("init", k)
 		if code != exitOK || !strings.Contains(out, "type: "+k) || !strings.Contains(out, "# ") ||
-			!strings.HasPrefix(out, "# yaml-language-server: $schema="+featmap.SchemaURL+"\n") {
+			!strings.HasPrefix(out, "# yaml-language-server: $schema="+spec.SchemaURL+"\n") {
 			t.Fatalf("init %s: exit %d, %q", k, code, errOut)
 		}
 		if errs, err := schema.ValidateYAML([]byte(out)); err != nil || len(errs) > 0 {

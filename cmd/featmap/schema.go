@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/featmap/featmap"
+	"github.com/featmap/featmap/spec"
 )
 
 func init() { commands["schema"] = cmdSchema }
 
-// cmdSchema prints the JSON Schema of spec version 1 (featmap.SpecSchema),
+// cmdSchema prints the JSON Schema of spec version 1 (spec.Schema),
 // the content of docs/spec.schema.json.
 func cmdSchema(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
@@ -22,7 +22,7 @@ func cmdSchema(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: featmap schema (it takes no arguments)")
 		return exitUsage
 	}
-	s, err := featmap.SpecSchema()
+	s, err := spec.Schema()
 	if err != nil {
 		fmt.Fprintln(stderr, "featmap:", err)
 		return exitInternal

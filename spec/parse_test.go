@@ -1,6 +1,7 @@
-package featmap
+package spec
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -17,6 +18,7 @@ import (
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/multidim"
+	"github.com/featmap/featmap/registry"
 )
 
 // lines joins spec lines with newlines, so that a test reads line numbers
@@ -352,7 +354,7 @@ func TestParseSpecValid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseSpec("specs/x.yaml", []byte(tt.src))
+			got, err := Parse("specs/x.yaml", []byte(tt.src))
 			if err != nil {
 				t.Fatalf("ParseSpec: %v", err)
 			}
@@ -440,7 +442,7 @@ func TestSpecErrorFormat(t *testing.T) {
 		"  integers: [0, 255]",
 		"  interval: [1, 0]",
 	)
-	_, err := ParseSpec("specs/x.yaml", []byte(src))
+	_, err := Parse("specs/x.yaml", []byte(src))
 	var se *SpecError
 	if !errors.As(err, &se) {
 		t.Fatalf("ParseSpec error %v (%T) is not a *SpecError", err, err)
@@ -660,8 +662,8 @@ var malformed = []struct {
 // methodList and methodBar are the registry's method names as the
 // messages list them.
 var (
-	methodList = strings.Join(MethodNames(), ", ")
-	methodBar  = strings.Join(MethodNames(), " | ")
+	methodList = strings.Join(registry.Names(), ", ")
+	methodBar  = strings.Join(registry.Names(), " | ")
 )
 
 func TestParseSpecMalformed(t *testing.T) {
@@ -675,7 +677,7 @@ func TestParseSpecMalformed(t *testing.T) {
 				t.Errorf("the same spec appears twice")
 			}
 			seen[tt.src] = true
-			s, err := ParseSpec("x.yaml", []byte(tt.src))
+			s, err := Parse("x.yaml", []byte(tt.src))
 			if err == nil {
 				t.Fatalf("ParseSpec succeeded (%s), want error %q\nspec:\n%s", dump(s), tt.want, tt.src)
 			}
@@ -702,7 +704,7 @@ func liOptions(m MethodSpec) homogeneous.LiOptions {
 }
 
 func TestLoadSpec(t *testing.T) {
-	s, err := LoadSpec("testdata/specs/li-data.yaml")
+	s, err := load("testdata/specs/li-data.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -721,7 +723,7 @@ func TestLoadSpec(t *testing.T) {
 		t.Errorf("LoadSpec: hash %s, want the SHA-256 of the file", s.Hash)
 	}
 	// ParseSpec reads no data file.
-	p, err := ParseSpec("testdata/specs/li-data.yaml", data)
+	p, err := Parse("testdata/specs/li-data.yaml", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -729,7 +731,7 @@ func TestLoadSpec(t *testing.T) {
 		t.Errorf("ParseSpec: li options %+v, want Data set and no Values", o)
 	}
 
-	c, err := LoadSpec("testdata/specs/compare-data.yaml")
+	c, err := load("testdata/specs/compare-data.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -751,7 +753,7 @@ func TestLoadSpecAbsoluteData(t *testing.T) {
 	if err := os.WriteFile(other, []byte(spec), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := LoadSpec(other)
+	s, err := load(other)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -778,16 +780,16 @@ func TestLoadSpecErrors(t *testing.T) {
 		{"testdata/specs/compare-bad-data.yaml", "testdata/specs/compare-bad-data.yaml:9: compare.methods[1].data: testdata/specs/data/negative.txt:1: -0.25 is negative; values must be nonnegative", false},
 		{"testdata/specs/no-such-spec.yaml", "testdata/specs/no-such-spec.yaml: no such file or directory", true},
 	} {
-		s, err := LoadSpec(tt.path)
+		s, err := load(tt.path)
 		if err == nil {
-			t.Errorf("LoadSpec(%s) succeeded (%s), want %q", tt.path, dump(s), tt.want)
+			t.Errorf("load(%s) succeeded (%s), want %q", tt.path, dump(s), tt.want)
 			continue
 		}
 		if err.Error() != tt.want {
-			t.Errorf("LoadSpec(%s)\n got %s\nwant %s", tt.path, err, tt.want)
+			t.Errorf("load(%s)\n got %s\nwant %s", tt.path, err, tt.want)
 		}
 		if errors.Is(err, fs.ErrNotExist) != tt.notExist {
-			t.Errorf("LoadSpec(%s): errors.Is(err, fs.ErrNotExist) = %v, want %v", tt.path, !tt.notExist, tt.notExist)
+			t.Errorf("load(%s): errors.Is(err, fs.ErrNotExist) = %v, want %v", tt.path, !tt.notExist, tt.notExist)
 		}
 	}
 }
@@ -806,7 +808,7 @@ func TestMultiDimensionalMethods(t *testing.T) {
 		"target: {dim: 31}",
 		"method: {name: projection, z_points: 50, pool: tensor, axis_dim: 9, starts: 2}",
 	)
-	s, err := ParseSpec("x.yaml", []byte(src))
+	s, err := Parse("x.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -833,7 +835,7 @@ func TestMultiDimensionalMethods(t *testing.T) {
 		"domain: {dims: 3, interval: [0, 1]}",
 		"compare: {methods: [{name: projection, angles: 12}, {name: modulation, z_points: 9}, tensor-greedy], dims: [31, 73]}",
 	)
-	s, err = ParseSpec("x.yaml", []byte(src))
+	s, err = Parse("x.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -853,7 +855,7 @@ func TestMultiDimensionalMethods(t *testing.T) {
 		{strings.Replace(src, "{dims: 3, interval: [0, 1]}", "{interval: [0, 1]}", 1), "x.yaml:5: compare.methods[0].name: projection designs maps of 2 or 3 input axes; domain.dims is 1 (one axis: use chum)"},
 		{strings.Replace(src, "{name: modulation, z_points: 9}", "{name: modulation, pool: tensor}", 1), "x.yaml:5: compare.methods[1].pool: unknown option; modulation options are axis_dim, z_points, refine_iterations, polish, starts, seed"},
 	} {
-		if _, err := ParseSpec("x.yaml", []byte(tt.src)); err == nil || err.Error() != tt.want {
+		if _, err := Parse("x.yaml", []byte(tt.src)); err == nil || err.Error() != tt.want {
 			t.Errorf("ParseSpec error %v\nwant %s", err, tt.want)
 		}
 	}
@@ -862,12 +864,12 @@ func TestMultiDimensionalMethods(t *testing.T) {
 // TestShippedSpecsLoad loads every spec shipped in specs/: they are the
 // format's examples, so each must parse (data files included).
 func TestShippedSpecsLoad(t *testing.T) {
-	files, err := filepath.Glob("specs/*.yaml")
+	files, err := filepath.Glob("../specs/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no shipped specs in specs/: %v", err)
 	}
 	for _, name := range files {
-		if _, err := LoadSpec(name); err != nil {
+		if _, err := load(name); err != nil {
 			t.Errorf("LoadSpec: %v", err)
 		}
 	}
@@ -877,12 +879,15 @@ func TestShippedSpecsLoad(t *testing.T) {
 // z_points it would ignore is refused as an unknown option.
 func TestTensorGreedyHasNoZ(t *testing.T) {
 	const src = "version: 1\nname: G\nkernel: {type: rbf, sigma: 0.3}\ndomain: {dims: 2, interval: [0, 3.141592653589793]}\ntarget: {dim: 31}\nmethod: {name: tensor-greedy, z_points: 11}\n"
-	_, err := ParseSpec("x.yaml", []byte(src))
+	_, err := Parse("x.yaml", []byte(src))
 	want := "x.yaml:6: method.z_points: unknown option; tensor-greedy options are axis_dim, seed"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
-	if _, err := ParseSpec("x.yaml", []byte(strings.Replace(src, "z_points", "axis_dim", 1))); err != nil {
+	if _, err := Parse("x.yaml", []byte(strings.Replace(src, "z_points", "axis_dim", 1))); err != nil {
 		t.Errorf("axis_dim: %v", err)
 	}
 }
+
+// load is Load of the spec at path without progress messages.
+func load(path string) (*Spec, error) { return Load(context.Background(), path, nil) }

@@ -1,4 +1,4 @@
-package featmap
+package spec
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/registry"
 	"gopkg.in/yaml.v3"
 )
 
@@ -21,42 +22,6 @@ import (
 // mappings decoded strictly into tagged structs (unknown and duplicate keys
 // rejected, with a suggestion for typos), and typed scalars whose errors
 // name the file, line and key path.
-
-// SpecError is an error in a spec: the file, the 1-based line of the
-// offending YAML node and the dotted key path of the field, as in
-//
-//	specs/x.yaml:7: domain.interval: lo must be < hi
-//
-// Field is empty for errors about the file as a whole (invalid YAML, several
-// documents). Line is at least 1 in every error ParseSpec returns; Error
-// leaves out a Line of 0.
-type SpecError struct {
-	Path  string // the spec's path as given
-	Line  int    // 1-based line of the offending node, 0 if unknown
-	Field string // dotted key path with list indices, e.g. compare.methods[2].window
-	Msg   string
-	// Err is the underlying error when there is one (reading a data file),
-	// for errors.Is and errors.As; Msg already includes its text.
-	Err error
-}
-
-// Error returns "path:line: field: message".
-func (e *SpecError) Error() string {
-	s := e.Path
-	if s == "" {
-		s = "<spec>"
-	}
-	if e.Line > 0 {
-		s += ":" + strconv.Itoa(e.Line)
-	}
-	if e.Field != "" {
-		s += ": " + e.Field
-	}
-	return s + ": " + e.Msg
-}
-
-// Unwrap returns the underlying error, if any.
-func (e *SpecError) Unwrap() error { return e.Err }
 
 // parser reads one spec's YAML tree.
 type parser struct {
@@ -375,69 +340,6 @@ func suggest(key string, allowed []string) string {
 	return best
 }
 
-// structField is one decodable field of a struct: its spec key, its value
-// and its spec tag's rules.
-type structField struct {
-	name string
-	v    reflect.Value
-	tag  tagRules
-}
-
-// tagRules are the rules of a `spec:"..."` tag: positive (a finite number
-// > 0, or a list of them), min=N and max=N (integers), nonempty (a
-// string), enum=a|b (one of the strings; what=w names them in messages,
-// by default the key), maxlen=N (a list), label (a method label shows the
-// value alone).
-type tagRules struct {
-	positive, nonempty, label bool
-	min, max                  int64
-	maxlen                    int
-	enum                      []string
-	what                      string
-}
-
-// structFields lists the fields of the struct v with a yaml key, inline
-// structs flattened, in declaration order.
-func structFields(v reflect.Value) []structField {
-	var out []structField
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		switch {
-		case opts == "inline":
-			out = append(out, structFields(v.Field(i))...)
-			continue
-		case name == "" || name == "-" || !f.IsExported():
-			continue
-		}
-		r := tagRules{min: math.MinInt64, max: math.MaxInt64, what: name}
-		for _, rule := range strings.Split(f.Tag.Get("spec"), ",") {
-			k, val, _ := strings.Cut(rule, "=")
-			n, _ := strconv.ParseInt(val, 10, 64)
-			switch k {
-			case "positive":
-				r.positive = true
-			case "nonempty":
-				r.nonempty = true
-			case "label":
-				r.label = true
-			case "min":
-				r.min = n
-			case "max":
-				r.max = n
-			case "maxlen":
-				r.maxlen = int(n)
-			case "enum":
-				r.enum = strings.Split(val, "|")
-			case "what":
-				r.what = val
-			}
-		}
-		out = append(out, structField{name, v.Field(i), r})
-	}
-	return out
-}
-
 // value decodes the node vn of key kn into the field f at key path field:
 // kv fields take the nodes; float64, *float64 (nil when absent), int,
 // int64, bool, *bool, strings and []float64 are read with the checks their
@@ -518,7 +420,7 @@ func (p *parser) inner(n *yaml.Node, field string) (*design.Inner, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := MethodNames()
+	names := registry.Names()
 	nameNode, dimNode := m.value("name"), m.value("dim")
 	switch {
 	case nameNode == nil:
@@ -534,7 +436,7 @@ func (p *parser) inner(n *yaml.Node, field string) (*design.Inner, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &design.Inner{Method: NewMethod(name), Dim: int(dim)}
+	in := &design.Inner{Method: registry.New(name), Dim: int(dim)}
 	if err := p.fill(m, in.Method.Options(), name+" options are", "unknown option", "name", "dim"); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package featmap
+package spec
 
 import (
 	"reflect"
@@ -33,4 +33,14 @@ func TestMethodLabels(t *testing.T) {
 			t.Errorf("%s: labels %q, want %q", c.methods, got, c.want)
 		}
 	}
+}
+
+// parseCompare parses a comparison spec, failing the test on an error.
+func parseCompare(t *testing.T, text string) *Spec {
+	t.Helper()
+	s, err := Parse("compare.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -1,4 +1,11 @@
-package featmap
+// Package datafile reads the data file a spec names (its data section):
+// CSV, TSV or whitespace-separated text, or NumPy's .npy, each optionally
+// gzip-compressed, streamed and checked row by row (numbers, finite,
+// inside the problem's domain, one column count), at most a section's
+// MaxRows kept by a seeded reservoir sample, and split by a seeded shuffle
+// into rows to fit and held-out rows: an fmap.Data. Its errors name the
+// file, the line and the column (DataError).
+package datafile
 
 import (
 	"bufio"
@@ -6,7 +13,6 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -22,9 +28,9 @@ import (
 	"github.com/featmap/featmap/internal/atomicfile"
 )
 
-// DataSpec is the spec's data section: a file of samples of the inputs,
-// one row per sample.
-type DataSpec struct {
+// Section is what a spec's data section asks to read: a file of samples
+// of the inputs, one row per sample.
+type Section struct {
 	// File is the path as the spec gives it, relative to the spec's
 	// directory unless absolute.
 	File string
@@ -47,24 +53,45 @@ type DataSpec struct {
 // longest line read.
 const (
 	DefaultMaxRows = 100_000
-	MaxDataValues  = 1 << 26
-	DataHeldRows   = 2000
-	maxDataLine    = 1 << 20
+	MaxValues      = 1 << 26
+	HeldRows       = 2000
+	maxLine        = 1 << 20
 )
 
-// dataValuesLimit is MaxDataValues, lowered by tests that reach it.
-var dataValuesLimit = MaxDataValues
+// valuesLimit is MaxValues, lowered by the package's tests that reach it.
+var valuesLimit = MaxValues
 
-// DataProgressRows is how many data rows pass between progress messages
-// (LoadSpecProgress).
-var DataProgressRows = 1 << 18
+// DefaultProgressRows is how many data rows pass between progress
+// messages (Options.ProgressRows), and CheckRows how many between two
+// checks of the context.
+const (
+	DefaultProgressRows = 1 << 18
+	CheckRows           = 1024
+)
 
-// DataCheckRows is how many data rows pass between two checks of the
-// context (LoadSpecContext).
-const DataCheckRows = 1024
+// seed seeds the reservoir sample and the fit/held-out split.
+const seed = 1
 
-// dataSeed seeds the reservoir sample and the fit/held-out split.
-const dataSeed = 1
+// Options are how Read reports on a long read.
+type Options struct {
+	// Progress, if not nil, is told every ProgressRows rows how many rows
+	// have been read, the share of the file behind them and how many are
+	// kept.
+	Progress func(string)
+	// ProgressRows is the rows between two progress messages (0:
+	// DefaultProgressRows).
+	ProgressRows int
+}
+
+// Result is a data file read: its rows, whether its first line was a
+// header (given or detected), and warnings about it (a first line taken as
+// a header though some of its fields are numbers), each a message naming
+// the file, line and column.
+type Result struct {
+	Data     *fmap.Data
+	Header   bool
+	Warnings []string
+}
 
 // DataError is a problem with a data file: its path (as messages name it),
 // the 1-based line and 0-based column when there is one.
@@ -91,10 +118,10 @@ func (e *DataError) Error() string {
 // Unwrap returns the underlying error.
 func (e *DataError) Unwrap() error { return e.Err }
 
-// dataReader reads the rows of a data file against a spec's data section
-// and problem.
-type dataReader struct {
-	d        *DataSpec
+// reader reads the rows of a data file against a spec's data section and
+// problem.
+type reader struct {
+	d        *Section
 	p        *fmap.Problem
 	sep      func(string) []string
 	width    int // columns per row, from the first data row
@@ -107,36 +134,43 @@ type dataReader struct {
 	warn *DataError
 }
 
-// loadData reads the spec's data file into s.Problem.Data: every row
-// checked (numbers, finite, inside the domain, the same column count), at
-// most MaxRows of them kept (a seeded reservoir sample beyond), split by a
-// seeded shuffle into held-out rows (a fifth, at most DataHeldRows) and
-// rows to fit. Every DataProgressRows rows it tells progress (if not nil)
-// how far it is; it stops with ctx's error when ctx ends.
-func loadData(ctx context.Context, s *Spec, progress func(string)) error {
-	d := s.Data
+// Read reads the data file of section d of the spec at path spec (the
+// file is relative to the spec's directory unless absolute; messages name
+// the spec and the section's line) for problem p: every row checked
+// (numbers, finite, inside p's domain, the same column count), at most
+// d.MaxRows of them kept (a seeded reservoir sample beyond), split by a
+// seeded shuffle into held-out rows (a fifth, at most HeldRows) and rows
+// to fit. It tells o.Progress how far it is; it stops with ctx's error
+// when ctx ends (checked every CheckRows rows). Its errors about the file
+// are *DataError values.
+func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Options) (*Result, error) {
 	name := d.File
 	if !filepath.IsAbs(name) {
-		name = filepath.Join(filepath.Dir(s.Path), name)
+		name = filepath.Join(filepath.Dir(spec), name)
 	}
+	every := o.ProgressRows
+	if every <= 0 {
+		every = DefaultProgressRows
+	}
+	res := &Result{}
 	dataErr := func(line, col int, err error, format string, args ...any) error {
 		return &DataError{File: name, Line: line, Column: col, Msg: fmt.Sprintf(format, args...), Err: err}
 	}
 	fi, err := os.Stat(name)
 	if err != nil {
 		// Which line named it, and from where a relative path is read.
-		where := fmt.Sprintf("data.file, %s:%d", s.Path, d.Line)
+		where := fmt.Sprintf("data.file, %s:%d", spec, d.Line)
 		if !filepath.IsAbs(d.File) {
 			where += ", relative to the spec's directory"
 		}
-		return dataErr(0, -1, err, "%v (%s)", errors.Unwrap(err), where)
+		return nil, dataErr(0, -1, err, "%v (%s)", errors.Unwrap(err), where)
 	}
 	if !fi.Mode().IsRegular() {
-		return dataErr(0, -1, nil, "not a regular file (%s): featmap reads data only from regular files", atomicfile.Kind(fi.Mode()))
+		return nil, dataErr(0, -1, nil, "not a regular file (%s): featmap reads data only from regular files", atomicfile.Kind(fi.Mode()))
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return dataErr(0, -1, err, "%v", err)
+		return nil, dataErr(0, -1, err, "%v", err)
 	}
 	defer f.Close()
 	h := sha256.New()
@@ -147,25 +181,25 @@ func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		z, err := gzip.NewReader(br)
 		if err != nil {
-			return dataErr(0, -1, err, "gzip: %v", err)
+			return nil, dataErr(0, -1, err, "gzip: %v", err)
 		}
 		defer z.Close()
 		gz = &stickyReader{r: z}
 		in = gz
 	}
 	base := strings.TrimSuffix(strings.ToLower(name), ".gz")
-	r := &dataReader{d: d, p: s.Problem, additive: s.Problem.Kernel.Homogeneous() && s.Problem.InDim() == 1}
+	r := &reader{d: d, p: p, additive: p.Kernel.Homogeneous() && p.InDim() == 1}
 	// next returns the fields of the next non-empty line (or .npy row) and
 	// its number; nil fields at the end.
 	var next func() ([]string, int, error)
 	switch {
 	case strings.HasSuffix(base, ".npy"):
 		if d.Header != nil && *d.Header {
-			return dataErr(0, -1, nil, "data.header: a .npy file has no header line")
+			return nil, dataErr(0, -1, nil, "data.header: a .npy file has no header line")
 		}
 		rows, err := npyRows(in)
 		if err != nil {
-			return dataErr(0, -1, err, "%v", err)
+			return nil, dataErr(0, -1, err, "%v", err)
 		}
 		next = rows
 	case strings.HasSuffix(base, ".csv"):
@@ -176,37 +210,9 @@ func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 		r.sep = strings.Fields
 	}
 	if next == nil {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64*1024), maxDataLine)
-		line := 0
-		next = func() ([]string, int, error) {
-			for sc.Scan() {
-				if gz != nil && gz.err != nil {
-					// The scanner hands out the partial line before the
-					// error, which would read as a row of too few columns.
-					return nil, 0, gzipError(gz.err)
-				}
-				line++
-				text := sc.Text()
-				if line == 1 {
-					// A UTF-8 byte order mark is no part of the first
-					// field (else a first row of numbers reads as a header).
-					text = strings.TrimPrefix(text, "\ufeff")
-				}
-				if text = strings.TrimSpace(text); text != "" {
-					return r.sep(text), line, nil
-				}
-			}
-			if err := sc.Err(); err != nil {
-				if errors.Is(err, bufio.ErrTooLong) {
-					return nil, line + 1, fmt.Errorf("a line longer than %d bytes", maxDataLine)
-				}
-				return nil, line, err
-			}
-			return nil, line, nil
-		}
+		next = newTextRows(in, r.sep, gz).next
 	}
-	rng := rand.New(rand.NewPCG(dataSeed, 0x64617461)) // "data"
+	rng := rand.New(rand.NewPCG(seed, 0x64617461)) // "data"
 	var rows [][]float64
 	var labels []float64
 	seen, line := 0, 0
@@ -214,18 +220,18 @@ func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 		fields, l, err := next()
 		line = l
 		if err != nil {
-			return dataErr(line, -1, err, "%v", err)
+			return nil, dataErr(line, -1, err, "%v", err)
 		}
 		if fields == nil {
 			break
 		}
 		if r.width == 0 {
 			if err := r.start(fields); err != nil {
-				return dataErr(line, -1, nil, "%v", err)
+				return nil, dataErr(line, -1, nil, "%v", err)
 			}
 			if r.warn != nil {
 				r.warn.File, r.warn.Line = name, line
-				s.Warnings = append(s.Warnings, r.warn.Error())
+				res.Warnings = append(res.Warnings, r.warn.Error())
 			}
 			if r.header {
 				continue
@@ -236,30 +242,30 @@ func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 			var de *DataError
 			if errors.As(err, &de) {
 				de.File, de.Line = name, line
-				return de
+				return nil, de
 			}
-			return dataErr(line, -1, err, "%v", err)
+			return nil, dataErr(line, -1, err, "%v", err)
 		}
 		seen++
-		if seen%DataCheckRows == 0 {
+		if seen%CheckRows == 0 {
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("reading %s: %w", d.File, err)
+				return nil, fmt.Errorf("reading %s: %w", d.File, err)
 			}
 		}
-		if progress != nil && seen%DataProgressRows == 0 {
-			progress(fmt.Sprintf("data %s: %d rows read (%.0f%% of %d bytes), %d kept", d.File, seen,
+		if o.Progress != nil && seen%every == 0 {
+			o.Progress(fmt.Sprintf("data %s: %d rows read (%.0f%% of %d bytes), %d kept", d.File, seen,
 				100*float64(cr.n)/float64(max(1, fi.Size())), fi.Size(), min(seen, d.MaxRows)))
 		}
 		// Reservoir sampling (Algorithm R): every row is kept with
 		// probability MaxRows/seen, by a seeded generator.
 		switch {
 		case len(rows) < d.MaxRows:
-			// The rows kept hold at most MaxDataValues values: checked
+			// The rows kept hold at most MaxValues values: checked
 			// as they come, so that a data.max_rows above what a file
 			// holds costs nothing.
-			if (len(rows)+1)*len(x) > dataValuesLimit {
-				return dataErr(line, -1, nil, "more than %d values kept (%d rows of %d feature columns): lower data.max_rows (%d, %s:%d)",
-					dataValuesLimit, len(rows)+1, len(x), d.MaxRows, s.Path, d.Line)
+			if (len(rows)+1)*len(x) > valuesLimit {
+				return nil, dataErr(line, -1, nil, "more than %d values kept (%d rows of %d feature columns): lower data.max_rows (%d, %s:%d)",
+					valuesLimit, len(rows)+1, len(x), d.MaxRows, spec, d.Line)
 			}
 			rows, labels = append(rows, x), append(labels, label)
 		default:
@@ -269,24 +275,69 @@ func loadData(ctx context.Context, s *Spec, progress func(string)) error {
 		}
 	}
 	if _, err := io.Copy(io.Discard, br); err != nil { // the rest of the file, for the hash
-		return dataErr(line, -1, err, "%v", err)
+		return nil, dataErr(line, -1, err, "%v", err)
 	}
 	if seen < 2 {
-		return dataErr(0, -1, nil, "%d data rows: need at least 2", seen)
+		return nil, dataErr(0, -1, nil, "%d data rows: need at least 2", seen)
 	}
 	rng.Shuffle(len(rows), func(i, j int) {
 		rows[i], rows[j] = rows[j], rows[i]
 		labels[i], labels[j] = labels[j], labels[i]
 	})
-	held := min(DataHeldRows, max(1, len(rows)/5))
+	held := min(HeldRows, max(1, len(rows)/5))
 	data := &fmap.Data{File: d.File, SHA256: hex.EncodeToString(h.Sum(nil)), Rows: seen,
 		Held: rows[:held], Fit: rows[held:]}
 	if d.Label >= 0 {
 		data.HeldLabels, data.FitLabels = labels[:held], labels[held:]
 	}
-	s.Problem.Data = data
-	s.DataHeader = r.header
-	return nil
+	res.Data, res.Header = data, r.header
+	return res, nil
+}
+
+// textRows reads the rows of a text file: its non-empty lines, split
+// into fields.
+type textRows struct {
+	sc   *bufio.Scanner
+	sep  func(string) []string
+	gz   *stickyReader // the gzip stream the lines come from, if any
+	line int
+}
+
+// newTextRows returns the rows of in, split by sep; gz, if not nil, is
+// the gzip stream in reads.
+func newTextRows(in io.Reader, sep func(string) []string, gz *stickyReader) *textRows {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), maxLine)
+	return &textRows{sc: sc, sep: sep, gz: gz}
+}
+
+// next returns the fields of the next non-empty line and its number; nil
+// fields at the end.
+func (t *textRows) next() ([]string, int, error) {
+	for t.sc.Scan() {
+		if t.gz != nil && t.gz.err != nil {
+			// The scanner hands out the partial line before the
+			// error, which would read as a row of too few columns.
+			return nil, 0, gzipError(t.gz.err)
+		}
+		t.line++
+		text := t.sc.Text()
+		if t.line == 1 {
+			// A UTF-8 byte order mark is no part of the first
+			// field (else a first row of numbers reads as a header).
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		if text = strings.TrimSpace(text); text != "" {
+			return t.sep(text), t.line, nil
+		}
+	}
+	if err := t.sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, t.line + 1, fmt.Errorf("a line longer than %d bytes", maxLine)
+		}
+		return nil, t.line, err
+	}
+	return nil, t.line, nil
 }
 
 // gzipError is the error of a gzip stream that failed: one cut short
@@ -305,6 +356,7 @@ type stickyReader struct {
 	err error
 }
 
+// Read reads from the underlying reader, remembering its first error.
 func (s *stickyReader) Read(p []byte) (int, error) {
 	n, err := s.r.Read(p)
 	if err != nil && err != io.EOF && s.err == nil {
@@ -319,6 +371,7 @@ type countingReader struct {
 	n int64
 }
 
+// Read reads from the underlying reader, counting the bytes.
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
@@ -344,7 +397,7 @@ func columnSpan(n, first int, noun string) string {
 
 // start reads the first non-empty line: the column count, the feature
 // columns, and whether it is a header.
-func (r *dataReader) start(fields []string) error {
+func (r *reader) start(fields []string) error {
 	r.width = len(fields)
 	d := r.d
 	if d.Label >= r.width {
@@ -399,7 +452,7 @@ func (r *dataReader) start(fields []string) error {
 
 // row parses one data row's features and label; errors are *DataError
 // with the column (the caller adds the file and line).
-func (r *dataReader) row(fields []string) ([]float64, float64, error) {
+func (r *reader) row(fields []string) ([]float64, float64, error) {
 	if len(fields) != r.width {
 		return nil, 0, &DataError{Column: -1, Msg: fmt.Sprintf("%s, but the first row has %d", counted(len(fields), "column"), r.width)}
 	}
@@ -443,114 +496,4 @@ func (r *dataReader) row(fields []string) ([]float64, float64, error) {
 		label = v
 	}
 	return x, label, nil
-}
-
-// npyRows reads the header of a .npy file (NumPy's format, versions 1–3:
-// a little-endian float64 or float32 array in C order, of one or two
-// dimensions) and returns a reader of its rows as round-trip decimal
-// fields, numbered from 1, for the same checks as a text file's.
-func npyRows(in io.Reader) (func() ([]string, int, error), error) {
-	var pre [8]byte
-	if _, err := io.ReadFull(in, pre[:]); err != nil || string(pre[:6]) != "\x93NUMPY" {
-		return nil, errors.New("not a .npy file (no \\x93NUMPY magic)")
-	}
-	var hlen int
-	switch pre[6] {
-	case 1:
-		var b [2]byte
-		if _, err := io.ReadFull(in, b[:]); err != nil {
-			return nil, fmt.Errorf(".npy header: %w", err)
-		}
-		hlen = int(binary.LittleEndian.Uint16(b[:]))
-	case 2, 3:
-		var b [4]byte
-		if _, err := io.ReadFull(in, b[:]); err != nil {
-			return nil, fmt.Errorf(".npy header: %w", err)
-		}
-		hlen = int(binary.LittleEndian.Uint32(b[:]))
-	default:
-		return nil, fmt.Errorf(".npy format version %d.%d: featmap reads versions 1 to 3", pre[6], pre[7])
-	}
-	if hlen > 1<<16 {
-		return nil, fmt.Errorf(".npy header of %d bytes", hlen)
-	}
-	h := make([]byte, hlen)
-	if _, err := io.ReadFull(in, h); err != nil {
-		return nil, fmt.Errorf(".npy header: %w", err)
-	}
-	header := string(h)
-	field := func(key string) string {
-		i := strings.Index(header, "'"+key+"'")
-		if i < 0 {
-			return ""
-		}
-		rest := strings.TrimSpace(header[i+len(key)+2:])
-		rest = strings.TrimSpace(strings.TrimPrefix(rest, ":"))
-		if strings.HasPrefix(rest, "(") {
-			if j := strings.Index(rest, ")"); j >= 0 {
-				return rest[:j+1]
-			}
-		}
-		if j := strings.IndexAny(rest, ",}"); j >= 0 {
-			return strings.TrimSpace(rest[:j])
-		}
-		return rest
-	}
-	size := 0
-	switch descr := strings.Trim(field("descr"), "'\""); descr {
-	case "<f8":
-		size = 8
-	case "<f4":
-		size = 4
-	default:
-		return nil, fmt.Errorf(".npy dtype %q: featmap reads little-endian float64 (<f8) or float32 (<f4)", descr)
-	}
-	if field("fortran_order") != "False" {
-		return nil, errors.New(".npy array in Fortran order: save it in C order (numpy.ascontiguousarray)")
-	}
-	var dims []int
-	for _, p := range strings.Split(strings.Trim(field("shape"), "()"), ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
-		}
-		v, err := strconv.Atoi(p)
-		if err != nil || v < 0 {
-			return nil, fmt.Errorf(".npy shape %s", field("shape"))
-		}
-		dims = append(dims, v)
-	}
-	var rows, cols int
-	switch len(dims) {
-	case 1:
-		rows, cols = dims[0], 1
-	case 2:
-		rows, cols = dims[0], dims[1]
-	default:
-		return nil, fmt.Errorf(".npy array of %d dimensions: featmap reads one row per sample (1 or 2 dimensions)", len(dims))
-	}
-	if cols < 1 || cols > maxDataLine/8 {
-		return nil, fmt.Errorf(".npy rows of %d values", cols)
-	}
-	buf := make([]byte, cols*size)
-	row := 0
-	return func() ([]string, int, error) {
-		if row == rows {
-			return nil, row, nil
-		}
-		if _, err := io.ReadFull(in, buf); err != nil {
-			return nil, row + 1, fmt.Errorf(".npy data ends within row %d of %d: %w", row+1, rows, err)
-		}
-		row++
-		fields := make([]string, cols)
-		for j := range fields {
-			var v float64
-			if size == 8 {
-				v = math.Float64frombits(binary.LittleEndian.Uint64(buf[8*j:]))
-			} else {
-				v = float64(math.Float32frombits(binary.LittleEndian.Uint32(buf[4*j:])))
-			}
-			fields[j] = strconv.FormatFloat(v, 'g', -1, 64)
-		}
-		return fields, row, nil
-	}, nil
 }

@@ -1,4 +1,4 @@
-package featmap
+package spec
 
 import (
 	"errors"
@@ -12,9 +12,11 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/homogeneous"
+	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/registry"
 )
 
-// FuzzParseSpec checks that ParseSpec never panics, that every error is a
+// FuzzParseSpec checks that Parse never panics, that every error is a
 // *SpecError for the file with a line, and that every accepted spec is complete and
 // consistent (defaults filled, one shape, values in range, the target
 // dimension one the method can make).
@@ -24,8 +26,10 @@ func FuzzParseSpec(f *testing.F) {
 		f.Add([]byte(tt.src))
 	}
 	files, _ := filepath.Glob("testdata/specs/*.yaml")
-	shipped, _ := filepath.Glob("specs/*.yaml")
-	files = append(files, shipped...)
+	for _, dir := range []string{"../specs", "../testdata/specs"} {
+		more, _ := filepath.Glob(dir + "/*.yaml")
+		files = append(files, more...)
+	}
 	for _, name := range files {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
@@ -34,15 +38,15 @@ func FuzzParseSpec(f *testing.F) {
 	f.Add([]byte("version: 1\nname: R\nkernel: {type: rbf, sigma: [1, 2]}\ndomain: {dims: 2, interval: [[0, 1], [2, 3]]}\ncompare: {methods: [chum], dims: [1]}\n"))
 	f.Add([]byte("version: 1\nname: A\nkernel: &k {type: chi2}\ndomain: {integers: [0, 9]}\ncompare: {methods: [chum, {name: li, k: [1]}, vz, *k], dims: [3, 1]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := ParseSpec("fuzz.yaml", data)
+		s, err := Parse("fuzz.yaml", data)
 		if err != nil {
 			checkSpecError(t, err)
 			return
 		}
 		checkSpec(t, s, data)
-		again, err := ParseSpec("fuzz.yaml", data)
+		again, err := Parse("fuzz.yaml", data)
 		if err != nil || !reflect.DeepEqual(s, again) {
-			t.Fatalf("ParseSpec is not deterministic: %v", err)
+			t.Fatalf("Parse is not deterministic: %v", err)
 		}
 	})
 }
@@ -132,11 +136,15 @@ func checkSpec(t *testing.T, s *Spec, data []byte) {
 			seen[dim] = true
 		}
 		ms = c.Methods
-	case s.GroupLasso != nil && s.Compare == nil && s.Target == nil && s.Method == nil:
-		// A kernels spec: its target and method are made by learning
-		// (LoadSpec), which ParseSpec does not do.
+	case s.GroupLasso != nil && s.Compare == nil && s.Target == nil && s.Method != nil:
+		// A kernels spec: its target and its method's map are made by
+		// learning (Design), which ParseSpec does not do.
 		gl := s.GroupLasso
-		if len(gl.Kernels) == 0 || gl.DimPerKernel < 2 || gl.DimPerKernel%2 != 0 || gl.Lambda < 0 || s.Data == nil || s.Data.Label < 0 {
+		m, ok := s.Method.Method.(*learn.RFFGroupLasso)
+		if !ok || m.Blocks != nil || s.Method.Line < 1 {
+			fail("kernels spec method %v", s.Method)
+		}
+		if o := m.Opts; len(gl.Kernels) == 0 || o.DimPerKernel < 2 || o.DimPerKernel%2 != 0 || o.Lambda < 0 || o.Seed == 0 || s.Data == nil || s.Data.Label < 0 {
 			fail("kernels spec")
 		}
 		for _, k := range gl.Kernels {
@@ -154,7 +162,7 @@ func checkSpec(t *testing.T, s *Spec, data []byte) {
 	}
 	for _, m := range ms {
 		switch {
-		case NewMethod(m.Name()) == nil:
+		case registry.New(m.Name()) == nil:
 			fail("method %q", m.Name())
 		case m.Applies(p) != nil:
 			fail("method %s for this kernel and domain", m.Name())

@@ -1,4 +1,4 @@
-package featmap
+package spec
 
 import (
 	"bytes"
@@ -12,15 +12,16 @@ import (
 	"github.com/featmap/featmap/internal/schemacheck"
 )
 
-var updateSchema = flag.Bool("update", false, "rewrite docs/spec.schema.json from SpecSchema")
+var updateSchema = flag.Bool("update", false, "rewrite docs/spec.schema.json from Schema")
 
-const schemaFile = "docs/spec.schema.json"
+// schemaFile is docs/spec.schema.json, from this package's directory.
+const schemaFile = "../docs/spec.schema.json"
 
-// TestSchema: docs/spec.schema.json is what SpecSchema derives from the
+// TestSchema: docs/spec.schema.json is what Schema derives from the
 // decoder's types today; a changed key, enum or limit fails here until
 // the file is regenerated.
 func TestSchema(t *testing.T) {
-	got, err := SpecSchema()
+	got, err := Schema()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,8 +36,8 @@ func TestSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from SpecSchema (the spec decoder's types changed): update it with\n"+
-			"\tgo test -run TestSchema . -update\nor\n\tgo run ./cmd/featmap schema > %s", schemaFile, schemaFile)
+		t.Fatalf("docs/spec.schema.json differs from Schema (the spec decoder's types changed): update it with\n" +
+			"\tgo test -run TestSchema ./spec -update\nor\n\tgo run ./cmd/featmap schema > docs/spec.schema.json")
 	}
 }
 
@@ -44,7 +45,7 @@ func TestSchema(t *testing.T) {
 // of schema.go name is a key of the schema, so that a renamed key does not
 // lose its description silently.
 func TestSchemaTables(t *testing.T) {
-	raw, err := SpecSchema()
+	raw, err := Schema()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestSchemaTables(t *testing.T) {
 // enum, a missing key, a wrong type, a value out of range or an unknown
 // method are rejected by the schema too.
 func TestSchemaValidatesSpecs(t *testing.T) {
-	raw, err := SpecSchema()
+	raw, err := Schema()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		}
 		return errs
 	}
-	paths, _ := filepath.Glob("specs/*.yaml")
+	paths, _ := filepath.Glob("../specs/*.yaml")
 	if len(paths) == 0 {
 		t.Fatal("no specs under specs/")
 	}
@@ -126,7 +127,7 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ParseSpec(path, data); err != nil {
+		if _, err := Parse(path, data); err != nil {
 			t.Fatalf("%s: the decoder rejects a shipped spec: %v", path, err)
 		}
 		if errs := validate(data); len(errs) > 0 {
@@ -144,11 +145,11 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		"version: 1\nname: X\nkernel: {type: rbf, sigma: [0.3, 0.2]}\ndomain: {dims: 2, interval: [0, 1]}\ntarget: {max_error: 0.01, max_dim: 40}\nmethod: {name: rff}\n",
 		"version: 1\nname: X\nkernel: {type: chi2}\ndomain: {integers: [0, 255]}\ncompare: {methods: [chum, {name: li, bins: 64}], dims: [3, 5]}\n",
 		"version: 1\nname: X\nkernels:\n  - {type: rbf, sigma: 1, columns: [0, 1]}\n  - {type: skewed-chi2, sigma: 2, c: 1, columns: [2, 3]}\ndomain: {dims: 4, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 64, lambda: auto, seed: 1}\ndata: {file: d.csv, columns: [0, 3], label_column: 4}\n",
-		// The issue's example (issue 15): an exp-chi2 and an rbf group.
+		// An exp-chi2 and an rbf group, as specs/group-lasso-digits.yaml.
 		"version: 1\nname: X\nkernels:\n  - {type: exp-chi2, beta: 1, columns: [0, 31]}\n  - {type: rbf, sigma: 2, columns: [32, 63]}\ndomain: {dims: 64, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 512, lambda: auto, seed: 1}\ndata: {file: d.csv, columns: [0, 63], label_column: 64}\n",
 	}
 	for _, spec := range valid {
-		if _, err := ParseSpec("v.yaml", []byte(spec)); err != nil {
+		if _, err := Parse("v.yaml", []byte(spec)); err != nil {
 			t.Fatalf("the decoder rejects a valid test spec: %v\n%s", err, spec)
 		}
 		if errs := validate([]byte(spec)); len(errs) > 0 {
@@ -178,7 +179,7 @@ func TestSchemaValidatesSpecs(t *testing.T) {
 		{"inner without dim", "version: 1\nname: X\nkernel: {type: exp-chi2, beta: 1}\ndomain: {dims: 2, interval: [0, 1]}\ntarget: {dim: 16}\nmethod: {name: rff, inner: {name: chum}}\n", "missing dim"},
 	}
 	for _, c := range bad {
-		if _, err := ParseSpec("bad.yaml", []byte(c.spec)); err == nil {
+		if _, err := Parse("bad.yaml", []byte(c.spec)); err == nil {
 			t.Fatalf("%s: the decoder accepts the bad spec\n%s", c.name, c.spec)
 		}
 		errs := validate([]byte(c.spec))

@@ -1,6 +1,7 @@
-package featmap
+package datafile
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -9,8 +10,8 @@ import (
 	"testing"
 )
 
-// FuzzDataFile reads arbitrary bytes as a data file of a χ² spec on
-// {0..16}: the load either fails with a *DataError naming the file, or
+// FuzzDataFile reads arbitrary bytes as the data file of a χ² problem on
+// {0..16}: the read either fails with a *DataError naming the file, or
 // every kept row has the domain's width of finite integers in {0..16},
 // the held-out rows are a fifth of those kept (at least one), and the row
 // count is at least the rows kept. It never panics.
@@ -41,19 +42,17 @@ func FuzzDataNpy(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { checkDataFile(t, "d.npy", data) })
 }
 
-// checkDataFile loads data, written to a file of the given name, as the
-// data file of a χ² spec on {0..16} (at most 50 rows kept) and checks
+// checkDataFile reads data, written to a file of the given name, as the
+// data file of a χ² problem on {0..16} (at most 50 rows kept) and checks
 // what FuzzDataFile promises.
 func checkDataFile(t *testing.T, name string, data []byte) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec := filepath.Join(dir, "spec.yaml")
-	if err := os.WriteFile(spec, []byte(chi2DataSpec("{file: "+name+", max_rows: 50}")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := LoadSpec(spec)
+	sec := section(name)
+	sec.MaxRows = 50
+	r, err := Read(context.Background(), filepath.Join(dir, "spec.yaml"), sec, chi2(), Options{})
 	if err != nil {
 		var de *DataError
 		if !errors.As(err, &de) {
@@ -61,7 +60,7 @@ func checkDataFile(t *testing.T, name string, data []byte) {
 		}
 		return
 	}
-	d := s.Problem.Data
+	d := r.Data
 	kept := append(append([][]float64{}, d.Held...), d.Fit...)
 	if d.Rows < len(kept) || len(kept) > 50 || len(d.Held) != max(1, len(kept)/5) {
 		t.Fatalf("rows %d, kept %d, held %d", d.Rows, len(kept), len(d.Held))

@@ -1,14 +1,19 @@
-package featmap
+package spec
 
 import (
+	"errors"
+	"fmt"
+
+	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/learn"
 )
 
 // Spec is a decoded and validated featmap spec (format version 1). After
-// ParseSpec returns it, nothing downstream re-checks strings: every field is
-// typed and every default filled in.
+// Parse returns it, nothing downstream re-checks strings: every field is
+// typed and every default filled in; after Load returns it, nothing
+// changes it: a design's learning derives a problem of its own
+// (featmap.Spec.Design).
 type Spec struct {
 	// Path is the spec's path as given on the command line (recorded in
 	// generated files); Hash is the hex SHA-256 of its content.
@@ -26,30 +31,24 @@ type Spec struct {
 	Target  *TargetSpec
 	Method  *MethodSpec
 	Compare *CompareSpec
-	// Data is the data section (nil without one). LoadSpec reads its file
+	// Data is the data section (nil without one). Load reads its file
 	// into Problem.Data; DataHeader says whether the file's first line was
 	// a header (given or detected).
-	Data       *DataSpec
+	Data       *datafile.Section
 	DataHeader bool
-	// Learn is the learn section (nil without one); LearnFromData (which
-	// Design calls first) learns the kernel's σ from the data's labels,
-	// sets Problem.Kernel.Sigma to it and records what it learned in
-	// Learned.
-	Learn   *LearnSpec
-	Learned *learn.LearnResult
-	// GroupLasso is set for a spec with kernels (method rff-group-lasso);
-	// LearnFromData learns the kernels' weights from the data's labels
-	// into GroupLassoResult and sets Target and Method to the combined
-	// map's.
-	GroupLasso       *GroupLassoSpec
-	GroupLassoResult *learn.GroupLassoResult
-	// learnt says LearnFromData has learned what the spec asks.
-	learnt bool
+	// Learn is the learn section (nil without one): a design learns the
+	// kernel's σ from the data's labels first (featmap.Design.Learned).
+	Learn *LearnSpec
+	// GroupLasso is the kernels section (nil without one), whose method is
+	// rff-group-lasso: a design learns the kernels' weights from the
+	// data's labels first (featmap.Design.GroupLasso) and designs the combined
+	// map; the spec then has no target.
+	GroupLasso *GroupLassoSpec
 	// Emit is the emit section: how featmap gen writes the map's code
 	// (Tables "fast" without one).
 	Emit EmitSpec
 	// OptionFiles are the files the methods' options named (read by
-	// LoadSpec, design.FileLoader), in the order they were read, with the
+	// Load, design.FileLoader), in the order they were read, with the
 	// SHA-256 of their content; the data section's file is Problem.Data.
 	OptionFiles []InputFile
 	// Warnings are things the spec does that work but should change (a
@@ -69,7 +68,7 @@ type TargetSpec struct {
 // MinMaxError is the smallest target.max_error a spec may ask for: the
 // verification measures |K − Ψ·Ψ| in float64 with D terms, whose rounding is
 // about D·2⁻⁵³ ≈ 10⁻¹⁴, so a smaller target can never be confirmed, only
-// searched for up to max_dim (issue 18: 1e-300 ran every D to max_dim).
+// searched for up to max_dim (1e-300 ran every D to max_dim).
 const MinMaxError = 1e-12
 
 // DefaultMaxDim is the largest dimension target.max_error tries by default,
@@ -136,4 +135,26 @@ type EmitSpec struct {
 	Tables string
 	// Line is the section's line in the spec (0 without one).
 	Line int
+}
+
+// optionErr places an *design.OptionError of m (at the later of its keys)
+// in the spec at path; other errors are returned as they are.
+func (m *MethodSpec) optionErr(path string, err error) error {
+	var oe *design.OptionError
+	if !errors.As(err, &oe) {
+		return err
+	}
+	k, other := oe.Key, oe.Other
+	if other != "" && m.keys[other] > m.keys[k] {
+		k, other = other, k
+	}
+	line := m.keys[k]
+	if line == 0 { // a default the problem made too large: at the method
+		line = m.Line
+	}
+	e := &SpecError{Path: path, Line: line, Field: child(m.field, k), Msg: oe.Msg, Err: oe.Err}
+	if other != "" {
+		e.Msg = fmt.Sprintf("conflicts with %s (line %d): %s", child(m.field, other), m.keys[other], oe.Msg)
+	}
+	return e
 }

@@ -1,4 +1,4 @@
-package featmap
+package registry_test
 
 import (
 	"context"
@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/registry"
+	"github.com/featmap/featmap/spec"
 )
 
 // constOptions are the options of the test method "const".
@@ -49,17 +52,16 @@ func (m *constMethod) Design(_ context.Context, p *fmap.Problem, dim int, _ desi
 // positioned messages; the dimensions are checked; labels show the
 // options; the design is verified by the front door.
 func TestAddingAMethod(t *testing.T) {
-	defer func(r []func() design.Method) { registry = r }(registry)
-	registry = append(registry, func() design.Method { return &constMethod{} })
+	defer registry.Add(func() design.Method { return &constMethod{} })()
 
-	spec := func(method string) string {
-		return lines("version: 1", "name: Const", "kernel: {type: hellinger}", "domain: {integers: [0, 15]}", "target: {dim: 1}", "method: "+method)
+	specOf := func(method string) string {
+		return strings.Join([]string{"version: 1", "name: Const", "kernel: {type: hellinger}", "domain: {integers: [0, 15]}", "target: {dim: 1}", "method: " + method}, "\n") + "\n"
 	}
-	s, err := ParseSpec("x.yaml", []byte(spec("{name: const, scale: 1}")))
+	s, err := featmap.ParseSpec("x.yaml", []byte(specOf("{name: const, scale: 1}")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := s.Design(context.Background(), Settings{})
+	d, err := s.Design(context.Background(), featmap.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,29 +69,29 @@ func TestAddingAMethod(t *testing.T) {
 	if d.Map.Dim != 1 || !(d.Verification.Reported.LInf < 1e-13) || d.Verification.Absolute.Points != 256 {
 		t.Errorf("const map D = %d, verified %+v", d.Map.Dim, d.Verification.Reported)
 	}
-	if got := MethodLabels([]MethodSpec{*s.Method}); got[0] != "const (scale 1)" {
+	if got := spec.MethodLabels([]spec.MethodSpec{*s.Method}); got[0] != "const (scale 1)" {
 		t.Errorf("label %q", got[0])
 	}
 	for _, c := range []struct{ method, want string }{
 		{"{name: const, scale: -1}", "x.yaml:6: method.scale: must be > 0, not -1"},
 		{"{name: const, sclae: 2}", "x.yaml:6: method.sclae: unknown option (did you mean scale?); const options are scale"},
-		{"{name: cosnt}", fmt.Sprintf(`x.yaml:6: method.name: unknown method "cosnt"; want one of %s`, strings.Join(MethodNames(), ", ")+", auto")},
+		{"{name: cosnt}", fmt.Sprintf(`x.yaml:6: method.name: unknown method "cosnt"; want one of %s`, strings.Join(registry.Names(), ", ")+", auto")},
 	} {
-		if _, err := ParseSpec("x.yaml", []byte(spec(c.method))); err == nil || err.Error() != c.want {
+		if _, err := featmap.ParseSpec("x.yaml", []byte(specOf(c.method))); err == nil || err.Error() != c.want {
 			t.Errorf("%s: error %v, want %s", c.method, err, c.want)
 		}
 	}
-	chi2 := strings.Replace(spec("{name: const}"), "hellinger", "chi2", 1)
-	if _, err := ParseSpec("x.yaml", []byte(strings.Replace(chi2, "dim: 1", "dim: 3", 1))); err == nil ||
+	chi2 := strings.Replace(specOf("{name: const}"), "hellinger", "chi2", 1)
+	if _, err := featmap.ParseSpec("x.yaml", []byte(strings.Replace(chi2, "dim: 1", "dim: 3", 1))); err == nil ||
 		err.Error() != "x.yaml:5: target.dim: const makes one dimension: dim must be 1" {
 		t.Errorf("D = 3: error %v", err)
 	}
 	// A χ² map of one constant term: its error is measured, not assumed.
-	s, err = ParseSpec("x.yaml", []byte(chi2))
+	s, err = featmap.ParseSpec("x.yaml", []byte(chi2))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err = s.Design(context.Background(), Settings{})
+	d, err = s.Design(context.Background(), featmap.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,141 @@
+package featmap
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/sampled"
+	"github.com/featmap/featmap/spec"
+)
+
+// run is one run of a loaded spec: the problem, target and method it
+// designs, which learning derives from the spec's (a learn section's σ, a
+// kernels section's combined kernel and its map's method and dimension)
+// without changing them, and what it learned.
+type run struct {
+	spec    *Spec
+	problem *fmap.Problem
+	target  *spec.TargetSpec
+	method  *spec.MethodSpec
+	// learned is what a learn section learned, groupLasso what a kernels
+	// section's group lasso learned (nil without them).
+	learned    *learn.LearnResult
+	groupLasso *learn.GroupLassoResult
+}
+
+// newRun learns what the spec asks for, from the rows LoadSpec read: a
+// learn section's σ (learnSigma) or a kernels section's group lasso
+// (learnGroupLasso); a spec without either has nothing to learn, and runs
+// its own problem, target and method. Learning waits for this step (not
+// LoadSpec), so that loading a spec stays fast (gen can find its output
+// fresh without learning), and ctx stops it.
+func (s *Spec) newRun(ctx context.Context) (*run, error) {
+	r := &run{spec: s, problem: s.Problem, target: s.Target, method: s.Method}
+	switch {
+	case s.Learn != nil:
+		return r, r.learnSigma(ctx)
+	case s.GroupLasso != nil:
+		return r, r.learnGroupLasso(ctx)
+	}
+	return r, nil
+}
+
+// derive returns a problem like the spec's with kernel k: its domain,
+// error measure, norm, negative rule and data.
+func derive(p *fmap.Problem, k fmap.Kernel) *fmap.Problem {
+	return &fmap.Problem{Kernel: k, Domain: p.Domain, Measure: p.Measure, Norm: p.Norm, Negative: p.Negative, Data: p.Data}
+}
+
+// learnSigma learns the rbf kernel's σ of a spec with a learn section from
+// its data's rows to fit and their labels (learn.validation splits them
+// again; the held-out rows, which verify the map, are never seen) with the
+// rff method's sampling, features and seed at target.dim, and designs for
+// a problem of the learned σ, so that the designed map is the learned
+// one. Class labels (learn.Classes) get one-vs-rest ±1 targets; other
+// labels are numeric targets.
+func (r *run) learnSigma(ctx context.Context) error {
+	s := r.spec
+	d := s.Problem.Data
+	rows, labels := d.Fit, d.FitLabels
+	rff, ok := s.Method.Method.(*sampled.RFF)
+	if !ok {
+		return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff"}
+	}
+	res, err := learn.LearnSigma(ctx, rows, labels, learn.LearnOptions{
+		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge, RidgeAuto: s.Learn.RidgeAuto,
+		Penalty: s.Learn.Penalty, Dim: s.Target.Dim, Sampling: rff.Opts.Sampling, Features: rff.Opts.Features,
+		Seed: rff.Opts.Seed, Classes: learn.Classes(labels),
+	})
+	if err != nil {
+		return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: fmt.Sprintf("learning σ from %s: %v", d.File, err), Err: err}
+	}
+	k := s.Problem.Kernel
+	k.Sigma = res.Sigma
+	r.problem, r.learned = derive(s.Problem, k), &res
+	return nil
+}
+
+// learnGroupLasso runs the group lasso of a spec with kernels on its
+// data's rows to fit and their labels (learn.RFFGroupLasso.Learn; the
+// held-out rows are never seen), and designs the combined map: for a
+// problem of the learned combined kernel Σ_g d_g K_g over the kept kernels
+// (fmap.Combined), of its dimension (dim_per_kernel per kept kernel), by
+// the rff-group-lasso method that holds their blocks.
+func (r *run) learnGroupLasso(ctx context.Context) error {
+	s := r.spec
+	specErr := func(msg string, err error) error {
+		return &spec.SpecError{Path: s.Path, Line: s.GroupLasso.Line, Field: "kernels", Msg: msg, Err: err}
+	}
+	gl, ok := s.Method.Method.(*learn.RFFGroupLasso)
+	if !ok {
+		return specErr("kernels need method rff-group-lasso", nil)
+	}
+	res, err := gl.Learn(ctx, s.Problem, s.GroupLasso.Kernels)
+	if err != nil {
+		return specErr(err.Error(), err)
+	}
+	r.groupLasso = &res.Result
+	p := derive(s.Problem, res.Kernel)
+	// The combined kernel has no signature: its error is the absolute
+	// kernel error on pairs (what the uniform signature error of a
+	// shift-invariant kernel, the default, equals).
+	switch p.Measure {
+	case fmap.Uniform:
+		p.Measure = fmap.Absolute
+	case fmap.Relative:
+		return specErr("the combined kernel's map is measured by the absolute error: error.measure relative is not supported with kernels", nil)
+	}
+	m := *s.Method
+	m.Method = res.Method
+	r.problem, r.method = p, &m
+	r.target = &spec.TargetSpec{Dim: len(res.Method.Blocks) * gl.Opts.DimPerKernel}
+	return nil
+}
+
+// trainModel trains the ridge model a learned map m carries
+// (learn.Model): with a learn section at the learned σ with learning's
+// ridge λ (learn.ridge, or with ridge: auto the λ chosen at the learned
+// σ) and target coding; with kernels on the combined map's Ψ (the kept
+// kernels' blocks scaled by √d_g), with λ = learn.GroupLassoRidge and the
+// group lasso's target coding.
+func (r *run) trainModel(m *fmap.Map) (*fmap.LinearModel, error) {
+	s, d := r.spec, r.problem.Data
+	var lambda float64
+	var classes bool
+	var line int
+	var field string
+	if r.learned != nil {
+		// Learning's λ: the spec's (the parser's default 1e-3 when not
+		// given), or with ridge auto the one chosen at the learned σ.
+		lambda, classes, line, field = r.learned.Ridge, r.learned.Classes != nil, s.Learn.Line, "learn"
+	} else {
+		lambda, classes, line, field = learn.GroupLassoRidge, r.groupLasso.Classes != nil, s.GroupLasso.Line, "kernels"
+	}
+	model, err := learn.Model(m, d, classes, lambda)
+	if err != nil {
+		return nil, &spec.SpecError{Path: s.Path, Line: line, Field: field, Msg: fmt.Sprintf("training the model on %s: %v", d.File, err), Err: err}
+	}
+	return model, nil
+}

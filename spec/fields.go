@@ -1,0 +1,87 @@
+package spec
+
+import (
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/featmap/featmap/design"
+)
+
+// This file reads the tags of the structs a spec decodes into: each
+// field's key (`yaml`) and rules (`spec`), for the decoder, the schema and
+// the labels.
+
+// structField is one decodable field of a struct: its spec key, its value
+// and its spec tag's rules.
+type structField struct {
+	name string
+	v    reflect.Value
+	tag  tagRules
+}
+
+// tagRules are the rules of a `spec:"..."` tag: positive (a finite number
+// > 0, or a list of them), min=N and max=N (integers), nonempty (a
+// string), enum=a|b (one of the strings; what=w names them in messages,
+// by default the key), maxlen=N (a list), label (a method label shows the
+// value alone).
+type tagRules struct {
+	positive, nonempty, label bool
+	min, max                  int64
+	maxlen                    int
+	enum                      []string
+	what                      string
+}
+
+// structFields lists the fields of the struct v with a yaml key, inline
+// structs flattened, in declaration order.
+func structFields(v reflect.Value) []structField {
+	var out []structField
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch {
+		case opts == "inline":
+			out = append(out, structFields(v.Field(i))...)
+			continue
+		case name == "" || name == "-" || !f.IsExported():
+			continue
+		}
+		r := tagRules{min: math.MinInt64, max: math.MaxInt64, what: name}
+		for _, rule := range strings.Split(f.Tag.Get("spec"), ",") {
+			k, val, _ := strings.Cut(rule, "=")
+			n, _ := strconv.ParseInt(val, 10, 64)
+			switch k {
+			case "positive":
+				r.positive = true
+			case "nonempty":
+				r.nonempty = true
+			case "label":
+				r.label = true
+			case "min":
+				r.min = n
+			case "max":
+				r.max = n
+			case "maxlen":
+				r.maxlen = int(n)
+			case "enum":
+				r.enum = strings.Split(val, "|")
+			case "what":
+				r.what = val
+			}
+		}
+		out = append(out, structField{name, v.Field(i), r})
+	}
+	return out
+}
+
+// OptionKeys lists the keys a method's options decode from a spec, in
+// declaration order (inline option groups flattened).
+func OptionKeys(m design.Method) []string {
+	var out []string
+	for _, f := range structFields(reflect.ValueOf(m.Options()).Elem()) {
+		out = append(out, f.name)
+	}
+	return out
+}

@@ -1,0 +1,315 @@
+package spec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"go/token"
+	"math"
+	"strconv"
+
+	"github.com/featmap/featmap/datafile"
+	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/learn"
+	"gopkg.in/yaml.v3"
+)
+
+// This file decodes a spec's document (Parse) and its sections name,
+// emit, learn and data.
+
+// Parse decodes and validates a spec (format version 1) given its
+// content; path is only used in messages and recorded in Spec.Path, and
+// Spec.Hash is the hex SHA-256 of data. The spec is one YAML document, a
+// mapping of
+//
+//	version: 1                      required
+//	name:    Chi2U8D7               required, an exported Go identifier
+//	kernel:  {type, gamma, sigma}   required; gamma homogeneous only, sigma rbf only
+//	domain:  {dims, integers | interval, negative}
+//	error:   {norm, weight}         optional
+//	target:  {dim | max_error, max_dim}   and   method: {name, options…}
+//	  or
+//	compare: {methods: [name or {name, options…}, …], dims: [D, …] | widths: [W, …]}
+//	emit:    {tables: fast | compact | small}   optional; not with compare
+//
+// Every default is filled in: gamma 1, dims 1, negative sign (homogeneous
+// kernels), norm linf, weight absolute (homogeneous) or uniform (rbf),
+// max_dim DefaultMaxDim, sigma broadcast to every axis, emit.tables fast. A method's options
+// are decoded strictly into its options struct (see design.Method), with
+// the defaults that do not depend on the problem filled in; the others stay
+// 0, which the options document as their default. Methods are checked
+// against the kernel, the domain and (for a single design) the target
+// dimension. Parse reads no file a method's options name (Load
+// does).
+//
+// Every error is a *SpecError naming the file, the line and the key path.
+func Parse(path string, data []byte) (*Spec, error) {
+	p := &parser{path: path, data: data}
+	root, err := p.document()
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	s := &Spec{Path: path, Hash: hex.EncodeToString(sum[:]), Version: 1}
+	if err := p.spec(root, s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// The sections of a spec, decoded strictly: each field a key.
+type (
+	specDoc struct {
+		Version kv `yaml:"version"`
+		Name    kv `yaml:"name"`
+		Kernel  kv `yaml:"kernel"`
+		Kernels kv `yaml:"kernels"`
+		Domain  kv `yaml:"domain"`
+		Error   kv `yaml:"error"`
+		Target  kv `yaml:"target"`
+		Method  kv `yaml:"method"`
+		Compare kv `yaml:"compare"`
+		Data    kv `yaml:"data"`
+		Learn   kv `yaml:"learn"`
+		Emit    kv `yaml:"emit"`
+	}
+	emitDoc struct {
+		Tables string `yaml:"tables" spec:"enum=fast|compact|small,what=choice"`
+	}
+	learnDoc struct {
+		Sigma      string  `yaml:"sigma" spec:"enum=shared|per-axis"`
+		Validation float64 `yaml:"validation" spec:"positive"`
+		Ridge      kv      `yaml:"ridge"`
+		Penalty    float64 `yaml:"penalty"`
+	}
+	dataDoc struct {
+		File        string `yaml:"file"`
+		Columns     kv     `yaml:"columns"`
+		LabelColumn int    `yaml:"label_column" spec:"min=0,max=1000000"`
+		Header      bool   `yaml:"header"`
+		MaxRows     int    `yaml:"max_rows" spec:"min=2,max=1000000000"`
+	}
+	kernelDoc struct {
+		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf|skewed-chi2|skewed-intersection|exp-chi2,what=kernel"`
+		Gamma float64 `yaml:"gamma" spec:"positive"`
+		Sigma kv      `yaml:"sigma"`
+		C     float64 `yaml:"c"`
+		Beta  float64 `yaml:"beta" spec:"positive"`
+	}
+	domainDoc struct {
+		Dims     int           `yaml:"dims" spec:"min=1,max=65536"`
+		Integers kv            `yaml:"integers"`
+		Interval kv            `yaml:"interval"`
+		Negative fmap.Negative `yaml:"negative" spec:"enum=sign|zero,what=rule"`
+	}
+	errorDoc struct {
+		Norm   fmap.Norm    `yaml:"norm" spec:"enum=linf|l1"`
+		Weight fmap.Measure `yaml:"weight" spec:"enum=absolute|relative|uniform"`
+	}
+	targetDoc struct {
+		Dim      int     `yaml:"dim" spec:"min=1,max=65536"`
+		MaxError float64 `yaml:"max_error" spec:"positive"`
+		MaxDim   int     `yaml:"max_dim" spec:"min=1,max=65536"`
+	}
+	compareDoc struct {
+		Methods kv `yaml:"methods"`
+		Dims    kv `yaml:"dims"`
+		Widths  kv `yaml:"widths"`
+	}
+)
+
+// section decodes the mapping n at key path field into the section struct
+// dst points to.
+func (p *parser) section(n *yaml.Node, field string, dst any) (*mapping, error) {
+	m, err := p.keys(n, field)
+	if err != nil {
+		return nil, err
+	}
+	return m, p.fill(m, dst, field+" keys are", "unknown key")
+}
+
+func (p *parser) spec(root *yaml.Node, s *Spec) error {
+	top, err := p.keys(root, "")
+	if err != nil {
+		return err
+	}
+	// The version comes first: a spec of another version may have other keys.
+	vn := top.value("version")
+	if vn == nil {
+		return p.missing(top, "version", "this featmap reads version 1")
+	}
+	if v, err := p.intIn(vn, "version", -1<<63, 1<<63-1); err != nil {
+		return err
+	} else if v != 1 {
+		return p.errAt(vn, "version", "unsupported version %d: this featmap reads version 1", v)
+	}
+	var d specDoc
+	if err := p.fill(top, &d, "top-level keys are", "unknown key"); err != nil {
+		return err
+	}
+	if err := p.name(top, d.Name, s); err != nil {
+		return err
+	}
+	if err := p.emitSection(top, d.Emit, s); err != nil {
+		return err
+	}
+	s.Problem = &fmap.Problem{}
+	if d.Kernels.V != nil {
+		return p.kernelsSpec(top, d, s)
+	}
+	sigma, err := p.kernel(top, d.Kernel, s.Problem)
+	if err != nil {
+		return err
+	}
+	if err := p.domain(top, d.Domain, s.Problem); err != nil {
+		return err
+	}
+	if err := p.sigma(sigma, s.Problem); err != nil {
+		return err
+	}
+	if err := p.errorSection(d.Error, s.Problem); err != nil {
+		return err
+	}
+	if err := p.dataSection(d.Data, s); err != nil {
+		return err
+	}
+	if err := p.shape(top, d, s); err != nil {
+		return err
+	}
+	return p.learnSection(d.Learn, s)
+}
+
+// emitSection reads the optional emit section: how gen writes the map's
+// code. A comparison emits none, so a compare spec with one is refused.
+func (p *parser) emitSection(top *mapping, n kv, s *Spec) error {
+	s.Emit = EmitSpec{Tables: "fast"}
+	if n.V == nil {
+		return nil
+	}
+	d := emitDoc{Tables: "fast"}
+	if _, err := p.section(n.V, "emit", &d); err != nil {
+		return err
+	}
+	if top.keys["compare"] != nil {
+		return p.errAt(n.K, "emit", "a comparison emits no code: emit is for a spec with target and method (featmap gen)")
+	}
+	s.Emit = EmitSpec{Tables: d.Tables, Line: n.K.Line}
+	return nil
+}
+
+// learnSection reads the learn section: σ learned from the data's labels
+// (see learn.go). It needs a data section with a label column, one rff
+// design of a fixed dimension, and an rbf kernel.
+func (p *parser) learnSection(n kv, s *Spec) error {
+	if n.V == nil {
+		return nil
+	}
+	var d learnDoc
+	m, err := p.section(n.V, "learn", &d)
+	if err != nil {
+		return err
+	}
+	if d.Sigma == "" {
+		return p.missing(m, "sigma", "shared (one σ) or per-axis (one σ per input axis)")
+	}
+	l := &LearnSpec{PerAxis: d.Sigma == "per-axis", Validation: 0.25, Ridge: 1e-3, Line: n.K.Line}
+	if m.keys["validation"] != nil {
+		if !(d.Validation < 1) {
+			return p.errAt(m.value("validation"), "learn.validation", "the held-out fraction must be below 1, not %v", d.Validation)
+		}
+		l.Validation = d.Validation
+	}
+	if rn := d.Ridge.V; rn != nil {
+		if rn.Kind == yaml.ScalarNode && rn.Value == "auto" {
+			l.Ridge, l.RidgeAuto = 0, true
+		} else if l.Ridge, err = p.number(rn, "learn.ridge", true); err != nil {
+			return p.errAt(rn, "learn.ridge", "must be a number > 0 or auto, not %s", describe(rn))
+		}
+	}
+	if m.keys["penalty"] != nil {
+		if !(d.Penalty >= 0) || math.IsInf(d.Penalty, 0) {
+			return p.errAt(m.value("penalty"), "learn.penalty", "must be a finite number ≥ 0, not %v", d.Penalty)
+		}
+		l.Penalty = d.Penalty
+	}
+	switch {
+	case s.Data == nil || s.Data.Label < 0:
+		return p.errAt(n.K, "learn", "learning σ needs labels: a data section with label_column")
+	case s.Method == nil || s.Method.Name() != "rff":
+		return p.errAt(n.K, "learn", "learning σ needs one design by method rff (target and method: {name: rff})")
+	case s.Target.Dim == 0:
+		return p.errAt(n.K, "learn", "learning σ needs target.dim (the features it learns with are the map's)")
+	case s.Target.Dim > learn.MaxLearnDim:
+		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB and tens of seconds at D = 2048)", s.Target.Dim, learn.MaxLearnDim)
+	case s.Problem.Kernel.Type != fmap.RBF:
+		return p.errAt(n.K, "learn", "learning σ is for kernel rbf, not %s", s.Problem.Kernel.Type)
+	}
+	s.Learn = l
+	return nil
+}
+
+// dataSection reads the data section (its file is read by Load).
+func (p *parser) dataSection(n kv, s *Spec) error {
+	if n.V == nil {
+		return nil
+	}
+	var d dataDoc
+	m, err := p.section(n.V, "data", &d)
+	if err != nil {
+		return err
+	}
+	if d.File == "" {
+		return p.missing(m, "file", "the data file's path, relative to the spec")
+	}
+	ds := &datafile.Section{File: d.File, First: 0, Last: -1, Label: -1, MaxRows: datafile.DefaultMaxRows, Line: n.K.Line}
+	if m.keys["label_column"] != nil {
+		ds.Label = d.LabelColumn
+	}
+	if m.keys["header"] != nil {
+		ds.Header = &d.Header
+	}
+	if m.keys["max_rows"] != nil {
+		ds.MaxRows = d.MaxRows
+	}
+	if d.Columns.V != nil {
+		items, err := p.list(d.Columns.V, "data.columns", "a list [first, last] of two column numbers")
+		if err == nil && len(items) != 2 {
+			err = p.errAt(d.Columns.V, "data.columns", "must be a list [first, last] of two column numbers, not a list of %d", len(items))
+		}
+		var v [2]int64
+		for i := 0; err == nil && i < 2; i++ {
+			v[i], err = p.intIn(items[i], elem("data.columns", i), 0, MaxInputs*16)
+		}
+		if err == nil && v[0] > v[1] {
+			err = p.errAt(d.Columns.V, "data.columns", "first must be <= last")
+		}
+		if err != nil {
+			return err
+		}
+		ds.First, ds.Last = int(v[0]), int(v[1])
+	}
+	s.Data = ds
+	// The rows come with Load; methods that learn from data see now
+	// that there will be some.
+	s.Problem.Data = &fmap.Data{File: d.File}
+	return nil
+}
+
+// name reads the name: an exported Go identifier.
+func (p *parser) name(top *mapping, n kv, s *Spec) error {
+	if n.V == nil {
+		return p.missing(top, "name", "a Go identifier such as Chi2U8D7")
+	}
+	name, err := p.str(n.V, "name", "", nil)
+	switch q := strconv.Quote(name); {
+	case err != nil:
+		return err
+	case !token.IsIdentifier(name):
+		return p.errAt(n.V, "name", "%s is not a Go identifier (letters, digits and _, not starting with a digit)", q)
+	case !token.IsExported(name):
+		return p.errAt(n.V, "name", "%s must start with an uppercase letter: it prefixes exported Go names", q)
+	case token.IsKeyword(name):
+		return p.errAt(n.V, "name", "%s is a Go keyword", q)
+	}
+	s.Name = name
+	return nil
+}

@@ -25,6 +25,13 @@ type NystroemOptions struct {
 	Landmarks string `yaml:"landmarks" spec:"enum=kmeans|random|kmeans++,label"`
 	// Seed seeds the choice (default 1).
 	Seed int64 `yaml:"seed"`
+	// NLandmarks is the number m of landmarks (default D: the map of D
+	// landmarks). With m > D the map keeps the top D directions of its m
+	// Nyström features on the rows to fit (the leading eigenvectors of
+	// their uncentred second moment), folded into the stage's D × m
+	// projection: D outputs exactly, nearer the kernel-PCA limit than D
+	// landmarks (docs/nystroem.md, "More landmarks than D").
+	NLandmarks int `yaml:"n_landmarks" spec:"min=1,max=1024"`
 }
 
 // Nyström limits: the most landmarks (an eigendecomposition of D × D, whose
@@ -35,6 +42,9 @@ const (
 	MaxLandmarks   = 1024
 	MaxKMeansRows  = 20_000
 	KMeansMaxIters = 100
+	// MaxLandmarkValues bounds m × inputs, the landmarks' coordinates (the
+	// map's constants; 64 MB of them).
+	MaxLandmarkValues = 1 << 23
 	// eigenFloor is the relative size below which eigenvalues of the
 	// landmarks' kernel matrix count as 0 (dropped from the pseudo-inverse).
 	eigenFloor = 1e-10
@@ -86,23 +96,62 @@ func (*Nystroem) Applies(p *fmap.Problem) error {
 // rows (its landmarks are rows), so its D is the outputs per row.
 func (*Nystroem) WholeRows() bool { return true }
 
-// Constants: D landmarks of n coordinates (an additive kernel's are
-// whole rows of the data's columns) and the D × D projection.
-func (*Nystroem) Constants(p *fmap.Problem, dim int) int {
+// landmarks is the number m of landmarks of a map of dimension dim: the
+// n_landmarks option, else dim.
+func (m *Nystroem) landmarks(dim int) int {
+	if m.Opts.NLandmarks > 0 {
+		return m.Opts.NLandmarks
+	}
+	return dim
+}
+
+// rowWidth is the number of coordinates of a landmark: the problem's
+// inputs, or the data's columns for an additive kernel (whole rows).
+func rowWidth(p *fmap.Problem) int {
 	n := p.InDim()
 	if p.Kernel.Homogeneous() && p.Data != nil && len(p.Data.Fit) > 0 {
 		n = len(p.Data.Fit[0])
 	}
-	return dim*n + dim*dim
+	return n
 }
 
-// Dims: any D up to MaxLandmarks (and the rows to fit, checked when
-// they are read).
-func (*Nystroem) Dims(*fmap.Problem) design.Dims {
+// Constants: m landmarks of n coordinates (an additive kernel's are
+// whole rows of the data's columns) and the D × m projection.
+func (m *Nystroem) Constants(p *fmap.Problem, dim int) int {
+	l := m.landmarks(dim)
+	return l*rowWidth(p) + dim*l
+}
+
+// CheckOptions refuses n_landmarks whose landmarks would hold more than
+// MaxLandmarkValues coordinates, naming the largest m that fits.
+func (m *Nystroem) CheckOptions(p *fmap.Problem) error {
+	l, n := m.Opts.NLandmarks, rowWidth(p)
+	if l > 0 && l*n > MaxLandmarkValues {
+		return &design.OptionError{Key: "n_landmarks", Msg: fmt.Sprintf("%d landmarks of %d inputs hold %d coordinates, more than the %d a Nyström map may hold: at most %d landmarks of %d inputs", l, n, l*n, MaxLandmarkValues, MaxLandmarkValues/n, n)}
+	}
+	return nil
+}
+
+// CheckTarget refuses a D above n_landmarks: the map keeps D of the m
+// landmarks' directions.
+func (m *Nystroem) CheckTarget(dim int) error {
+	if l := m.Opts.NLandmarks; l > 0 && dim > l {
+		return &design.OptionError{Key: "n_landmarks", Msg: fmt.Sprintf("%d landmarks make at most %d dimensions, not %d (set n_landmarks to at least the target's dim)", l, l, dim)}
+	}
+	return nil
+}
+
+// Dims: any D up to MaxLandmarks, or up to n_landmarks (and the rows to
+// fit, checked when they are read).
+func (m *Nystroem) Dims(*fmap.Problem) design.Dims {
+	if l := m.Opts.NLandmarks; l > 0 {
+		return design.Dims{Max: l, Why: fmt.Sprintf("nystroem keeps at most the %d directions of its %d landmarks (n_landmarks)", l, l)}
+	}
 	return design.Dims{Max: MaxLandmarks, MaxStated: true, Why: fmt.Sprintf("nystroem makes at most %d landmarks (an eigendecomposition of D × D)", MaxLandmarks)}
 }
 
-// Design chooses dim landmarks and builds the map.
+// Design chooses m landmarks and builds the map; with m > dim it keeps the
+// top dim directions of their features on the rows to fit.
 func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Settings) (*design.Result, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
@@ -110,72 +159,31 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 	if err := m.Applies(p); err != nil {
 		return nil, err
 	}
+	if err := m.CheckOptions(p); err != nil {
+		return nil, err
+	}
 	if d := m.Dims(p); !d.Has(dim) {
 		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
 	}
 	rows := p.Data.Fit
-	if len(rows) < dim {
-		return nil, fmt.Errorf("multidim: %d landmarks need at least %d rows to fit; the data has %d (after the held-out rows)", dim, dim, len(rows))
+	nl := m.landmarks(dim)
+	if len(rows) < nl {
+		return nil, fmt.Errorf("multidim: %d landmarks need at least %d rows to fit; the data has %d (after the held-out rows)", nl, nl, len(rows))
 	}
 	seed := m.Opts.Seed
 	if seed == 0 {
 		seed = 1
 	}
-	how := m.Opts.Landmarks
-	if how == "" {
-		how = "kmeans"
-	}
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x6e7973)) // "nys"
-	var land [][]float64
-	switch how {
-	case "random":
-		for _, i := range distinctRows(rows, dim, rng) {
-			land = append(land, slices.Clone(rows[i]))
-		}
-	case "kmeans++":
-		var err error
-		if land, err = kmeansPP(ctx, rows, dim, distFor(p.Kernel), rng); err != nil {
-			return nil, err
-		}
-	default:
-		sample := rows
-		if len(rows) > MaxKMeansRows {
-			idx := rng.Perm(len(rows))[:MaxKMeansRows]
-			slices.Sort(idx)
-			sample = make([][]float64, len(idx))
-			for i, j := range idx {
-				sample[i] = rows[j]
-			}
-		}
-		var iters int
-		var err error
-		// k-means runs where its distance is Euclidean, so that its
-		// means are the centroids of that distance (kmeansSpace); the
-		// centroids map back.
-		space, dist := sample, distFor(p.Kernel)
-		to, back := kmeansSpace(p.Kernel)
-		if to != nil {
-			space, dist = mapRows(sample, to), euclidean
-		}
-		land, iters, err = kmeans(ctx, space, dim, dist, rng)
-		if err != nil {
-			return nil, err
-		}
-		if back != nil {
-			for _, l := range land {
-				for j, u := range l {
-					l[j] = back(u)
-				}
-			}
-		}
-		s.Say(fmt.Sprintf("nystroem: k-means of %d rows into %d landmarks in %d iterations", len(sample), dim, iters))
+	land, err := m.choose(ctx, p, nl, seed, s)
+	if err != nil {
+		return nil, err
 	}
 	proj, dropped, err := invSqrt(ctx, p.Kernel, land)
 	if err != nil {
 		return nil, err
 	}
 	if dropped > 0 {
-		s.Say(fmt.Sprintf("nystroem: %d of %d eigenvalues of the landmarks' kernel matrix below %g of the largest, dropped from its pseudo-inverse", dropped, dim, eigenFloor))
+		s.Say(fmt.Sprintf("nystroem: %d of %d eigenvalues of the landmarks' kernel matrix below %g of the largest, dropped from its pseudo-inverse", dropped, nl, eigenFloor))
 	}
 	n := p.InDim()
 	dom := p.Domain.Clone()
@@ -184,16 +192,122 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		n = len(rows[0])
 		dom = fmap.Domain{Lo: slices.Repeat(dom.Lo[:1], n), Hi: slices.Repeat(dom.Hi[:1], n), Integer: dom.Integer}
 	}
-	flat := make([]float64, 0, dim*n)
+	flat := make([]float64, 0, nl*n)
 	for _, l := range land {
 		flat = append(flat, l...)
 	}
 	st := &fmap.Nystroem{Kernel: p.Kernel, In: n, Landmarks: flat, Proj: proj, Dropped: dropped}
-	mp := &fmap.Map{Kernel: p.Kernel, InDim: n, Dim: dim, Domain: dom, Method: "nystroem", Stages: []fmap.Stage{{Nystroem: st}}}
+	mp := &fmap.Map{Kernel: p.Kernel, InDim: n, Dim: nl, Domain: dom, Method: "nystroem", Stages: []fmap.Stage{{Nystroem: st}}}
+	if nl > dim {
+		if st.Proj, err = topDirections(ctx, mp, pcaRows(rows, seed), dim, s); err != nil {
+			return nil, err
+		}
+		mp.Dim = dim
+	}
 	if err := mp.Validate(); err != nil {
 		return nil, err
 	}
 	return &design.Result{Map: mp}, nil
+}
+
+// choose returns nl landmarks among the rows to fit, as the landmarks
+// option says.
+func (m *Nystroem) choose(ctx context.Context, p *fmap.Problem, nl int, seed int64, s design.Settings) ([][]float64, error) {
+	rows := p.Data.Fit
+	how := m.Opts.Landmarks
+	if how == "" {
+		how = "kmeans"
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x6e7973)) // "nys"
+	switch how {
+	case "random":
+		var land [][]float64
+		for _, i := range distinctRows(rows, nl, rng) {
+			land = append(land, slices.Clone(rows[i]))
+		}
+		return land, nil
+	case "kmeans++":
+		return kmeansPP(ctx, rows, nl, distFor(p.Kernel), rng)
+	}
+	sample := rows
+	if len(rows) > MaxKMeansRows {
+		idx := rng.Perm(len(rows))[:MaxKMeansRows]
+		slices.Sort(idx)
+		sample = make([][]float64, len(idx))
+		for i, j := range idx {
+			sample[i] = rows[j]
+		}
+	}
+	// k-means runs where its distance is Euclidean, so that its means are
+	// the centroids of that distance (kmeansSpace); the centroids map
+	// back.
+	space, dist := sample, distFor(p.Kernel)
+	to, back := kmeansSpace(p.Kernel)
+	if to != nil {
+		space, dist = mapRows(sample, to), euclidean
+	}
+	land, iters, err := kmeans(ctx, space, nl, dist, rng)
+	if err != nil {
+		return nil, err
+	}
+	if back != nil {
+		for _, l := range land {
+			for j, u := range l {
+				l[j] = back(u)
+			}
+		}
+	}
+	s.Say(fmt.Sprintf("nystroem: k-means of %d rows into %d landmarks in %d iterations", len(sample), nl, iters))
+	return land, nil
+}
+
+// pcaRows are the rows to fit the directions are found on: all of them, or
+// a seeded uniform sample of MaxKMeansRows without replacement (kept in
+// file order) beyond.
+func pcaRows(rows [][]float64, seed int64) [][]float64 {
+	if len(rows) <= MaxKMeansRows {
+		return rows
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x706361)) // "pca"
+	idx := rng.Perm(len(rows))[:MaxKMeansRows]
+	slices.Sort(idx)
+	out := make([][]float64, len(idx))
+	for i, j := range idx {
+		out[i] = rows[j]
+	}
+	return out
+}
+
+// topDirections returns the D × m projection Uᵀ·W^{+1/2} of the Nyström
+// map base of m landmarks (one stage, Proj = W^{+1/2}): U the dim leading
+// eigenvectors of the uncentred second moment of its m features over rows
+// (PCA of the features, as rf-pca's, signed as symeig signs them), folded
+// into the stage's projection so that the map stays one stage.
+func topDirections(ctx context.Context, base *fmap.Map, rows [][]float64, dim int, s design.Settings) ([]float64, error) {
+	st := base.Stages[0].Nystroem
+	nl := st.Size()
+	h, _, err := SecondMoment(ctx, base, rows, 256)
+	if err != nil {
+		return nil, err
+	}
+	s.Say(fmt.Sprintf("nystroem: the top %d directions of %d Nyström features over %d rows (an eigendecomposition of %d × %d)", dim, nl, len(rows), nl, nl))
+	u, _, kept, err := pcaProjection(ctx, h, nil, len(rows), dim, false)
+	if err != nil {
+		return nil, err
+	}
+	s.Say(fmt.Sprintf("nystroem: the %d leading directions keep %.4g of the features' second moment", dim, kept))
+	proj := make([]float64, dim*nl)
+	for r := range dim {
+		ur := u[r*nl : (r+1)*nl]
+		out := proj[r*nl : (r+1)*nl]
+		for i, c := range ur {
+			row := st.Proj[i*nl : (i+1)*nl]
+			for j, w := range row {
+				out[j] += c * w
+			}
+		}
+	}
+	return proj, nil
 }
 
 // invSqrt returns W^{+1/2} (row-major) of the landmarks' kernel matrix W

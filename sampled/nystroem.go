@@ -150,6 +150,28 @@ func (m *Nystroem) Dims(*fmap.Problem) design.Dims {
 	return design.Dims{Max: MaxLandmarks, MaxStated: true, Why: fmt.Sprintf("nystroem makes at most %d landmarks (an eigendecomposition of D × D)", MaxLandmarks)}
 }
 
+// AutoLandmarksPerDim is the landmarks per output of the variant method
+// auto tries besides D landmarks: m = AutoLandmarksPerDim·D, at most
+// MaxLandmarks and the rows to fit (docs/nystroem.md, "More landmarks
+// than D": within a few per cent of the kernel-PCA limit on the digits).
+const AutoLandmarksPerDim = 8
+
+// AutoVariants offers method auto n_landmarks m = AutoLandmarksPerDim·D
+// (at most MaxLandmarks and the rows to fit) when that is more than D and
+// the landmarks fit MaxLandmarkValues.
+func (m *Nystroem) AutoVariants(p *fmap.Problem, dim int) []design.Method {
+	if p.Data == nil || m.Opts.NLandmarks > 0 {
+		return nil
+	}
+	nl := min(AutoLandmarksPerDim*dim, MaxLandmarks, len(p.Data.Fit))
+	v := &Nystroem{Opts: m.Opts}
+	v.Opts.NLandmarks = nl
+	if nl <= dim || v.CheckOptions(p) != nil {
+		return nil
+	}
+	return []design.Method{v}
+}
+
 // Design chooses m landmarks and builds the map; with m > dim it keeps the
 // top dim directions of their features on the rows to fit.
 func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Settings) (*design.Result, error) {

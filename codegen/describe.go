@@ -618,6 +618,9 @@ func (e *emitter) docAxisPoly(i int) string {
 // rankBoundText states the rank-D bound on the held-out rows and the map's
 // ratio to it, for the header.
 func rankBoundText(b *fmap.RankBound) string {
+	if b.Frobenius == 0 {
+		return fmt.Sprintf("none: %d components can reproduce the Gram matrix of the %d held-out rows exactly (its rank-%d bound is 0)", b.Rank, b.Rows, b.Rank)
+	}
 	t := fmt.Sprintf("rank-%d bound %s on %d held-out rows (the best rank-%d approximation of their Gram matrix, which no map of %d components beats)", b.Rank, g4(b.Frobenius), b.Rows, b.Rank, b.Rank)
 	if b.Ratio > 0 {
 		t += fmt.Sprintf("; this map %s× it", g4(b.Ratio))

@@ -42,6 +42,9 @@ type RankBound struct {
 // String is the bound in words, e.g. "rank-64 bound 0.00389 on 397
 // held-out rows; the map 3.44× it".
 func (b *RankBound) String() string {
+	if b.Frobenius == 0 {
+		return fmt.Sprintf("rank-%d bound 0 on %d held-out rows (%d components can reproduce their Gram matrix exactly)", b.Rank, b.Rows, b.Rank)
+	}
 	s := fmt.Sprintf("rank-%d bound %.6g on %d held-out rows", b.Rank, b.Frobenius, b.Rows)
 	if b.Ratio > 0 {
 		s += fmt.Sprintf("; the map %.3g× it", b.Ratio)

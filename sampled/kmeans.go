@@ -135,75 +135,43 @@ func distinctRows(rows [][]float64, k int, rng *rand.Rand) []int {
 	return idx
 }
 
-// kmeansPP picks k centres among rows by greedy k-means++ seeding (Arthur
-// and Vassilvitskii, 2007, §6): the first uniformly; for each next one,
-// seedTrials(k) candidates drawn with probability proportional to their
-// distance dist (a squared distance) to the nearest centre so far, of which
-// the one leaving the least sum of those distances is kept. It looks at
-// ctx before every candidate (a pass over the rows each) and returns its
-// error once it is done.
-//
-// Plain k-means++ (one candidate a centre) left k-means with a larger sum
-// of squared distances and the Nyström maps of its centroids with a larger
-// held-out Gram error than scikit-learn's KMeans, which seeds greedily
-// (docs/nystroem.md, "Against numpy and scikit-learn").
+// kmeansPP picks k centres among rows by k-means++ seeding (Arthur and
+// Vassilvitskii, 2007): the first uniformly, each next with probability
+// proportional to its distance dist (a squared distance) to the nearest
+// centre so far. It looks at ctx before every centre (a pass over the
+// rows each) and returns its error once it is done.
 func kmeansPP(ctx context.Context, rows [][]float64, k int, dist func(a, b []float64) float64, rng *rand.Rand) ([][]float64, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	d := make([]float64, len(rows))
+	for i := range d {
+		d[i] = math.Inf(1)
 	}
-	trials := seedTrials(k)
-	d := make([]float64, len(rows))   // to the nearest centre so far
-	try := make([]float64, len(rows)) // with the candidate added
-	best := make([]float64, len(rows))
-	centres := [][]float64{slices.Clone(rows[rng.IntN(len(rows))])}
-	var total float64
-	for i, x := range rows {
-		d[i] = dist(x, centres[0])
-		total += d[i]
-	}
+	var centres [][]float64
+	next := rng.IntN(len(rows))
 	for len(centres) < k {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c := slices.Clone(rows[next])
+		centres = append(centres, c)
+		var total float64
+		for i, x := range rows {
+			d[i] = math.Min(d[i], dist(x, c))
+			total += d[i]
+		}
 		if total == 0 { // fewer distinct rows than centres: repeat one
-			centres = append(centres, slices.Clone(rows[rng.IntN(len(rows))]))
+			next = rng.IntN(len(rows))
 			continue
 		}
-		pick, least := -1, math.Inf(1)
-		for range trials {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			c := drawWeighted(d, total, rng)
-			var sum float64
-			for i, x := range rows {
-				try[i] = math.Min(d[i], dist(x, rows[c]))
-				sum += try[i]
-			}
-			if sum < least {
-				pick, least = c, sum
-				try, best = best, try
+		u := rng.Float64() * total
+		next = len(rows) - 1
+		for i, di := range d {
+			if u -= di; u < 0 {
+				next = i
+				break
 			}
 		}
-		centres = append(centres, slices.Clone(rows[pick]))
-		d, best = best, d
-		total = least
 	}
 	return centres, nil
-}
-
-// seedTrials is the number of candidates greedy k-means++ draws for each
-// centre of k: 2 + ⌊ln k⌋ (Arthur and Vassilvitskii's suggestion, the
-// number scikit-learn draws).
-func seedTrials(k int) int { return 2 + int(math.Log(float64(k))) }
-
-// drawWeighted returns an index i drawn with probability w[i]/total (total
-// the sum of the weights w, all ≥ 0, total > 0).
-func drawWeighted(w []float64, total float64, rng *rand.Rand) int {
-	u := rng.Float64() * total
-	for i, wi := range w {
-		if u -= wi; u < 0 {
-			return i
-		}
-	}
-	return len(w) - 1
 }
 
 // kmeans runs Lloyd's iterations from a k-means++ start until no row

@@ -186,7 +186,8 @@ method: {name: auto}
 		!strings.Contains(d.Auto.Summary(), "a selection error, measured on the held-out rows that chose it") ||
 		dv == nil || !strings.Contains(dv.Absolute.On, "held-out rows of "+data+", which also chose this map among ") {
 		t.Errorf("the data error is not called a selection error: %s; %q; on %+v", js, d.Auto.Summary(), dv)
-	}	// With data auto also tries nystroem of 8D landmarks reduced to D.
+	}
+	// With data auto also tries nystroem of 8D landmarks reduced to D.
 	if !slices.ContainsFunc(d.Auto.Candidates, func(c AutoCandidate) bool {
 		return c.Method == "nystroem (n_landmarks 24)" && c.Error != nil
 	}) {

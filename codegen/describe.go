@@ -111,11 +111,28 @@ func kernelText(m *shape) string {
 		return fmt.Sprintf("skewed intersection kernel K(x, y) = exp(−Σᵢ σᵢ·|log(xᵢ+c) − log(yᵢ+c)|), σ = %s, c = %s", sigmaText(m.Kernel.Sigma), num(m.Kernel.C))
 	case fmap.ExpChi2:
 		return fmt.Sprintf("exponential χ² kernel K(x, y) = exp(−β·Σᵢ (xᵢ−yᵢ)²/(xᵢ+yᵢ)), β = %s", num(m.Kernel.Beta))
+	case fmap.Laplacian:
+		return fmt.Sprintf("Laplacian kernel K(x, y) = exp(−Σᵢ|xᵢ−yᵢ|/σᵢ), σ = %s", sigmaText(m.Kernel.Sigma))
+	case fmap.Matern:
+		return fmt.Sprintf("Matérn kernel K(x, y) = %s of r = ‖(x−y)/σ‖, ν = %s, σ = %s", maternText(m.Kernel.Nu), num(m.Kernel.Nu), sigmaText(m.Kernel.Sigma))
+	case fmap.Poly:
+		return fmt.Sprintf("polynomial kernel K(x, y) = (s·x·y + c)^%d, s = %s, c = %s", m.Kernel.Degree, num(m.Kernel.Scale), num(m.Kernel.Offset))
 	}
 	if m.Homogeneous() {
 		return fmt.Sprintf("%q kernel (γ = %s)", m.Kernel.Type, num(g))
 	}
 	return fmt.Sprintf("%q kernel", m.Kernel.Type)
+}
+
+// maternText is the Matérn function of smoothness ν.
+func maternText(nu float64) string {
+	switch nu {
+	case 0.5:
+		return "e^{−r}"
+	case 1.5:
+		return "(1 + √3r)·e^{−√3r}"
+	}
+	return "(1 + √5r + 5r²/3)·e^{−√5r}"
 }
 
 // sigmaText lists the per-axis σ of an n-D kernel: "(0.3, 0.3)", or
@@ -193,6 +210,9 @@ func formText(m *shape) string {
 	if m.Nystroem != nil {
 		return nysFormText(m)
 	}
+	if m.Polynomial != nil {
+		return polyFormText(m)
+	}
 	if m.Anchors != nil {
 		return anchorFormText(m)
 	}
@@ -220,6 +240,9 @@ func negativeText(m *shape) string {
 	}
 	if m.Nystroem != nil {
 		return nysNegativeText(m)
+	}
+	if m.Polynomial != nil {
+		return "An input with a NaN or ±Inf coordinate gives NaN in every component, as featmap's reference evaluator does. Other inputs outside the domain get the formula's value: a polynomial, which grows without bound (and overflows beyond the domain bound the spec was checked against)."
 	}
 	if m.Anchors != nil {
 		return anchorNegativeText(m)
@@ -337,6 +360,9 @@ func (e *emitter) parameterLines() []string {
 	if e.p.nys != nil {
 		return e.nysParameterLines()
 	}
+	if e.p.poly != nil {
+		return e.polyParameterLines()
+	}
 	if e.p.anchor != nil {
 		return e.anchorParameterLines()
 	}
@@ -380,6 +406,9 @@ func (e *emitter) evaluationLines() []string {
 	}
 	if p.nys != nil {
 		return e.nysEvaluationLines()
+	}
+	if p.poly != nil {
+		return e.polyEvaluationLines()
 	}
 	if p.anchor != nil {
 		return e.anchorEvaluationLines()

@@ -29,11 +29,11 @@ func newNysPlan(p *plan) (*nysPlan, error) {
 		return nil, fmt.Errorf("codegen: a Nyström map of %d inputs and %d landmarks; the emitted code keeps each in a stack array of at most %d", q.n, q.m, maxArgs)
 	}
 	switch k := s.Kernel; {
-	case k.Type == fmap.RBF, k.Skewed():
+	case k.Type == fmap.RBF, k.Skewed(), k.Type == fmap.Laplacian, k.Type == fmap.Matern:
 		if len(k.Sigma) != q.n {
 			return nil, fmt.Errorf("codegen: the Nyström kernel has %d widths for %d inputs", len(k.Sigma), q.n)
 		}
-	case k.Type == fmap.ExpChi2, k.Homogeneous():
+	case k.Type == fmap.ExpChi2, k.Homogeneous(), k.Type == fmap.Poly:
 	default:
 		return nil, fmt.Errorf("%w a Nyström map of the %s kernel", ErrUnsupported, k.Type)
 	}
@@ -139,6 +139,47 @@ func (e *emitter) nysKernelBody() []jen.Code {
 			)),
 			jen.Return(jen.Qual("math", "Exp").Call(jen.Op("-").Add(f(k.Beta)).Op("*").Id("s"))),
 		}
+	case k.Type == fmap.Laplacian:
+		return []jen.Code{
+			jen.Id("s").Op(":=").Lit(0.0),
+			loop(jen.Id("s").Op("+=").Qual("math", "Abs").Call(jen.Id("x").Index(jen.Id("i")).Op("-").Id("y").Index(jen.Id("i"))).Op("/").Id(e.sigmaName()).Index(jen.Id("i"))),
+			jen.Return(jen.Qual("math", "Exp").Call(jen.Op("-").Id("s"))),
+		}
+	case k.Type == fmap.Matern:
+		// fmap.MaternOf at r = ‖(x − y)/σ‖.
+		body := []jen.Code{
+			jen.Id("s").Op(":=").Lit(0.0),
+			loop(
+				jen.Id("u").Op(":=").Parens(jen.Id("x").Index(jen.Id("i")).Op("-").Id("y").Index(jen.Id("i"))).Op("/").Id(e.sigmaName()).Index(jen.Id("i")),
+				jen.Id("s").Op("+=").Id("u").Op("*").Id("u"),
+			),
+			jen.Id("r").Op(":=").Qual("math", "Sqrt").Call(jen.Id("s")),
+			jen.If(jen.Qual("math", "IsInf").Call(jen.Id("r"), jen.Lit(1))).Block(jen.Return(jen.Lit(0))),
+		}
+		switch k.Nu {
+		case 0.5:
+			return append(body, jen.Return(jen.Qual("math", "Exp").Call(jen.Op("-").Id("r"))))
+		case 1.5:
+			return append(body,
+				jen.Id("a").Op(":=").Qual("math", "Sqrt").Call(jen.Lit(3.0)).Op("*").Id("r"),
+				jen.Return(jen.Parens(jen.Lit(1).Op("+").Id("a")).Op("*").Qual("math", "Exp").Call(jen.Op("-").Id("a"))))
+		}
+		return append(body,
+			jen.Id("a").Op(":=").Qual("math", "Sqrt").Call(jen.Lit(5.0)).Op("*").Id("r"),
+			jen.Return(jen.Parens(jen.Lit(1).Op("+").Id("a").Op("+").Id("a").Op("*").Id("a").Op("/").Lit(3)).Op("*").Qual("math", "Exp").Call(jen.Op("-").Id("a"))))
+	case k.Type == fmap.Poly:
+		// fmap's evalPoly: the dot product in order, then degree − 1
+		// multiplications.
+		body := []jen.Code{
+			jen.Id("s").Op(":=").Lit(0.0),
+			loop(jen.Id("s").Op("+=").Id("x").Index(jen.Id("i")).Op("*").Id("y").Index(jen.Id("i"))),
+			jen.Id("b").Op(":=").Add(f(k.Scale)).Op("*").Id("s").Op("+").Add(f(k.Offset)),
+			jen.Id("v").Op(":=").Id("b"),
+		}
+		for range k.Degree - 1 {
+			body = append(body, jen.Id("v").Op("*=").Id("b"))
+		}
+		return append(body, jen.Return(jen.Id("v")))
 	case k.Skewed():
 		// λ_i = log of the larger of x_i + c, y_i + c over the smaller
 		// (fmap's logRatio), then the signature.
@@ -256,7 +297,7 @@ func (e *emitter) nysHelpers(f *jen.File) {
 		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is one coordinate's kernel K_γ(x, y) = (xy)^{γ/2}·k(log(y/x)), K_γ(0, ·) = 0, computed as featmap's reference evaluator computes it; a negative input gives NaN.", e.k1Name()))))
 		f.Func().Id(e.k1Name()).Params(jen.List(jen.Id("x"), jen.Id("y")).Float64()).Float64().Block(e.nysKernel1Body()...)
 	}
-	if k.Type != fmap.ExpChi2 && !k.Homogeneous() {
+	if k.Type != fmap.ExpChi2 && k.Type != fmap.Poly && !k.Homogeneous() {
 		f.Line()
 		f.Comment(fmt.Sprintf("%s holds the kernel's widths σ_i.", e.sigmaName()))
 		f.Var().Id(e.sigmaName()).Op("=").Index(jen.Id(e.inName())).Float64().Custom(multiLine, e.literalRows(k.Sigma, len(k.Sigma), 1)...)
@@ -367,6 +408,12 @@ func kernelCost(k fmap.Kernel, n int) string {
 		return fmt.Sprintf("%d logs and %d pairs of exps", n, n)
 	case k.Skewed():
 		return fmt.Sprintf("%d logs and one exp", n)
+	case k.Type == fmap.Laplacian:
+		return fmt.Sprintf("%d absolute differences and one exp", n)
+	case k.Type == fmap.Matern:
+		return fmt.Sprintf("%d squared differences, one square root and one exp", n)
+	case k.Type == fmap.Poly:
+		return fmt.Sprintf("a dot product of %d terms and %d multiplications", n, k.Degree-1)
 	}
 	return fmt.Sprintf("%d squared differences and one exp", n)
 }

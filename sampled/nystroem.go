@@ -54,9 +54,10 @@ const (
 // 2001; with k-means landmarks, Zhang, Tsang and Kwok, 2008): Ψ(x) =
 // W^{+1/2}·[K(x, l_1) … K(x, l_D)] for D landmarks learned from the data's
 // rows to fit, W the landmarks' kernel matrix. It needs only the exact
-// kernel: the kernels of vectors (rbf, the skewed kernels, exp-chi2) and
-// the additive kernels (χ², intersection, JS, Hellinger summed over the
-// coordinates of a row, K(x, y) = Σ_j k(x_j, y_j)).
+// kernel: the kernels of vectors (rbf, laplacian, matern, poly, the
+// skewed kernels, exp-chi2) and the additive kernels (χ², intersection,
+// JS, Hellinger summed over the coordinates of a row, K(x, y) =
+// Σ_j k(x_j, y_j)).
 //
 // An additive kernel's spec domain is one axis; its Nyström map takes whole
 // rows of n values, n the data's column count, and its Map.Domain is that
@@ -84,8 +85,8 @@ func (m *Nystroem) Options() any { return &m.Opts }
 // additive kernels, with data.
 func (*Nystroem) Applies(p *fmap.Problem) error {
 	switch k := p.Kernel; {
-	case !k.ShiftInvariant() && k.Type != fmap.ExpChi2 && !k.Homogeneous():
-		return fmt.Errorf("nystroem designs maps of rbf, skewed-chi2, skewed-intersection, exp-chi2 and the additive kernels, not %s", k.Type)
+	case !k.ShiftInvariant() && k.Type != fmap.ExpChi2 && k.Type != fmap.Poly && !k.Homogeneous():
+		return fmt.Errorf("nystroem designs maps of rbf, laplacian, matern, poly, skewed-chi2, skewed-intersection, exp-chi2 and the additive kernels, not %s", k.Type)
 	case p.Data == nil:
 		return fmt.Errorf("nystroem learns its landmarks from data: the spec needs a data section")
 	}
@@ -141,9 +142,25 @@ func (m *Nystroem) CheckTarget(dim int) error {
 	return nil
 }
 
-// Dims: any D up to MaxLandmarks, or up to n_landmarks (and the rows to
-// fit, checked when they are read).
-func (m *Nystroem) Dims(*fmap.Problem) design.Dims {
+// EvalCost: the kernel at m landmarks of n coordinates, then the D × m
+// projection (W^{+1/2}, with the top directions folded in), per input
+// (m·n + m·D; m = D without n_landmarks).
+func (m *Nystroem) EvalCost(p *fmap.Problem) *fmap.EvalCost {
+	n := float64(rowWidth(p))
+	formula := "D·n + D²"
+	if m.Opts.NLandmarks > 0 {
+		formula = "m·n + m·D (m = n_landmarks)"
+	}
+	return &fmap.EvalCost{Cost: func(dim int) float64 { l := float64(m.landmarks(dim)); return l*n + l*float64(dim) }, Formula: formula}
+}
+
+// Dims: any D up to MaxLandmarks, or up to n_landmarks, and, once the
+// data is read, up to its rows to fit (each landmark is one, or a centre
+// of some).
+func (m *Nystroem) Dims(p *fmap.Problem) design.Dims {
+	if d := p.Data; d != nil && len(d.Fit) > 0 && len(d.Fit) < MaxLandmarks && (m.Opts.NLandmarks == 0 || len(d.Fit) < m.Opts.NLandmarks) {
+		return design.Dims{Max: len(d.Fit), Why: fmt.Sprintf("nystroem's D landmarks are rows of the data, and %s has %d rows to fit (after the %d held out)", d.File, len(d.Fit), len(d.Held))}
+	}
 	if l := m.Opts.NLandmarks; l > 0 {
 		return design.Dims{Max: l, Why: fmt.Sprintf("nystroem keeps at most the %d directions of its %d landmarks (n_landmarks)", l, l)}
 	}
@@ -203,6 +220,9 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 	proj, dropped, err := invSqrt(ctx, p.Kernel, land)
 	if err != nil {
 		return nil, err
+	}
+	if dropped == nl {
+		return nil, fmt.Errorf("nystroem: the kernel matrix of the %d landmarks is zero (rank 0): the kernel is 0 at every landmark the rows to fit of %s give (are they all zero?), so no Nyström map of them represents it", nl, p.Data.File)
 	}
 	if dropped > 0 {
 		s.Say(fmt.Sprintf("nystroem: %d of %d eigenvalues of the landmarks' kernel matrix below %g of the largest, dropped from its pseudo-inverse", dropped, nl, eigenFloor))

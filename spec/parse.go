@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/fmap"
@@ -89,11 +90,18 @@ type (
 		MaxRows     int    `yaml:"max_rows" spec:"min=2,max=1000000000"`
 	}
 	kernelDoc struct {
-		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf|skewed-chi2|skewed-intersection|exp-chi2,what=kernel"`
+		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf|skewed-chi2|skewed-intersection|exp-chi2|poly|laplacian|matern,what=kernel"`
 		Gamma float64 `yaml:"gamma" spec:"positive"`
 		Sigma kv      `yaml:"sigma"`
 		C     float64 `yaml:"c"`
 		Beta  float64 `yaml:"beta" spec:"positive"`
+		// The polynomial kernel's (scale·x·y + offset)^degree, and the
+		// Matérn kernel's smoothness nu: checked by fmap.Kernel.Check,
+		// whose fmap.KeyError names the key.
+		Degree int     `yaml:"degree" spec:"min=1,max=8"`
+		Scale  float64 `yaml:"scale" spec:"positive"`
+		Offset float64 `yaml:"offset"`
+		Nu     float64 `yaml:"nu"`
 	}
 	domainDoc struct {
 		Dims     int           `yaml:"dims" spec:"min=1,max=65536"`
@@ -164,6 +172,9 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 		return err
 	}
 	if err := p.sigma(sigma, s.Problem); err != nil {
+		return err
+	}
+	if err := p.kernelDefaults(top, s.Problem); err != nil {
 		return err
 	}
 	if err := p.errorSection(d.Error, s.Problem); err != nil {
@@ -260,6 +271,9 @@ func (p *parser) dataSection(n kv, s *Spec) error {
 	if d.File == "" {
 		return p.missing(m, "file", "the data file's path, relative to the spec")
 	}
+	if strings.ContainsRune(d.File, 0) {
+		return p.errAt(m.keys["file"], "data.file", "%q holds a NUL byte, which no file name can", d.File)
+	}
 	ds := &datafile.Section{File: d.File, First: 0, Last: -1, Label: -1, MaxRows: datafile.DefaultMaxRows, Line: n.K.Line}
 	if m.keys["label_column"] != nil {
 		ds.Label = d.LabelColumn
@@ -286,6 +300,9 @@ func (p *parser) dataSection(n kv, s *Spec) error {
 			return err
 		}
 		ds.First, ds.Last = int(v[0]), int(v[1])
+		if ds.Label >= ds.First && ds.Label <= ds.Last {
+			return p.errAt(m.keys["label_column"], "data.label_column", "%d is inside data.columns [%d, %d] (line %d): a label is never a feature", ds.Label, ds.First, ds.Last, m.keys["columns"].Line)
+		}
 	}
 	s.Data = ds
 	// The rows come with Load; methods that learn from data see now

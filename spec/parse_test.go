@@ -372,6 +372,11 @@ func TestParseSpecValid(t *testing.T) {
 func view(s *Spec) Spec {
 	v := *s
 	strip := func(m MethodSpec) MethodSpec { m.field, m.keys = "", nil; return m }
+	if s.Target != nil {
+		t := *s.Target
+		t.line = 0
+		v.Target = &t
+	}
 	if s.Method != nil {
 		m := strip(*s.Method)
 		v.Method = &m
@@ -503,7 +508,7 @@ var malformed = []struct {
 	{"unknown emit key, typo", with(0, "emit: {tabels: small}"), "x.yaml:7: emit.tabels: unknown key (did you mean tables?); emit keys are tables"},
 	{"bad emit tables", with(0, "emit: {tables: smal}"), `x.yaml:7: emit.tables: unknown choice "smal"; want one of fast, compact, small`},
 	{"emit with compare", edit(5, 6, "compare: {methods: [chum], dims: [3]}", "emit: {tables: small}"), "x.yaml:6: emit: a comparison emits no code: emit is for a spec with target and method (featmap gen)"},
-	{"unknown kernel key", with(3, "kernel: {type: chi2, gama: 2}"), "x.yaml:3: kernel.gama: unknown key (did you mean gamma?); kernel keys are type, gamma, sigma, c, beta"},
+	{"unknown kernel key", with(3, "kernel: {type: chi2, gama: 2}"), "x.yaml:3: kernel.gama: unknown key (did you mean gamma?); kernel keys are type, gamma, sigma, c, beta, degree, scale, offset, nu"},
 	{"unknown domain key", with(4, "domain:", "  integers: [0, 255]", "  step: 1"), "x.yaml:6: domain.step: unknown key; domain keys are dims, integers, interval, negative"},
 	{"unknown error key", with(0, "error: {norm: l1, measure: absolute}"), "x.yaml:7: error.measure: unknown key; error keys are norm, weight"},
 	{"unknown target key", with(5, "target: {dims: 7}"), "x.yaml:5: target.dims: unknown key (did you mean dim?); target keys are dim, max_error, max_dim"},
@@ -522,8 +527,8 @@ var malformed = []struct {
 	// Missing required keys.
 	{"missing version", with(1), "x.yaml:1: version: missing required key (this featmap reads version 1)"},
 	{"missing name", with(2), "x.yaml:1: name: missing required key (a Go identifier such as Chi2U8D7)"},
-	{"missing kernel", with(3), "x.yaml:1: kernel: missing required key (a mapping with type: chi2 | intersection | js | hellinger | rbf | skewed-chi2 | skewed-intersection | exp-chi2)"},
-	{"missing kernel type", with(3, "kernel: {gamma: 1}"), "x.yaml:3: kernel.type: missing required key (one of chi2, intersection, js, hellinger, rbf, skewed-chi2, skewed-intersection, exp-chi2)"},
+	{"missing kernel", with(3), "x.yaml:1: kernel: missing required key (a mapping with type: chi2 | intersection | js | hellinger | rbf | skewed-chi2 | skewed-intersection | exp-chi2 | poly | laplacian | matern)"},
+	{"missing kernel type", with(3, "kernel: {gamma: 1}"), "x.yaml:3: kernel.type: missing required key (one of chi2, intersection, js, hellinger, rbf, skewed-chi2, skewed-intersection, exp-chi2, poly, laplacian, matern)"},
 	{"missing domain", with(4), "x.yaml:1: domain: missing required key (a mapping with integers: [lo, hi] or interval: [lo, hi])"},
 	{"missing domain range", with(4, "domain: {negative: zero}"), "x.yaml:4: domain: missing integers or interval (exactly one is required)"},
 	{"missing rbf sigma", with(3, "kernel: {type: rbf}"), "x.yaml:3: kernel.sigma: missing required key (the rbf width: a number > 0, or one per axis)"},
@@ -550,7 +555,7 @@ var malformed = []struct {
 	{"name as a number", with(2, "name: 7"), "x.yaml:2: name: must be a string, not the integer 7"},
 	{"kernel as a string", with(3, "kernel: chi2"), `x.yaml:3: kernel: must be a mapping, not the string "chi2"`},
 	{"method as a name", with(6, "method: chum"), `x.yaml:6: method: must be a mapping, not the string "chum": write method: {name: chum} (only auto stands alone)`},
-	{"kernel type as a list", with(3, "kernel: {type: [chi2]}"), "x.yaml:3: kernel.type: must be one of chi2, intersection, js, hellinger, rbf, skewed-chi2, skewed-intersection, exp-chi2, not a list"},
+	{"kernel type as a list", with(3, "kernel: {type: [chi2]}"), "x.yaml:3: kernel.type: must be one of chi2, intersection, js, hellinger, rbf, skewed-chi2, skewed-intersection, exp-chi2, poly, laplacian, matern, not a list"},
 	{"gamma as a string", with(3, "kernel: {type: chi2, gamma: one}"), `x.yaml:3: kernel.gamma: must be a number, not the string "one"`},
 	{"gamma as a quoted number", with(3, `kernel: {type: chi2, gamma: "1"}`), `x.yaml:3: kernel.gamma: must be a number, not the string "1"`},
 	{"null section", with(4, "domain:"), "x.yaml:4: domain: must be a mapping, not null"},
@@ -577,18 +582,33 @@ var malformed = []struct {
 	{"name not an identifier", with(2, "name: Chi2-U8"), `x.yaml:2: name: "Chi2-U8" is not a Go identifier (letters, digits and _, not starting with a digit)`},
 	{"name lowercase", with(2, "name: chi2U8"), `x.yaml:2: name: "chi2U8" must start with an uppercase letter: it prefixes exported Go names`},
 	{"name with underscore first", with(2, "name: _Chi2"), `x.yaml:2: name: "_Chi2" must start with an uppercase letter: it prefixes exported Go names`},
-	{"unknown kernel", with(3, "kernel: {type: chi3}"), `x.yaml:3: kernel.type: unknown kernel "chi3"; want one of chi2, intersection, js, hellinger, rbf, skewed-chi2, skewed-intersection, exp-chi2`},
+	{"unknown kernel", with(3, "kernel: {type: chi3}"), `x.yaml:3: kernel.type: unknown kernel "chi3"; want one of chi2, intersection, js, hellinger, rbf, skewed-chi2, skewed-intersection, exp-chi2, poly, laplacian, matern`},
+	{"poly degree 0", with(3, "kernel:", "  type: poly", "  degree: 0"), "x.yaml:5: kernel.degree: must be >= 1, not 0"},
+	{"poly degree 9", with(3, "kernel:", "  type: poly", "  scale: 1", "  degree: 9"), "x.yaml:6: kernel.degree: must be <= 8, not 9"},
+	{"poly without degree", with(3, "kernel: {type: poly, scale: 1}"), "x.yaml:3: kernel.degree: missing required key (an integer from 1 to 8: the power of (scale·x·y + offset))"},
+	{"poly negative scale", with(3, "kernel:", "  type: poly", "  degree: 2", "  scale: -0.5"), "x.yaml:6: kernel.scale: must be > 0, not -0.5"},
+	{"poly negative offset", with(3, "kernel:", "  type: poly", "  degree: 2", "  offset: -1"), "x.yaml:6: kernel.offset: must be ≥ 0 and finite, not -1"},
+	{"poly sigma", with(3, "kernel: {type: poly, degree: 2, sigma: 1}"), "x.yaml:3: kernel.sigma: sigma is the width of kernels rbf, laplacian, matern, skewed-chi2 and skewed-intersection; poly has none"},
+	{"poly overflow", edit(3, 4, "kernel: {type: poly, degree: 8, scale: 1, offset: 1}", "domain:", "  interval: [-1e20, 1e20]"),
+		"x.yaml:5: domain.interval: the polynomial kernel reaches more than 1.8e308 on this domain, beyond 2¹⁰⁰⁰/n^degree = 1.07e+301, where its map's values would overflow float64: keep every |x_i| ≤ 6.52191e+18"},
+	{"degree of rbf", with(3, "kernel: {type: rbf, sigma: 1, degree: 2}"), "x.yaml:3: kernel.degree: degree is a key of kernel poly; rbf has none"},
+	{"matern nu 1", with(3, "kernel:", "  type: matern", "  sigma: 1", "  nu: 1"), "x.yaml:6: kernel.nu: must be 0.5, 1.5 or 2.5 (the Matérn kernels of a closed form), not 1"},
+	{"matern without nu", with(3, "kernel: {type: matern, sigma: 1}"), "x.yaml:3: kernel.nu: missing required key (the smoothness: 0.5, 1.5 or 2.5)"},
+	{"matern sigma 0", with(3, "kernel:", "  type: matern", "  nu: 1.5", "  sigma: 0"), "x.yaml:6: kernel.sigma: must be > 0, not 0"},
+	{"laplacian sigma negative", with(3, "kernel:", "  type: laplacian", "  sigma: [1, -2]"), "x.yaml:5: kernel.sigma[1]: must be > 0, not -2"},
+	{"laplacian sigma per axis", with(3, "kernel: {type: laplacian, sigma: [1, 2]}"), "x.yaml:3: kernel.sigma: has 2 values but domain.dims is 1: give one per axis, or a single number for all"},
+	{"laplacian without sigma", with(3, "kernel: {type: laplacian}"), "x.yaml:3: kernel.sigma: missing required key (the laplacian width: a number > 0, or one per axis)"},
 	{"gamma zero", with(3, "kernel: {type: chi2, gamma: 0}"), "x.yaml:3: kernel.gamma: must be > 0, not 0"},
 	{"gamma infinite", with(3, "kernel: {type: chi2, gamma: .inf}"), "x.yaml:3: kernel.gamma: must be a finite number, not .inf"},
 	{"gamma for rbf", with(3, "kernel: {type: rbf, sigma: 1, gamma: 1}"), "x.yaml:3: kernel.gamma: gamma is the degree of a homogeneous kernel; rbf has none (its width is sigma)"},
-	{"sigma for chi2", with(3, "kernel: {type: chi2, sigma: 1}"), "x.yaml:3: kernel.sigma: sigma is the width of kernels rbf, skewed-chi2 and skewed-intersection; chi2 has none"},
+	{"sigma for chi2", with(3, "kernel: {type: chi2, sigma: 1}"), "x.yaml:3: kernel.sigma: sigma is the width of kernels rbf, laplacian, matern, skewed-chi2 and skewed-intersection; chi2 has none"},
 	{"sigma zero", with(3, "kernel: {type: rbf, sigma: 0}"), "x.yaml:3: kernel.sigma: must be > 0, not 0"},
 	{"sigma negative in a list", with(3, "kernel: {type: rbf, sigma: [-0.5]}"), "x.yaml:3: kernel.sigma[0]: must be > 0, not -0.5"},
 	{"sigma list too long", with(3, "kernel: {type: rbf, sigma: [0.2, 0.3]}"), "x.yaml:3: kernel.sigma: has 2 values but domain.dims is 1: give one per axis, or a single number for all"},
 	{"sigma list empty", with(3, "kernel: {type: rbf, sigma: []}"), "x.yaml:3: kernel.sigma: must not be an empty list"},
 	{"dims too many", with(4, "domain: {dims: 65537, interval: [0, 1]}"), "x.yaml:4: domain.dims: must be <= 65536, not 65537"},
 	{"dims 0", with(4, "domain: {dims: 0, interval: [0, 1]}"), "x.yaml:4: domain.dims: must be >= 1, not 0"},
-	{"dims 2 homogeneous", with(4, "domain: {dims: 2, interval: [0.1, 1]}"), "x.yaml:4: domain.dims: chi2 is additive, a sum over input dimensions: dims > 1 needs a kernel of vectors (rbf, skewed-chi2, skewed-intersection, exp-chi2)"},
+	{"dims 2 homogeneous", with(4, "domain: {dims: 2, interval: [0.1, 1]}"), "x.yaml:4: domain.dims: chi2 is additive, a sum over input dimensions: dims > 1 needs a kernel of vectors (rbf, laplacian, matern, poly, skewed-chi2, skewed-intersection, exp-chi2)"},
 	{"integers with dims 2", edit(3, 4, "kernel: {type: rbf, sigma: 1}", "domain: {dims: 2, integers: [0, 255]}"), "x.yaml:4: domain.integers: integer domains have one axis (domain.dims is 2); use interval"},
 	{"integers lo = hi", with(4, "domain: {integers: [5, 5]}"), "x.yaml:4: domain.integers: lo must be < hi"},
 	{"integers negative", with(4, "domain: {integers: [-1, 255]}"), "x.yaml:4: domain.integers: lo must be >= 0: homogeneous kernels take no negative inputs (domain.negative says what the map does with them)"},

@@ -79,6 +79,16 @@ func Cases() []Case {
 		{"RFPCA64", false, RFPCA64},
 		{"RFFReg", false, RFFReg},
 		{"RFF64Model", false, RFF64Model},
+		{"PolyExact", false, PolyExact},
+		{"PolySketch", false, PolySketch},
+		{"PolyPCA", false, PolyPCA},
+		{"PolyOne", false, PolyOne},
+		{"NysLaplacian", false, NysLaplacian},
+		{"NysMatern", false, NysMatern},
+		{"NysMatern52", false, NysMatern52},
+		{"NysPoly", false, NysPoly},
+		{"RFFLaplacian", false, RFFLaplacian},
+		{"RFFMatern", false, RFFMatern},
 	}
 }
 

@@ -69,6 +69,8 @@ func Cases() []Case {
 		{"NysInterAdd", false, NysInterAdd},
 		{"NysJS", false, NysJS},
 		{"NysHell", false, NysHell},
+		{"NysReduced", false, NysReduced},
+		{"NysBigReduced", false, NysBigReduced},
 		{"AnchorKM", false, AnchorKM},
 		{"AnchorMean", false, AnchorMean},
 		{"AnchorBig", false, AnchorBig},
@@ -672,6 +674,23 @@ func nystroem(k fmap.Kernel, dom fmap.Domain, m int, seed uint64, v *fmap.Verifi
 	return random(&fmap.Map{Kernel: k, InDim: n, Dim: m, Domain: dom, Method: "nystroem", Stages: []fmap.Stage{{Nystroem: st}}}, v)
 }
 
+// nystroemReduced is nystroem with dim < m outputs: a dim × m projection
+// of random entries (a Nyström map of more landmarks than outputs).
+func nystroemReduced(k fmap.Kernel, dom fmap.Domain, m, dim int, seed uint64, v *fmap.Verification) fmap.Verified {
+	vm := nystroem(k, dom, m, seed, v)
+	r := rand.New(rand.NewPCG(seed, 10))
+	st := vm.Map.Stages[0].Nystroem
+	st.Proj = make([]float64, dim*m)
+	for i := range st.Proj {
+		st.Proj[i] = r.NormFloat64() / float64(m)
+	}
+	vm.Map.Dim = dim
+	if err := vm.Map.Validate(); err != nil {
+		panic(err)
+	}
+	return vm
+}
+
 // nysOn is where the Nyström test maps' errors were "measured".
 const nysOn = "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"
 
@@ -738,6 +757,24 @@ func NysHell() fmap.Verified {
 // its 8192 constants go to a data file.
 func NysBig() fmap.Verified {
 	return nystroem(fmap.Kernel{Type: fmap.RBF, Sigma: repeat(40, 64)}, box(64, 0, 16, false), 64, 5, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysReduced is a Nyström map of the RBF kernel (σ = 0.5, 1, 2) on [0, 1]³
+// with 8 landmarks and 3 outputs (a 3 × 8 projection).
+func NysReduced() fmap.Verified {
+	return nystroemReduced(fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.5, 1, 2}}, box(3, 0, 1, false), 8, 3, 11, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysBigReduced is a Nyström map of the RBF kernel on [0, 16]⁶⁴ with 256
+// landmarks and 64 outputs: its 32768 constants go to a data file.
+func NysBigReduced() fmap.Verified {
+	return nystroemReduced(fmap.Kernel{Type: fmap.RBF, Sigma: repeat(40, 64)}, box(64, 0, 16, false), 256, 64, 12, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysBig256 is a Nyström map of the RBF kernel on [0, 16]⁶⁴ with 256
+// landmarks and 256 outputs (the benchmark's plain map of m landmarks).
+func NysBig256() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.RBF, Sigma: repeat(40, 64)}, box(64, 0, 16, false), 256, 13, absolute(0.05, 0.01, 1000000, nysOn))
 }
 
 // anchors builds an anchor map of the χ² kernel on dom (one axis) with the

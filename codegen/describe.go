@@ -315,6 +315,9 @@ func (e *emitter) header() []string {
 	if dv := v.Data; dv != nil {
 		row("data", fmt.Sprintf("%s (%d rows, sha256:%s)", dv.File, dv.Rows, dv.SHA256))
 		row("on data", fmt.Sprintf("%s; Gram matrix relative Frobenius error %s", measurementText(dv.Absolute), g4(dv.Frobenius)))
+		if b := dv.RankBound; b != nil {
+			row("limit", rankBoundText(b))
+		}
 	}
 	if v.Signature.Points > 0 {
 		row("signature", measurementText(v.Signature))
@@ -639,4 +642,20 @@ func (e *emitter) docAxisPoly(i int) string {
 	pc := e.p.axisPieces[i]
 	return fmt.Sprintf("%s[i][j][p] is the coefficient of s^p on piece i, s ∈ [−1/2, 1/2) the position within the piece, of cos(ω x%d) (j = 2k) and sin(ω x%d) (j = 2k+1) for the k-th frequency ω of axis %d: Chebyshev interpolants, measured error %s relative to the norm of these values.",
 		e.axisPolyName(i), i, i, i, g4(pc.err))
+}
+
+// rankBoundText states the rank-D bound on the held-out rows and the map's
+// ratio to it, for the header.
+func rankBoundText(b *fmap.RankBound) string {
+	if b.Frobenius == 0 {
+		return fmt.Sprintf("none: %d components can reproduce the Gram matrix of the %d held-out rows exactly (its rank-%d bound is 0)", b.Rank, b.Rows, b.Rank)
+	}
+	t := fmt.Sprintf("rank-%d bound %s on %d held-out rows (the best rank-%d approximation of their Gram matrix, which no map of %d components beats)", b.Rank, g4(b.Frobenius), b.Rows, b.Rank, b.Rank)
+	if b.Ratio > 0 {
+		t += fmt.Sprintf("; this map %s× it", g4(b.Ratio))
+		if b.Map != 0 {
+			t += fmt.Sprintf(" (%s on those rows)", g4(b.Map))
+		}
+	}
+	return t
 }

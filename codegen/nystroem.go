@@ -15,6 +15,7 @@ import (
 type nysPlan struct {
 	s    *fmap.Nystroem
 	m, n int       // landmarks, inputs
+	dim  int       // outputs: m, or fewer (a D×m projection)
 	data *dataFile // the landmarks, then the projection; nil: Go literals
 }
 
@@ -23,7 +24,7 @@ func (q *nysPlan) constants() int { return len(q.s.Landmarks) + len(q.s.Proj) }
 
 func newNysPlan(p *plan) (*nysPlan, error) {
 	s := p.m.Nystroem
-	q := &nysPlan{s: s, m: s.Size(), n: s.In}
+	q := &nysPlan{s: s, m: s.Size(), n: s.In, dim: s.Dim()}
 	if q.n > maxArgs || q.m > maxArgs {
 		return nil, fmt.Errorf("codegen: a Nyström map of %d inputs and %d landmarks; the emitted code keeps each in a stack array of at most %d", q.n, q.m, maxArgs)
 	}
@@ -315,8 +316,12 @@ func (e *emitter) nysHelpers(f *jen.File) {
 	f.Func().Id(e.kernelName()).Params(jen.List(jen.Id("x"), jen.Id("y")).Op("*").Index(jen.Id(e.inName())).Float64()).Float64().Block(e.nysKernelBody()...)
 	lDoc := fmt.Sprintf("%s holds the landmarks l_1..l_m, row j (%s[j*%s:(j+1)*%s]) is l_{j+1}.", e.landName(), e.landName(), e.inName(), e.inName())
 	pDoc := fmt.Sprintf("%s holds W^{+1/2}, the pseudo-inverse square root of the landmarks' kernel matrix, row-major.", e.projName())
-	lSize := jen.Id(e.sizeName()).Op("*").Id(e.inName())
 	pSize := jen.Id(e.sizeName()).Op("*").Id(e.sizeName())
+	if q.dim < q.m {
+		pDoc = fmt.Sprintf("%s holds Uᵀ·W^{+1/2}, row-major %s×%s: W^{+1/2} the pseudo-inverse square root of the landmarks' kernel matrix, U the top %d directions of the landmarks' Nyström features on the rows the map was fitted to.", e.projName(), e.dimName(), e.sizeName(), q.dim)
+		pSize = jen.Id(e.dimName()).Op("*").Id(e.sizeName())
+	}
+	lSize := jen.Id(e.sizeName()).Op("*").Id(e.inName())
 	if q.data == nil {
 		f.Line()
 		f.Comment(commentBody(paragraphs(lDoc)))
@@ -335,12 +340,28 @@ func (e *emitter) nysHelpers(f *jen.File) {
 // nysDataLayout describes the content of the data file.
 func (e *emitter) nysDataLayout() string {
 	q := e.p.nys
-	return fmt.Sprintf("the %d×%d landmarks, row-major, then the %d×%d projection W^{+1/2}%s, as little-endian float64", q.m, q.n, q.m, q.m, e.modelLayout())
+	return fmt.Sprintf("the %d×%d landmarks, row-major, then the %d×%d projection %s%s, as little-endian float64", q.m, q.n, q.dim, q.m, q.projText(), e.modelLayout())
+}
+
+// projText names the projection: W^{+1/2}, or Uᵀ·W^{+1/2} when it keeps
+// fewer directions than landmarks.
+func (q *nysPlan) projText() string {
+	if q.dim < q.m {
+		return "Uᵀ·W^{+1/2}"
+	}
+	return "W^{+1/2}"
 }
 
 // nysFormText describes a Nyström map's functional form.
 func nysFormText(m *shape) string {
 	s := m.Nystroem
+	if s.Dim() < s.Size() {
+		t := fmt.Sprintf("Nyström map Ψ(x) = Uᵀ·W^{+1/2}·[K(x, l₁), …, K(x, l_m)] with m = %d landmarks l_j ∈ ℝ%s, W_ij = K(l_i, l_j) and U the top %d eigenvectors of the second moment of the m features W^{+1/2}·[K(x, l_j)] over the rows to fit", s.Size(), sup(s.In), s.Dim())
+		if s.Dropped > 0 {
+			t += fmt.Sprintf("; %d eigenvalues of W too small to invert are left out of W^{+1/2}", s.Dropped)
+		}
+		return t
+	}
 	t := fmt.Sprintf("Nyström map Ψ(x) = W^{+1/2}·[K(x, l₁), …, K(x, l_m)] with m = %d landmarks l_j ∈ ℝ%s and W_ij = K(l_i, l_j)", s.Size(), sup(s.In))
 	if s.Dropped > 0 {
 		t += fmt.Sprintf("; %d eigenvalues of W too small to invert are left out of W^{+1/2} (rank %d)", s.Dropped, s.Size()-s.Dropped)
@@ -371,15 +392,15 @@ func (e *emitter) nysParameterLines() []string {
 	if q.data != nil {
 		where = q.data.where(e.p.info.File, e.nysDataLayout())
 	}
-	return wrap(fmt.Sprintf("Landmarks and projection: %d landmarks of %d inputs and the %d×%d matrix W^{+1/2} (%d numbers) are in %s.", q.m, q.n, q.m, q.m, q.constants(), where))
+	return wrap(fmt.Sprintf("Landmarks and projection: %d landmarks of %d inputs and the %d×%d matrix %s (%d numbers) are in %s.", q.m, q.n, q.dim, q.m, q.projText(), q.constants(), where))
 }
 
 // nysEvaluationLines describes the evaluation of a Nyström map.
 func (e *emitter) nysEvaluationLines() []string {
 	q := e.p.nys
 	return []string{
-		fmt.Sprintf("Ψ(x) is the formula, computed with: the m = %d kernel values K(x, l_j), each as featmap's reference evaluator computes it (%s); then the %d components of W^{+1/2}·k, each one sum of %d products in the reference evaluator's order. Nothing is approximated: the values are the reference evaluator's, bit for bit unless the compiler fuses multiply-adds.",
-			q.m, strings.TrimSuffix(kernelCost(q.s.Kernel, q.n), "."), q.m, q.m),
+		fmt.Sprintf("Ψ(x) is the formula, computed with: the m = %d kernel values K(x, l_j), each as featmap's reference evaluator computes it (%s); then the %d components of %s·k, each one sum of %d products in the reference evaluator's order. Nothing is approximated: the values are the reference evaluator's, bit for bit unless the compiler fuses multiply-adds.",
+			q.m, strings.TrimSuffix(kernelCost(q.s.Kernel, q.n), "."), q.dim, q.projText(), q.m),
 		fmt.Sprintf("%s and %s convert the input to float64, evaluate the same way and round each component to float32.", e.name32(), e.slice32Name()),
 	}
 }

@@ -53,7 +53,7 @@ func (s Stage) out(in int) int {
 	case s.Random != nil:
 		return s.Random.Dim()
 	case s.Nystroem != nil:
-		return s.Nystroem.Size()
+		return s.Nystroem.Dim()
 	case s.Anchors != nil:
 		return s.Anchors.Dim
 	case s.Linear != nil:

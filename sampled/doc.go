@@ -28,7 +28,10 @@
 //     matrix: one fmap.Nystroem stage (Williams and Seeger, 2001; k-means
 //     landmarks: Zhang, Tsang and Kwok, 2008). It needs only the exact
 //     kernel, so it also takes the additive kernels, whose landmarks are
-//     whole rows.
+//     whole rows. With n_landmarks m > D: m landmarks and the top D
+//     eigenvectors U of their features' second moment on the rows to fit,
+//     folded into the stage's D × m projection Uᵀ·W^{+1/2} (near the
+//     kernel-PCA limit of those rows; kmeans.go holds the landmark choice).
 //
 // The spectral laws (laws.go) are one-dimensional laws of frequencies
 // given by their quantile h(u), a frequency coordinate being h(u) for u

@@ -26,6 +26,7 @@
 //	error      L∞ 0.9569, RMS 0.2346 on all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)
 //	data       train.csv.gz (1352 rows, sha256:0abc63cb2c94c13762efad7ff0711d7d6ecfbc2280ff32b5de9d198ce0d47104)
 //	on data    L∞ 0.464, RMS 0.0165 on all 72900 ordered pairs of 270 held-out rows of train.csv.gz; Gram matrix relative Frobenius error 0.03989
+//	limit      rank-64 bound 0.01837 on 270 held-out rows (the best rank-64 approximation of their Gram matrix, which no map of 64 components beats); this map 2.171× it (0.03989 on those rows)
 //
 // Model: a ridge classifier (λ = 0.1) on Ψ, one-vs-rest ±1 targets centred, 10
 // classes, trained on this map's Ψ over the 1082 rows to fit of the data

@@ -112,11 +112,11 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		return nil, err
 	}
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
+		return nil, fmt.Errorf("sampled: %s", d.Refusal(dim))
 	}
 	rows := p.Data.Fit
 	if len(rows) < dim {
-		return nil, fmt.Errorf("multidim: %d landmarks need at least %d rows to fit; the data has %d (after the held-out rows)", dim, dim, len(rows))
+		return nil, fmt.Errorf("sampled: %d landmarks need at least %d rows to fit; the data has %d (after the held-out rows)", dim, dim, len(rows))
 	}
 	seed := m.Opts.Seed
 	if seed == 0 {
@@ -439,7 +439,7 @@ func invSqrt(ctx context.Context, k fmap.Kernel, land [][]float64) ([]float64, i
 	}
 	eig, err := symeig.FactorizeContext(ctx, w)
 	if errors.Is(err, symeig.ErrFailed) {
-		return nil, 0, fmt.Errorf("multidim: the eigendecomposition of the %d×%d landmark kernel matrix failed", d, d)
+		return nil, 0, fmt.Errorf("sampled: the eigendecomposition of the %d×%d landmark kernel matrix failed", d, d)
 	}
 	if err != nil {
 		return nil, 0, err

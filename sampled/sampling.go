@@ -98,14 +98,14 @@ func Frequencies(m, n int, laws []Law, sigmas []float64, sampling string, seed i
 // all).
 func FrequenciesContext(ctx context.Context, m, n int, laws []Law, sigmas []float64, sampling string, seed int64) ([]float64, error) {
 	if m < 1 || n < 1 {
-		return nil, fmt.Errorf("multidim: %d frequencies of %d inputs", m, n)
+		return nil, fmt.Errorf("sampled: %d frequencies of %d inputs", m, n)
 	}
 	rng := rand.New(rand.NewPCG(uint64(seed), streamFreq))
 	out := make([]float64, m*n)
 	switch sampling {
 	case SamplingRandom:
 		if len(laws) != n {
-			return nil, fmt.Errorf("multidim: %d laws for %d inputs", len(laws), n)
+			return nil, fmt.Errorf("sampled: %d laws for %d inputs", len(laws), n)
 		}
 		for i := range m {
 			for j := range n {
@@ -114,7 +114,7 @@ func FrequenciesContext(ctx context.Context, m, n int, laws []Law, sigmas []floa
 		}
 	case SamplingQMC:
 		if len(laws) != n {
-			return nil, fmt.Errorf("multidim: %d laws for %d inputs", len(laws), n)
+			return nil, fmt.Errorf("sampled: %d laws for %d inputs", len(laws), n)
 		}
 		// Point i's coordinate j is stratum r of m, r the rank of the
 		// Kronecker point's u_ij among the m points, jittered within it.
@@ -133,10 +133,10 @@ func FrequenciesContext(ctx context.Context, m, n int, laws []Law, sigmas []floa
 		}
 	case SamplingOrthogonal:
 		if len(sigmas) != n {
-			return nil, fmt.Errorf("multidim: %d widths for %d inputs", len(sigmas), n)
+			return nil, fmt.Errorf("sampled: %d widths for %d inputs", len(sigmas), n)
 		}
 		if w := float64(m) * float64(n) * float64(min(m, n)); w > MaxOrthogonalWork {
-			return nil, fmt.Errorf("multidim: orthogonal frequencies of %d inputs: %d frequencies need %.3g multiply-adds, more than %.3g: use sampling qmc or random, or lower target.dim",
+			return nil, fmt.Errorf("sampled: orthogonal frequencies of %d inputs: %d frequencies need %.3g multiply-adds, more than %.3g: use sampling qmc or random, or lower target.dim",
 				n, m, w, float64(MaxOrthogonalWork))
 		}
 		if err := orthogonal(ctx, out, m, n, rng, rand.New(rand.NewPCG(uint64(seed), streamNorm))); err != nil {
@@ -148,11 +148,11 @@ func FrequenciesContext(ctx context.Context, m, n int, laws []Law, sigmas []floa
 			}
 		}
 	default:
-		return nil, fmt.Errorf("multidim: unknown sampling %q (random, qmc or orthogonal)", sampling)
+		return nil, fmt.Errorf("sampled: unknown sampling %q (random, qmc or orthogonal)", sampling)
 	}
 	for _, w := range out {
 		if math.IsNaN(w) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("multidim: a non-finite frequency %v (a kernel width too small?)", w)
+			return nil, fmt.Errorf("sampled: a non-finite frequency %v (a kernel width too small?)", w)
 		}
 	}
 	return out, nil

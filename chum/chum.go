@@ -18,7 +18,7 @@ const (
 )
 
 // Chum is Chum's LP designer for maps of one input (method "chum"; ICCV
-// 2015, §2–§5): the pool is ω = 0, s, 2s, … up to OmegaMax with s =
+// 2015, §2–§5): the pool is ω = 0, s, 2·s, … up to OmegaMax with s =
 // Spacing, Z is a grid of ZPoints points on [0, M] (or, when the domain is
 // a set of integers, its heaviest attainable λ in each grid cell), and the
 // polish also starts from evenly spaced and geometric frequency ladders.

@@ -989,8 +989,8 @@ func TestConstantsAhead(t *testing.T) {
 // new one over it, never by writing it in place: a hard link to the old
 // file (as a reader holding it open would) still reads the old bytes,
 // and the path now names another inode with the new bytes. A gen that
-// truncated and rewrote the file would change both (issue 18's surviving
-// mutant "single-file truncation").
+// truncated and rewrote the file would change both (a mutant of gen,
+// "single-file truncation", that the other tests let survive).
 func TestGenReplacesByRename(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "chi2.go")

@@ -154,9 +154,9 @@ func TestTensorGreedy(t *testing.T) {
 }
 
 // TestTensorGreedyEvenDimensions: the greedy tensor map makes an even D
-// (the README's method table: any D). The constant term is the only one of an odd number of
-// components: taken at its weight's turn it left every even D one short
-// on [0, 1]² ("the product of 11-D axis designs reaches only D = 9 < 10:
+// (the README's method table: any D). The constant term is the only one
+// of an odd number of components: taken at its weight's turn it left
+// every even D one short on [0, 1]² ("the product of 11-D axis designs reaches only D = 9 < 10:
 // raise method.axis_dim", with 121 components to choose from). An even D
 // keeps its weight in a term of a tiny frequency instead, as chum does:
 // D = 10 has no ω = 0 term and fits as well as D = 9 (both L∞ 0.2853;
@@ -223,8 +223,8 @@ func TestThreeDimensions(t *testing.T) {
 }
 
 // TestProjectionEvenDimensions: a projection map makes an even D too
-// (the README's method table: any D). Its LP candidates keep the constant term (one
-// component) beside terms of two, so they all have an odd D, and with
+// (the README's method table: any D). Its LP candidates keep the constant
+// term (one component) beside terms of two, so they all have an odd D, and with
 // no 1-D ladders or continuation no polish start had the even D:
 // "no step made a 6-dimensional map (its steps made D = [5 5 5])",
 // plain Proj on Table 2's problem at D = 30 alike. Each even D must fit

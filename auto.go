@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/registry"
 	"github.com/featmap/featmap/spec"
 )
@@ -138,7 +139,7 @@ func (r *run) designAt(ctx context.Context, dim int, set Settings) (*Design, err
 // candidate. It fails when no method makes a map. Like Design, it learns
 // first what the spec asks.
 func (s *Spec) Auto(ctx context.Context, dim int, set Settings) (*Design, error) {
-	r, err := s.newRun(ctx)
+	r, err := s.newRun(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +186,7 @@ func (r *run) auto(ctx context.Context, dim int, set Settings) (*Design, error) 
 		choice.RunnerUpError, _ = c.Cells[second][0].Design.Verification.Rank()
 	}
 	out := *d
-	if dv := d.Verification.Data; dv != nil && second >= 0 {
+	if dv := d.Verification.Data; dv != nil && dv.Distinct >= fmap.MinRankRows && second >= 0 {
 		// The rows that measure the winner's data error chose it.
 		choice.SelectionError = true
 		v := *dv

@@ -50,7 +50,7 @@ func independentBest(t *testing.T, s *Spec, dim int) (best, second ranked, made 
 // candidates are the methods auto designs for s at dim.
 func candidates(t *testing.T, s *Spec, dim int) []spec.MethodSpec {
 	t.Helper()
-	r, err := s.newRun(context.Background())
+	r, err := s.newRun(context.Background(), Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,6 +178,31 @@ method: {name: auto}
 		!strings.Contains(d.Auto.Summary(), "a selection error, measured on the held-out rows that chose it") ||
 		dv == nil || !strings.Contains(dv.Absolute.On, "held-out rows of "+data+", which also chose this map among ") {
 		t.Errorf("the data error is not called a selection error: %s; %q; on %+v", js, d.Auto.Summary(), dv)
+	}
+}
+
+// TestAutoFewDistinctRows: held-out rows that cannot tell maps apart (two
+// equal rows: one held out) do not rank them — on them li's χ² map and
+// Nyström's are exact, and li won on a data error of 2·10⁻¹⁶ against
+// chum's better map of the domain. Auto ranks on the domain's L∞ error,
+// says why, and calls nothing a selection error.
+func TestAutoFewDistinctRows(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte("0.5\n0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "auto.yaml")
+	spec := "version: 1\nname: Few\nkernel: {type: chi2}\ndomain: {interval: [0.001, 1]}\ntarget: {dim: 5}\ndata: {file: d.csv}\nmethod: {name: auto}\n"
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadSpec(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := checkAuto(t, s, "L∞ error (the held-out rows, 1 distinct, are fewer than the 10 that can rank maps)")
+	if d.Auto.SelectionError || strings.Contains(d.Auto.Summary(), "selection error") {
+		t.Errorf("a selection error without selection: %q", d.Auto.Summary())
 	}
 }
 

@@ -69,7 +69,7 @@ func (s *Spec) RunComparison(ctx context.Context, set Settings) (*Comparison, er
 	if s.Compare == nil {
 		return nil, errors.New("featmap: the spec has no compare section (it is a single design)")
 	}
-	r, err := s.newRun(ctx)
+	r, err := s.newRun(ctx, set)
 	if err != nil {
 		return nil, err
 	}

@@ -59,6 +59,9 @@ type Design struct {
 	// time of the call, or for a design made from remembered ones (chum's
 	// continuation) their time too.
 	Seconds float64
+	// LearnSeconds is the time learning took before the design (a learn
+	// or kernels section; 0 without), not counted in Seconds.
+	LearnSeconds float64
 	// Search is the target.max_error search that chose D (nil for a
 	// target.dim).
 	Search *Search
@@ -109,7 +112,7 @@ var (
 // ErrUnreachable and names the best D tried. Cancelling ctx stops the
 // design at its next LP or polish step.
 func (s *Spec) Design(ctx context.Context, set Settings) (*Design, error) {
-	r, err := s.newRun(ctx)
+	r, err := s.newRun(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +144,7 @@ func canMake(p *fmap.Problem, m spec.MethodSpec, dim int) (bool, string) {
 // returns a map of another dimension, or an invalid one, or panics, is an
 // internal error (ErrInternal).
 func (s *Spec) DesignDim(ctx context.Context, m spec.MethodSpec, dim int, set Settings) (*Design, error) {
-	r, err := s.newRun(ctx)
+	r, err := s.newRun(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +183,7 @@ func (r *run) designDim(ctx context.Context, m spec.MethodSpec, dim int, set Set
 	if err != nil {
 		return nil, err
 	}
-	d = &Design{Spec: r.spec, Method: m, Problem: r.problem, Learned: r.learned, GroupLasso: r.groupLasso, Map: res.Map, LPs: res.LPs, Verification: v}
+	d = &Design{Spec: r.spec, Method: m, Problem: r.problem, Learned: r.learned, GroupLasso: r.groupLasso, Map: res.Map, LPs: res.LPs, Verification: v, LearnSeconds: r.learnSeconds}
 	if res.DesignSet != nil {
 		d.Verification.Design = fmap.SignatureError(res.Map, ref, res.DesignSet, res.DesignSetOn)
 	}

@@ -27,6 +27,8 @@ type DesignJSON struct {
 	GroupLasso *GroupLassoJSON `json:"group_lasso,omitempty"`
 	LPs        int             `json:"lps,omitempty"`
 	Seconds    float64         `json:"seconds"`
+	// LearnSeconds is learning's time before the design (absent without).
+	LearnSeconds float64 `json:"learn_seconds,omitempty"`
 	// Search is the target.max_error search (absent for target.dim): every
 	// D tried with its error, and its wall time.
 	Search *Search `json:"search,omitempty"`
@@ -119,6 +121,7 @@ func (d *Design) JSON() *DesignJSON {
 		Map:          d.Map,
 		LPs:          d.LPs,
 		Seconds:      d.Seconds,
+		LearnSeconds: d.LearnSeconds,
 		Search:       d.Search,
 		Auto:         d.Auto,
 		Version:      Version,

@@ -3,6 +3,7 @@ package featmap
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/learn"
@@ -23,6 +24,8 @@ type run struct {
 	// section's group lasso learned (nil without them).
 	learned    *learn.LearnResult
 	groupLasso *learn.GroupLassoResult
+	// learnSeconds is learning's wall time.
+	learnSeconds float64
 }
 
 // newRun learns what the spec asks for, from the rows LoadSpec read: a
@@ -30,14 +33,20 @@ type run struct {
 // (learnGroupLasso); a spec without either has nothing to learn, and runs
 // its own problem, target and method. Learning waits for this step (not
 // LoadSpec), so that loading a spec stays fast (gen can find its output
-// fresh without learning), and ctx stops it.
-func (s *Spec) newRun(ctx context.Context) (*run, error) {
+// fresh without learning), and ctx stops it; set.Say hears how far it is.
+func (s *Spec) newRun(ctx context.Context, set Settings) (*run, error) {
 	r := &run{spec: s, problem: s.Problem, target: s.Target, method: s.Method}
+	if s.Learn == nil && s.GroupLasso == nil {
+		return r, nil
+	}
+	start := time.Now()
+	defer func() { r.learnSeconds = time.Since(start).Seconds() }()
 	switch {
 	case s.Learn != nil:
+		set.Say("learning σ from the labels")
 		return r, r.learnSigma(ctx)
 	case s.GroupLasso != nil:
-		return r, r.learnGroupLasso(ctx)
+		return r, r.learnGroupLasso(ctx, set.Say)
 	}
 	return r, nil
 }
@@ -83,7 +92,7 @@ func (r *run) learnSigma(ctx context.Context) error {
 // problem of the learned combined kernel Σ_g d_g K_g over the kept kernels
 // (fmap.Combined), of its dimension (dim_per_kernel per kept kernel), by
 // the rff-group-lasso method that holds their blocks.
-func (r *run) learnGroupLasso(ctx context.Context) error {
+func (r *run) learnGroupLasso(ctx context.Context, say func(string)) error {
 	s := r.spec
 	specErr := func(msg string, err error) error {
 		return &spec.SpecError{Path: s.Path, Line: s.GroupLasso.Line, Field: "kernels", Msg: msg, Err: err}
@@ -92,7 +101,7 @@ func (r *run) learnGroupLasso(ctx context.Context) error {
 	if !ok {
 		return specErr("kernels need method rff-group-lasso", nil)
 	}
-	res, err := gl.Learn(ctx, s.Problem, s.GroupLasso.Kernels)
+	res, err := gl.Learn(ctx, s.Problem, s.GroupLasso.Kernels, say)
 	if err != nil {
 		return specErr(err.Error(), err)
 	}

@@ -47,6 +47,10 @@ type chainKey struct {
 // Name returns "chum".
 func (*Chum) Name() string { return "chum" }
 
+// OneInputSeries marks chum's one-input maps as Fourier stages
+// (design.SeriesMethod).
+func (*Chum) OneInputSeries() {}
+
 // Options returns the options.
 func (c *Chum) Options() any { return &c.Opts }
 

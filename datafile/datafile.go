@@ -21,8 +21,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/atomicfile"
@@ -48,18 +50,62 @@ type Section struct {
 	Line int
 }
 
-// Data limits: the default row cap, the most values (rows × features) kept
-// in memory, the held-out rows every design is verified on, and the
-// longest line read.
+// Data limits: the default row cap, the most bytes the rows kept may take
+// in memory (RowBytes each), the held-out rows every design is verified
+// on, and the longest line read.
 const (
 	DefaultMaxRows = 100_000
-	MaxValues      = 1 << 26
+	MaxKeptBytes   = 768 << 20
 	HeldRows       = 2000
 	maxLine        = 1 << 20
 )
 
-// valuesLimit is MaxValues, lowered by the package's tests that reach it.
-var valuesLimit = MaxValues
+// RowBytes is the memory one kept row of n feature columns takes: its n
+// values (in blocks of many rows), its label (in a list that append may
+// hold twice while it grows) and, once the file is read, its slice header.
+func RowBytes(n int) int { return 8*n + 2*8 + 24 }
+
+// keptLimit is MaxKeptBytes, lowered by the package's tests that reach it.
+var keptLimit = MaxKeptBytes
+
+// rowStore holds the kept rows' values, n each, in blocks of many rows:
+// no allocation and no pointer per row while a file is read (a row of one
+// value allocated alone took about 100 bytes with its header, label and
+// the allocator's rounding, and the collector scanned every one).
+type rowStore struct {
+	n, perBlock int
+	blocks      [][]float64
+	len         int
+}
+
+// newRowStore returns a store of rows of n values.
+func newRowStore(n int) *rowStore {
+	return &rowStore{n: n, perBlock: max(1, (1<<17)/n)}
+}
+
+// row returns row i's values.
+func (s *rowStore) row(i int) []float64 {
+	b, o := s.blocks[i/s.perBlock], (i%s.perBlock)*s.n
+	return b[o : o+s.n : o+s.n]
+}
+
+// add appends a copy of x.
+func (s *rowStore) add(x []float64) {
+	if s.len%s.perBlock == 0 {
+		s.blocks = append(s.blocks, make([]float64, s.perBlock*s.n))
+	}
+	s.len++
+	copy(s.row(s.len-1), x)
+}
+
+// rows returns the rows' slices.
+func (s *rowStore) rows() [][]float64 {
+	out := make([][]float64, s.len)
+	for i := range out {
+		out[i] = s.row(i)
+	}
+	return out
+}
 
 // DefaultProgressRows is how many data rows pass between progress
 // messages (Options.ProgressRows), and CheckRows how many between two
@@ -103,9 +149,11 @@ type DataError struct {
 	Err    error
 }
 
-// Error returns "file:line: column c: message".
+// Error returns "file:line: column c: message". A file name with bytes
+// that are not printable (a NUL, an escape sequence) is quoted, so that a
+// message never writes them raw to a terminal.
 func (e *DataError) Error() string {
-	s := e.File
+	s := printable(e.File)
 	if e.Line > 0 {
 		s += ":" + strconv.Itoa(e.Line)
 	}
@@ -118,12 +166,23 @@ func (e *DataError) Error() string {
 // Unwrap returns the underlying error.
 func (e *DataError) Unwrap() error { return e.Err }
 
+// printable is s, or s quoted as a Go string when it has a rune that is
+// not printable.
+func printable(s string) string {
+	for _, r := range s {
+		if !strconv.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
 // reader reads the rows of a data file against a spec's data section and
 // problem.
 type reader struct {
 	d        *Section
 	p        *fmap.Problem
-	sep      func(string) []string
+	sep      func([]string, string) []string
 	width    int // columns per row, from the first data row
 	first    int
 	last     int
@@ -132,6 +191,23 @@ type reader struct {
 	// warn, if set, is a warning about the first line (its file and line
 	// are the caller's to add).
 	warn *DataError
+	// guess, when the first line was taken as a header because one of
+	// its fields is not a number (not because data.header said so), is
+	// that field; mixed says some of its other fields are numbers (a data
+	// row with a typo, perhaps): errors about the rows then name the guess.
+	guess string
+	mixed bool
+}
+
+// guessed is what an error after the first line adds when that line was
+// taken as a header by a guess (always, or only when it held numbers too):
+// " (line L was taken as a header, because "x" is not a number;
+// data.header: false reads it as data)", or "".
+func (r *reader) guessed(line int, always bool) string {
+	if r.guess == "" || !always && !r.mixed {
+		return ""
+	}
+	return fmt.Sprintf(" (line %d was taken as a header, because %q is not a number; data.header: false reads it as data)", line, r.guess)
 }
 
 // Read reads the data file of section d of the spec at path spec (the
@@ -199,27 +275,53 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 		}
 		rows, err := npyRows(in)
 		if err != nil {
+			if gz != nil && gz.err != nil {
+				// A cut or damaged gzip stream, not a damaged .npy.
+				err = gzipError(gz.err)
+			}
 			return nil, dataErr(0, -1, err, "%v", err)
 		}
 		next = rows
 	case strings.HasSuffix(base, ".csv"):
-		r.sep = func(l string) []string { return strings.Split(l, ",") }
+		r.sep = func(dst []string, l string) []string { return splitInto(dst, l, ',') }
 	case strings.HasSuffix(base, ".tsv"):
-		r.sep = func(l string) []string { return strings.Split(l, "\t") }
+		r.sep = func(dst []string, l string) []string { return splitInto(dst, l, '\t') }
 	default:
-		r.sep = strings.Fields
+		r.sep = fieldsInto
 	}
+	var seen int
 	if next == nil {
-		next = newTextRows(in, r.sep, gz).next
+		tr := newTextRows(in, r.sep, gz)
+		// A file of mostly empty lines (which gzip shrinks to almost nothing)
+		// reads for long with no row to report: every lineTick lines
+		// the read reports and looks at ctx all the same.
+		tr.tick = func(line int) error {
+			if o.Progress != nil {
+				o.Progress(fmt.Sprintf("data %s: %d lines read (%.0f%% of %d bytes), %d rows", d.File, line,
+					100*float64(cr.n)/float64(max(1, fi.Size())), fi.Size(), seen))
+			}
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("reading %s: %w", d.File, err)
+			}
+			return nil
+		}
+		next = tr.next
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x64617461)) // "data"
-	var rows [][]float64
+	var store *rowStore
 	var labels []float64
-	seen, line := 0, 0
+	var scratch []float64
+	line, headerLine := 0, 0
 	for {
 		fields, l, err := next()
 		line = l
 		if err != nil {
+			if gz != nil && gz.err != nil {
+				err = gzipError(gz.err)
+			}
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return nil, err
+			}
 			return nil, dataErr(line, -1, err, "%v", err)
 		}
 		if fields == nil {
@@ -234,14 +336,17 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 				res.Warnings = append(res.Warnings, r.warn.Error())
 			}
 			if r.header {
+				headerLine = line
 				continue
 			}
 		}
-		x, label, err := r.row(fields)
+		scratch = slices.Grow(scratch[:0], r.last-r.first+1)[:r.last-r.first+1]
+		x, label, err := r.row(fields, scratch)
 		if err != nil {
 			var de *DataError
 			if errors.As(err, &de) {
 				de.File, de.Line = name, line
+				de.Msg += r.guessed(headerLine, false)
 				return nil, de
 			}
 			return nil, dataErr(line, -1, err, "%v", err)
@@ -258,19 +363,26 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 		}
 		// Reservoir sampling (Algorithm R): every row is kept with
 		// probability MaxRows/seen, by a seeded generator.
+		if store == nil {
+			store = newRowStore(len(x))
+		}
 		switch {
-		case len(rows) < d.MaxRows:
-			// The rows kept hold at most MaxValues values: checked
-			// as they come, so that a data.max_rows above what a file
-			// holds costs nothing.
-			if (len(rows)+1)*len(x) > valuesLimit {
-				return nil, dataErr(line, -1, nil, "more than %d values kept (%d rows of %d feature columns): lower data.max_rows (%d, %s:%d)",
-					valuesLimit, len(rows)+1, len(x), d.MaxRows, spec, d.Line)
+		case store.len < d.MaxRows:
+			// The rows kept take at most MaxKeptBytes: checked as they
+			// come, so that a data.max_rows above what a file holds
+			// costs nothing.
+			if b := RowBytes(len(x)); (store.len+1)*b > keptLimit {
+				return nil, dataErr(line, -1, nil, "more than %.4g MiB of rows kept (%d rows of %d feature columns, %d bytes each): lower data.max_rows (%d, %s:%d) to at most %d",
+					float64(keptLimit)/(1<<20), store.len+1, len(x), b, d.MaxRows, spec, d.Line, keptLimit/b)
 			}
-			rows, labels = append(rows, x), append(labels, label)
+			store.add(x)
+			labels = append(labels, label)
 		default:
+			// A kept row is overwritten in place: the store holds
+			// MaxRows rows at most, whatever the file's length.
 			if j := rng.IntN(seen); j < d.MaxRows {
-				rows[j], labels[j] = x, label
+				copy(store.row(j), x)
+				labels[j] = label
 			}
 		}
 	}
@@ -278,8 +390,9 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 		return nil, dataErr(line, -1, err, "%v", err)
 	}
 	if seen < 2 {
-		return nil, dataErr(0, -1, nil, "%d data rows: need at least 2", seen)
+		return nil, dataErr(0, -1, nil, "%s: need at least 2%s", counted(seen, "data row"), r.guessed(headerLine, true))
 	}
+	rows := store.rows()
 	rng.Shuffle(len(rows), func(i, j int) {
 		rows[i], rows[j] = rows[j], rows[i]
 		labels[i], labels[j] = labels[j], labels[i]
@@ -297,17 +410,25 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 // textRows reads the rows of a text file: its non-empty lines, split
 // into fields.
 type textRows struct {
-	sc   *bufio.Scanner
-	sep  func(string) []string
-	gz   *stickyReader // the gzip stream the lines come from, if any
-	line int
+	sc     *bufio.Scanner
+	sep    func([]string, string) []string
+	gz     *stickyReader // the gzip stream the lines come from, if any
+	line   int
+	fields []string // the last line's, reused
+	// tick, if set, is called every lineTick lines, empty ones too; its
+	// error ends the read.
+	tick func(line int) error
 }
+
+// lineTick is how many lines pass between two calls of textRows.tick.
+const lineTick = 1 << 22
 
 // newTextRows returns the rows of in, split by sep; gz, if not nil, is
 // the gzip stream in reads.
-func newTextRows(in io.Reader, sep func(string) []string, gz *stickyReader) *textRows {
+func newTextRows(in io.Reader, sep func([]string, string) []string, gz *stickyReader) *textRows {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), maxLine)
+	sc.Split(scanLines)
 	return &textRows{sc: sc, sep: sep, gz: gz}
 }
 
@@ -321,6 +442,11 @@ func (t *textRows) next() ([]string, int, error) {
 			return nil, 0, gzipError(t.gz.err)
 		}
 		t.line++
+		if t.tick != nil && t.line%lineTick == 0 {
+			if err := t.tick(t.line); err != nil {
+				return nil, t.line, err
+			}
+		}
 		text := t.sc.Text()
 		if t.line == 1 {
 			// A UTF-8 byte order mark is no part of the first
@@ -328,7 +454,8 @@ func (t *textRows) next() ([]string, int, error) {
 			text = strings.TrimPrefix(text, "\ufeff")
 		}
 		if text = strings.TrimSpace(text); text != "" {
-			return t.sep(text), t.line, nil
+			t.fields = t.sep(t.fields[:0], text)
+			return t.fields, t.line, nil
 		}
 	}
 	if err := t.sc.Err(); err != nil {
@@ -340,12 +467,70 @@ func (t *textRows) next() ([]string, int, error) {
 	return nil, t.line, nil
 }
 
+// splitInto appends to dst the fields of s between the separators sep
+// (strings.Split's, into a slice a reader reuses from line to line).
+func splitInto(dst []string, s string, sep byte) []string {
+	for {
+		i := strings.IndexByte(s, sep)
+		if i < 0 {
+			return append(dst, s)
+		}
+		dst, s = append(dst, s[:i]), s[i+1:]
+	}
+}
+
+// fieldsInto appends to dst the fields of s between runs of white space
+// (strings.Fields's, into a reused slice).
+func fieldsInto(dst []string, s string) []string {
+	for {
+		s = strings.TrimLeftFunc(s, unicode.IsSpace)
+		if s == "" {
+			return dst
+		}
+		i := strings.IndexFunc(s, unicode.IsSpace)
+		if i < 0 {
+			return append(dst, s)
+		}
+		dst, s = append(dst, s[:i]), s[i:]
+	}
+}
+
+// scanLines is bufio.ScanLines for lines that end in "\n", "\r\n" or a
+// lone "\r" (old Mac files, and some exports): a file whose lines end in
+// carriage returns alone is read as its rows, not as one line.
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if atEOF && len(data) == 0 {
+		return 0, nil, nil
+	}
+	end := bytes.IndexByte(data, '\n')
+	if end < 0 {
+		end = len(data)
+	}
+	if cr := bytes.IndexByte(data[:end], '\r'); cr >= 0 && cr < end-1 {
+		return cr + 1, data[:cr], nil // a lone carriage return
+	} else if cr >= 0 && end == len(data) && !atEOF {
+		return 0, nil, nil // a "\r" last: is a "\n" next?
+	}
+	if end < len(data) {
+		return end + 1, bytes.TrimSuffix(data[:end], []byte{'\r'}), nil
+	}
+	if atEOF {
+		return len(data), bytes.TrimSuffix(data, []byte{'\r'}), nil
+	}
+	return 0, nil, nil
+}
+
 // gzipError is the error of a gzip stream that failed: one cut short
 // ends early; another (a wrong checksum, junk after the stream) is
 // compress/gzip's own, which names gzip already.
 func gzipError(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("gzip: %w: the compressed data ends early (is the file cut short?)", err)
+	case errors.Is(err, gzip.ErrHeader):
+		// gzip.NewReader checked the first member's header: this is
+		// what follows the end of a member.
+		return fmt.Errorf("%w: the file goes on after the end of its compressed data with bytes that are not gzip (junk appended to it?)", err)
 	}
 	return err
 }
@@ -433,13 +618,16 @@ func (r *reader) start(fields []string) error {
 	}
 	bad, numbers := -1, 0
 	for i, f := range fields {
-		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err != nil {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
 			if !r.header {
 				bad, r.header = i, true
 			}
 		} else {
-			numbers++
+			numbers++ // a number too large for float64 is still no name
 		}
+	}
+	if r.header {
+		r.guess, r.mixed = strings.TrimSpace(fields[bad]), numbers > 0
 	}
 	if r.header && numbers > 0 {
 		// A header of names has no numbers; this may be a data row with a
@@ -450,9 +638,10 @@ func (r *reader) start(fields []string) error {
 	return nil
 }
 
-// row parses one data row's features and label; errors are *DataError
-// with the column (the caller adds the file and line).
-func (r *reader) row(fields []string) ([]float64, float64, error) {
+// row parses one data row's features into x (of the feature columns'
+// length) and its label; errors are *DataError with the column (the
+// caller adds the file and line).
+func (r *reader) row(fields []string, x []float64) ([]float64, float64, error) {
 	if len(fields) != r.width {
 		return nil, 0, &DataError{Column: -1, Msg: fmt.Sprintf("%s, but the first row has %d", counted(len(fields), "column"), r.width)}
 	}
@@ -460,6 +649,8 @@ func (r *reader) row(fields []string) ([]float64, float64, error) {
 		f := strings.TrimSpace(fields[col])
 		v, err := strconv.ParseFloat(f, 64)
 		switch {
+		case errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0):
+			return 0, &DataError{Column: col, Msg: fmt.Sprintf("%q overflows: it is beyond ±%.4g, the largest float64", f, math.MaxFloat64)}
 		case err != nil:
 			return 0, &DataError{Column: col, Msg: fmt.Sprintf("%q is not a number", f)}
 		case math.IsNaN(v) || math.IsInf(v, 0):
@@ -468,7 +659,6 @@ func (r *reader) row(fields []string) ([]float64, float64, error) {
 		return v, nil
 	}
 	dom := r.p.Domain
-	x := make([]float64, r.last-r.first+1)
 	for j := range x {
 		v, err := num(r.first + j)
 		if err != nil {

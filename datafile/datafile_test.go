@@ -115,10 +115,10 @@ func TestLoadDigits(t *testing.T) {
 }
 
 // TestDataMaxRowsAboveFile: a data.max_rows far above what the file holds
-// (2·10⁶ rows of 2 features would be 4·10⁶ values, of 40 features 8·10⁷,
-// beyond MaxValues) costs nothing: the limit is on the values kept,
-// checked as rows come; the cap alone used to be refused at the first
-// line even for a file of 300 rows.
+// (2·10⁶ rows of 40 features would take 0.75 GB, beyond MaxKeptBytes)
+// costs nothing: the limit is on the bytes of the rows kept, checked as
+// rows come; the cap alone used to be refused at the first line even for
+// a file of 300 rows.
 func TestDataMaxRowsAboveFile(t *testing.T) {
 	var sb strings.Builder
 	for i := range 300 {
@@ -138,12 +138,12 @@ func TestDataMaxRowsAboveFile(t *testing.T) {
 	// Past the bound (lowered here to 100 rows of 40), the read stops at
 	// the row that would cross it, naming the rows kept and the spec's
 	// data.max_rows.
-	defer func(n int) { valuesLimit = n }(valuesLimit)
-	valuesLimit = 4000
+	defer func(n int) { keptLimit = n }(keptLimit)
+	keptLimit = 100 * RowBytes(40)
 	spec := writeFiles(t, files)
 	_, err := Read(context.Background(), spec, d, chi2(), Options{})
 	var de *DataError
-	if !errors.As(err, &de) || de.Line != 101 || !strings.Contains(err.Error(), "more than 4000 values kept (101 rows of 40 feature columns): lower data.max_rows (2000000, "+spec+":7)") {
+	if !errors.As(err, &de) || de.Line != 101 || !strings.Contains(err.Error(), "more than 0.03433 MiB of rows kept (101 rows of 40 feature columns, 360 bytes each): lower data.max_rows (2000000, "+spec+":7) to at most 100") {
 		t.Errorf("error %v; want a DataError at line 101 naming the rows, the columns and data.max_rows at %s:7", err, spec)
 	}
 }
@@ -325,7 +325,14 @@ func TestDataErrors(t *testing.T) {
 		{"column count", with("d.csv", nil), "1,2\n3,4,5\n", `d.csv:2: 3 columns, but the first row has 2`},
 		{"column count: one", with("d.csv", nil), "1,2\n3\n", `d.csv:2: 1 column, but the first row has 2`},
 		{"empty", with("d.csv", nil), "", `d.csv: 0 data rows: need at least 2`},
-		{"header only", with("d.csv", nil), "a,b\n", `d.csv: 0 data rows: need at least 2`},
+		{"header only", with("d.csv", nil), "a,b\n", `d.csv: 0 data rows: need at least 2 (line 1 was taken as a header, because "a" is not a number; data.header: false reads it as data)`},
+		{"one row after a guessed header", with("d.csv", func(d *Section) { d.Label = 2 }), "1,2x,0\n3,4,1\n",
+			`d.csv: 1 data row: need at least 2 (line 1 was taken as a header, because "2x" is not a number; data.header: false reads it as data)`},
+		{"bad label after a guessed header", with("d.csv", func(d *Section) { d.Label = 2 }), "1,2,x\n3,4,y\n",
+			`d.csv:2: column 2: "y" is not a number (line 1 was taken as a header, because "x" is not a number; data.header: false reads it as data)`},
+		{"overflow", with("d.csv", nil), "1,2\n3,1e400\n", `d.csv:2: column 1: "1e400" overflows: it is beyond ±1.798e+308, the largest float64`},
+		{"overflow first", with("d.csv", nil), "1e400,2\n3,4\n", `d.csv:1: column 0: "1e400" overflows`},
+		{"file name not printable", with("d\x1b[31m.csv", nil), "1,2\n", `/d\x1b[31m.csv": 1 data row`},
 		{"forced no header", with("d.csv", func(d *Section) { d.Header = new(bool) }), "a,b\n1,2\n", `d.csv:1: column 0: "a" is not a number`},
 		{"label in columns", with("d.csv", func(d *Section) { d.First, d.Last, d.Label = 0, 1, 1 }), "1,2\n", `label_column 1 is inside data.columns [0, 1]`},
 		{"columns beyond", with("d.csv", func(d *Section) { d.First, d.Last = 0, 5 }), "1,2\n", `data.columns ends at 5 but the file has 2 columns (0..1)`},
@@ -371,7 +378,7 @@ func TestDataErrors(t *testing.T) {
 		}{
 			{"cut short", string(whole[:len(whole)*2/3]), "d.csv.gz: gzip: unexpected EOF: the compressed data ends early"},
 			{"checksum", string(crc), "d.csv.gz: gzip: invalid checksum"},
-			{"junk after it", string(whole) + "junk after the stream", "d.csv.gz: gzip: invalid header"},
+			{"junk after it", string(whole) + "junk after the stream", "d.csv.gz: gzip: invalid header: the file goes on after the end of its compressed data with bytes that are not gzip"},
 		} {
 			_, err := read(t, section("d.csv.gz"), chi2(), map[string]string{"d.csv.gz": c.body})
 			if err == nil || !strings.Contains(err.Error(), c.want) || c.name != "cut short" && strings.Contains(err.Error(), "ends early") ||
@@ -479,6 +486,7 @@ func TestDataNpy(t *testing.T) {
 		"dtype":   {string(npyBytes(rows, false, "<i8", "")), `.npy dtype "<i8"`},
 		"shape":   {string(npyBytes(rows, false, "", "(40, 3, 1)")), ".npy array of 3 dimensions"},
 		"short":   {string(npyBytes(rows, false, "", "(41, 3)")), "d.npy:41: .npy data ends within row 41 of 41"},
+		"long":    {string(npyBytes(rows, false, "", "(10, 3)")), ".npy header's shape says 10 rows of 3 values, but 720 more bytes follow them (30 rows more): the shape is wrong"},
 		"NaN":     {string(npyBytes([][]float64{{1, 2, 0}, {math.NaN(), 2, 0}}, false, "", "")), `d.npy:2: column 0: "NaN" is not finite`},
 		"outside": {string(npyBytes([][]float64{{1, 2, 0}, {1, 20, 0}}, false, "", "")), "d.npy:2: column 1: 20 is outside the domain"},
 	}
@@ -487,6 +495,34 @@ func TestDataNpy(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", name, err, c.want)
 		}
+	}
+}
+
+// TestDataCarriageReturns: lines that end in a lone carriage return (old
+// Mac files), in "\r\n" or in "\n" are the same rows, whatever the
+// buffer boundaries fall on.
+func TestDataCarriageReturns(t *testing.T) {
+	var lines []string
+	for i := range 5000 {
+		lines = append(lines, strconv.Itoa(i%17)+","+strconv.Itoa(i*7%17))
+	}
+	want := mustRead(t, section("d.csv"), chi2(), map[string]string{"d.csv": strings.Join(lines, "\n") + "\n"}).Data
+	for name, sep := range map[string]string{"CR": "\r", "CRLF": "\r\n"} {
+		for _, last := range []string{"", sep} {
+			got := mustRead(t, section("d.csv"), chi2(), map[string]string{"d.csv": strings.Join(lines, sep) + last}).Data
+			if got.Rows != 5000 || !reflect.DeepEqual(got.Fit, want.Fit) {
+				t.Errorf("%s (last line ends %q): %d rows, want the 5000 of the same file with \\n", name, last, got.Rows)
+			}
+		}
+	}
+	// A truncated gzip'd .npy is the gzip stream's error, not a bad .npy.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(npyBytes([][]float64{{1, 2}, {3, 4}}, false, "", ""))
+	zw.Close()
+	_, err := read(t, section("d.npy.gz"), chi2(), map[string]string{"d.npy.gz": string(gz.Bytes()[:20])})
+	if err == nil || !strings.Contains(err.Error(), "the compressed data ends early") {
+		t.Errorf("a cut .npy.gz: %v, want the gzip data ending early", err)
 	}
 }
 
@@ -513,4 +549,26 @@ func TestDataBOM(t *testing.T) {
 func yes() *bool {
 	b := true
 	return &b
+}
+
+// TestDataEmptyLinesReport: a file of millions of empty lines (2 GB of
+// them gzip to 9 MB) has no row to report for a long read: the read
+// reports the lines every lineTick of them all the same, and stops when
+// its context ends.
+func TestDataEmptyLinesReport(t *testing.T) {
+	body := strings.Repeat("\n", 2*lineTick+5) + "1,2\n3,4\n"
+	spec := writeFiles(t, map[string]string{"d.csv": body})
+	var msgs []string
+	r, err := Read(context.Background(), spec, section("d.csv"), chi2(), Options{Progress: func(m string) { msgs = append(msgs, m) }})
+	if err != nil || r.Data.Rows != 2 {
+		t.Fatalf("%v, want the 2 rows", err)
+	}
+	if len(msgs) != 2 || !strings.Contains(msgs[0], fmt.Sprintf("d.csv: %d lines read (", lineTick)) || !strings.Contains(msgs[1], ", 0 rows") {
+		t.Errorf("progress %q, want two reports of the lines read", msgs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Read(ctx, spec, section("d.csv"), chi2(), Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled read of empty lines: %v, want context.Canceled", err)
+	}
 }

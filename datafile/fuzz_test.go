@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -17,7 +19,8 @@ import (
 // count is at least the rows kept. It never panics.
 func FuzzDataFile(f *testing.F) {
 	for _, seed := range []string{"1,2\n3,4\n", "a,b\n1,2\n3,4\n5,6\n", "1 2\n3\n", "NaN,1\n", "\x1f\x8b\x08", "", "16\n0\n7\n",
-		"1,2,3\n4,5,6\n7,8,9\n10,11,12\n13,14,15\n"} {
+		"1,2,3\n4,5,6\n7,8,9\n10,11,12\n13,14,15\n", "1,2\r3,4\r5,6\r", "1,2\r\n3,4\r\n", "1e400,1\n2,3\n", "1,2x,0\n3,4,1\n",
+		"1,2,x\n3,4,y\n"} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkDataFile(t, "d.csv", data) })
@@ -34,12 +37,46 @@ func FuzzDataNpy(f *testing.F) {
 	for _, seed := range [][]byte{
 		npyBytes(rows, false, "", ""), npyBytes(rows, true, "", ""), v2,
 		npyBytes(rows, false, "<i8", ""), npyBytes(rows, false, "", "(5, 3, 1)"), npyBytes(rows, false, "", "(6, 3)"),
-		npyBytes(rows, false, "", "(15,)"), npyBytes([][]float64{{math.NaN(), 1, 0}}, false, "", ""),
+		npyBytes(rows, false, "", "(15,)"), npyBytes([][]float64{{math.NaN(), 1, 0}}, false, "", ""), npyBytes(rows, false, "", "(2, 3)"),
 		[]byte("\x93NUMPY\x01\x00\xff\xff"), []byte("\x93NUMPY\x03\x00\xff\xff\xff\x7f"),
 	} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkDataFile(t, "d.npy", data) })
+}
+
+// FuzzDataLineEnds: a text file whose lines end in lone carriage returns
+// reads as the same file with line feeds: the same rows kept, or an error
+// at the same line.
+func FuzzDataLineEnds(f *testing.F) {
+	for _, seed := range []string{"1,2\n3,4\n", "a,b\n1,2\n\n3,4\n5,6\n", "1,2\n3\n", "16\n0\n7", "1,2,3\n4,5,6\n7,8,9\n10,11,12\n13,14,15\n"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if strings.ContainsRune(text, '\r') || strings.HasPrefix(text, "\x1f\x8b") {
+			return
+		}
+		lf, errLF := readText(t, text)
+		cr, errCR := readText(t, strings.ReplaceAll(text, "\n", "\r"))
+		var a, b *DataError
+		switch {
+		case (errLF == nil) != (errCR == nil):
+			t.Fatalf("with line feeds %v, with carriage returns %v", errLF, errCR)
+		case errLF != nil && errors.As(errLF, &a) && errors.As(errCR, &b) && a.Line != b.Line:
+			t.Fatalf("errors at lines %d and %d: %v; %v", a.Line, b.Line, errLF, errCR)
+		case errLF == nil && !reflect.DeepEqual(lf.Data.Fit, cr.Data.Fit):
+			t.Fatalf("rows differ")
+		}
+	})
+}
+
+// readText reads text as the data file d.csv of a χ² problem on {0..16}.
+func readText(t *testing.T, text string) (*Result, error) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return Read(context.Background(), filepath.Join(dir, "spec.yaml"), section("d.csv"), chi2(), Options{})
 }
 
 // checkDataFile reads data, written to a file of the given name, as the

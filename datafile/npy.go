@@ -103,6 +103,16 @@ func npyRows(in io.Reader) (func() ([]string, int, error), error) {
 	row := 0
 	return func() ([]string, int, error) {
 		if row == rows {
+			// The shape is the header's word: data beyond it means a
+			// header that lies (or a file written twice), never rows to
+			// drop without a word.
+			extra, err := io.Copy(io.Discard, in)
+			if err != nil {
+				return nil, row, err
+			}
+			if extra > 0 {
+				return nil, row, fmt.Errorf(".npy header's shape says %d rows of %d values, but %d more bytes follow them (%.6g rows more): the shape is wrong", rows, cols, extra, float64(extra)/float64(len(buf)))
+			}
 			return nil, row, nil
 		}
 		if _, err := io.ReadFull(in, buf); err != nil {

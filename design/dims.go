@@ -57,7 +57,7 @@ func DimsFor(m Method, p *fmap.Problem) Dims {
 		return Dims{Only: []int{1}, Why: "hellinger's exact map is 1-dimensional"}
 	}
 	d := m.Dims(p)
-	top, why := fmap.MaxVerifiedDim(p)
+	top, why := MaxVerifiedDim(m, p)
 	switch {
 	case top < 1:
 		return Dims{Only: []int{}, Why: why + ", more than the budget at any D"}
@@ -69,6 +69,24 @@ func DimsFor(m Method, p *fmap.Problem) Dims {
 		d.Why = why
 	}
 	return d
+}
+
+// EvalCoster is implemented by methods whose maps cost more than D·n
+// multiply-adds per input to evaluate (a D × D projection, more random
+// features than D, an inner map per coordinate): EvalCost says how much,
+// for the verification budget (fmap.VerifyCostOf).
+type EvalCoster interface {
+	EvalCost(p *fmap.Problem) *fmap.EvalCost
+}
+
+// MaxVerifiedDim is fmap.MaxVerifiedDimOf for m's maps of p: the largest D
+// whose verification is within the budget, priced by m's EvalCost when it
+// has one, and why a larger one is not.
+func MaxVerifiedDim(m Method, p *fmap.Problem) (int, string) {
+	if ec, ok := m.(EvalCoster); ok {
+		return fmap.MaxVerifiedDimOf(p, ec.EvalCost(p))
+	}
+	return fmap.MaxVerifiedDim(p)
 }
 
 // WhyNot says why the set lacks d: MaxWhy for a d above Max when it is

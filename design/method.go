@@ -54,6 +54,15 @@ type OptionChecker interface {
 	CheckOptions(p *fmap.Problem) error
 }
 
+// SeriesMethod is implemented by methods whose map of one input is a
+// single Fourier or series stage, a closed-form function of that input:
+// the maps a per-coordinate stage can apply to every coordinate (an
+// exp-χ² map's inner map). OneInputSeries does nothing: it marks them.
+type SeriesMethod interface {
+	Method
+	OneInputSeries()
+}
+
 // Inner is an option naming another method and its dimension, e.g. the
 // one-dimensional χ² map an exp-χ² map applies to every coordinate first:
 // `inner: {name: chum, dim: 5, …its options}`.

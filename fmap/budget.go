@@ -85,16 +85,39 @@ func referenceSize(p *Problem) (inputs, dense float64) {
 // D², and rf-pca's projection); a map with a table per coordinate (annfm)
 // is verified once per coordinate.
 func VerifyCost(p *Problem, dim int) float64 {
+	return VerifyCostOf(p, dim, nil)
+}
+
+// EvalCost is the multiply-adds of evaluating a map of dimension dim on
+// one input (or one data row), for a map whose stages cost more than
+// VerifyCost's D·n per input: its Cost, and Formula in words ("D·n + D²").
+type EvalCost struct {
+	Cost    func(dim int) float64
+	Formula string
+}
+
+// VerifyCostOf is VerifyCost for a map whose Ψ costs e.Cost(D) per input
+// and per held-out row in place of D·n (D·w for a row of w columns); a
+// nil e is VerifyCost's.
+func VerifyCostOf(p *Problem, dim int, e *EvalCost) float64 {
 	N, G := referenceSize(p)
 	n, D := float64(p.InDim()), float64(dim)
-	cost := (N+2*G)*D*n + N*(N+1)/2*(D+n)
+	eval := D * n
+	if e != nil {
+		eval = e.Cost(dim)
+	}
+	cost := (N+2*G)*eval + N*(N+1)/2*(D+n)
 	if p.Data != nil && len(p.Data.Held) > 0 {
 		H, w := float64(len(p.Data.Held)), float64(len(p.Data.Held[0]))
 		rowDim := D
 		if p.InDim() == 1 && w > 1 && p.Kernel.Homogeneous() {
 			rowDim = D * w
 		}
-		cost += H*D*w + H*(H+1)/2*(rowDim+w)
+		rowEval := D * w
+		if e != nil {
+			rowEval = e.Cost(dim)
+		}
+		cost += H*rowEval + H*(H+1)/2*(rowDim+w)
 	}
 	return cost
 }
@@ -110,6 +133,35 @@ func MaxVerifiedDim(p *Problem) (int, string) {
 		return 0, why
 	}
 	return int(min(math.Floor((VerifyBudget-c0)/per), math.MaxInt32)), why
+}
+
+// MaxVerifiedDimOf is MaxVerifiedDim for a map whose Ψ costs e per input
+// (nil: MaxVerifiedDim's): the largest D whose VerifyCostOf is within
+// VerifyBudget (e.Cost grows with D), and why a larger one is not.
+func MaxVerifiedDimOf(p *Problem, e *EvalCost) (int, string) {
+	if e == nil {
+		return MaxVerifiedDim(p)
+	}
+	within := func(d int) bool { return VerifyCostOf(p, d, e) <= VerifyBudget }
+	lo, hi := 0, 1 // within(lo); hi is not, once found
+	for hi < math.MaxInt32 && within(hi) {
+		lo, hi = hi, min(2*hi, math.MaxInt32)
+	}
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; within(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	N, G := referenceSize(p)
+	rows := ""
+	if p.Data != nil && len(p.Data.Held) > 0 {
+		rows = fmt.Sprintf(" and %d held-out rows", len(p.Data.Held))
+	}
+	why := fmt.Sprintf("verifying this map of D dimensions evaluates Ψ at %.3g inputs and signature points%s, at %s multiply-adds each (%.3g at D = %d), and the verification budget is %d (2^32)",
+		N+2*G, rows, e.Formula, VerifyCostOf(p, hi, e), hi, VerifyBudget)
+	return lo, why
 }
 
 // MaxVerifiedInputs is the largest input dimension n of the sampled

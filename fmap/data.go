@@ -2,7 +2,9 @@ package fmap
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 )
@@ -59,6 +61,29 @@ type DataVerification struct {
 	File   string `json:"file"`
 	SHA256 string `json:"sha256"`
 	Rows   int    `json:"rows"`
+	// Distinct is the number of distinct held-out rows: below
+	// MinRankRows they cannot tell maps apart (Verification.Rank).
+	Distinct int `json:"distinct_rows"`
+}
+
+// MinRankRows is the fewest distinct held-out rows whose error ranks maps
+// (method auto, a comparison's best): with fewer, a map exact on those
+// few rows (cos-sin random features are exact at x = y, a Nyström map at
+// its landmarks) would win whatever its error elsewhere.
+const MinRankRows = 10
+
+// distinctRows counts the distinct rows of rows.
+func distinctRows(rows [][]float64) int {
+	seen := map[string]bool{}
+	var key []byte
+	for _, r := range rows {
+		key = key[:0]
+		for _, v := range r {
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(v))
+		}
+		seen[string(key)] = true
+	}
+	return len(seen)
 }
 
 // VerifyData measures m on the held-out rows of d (nil without any).
@@ -108,7 +133,7 @@ func verifyData(ctx context.Context, m *Map, d *Data, ref *Reference) (*DataVeri
 	if err != nil {
 		return nil, err
 	}
-	return &DataVerification{Absolute: abs, Frobenius: frob, File: d.File, SHA256: d.SHA256, Rows: d.Rows}, nil
+	return &DataVerification{Absolute: abs, Frobenius: frob, File: d.File, SHA256: d.SHA256, Rows: d.Rows, Distinct: distinctRows(d.Held)}, nil
 }
 
 // heldPairs returns k over the ordered pairs (i, j ≥ i) of rows, row-major

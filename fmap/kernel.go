@@ -108,6 +108,15 @@ func (k Kernel) gamma() float64 {
 	return k.Gamma
 }
 
+// MinSigma and MaxSigma bound a kernel's width σ: the kernel divides by
+// σ², which float64 holds (a normal number, finite) only between them;
+// below, exp(−0/0) made the kernel NaN at x = y. SigmaRange says so.
+const (
+	MinSigma   = 1e-150
+	MaxSigma   = 1e150
+	SigmaRange = "sigma must lie in [1e-150, 1e150], where σ² is a normal float64 (the kernel divides by it)"
+)
+
 // Check reports why k is not a kernel of n input axes, or nil.
 func (k Kernel) Check(n int) error {
 	switch k.Type {
@@ -122,6 +131,9 @@ func (k Kernel) Check(n int) error {
 		for i, s := range k.Sigma {
 			if !(s > 0) || math.IsInf(s, 0) {
 				return fmt.Errorf("fmap: %s sigma[%d] = %v must be positive and finite", k.Type, i, s)
+			}
+			if s < MinSigma || s > MaxSigma {
+				return fmt.Errorf("fmap: %s sigma[%d] = %v: %s", k.Type, i, s, SigmaRange)
 			}
 		}
 		if k.Skewed() && (math.IsNaN(k.C) || math.IsInf(k.C, 0)) {

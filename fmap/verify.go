@@ -393,11 +393,16 @@ func OnPoints(m *Map, xs [][]float64, on string) (abs Measurement, frob float64)
 
 // Rank is the error that ranks maps of one problem against each other, and
 // its name: the held-out data's Gram-matrix relative Frobenius error when
-// the map was verified on the spec's data, else the reported L∞ error on
-// the domain. Method auto and a comparison's best column use it.
+// the map was verified on the spec's data and its held-out rows hold at
+// least MinRankRows distinct ones, else the reported L∞ error on the
+// domain (and with data, why). Method auto and a comparison's best column
+// use it.
 func (v *Verification) Rank() (float64, string) {
-	if v.Data != nil {
-		return v.Data.Frobenius, "held-out data error (Gram matrix, relative Frobenius)"
+	switch d := v.Data; {
+	case d != nil && d.Distinct >= MinRankRows:
+		return d.Frobenius, "held-out data error (Gram matrix, relative Frobenius)"
+	case d != nil:
+		return v.Reported.LInf, fmt.Sprintf("L∞ error (the held-out rows, %d distinct, are fewer than the %d that can rank maps)", d.Distinct, MinRankRows)
 	}
 	return v.Reported.LInf, "L∞ error"
 }

@@ -335,13 +335,14 @@ func TestGramErrors(t *testing.T) {
 }
 
 // TestRank: a verification ranks by its held-out data's Frobenius error
-// when it has one, else by its reported L∞ error, and names which.
+// when it has one (of enough distinct rows: TestRankNeedsDistinctRows),
+// else by its reported L∞ error, and names which.
 func TestRank(t *testing.T) {
 	v := Verification{Reported: Measurement{LInf: 0.5}}
 	if r, name := v.Rank(); r != 0.5 || name != "L∞ error" {
 		t.Errorf("without data: %v %q, want the reported L∞ 0.5", r, name)
 	}
-	v.Data = &DataVerification{Frobenius: 0.125}
+	v.Data = &DataVerification{Frobenius: 0.125, Distinct: MinRankRows}
 	if r, name := v.Rank(); r != 0.125 || !strings.Contains(name, "held-out data") {
 		t.Errorf("with data: %v %q, want the data's Frobenius 0.125", r, name)
 	}

@@ -166,6 +166,9 @@ func (m *ANNFM) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 			short++
 		}
 	}
+	if !uniform && o.NAnchors > 1 && dim > 1 && collapsed(points) {
+		return nil, fmt.Errorf("homogeneous: annfm: the rows to fit of %s have at most one distinct nonzero value in every column, so k-means makes at most one anchor per column (of the %d asked), and the map is exact at that value only: use anchors: uniform, or data with more values", p.Data.File, o.NAnchors)
+	}
 	if empty > 0 {
 		s.Say(fmt.Sprintf("annfm: %d of %d columns have no nonzero value in the data: uniform anchors on them", empty, len(points)))
 	}
@@ -177,6 +180,17 @@ func (m *ANNFM) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 	}
 	mp := &fmap.Map{Kernel: p.Kernel, InDim: 1, Dim: dim, Domain: p.Domain.Clone(), Method: "annfm", Stages: []fmap.Stage{{Anchors: st}}}
 	return result(mp)
+}
+
+// collapsed reports whether every column's k-means anchors are at most
+// one point (nil: no nonzero value).
+func collapsed(points [][]float64) bool {
+	for _, a := range points {
+		if len(a) > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // anchorFeatures factors the anchors' kernel matrix K_ij = k(a_i, a_j) =

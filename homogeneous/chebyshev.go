@@ -21,6 +21,10 @@ type Chebyshev struct{}
 // Name returns "chebyshev".
 func (Chebyshev) Name() string { return "chebyshev" }
 
+// OneInputSeries marks Chebyshev maps as series stages
+// (design.SeriesMethod).
+func (Chebyshev) OneInputSeries() {}
+
 // Options: none.
 func (Chebyshev) Options() any { return &struct{}{} }
 

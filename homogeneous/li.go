@@ -82,6 +82,9 @@ type Li struct{ Opts LiOptions }
 // Name returns "li".
 func (*Li) Name() string { return "li" }
 
+// OneInputSeries marks Li's maps as Fourier stages (design.SeriesMethod).
+func (*Li) OneInputSeries() {}
+
 // Options returns the options.
 func (m *Li) Options() any { return &m.Opts }
 

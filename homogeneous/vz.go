@@ -191,6 +191,9 @@ type VZ struct{ Opts VZOptions }
 // Name returns "vz".
 func (*VZ) Name() string { return "vz" }
 
+// OneInputSeries marks VZ maps as Fourier stages (design.SeriesMethod).
+func (*VZ) OneInputSeries() {}
+
 // Options returns the options.
 func (m *VZ) Options() any { return &m.Opts }
 

@@ -60,6 +60,9 @@ type GroupLassoOptions struct {
 	Kernels []KernelGroup
 	// DimPerKernel is the number of random features of every kernel.
 	DimPerKernel int
+	// Progress, if not nil, hears how far the group lasso is: the moments
+	// accumulated, then each λ of the path solved.
+	Progress func(string)
 	// Lambda is λ of the group penalty; 0 chooses it on the validation
 	// split (lambda: auto) over a log grid from λ_max down.
 	Lambda float64
@@ -227,10 +230,16 @@ func GroupLasso(ctx context.Context, rows [][]float64, labels []float64, opts Gr
 			lambdas = append(lambdas, p.lambdaMax*math.Pow(ratio, float64(i)/float64(grid-1)))
 		}
 	}
+	say := func(format string, args ...any) {
+		if opts.Progress != nil {
+			opts.Progress(fmt.Sprintf(format, args...))
+		}
+	}
+	say("group lasso: the moments of %d training and %d validation rows of %d random features accumulated", p.n, p.nv, p.d)
 	w := mat.NewDense(p.d, p.k, nil)
 	var best *mat.Dense
 	bestVal := math.Inf(1)
-	for _, lam := range lambdas {
+	for i, lam := range lambdas {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
@@ -253,6 +262,7 @@ func GroupLasso(ctx context.Context, rows [][]float64, labels []float64, opts Gr
 		}
 		step.Relaxed = p.validation(refit)
 		res.Path = append(res.Path, step)
+		say("group lasso: λ %d of %d (%.4g): %d of %d groups kept, %d iterations, validation error %.4g", i+1, len(lambdas), lam, nz, len(norms), it, step.Relaxed)
 		score := step.Relaxed
 		if len(lambdas) == 1 {
 			score = step.Validation

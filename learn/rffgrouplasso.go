@@ -128,7 +128,7 @@ type GroupLassoMap struct {
 // rff's inner χ² map, whose stage the group lasso applies to the rows
 // first), so that the kept blocks of the map are exactly the features the
 // group lasso weighed.
-func (m *RFFGroupLasso) Learn(ctx context.Context, p *fmap.Problem, kernels []KernelGroup) (*GroupLassoMap, error) {
+func (m *RFFGroupLasso) Learn(ctx context.Context, p *fmap.Problem, kernels []KernelGroup, progress func(string)) (*GroupLassoMap, error) {
 	d := p.Data
 	maps, err := m.kernelMaps(ctx, p, kernels)
 	if err != nil {
@@ -141,7 +141,7 @@ func (m *RFFGroupLasso) Learn(ctx context.Context, p *fmap.Problem, kernels []Ke
 		}
 	}
 	res, err := GroupLasso(ctx, d.Fit, d.FitLabels, GroupLassoOptions{
-		Kernels: groups, DimPerKernel: m.Opts.DimPerKernel, Lambda: m.Opts.Lambda, Seed: m.Opts.Seed, Classes: Classes(d.FitLabels),
+		Kernels: groups, DimPerKernel: m.Opts.DimPerKernel, Lambda: m.Opts.Lambda, Seed: m.Opts.Seed, Classes: Classes(d.FitLabels), Progress: progress,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("group lasso on %s: %w", d.File, err)
@@ -158,6 +158,10 @@ func (m *RFFGroupLasso) Learn(ctx context.Context, p *fmap.Problem, kernels []Ke
 		parts = append(parts, fmap.KernelPart{Kernel: maps[g].Kernel, First: a, Last: b, Weight: w})
 	}
 	if len(parts) == 0 {
+		if m.Opts.Lambda == 0 {
+			// λ was chosen (auto): no smaller one to give.
+			return nil, fmt.Errorf("group lasso on %s: every kernel's group is zero at the λ = %.4g chosen on the validation rows: no kernel's features predict the labels there (are the features all zero, the kernels' widths far from the data's scale?)", d.File, res.Lambda)
+		}
 		return nil, fmt.Errorf("group lasso on %s: every kernel's group is zero at λ = %.4g: there is no map to make (give a smaller method.lambda)", d.File, res.Lambda)
 	}
 	out.Kernel = fmap.Kernel{Type: fmap.Combined, Parts: parts}

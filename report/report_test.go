@@ -286,7 +286,7 @@ func TestRankedByData(t *testing.T) {
 		for j := range in.Dims {
 			if c := &in.Cells[i][j]; c.ok() {
 				v := *c.Verification
-				v.Data = &fmap.DataVerification{Frobenius: frob, Absolute: fmap.Measurement{LInf: 10 * frob}, File: "d.csv", Rows: 9}
+				v.Data = &fmap.DataVerification{Frobenius: frob, Absolute: fmap.Measurement{LInf: 10 * frob}, File: "d.csv", Rows: 9, Distinct: fmap.MinRankRows}
 				c.Verification = &v
 			}
 		}

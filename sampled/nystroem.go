@@ -97,9 +97,22 @@ func (*Nystroem) Constants(p *fmap.Problem, dim int) int {
 	return dim*n + dim*dim
 }
 
-// Dims: any D up to MaxLandmarks (and the rows to fit, checked when
-// they are read).
-func (*Nystroem) Dims(*fmap.Problem) design.Dims {
+// EvalCost: the kernel at D landmarks of n coordinates, then the D × D
+// projection W^{-1/2}, per input (D·n + D²).
+func (*Nystroem) EvalCost(p *fmap.Problem) *fmap.EvalCost {
+	n := float64(p.InDim())
+	if p.Kernel.Homogeneous() && p.Data != nil && len(p.Data.Fit) > 0 {
+		n = float64(len(p.Data.Fit[0]))
+	}
+	return &fmap.EvalCost{Cost: func(dim int) float64 { D := float64(dim); return D*n + D*D }, Formula: "D·n + D²"}
+}
+
+// Dims: any D up to MaxLandmarks, and, once the data is read, up to its
+// rows to fit (each landmark is one, or a centre of some).
+func (*Nystroem) Dims(p *fmap.Problem) design.Dims {
+	if d := p.Data; d != nil && len(d.Fit) > 0 && len(d.Fit) < MaxLandmarks {
+		return design.Dims{Max: len(d.Fit), Why: fmt.Sprintf("nystroem's D landmarks are rows of the data, and %s has %d rows to fit (after the %d held out)", d.File, len(d.Fit), len(d.Held))}
+	}
 	return design.Dims{Max: MaxLandmarks, MaxStated: true, Why: fmt.Sprintf("nystroem makes at most %d landmarks (an eigendecomposition of D × D)", MaxLandmarks)}
 }
 
@@ -115,9 +128,6 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		return nil, fmt.Errorf("sampled: %s", d.Refusal(dim))
 	}
 	rows := p.Data.Fit
-	if len(rows) < dim {
-		return nil, fmt.Errorf("sampled: %d landmarks need at least %d rows to fit; the data has %d (after the held-out rows)", dim, dim, len(rows))
-	}
 	seed := m.Opts.Seed
 	if seed == 0 {
 		seed = 1
@@ -174,6 +184,9 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 	proj, dropped, err := invSqrt(ctx, p.Kernel, land)
 	if err != nil {
 		return nil, err
+	}
+	if dropped == dim {
+		return nil, fmt.Errorf("nystroem: the kernel matrix of the %d landmarks is zero (rank 0): the kernel is 0 at every landmark the rows to fit of %s give (are they all zero?), so no Nyström map of them represents it", dim, p.Data.File)
 	}
 	if dropped > 0 {
 		s.Say(fmt.Sprintf("nystroem: %d of %d eigenvalues of the landmarks' kernel matrix below %g of the largest, dropped from its pseudo-inverse", dropped, dim, eigenFloor))

@@ -151,7 +151,7 @@ func TestNystroemErrors(t *testing.T) {
 		want string
 	}{
 		"no data":   {&fmap.Problem{Kernel: k, Domain: p.Domain, Measure: fmap.Absolute, Norm: fmap.LInf}, 8, "needs a data section"},
-		"few rows":  {p, 64, "64 landmarks need at least 64 rows"},
+		"few rows":  {p, 64, "nystroem's D landmarks are rows of the data, and digits has 50 rows to fit (after the 397 held out): at most 50"},
 		"too large": {p, MaxLandmarks + 2, "at most"},
 	} {
 		_, err := (&Nystroem{}).Design(context.Background(), c.p, c.dim, design.Settings{})

@@ -217,6 +217,17 @@ func innerProblem(p *fmap.Problem) *fmap.Problem {
 	}
 }
 
+// EvalCost: an exp-χ² map applies its inner map of k outputs to each of
+// the n coordinates, then draws D features of the n·k values (D·n·k + n·k
+// per input); other kernels' maps cost VerifyCost's D·n (nil).
+func (m *RFF) EvalCost(p *fmap.Problem) *fmap.EvalCost {
+	if p.Kernel.Type != fmap.ExpChi2 {
+		return nil
+	}
+	nk := float64(p.InDim() * m.inner().Dim)
+	return &fmap.EvalCost{Cost: func(dim int) float64 { return float64(dim)*nk + nk }, Formula: "D·n·k + n·k (k = the inner map's dimension)"}
+}
+
 // CheckOptions checks the options against the kernel: orthogonal
 // frequencies are Gaussian, an inner map is exp-chi2's, and it must be a
 // one-input χ² map its method makes.
@@ -231,6 +242,12 @@ func (m *RFF) CheckOptions(p *fmap.Problem) error {
 		return nil
 	}
 	in, ip := m.inner(), innerProblem(p)
+	if _, ok := in.Method.(design.SeriesMethod); !ok {
+		// annfm's tables, the data-driven maps (designed here on one
+		// coordinate's χ² kernel, without the data) and the many-input
+		// methods make no function of one input to apply per coordinate.
+		return &design.OptionError{Key: "inner", Msg: fmt.Sprintf("%s cannot make exp-chi2's inner map, a Fourier or series function of one input applied to every coordinate (designed on the χ² kernel of one coordinate, without the data): use chum, vz, li or chebyshev", in.Method.Name())}
+	}
 	if err := ip.Check(); err != nil {
 		return &design.OptionError{Key: "inner", Msg: fmt.Sprintf("the inner χ² map's domain: %v", err)}
 	}

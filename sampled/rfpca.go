@@ -36,6 +36,17 @@ type RFPCAOptions struct {
 	ChunkRows int `yaml:"chunk_rows" spec:"min=1,max=1048576"`
 }
 
+// EvalCost: m random features of n coordinates, then their projection
+// onto D, per input (m·n + m·D; m = 3D by default).
+func (m *RFPCA) EvalCost(p *fmap.Problem) *fmap.EvalCost {
+	n := float64(p.InDim())
+	formula := "m·n + m·D (m = features)"
+	if m.Opts.Features == 0 {
+		formula = "m·n + m·D (m = 3·D random features)"
+	}
+	return &fmap.EvalCost{Cost: func(dim int) float64 { f := float64(m.features(dim)); return f*n + f*float64(dim) }, Formula: formula}
+}
+
 // MaxRFPCAFeatures bounds m: the eigendecomposition of the m × m matrix
 // Z′Z is O(m³) (docs/rff.md, "Size limits"); it says so in a progress line
 // first, and Ctrl-C stops it (symeig.DescendingContext).
@@ -108,8 +119,19 @@ func (m *RFPCA) Constants(p *fmap.Problem, dim int) int {
 	return m.rff().Constants(p, f) + dim*f
 }
 
-// Dims: k up to the number of random features.
-func (m *RFPCA) Dims(*fmap.Problem) design.Dims {
+// Dims: k up to the number of random features, and, once the data is
+// read, up to its rows to fit (the projection's top directions are theirs:
+// beyond, they are noise).
+func (m *RFPCA) Dims(p *fmap.Problem) design.Dims {
+	top := m.featureDims()
+	if d := p.Data; d != nil && len(d.Fit) > 0 && len(d.Fit) < top.Max {
+		return design.Dims{Max: len(d.Fit), Why: fmt.Sprintf("rf-pca projects onto the top D directions of the rows to fit, and %s has %d (after the %d held out)", d.File, len(d.Fit), len(d.Held))}
+	}
+	return top
+}
+
+// featureDims: k up to the number of random features.
+func (m *RFPCA) featureDims() design.Dims {
 	if f := m.Opts.Features; f > 0 {
 		return design.Dims{Max: f, Why: fmt.Sprintf("rf-pca projects %d random features (features) onto at most as many dimensions", f)}
 	}

@@ -76,7 +76,8 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 		return p.errAt(d.Kernels.V, "kernels", "an empty list: give at least one kernel")
 	}
 	gl := &GroupLassoSpec{Line: d.Kernels.K.Line}
-	var spans [][3]int // first, last, item
+	var spans [][3]int       // first, last, item
+	var offsets []*yaml.Node // each kernel's c, or its item without one
 	for i, it := range items {
 		field := elem("kernels", i)
 		var kd glKernelDoc
@@ -112,6 +113,9 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 		}
 		if k.Type != fmap.ExpChi2 {
 			k.Sigma = []float64{kd.Sigma}
+			if kd.Sigma < fmap.MinSigma || kd.Sigma > fmap.MaxSigma {
+				return p.errAt(m.keys["sigma"], child(field, "sigma"), "%g: %s", kd.Sigma, fmap.SigmaRange)
+			}
 		}
 		cols, err := p.list(kd.Columns.V, child(field, "columns"), "a list [first, last] of two column numbers")
 		if err == nil && len(cols) != 2 {
@@ -139,6 +143,10 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 			}
 		}
 		spans = append(spans, [3]int{a, b, i})
+		offsets = append(offsets, m.keys["c"])
+		if offsets[i] == nil {
+			offsets[i] = it
+		}
 		gl.Kernels = append(gl.Kernels, learn.KernelGroup{Kernel: k, Columns: [2]int{a - s.Data.First, b - s.Data.First}})
 	}
 	if d.Method.V == nil {
@@ -177,6 +185,20 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 	s.Problem.Kernel = gl.Kernels[0].Kernel
 	if err := p.domain(top, d.Domain, s.Problem); err != nil {
 		return err
+	}
+	// The domain comes after the kernels: a skewed kernel's offset is
+	// checked against its own columns' lower ends here, at its key.
+	dom := s.Problem.Domain
+	for i, g := range gl.Kernels {
+		if !g.Kernel.Skewed() {
+			continue
+		}
+		for c := g.Columns[0]; c <= g.Columns[1]; c++ {
+			if lo := dom.Lo[min(c, len(dom.Lo)-1)]; !(lo+g.Kernel.C > 0) {
+				return p.errAt(offsets[i], child(elem("kernels", i), "c"), "lo + c must be > 0 on the kernel's columns (it is a function of log(x + c)); data column %d starts at %g (domain) and c is %g",
+					c+s.Data.First, lo, g.Kernel.C)
+			}
+		}
 	}
 	if err := p.errorSection(d.Error, s.Problem); err != nil {
 		return err

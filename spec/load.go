@@ -112,21 +112,31 @@ func fileError(path string, err error) error {
 
 // checkDataBudget checks the target against the verification budget
 // again once the data is read: verifying on its held-out rows adds to the
-// cost (fmap.VerifyCost), which the spec alone could not tell.
+// cost (fmap.VerifyCost), which the spec alone could not tell; and
+// against the dimensions the method makes from so many rows (nystroem's
+// landmarks are rows to fit).
 func checkDataBudget(s *Spec) error {
 	t, d := s.Target, s.Problem.Data
 	if t == nil || d == nil {
 		return nil
 	}
 	top, why := fmap.MaxVerifiedDim(s.Problem)
+	if s.Method != nil {
+		top, why = design.MaxVerifiedDim(s.Method.Method, s.Problem)
+	}
 	field, dim := "target.dim", t.Dim
 	if t.MaxError > 0 {
 		field, dim = "target.max_dim", t.MaxDim
 	}
-	if dim <= top {
-		return nil
+	if dim > top {
+		return &SpecError{Path: s.Path, Line: t.line, Field: field, Msg: fmt.Sprintf("%d: %s, with the %d held-out rows of %s (data.file): at most %d", dim, why, len(d.Held), d.File, top)}
 	}
-	return &SpecError{Path: s.Path, Field: field, Msg: fmt.Sprintf("%d: %s, with the %d held-out rows of %s (data.file): at most %d", dim, why, len(d.Held), d.File, top)}
+	if s.Method != nil && t.Dim > 0 {
+		if ds := s.Method.Method.Dims(s.Problem); !ds.Has(t.Dim) {
+			return &SpecError{Path: s.Path, Line: t.line, Field: field, Msg: fmt.Sprintf("%d: %s", dim, ds.Refusal(t.Dim))}
+		}
+	}
+	return nil
 }
 
 // methods returns the spec's method, or its compared methods.

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/fmap"
@@ -260,6 +261,9 @@ func (p *parser) dataSection(n kv, s *Spec) error {
 	if d.File == "" {
 		return p.missing(m, "file", "the data file's path, relative to the spec")
 	}
+	if strings.ContainsRune(d.File, 0) {
+		return p.errAt(m.keys["file"], "data.file", "%q holds a NUL byte, which no file name can", d.File)
+	}
 	ds := &datafile.Section{File: d.File, First: 0, Last: -1, Label: -1, MaxRows: datafile.DefaultMaxRows, Line: n.K.Line}
 	if m.keys["label_column"] != nil {
 		ds.Label = d.LabelColumn
@@ -286,6 +290,9 @@ func (p *parser) dataSection(n kv, s *Spec) error {
 			return err
 		}
 		ds.First, ds.Last = int(v[0]), int(v[1])
+		if ds.Label >= ds.First && ds.Label <= ds.Last {
+			return p.errAt(m.keys["label_column"], "data.label_column", "%d is inside data.columns [%d, %d] (line %d): a label is never a feature", ds.Label, ds.First, ds.Last, m.keys["columns"].Line)
+		}
 	}
 	s.Data = ds
 	// The rows come with Load; methods that learn from data see now

@@ -372,6 +372,11 @@ func TestParseSpecValid(t *testing.T) {
 func view(s *Spec) Spec {
 	v := *s
 	strip := func(m MethodSpec) MethodSpec { m.field, m.keys = "", nil; return m }
+	if s.Target != nil {
+		t := *s.Target
+		t.line = 0
+		v.Target = &t
+	}
 	if s.Method != nil {
 		m := strip(*s.Method)
 		v.Method = &m

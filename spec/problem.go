@@ -75,6 +75,11 @@ func (p *parser) sigma(n *yaml.Node, pr *fmap.Problem) error {
 	case len(k.Sigma) != dims:
 		return p.errAt(n, "kernel.sigma", "has %d values but domain.dims is %d: give one per axis, or a single number for all", len(k.Sigma), dims)
 	}
+	for _, s := range pr.Kernel.Sigma {
+		if s < fmap.MinSigma || s > fmap.MaxSigma {
+			return p.errAt(n, "kernel.sigma", "%g: %s", s, fmap.SigmaRange)
+		}
+	}
 	return nil
 }
 

@@ -108,6 +108,8 @@ func TestGroupLassoSpecErrors(t *testing.T) {
 		{"other method", glSpec(glKernels, "{name: rff, dim_per_kernel: 64}", data), "method.name"},
 		{"odd dim", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 63}", data), "method.dim_per_kernel: must be even"},
 		{"unknown key", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, sampling: qmc}", data), "method.sampling"},
+		{"skewed offset on the domain", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [2, 3]", "skewed-chi2, sigma: 1, c: 2, columns: [2, 3]", 1), m, data),
+			"spec.yaml:5: kernels[1].c: lo + c must be > 0 on the kernel's columns (it is a function of log(x + c)); data column 2 starts at -3 (domain) and c is 2"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantSpecError(t, c.spec, c.want) })
@@ -118,10 +120,11 @@ func TestGroupLassoSpecErrors(t *testing.T) {
 // read.
 func TestDataSpecErrors(t *testing.T) {
 	for data, want := range map[string]string{
-		"{columns: [0, 1]}":              "data.file: missing required key",
-		"{file: d.csv, columns: [3, 1]}": "data.columns: first must be <= last",
-		"{file: d.csv, max_rows: 1}":     "data.max_rows",
-		"{file: d.csv, rows: 5}":         "unknown key",
+		"{columns: [0, 1]}":                               "data.file: missing required key",
+		"{file: d.csv, columns: [3, 1]}":                  "data.columns: first must be <= last",
+		"{file: d.csv, max_rows: 1}":                      "data.max_rows",
+		"{file: d.csv, rows: 5}":                          "unknown key",
+		"{file: d.csv, columns: [0, 2], label_column: 1}": "x.yaml:7: data.label_column: 1 is inside data.columns [0, 2] (line 7): a label is never a feature",
 	} {
 		_, err := Parse("x.yaml", []byte(chi2DataSpec(data)))
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -189,5 +192,24 @@ func TestChumSizesAtSpecTime(t *testing.T) {
 	_, err := Parse("x.yaml", []byte(spec))
 	if err == nil || !strings.HasPrefix(err.Error(), "x.yaml:6: method.omega_max: the pool has 5001 frequencies") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestExpChi2InnerKinds: an exp-χ² map's inner map is a function of one
+// input applied to every coordinate; a method that makes none (annfm's
+// tables, the data-driven maps, which would be designed without the data)
+// is refused at method.inner when the spec is read, data section or not.
+func TestExpChi2InnerKinds(t *testing.T) {
+	spec := func(inner string) string {
+		return "version: 1\nname: X\nkernel: {type: exp-chi2, beta: 1}\ndomain: {dims: 4, interval: [0, 1]}\ntarget: {dim: 64}\ndata: {file: d.csv}\nmethod: {name: rff, inner: " + inner + "}\n"
+	}
+	for _, inner := range []string{"{name: annfm, anchors: kmeans, dim: 5}", "{name: annfm, anchors: uniform, dim: 5}", "{name: nystroem, dim: 8}", "{name: rf-pca, dim: 8}"} {
+		wantSpecError(t, spec(inner), "spec.yaml:7: method.inner: ")
+		wantSpecError(t, spec(inner), "cannot make exp-chi2's inner map")
+	}
+	for _, inner := range []string{"{name: chum, dim: 5}", "{name: vz, dim: 5}", "{name: li, dim: 5}", "{name: chebyshev, dim: 5}"} {
+		if _, err := Parse("spec.yaml", []byte(spec(inner))); err != nil {
+			t.Errorf("inner %s: %v", inner, err)
+		}
 	}
 }

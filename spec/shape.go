@@ -87,7 +87,12 @@ func (p *parser) target(n *yaml.Node, s *Spec) (*yaml.Node, error) {
 	case d.MaxError > 0 && d.MaxDim == 0:
 		d.MaxDim = DefaultMaxDim
 	}
-	s.Target = &TargetSpec{Dim: d.Dim, MaxError: d.MaxError, MaxDim: d.MaxDim}
+	s.Target = &TargetSpec{Dim: d.Dim, MaxError: d.MaxError, MaxDim: d.MaxDim, line: n.Line}
+	for _, k := range []string{"dim", "max_dim"} {
+		if kn := m.keys[k]; kn != nil {
+			s.Target.line = kn.Line
+		}
+	}
 	if top, why := fmap.MaxVerifiedDim(s.Problem); d.MaxError > 0 && d.MaxDim > top {
 		n := m.value("max_dim")
 		if n == nil {

@@ -63,6 +63,9 @@ type TargetSpec struct {
 	MaxError float64
 	// MaxDim bounds the search for MaxError (default DefaultMaxDim).
 	MaxDim int
+	// line is the line of target.dim, or of target.max_dim (its section's
+	// without one), for errors found once the data is read.
+	line int
 }
 
 // MinMaxError is the smallest target.max_error a spec may ask for: the

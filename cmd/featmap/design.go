@@ -109,6 +109,9 @@ func printDesign(w io.Writer, d *featmap.Design) {
 		fmt.Fprintf(w, "  (L∞ %.6g on the design set %s)\n", v.Design.LInf, v.Design.On)
 	}
 	fmt.Fprintf(w, "design time %.2f s", d.Seconds)
+	if d.LearnSeconds > 0 {
+		fmt.Fprintf(w, " (after %.2f s of learning)", d.LearnSeconds)
+	}
 	if d.LPs > 0 {
 		fmt.Fprintf(w, ", %d LPs", d.LPs)
 	}

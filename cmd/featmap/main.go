@@ -37,6 +37,7 @@ import (
 	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/internal/atomicfile"
 	"github.com/featmap/featmap/solver"
+	specpkg "github.com/featmap/featmap/spec"
 )
 
 // Exit codes.
@@ -87,11 +88,22 @@ func interrupts(sig <-chan os.Signal, cancel context.CancelFunc, stderr io.Write
 }
 
 // failed reports a design's failure on stderr and returns its exit code:
-// exitInternal for featmap's own faults, exitFailed otherwise.
+// exitInternal for featmap's own faults; exitUsage for a spec error found
+// only while designing (learning that the data cannot support, at the
+// spec's key), which names the spec itself; exitFailed otherwise.
 func failed(stderr io.Writer, spec string, err error) int {
 	// The line starts with "featmap: SPEC:"; the package's errors, and
 	// those they wrap, say "featmap: " again at each level.
 	msg := strings.ReplaceAll(strings.TrimPrefix(err.Error(), "featmap: "), ": featmap: ", ": ")
+	var se *specpkg.SpecError
+	if errors.As(err, &se) && !errors.Is(err, context.Canceled) && !errors.Is(err, featmap.ErrInternal) {
+		if strings.HasPrefix(msg, spec+":") {
+			fmt.Fprintln(stderr, msg)
+		} else {
+			fmt.Fprintf(stderr, "featmap: %s: %s\n", spec, msg)
+		}
+		return exitUsage
+	}
 	if errors.Is(err, featmap.ErrInternal) {
 		fmt.Fprintf(stderr, "featmap: %s: %s\n(this is a bug in featmap, not in the spec: please report it with the spec)\n", spec, msg)
 		return exitInternal

@@ -123,12 +123,10 @@ func TestGenWritesFilesAsASet(t *testing.T) {
 // repository declares it as a Go 1.24 tool, generates two maps with
 // `go tool featmap gen` from go:generate (chum, and method auto, whose file
 // states the winner), vets them and tests that both approximate the χ²
-// kernel. Slow (it builds featmap from scratch in a
-// fresh module), so -short skips it; CI runs it.
+// kernel. A long CLI run (-long): it builds featmap from scratch in a
+// fresh module; CI runs it.
 func TestDownstreamModule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a downstream module; skipped with -short")
-	}
+	needLong(t, "builds a downstream module")
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	root, err := filepath.Abs("../..")
 	if err != nil {

@@ -15,12 +15,10 @@ import (
 // declaring it in tools.mod (here with a replace to this checkout), runs
 // the `//go:generate go tool -modfile=../tools.mod featmap gen …` line and
 // `go tool -modfile=tools.mod featmap gen -check`, and builds the map with
-// a go.mod that requires nothing. Slow (it builds featmap), so -short
-// skips it.
+// a go.mod that requires nothing. A long CLI run (-long): it builds
+// featmap; CI runs it.
 func TestDownstreamToolsModule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a downstream module; skipped with -short")
-	}
+	needLong(t, "builds a downstream module")
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	root, err := filepath.Abs("../..")
 	if err != nil {

@@ -105,6 +105,13 @@ func (r *run) autoCandidates(dim int) ([]spec.MethodSpec, []AutoCandidate) {
 			ok = append(ok, spec.MethodSpec{Method: m})
 		}
 		all = append(all, c)
+		if av, has := m.(design.AutoVarier); has && c.Skipped == "" {
+			for _, v := range av.AutoVariants(r.problem, dim) {
+				ms := spec.MethodSpec{Method: v}
+				ok = append(ok, ms)
+				all = append(all, AutoCandidate{Method: spec.MethodLabels([]spec.MethodSpec{ms})[0]})
+			}
+		}
 	}
 	return ok, all
 }
@@ -180,9 +187,9 @@ func (r *run) auto(ctx context.Context, dim int, set Settings) (*Design, error) 
 	choice.Candidates = cands
 	d := c.Cells[win][0].Design
 	choice.WinnerError, choice.Ranked = d.Verification.Rank()
-	choice.Winner = c.Methods[win].Name()
+	choice.Winner = c.Labels[win]
 	if second >= 0 {
-		choice.RunnerUp = c.Methods[second].Name()
+		choice.RunnerUp = c.Labels[second]
 		choice.RunnerUpError, _ = c.Cells[second][0].Design.Verification.Rank()
 	}
 	out := *d

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,16 +29,17 @@ type ranked struct {
 func independentBest(t *testing.T, s *Spec, dim int) (best, second ranked, made int) {
 	t.Helper()
 	ms := candidates(t, s, dim)
-	for _, m := range ms {
+	labels := spec.MethodLabels(ms)
+	for i, m := range ms {
 		d, err := s.DesignDim(context.Background(), m, dim, Settings{})
 		if err != nil {
-			t.Logf("%s at D = %d failed: %v", m.Name(), dim, err)
+			t.Logf("%s at D = %d failed: %v", labels[i], dim, err)
 			continue
 		}
 		made++
 		e, _ := d.Verification.Rank()
-		t.Logf("%s at D = %d: %.6g", m.Name(), dim, e)
-		switch r := (ranked{m.Name(), e}); {
+		t.Logf("%s at D = %d: %.6g", labels[i], dim, e)
+		switch r := (ranked{labels[i], e}); {
 		case made == 1 || e < best.err:
 			best, second = r, best
 		case made == 2 || e < second.err:
@@ -74,7 +76,7 @@ func checkAuto(t *testing.T, s *Spec, wantRank string) *Design {
 	if made < 3 {
 		t.Fatalf("only %d methods made a map: the test needs a choice of the runner-up", made)
 	}
-	if a.Winner != best.name || d.Method.Name() != best.name {
+	if a.Winner != best.name || !strings.HasPrefix(best.name, d.Method.Name()) {
 		t.Errorf("auto chose %s (design's method %s), the most accurate designed alone is %s (%.6g)", a.Winner, d.Method.Name(), best.name, best.err)
 	}
 	if e, what := d.Verification.Rank(); e != best.err || what != wantRank || a.WinnerError != e {
@@ -83,14 +85,20 @@ func checkAuto(t *testing.T, s *Spec, wantRank string) *Design {
 	if a.RunnerUp != second.name || a.RunnerUpError != second.err {
 		t.Errorf("runner-up %q with %.6g, the second most accurate designed alone is %s (%.6g)", a.RunnerUp, a.RunnerUpError, second.name, second.err)
 	}
-	skipped := 0
+	// Every registered method once by its name, with some skipped, and
+	// the variants the applicable ones offer (design.AutoVarier: nystroem
+	// with more landmarks, with data) by their labels.
+	skipped, named := 0, 0
 	for _, c := range a.Candidates {
 		if c.Skipped != "" {
 			skipped++
 		}
+		if slices.Contains(registry.Names(), c.Method) {
+			named++
+		}
 	}
-	if skipped == 0 || len(a.Candidates) != len(registry.Names()) {
-		t.Errorf("%d candidates (%d skipped), want every registered method (%d) with some skipped", len(a.Candidates), skipped, len(registry.Names()))
+	if skipped == 0 || named != len(registry.Names()) {
+		t.Errorf("%d candidates (%d skipped, %d by a registered name), want every registered method (%d) with some skipped", len(a.Candidates), skipped, named, len(registry.Names()))
 	}
 	t.Log(a.Summary())
 	return d
@@ -178,6 +186,12 @@ method: {name: auto}
 		!strings.Contains(d.Auto.Summary(), "a selection error, measured on the held-out rows that chose it") ||
 		dv == nil || !strings.Contains(dv.Absolute.On, "held-out rows of "+data+", which also chose this map among ") {
 		t.Errorf("the data error is not called a selection error: %s; %q; on %+v", js, d.Auto.Summary(), dv)
+	}
+	// With data auto also tries nystroem of 8D landmarks reduced to D.
+	if !slices.ContainsFunc(d.Auto.Candidates, func(c AutoCandidate) bool {
+		return c.Method == "nystroem (n_landmarks 24)" && c.Error != nil
+	}) {
+		t.Errorf("no nystroem (n_landmarks 24) among the candidates: %s", js)
 	}
 }
 

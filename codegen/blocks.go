@@ -264,6 +264,9 @@ func (e *emitter) blocksHeader() []string {
 	if dv := v.Data; dv != nil {
 		row("data", fmt.Sprintf("%s (%d rows, sha256:%s)", dv.File, dv.Rows, dv.SHA256))
 		row("on data", fmt.Sprintf("%s; Gram matrix relative Frobenius error %s", measurementText(dv.Absolute), g4(dv.Frobenius)))
+		if b := dv.RankBound; b != nil {
+			row("limit", rankBoundText(b))
+		}
 	}
 	if mod := p.model(); mod != nil {
 		lines = append(lines, "")

@@ -111,11 +111,28 @@ func kernelText(m *shape) string {
 		return fmt.Sprintf("skewed intersection kernel K(x, y) = exp(−Σᵢ σᵢ·|log(xᵢ+c) − log(yᵢ+c)|), σ = %s, c = %s", sigmaText(m.Kernel.Sigma), num(m.Kernel.C))
 	case fmap.ExpChi2:
 		return fmt.Sprintf("exponential χ² kernel K(x, y) = exp(−β·Σᵢ (xᵢ−yᵢ)²/(xᵢ+yᵢ)), β = %s", num(m.Kernel.Beta))
+	case fmap.Laplacian:
+		return fmt.Sprintf("Laplacian kernel K(x, y) = exp(−Σᵢ|xᵢ−yᵢ|/σᵢ), σ = %s", sigmaText(m.Kernel.Sigma))
+	case fmap.Matern:
+		return fmt.Sprintf("Matérn kernel K(x, y) = %s of r = ‖(x−y)/σ‖, ν = %s, σ = %s", maternText(m.Kernel.Nu), num(m.Kernel.Nu), sigmaText(m.Kernel.Sigma))
+	case fmap.Poly:
+		return fmt.Sprintf("polynomial kernel K(x, y) = (s·x·y + c)^%d, s = %s, c = %s", m.Kernel.Degree, num(m.Kernel.Scale), num(m.Kernel.Offset))
 	}
 	if m.Homogeneous() {
 		return fmt.Sprintf("%q kernel (γ = %s)", m.Kernel.Type, num(g))
 	}
 	return fmt.Sprintf("%q kernel", m.Kernel.Type)
+}
+
+// maternText is the Matérn function of smoothness ν.
+func maternText(nu float64) string {
+	switch nu {
+	case 0.5:
+		return "e^{−r}"
+	case 1.5:
+		return "(1 + √3r)·e^{−√3r}"
+	}
+	return "(1 + √5r + 5r²/3)·e^{−√5r}"
 }
 
 // sigmaText lists the per-axis σ of an n-D kernel: "(0.3, 0.3)", or
@@ -193,6 +210,9 @@ func formText(m *shape) string {
 	if m.Nystroem != nil {
 		return nysFormText(m)
 	}
+	if m.Polynomial != nil {
+		return polyFormText(m)
+	}
 	if m.Anchors != nil {
 		return anchorFormText(m)
 	}
@@ -220,6 +240,9 @@ func negativeText(m *shape) string {
 	}
 	if m.Nystroem != nil {
 		return nysNegativeText(m)
+	}
+	if m.Polynomial != nil {
+		return "An input with a NaN or ±Inf coordinate gives NaN in every component, as featmap's reference evaluator does. Other inputs outside the domain get the formula's value: a polynomial, which grows without bound (and overflows beyond the domain bound the spec was checked against)."
 	}
 	if m.Anchors != nil {
 		return anchorNegativeText(m)
@@ -292,6 +315,9 @@ func (e *emitter) header() []string {
 	if dv := v.Data; dv != nil {
 		row("data", fmt.Sprintf("%s (%d rows, sha256:%s)", dv.File, dv.Rows, dv.SHA256))
 		row("on data", fmt.Sprintf("%s; Gram matrix relative Frobenius error %s", measurementText(dv.Absolute), g4(dv.Frobenius)))
+		if b := dv.RankBound; b != nil {
+			row("limit", rankBoundText(b))
+		}
 	}
 	if v.Signature.Points > 0 {
 		row("signature", measurementText(v.Signature))
@@ -333,6 +359,9 @@ func (e *emitter) parameterLines() []string {
 	}
 	if e.p.nys != nil {
 		return e.nysParameterLines()
+	}
+	if e.p.poly != nil {
+		return e.polyParameterLines()
 	}
 	if e.p.anchor != nil {
 		return e.anchorParameterLines()
@@ -377,6 +406,9 @@ func (e *emitter) evaluationLines() []string {
 	}
 	if p.nys != nil {
 		return e.nysEvaluationLines()
+	}
+	if p.poly != nil {
+		return e.polyEvaluationLines()
 	}
 	if p.anchor != nil {
 		return e.anchorEvaluationLines()
@@ -610,4 +642,20 @@ func (e *emitter) docAxisPoly(i int) string {
 	pc := e.p.axisPieces[i]
 	return fmt.Sprintf("%s[i][j][p] is the coefficient of s^p on piece i, s ∈ [−1/2, 1/2) the position within the piece, of cos(ω x%d) (j = 2k) and sin(ω x%d) (j = 2k+1) for the k-th frequency ω of axis %d: Chebyshev interpolants, measured error %s relative to the norm of these values.",
 		e.axisPolyName(i), i, i, i, g4(pc.err))
+}
+
+// rankBoundText states the rank-D bound on the held-out rows and the map's
+// ratio to it, for the header.
+func rankBoundText(b *fmap.RankBound) string {
+	if b.Frobenius == 0 {
+		return fmt.Sprintf("none: %d components can reproduce the Gram matrix of the %d held-out rows exactly (its rank-%d bound is 0)", b.Rank, b.Rows, b.Rank)
+	}
+	t := fmt.Sprintf("rank-%d bound %s on %d held-out rows (the best rank-%d approximation of their Gram matrix, which no map of %d components beats)", b.Rank, g4(b.Frobenius), b.Rows, b.Rank, b.Rank)
+	if b.Ratio > 0 {
+		t += fmt.Sprintf("; this map %s× it", g4(b.Ratio))
+		if b.Map != 0 {
+			t += fmt.Sprintf(" (%s on those rows)", g4(b.Map))
+		}
+	}
+	return t
 }

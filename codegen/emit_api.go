@@ -17,6 +17,10 @@ func (e *emitter) api(f *jen.File) {
 		e.nysAPI(f)
 		return
 	}
+	if p.poly != nil {
+		e.polyAPI(f)
+		return
+	}
 	if p.anchor != nil {
 		e.anchorAPI(f)
 		return
@@ -246,6 +250,10 @@ func (e *emitter) helpers(f *jen.File) {
 	}
 	if p.nys != nil {
 		e.nysHelpers(f)
+		return
+	}
+	if p.poly != nil {
+		e.polyHelpers(f)
 		return
 	}
 	if p.anchor != nil {

@@ -313,6 +313,8 @@ func (p *plan) dataBlob() []byte {
 		return p.rnd.data.blob
 	case p.nys != nil && p.nys.data != nil:
 		return p.nys.data.blob
+	case p.poly != nil && p.poly.data != nil:
+		return p.poly.data.blob
 	case p.anchor != nil && p.anchor.data != nil:
 		return p.anchor.data.blob
 	case p.blocks != nil && p.blocks.data != nil:

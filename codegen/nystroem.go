@@ -15,6 +15,7 @@ import (
 type nysPlan struct {
 	s    *fmap.Nystroem
 	m, n int       // landmarks, inputs
+	dim  int       // outputs: m, or fewer (a D×m projection)
 	data *dataFile // the landmarks, then the projection; nil: Go literals
 }
 
@@ -23,16 +24,16 @@ func (q *nysPlan) constants() int { return len(q.s.Landmarks) + len(q.s.Proj) }
 
 func newNysPlan(p *plan) (*nysPlan, error) {
 	s := p.m.Nystroem
-	q := &nysPlan{s: s, m: s.Size(), n: s.In}
+	q := &nysPlan{s: s, m: s.Size(), n: s.In, dim: s.Dim()}
 	if q.n > maxArgs || q.m > maxArgs {
 		return nil, fmt.Errorf("codegen: a Nyström map of %d inputs and %d landmarks; the emitted code keeps each in a stack array of at most %d", q.n, q.m, maxArgs)
 	}
 	switch k := s.Kernel; {
-	case k.Type == fmap.RBF, k.Skewed():
+	case k.Type == fmap.RBF, k.Skewed(), k.Type == fmap.Laplacian, k.Type == fmap.Matern:
 		if len(k.Sigma) != q.n {
 			return nil, fmt.Errorf("codegen: the Nyström kernel has %d widths for %d inputs", len(k.Sigma), q.n)
 		}
-	case k.Type == fmap.ExpChi2, k.Homogeneous():
+	case k.Type == fmap.ExpChi2, k.Homogeneous(), k.Type == fmap.Poly:
 	default:
 		return nil, fmt.Errorf("%w a Nyström map of the %s kernel", ErrUnsupported, k.Type)
 	}
@@ -138,6 +139,47 @@ func (e *emitter) nysKernelBody() []jen.Code {
 			)),
 			jen.Return(jen.Qual("math", "Exp").Call(jen.Op("-").Add(f(k.Beta)).Op("*").Id("s"))),
 		}
+	case k.Type == fmap.Laplacian:
+		return []jen.Code{
+			jen.Id("s").Op(":=").Lit(0.0),
+			loop(jen.Id("s").Op("+=").Qual("math", "Abs").Call(jen.Id("x").Index(jen.Id("i")).Op("-").Id("y").Index(jen.Id("i"))).Op("/").Id(e.sigmaName()).Index(jen.Id("i"))),
+			jen.Return(jen.Qual("math", "Exp").Call(jen.Op("-").Id("s"))),
+		}
+	case k.Type == fmap.Matern:
+		// fmap.MaternOf at r = ‖(x − y)/σ‖.
+		body := []jen.Code{
+			jen.Id("s").Op(":=").Lit(0.0),
+			loop(
+				jen.Id("u").Op(":=").Parens(jen.Id("x").Index(jen.Id("i")).Op("-").Id("y").Index(jen.Id("i"))).Op("/").Id(e.sigmaName()).Index(jen.Id("i")),
+				jen.Id("s").Op("+=").Id("u").Op("*").Id("u"),
+			),
+			jen.Id("r").Op(":=").Qual("math", "Sqrt").Call(jen.Id("s")),
+			jen.If(jen.Qual("math", "IsInf").Call(jen.Id("r"), jen.Lit(1))).Block(jen.Return(jen.Lit(0))),
+		}
+		switch k.Nu {
+		case 0.5:
+			return append(body, jen.Return(jen.Qual("math", "Exp").Call(jen.Op("-").Id("r"))))
+		case 1.5:
+			return append(body,
+				jen.Id("a").Op(":=").Qual("math", "Sqrt").Call(jen.Lit(3.0)).Op("*").Id("r"),
+				jen.Return(jen.Parens(jen.Lit(1).Op("+").Id("a")).Op("*").Qual("math", "Exp").Call(jen.Op("-").Id("a"))))
+		}
+		return append(body,
+			jen.Id("a").Op(":=").Qual("math", "Sqrt").Call(jen.Lit(5.0)).Op("*").Id("r"),
+			jen.Return(jen.Parens(jen.Lit(1).Op("+").Id("a").Op("+").Id("a").Op("*").Id("a").Op("/").Lit(3)).Op("*").Qual("math", "Exp").Call(jen.Op("-").Id("a"))))
+	case k.Type == fmap.Poly:
+		// fmap's evalPoly: the dot product in order, then degree − 1
+		// multiplications.
+		body := []jen.Code{
+			jen.Id("s").Op(":=").Lit(0.0),
+			loop(jen.Id("s").Op("+=").Id("x").Index(jen.Id("i")).Op("*").Id("y").Index(jen.Id("i"))),
+			jen.Id("b").Op(":=").Add(f(k.Scale)).Op("*").Id("s").Op("+").Add(f(k.Offset)),
+			jen.Id("v").Op(":=").Id("b"),
+		}
+		for range k.Degree - 1 {
+			body = append(body, jen.Id("v").Op("*=").Id("b"))
+		}
+		return append(body, jen.Return(jen.Id("v")))
 	case k.Skewed():
 		// λ_i = log of the larger of x_i + c, y_i + c over the smaller
 		// (fmap's logRatio), then the signature.
@@ -255,7 +297,7 @@ func (e *emitter) nysHelpers(f *jen.File) {
 		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is one coordinate's kernel K_γ(x, y) = (xy)^{γ/2}·k(log(y/x)), K_γ(0, ·) = 0, computed as featmap's reference evaluator computes it; a negative input gives NaN.", e.k1Name()))))
 		f.Func().Id(e.k1Name()).Params(jen.List(jen.Id("x"), jen.Id("y")).Float64()).Float64().Block(e.nysKernel1Body()...)
 	}
-	if k.Type != fmap.ExpChi2 && !k.Homogeneous() {
+	if k.Type != fmap.ExpChi2 && k.Type != fmap.Poly && !k.Homogeneous() {
 		f.Line()
 		f.Comment(fmt.Sprintf("%s holds the kernel's widths σ_i.", e.sigmaName()))
 		f.Var().Id(e.sigmaName()).Op("=").Index(jen.Id(e.inName())).Float64().Custom(multiLine, e.literalRows(k.Sigma, len(k.Sigma), 1)...)
@@ -269,8 +311,12 @@ func (e *emitter) nysHelpers(f *jen.File) {
 	f.Func().Id(e.kernelName()).Params(jen.List(jen.Id("x"), jen.Id("y")).Op("*").Index(jen.Id(e.inName())).Float64()).Float64().Block(e.nysKernelBody()...)
 	lDoc := fmt.Sprintf("%s holds the landmarks l_1..l_m, row j (%s[j*%s:(j+1)*%s]) is l_{j+1}.", e.landName(), e.landName(), e.inName(), e.inName())
 	pDoc := fmt.Sprintf("%s holds W^{+1/2}, the pseudo-inverse square root of the landmarks' kernel matrix, row-major.", e.projName())
-	lSize := jen.Id(e.sizeName()).Op("*").Id(e.inName())
 	pSize := jen.Id(e.sizeName()).Op("*").Id(e.sizeName())
+	if q.dim < q.m {
+		pDoc = fmt.Sprintf("%s holds Uᵀ·W^{+1/2}, row-major %s×%s: W^{+1/2} the pseudo-inverse square root of the landmarks' kernel matrix, U the top %d directions of the landmarks' Nyström features on the rows the map was fitted to.", e.projName(), e.dimName(), e.sizeName(), q.dim)
+		pSize = jen.Id(e.dimName()).Op("*").Id(e.sizeName())
+	}
+	lSize := jen.Id(e.sizeName()).Op("*").Id(e.inName())
 	if q.data == nil {
 		f.Line()
 		f.Comment(commentBody(paragraphs(lDoc)))
@@ -286,12 +332,28 @@ func (e *emitter) nysHelpers(f *jen.File) {
 // nysDataLayout describes the content of the data file.
 func (e *emitter) nysDataLayout() string {
 	q := e.p.nys
-	return fmt.Sprintf("the %d×%d landmarks, row-major, then the %d×%d projection W^{+1/2}, as little-endian float64", q.m, q.n, q.m, q.m)
+	return fmt.Sprintf("the %d×%d landmarks, row-major, then the %d×%d projection %s, as little-endian float64", q.m, q.n, q.dim, q.m, q.projText())
+}
+
+// projText names the projection: W^{+1/2}, or Uᵀ·W^{+1/2} when it keeps
+// fewer directions than landmarks.
+func (q *nysPlan) projText() string {
+	if q.dim < q.m {
+		return "Uᵀ·W^{+1/2}"
+	}
+	return "W^{+1/2}"
 }
 
 // nysFormText describes a Nyström map's functional form.
 func nysFormText(m *shape) string {
 	s := m.Nystroem
+	if s.Dim() < s.Size() {
+		t := fmt.Sprintf("Nyström map Ψ(x) = Uᵀ·W^{+1/2}·[K(x, l₁), …, K(x, l_m)] with m = %d landmarks l_j ∈ ℝ%s, W_ij = K(l_i, l_j) and U the top %d eigenvectors of the second moment of the m features W^{+1/2}·[K(x, l_j)] over the rows to fit", s.Size(), sup(s.In), s.Dim())
+		if s.Dropped > 0 {
+			t += fmt.Sprintf("; %d eigenvalues of W too small to invert are left out of W^{+1/2}", s.Dropped)
+		}
+		return t
+	}
 	t := fmt.Sprintf("Nyström map Ψ(x) = W^{+1/2}·[K(x, l₁), …, K(x, l_m)] with m = %d landmarks l_j ∈ ℝ%s and W_ij = K(l_i, l_j)", s.Size(), sup(s.In))
 	if s.Dropped > 0 {
 		t += fmt.Sprintf("; %d eigenvalues of W too small to invert are left out of W^{+1/2} (rank %d)", s.Dropped, s.Size()-s.Dropped)
@@ -322,15 +384,15 @@ func (e *emitter) nysParameterLines() []string {
 	if q.data != nil {
 		where = q.data.where(e.p.info.File, e.nysDataLayout())
 	}
-	return wrap(fmt.Sprintf("Landmarks and projection: %d landmarks of %d inputs and the %d×%d matrix W^{+1/2} (%d numbers) are in %s.", q.m, q.n, q.m, q.m, q.constants(), where))
+	return wrap(fmt.Sprintf("Landmarks and projection: %d landmarks of %d inputs and the %d×%d matrix %s (%d numbers) are in %s.", q.m, q.n, q.dim, q.m, q.projText(), q.constants(), where))
 }
 
 // nysEvaluationLines describes the evaluation of a Nyström map.
 func (e *emitter) nysEvaluationLines() []string {
 	q := e.p.nys
 	return []string{
-		fmt.Sprintf("Ψ(x) is the formula, computed with: the m = %d kernel values K(x, l_j), each as featmap's reference evaluator computes it (%s); then the %d components of W^{+1/2}·k, each one sum of %d products in the reference evaluator's order. Nothing is approximated: the values are the reference evaluator's, bit for bit unless the compiler fuses multiply-adds.",
-			q.m, strings.TrimSuffix(kernelCost(q.s.Kernel, q.n), "."), q.m, q.m),
+		fmt.Sprintf("Ψ(x) is the formula, computed with: the m = %d kernel values K(x, l_j), each as featmap's reference evaluator computes it (%s); then the %d components of %s·k, each one sum of %d products in the reference evaluator's order. Nothing is approximated: the values are the reference evaluator's, bit for bit unless the compiler fuses multiply-adds.",
+			q.m, strings.TrimSuffix(kernelCost(q.s.Kernel, q.n), "."), q.dim, q.projText(), q.m),
 		fmt.Sprintf("%s and %s convert the input to float64, evaluate the same way and round each component to float32.", e.name32(), e.slice32Name()),
 	}
 }
@@ -346,6 +408,12 @@ func kernelCost(k fmap.Kernel, n int) string {
 		return fmt.Sprintf("%d logs and %d pairs of exps", n, n)
 	case k.Skewed():
 		return fmt.Sprintf("%d logs and one exp", n)
+	case k.Type == fmap.Laplacian:
+		return fmt.Sprintf("%d absolute differences and one exp", n)
+	case k.Type == fmap.Matern:
+		return fmt.Sprintf("%d squared differences, one square root and one exp", n)
+	case k.Type == fmap.Poly:
+		return fmt.Sprintf("a dot product of %d terms and %d multiplications", n, k.Degree-1)
 	}
 	return fmt.Sprintf("%d squared differences and one exp", n)
 }

@@ -70,6 +70,8 @@ type plan struct {
 	anchor *anchorPlan
 	// blocks is the plan of a map of column groups (nil otherwise).
 	blocks *blocksPlan
+	// poly is the plan of a polynomial map (nil otherwise).
+	poly *polyPlan
 }
 
 // axisError returns the bound Σ_i √F_i·ε_i on ‖δΨ‖/‖Ψ‖ of the per-axis
@@ -157,6 +159,12 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 	}
 	if m.Random != nil {
 		if p.rnd, err = newRandomPlan(p); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	if m.Polynomial != nil {
+		if p.poly, err = newPolyPlan(p); err != nil {
 			return nil, err
 		}
 		return p, nil

@@ -43,8 +43,11 @@ type shape struct {
 	// ranges (nil without one).
 	Inner *shape
 	// Linear is the projection after the random stage of an rf-pca map,
-	// nil otherwise.
+	// or after the polynomial stage of a polynomial map's principal
+	// directions, nil otherwise.
 	Linear *fmap.Linear
+	// Polynomial is the stage of a polynomial map, nil otherwise.
+	Polynomial *fmap.Polynomial
 }
 
 // shapeOf returns the shape of a map the code generator emits.
@@ -57,7 +60,7 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 	}
 	s := &shape{Map: m, Errors: v}
 	st := m.Stages
-	if n := len(st); n >= 2 && st[n-1].Linear != nil && st[n-2].Random != nil {
+	if n := len(st); n >= 2 && st[n-1].Linear != nil && (st[n-2].Random != nil || st[n-2].Polynomial != nil) {
 		// rf-pca: the random map underneath, then its projection.
 		s.Linear = st[n-1].Linear
 		st = st[:n-1]
@@ -71,6 +74,8 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 		s.Form, s.Transform, s.Gamma, s.Negative, s.LiK = r.Form, fmap.Identity, 1, r.Negative, r.K
 	case len(st) == 1 && st[0].Random != nil:
 		s.Random = st[0].Random
+	case len(st) == 1 && st[0].Polynomial != nil:
+		s.Polynomial = st[0].Polynomial
 	case len(st) == 1 && st[0].Nystroem != nil:
 		s.Nystroem = st[0].Nystroem
 		if m.Kernel.Homogeneous() { // an additive kernel of whole rows
@@ -93,7 +98,7 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 		}
 		s.Inner = inner
 	default:
-		return nil, fmt.Errorf("%w a map with the stages %s (it emits one Fourier, series, random, Nyström or anchor stage, or a per-coordinate stage followed by random features in the identity transform, and either random map followed by a linear stage)", ErrUnsupported, stageNames(m.Stages))
+		return nil, fmt.Errorf("%w a map with the stages %s (it emits one Fourier, series, random, Nyström, anchor or polynomial stage, or a per-coordinate stage followed by random features in the identity transform, and either random map or a polynomial stage followed by a linear stage)", ErrUnsupported, stageNames(m.Stages))
 	}
 	return s, nil
 }
@@ -150,6 +155,8 @@ func stageNames(st []fmap.Stage) string {
 			s += "linear"
 		case x.Blocks != nil:
 			s += "blocks"
+		case x.Polynomial != nil:
+			s += "polynomial"
 		}
 	}
 	return s + "]"

@@ -110,6 +110,15 @@ type Sizer interface {
 	Constants(p *fmap.Problem, dim int) int
 }
 
+// AutoVarier is implemented by a method that offers method auto, besides
+// itself with default options, variants of itself at D (nystroem: more
+// landmarks than D, reduced to D, with data).
+type AutoVarier interface {
+	// AutoVariants returns the variants for problem p at dim, none
+	// where they would make nothing the default does not.
+	AutoVariants(p *fmap.Problem, dim int) []Method
+}
+
 // Incremental is implemented by a method whose design of D makes every
 // smaller D on the way (chum continues from D − 1): a D costs at least
 // every D below it together, so a target error search walks D upward

@@ -61,6 +61,10 @@ type DataVerification struct {
 	File   string `json:"file"`
 	SHA256 string `json:"sha256"`
 	Rows   int    `json:"rows"`
+	// RankBound is the error no map of the map's outputs per row can beat
+	// on the held-out rows (their Gram matrix's eigenvalues beyond the
+	// D-th), and the map's ratio to it.
+	RankBound *RankBound `json:"rank_bound,omitempty"`
 	// Distinct is the number of distinct held-out rows: below
 	// MinRankRows they cannot tell maps apart (Verification.Rank).
 	Distinct int `json:"distinct_rows"`
@@ -133,7 +137,39 @@ func verifyData(ctx context.Context, m *Map, d *Data, ref *Reference) (*DataVeri
 	if err != nil {
 		return nil, err
 	}
-	return &DataVerification{Absolute: abs, Frobenius: frob, File: d.File, SHA256: d.SHA256, Rows: d.Rows, Distinct: distinctRows(d.Held)}, nil
+	r := boundRows(n)
+	var vals []float64
+	if ref != nil {
+		vals, err = ref.heldEigenvalues(ctx, exact, n, r)
+	} else {
+		vals, err = heldEigenvalues(ctx, exact, n, r)
+	}
+	if err != nil {
+		return nil, err
+	}
+	mapErr := frob
+	if r < n {
+		mapErr = subFrobenius(psi, exact, n, r)
+	}
+	return &DataVerification{Absolute: abs, Frobenius: frob, File: d.File, SHA256: d.SHA256, Rows: d.Rows,
+		RankBound: rankBound(vals, dim, r, mapErr), Distinct: distinctRows(d.Held)}, nil
+}
+
+// subFrobenius is the relative Frobenius error of the features psi on the
+// first r of the n rows whose kernel values exact holds (row-major n×n,
+// the upper triangle filled).
+func subFrobenius(psi [][]float64, exact []float64, n, r int) float64 {
+	var sums gramSums
+	for i := range r {
+		sums.add(exact[i*n+i], dot(psi[i], psi[i]), 1)
+		for j := i + 1; j < r; j++ {
+			sums.add(exact[i*n+j], dot(psi[i], psi[j]), 2)
+		}
+	}
+	if sums.kSq == 0 {
+		return 0
+	}
+	return math.Sqrt(sums.absSq / sums.kSq)
 }
 
 // heldPairs returns k over the ordered pairs (i, j ≥ i) of rows, row-major

@@ -2,7 +2,8 @@
 // Ψ: ℝⁿ → ℝᴰ with Ψ(x)·Ψ(y) ≈ K(x, y), as plain data — with everything
 // needed to evaluate and measure it: the kernels (Kernel), input domains
 // (Domain), the design problem (Problem: kernel, domain, error measure and
-// the user's rows, Data), the reference evaluator (Map.Eval) and error
+// the user's rows, Data; the kernels' parameters are checked key by key,
+// KeyError), the reference evaluator (Map.Eval) and error
 // measurement (Reference, Verify).
 //
 // A Map is a short pipeline of stages, each plain data with a reference
@@ -17,7 +18,9 @@
 //   - Nystroem: kernel values at landmark rows, whitened;
 //   - Anchors: tables of values at anchor points, interpolated;
 //   - Linear: a projection of the previous stage's output;
-//   - Blocks: maps of column groups side by side (a combined kernel).
+//   - Blocks: maps of column groups side by side (a combined kernel);
+//   - Polynomial: exact monomials and random sketches of the degrees of
+//     a dot-product kernel (the polynomial kernel).
 //
 // Every design method ends in a Map; code generation, reports and JSON walk
 // the stages without knowing which method made it. A Map may carry a linear

@@ -30,11 +30,23 @@ const (
 	// ExpChi2 is exp(−β Σ_i (x_i−y_i)²/(x_i+y_i)), terms with x_i + y_i = 0
 	// being 0 (scikit-learn's chi2_kernel; Li et al., Algorithm 2).
 	ExpChi2 = "exp-chi2"
+	// Poly is the polynomial kernel (scale·x·y + offset)^degree
+	// (scikit-learn's polynomial_kernel with gamma = scale, coef0 =
+	// offset), degree an integer 1..MaxPolyDegree, scale > 0, offset ≥ 0.
+	Poly = "poly"
+	// Laplacian is exp(−Σ_i |x_i − y_i|/σ_i), one σ per input axis: the
+	// L1 distance, scaled per axis.
+	Laplacian = "laplacian"
+	// Matern is scikit-learn's Matern(length_scale = σ, nu = ν) of the
+	// scaled Euclidean distance r = ‖(x − y)/σ‖ (one σ per axis), ν in
+	// {0.5, 1.5, 2.5}: e^{−r}, (1 + √3r)e^{−√3r}, (1 + √5r + 5r²/3)e^{−√5r}.
+	Matern = "matern"
 )
 
-// KernelTypes lists every kernel type in documentation order.
+// KernelTypes lists every kernel type the spec decoder reads, in
+// documentation order.
 func KernelTypes() []string {
-	return []string{Chi2, Intersection, JS, Hellinger, RBF, SkewedChi2, SkewedIntersection, ExpChi2}
+	return []string{Chi2, Intersection, JS, Hellinger, RBF, SkewedChi2, SkewedIntersection, ExpChi2, Poly, Laplacian, Matern}
 }
 
 // HomogeneousTypes lists the γ-homogeneous kernel types.
@@ -56,6 +68,12 @@ type Kernel struct {
 	Sigma []float64 `json:"sigma,omitempty"` // RBF width, or skewed kernels' σ, per input axis
 	C     float64   `json:"c,omitempty"`     // skewed kernels' offset c
 	Beta  float64   `json:"beta,omitempty"`  // exp-χ²'s β
+	// Degree, Scale and Offset are the polynomial kernel's (Poly).
+	Degree int     `json:"degree,omitempty"`
+	Scale  float64 `json:"scale,omitempty"`
+	Offset float64 `json:"offset,omitempty"`
+	// Nu is the Matérn kernel's smoothness ν (Matern).
+	Nu float64 `json:"nu,omitempty"`
 	// Parts are the terms of a Combined kernel (nil for the others).
 	Parts []KernelPart `json:"parts,omitempty"`
 }
@@ -87,9 +105,14 @@ func (k Kernel) Homogeneous() bool {
 // t = log(x + c) per axis.
 func (k Kernel) Skewed() bool { return k.Type == SkewedChi2 || k.Type == SkewedIntersection }
 
-// ShiftInvariant reports whether k is a product over axes of a function of
-// t(x_i) − t(y_i): t = x for RBF, t = log(x + c) for the skewed kernels.
-func (k Kernel) ShiftInvariant() bool { return k.Type == RBF || k.Skewed() }
+// ShiftInvariant reports whether k is a function of the differences
+// t(x_i) − t(y_i): t = x for RBF, the Laplacian and the Matérn kernels,
+// t = log(x + c) for the skewed kernels. All but Matérn are products over
+// the axes of a function of one difference; Matérn's is a function of the
+// scaled Euclidean norm of the differences.
+func (k Kernel) ShiftInvariant() bool {
+	return k.Type == RBF || k.Skewed() || k.Type == Laplacian || k.Type == Matern
+}
 
 // T is the argument t(x) of a shift-invariant kernel's signature: x, or
 // log(x + c) for the skewed kernels.
@@ -143,6 +166,8 @@ func (k Kernel) Check(n int) error {
 		if !(k.Beta > 0) || math.IsInf(k.Beta, 0) {
 			return fmt.Errorf("fmap: exp-chi2 beta = %v must be positive and finite", k.Beta)
 		}
+	case Poly, Laplacian, Matern:
+		return k.checkKeys(n)
 	case Combined:
 		return k.checkCombined(n)
 	default:
@@ -172,6 +197,15 @@ func (k Kernel) Eval(x, y []float64) float64 {
 		return math.Exp(-k.Beta * s)
 	case k.Type == Combined:
 		return k.evalCombined(x, y)
+	case k.Type == Poly:
+		return k.evalPoly(x, y)
+	case k.Type == Laplacian:
+		for i := range x {
+			s += math.Abs(x[i]-y[i]) / k.Sigma[i]
+		}
+		return math.Exp(-s)
+	case k.Type == Matern:
+		return k.maternOf(x, y)
 	case k.Skewed():
 		l := make([]float64, len(x))
 		for i := range x {
@@ -190,8 +224,9 @@ func (k Kernel) Eval(x, y []float64) float64 {
 // Signature returns the signature k(λ) of the kernel: for a homogeneous
 // kernel the one-dimensional k(λ[0]) with λ = log(y/x), for RBF
 // Π_i exp(−λ_i²/(2σ_i²)) with λ = x − y, for the skewed kernels
-// Π_i sech(σ_i λ_i) and exp(−Σ_i σ_i|λ_i|) with λ = t(x) − t(y). exp-χ²
-// has none (NaN).
+// Π_i sech(σ_i λ_i) and exp(−Σ_i σ_i|λ_i|) with λ = t(x) − t(y), for the
+// Laplacian exp(−Σ_i |λ_i|/σ_i) and for Matérn its function of
+// r = ‖λ/σ‖, λ = x − y. exp-χ² and the polynomial kernel have none (NaN).
 func (k Kernel) Signature(lambda []float64) float64 {
 	s := 0.0
 	switch k.Type {
@@ -213,6 +248,17 @@ func (k Kernel) Signature(lambda []float64) float64 {
 			s += k.Sigma[i] * math.Abs(v)
 		}
 		return math.Exp(-s)
+	case Laplacian:
+		for i, v := range lambda {
+			s += math.Abs(v) / k.Sigma[i]
+		}
+		return math.Exp(-s)
+	case Matern:
+		for i, v := range lambda {
+			u := v / k.Sigma[i]
+			s += u * u
+		}
+		return MaternOf(k.Nu, math.Sqrt(s))
 	}
 	return math.NaN()
 }
@@ -329,7 +375,7 @@ func logRatio(y, x float64) float64 {
 func (k Kernel) Describe() string {
 	names := map[string]string{
 		Chi2: "χ²", Intersection: "intersection", JS: "Jensen–Shannon", Hellinger: "Hellinger", RBF: "RBF",
-		SkewedChi2: "skewed χ²", SkewedIntersection: "skewed intersection",
+		SkewedChi2: "skewed χ²", SkewedIntersection: "skewed intersection", Laplacian: "Laplacian",
 	}
 	name := names[k.Type]
 	if name == "" {
@@ -340,6 +386,9 @@ func (k Kernel) Describe() string {
 	}
 	if k.Type == ExpChi2 {
 		return fmt.Sprintf("exp-χ² kernel (β = %g)", k.Beta)
+	}
+	if k.Type == Poly {
+		return fmt.Sprintf("polynomial kernel (scale·x·y + offset)^%d (scale = %g, offset = %g)", k.Degree, k.Scale, k.Offset)
 	}
 	if k.Type == Combined {
 		return k.describeCombined()
@@ -353,6 +402,9 @@ func (k Kernel) Describe() string {
 	}
 	if k.Skewed() {
 		return fmt.Sprintf("%s kernel (σ = %s, c = %g)", name, strings.Join(sig, ", "), k.C)
+	}
+	if k.Type == Matern {
+		return fmt.Sprintf("Matérn kernel (ν = %g, σ = %s)", k.Nu, strings.Join(sig, ", "))
 	}
 	return fmt.Sprintf("%s kernel (σ = %s)", name, strings.Join(sig, ", "))
 }

@@ -13,7 +13,9 @@ import (
 // Ψ is the composition of Stages, applied in order; the first stage takes
 // the n inputs and the last one gives the D outputs: a Fourier or series
 // map alone, or a map of every coordinate followed by random features
-// (exp-χ²), or one blocks stage (a map of column groups: Blocks).
+// (exp-χ²), or one blocks stage (a map of column groups: Blocks), or a
+// polynomial stage (the polynomial kernel's monomials and sketches),
+// alone or followed by a linear stage (PCA of the monomials).
 type Map struct {
 	Kernel Kernel  `json:"kernel"`
 	InDim  int     `json:"in_dim"` // n
@@ -36,6 +38,7 @@ type Stage struct {
 	Anchors       *Anchors       `json:"anchors,omitempty"`
 	Linear        *Linear        `json:"linear,omitempty"`
 	Blocks        *Blocks        `json:"blocks,omitempty"`
+	Polynomial    *Polynomial    `json:"polynomial,omitempty"`
 }
 
 // out is the output dimension of the stage for in inputs.
@@ -50,13 +53,15 @@ func (s Stage) out(in int) int {
 	case s.Random != nil:
 		return s.Random.Dim()
 	case s.Nystroem != nil:
-		return s.Nystroem.Size()
+		return s.Nystroem.Dim()
 	case s.Anchors != nil:
 		return s.Anchors.Dim
 	case s.Linear != nil:
 		return s.Linear.Dim()
 	case s.Blocks != nil:
 		return s.Blocks.Dim()
+	case s.Polynomial != nil:
+		return s.Polynomial.Dim()
 	}
 	return 0
 }
@@ -64,13 +69,13 @@ func (s Stage) out(in int) int {
 // validate checks the stage for in inputs.
 func (s Stage) validate(in int) error {
 	set := 0
-	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil, s.Nystroem != nil, s.Anchors != nil, s.Linear != nil, s.Blocks != nil} {
+	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil, s.Nystroem != nil, s.Anchors != nil, s.Linear != nil, s.Blocks != nil, s.Polynomial != nil} {
 		if b {
 			set++
 		}
 	}
 	if set != 1 {
-		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate, random, nystroem, anchors, linear and blocks")
+		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate, random, nystroem, anchors, linear, blocks and polynomial")
 	}
 	switch {
 	case s.Fourier != nil:
@@ -91,6 +96,8 @@ func (s Stage) validate(in int) error {
 		return s.Linear.validate(in)
 	case s.Blocks != nil:
 		return s.Blocks.validate(in)
+	case s.Polynomial != nil:
+		return s.Polynomial.validate(in)
 	}
 	return s.Random.validate(in)
 }
@@ -227,6 +234,8 @@ func (s Stage) eval(dst, in []float64) {
 		s.Linear.eval(dst, in)
 	case s.Blocks != nil:
 		s.Blocks.eval(dst, in)
+	case s.Polynomial != nil:
+		s.Polynomial.eval(dst, in)
 	default:
 		s.Random.eval(dst, in)
 	}

@@ -222,7 +222,7 @@ func TestValidateRejects(t *testing.T) {
 		{"a stage of the wrong input count", func(m *Map) { m.Stages = append(m.Stages, m.Stages[0]) }, "one-dimensional"},
 		{"both stage kinds", func(m *Map) {
 			m.Stages[0].Series = &Series{Form: Chebyshev, Dim: 5, Negative: NegativeSign}
-		}, "exactly one of fourier, series, per_coordinate, random, nystroem, anchors, linear and blocks"},
+		}, "exactly one of fourier, series, per_coordinate, random, nystroem, anchors, linear, blocks and polynomial"},
 		{"li with wrong k count", func(m *Map) {
 			m.Stages[0] = Stage{Series: &Series{Form: LiSeries, K: []float64{1, 2}, Dim: 5, Negative: NegativeSign}}
 		}, "2 parameters and dimension 5"},

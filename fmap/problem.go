@@ -141,6 +141,9 @@ func (p *Problem) Check() error {
 	if err := p.Domain.Check(p.Kernel.Homogeneous() || p.Kernel.needsNonnegative()); err != nil {
 		return err
 	}
+	if err := p.CheckPolyDomain(); err != nil {
+		return err
+	}
 	for g, part := range p.Kernel.Parts {
 		if k := part.Kernel; k.Skewed() {
 			for i := part.First; i <= part.Last; i++ {
@@ -227,7 +230,9 @@ const MinRelativeKernel = 1e-4
 // homogeneous one, m the smallest nonzero input) and the signature there,
 // the smallest value of the kernel's signature on the domain; for exp-χ²,
 // which has none, no λ and the kernel's smallest value,
-// exp(−β Σ_i (hi_i − lo_i)²/(hi_i + lo_i)).
+// exp(−β Σ_i (hi_i − lo_i)²/(hi_i + lo_i)); for the polynomial kernel no λ
+// and its smallest value over pairs of the domain (negative for an odd
+// degree where scale·x·y + offset is).
 func (p *Problem) Farthest() (lambda []float64, k float64, err error) {
 	d := p.Domain
 	switch {
@@ -239,6 +244,9 @@ func (p *Problem) Farthest() (lambda []float64, k float64, err error) {
 		lambda = []float64{math.Log(d.Hi[0] / m)}
 	case p.Kernel.Type == ExpChi2:
 		return nil, p.Kernel.Eval(d.Hi, d.Lo), nil
+	case p.Kernel.Type == Poly:
+		lo, _ := p.Kernel.polyRange(d)
+		return nil, lo, nil
 	default:
 		for i := range d.Lo {
 			lambda = append(lambda, p.Kernel.T(d.Hi[i])-p.Kernel.T(d.Lo[i]))

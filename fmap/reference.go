@@ -37,6 +37,8 @@ type Reference struct {
 	held       []float64 // heldKernel over the pairs of heldData's held-out rows
 	heldKernel Kernel
 	heldData   *Data
+	heldEig    []float64 // the eigenvalues of the Gram matrix of held's first heldEigRow rows
+	heldEigRow int
 }
 
 // Exact is the kernel K(x, y).
@@ -383,7 +385,29 @@ func (r *Reference) heldPairs(ctx context.Context, k Kernel, d *Data) ([]float64
 		return nil, err
 	}
 	r.held, r.heldData, r.heldKernel = held, d, k.Clone()
+	r.heldEig = nil
 	return held, nil
+}
+
+// heldEigenvalues returns the eigenvalues of the Gram matrix of the first
+// rows of the held-out rows whose kernel values exact holds (n×n), as
+// the function heldEigenvalues, computed once for the held-out pairs the
+// Reference keeps (exact, which heldPairs returned).
+func (r *Reference) heldEigenvalues(ctx context.Context, exact []float64, n, rows int) ([]float64, error) {
+	r.heldMu.Lock()
+	defer r.heldMu.Unlock()
+	cached := len(r.held) > 0 && len(exact) > 0 && &r.held[0] == &exact[0]
+	if cached && r.heldEig != nil && r.heldEigRow == rows {
+		return r.heldEig, nil
+	}
+	vals, err := heldEigenvalues(ctx, exact, n, rows)
+	if err != nil {
+		return nil, err
+	}
+	if cached {
+		r.heldEig, r.heldEigRow = vals, rows
+	}
+	return vals, nil
 }
 
 // exactPairs returns K over all ordered pairs of the inputs, computed once

@@ -2,8 +2,10 @@
 // specs in ../specs: the maps of Chum's Table 1 and VLFeat's rows of it, a
 // χ² map for real-valued histograms by each method, 1-D RBF maps, a 2-D
 // RBF modulation map, a Gaussian random-feature map of 64 inputs for the
-// digits data (its frequencies in rbf_digits_d256.bin) and an ANNFM χ² map
-// with a table of anchors per digits pixel (chi2_annfm_digits_d7.bin). The code is
+// digits data (its frequencies in rbf_digits_d256.bin), an ANNFM χ² map
+// with a table of anchors per digits pixel (chi2_annfm_digits_d7.bin) and
+// maps of the polynomial, Laplacian and Matérn kernels of the wine data's
+// 13 inputs. The code is
 // generated; `go generate ./generated` rebuilds it (CI rebuilds it and
 // fails if anything changes). testdata/*.map.json holds each map as featmap
 // designed it, with its measured errors, for the tests here that hold the
@@ -28,3 +30,6 @@ package generated
 //go:generate go run ../cmd/featmap gen -o rbf2d_mod_s03_d31.go -map testdata/RBF2DModS03D31.map.json ../specs/rbf2d-sigma03-modulation-31d.yaml
 //go:generate go run ../cmd/featmap gen -o rbf_digits_d256.go -map testdata/RBFDigits.map.json ../specs/rff-rbf-digits-256d.yaml
 //go:generate go run ../cmd/featmap gen -o chi2_annfm_digits_d7.go -map testdata/Chi2ANNFMDigits.map.json ../specs/annfm-chi2-digits-d7.yaml
+//go:generate go run ../cmd/featmap gen -o poly_wine_d256.go -map testdata/PolyWine.map.json ../specs/poly-wine-256d.yaml
+//go:generate go run ../cmd/featmap gen -o laplacian_wine_d256.go -map testdata/LaplacianWine.map.json ../specs/laplacian-wine-256d.yaml
+//go:generate go run ../cmd/featmap gen -o matern_wine_d256.go -map testdata/MaternWine.map.json ../specs/matern-wine-256d.yaml

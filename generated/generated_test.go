@@ -115,6 +115,9 @@ func TestEveryMapIsTested(t *testing.T) {
 	}
 	tested = append(tested, mapsRandom...)
 	tested = append(tested, mapsAnchors...)
+	for _, w := range wineMaps {
+		tested = append(tested, w.name)
+	}
 	slices.Sort(names)
 	slices.Sort(tested)
 	if !slices.Equal(names, tested) {

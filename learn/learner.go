@@ -126,7 +126,7 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 	if sampling == "" {
 		sampling = sampled.DefaultSampling(k)
 	}
-	if sampling == sampled.SamplingOrthogonal && l.skewed {
+	if sampling == sampled.SamplingOrthogonal && !sampled.Spherical(k) {
 		return nil, fmt.Errorf("learn: learning σ: orthogonal frequencies are Gaussian; %s's are not: use random or qmc", k.Type)
 	}
 	seed := o.Seed

@@ -51,6 +51,7 @@ func grid() []problem {
 	ps = append(ps, table2Grid()...)
 	ps = append(ps, shippedSpecs()...)
 	ps = append(ps, digitsGrid()...)
+	ps = append(ps, kernelsGrid()...)
 	return ps
 }
 
@@ -154,8 +155,9 @@ func shippedSpecs() []problem {
 // pixel counts 0..16): the held-out rows' Gram error of rff's samplings,
 // Nyström's landmarks and rf-pca for the rbf kernel (σ = 49, about the
 // median distance), of rff and Nyström for exp-χ² (β = 0.005, about one
-// over the median χ² distance of two rows, 183), and of Nyström, annfm and
-// chum for the additive χ² kernel.
+// over the median χ² distance of two rows, 183), Nyström of more landmarks
+// than D (n_landmarks) for both, and of Nyström, annfm and chum for the
+// additive χ² kernel.
 func digitsGrid() []problem {
 	const data = "data: {file: " + dataFile + ", columns: [0, 63], label_column: 64}\n"
 	rbf := "kernel: {type: rbf, sigma: 49}\ndomain: {dims: 64, interval: [0, 16]}\nerror: {weight: absolute}\n" + data
@@ -183,9 +185,53 @@ func digitsGrid() []problem {
 		add("exp-chi2-b0.005/rff", expChi2, dim, "{name: rff}", false)
 		add("exp-chi2-b0.005/nystroem-kmeans", expChi2, dim, "{name: nystroem}", false)
 	}
+	// Nyström of m landmarks reduced to D (n_landmarks: 8D at D = 16, 4D
+	// at D = 64, a few seconds each).
+	for _, c := range []struct{ dim, m int }{{16, 128}, {64, 256}} {
+		opts := fmt.Sprintf("{name: nystroem, n_landmarks: %d}", c.m)
+		add(fmt.Sprintf("rbf/nystroem-m%d", c.m), rbf, c.dim, opts, false)
+		add(fmt.Sprintf("exp-chi2-b0.005/nystroem-m%d", c.m), expChi2, c.dim, opts, false)
+	}
 	add("chi2/nystroem-kmeans", chi2, 64, "{name: nystroem}", false)
 	add("chi2/annfm-kmeans", chi2, 7, "{name: annfm, anchors: kmeans, n_anchors: 16}", false)
 	add("chi2/chum", chi2, 7, "{name: chum}", false)
+	return ps
+}
+
+// kernelsGrid is the polynomial, Laplacian and Matérn kernels on the
+// digits: the Laplacian of σ = 250 and Matérn of ν = 3/2, σ = 49 (about the
+// median L1 and Euclidean distances of two rows) by rff and Nyström, and
+// (x·y/4096 + 1)² (ρ = scale·E‖x‖² ≈ 0.94) by the polynomial method (its
+// 2 145 monomials too many to project: the data-free map) and Nyström.
+func kernelsGrid() []problem {
+	const data = "data: {file: " + dataFile + ", columns: [0, 63], label_column: 64}\n"
+	dom := "domain: {dims: 64, interval: [0, 16]}\nerror: {weight: absolute}\n" + data
+	heads := map[string]string{
+		"laplacian-s250":   "kernel: {type: laplacian, sigma: 250}\n" + dom,
+		"matern1.5-s49":    "kernel: {type: matern, nu: 1.5, sigma: 49}\n" + dom,
+		"poly2-s1/4096-c1": "kernel: {type: poly, degree: 2, scale: 0.000244140625, offset: 1}\n" + dom,
+	}
+	var ps []problem
+	add := func(id string, dim int, method string, short bool) {
+		k, _, _ := strings.Cut(id, "/")
+		if strings.HasPrefix(id, "poly2") {
+			k = "poly2-s1/4096-c1"
+		}
+		ps = append(ps, problem{
+			ID:     fmt.Sprintf("digits/%s/D%d", id, dim),
+			Spec:   heads[k] + fmt.Sprintf("target: {dim: %d}\nmethod: %s\n", dim, method),
+			Metric: metricData,
+			Tier:   tier(short, dim <= 64),
+		})
+	}
+	for _, dim := range []int{64, 256} {
+		add("laplacian-s250/rff", dim, "{name: rff}", false)
+		add("matern1.5-s49/rff", dim, "{name: rff}", false)
+		add("poly2-s1/4096-c1/polynomial", dim, "{name: polynomial}", dim == 64)
+	}
+	add("laplacian-s250/nystroem-kmeans", 64, "{name: nystroem}", false)
+	add("matern1.5-s49/nystroem-kmeans", 64, "{name: nystroem}", false)
+	add("poly2-s1/4096-c1/nystroem-kmeans", 64, "{name: nystroem}", false)
 	return ps
 }
 

@@ -32,6 +32,7 @@ var methods = []func() design.Method{
 	func() design.Method { return &sampled.RFF{} },
 	func() design.Method { return &sampled.RFPCA{} },
 	func() design.Method { return &sampled.Nystroem{} },
+	func() design.Method { return &sampled.Polynomial{} },
 	func() design.Method { return &learn.RFFGroupLasso{} },
 }
 

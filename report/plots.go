@@ -124,11 +124,31 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 		}
 		c.legend = append(c.legend, e)
 	}
+	var floor []xy
+	if q == qDataFrob {
+		floor = in.rankFloor()
+		for _, p := range floor {
+			if p.Y > 0 {
+				c.yMin, c.yMax = decades(math.Min(lo, p.Y), math.Max(hi, p.Y))
+			}
+		}
+		c.yTicks = logTicks{}.Ticks(c.yMin, c.yMax)
+		for k := range floor {
+			floor[k].Y = math.Max(floor[k].Y, c.yMin)
+		}
+	}
+	if len(floor) > 0 {
+		c.series = append(c.series, series{label: rankFloorLabel, method: floorSeries, pts: floor, width: 1})
+		c.legend = append(c.legend, legendEntry{label: rankFloorLabel, method: floorSeries})
+	}
 	c.xTicks, c.xMin, c.xMax = in.dimTicks()
 	svg, err := c.render(errorW, errorH)
 	caption := fmt.Sprintf("%s error of each method at each %s, measured on %s. Log scale: one gridline per factor of ten.", what, in.axis(), in.measuredOn())
 	if q == qDataFrob {
 		caption = fmt.Sprintf("Relative Frobenius error of the Gram matrix of the held-out data rows (rows no method saw), the error that ranks the methods, at each %s. Log scale: one gridline per factor of ten.", in.axis())
+	}
+	if len(floor) > 0 {
+		caption += " The dotted floor is the rank-D bound: the error of the best approximation of the held-out rows' Gram matrix of rank D (the outputs per row), which no map of D components can beat."
 	}
 	if in.Widths {
 		caption += " Widths are numbers per row: " + in.WidthRule + "."
@@ -137,6 +157,33 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 		caption += " Errors of exactly 0 (exact maps) sit on the bottom edge."
 	}
 	return figure{File: file, Title: title, Caption: caption, SVG: svg}, err
+}
+
+// floorSeries is the series index of the rank-D floor (drawn dotted in
+// grey, without markers).
+const floorSeries = -2
+
+// rankFloorLabel is the floor's legend entry.
+const rankFloorLabel = "rank-D bound (no map beats it)"
+
+// rankFloor returns the rank-D bound on the held-out rows at every column
+// where a verified map states it for the column's D (its outputs per
+// row): the floor of the held-out Gram-matrix error.
+func (in *Input) rankFloor() []xy {
+	var pts []xy
+	for j, d := range in.Dims {
+		for i := range in.Methods {
+			c := in.Cells[i][j]
+			if !c.ok() || c.Verification.Data == nil {
+				continue
+			}
+			if b := c.Verification.Data.RankBound; b != nil && b.Rank == d {
+				pts = append(pts, xy{X: float64(d), Y: b.Frobenius})
+				break
+			}
+		}
+	}
+	return pts
 }
 
 // dimTicks returns a tick at every compared D (or width) for the x axis

@@ -333,3 +333,43 @@ func testInputFigures(t *testing.T) []figure {
 	}
 	return figs
 }
+
+// TestRankFloor: the held-out error figure draws the rank-D bound the
+// verified maps state as a dotted floor with its legend entry, and its
+// caption says what it is; without a stated bound there is no floor.
+func TestRankFloor(t *testing.T) {
+	in := testInput()
+	for i := range in.Methods {
+		for j, d := range in.Dims {
+			if c := &in.Cells[i][j]; c.ok() {
+				v := *c.Verification
+				v.Data = &fmap.DataVerification{Frobenius: 0.2, File: "d.csv", Rows: 9,
+					RankBound: &fmap.RankBound{Rank: d, Rows: 9, Frobenius: 0.001, Map: 0.2, Ratio: 200}}
+				c.Verification = &v
+			}
+		}
+	}
+	if got := in.rankFloor(); len(got) == 0 || got[0].Y != 0.001 {
+		t.Fatalf("floor %v", got)
+	}
+	figs, err := in.figures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svg := string(figs[0].SVG); !strings.Contains(svg, "rank-D bound") || !strings.Contains(svg, `stroke-dasharray="2,3"`) || !strings.Contains(svg, ">10⁻³<") {
+		t.Errorf("the data-error figure lacks the floor, its legend entry or its 10⁻³ tick:\n%s", svg)
+	}
+	if !strings.Contains(figs[0].Caption, "rank-D bound") {
+		t.Errorf("caption %q", figs[0].Caption)
+	}
+	for i := range in.Methods {
+		for j := range in.Dims {
+			if c := in.Cells[i][j]; c.ok() {
+				c.Verification.Data.RankBound = nil
+			}
+		}
+	}
+	if got := in.rankFloor(); len(got) != 0 {
+		t.Errorf("a floor without bounds: %v", got)
+	}
+}

@@ -508,7 +508,7 @@ func centred(d *svgDoc, a area, s string, size float64) float64 {
 func (c *chart) drawLegend(d *svgDoc, x, y float64, lines [][]string) {
 	ly := y + 8
 	for k, e := range c.legend {
-		if e.method >= 0 {
+		if e.method >= 0 || e.method == floorSeries {
 			stroke, dash := methodStroke(e.method)
 			d.polyline([]float64{x, x + 24}, []float64{ly, ly}, stroke, 1.5, dash)
 			if e.markers {
@@ -533,6 +533,9 @@ func isDecade(v float64) bool {
 // methodStroke returns method i's line colour and dash pattern: solid
 // while the colours last, dashed after.
 func methodStroke(i int) (stroke, dash string) {
+	if i == floorSeries {
+		return "#555555", "2,3"
+	}
 	stroke = hexColor(methodColors[i%len(methodColors)])
 	if i >= len(methodColors) {
 		dash = "5,3"

@@ -1,7 +1,8 @@
 // Package sampled designs the feature maps built from samples rather than
 // by an LP: random Fourier features, whose frequencies are drawn from the
 // kernel's spectral law, and the two maps learned from the data's rows,
-// PCA of random features and Nyström maps. Each is a design.Method of any
+// PCA of random features and Nyström maps (which take the polynomial
+// kernel too: it needs only exact kernel values). Each is a design.Method of any
 // number of inputs:
 //
 //   - rff (RFF, rff.go): Ψ(x) = [cos ω_i·t(x), sin ω_i·t(x)]/√m (cos-sin
@@ -27,33 +28,41 @@
 //     matrix: one fmap.Nystroem stage (Williams and Seeger, 2001; k-means
 //     landmarks: Zhang, Tsang and Kwok, 2008). It needs only the exact
 //     kernel, so it also takes the additive kernels, whose landmarks are
-//     whole rows.
+//     whole rows. With n_landmarks m > D: m landmarks and the top D
+//     eigenvectors U of their features' second moment on the rows to fit,
+//     folded into the stage's D × m projection Uᵀ·W^{+1/2} (near the
+//     kernel-PCA limit of those rows; kmeans.go holds the landmark choice).
 //
 // The spectral laws (laws.go) are one-dimensional laws of frequencies
 // given by their quantile h(u), a frequency coordinate being h(u) for u
 // uniform on (0, 1) (docs/formulas.md §5.1): GaussianLaw for rbf (and
 // exp-χ²'s outer stage), h(u) = Φ⁻¹(u)/σ; SkewedChi2Law for skewed χ², the
 // hyperbolic secant law, h(u) = (2σ/π) log tan(πu/2); SkewedIntersectionLaw
-// for skewed intersection, the Cauchy law, h(u) = σ tan(π(u − ½)).
-// KernelLaw names the law of each kernel. The samplings (sampling.go) draw
-// the uniforms u: random (independent), qmc (a shifted Kronecker sequence,
-// stratified per coordinate) and orthogonal (blocks of orthogonal Gaussian
-// directions with χ-distributed norms: Yu et al., "Orthogonal random
-// features", 2016; Gaussian laws only). Frequencies is what rff and the
-// learning of σ (package learn) both draw by, so that a map designed with
-// a learned σ has the features it was learned with.
+// for skewed intersection, the Cauchy law, h(u) = σ tan(π(u − ½));
+// LaplacianLaw for the Laplacian kernel, the Cauchy law of scale 1/σ.
+// KernelLaw names the law of each kernel. The Matérn kernel's law is not
+// a product over the inputs but the multivariate t law of 2ν degrees of
+// freedom scaled by 1/σ, a Gaussian scale mixture that MaternFrequencies
+// draws from n + 2ν normals per frequency. The samplings (sampling.go)
+// draw the uniforms u: random (independent), qmc (a shifted Kronecker
+// sequence, stratified per coordinate) and orthogonal (blocks of
+// orthogonal Gaussian directions with χ-distributed norms: Yu et al.,
+// "Orthogonal random features", 2016; the spherical laws only, Spherical:
+// Gaussian, and Matérn's, whose scales are drawn apart). Frequencies is
+// what rff and the learning of σ (package learn) both draw by, so that a
+// map designed with a learned σ has the features it was learned with.
 //
-// Adding a kernel's law (the Laplacian's, Matérn's): fmap gives the kernel
-// its exact values and says it is shift-invariant (Kernel.ShiftInvariant;
-// its argument t(x), Kernel.T, is x or log(x + c)); KernelLaw gets a case
-// with the law's quantile, a function of u in (0, 1) that stays finite and
-// exact in the tails (see SkewedIntersectionLaw). rff then draws it with
-// random and qmc sampling. Orthogonal sampling draws Gaussian frequencies
-// only, whatever the law: a kernel whose law is not Gaussian must be kept
-// from it where the skewed kernels are today (DefaultSampling,
-// RFF.CheckOptions and package learn's newLearner test Kernel.Skewed).
-// Learning σ scales standard frequencies drawn at σ = 1 by 1/σ (rbf) or σ
-// (skewed); a law of another scale family says so there.
+// Adding a kernel's law: fmap gives the kernel its exact values and says
+// it is shift-invariant (Kernel.ShiftInvariant; its argument t(x),
+// Kernel.T, is x or log(x + c)); KernelLaw gets a case with the law's
+// quantile, a function of u in (0, 1) that stays finite and exact in the
+// tails (see SkewedIntersectionLaw). rff then draws it with random and qmc
+// sampling. Orthogonal sampling draws spherical laws only: a kernel whose
+// law is a product of one-axis laws says so in Spherical, which
+// DefaultSampling, RFF.CheckOptions and package learn's newLearner
+// consult. Learning σ scales standard frequencies drawn at σ = 1 by 1/σ
+// (rbf, laplacian) or σ (skewed); a law of another scale family says so
+// there.
 //
 // docs/rff.md gives the defaults and the measurements behind them,
 // docs/nystroem.md the landmarks, the k-means spaces and the additive

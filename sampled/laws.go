@@ -16,7 +16,8 @@ type Law func(u float64) float64
 // standard frequencies package learn scales by the widths. It is the one
 // place that names a kernel's law; ok is false for a kernel without one
 // (exp-χ²'s random features are the Gaussian's, on its inner map's
-// outputs). A new kernel's law is a case here with its quantile; see the
+// outputs; Matérn's law is not a product over the inputs: MaternFrequencies
+// draws it). A new kernel's law is a case here with its quantile; see the
 // package doc for what else it decides.
 func KernelLaw(typ string, sigma float64) (law Law, ok bool) {
 	switch typ {
@@ -26,9 +27,16 @@ func KernelLaw(typ string, sigma float64) (law Law, ok bool) {
 		return SkewedChi2Law(sigma), true
 	case fmap.SkewedIntersection:
 		return SkewedIntersectionLaw(sigma), true
+	case fmap.Laplacian:
+		return LaplacianLaw(sigma), true
 	}
 	return nil, false
 }
+
+// LaplacianLaw is the law of the Laplacian factor exp(−|x − y|/σ): the
+// Cauchy density (1/σ)/(π(1/σ² + ω²)) of scale 1/σ, the skewed
+// intersection's law at rate 1/σ (SkewedIntersectionLaw).
+func LaplacianLaw(sigma float64) Law { return SkewedIntersectionLaw(1 / sigma) }
 
 // GaussianLaw is the law of the Gaussian factor exp(−(x−y)²/(2σ²)):
 // h(u) = Φ⁻¹(u)/σ.

@@ -17,8 +17,10 @@ type RFFOptions struct {
 	// Sampling draws the frequencies: random (plain Monte Carlo), qmc (a
 	// randomised low-discrepancy sequence through the quantile h(u)) or
 	// orthogonal (blocks of orthogonal directions with χ-distributed
-	// norms; Gaussian frequencies only). Default: orthogonal for rbf and
-	// exp-chi2, qmc for the skewed kernels.
+	// norms; the spherical laws only: Gaussian, and Matérn's Gaussian
+	// scale mixture). Default: orthogonal for rbf, exp-chi2 and matern of
+	// ν = 3/2 and 5/2, qmc for the skewed kernels, laplacian and matern of
+	// ν = ½ (DefaultSampling).
 	Sampling string `yaml:"sampling" spec:"enum=random|qmc|orthogonal,label"`
 	// Features is cos-sin (pairs [cos ω·t, sin ω·t]/√m, D even; the
 	// default: its Ψ(x)·Ψ(y) = (1/m) Σ cos(ω·(t_x − t_y)) is exactly
@@ -46,8 +48,10 @@ const MaxRFFEntries = 1 << 24
 
 // RFF is random Fourier features (method "rff"; Rahimi–Recht, with the
 // quantile parametrisation of Băzăvan, Li & Sminchisescu, §2 and Table 1)
-// for the product kernels of vectors of any length: RBF (Gaussian
-// frequencies), skewed χ² and skewed intersection (frequencies of
+// for the shift-invariant kernels of vectors of any length: RBF (Gaussian
+// frequencies), the Laplacian (Cauchy frequencies per axis), Matérn (the
+// multivariate t law of 2ν degrees of freedom scaled by 1/σ:
+// MaternFrequencies), skewed χ² and skewed intersection (frequencies of
 // log(x + c) from their quantiles), and exp-χ² as a two-stage map (Li et
 // al., Algorithm 2): the inner χ² map ψ on every coordinate, so that
 // ‖ψ(x) − ψ(y)‖² ≈ Σ_j (x_j − y_j)²/(x_j + y_j), then Gaussian frequencies
@@ -76,11 +80,11 @@ func (*RFF) Name() string { return "rff" }
 // Options returns the options.
 func (m *RFF) Options() any { return &m.Opts }
 
-// Applies accepts rbf, the skewed kernels and exp-chi2, on any number of
-// axes.
+// Applies accepts rbf, laplacian, matern, the skewed kernels and exp-chi2,
+// on any number of axes.
 func (*RFF) Applies(p *fmap.Problem) error {
 	if k := p.Kernel; !k.ShiftInvariant() && k.Type != fmap.ExpChi2 {
-		return fmt.Errorf("rff designs maps of rbf, skewed-chi2, skewed-intersection and exp-chi2, not %s", k.Type)
+		return fmt.Errorf("rff designs maps of rbf, laplacian, matern, skewed-chi2, skewed-intersection and exp-chi2, not %s", k.Type)
 	}
 	return nil
 }
@@ -154,14 +158,27 @@ func (m *RFF) sampling(k fmap.Kernel) string {
 }
 
 // DefaultSampling is the sampling of kernel k's frequencies when the
-// options name none: qmc for the skewed kernels, orthogonal for the
-// Gaussian ones (rbf, exp-chi2). Learning σ draws by it too, so that its
-// features are rff's.
+// options name none: qmc for the skewed kernels and the Laplacian (laws
+// that are products over the axes, not spherical) and for Matérn of
+// ν = ½ (whose radial law, a t of one degree of freedom, has tails where
+// orthogonal directions gain less than stratified coordinates: measured),
+// orthogonal for the other spherical ones (rbf, exp-chi2, Matérn of
+// ν = 3/2, 5/2). Learning σ draws by it too, so that its features are
+// rff's. The measurements behind it: docs/rff.md and, for the Laplacian
+// and Matérn kernels, docs/kernels.md.
 func DefaultSampling(k fmap.Kernel) string {
-	if k.Skewed() {
+	if !Spherical(k) || k.Type == fmap.Matern && k.Nu == 0.5 {
 		return SamplingQMC
 	}
 	return SamplingOrthogonal
+}
+
+// Spherical reports whether kernel k's spectral law is spherical (after
+// scaling each axis by its width), so that orthogonal sampling draws it:
+// the Gaussian of rbf and exp-chi2 and Matérn's Gaussian scale mixture;
+// not the Laplacian's and the skewed kernels' products of one-axis laws.
+func Spherical(k fmap.Kernel) bool {
+	return !k.Skewed() && k.Type != fmap.Laplacian
 }
 
 // inner is the inner map's method and dimension (default chum, 5).
@@ -234,8 +251,8 @@ func (m *RFF) EvalCost(p *fmap.Problem) *fmap.EvalCost {
 func (m *RFF) CheckOptions(p *fmap.Problem) error {
 	k := p.Kernel
 	switch {
-	case m.Opts.Sampling == SamplingOrthogonal && k.Skewed():
-		return &design.OptionError{Key: "sampling", Msg: fmt.Sprintf("orthogonal frequencies are Gaussian (rbf, exp-chi2); %s's are not: use random or qmc", k.Type)}
+	case m.Opts.Sampling == SamplingOrthogonal && !Spherical(k):
+		return &design.OptionError{Key: "sampling", Msg: fmt.Sprintf("orthogonal frequencies are spherical (rbf, exp-chi2, matern); %s's are a product of one-axis laws: use random or qmc", k.Type)}
 	case m.Opts.Inner != nil && k.Type != fmap.ExpChi2:
 		return &design.OptionError{Key: "inner", Msg: fmt.Sprintf("the inner map is exp-chi2's; %s has none", k.Type)}
 	case k.Type != fmap.ExpChi2:
@@ -282,6 +299,8 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	var laws []Law
 	var sigmas []float64
 	switch {
+	case k.Type == fmap.Matern:
+		sigmas = k.Sigma
 	case k.ShiftInvariant():
 		if k.Skewed() {
 			rs.Transform, rs.Offset = fmap.LogOffset, k.C
@@ -330,7 +349,12 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	s.Say(fmt.Sprintf("rff: %d %s frequencies of %d inputs", freqs, sampling, n))
 	var err error
 	rs.In = n
-	if rs.Freq, err = FrequenciesContext(ctx, freqs, n, laws, sigmas, sampling, seed); err != nil {
+	if k.Type == fmap.Matern {
+		rs.Freq, err = MaternFrequencies(ctx, freqs, n, k.Nu, sigmas, sampling, seed)
+	} else {
+		rs.Freq, err = FrequenciesContext(ctx, freqs, n, laws, sigmas, sampling, seed)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if feat == fmap.Phase {

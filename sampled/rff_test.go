@@ -32,6 +32,32 @@ func gramError(m *fmap.Map, xs [][]float64) float64 {
 	return frob
 }
 
+// rffMap designs an rff map of the kernel on [lo, hi]^n at dim.
+func rffMap(t testing.TB, k fmap.Kernel, n int, lo, hi float64, dim int, opts RFFOptions) *fmap.Map {
+	t.Helper()
+	p := &fmap.Problem{Kernel: k, Domain: fmap.Domain{Lo: slices.Repeat([]float64{lo}, n), Hi: slices.Repeat([]float64{hi}, n)},
+		Measure: fmap.Absolute, Norm: fmap.LInf}
+	m := &RFF{Opts: opts}
+	res, err := m.Design(context.Background(), p, dim, design.Settings{})
+	if err != nil {
+		t.Fatalf("rff %+v, D = %d: %v", opts, dim, err)
+	}
+	if res.Map.Dim != dim {
+		t.Fatalf("D = %d, want %d", res.Map.Dim, dim)
+	}
+	return res.Map
+}
+
+// meanGramError is gramError averaged over the seeds 1..seeds.
+func meanGramError(t testing.TB, k fmap.Kernel, lo, hi float64, dim int, opts RFFOptions, xs [][]float64, seeds int) float64 {
+	var e float64
+	for seed := range int64(seeds) {
+		opts.Seed = seed + 1
+		e += gramError(rffMap(t, k, len(xs[0]), lo, hi, dim, opts), xs)
+	}
+	return e / float64(seeds)
+}
+
 // TestRFFDimensionError: a dimension the method cannot make is an error
 // naming the nearest it can.
 func TestRFFDimensionError(t *testing.T) {

@@ -36,6 +36,8 @@ const (
 	streamFreq  = 0x6672657175656e63 // "frequenc"
 	streamNorm  = 0x6e6f726d73000000 // "norms"
 	streamPhase = 0x7068617365000000 // "phase"
+	// streamMixture draws the χ² scales of Matérn's orthogonal frequencies.
+	streamMixture = 0x6d69787475726500 // "mixture"
 )
 
 // uniform turns 64 random bits into a float64 in the open interval (0, 1):
@@ -238,4 +240,62 @@ func Phases(m int, sampling string, seed int64) []float64 {
 		out[i] = 2 * math.Pi * uniform(rng.Uint64())
 	}
 	return out
+}
+
+// MaternFrequencies draws m frequencies of n inputs (row-major) of the
+// Matérn kernel of smoothness ν and widths sigmas: its spectral law is the
+// multivariate t law of 2ν degrees of freedom scaled by 1/σ, a Gaussian
+// scale mixture, ω_j = g_j·√(2ν/V)/σ_j with g ~ N(0, I_n) and V ~ χ²_{2ν}
+// (V = Σ_k g′_k² of 2ν further standard normals; 2ν is 1, 3 or 5). Random
+// and qmc sampling draw the n + 2ν normals of a frequency by the quantile
+// Φ⁻¹ of the n + 2ν coordinates of a point (for qmc, of the
+// low-discrepancy sequence in n + 2ν dimensions); orthogonal sampling
+// draws g by orthogonal blocks (Frequencies) and the 2ν normals of V
+// independently by the seed's stream of norms, so that the directions of a
+// block stay orthogonal. The same arguments give the same frequencies.
+func MaternFrequencies(ctx context.Context, m, n int, nu float64, sigmas []float64, sampling string, seed int64) ([]float64, error) {
+	df := int(2 * nu)
+	if float64(df) != 2*nu || df < 1 || len(sigmas) != n {
+		return nil, fmt.Errorf("sampled: Matérn frequencies of ν = %v and %d widths for %d inputs", nu, len(sigmas), n)
+	}
+	var g, v []float64 // m×n directions and m×df normals of V
+	var err error
+	switch sampling {
+	case SamplingOrthogonal:
+		if g, err = FrequenciesContext(ctx, m, n, nil, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
+			return nil, err
+		}
+		rng := rand.New(rand.NewPCG(uint64(seed), streamMixture))
+		v = make([]float64, m*df)
+		for i := range v {
+			v[i] = NormalQuantile(uniform(rng.Uint64()))
+		}
+	default:
+		all, err := FrequenciesContext(ctx, m, n+df, slices.Repeat([]Law{GaussianLaw(1)}, n+df), nil, sampling, seed)
+		if err != nil {
+			return nil, err
+		}
+		g, v = make([]float64, m*n), make([]float64, m*df)
+		for i := range m {
+			copy(g[i*n:(i+1)*n], all[i*(n+df):i*(n+df)+n])
+			copy(v[i*df:(i+1)*df], all[i*(n+df)+n:(i+1)*(n+df)])
+		}
+	}
+	out := make([]float64, m*n)
+	for i := range m {
+		var q float64
+		for _, a := range v[i*df : (i+1)*df] {
+			q += float64(a * a) // never fused: see horner
+		}
+		r := math.Sqrt(float64(df) / q)
+		for j := range n {
+			out[i*n+j] = g[i*n+j] * r / sigmas[j]
+		}
+	}
+	for _, w := range out {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return nil, fmt.Errorf("sampled: a non-finite Matérn frequency %v (a kernel width too small?)", w)
+		}
+	}
+	return out, nil
 }

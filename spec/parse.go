@@ -90,11 +90,18 @@ type (
 		MaxRows     int    `yaml:"max_rows" spec:"min=2,max=1000000000"`
 	}
 	kernelDoc struct {
-		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf|skewed-chi2|skewed-intersection|exp-chi2,what=kernel"`
+		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf|skewed-chi2|skewed-intersection|exp-chi2|poly|laplacian|matern,what=kernel"`
 		Gamma float64 `yaml:"gamma" spec:"positive"`
 		Sigma kv      `yaml:"sigma"`
 		C     float64 `yaml:"c"`
 		Beta  float64 `yaml:"beta" spec:"positive"`
+		// The polynomial kernel's (scale·x·y + offset)^degree, and the
+		// Matérn kernel's smoothness nu: checked by fmap.Kernel.Check,
+		// whose fmap.KeyError names the key.
+		Degree int     `yaml:"degree" spec:"min=1,max=8"`
+		Scale  float64 `yaml:"scale" spec:"positive"`
+		Offset float64 `yaml:"offset"`
+		Nu     float64 `yaml:"nu"`
 	}
 	domainDoc struct {
 		Dims     int           `yaml:"dims" spec:"min=1,max=65536"`
@@ -165,6 +172,9 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 		return err
 	}
 	if err := p.sigma(sigma, s.Problem); err != nil {
+		return err
+	}
+	if err := p.kernelDefaults(top, s.Problem); err != nil {
 		return err
 	}
 	if err := p.errorSection(d.Error, s.Problem); err != nil {

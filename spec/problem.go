@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -29,6 +30,9 @@ func (p *parser) kernel(top *mapping, n kv, pr *fmap.Problem) (*yaml.Node, error
 	}
 	k := &pr.Kernel
 	k.Type, k.Gamma, k.C, k.Beta = d.Type, d.Gamma, d.C, d.Beta
+	if err := p.kernelKeys(m, d, k); err != nil {
+		return nil, err
+	}
 	homog, sigma := k.Homogeneous(), k.ShiftInvariant()
 	g, s := m.keys["gamma"], m.keys["sigma"]
 	switch {
@@ -47,7 +51,7 @@ func (p *parser) kernel(top *mapping, n kv, pr *fmap.Problem) (*yaml.Node, error
 	case s == nil && sigma:
 		return nil, p.missing(m, "sigma", fmt.Sprintf("the %s width: a number > 0, or one per axis", k.Type))
 	case s != nil && !sigma:
-		return nil, p.errAt(s, "kernel.sigma", "sigma is the width of kernels rbf, skewed-chi2 and skewed-intersection; %s has none", k.Type)
+		return nil, p.errAt(s, "kernel.sigma", "sigma is the width of kernels rbf, laplacian, matern, skewed-chi2 and skewed-intersection; %s has none", k.Type)
 	}
 	if d.Sigma.V == nil {
 		return nil, nil
@@ -63,6 +67,87 @@ func (p *parser) kernel(top *mapping, n kv, pr *fmap.Problem) (*yaml.Node, error
 	err = p.value(structFields(reflect.ValueOf(&f).Elem())[0], d.Sigma.K, d.Sigma.V, "kernel.sigma")
 	k.Sigma = f.Sigma
 	return d.Sigma.V, err
+}
+
+// newKernelKeys are the keys of the polynomial and Matérn kernels, with
+// the kernel that owns each.
+var newKernelKeys = []struct{ key, owner string }{
+	{"degree", fmap.Poly}, {"scale", fmap.Poly}, {"offset", fmap.Poly}, {"nu", fmap.Matern},
+}
+
+// kernelKeys reads the polynomial kernel's degree, scale and offset
+// (scale defaults to 1/n, offset to 1, as scikit-learn's gamma and coef0;
+// kernelDefaults sets scale once n is known) and the Matérn kernel's nu,
+// refuses them on other kernels, and holds them to fmap.Kernel.Check at
+// their keys (fmap.KeyError).
+func (p *parser) kernelKeys(m *mapping, d kernelDoc, k *fmap.Kernel) error {
+	for _, o := range newKernelKeys {
+		if m.keys[o.key] != nil && k.Type != o.owner {
+			return p.errAt(m.keys[o.key], "kernel."+o.key, "%s is a key of kernel %s; %s has none", o.key, o.owner, k.Type)
+		}
+	}
+	switch k.Type {
+	case fmap.Poly:
+		if m.keys["degree"] == nil {
+			return p.missing(m, "degree", "an integer from 1 to 8: the power of (scale·x·y + offset)")
+		}
+		k.Degree, k.Scale, k.Offset = d.Degree, d.Scale, 1
+		if m.keys["offset"] != nil {
+			k.Offset = d.Offset
+		}
+		if m.keys["scale"] == nil {
+			k.Scale = 1 // the check's stand-in for 1/n, set by kernelDefaults
+		}
+	case fmap.Matern:
+		if m.keys["nu"] == nil {
+			return p.missing(m, "nu", "the smoothness: 0.5, 1.5 or 2.5")
+		}
+		k.Nu = d.Nu
+	default:
+		return nil
+	}
+	// σ is checked by the decoder (sigma, kernelDefaults) against the
+	// domain's axes: hold the other keys here, with σ's count as given.
+	c := *k
+	if c.Type == fmap.Matern {
+		c.Sigma = []float64{1}
+	}
+	if err := c.Check(len(c.Sigma)); err != nil {
+		var ke *fmap.KeyError
+		if errors.As(err, &ke) && m.keys[ke.Key] != nil {
+			return p.errAt(m.value(ke.Key), "kernel."+ke.Key, "%s", ke.Msg)
+		}
+		return p.errAt(m.node, "kernel", "%s", strings.TrimPrefix(err.Error(), "fmap: "))
+	}
+	if k.Type == fmap.Poly && m.keys["scale"] == nil {
+		k.Scale = 0
+	}
+	return nil
+}
+
+// kernelDefaults sets what the kernel's keys leave to the domain (the
+// polynomial kernel's scale 1/n) and refuses a domain where the
+// polynomial map's values would overflow, at domain.interval.
+func (p *parser) kernelDefaults(top *mapping, pr *fmap.Problem) error {
+	k := &pr.Kernel
+	if k.Type != fmap.Poly {
+		return nil
+	}
+	if k.Scale == 0 {
+		k.Scale = 1 / float64(pr.InDim())
+	}
+	if err := pr.CheckPolyDomain(); err != nil {
+		n, field := top.value("domain"), "domain"
+		if dm, e := p.keys(n, "domain"); e == nil {
+			for _, key := range []string{"interval", "integers"} {
+				if dm.value(key) != nil {
+					n, field = dm.value(key), "domain."+key
+				}
+			}
+		}
+		return p.errAt(n, field, "%s", strings.TrimPrefix(err.Error(), "fmap: "))
+	}
+	return nil
 }
 
 // sigma checks the rbf widths against domain.dims and broadcasts one.
@@ -95,7 +180,7 @@ func (p *parser) domain(top *mapping, n kv, pr *fmap.Problem) error {
 	}
 	homog := pr.Kernel.Homogeneous()
 	if d.Dims > 1 && homog {
-		return p.errAt(m.value("dims"), "domain.dims", "%s is additive, a sum over input dimensions: dims > 1 needs a kernel of vectors (rbf, skewed-chi2, skewed-intersection, exp-chi2)", pr.Kernel.Type)
+		return p.errAt(m.value("dims"), "domain.dims", "%s is additive, a sum over input dimensions: dims > 1 needs a kernel of vectors (rbf, laplacian, matern, poly, skewed-chi2, skewed-intersection, exp-chi2)", pr.Kernel.Type)
 	}
 	if err := p.exclusive(m, "integers", "interval", "give exactly one"); err != nil {
 		return err

@@ -77,6 +77,9 @@ func printDesign(w io.Writer, d *featmap.Design) {
 	if len(m.Stages) == 1 && m.Stages[0].Nystroem != nil {
 		ns := m.Stages[0].Nystroem
 		fmt.Fprintf(w, "\n%d landmarks of %d inputs", ns.Size(), ns.In)
+		if ns.Dim() < ns.Size() {
+			fmt.Fprintf(w, ", the top %d directions of their features on the rows to fit kept", ns.Dim())
+		}
 		if ns.Dropped > 0 {
 			fmt.Fprintf(w, "; %d eigenvalues of their kernel matrix too small to invert, left out of W^{+1/2} (rank %d)", ns.Dropped, ns.Size()-ns.Dropped)
 		}
@@ -101,6 +104,9 @@ func printDesign(w io.Writer, d *featmap.Design) {
 	if dv := v.Data; dv != nil {
 		fmt.Fprintf(w, "on the data (%s, %d rows, sha256 %.12s…): absolute error L∞ %.6g, RMS %.6g, Gram matrix relative Frobenius error %.6g\n  on %s\n",
 			dv.File, dv.Rows, dv.SHA256, dv.Absolute.LInf, dv.Absolute.RMS, dv.Frobenius, dv.Absolute.On)
+		if b := dv.RankBound; b != nil {
+			fmt.Fprintf(w, "  the limit: %s (the error of the best rank-%d approximation of their Gram matrix, which no map of %d components beats)\n", b, b.Rank, b.Rank)
+		}
 	}
 	if v.Signature.On != "" {
 		fmt.Fprintf(w, "weighted signature error: L∞ %.6g on %s\n", v.Signature.LInf, v.Signature.On)

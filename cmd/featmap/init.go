@@ -25,6 +25,10 @@ var starterKernels = map[string]string{
 	fmap.SkewedIntersection: "kernel:\n  type: skewed-intersection\n  sigma: 0.5              # Π_j min(((x_j + c)/(y_j + c))^σ, ((y_j + c)/(x_j + c))^σ)\n" +
 		"  c: 0.01                 # the offset: lo + c must be > 0\n",
 	fmap.ExpChi2: "kernel:\n  type: exp-chi2\n  beta: 1                 # exp(−β Σ_j (x_j − y_j)²/(x_j + y_j))\n",
+	fmap.Poly: "kernel:\n  type: poly              # (scale·x·y + offset)^degree, scikit-learn's polynomial_kernel\n" +
+		"  degree: 3               # an integer 1..8\n  scale: 0.0769           # scikit-learn's gamma (default 1/n)\n  offset: 1               # scikit-learn's coef0 (≥ 0)\n",
+	fmap.Laplacian: "kernel:\n  type: laplacian\n  sigma: 13               # exp(−Σ_j |x_j − y_j|/σ): about the median L1 distance of 13 standardised inputs; one value, or one per axis\n",
+	fmap.Matern:    "kernel:\n  type: matern\n  nu: 1.5                 # the smoothness: 0.5, 1.5 or 2.5 (scikit-learn's Matern)\n  sigma: 3                # the length scale, about the median distance of 13 standardised inputs; one value, or one per axis\n",
 }
 
 // starterEmit is the emit section of the starters whose maps gen
@@ -61,6 +65,14 @@ func cmdInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		if k == fmap.ExpChi2 {
 			method = "method:\n  name: rff               # the χ² map of each value, then Gaussian random features\n  inner: {name: chum, dim: 5}\n  seed: 1\n"
 		}
+	case fmap.Poly:
+		domain = "domain:\n  dims: 13                # the length n of your vectors\n  interval: [-5, 5]       # every value in [lo, hi] (standardised inputs, say)\n"
+		target = "target:\n  dim: 560                # C(n + degree, degree) = 560 monomials: the exact map; a smaller D sketches\n"
+		method = "method:\n  name: polynomial        # exact monomials; below their number, with data: their top principal directions\n  seed: 1\n"
+	case fmap.Laplacian, fmap.Matern:
+		domain = "domain:\n  dims: 13                # the length n of your vectors\n  interval: [-5, 5]       # every value in [lo, hi]\n"
+		target = "target:\n  dim: 1024               # the output dimension D (even for cos-sin features)\n"
+		method = "method:\n  name: rff               # random Fourier features from the kernel's spectral law (or nystroem with data)\n  seed: 1\n"
 	default:
 		domain = "domain:\n  interval: [0.001, 1]    # one histogram bin's values: lo > 0 is the smallest nonzero value\n" +
 			"                          # (0 maps to 0); or integers: [0, 255] for counts\n"

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestANNFMDigits: on the digits (issue 14), annfm's k-means anchors (one
+// TestANNFMDigits: on the digits, annfm's k-means anchors (one
 // table per pixel, learned from the rows to fit) leave a lower held-out
 // Gram error than uniform anchors of the same table size, at D = 3, 7 and
 // 11 per pixel; and k-means anchors without a data section are a spec

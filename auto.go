@@ -32,7 +32,7 @@ type AutoChoice struct {
 	// verification.data, whose On says so) are selection errors: measured
 	// on the rows that chose it, the least of the candidates' errors
 	// there, a little optimistic for other rows. The data has no third
-	// part to measure the winner on apart (README: method auto). Without
+	// part to measure the winner on apart (docs/spec.md, "method: auto"). Without
 	// data the L∞ error ranks: on the grids of 1 to 3 axes, fixed and no
 	// sample; on more axes (fmap.SampledPoints random points) rff is the
 	// only candidate (TestAutoSampledOneCandidate), so none is chosen there.

@@ -1,18 +1,13 @@
 package featmap
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"math"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/featmap/featmap/chum"
-	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/solver"
 )
 
@@ -32,91 +27,6 @@ func mustDesign(t *testing.T, s *Spec, o Settings) *Design {
 		t.Fatalf("%s: %v", s.Path, err)
 	}
 	return d
-}
-
-// table1 is Chum, ICCV 2015, Table 1, "Ours" rows: L∞ and RMS on all 65 536
-// ordered pairs of {0..255}, maps designed for ε_A. A printed number stands
-// for anything below it rounded at its last digit (0.163 for < 0.1635);
-// where featmap claims a strict improvement (intersection 5D/7D L∞,
-// JS 7D L∞) the bound is the printed value itself.
-var table1 = []struct {
-	spec           string
-	linf, rms      float64 // the bounds the measured numbers must stay below
-	printed        string
-	strictLInfNote string
-}{
-	{"specs/table1-chi2-5d.yaml", 0.1635, 0.0815, "0.163 / 0.081", ""},
-	{"specs/table1-chi2-7d.yaml", 0.0115, 0.0055, "0.011 / 0.005", ""},
-	{"specs/table1-intersection-5d.yaml", 10.922, 5.3765, "10.922 / 5.376", "strictly below the printed L∞"},
-	{"specs/table1-intersection-7d.yaml", 8.238, 4.0535, "8.238 / 4.053", "strictly below the printed L∞"},
-	{"specs/table1-js-5d.yaml", 0.0195, 0.0095, "0.019 / 0.009", ""},
-	{"specs/table1-js-7d.yaml", 9e-4, 3.5e-4, "9e-4 / 3e-4", "strictly below the printed L∞"},
-}
-
-// TestTable1 designs the six Table-1 specs with the default solver and checks
-// every measured L∞ and RMS against the paper's (bounds and their reading in
-// the table above).
-func TestTable1(t *testing.T) {
-	for _, c := range table1 {
-		t.Run(c.spec, func(t *testing.T) {
-			t.Parallel()
-			d := mustDesign(t, loadSpec(t, c.spec), Settings{})
-			e := d.Verification
-			if e.Absolute.Points != 65536 || e.Measure != fmap.Absolute {
-				t.Fatalf("measured %s on %d pairs, want absolute on 65536", e.Measure, e.Absolute.Points)
-			}
-			if !(e.Reported.LInf < c.linf) || !(e.Reported.RMS < c.rms) {
-				t.Errorf("L∞ / RMS = %.5g / %.5g, paper %s (bounds %g / %g %s)", e.Reported.LInf, e.Reported.RMS, c.printed, c.linf, c.rms, c.strictLInfNote)
-			}
-			paper := d.Steps[1]
-			if paper.Name != chum.StepPaper {
-				t.Fatalf("stage 1 is %q, want the paper pipeline", paper.Name)
-			}
-			t.Logf("D = %d: %.5g / %.5g (paper %s; paper pipeline here %.4g / %.4g) in %.2f s, %d LPs",
-				d.Map.Dim, e.Reported.LInf, e.Reported.RMS, c.printed, paper.Error.LInf, paper.Error.RMS, d.Seconds, d.LPs)
-		})
-	}
-}
-
-// TestTable1Continuation holds what the six Table-1 specs say of their
-// continuation: false: designed the default way, continuing from the
-// designs of every D below (the chain TestChumHonestDimensions' sweep of
-// the same problem continues, sharedChum), each gives the spec's map bit
-// for bit, with the same verified errors.
-func TestTable1Continuation(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the chains of D = 1…7 take seconds; skipped with -short")
-	}
-	for _, c := range table1 {
-		t.Run(c.spec, func(t *testing.T) {
-			t.Parallel()
-			src, err := os.ReadFile(c.spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			const line = "\n  continuation: false\n"
-			if !bytes.Contains(src, []byte(line)) {
-				t.Fatalf("%s does not turn the continuation off", c.spec)
-			}
-			alone := mustDesign(t, loadSpec(t, c.spec), Settings{})
-			def, err := ParseSpec(c.spec, bytes.Replace(src, []byte(line), []byte("\n"), 1))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sh, m := sharedChum(t, def, *def.Method)
-			chained, err := sh.DesignDim(context.Background(), m, def.Target.Dim, Settings{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if chained.Steps[len(chained.Steps)-1].Name != chum.StepContinued {
-				t.Fatalf("the default design's last step is %q, want the continuation", chained.Steps[len(chained.Steps)-1].Name)
-			}
-			if !reflect.DeepEqual(alone.Map, chained.Map) || !reflect.DeepEqual(alone.Verification, chained.Verification) {
-				t.Errorf("continued: L∞ %.6g, alone: %.6g; want the same map", chained.Verification.Reported.LInf, alone.Verification.Reported.LInf)
-			}
-			t.Logf("alone %d LPs, %.2f s; continued %d LPs", alone.LPs, alone.Seconds, chained.LPs)
-		})
-	}
 }
 
 // TestDesignDeterministic designs one spec twice, each from a fresh load
@@ -303,71 +213,6 @@ method: {name: vz}
 	}
 	if checked != 2*len(dims) || len(dims) != 16 {
 		t.Errorf("checked %d boundaries of %d dimensions, want both sides of all 16 odd D", checked, len(dims))
-	}
-}
-
-// TestRelativeVersusAbsolute checks Chum Fig. 6c's claim: a map designed
-// for the relative error ε_R has the lower relative error, one designed for
-// the absolute error ε_A the lower absolute error (χ² 5D on {0..255}).
-func TestRelativeVersusAbsolute(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two chum designs (seconds); skipped with -short")
-	}
-	t.Parallel() // shares only chum chains (sharedChum), which serialise per D
-	spec := func(weight string) *Spec {
-		return parse(t, fmt.Sprintf(`
-version: 1
-name: Chi2%s
-kernel: {type: chi2}
-domain: {integers: [0, 255]}
-error: {weight: %s}
-target: {dim: 5}
-method: {name: chum}
-`, weight, weight))
-	}
-	// Both are levels of TestChumHonestDimensions' χ² chains (sharedChum).
-	chained := func(s *Spec) *Design {
-		sh, m := sharedChum(t, s, *s.Method)
-		d, err := sh.DesignDim(context.Background(), m, s.Target.Dim, Settings{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	abs, rel := chained(spec("absolute")), chained(spec("relative"))
-	relRef, err := rel.Spec.Problem.Reference()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Measure the absolute-error design in the relative measure.
-	absRel := fmap.Verify(abs.Map, relRef).Reported.LInf
-	relRel := rel.Verification.Reported.LInf
-	absAbs, relAbs := abs.Verification.Absolute.LInf, rel.Verification.Absolute.LInf
-	if !(relRel < absRel) {
-		t.Errorf("relative error: ε_R design %.4g, ε_A design %.4g", relRel, absRel)
-	}
-	if !(absAbs < relAbs) {
-		t.Errorf("absolute error: ε_A design %.4g, ε_R design %.4g", absAbs, relAbs)
-	}
-	t.Logf("relative L∞: ε_R design %.4g, ε_A design %.4g; absolute L∞: ε_A design %.4g, ε_R design %.4g", relRel, absRel, absAbs, relAbs)
-}
-
-// BenchmarkTable1 designs each Table-1 spec end to end (design and
-// verification) with the default solver. Each iteration loads the spec
-// afresh: a method remembers the designs it made.
-func BenchmarkTable1(b *testing.B) {
-	for _, c := range table1 {
-		b.Run(strings.TrimSuffix(strings.TrimPrefix(c.spec, "specs/table1-"), ".yaml"), func(b *testing.B) {
-			for b.Loop() {
-				s, err := LoadSpec(c.spec)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := s.Design(context.Background(), Settings{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }
 

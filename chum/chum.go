@@ -18,7 +18,7 @@ const (
 )
 
 // Chum is Chum's LP designer for maps of one input (method "chum"; ICCV
-// 2015, §2–§5): the pool is ω = 0, s, 2s, … up to OmegaMax with s =
+// 2015, §2–§5): the pool is ω = 0, s, 2·s, … up to OmegaMax with s =
 // Spacing, Z is a grid of ZPoints points on [0, M] (or, when the domain is
 // a set of integers, its heaviest attainable λ in each grid cell), and the
 // polish also starts from evenly spaced and geometric frequency ladders.
@@ -87,7 +87,7 @@ const MaxChumDim = 128
 // the continuation off, dim alone (DesignOne).
 func (c *Chum) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Settings) (*design.Result, error) {
 	if dim < 1 {
-		return nil, fmt.Errorf("design: dimension %d", dim)
+		return nil, fmt.Errorf("chum: dimension %d", dim)
 	}
 	if !c.Opts.continuation() {
 		return c.DesignOne(ctx, p, dim, s)
@@ -131,7 +131,7 @@ func (c *Chum) CheckOptions(p *fmap.Problem) error {
 		if strings.Contains(err.Error(), "|Z|") {
 			key = "z_points"
 		}
-		return &design.OptionError{Key: key, Msg: strings.TrimPrefix(err.Error(), "design: ")}
+		return &design.OptionError{Key: key, Msg: strings.TrimPrefix(err.Error(), "chum: ")}
 	}
 	return nil
 }
@@ -156,11 +156,11 @@ func (c *Chum) fitProblem(p *fmap.Problem) (FitProblem, FitOptions, error) {
 	poolSize := int(math.Floor(opt.OmegaMax/opt.Spacing+1e-9)) + 1
 	switch {
 	case poolSize > MaxPool:
-		return FitProblem{}, FitOptions{}, fmt.Errorf("design: the pool has %d frequencies (omega_max %g / spacing %g), more than %d: raise method.spacing or lower method.omega_max", poolSize, opt.OmegaMax, opt.Spacing, MaxPool)
+		return FitProblem{}, FitOptions{}, fmt.Errorf("chum: the pool has %d frequencies (omega_max %g / spacing %g), more than %d: raise method.spacing or lower method.omega_max", poolSize, opt.OmegaMax, opt.Spacing, MaxPool)
 	case opt.ZPoints > MaxZ:
-		return FitProblem{}, FitOptions{}, fmt.Errorf("design: |Z| = %d exceeds %d: lower method.z_points", opt.ZPoints, MaxZ)
+		return FitProblem{}, FitOptions{}, fmt.Errorf("chum: |Z| = %d exceeds %d: lower method.z_points", opt.ZPoints, MaxZ)
 	case opt.ZPoints < 3:
-		return FitProblem{}, FitOptions{}, fmt.Errorf("design: |Z| = %d is too small", opt.ZPoints)
+		return FitProblem{}, FitOptions{}, fmt.Errorf("chum: |Z| = %d is too small", opt.ZPoints)
 	}
 	fp := FitProblem{
 		Form:      fmap.FourierForm,

@@ -116,15 +116,15 @@ func Fit(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s design.S
 func newFitter(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s design.Settings, shared *gate) (*fitter, error) {
 	switch {
 	case dim < 1:
-		return nil, fmt.Errorf("design: dimension %d", dim)
+		return nil, fmt.Errorf("chum: dimension %d", dim)
 	case len(p.Z) == 0 || len(p.Z) != len(p.ZWeight):
-		return nil, errors.New("design: empty or unweighted evaluation set")
+		return nil, errors.New("chum: empty or unweighted evaluation set")
 	case len(p.Pool) == 0:
-		return nil, errors.New("design: empty frequency pool")
+		return nil, errors.New("chum: empty frequency pool")
 	case p.Form != fmap.FourierForm && p.Form != fmap.Modulation:
-		return nil, fmt.Errorf("design: the LP designer makes Fourier and modulation maps, not %q", p.Form)
+		return nil, fmt.Errorf("chum: the LP designer makes Fourier and modulation maps, not %q", p.Form)
 	case p.Signature == nil || p.NewMap == nil:
-		return nil, errors.New("design: fitting problem without signature or map builder")
+		return nil, errors.New("chum: fitting problem without signature or map builder")
 	}
 	opt = opt.fitDefaults()
 	fit := newFitSet(p.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
@@ -268,7 +268,7 @@ func (c *fitter) finish(cont continued) (*design.Result, error) {
 		for i, st := range steps {
 			dims[i] = st.Map.Dim
 		}
-		return nil, fmt.Errorf("design: no step made a %d-dimensional map (its steps made D = %v); the polish makes exactly D: leave method.polish on", c.dim, dims)
+		return nil, fmt.Errorf("chum: no step made a %d-dimensional map (its steps made D = %v); the polish makes exactly D: leave method.polish on", c.dim, dims)
 	}
 	res := &design.Result{Map: steps[best].Map}
 	for _, st := range steps {

@@ -36,7 +36,7 @@ func (Harmonic) Dims(*fmap.Problem) design.Dims {
 // Design projects the signature on n+1 cosines, D = 2n+1.
 func (Harmonic) Design(_ context.Context, p *fmap.Problem, dim int, _ design.Settings) (*design.Result, error) {
 	if dim < 1 || dim%2 == 0 {
-		return nil, fmt.Errorf("design: harmonic makes odd dimensions only, not %d", dim)
+		return nil, fmt.Errorf("chum: harmonic makes odd dimensions only, not %d", dim)
 	}
 	l, err := newLine(p)
 	if err != nil {
@@ -56,7 +56,7 @@ func (Harmonic) Design(_ context.Context, p *fmap.Problem, dim int, _ design.Set
 	}
 	m := l.newMap("harmonic", terms)
 	if m.ZeroComponents() == m.Dim {
-		return nil, fmt.Errorf("design: every harmonic coefficient of the signature is ≤ 0")
+		return nil, fmt.Errorf("chum: every harmonic coefficient of the signature is ≤ 0")
 	}
 	return &design.Result{Map: m}, m.Validate()
 }

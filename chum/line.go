@@ -52,7 +52,7 @@ func newLine(p *fmap.Problem) (*line, error) {
 		return nil, err
 	}
 	if p.InDim() != 1 {
-		return nil, fmt.Errorf("design: a one-dimensional design for a domain of %d axes", p.InDim())
+		return nil, fmt.Errorf("chum: a one-dimensional design for a domain of %d axes", p.InDim())
 	}
 	lo, hi := p.Domain.Lo[0], p.Domain.Hi[0]
 	if !p.Kernel.Homogeneous() {

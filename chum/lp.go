@@ -146,7 +146,7 @@ func (s *lpSolver) solvePairs(lp *pairLP, warm *pairWarm) ([]float64, float64, *
 			return x, t, &pairWarm{rows: rows, basis: sol.Basis}, nil
 		}
 		if round == rowGenRounds {
-			return nil, 0, nil, fmt.Errorf("design: row generation did not settle after %d rounds (%d of %d points)", round, len(rows), np)
+			return nil, 0, nil, fmt.Errorf("chum: row generation did not settle after %d rounds (%d of %d points)", round, len(rows), np)
 		}
 		slices.SortFunc(add, func(a, b int) int { return cmp.Compare(math.Abs(res[b]), math.Abs(res[a])) })
 		if len(add) > rowGenMaxAdd {
@@ -298,7 +298,7 @@ func (s *lpSolver) solve(p *solver.Problem, warm *solver.Basis, lp *pairLP) (*so
 		}
 	}
 	if sol.Status != solver.Optimal {
-		return nil, fmt.Errorf("design: %s LP (%d×%d) ended %v: %s", s.sv.Name(), p.NumRows, p.NumCols(), sol.Status, sol.Message)
+		return nil, fmt.Errorf("chum: %s LP (%d×%d) ended %v: %s", s.sv.Name(), p.NumRows, p.NumCols(), sol.Status, sol.Message)
 	}
 	return sol, nil
 }

@@ -22,7 +22,7 @@ func (c *fitter) paperSteps() (*candidate, error) {
 	}
 	discrete := c.best()
 	if discrete == nil {
-		return nil, errors.New("design: the discrete LP produced no usable candidate")
+		return nil, errors.New("chum: the discrete LP produced no usable candidate")
 	}
 	c.add(StepDiscrete, discrete.omega, discrete.alpha)
 

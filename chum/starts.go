@@ -214,9 +214,9 @@ func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 	case c.ctx.Err() != nil:
 		return nil, c.ctx.Err()
 	case firstErr == nil:
-		return nil, fmt.Errorf("design: no polish start has %d dimensions", c.dim)
+		return nil, fmt.Errorf("chum: no polish start has %d dimensions", c.dim)
 	default:
-		return nil, fmt.Errorf("design: every polish start failed: %w", firstErr)
+		return nil, fmt.Errorf("chum: every polish start failed: %w", firstErr)
 	}
 	return best, nil
 }

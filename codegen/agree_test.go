@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -57,9 +58,24 @@ func generateCase(t *testing.T, name string, m fmap.Verified, tb Tables) generat
 	return generatedCase{name: name, p: p, src: files[0].Data, extra: files[1:], in: inputsFor(p)}
 }
 
-// tablesVariants are the maps of cases that have polynomial pieces, and
-// (without -short) the shipped maps that have them (tablesMaps), emitted
-// with Compact and Small tables, named NAMECompact and NAMESmall.
+// long adds to TestEmittedAgree the largest test maps (longCases) and the
+// Compact and Small tables of every test map and of the shipped maps
+// (tablesVariants), which the default run checks on the golden maps only:
+// more of the same emitted code, and the largest part of the module the
+// test compiles. CI passes it (.ci/run: go test ./codegen -run
+// TestEmittedAgree -long).
+var long = flag.Bool("long", false, "TestEmittedAgree: also the largest test maps, and the Compact and Small tables of every test map and of the shipped maps (CI passes it)")
+
+// longCases are large test maps whose code paths the golden maps hold in
+// every run (RBFHarmonic's, a Fourier map's interval pieces: RBF's;
+// ChebInt's, an integer table: Chi2Int's): TestEmittedAgree checks them
+// with -long only.
+var longCases = map[string]bool{"RBFHarmonic": true, "ChebInt": true}
+
+// tablesVariants are the maps of cases that have polynomial pieces (with
+// -long; else the golden ones among them), and with -long the shipped maps
+// that have them (tablesMaps), emitted with Compact and Small tables, named
+// NAMECompact and NAMESmall.
 func tablesVariants(t *testing.T, cases []testmaps.Case) []generatedCase {
 	t.Helper()
 	type named struct {
@@ -68,9 +84,11 @@ func tablesVariants(t *testing.T, cases []testmaps.Case) []generatedCase {
 	}
 	var maps []named
 	for _, c := range cases {
-		maps = append(maps, named{c.Name, c.Map})
+		if c.Golden || *long {
+			maps = append(maps, named{c.Name, c.Map})
+		}
 	}
-	if !testing.Short() {
+	if *long && !testing.Short() {
 		for _, name := range tablesMaps {
 			maps = append(maps, named{"Shipped" + name, func() fmap.Verified { return loadShipped(t, name) }})
 		}
@@ -107,9 +125,14 @@ func tablesVariants(t *testing.T, cases []testmaps.Case) []generatedCase {
 //   - float32: within 2⁻²⁴ of each component plus the float64 tolerance.
 //
 // The maps with polynomial pieces are checked the same way emitted with
-// Compact and Small tables too (tablesVariants).
+// Compact and Small tables too (tablesVariants): the golden ones in every
+// run, every one and the shipped maps with -long. Under -short it checks
+// the golden maps only.
 func TestEmittedAgree(t *testing.T) {
 	cases := testmaps.Cases()
+	if !*long {
+		cases = slices.DeleteFunc(cases, func(c testmaps.Case) bool { return longCases[c.Name] })
+	}
 	if testing.Short() {
 		var golden []testmaps.Case
 		for _, c := range cases {

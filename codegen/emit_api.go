@@ -83,7 +83,7 @@ func (e *emitter) scalarBody() []jen.Code {
 // dispatcher (cost 63–65 with pieces, 44 with a table) and N (69–71, 49)
 // inline into the caller, which then calls the piece through the function
 // value (the compiler keeps that call indirect). TestEmittedAgree checks
-// the inlining; README "The generated code is fast" has the timings. An
+// the inlining; docs/results.md, "The generated code", has the timings. An
 // integer table is read inline in the dispatcher, which takes only the
 // exact evaluation.
 func (e *emitter) dispatcher(f *jen.File) {

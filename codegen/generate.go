@@ -55,14 +55,14 @@ type Tables int
 
 const (
 	// Fast takes the lowest polynomial degree that meets the error target
-	// within the table limit (256 KB of coefficients): each degree costs
+	// within the table limit (maxPolyCoefs): each degree costs
 	// D multiplications and D additions per input.
 	Fast Tables = iota
 	// Compact takes Fast's degree or one more, whichever needs fewer
 	// coefficients (with the fewest pieces that meet the target): on the
 	// shipped maps about a third of the file for 1.1–1.4× the time per
 	// input while Fast's table stays in the cache, and less time than
-	// Fast's once other work has pushed the tables out (README,
+	// Fast's once other work has pushed the tables out (docs/gen.md,
 	// "Generated-file size"; BenchmarkTables).
 	Compact
 	// Small takes the degree, up to 7, with the fewest coefficients (and

@@ -68,9 +68,9 @@ type pieces struct {
 // (√x for γ = 1, x for γ = 2). The fast path computes it as the exact
 // evaluation does (amplitude times √α, one rounding each) instead of by
 // a polynomial: for the 7-D χ² map on [1e-4, 1] that leaves 6 of 7
-// components in the table (123 instead of 144 KB) and replaces 4
-// floating-point operations and 3 loads per input by one square root and
-// one multiplication (README, "The generated code is fast").
+// components in the table and replaces 4 floating-point operations and 3
+// loads per input by one square root and one multiplication (docs/gen.md,
+// "Why the generated code is fast").
 type exactComp struct {
 	j int     // the component
 	w float64 // √α
@@ -532,7 +532,7 @@ func horner1(c []float64, s float64) float64 {
 
 // interpolate returns, for every component j, the coefficients of the
 // polynomial of degree len(s)−1 through (s[i], v[i][j]). It solves the
-// Vandermonde system in u = 2s ∈ [−1, 1] (well conditioned at Chebyshev
+// Vandermonde system in u = 2·s ∈ [−1, 1] (well conditioned at Chebyshev
 // nodes) by Gaussian elimination with partial pivoting and scales back.
 func interpolate(s []float64, v [][]float64, dim int) [][]float64 {
 	n := len(s)

@@ -15,21 +15,21 @@ const (
 	// maxTableEntries caps (hi−lo+1)·D of an integer-domain table.
 	maxTableEntries = 1 << 15
 	// maxPolyCoefs caps the coefficients of the piecewise polynomials
-	// (256 KB of float64). The lowest degree that meets the target within
-	// it is chosen: each degree costs D multiplications and D additions per
+	// (2¹⁵ float64 numbers). The lowest degree that meets the target within it is
+	// chosen: each degree costs D multiplications and D additions per
 	// input, the cheapest lever. 1<<15 lets the 7-D χ² map on [1e-4, 1]
-	// (generated/chi2_hist_d7.go) take degree 2 (857 pieces, 17 997
-	// coefficients) instead of degree 3 (215 pieces, 6 020): NSlice went
-	// from 2.5× to 1.8× the same-run copy floor (go test -bench Chi2HistD7
-	// ./generated), the table from L1 to L2 size.
+	// (generated/chi2_hist_d7.go) take degree 2 instead of degree 3, the
+	// table from L1 to L2 size, for a faster NSlice (docs/gen.md, "Why
+	// the generated code is fast", has the pieces, coefficients and
+	// times).
 	maxPolyCoefs = 1 << 15
 	// maxLinearCoefs caps the coefficients of degree-1 pieces, whose error
-	// falls only as the square of the width: under maxPolyCoefs the axes of
-	// the 2-D test maps took 2048 linear pieces (twice 24 576
-	// coefficients, a 674 KB file) instead of 128 quadratic ones.
+	// falls only as the square of the width: under maxPolyCoefs alone the
+	// axes of the 2-D test maps took 2048 linear pieces instead of 128
+	// quadratic ones, and a file several times larger.
 	maxLinearCoefs = 1 << 14
 	// budgetFraction is the share of the design's measured error that the
-	// evaluation error of a fast path may add (≤ 1e-3, the README's promise).
+	// evaluation error of a fast path may add (≤ 1e-3, docs/gen.md's promise).
 	budgetFraction = 1e-3
 	// safety divides the polynomial error target, covering the gap between
 	// the check points and the true maximum between them.

@@ -343,7 +343,7 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 	var seen int
 	if next == nil {
 		tr := newTextRows(in, r.sep, gz)
-		// A file of mostly empty lines (2 GB of them gzip to 9 MB)
+		// A file of mostly empty lines (which gzip shrinks to almost nothing)
 		// reads for long with no row to report: every lineTick lines
 		// the read reports and looks at ctx all the same.
 		tr.tick = func(line int) error {

@@ -19,7 +19,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/featmap/featmap/fmap"
 )
@@ -394,12 +393,13 @@ func TestDataErrors(t *testing.T) {
 		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 			t.Skip("no FIFO here:", err)
 		}
+		// Refused before it is opened: reading the FIFO would block
+		// until a writer came, /dev/zero would never end.
 		for _, f := range []string{fifo, "/dev/zero"} {
-			start := time.Now()
 			_, err := Read(context.Background(), filepath.Join(dir, "spec.yaml"), section(f), chi2(), Options{})
 			var de *DataError
-			if !errors.As(err, &de) || !strings.Contains(err.Error(), "not a regular file") || time.Since(start) > time.Second {
-				t.Errorf("%s: %v after %v, want a DataError 'not a regular file' at once", f, err, time.Since(start))
+			if !errors.As(err, &de) || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("%s: %v, want a DataError 'not a regular file'", f, err)
 			}
 		}
 	})

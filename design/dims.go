@@ -32,7 +32,7 @@ type Dims struct {
 // input (harmonic, vz, li, chebyshev). Beyond it their verification on an
 // interval's 1 501 inputs (1.1·10⁶ pairs × D) takes seconds, and nothing
 // is gained: at D = 255 vz's and li's χ² maps are at float64's rounding
-// (the README's limits give the measured errors).
+// (docs/results.md, "Near the limits", gives the measured errors).
 const MaxClosedFormDim = 256
 
 // ClosedFormDims is the set of dimensions up to MaxClosedFormDim, for the

@@ -6,10 +6,11 @@ import (
 )
 
 // VerifyBudget is the most multiply-adds one verification of a map may take,
-// as VerifyCost estimates them: seconds, not minutes (issue 18: verifying
-// D = 1023 of a χ² map on its 1 501 inputs, 1.2·10⁹ of them, took 2.4 s
-// on a loaded two-core machine). The largest verification a test and the
-// README promise, rff at D = 4096 on 64 inputs (2.3·10⁹), is within it. A
+// as VerifyCost estimates them: seconds, not minutes (docs/limits.md, "The
+// verification budget", gives what it allows and what a verification of
+// 10⁹ multiply-adds took). The largest verification a test and
+// docs/limits.md promise, rff at D = 4096 on 64 inputs (2.3·10⁹), is
+// within it. A
 // spec whose target needs more is an error naming the key and the
 // largest D (or input dimension) within it: target.dim, target.max_dim,
 // domain.dims.

@@ -55,7 +55,7 @@ func TestVerifyBudgetReferenceSize(t *testing.T) {
 }
 
 // TestVerifyBudgetMaxDim: MaxVerifiedDim is the largest D within
-// VerifyBudget; the rff map the README promises (D = 4096 on 64 inputs)
+// VerifyBudget; the rff map docs/limits.md promises (D = 4096 on 64 inputs)
 // is within it, 65 536 inputs are beyond it at any D.
 func TestVerifyBudgetMaxDim(t *testing.T) {
 	for name, p := range budgetProblems() {
@@ -76,7 +76,7 @@ func TestVerifyBudgetMaxDim(t *testing.T) {
 		return p
 	}
 	if d, why := MaxVerifiedDim(wideBox(64)); d < 4096 {
-		t.Errorf("rbf on 64 inputs: max D %d, want at least the README's 4096 (%s)", d, why)
+		t.Errorf("rbf on 64 inputs: max D %d, want at least docs/limits.md's 4096 (%s)", d, why)
 	}
 	wide := wideBox(1 << 16)
 	if d, why := MaxVerifiedDim(wide); d != 0 || why == "" {

@@ -59,7 +59,7 @@ const (
 	// one-dimensional interval of the RBF kernel.
 	RBFInputs = 2001
 	// MaxIntegerInputs bounds every integer domain: all its ordered pairs
-	// are measured (4096² = 16.8 M exact values, 134 MB).
+	// are measured (4096² = 16.8 M exact values; docs/limits.md).
 	MaxIntegerInputs = 1 << 12
 	// MaxHomogeneousIntegers and MaxRBFIntegers bound the integer domains
 	// whose every pair is verified.

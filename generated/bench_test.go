@@ -9,8 +9,8 @@ import (
 
 // The benchmarks compare, per input x, the generated 7-D χ² maps (Table 1's
 // on the integers 0..255, and the histogram map on [1e-4, 1]) with copying
-// the same 56 bytes per input (the copy floor the README's ratios and
-// issue 17's targets use), with storing them as one array assignment (the
+// the same 56 bytes per input (the copy floor docs/results.md's ratios
+// use, "The generated code"), with storing them as one array assignment (the
 // same bytes without runtime.memmove's call: the lower floor) and with the
 // reference evaluator of the same map. Run with:
 // go test -run '^$' -bench . ./generated

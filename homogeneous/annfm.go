@@ -29,8 +29,8 @@ type ANNFMOptions struct {
 	// anchors on a column with fewer distinct values.
 	//
 	// At most 512: a table's n × n eigendecomposition is O(n³) and cannot
-	// be interrupted (issue 18: 4096 anchors ran more than 40 s, 1024 took
-	// 17 s on a loaded two-core machine, 512 1.7 s).
+	// be interrupted (docs/limits.md, "Landmarks, anchors and
+	// eigendecompositions", gives the times measured).
 	NAnchors int `yaml:"n_anchors" spec:"min=2,max=512"`
 	// Assign is 1nn (the nearest anchor's features), 2nn-mean (the mean
 	// of the two nearest anchors', the paper's w = ½) or 2nn-linear

@@ -89,7 +89,7 @@ func (l *learner) eval(theta, grad []float64) (obj, mse float64, err error) {
 	}
 	var am mat.Dense
 	if err := ch.SolveTo(&am, ztf); err != nil {
-		return 0, 0, fmt.Errorf("multidim: learning σ: the gradient's back-solve: %w", err)
+		return 0, 0, fmt.Errorf("learn: learning σ: the gradient's back-solve: %w", err)
 	}
 	// The training rows' pass runs in fitParts parts as fit's does, each
 	// with its own G (or shared sum), added in part order.

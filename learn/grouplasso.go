@@ -211,7 +211,7 @@ func GroupLasso(ctx context.Context, rows [][]float64, labels []float64, opts Gr
 	if opts.Lambda > 0 {
 		lambdas = []float64{opts.Lambda}
 	} else if opts.Lambda < 0 || math.IsNaN(opts.Lambda) {
-		return res, fmt.Errorf("multidim: group lasso: lambda %v, want positive or 0 (auto)", opts.Lambda)
+		return res, fmt.Errorf("learn: group lasso: lambda %v, want positive or 0 (auto)", opts.Lambda)
 	} else {
 		grid, ratio := opts.Grid, opts.MinRatio
 		if grid == 0 {
@@ -221,10 +221,10 @@ func GroupLasso(ctx context.Context, rows [][]float64, labels []float64, opts Gr
 			ratio = 1e-3
 		}
 		if grid < 2 || !(ratio > 0 && ratio < 1) {
-			return res, fmt.Errorf("multidim: group lasso: grid %d, min ratio %v (want ≥ 2 and in (0, 1))", grid, ratio)
+			return res, fmt.Errorf("learn: group lasso: grid %d, min ratio %v (want ≥ 2 and in (0, 1))", grid, ratio)
 		}
 		if !(p.lambdaMax > 0) {
-			return res, errors.New("multidim: group lasso: λ_max is 0: the features do not correlate with the targets")
+			return res, errors.New("learn: group lasso: λ_max is 0: the features do not correlate with the targets")
 		}
 		for i := range grid {
 			lambdas = append(lambdas, p.lambdaMax*math.Pow(ratio, float64(i)/float64(grid-1)))
@@ -318,11 +318,11 @@ func (p *glProblem) refit(norms []float64) (*mat.Dense, error) {
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(q) {
-		return nil, errors.New("multidim: group lasso: the refit's system is not positive definite")
+		return nil, errors.New("learn: group lasso: the refit's system is not positive definite")
 	}
 	var sol mat.Dense
 	if err := ch.SolveTo(&sol, rhs); err != nil {
-		return nil, fmt.Errorf("multidim: group lasso: refit: %w", err)
+		return nil, fmt.Errorf("learn: group lasso: refit: %w", err)
 	}
 	for a, i := range idx {
 		w.SetRow(i, sol.RawRowView(a))
@@ -378,10 +378,10 @@ func MKLObjective(norms, d []float64, lambda, loss float64) float64 {
 // kernel 0's split and targets) and accumulates the quadratic in one pass.
 func newGLProblem(ctx context.Context, rows [][]float64, labels []float64, o GroupLassoOptions) (*glProblem, error) {
 	if len(o.Kernels) == 0 {
-		return nil, errors.New("multidim: group lasso: no kernels")
+		return nil, errors.New("learn: group lasso: no kernels")
 	}
 	if len(rows) == 0 {
-		return nil, errors.New("multidim: group lasso: no rows")
+		return nil, errors.New("learn: group lasso: no rows")
 	}
 	width := len(rows[0])
 	seed := o.Seed
@@ -393,12 +393,12 @@ func newGLProblem(ctx context.Context, rows [][]float64, labels []float64, o Gro
 	for g, kg := range o.Kernels {
 		a, b := kg.Columns[0], kg.Columns[1]
 		if a < 0 || b < a || b >= width {
-			return nil, fmt.Errorf("multidim: group lasso: kernel %d: columns [%d, %d] of rows of %d inputs", g, a, b, width)
+			return nil, fmt.Errorf("learn: group lasso: kernel %d: columns [%d, %d] of rows of %d inputs", g, a, b, width)
 		}
 		sub := make([][]float64, len(rows))
 		for i, r := range rows {
 			if len(r) != width {
-				return nil, fmt.Errorf("multidim: group lasso: row %d has %d inputs, row 0 has %d", i, len(r), width)
+				return nil, fmt.Errorf("learn: group lasso: row %d has %d inputs, row 0 has %d", i, len(r), width)
 			}
 			sub[i] = r[a : b+1 : b+1]
 		}
@@ -406,13 +406,13 @@ func newGLProblem(ctx context.Context, rows [][]float64, labels []float64, o Gro
 		if kern.Type == fmap.ExpChi2 {
 			var err error
 			if sub, kern, err = innerRows(sub, kg); err != nil {
-				return nil, fmt.Errorf("multidim: group lasso: kernel %d (exp-chi2, columns [%d, %d]): %w", g, a, b, err)
+				return nil, fmt.Errorf("learn: group lasso: kernel %d (exp-chi2, columns [%d, %d]): %w", g, a, b, err)
 			}
 		}
 		l, err := newLearner(ctx, sub, labels, LearnOptions{Kernel: kern, Dim: o.DimPerKernel, Validation: o.Validation,
 			Sampling: o.Sampling, Features: o.Features, Seed: seed + int64(g), Classes: o.Classes, Chunk: o.Chunk}, train, val)
 		if err != nil {
-			return nil, fmt.Errorf("multidim: group lasso: kernel %d (%s, columns [%d, %d]): %w", g, kg.Kernel.Type, a, b, err)
+			return nil, fmt.Errorf("learn: group lasso: kernel %d (%s, columns [%d, %d]): %w", g, kg.Kernel.Type, a, b, err)
 		}
 		if g == 0 {
 			train, val = l.train, l.val
@@ -428,7 +428,7 @@ func newGLProblem(ctx context.Context, rows [][]float64, labels []float64, o Gro
 		p.maxIter = 20000
 	}
 	if !(p.tol > 0) || p.maxIter < 0 {
-		return nil, fmt.Errorf("multidim: group lasso: tol %v, max iterations %d (want positive)", o.Tol, o.MaxIterations)
+		return nil, fmt.Errorf("learn: group lasso: tol %v, max iterations %d (want positive)", o.Tol, o.MaxIterations)
 	}
 	for _, l := range ls {
 		p.groups = append(p.groups, [2]int{p.d, p.d + l.d})

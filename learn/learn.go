@@ -159,7 +159,7 @@ func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts Le
 	theta0 := make([]float64, l.params())
 	if opts.RidgeAuto {
 		if opts.Ridge != 0 {
-			return res, fmt.Errorf("multidim: learning σ: ridge %v with ridge auto (want 0)", opts.Ridge)
+			return res, fmt.Errorf("learn: learning σ: ridge %v with ridge auto (want 0)", opts.Ridge)
 		}
 		if l.lambda, _, err = l.chooseRidge(theta0); err != nil {
 			return res, err
@@ -216,7 +216,7 @@ func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts Le
 		return res, l.err
 	}
 	if out == nil {
-		return res, fmt.Errorf("multidim: learning σ: %w", oerr)
+		return res, fmt.Errorf("learn: learning σ: %w", oerr)
 	}
 	best := out.X
 	if !(out.F < obj0) { // L-BFGS failed to improve: keep the start

@@ -11,7 +11,7 @@ import (
 	"github.com/featmap/featmap/sampled"
 )
 
-// TestLearnSigmaScale is issue 15's scale benchmark, run only when
+// TestLearnSigmaScale is the learn section's scale benchmark, run only when
 // FEATMAP_LEARN_SCALE is set to the number of rows (e.g. 100000): a shared
 // rbf σ learned from that many generated rows of 10 inputs with D = 1024
 // cos-sin features. It logs the time of one evaluation (objective and

@@ -48,28 +48,28 @@ const MaxLearnDim = 4096
 func newLearner(ctx context.Context, rows [][]float64, labels []float64, o LearnOptions, train, val []int) (*learner, error) {
 	k := o.Kernel
 	if !k.ShiftInvariant() {
-		return nil, fmt.Errorf("multidim: learning σ: kernel %q: want rbf, laplacian, matern, skewed-chi2 or skewed-intersection", k.Type)
+		return nil, fmt.Errorf("learn: learning σ: kernel %q: want rbf, laplacian, matern, skewed-chi2 or skewed-intersection", k.Type)
 	}
 	if len(rows) < 4 || len(rows) != len(labels) {
-		return nil, fmt.Errorf("multidim: learning σ: %d rows and %d labels (want as many, at least 4)", len(rows), len(labels))
+		return nil, fmt.Errorf("learn: learning σ: %d rows and %d labels (want as many, at least 4)", len(rows), len(labels))
 	}
 	n := len(rows[0])
 	if n < 1 {
-		return nil, errors.New("multidim: learning σ: rows of no inputs")
+		return nil, errors.New("learn: learning σ: rows of no inputs")
 	}
 	l := &learner{ctx: ctx, rows: rows, n: n, d: o.Dim, skewed: k.Skewed(), offset: k.C, perAxis: o.PerAxis,
 		lambda: o.Ridge, penalty: o.Penalty, chunk: o.Chunk}
 	for i, r := range rows {
 		if len(r) != n {
-			return nil, fmt.Errorf("multidim: learning σ: row %d has %d inputs, row 0 has %d", i, len(r), n)
+			return nil, fmt.Errorf("learn: learning σ: row %d has %d inputs, row 0 has %d", i, len(r), n)
 		}
 		for a, v := range r {
 			if math.IsNaN(v) || math.IsInf(v, 0) || (l.skewed && !(v+k.C > 0)) {
-				return nil, fmt.Errorf("multidim: learning σ: row %d input %d: %v is not an input of %s", i, a, v, k.Type)
+				return nil, fmt.Errorf("learn: learning σ: row %d input %d: %v is not an input of %s", i, a, v, k.Type)
 			}
 		}
 		if math.IsNaN(labels[i]) || math.IsInf(labels[i], 0) {
-			return nil, fmt.Errorf("multidim: learning σ: row %d: label %v", i, labels[i])
+			return nil, fmt.Errorf("learn: learning σ: row %d: label %v", i, labels[i])
 		}
 	}
 	switch len(k.Sigma) {
@@ -78,11 +78,11 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 	case n:
 		l.sigma0 = slices.Clone(k.Sigma)
 	default:
-		return nil, fmt.Errorf("multidim: learning σ: %d starting widths for %d inputs", len(k.Sigma), n)
+		return nil, fmt.Errorf("learn: learning σ: %d starting widths for %d inputs", len(k.Sigma), n)
 	}
 	for _, s := range l.sigma0 {
 		if !(s > 0) || math.IsInf(s, 0) {
-			return nil, fmt.Errorf("multidim: learning σ: starting width %v, want positive", s)
+			return nil, fmt.Errorf("learn: learning σ: starting width %v, want positive", s)
 		}
 		l.logSig0 = append(l.logSig0, math.Log(s))
 	}
@@ -95,11 +95,11 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 	}
 	switch {
 	case !(l.lambda > 0):
-		return nil, fmt.Errorf("multidim: learning σ: ridge %v, want positive", o.Ridge)
+		return nil, fmt.Errorf("learn: learning σ: ridge %v, want positive", o.Ridge)
 	case !(o.Penalty >= 0):
-		return nil, fmt.Errorf("multidim: learning σ: penalty %v, want ≥ 0", o.Penalty)
+		return nil, fmt.Errorf("learn: learning σ: penalty %v, want ≥ 0", o.Penalty)
 	case !(frac > 0 && frac < 1):
-		return nil, fmt.Errorf("multidim: learning σ: validation %v, want in (0, 1)", o.Validation)
+		return nil, fmt.Errorf("learn: learning σ: validation %v, want in (0, 1)", o.Validation)
 	}
 	if l.chunk <= 0 {
 		l.chunk = 256
@@ -110,13 +110,13 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 	}
 	l.cosSin = features == string(fmap.CosSin)
 	if !l.cosSin && features != string(fmap.Phase) {
-		return nil, fmt.Errorf("multidim: learning σ: unknown features %q (cos-sin or phase)", features)
+		return nil, fmt.Errorf("learn: learning σ: unknown features %q (cos-sin or phase)", features)
 	}
 	if l.d < 2 || (l.cosSin && l.d%2 != 0) {
-		return nil, fmt.Errorf("multidim: learning σ: dimension %d (want ≥ 2, even for cos-sin features)", l.d)
+		return nil, fmt.Errorf("learn: learning σ: dimension %d (want ≥ 2, even for cos-sin features)", l.d)
 	}
 	if l.d > MaxLearnDim {
-		return nil, fmt.Errorf("multidim: learning σ: dimension %d, more than MaxLearnDim = %d", l.d, MaxLearnDim)
+		return nil, fmt.Errorf("learn: learning σ: dimension %d, more than MaxLearnDim = %d", l.d, MaxLearnDim)
 	}
 	l.m = l.d
 	if l.cosSin {
@@ -127,7 +127,7 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 		sampling = sampled.DefaultSampling(k)
 	}
 	if sampling == sampled.SamplingOrthogonal && !sampled.Spherical(k) {
-		return nil, fmt.Errorf("multidim: learning σ: orthogonal frequencies are Gaussian; %s's are not: use random or qmc", k.Type)
+		return nil, fmt.Errorf("learn: learning σ: orthogonal frequencies are Gaussian; %s's are not: use random or qmc", k.Type)
 	}
 	seed := o.Seed
 	if seed == 0 {
@@ -138,16 +138,16 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 		// Matérn's law is no product over the inputs: its standard
 		// frequencies (σ = 1), which the widths scale as rbf's.
 		if l.base, err = sampled.MaternFrequencies(ctx, l.m, n, k.Nu, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
-			return nil, fmt.Errorf("multidim: learning σ: %w", err)
+			return nil, fmt.Errorf("learn: learning σ: %w", err)
 		}
 	} else {
 		law, ok := sampled.KernelLaw(k.Type, 1)
 		if !ok {
-			return nil, fmt.Errorf("multidim: learning σ: kernel %q has no spectral law", k.Type)
+			return nil, fmt.Errorf("learn: learning σ: kernel %q has no spectral law", k.Type)
 		}
 		laws := slices.Repeat([]sampled.Law{law}, n)
 		if l.base, err = sampled.FrequenciesContext(ctx, l.m, n, laws, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
-			return nil, fmt.Errorf("multidim: learning σ: %w", err)
+			return nil, fmt.Errorf("learn: learning σ: %w", err)
 		}
 	}
 	if !l.cosSin {
@@ -160,7 +160,7 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 		l.split(labels, o.Classes, frac, seed)
 	}
 	if len(l.train) == 0 || len(l.val) == 0 {
-		return nil, fmt.Errorf("multidim: learning σ: %d training and %d validation rows: want some of each", len(l.train), len(l.val))
+		return nil, fmt.Errorf("learn: learning σ: %d training and %d validation rows: want some of each", len(l.train), len(l.val))
 	}
 	l.centre()
 	return l, nil

@@ -82,7 +82,7 @@ func Model(m *fmap.Map, d *fmap.Data, classes bool, lambda float64) (*fmap.Linea
 func ModelRidge(m *fmap.Map, d *fmap.Data, classes bool, validation float64, seed int64) (float64, float64, error) {
 	rows, labels := d.Fit, d.FitLabels
 	if len(rows) < 4 || len(rows) != len(labels) {
-		return 0, 0, fmt.Errorf("multidim: ridge auto: %d rows and %d labels (want as many, at least 4)", len(rows), len(labels))
+		return 0, 0, fmt.Errorf("learn: ridge auto: %d rows and %d labels (want as many, at least 4)", len(rows), len(labels))
 	}
 	if seed == 0 {
 		seed = 1
@@ -90,7 +90,7 @@ func ModelRidge(m *fmap.Map, d *fmap.Data, classes bool, validation float64, see
 	l := &learner{}
 	l.split(labels, classes, validation, seed)
 	if len(l.train) == 0 || len(l.val) == 0 {
-		return 0, 0, fmt.Errorf("multidim: ridge auto: %d training and %d validation rows: want some of each", len(l.train), len(l.val))
+		return 0, 0, fmt.Errorf("learn: ridge auto: %d training and %d validation rows: want some of each", len(l.train), len(l.val))
 	}
 	z := make([][]float64, len(rows))
 	for i, x := range rows {
@@ -143,7 +143,7 @@ func ModelRidge(m *fmap.Map, d *fmap.Data, classes bool, validation float64, see
 		}
 	}
 	if best == 0 {
-		return 0, 0, fmt.Errorf("multidim: ridge auto: no λ of %g … %g fits", RidgeGrid()[0], RidgeGrid()[len(RidgeGrid())-1])
+		return 0, 0, fmt.Errorf("learn: ridge auto: no λ of %g … %g fits", RidgeGrid()[0], RidgeGrid()[len(RidgeGrid())-1])
 	}
 	return best, bestErr, nil
 }

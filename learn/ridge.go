@@ -74,11 +74,11 @@ func ridgeSolve(d, k, parts int, lambda float64, each func(p int, fn func(z, y *
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(q) {
-		return nil, nil, fmt.Errorf("multidim: ridge: ZᵀZ + λI is not positive definite at λ = %g: raise the ridge", lambda)
+		return nil, nil, fmt.Errorf("learn: ridge: ZᵀZ + λI is not positive definite at λ = %g: raise the ridge", lambda)
 	}
 	var wt mat.Dense
 	if err := ch.SolveTo(&wt, zty); err != nil {
-		return nil, nil, fmt.Errorf("multidim: ridge: the solve: %w", err)
+		return nil, nil, fmt.Errorf("learn: ridge: the solve: %w", err)
 	}
 	return &ch, &wt, nil
 }
@@ -102,11 +102,11 @@ type RidgeModel struct {
 func Ridge(rows [][]float64, labels []float64, classes bool, lambda float64, dim int, features func(dst, x []float64)) (RidgeModel, error) {
 	switch {
 	case len(rows) == 0 || len(rows) != len(labels):
-		return RidgeModel{}, fmt.Errorf("multidim: ridge: %d rows and %d labels (want as many, at least 1)", len(rows), len(labels))
+		return RidgeModel{}, fmt.Errorf("learn: ridge: %d rows and %d labels (want as many, at least 1)", len(rows), len(labels))
 	case !(lambda > 0):
-		return RidgeModel{}, fmt.Errorf("multidim: ridge: λ = %v, want positive", lambda)
+		return RidgeModel{}, fmt.Errorf("learn: ridge: λ = %v, want positive", lambda)
 	case dim < 1:
-		return RidgeModel{}, fmt.Errorf("multidim: ridge: dimension %d", dim)
+		return RidgeModel{}, fmt.Errorf("learn: ridge: dimension %d", dim)
 	}
 	cls, k, y := codeTargets(labels, classes)
 	bias := make([]float64, k)

@@ -85,7 +85,7 @@ func (l *learner) chooseRidge(theta []float64) (float64, []float64, error) {
 		}
 	}
 	if best < 0 {
-		return 0, errs, fmt.Errorf("multidim: ridge auto: ZᵀZ + λI is not positive definite at any λ of %g … %g", grid[0], grid[len(grid)-1])
+		return 0, errs, fmt.Errorf("learn: ridge auto: ZᵀZ + λI is not positive definite at any λ of %g … %g", grid[0], grid[len(grid)-1])
 	}
 	return grid[best], errs, nil
 }

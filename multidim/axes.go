@@ -255,7 +255,7 @@ func fitProblem(p *fmap.Problem, form fmap.Form, method string, zPoints int, poo
 // maxExactPoints bounds the grid of Z's points and midpoints that a
 // design's exchange works against (2-D Proj's is 161 × 81); a larger Z
 // is polished without the exchange. exchangeRounds bounds its rounds:
-// each re-polishes the design, 5 s at D = 101.
+// each round re-polishes the whole design.
 const (
 	maxExactPoints = 1 << 18
 	exchangeRounds = 3

@@ -23,7 +23,7 @@ type problem struct {
 	// metricData (the held-out rows' Gram error, relative Frobenius).
 	Metric string
 	// Tier says which runs design it: tierShort every run, tierSample
-	// the full suite's too, tierAll only -ledger all.
+	// -long's (and -ledger sample) too, tierAll only -ledger all.
 	Tier int
 }
 
@@ -250,7 +250,7 @@ func tier(short, sample bool) int {
 // relative error (one of those a speed change once made worse) and of JS on
 // 8-bit integers in every run, and one problem of each kernel on 8-bit
 // integers and on [10⁻⁶, 1], its measure and D picked by a hash, in the
-// full suite's sample.
+// sample (-long).
 func oneInputTier(kernel, domain, weight string, dim int) int {
 	short := dim == 7 && (kernel == "chi2" && domain == "1e-3" && weight == "relative" ||
 		kernel == "js" && domain == "u8" && weight == "absolute")

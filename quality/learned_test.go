@@ -23,7 +23,7 @@ const (
 	refSVC         = 99.55 // exact-kernel SVC (RBF), C and γ by 5-fold CV
 	refNystroem64  = 96.94 // Nystroem-64 + ridge, mean of 5 seeds
 	refRBFSampler  = 93.62 // RBFSampler-64 + ridge, mean of 5 seeds
-	digitsRows     = 1797
+	digitsAllRows  = 1797
 	digitsTestRows = 445
 )
 
@@ -32,7 +32,7 @@ const (
 // fourth row (the 4th, 8th, …) to test.csv, the others to train.csv.
 func splitDigits(t *testing.T, dir string) (train, test string) {
 	t.Helper()
-	rows, labels, err := digits.LoadLabelled("../testdata/digits.csv.gz", digitsRows)
+	rows, labels, err := digits.LoadLabelled("../testdata/digits.csv.gz", digitsAllRows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,14 +92,13 @@ func learnedAccuracy(t *testing.T, dir, train, test string, dim int, method, lea
 // figures on the same split (docs/learning.md, "Measurements"): learned
 // nystroem at D = 256 within 0.5 point of the exact-kernel SVM, at D = 64
 // at least Nystroem-64 + ridge; learned rff at D = 64 at least one point
-// above RBFSampler-64 + ridge (both with phase features cos(ω·x + b)). Seed 1 of each (three designs) in the full
-// suite; -learned measures seeds 1–5 of each, and more (rff's cos-sin
-// features, per-axis learning with and without a penalty), and holds the
-// means to the same bounds.
-// -short skips it.
+// above RBFSampler-64 + ridge (both with phase features cos(ω·x + b)).
+// With -long seed 1 of each (three designs); -learned measures seeds 1–5
+// of each, and more (rff's cos-sin features, per-axis learning with and
+// without a penalty), and holds the means to the same bounds.
 func TestLearnedDigits(t *testing.T) {
-	if testing.Short() {
-		t.Skip("designs learned maps of the digits; skipped with -short")
+	if !*learned {
+		needLong(t)
 	}
 	dir := t.TempDir()
 	train, test := splitDigits(t, dir)

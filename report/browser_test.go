@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"html"
 	"image/png"
@@ -67,12 +68,17 @@ func tail(s string, n int) string {
 	return s
 }
 
-// TestBrowser renders a report's index.html — a fresh one and the
-// committed example — in headless chromium and checks that the page loads
-// with its tables and every plot: each SVG holds drawn paths and text, the
-// heat map's image is there, and the screenshot shows the plots' colours;
-// at 360 and 1600 px the page does not scroll sideways, and the plots
-// print numbers as the tables do.
+// long adds the committed example report to TestBrowser: the same checks
+// on a second page, as long again in chromium. CI passes it (.ci/run: go
+// test ./report -run TestBrowser -long).
+var long = flag.Bool("long", false, "TestBrowser: also render the committed example report (CI passes it)")
+
+// TestBrowser renders a report's index.html — a fresh one, and with -long
+// the committed example — in headless chromium and checks that the page
+// loads with its tables and every plot: each SVG holds drawn paths and
+// text, the heat map's image is there, and the screenshot shows the
+// plots' colours; at 360 and 1600 px the page does not scroll sideways,
+// and the plots print numbers as the tables do.
 func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders pages in headless chromium (seconds); skipped with -short")
@@ -84,6 +90,9 @@ func TestBrowser(t *testing.T) {
 	}
 	t.Run("fresh", func(t *testing.T) { checkPage(t, bin, filepath.Join(dir, "index.html"), 2) })
 	t.Run("example", func(t *testing.T) {
+		if !*long {
+			t.Skip("the committed example report: with -long (CI passes it)")
+		}
 		p, err := filepath.Abs(examplePage)
 		if err != nil {
 			t.Fatal(err)

@@ -43,7 +43,7 @@ const (
 	MaxKMeansRows  = 20_000
 	KMeansMaxIters = 100
 	// MaxLandmarkValues bounds m × inputs, the landmarks' coordinates (the
-	// map's constants; 64 MB of them).
+	// map's constants, 2²³ float64 numbers at most).
 	MaxLandmarkValues = 1 << 23
 	// eigenFloor is the relative size below which eigenvalues of the
 	// landmarks' kernel matrix count as 0 (dropped from the pseudo-inverse).
@@ -202,12 +202,12 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		return nil, err
 	}
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
+		return nil, fmt.Errorf("sampled: %s", d.Refusal(dim))
 	}
 	rows := p.Data.Fit
 	nl := m.landmarks(dim)
 	if len(rows) < nl {
-		return nil, fmt.Errorf("multidim: %d landmarks need at least %d rows to fit; the data has %d (after the held-out rows)", nl, nl, len(rows))
+		return nil, fmt.Errorf("sampled: %d landmarks need at least %d rows to fit; the data has %d (after the held-out rows)", nl, nl, len(rows))
 	}
 	seed := m.Opts.Seed
 	if seed == 0 {
@@ -368,7 +368,7 @@ func invSqrt(ctx context.Context, k fmap.Kernel, land [][]float64) ([]float64, i
 	}
 	eig, err := symeig.FactorizeContext(ctx, w)
 	if errors.Is(err, symeig.ErrFailed) {
-		return nil, 0, fmt.Errorf("multidim: the eigendecomposition of the %d×%d landmark kernel matrix failed", d, d)
+		return nil, 0, fmt.Errorf("sampled: the eigendecomposition of the %d×%d landmark kernel matrix failed", d, d)
 	}
 	if err != nil {
 		return nil, 0, err

@@ -290,7 +290,7 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	}
 	feat := m.features()
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
+		return nil, fmt.Errorf("sampled: %s", d.Refusal(dim))
 	}
 	k := p.Kernel
 	n := p.InDim()
@@ -308,7 +308,7 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 		for j := range n {
 			law, ok := KernelLaw(k.Type, k.Sigma[j])
 			if !ok {
-				return nil, fmt.Errorf("multidim: no spectral law for %s", k.Type)
+				return nil, fmt.Errorf("sampled: no spectral law for %s", k.Type)
 			}
 			laws = append(laws, law)
 			if k.Type == fmap.RBF { // orthogonal sampling's Gaussian widths
@@ -320,10 +320,10 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 		s.Say(fmt.Sprintf("exp-chi2: the inner χ² map, %s of %d dimensions", in.Method.Name(), in.Dim))
 		res, err := in.Method.Design(ctx, m.innerProblemOf(p), in.Dim, s.Quiet())
 		if err != nil {
-			return nil, fmt.Errorf("multidim: the inner χ² map: %w", err)
+			return nil, fmt.Errorf("sampled: the inner χ² map: %w", err)
 		}
 		if len(res.Map.Stages) != 1 || (res.Map.Stages[0].Fourier == nil && res.Map.Stages[0].Series == nil) {
-			return nil, fmt.Errorf("multidim: the inner map of %s is not a one-input Fourier or series map", in.Method.Name())
+			return nil, fmt.Errorf("sampled: the inner map of %s is not a one-input Fourier or series map", in.Method.Name())
 		}
 		stages = append(stages, fmap.Stage{PerCoordinate: &fmap.PerCoordinate{Inner: res.Map.Stages[0]}})
 		// exp(−β‖u − v‖²) is the Gaussian of width σ = 1/√(2β).
@@ -336,7 +336,7 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 		freqs = dim / 2
 	}
 	if freqs*n > MaxRFFEntries {
-		return nil, fmt.Errorf("multidim: %d frequencies of %d inputs are %d numbers, more than %d: lower target.dim", freqs, n, freqs*n, MaxRFFEntries)
+		return nil, fmt.Errorf("sampled: %d frequencies of %d inputs are %d numbers, more than %d: lower target.dim", freqs, n, freqs*n, MaxRFFEntries)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -150,7 +150,7 @@ func (m *RFPCA) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 		return nil, err
 	}
 	if d := m.Dims(p); !d.Has(dim) {
-		return nil, fmt.Errorf("multidim: %s", d.Refusal(dim))
+		return nil, fmt.Errorf("sampled: %s", d.Refusal(dim))
 	}
 	nf := m.features(dim)
 	res, err := m.rff().Design(ctx, p, nf, s)
@@ -225,7 +225,7 @@ func pcaProjection(ctx context.Context, h *mat.SymDense, sum []float64, n, k int
 	}
 	vals, vecs, err := symeig.DescendingContext(ctx, c)
 	if errors.Is(err, symeig.ErrFailed) {
-		return nil, nil, 0, fmt.Errorf("multidim: the eigendecomposition of the %d × %d feature moment matrix failed", m, m)
+		return nil, nil, 0, fmt.Errorf("sampled: the eigendecomposition of the %d × %d feature moment matrix failed", m, m)
 	}
 	if err != nil {
 		return nil, nil, 0, err

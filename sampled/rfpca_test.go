@@ -15,7 +15,7 @@ import (
 
 // TestRFPCAOutOfCore: Z′Z and Z′1 accumulated 7, 100 and all rows at a
 // time equal the in-memory product of the whole feature matrix to 1e-10
-// relative (issue 14), for rbf and for exp-χ² (two-stage features).
+// relative, for rbf and for exp-χ² (two-stage features).
 func TestRFPCAOutOfCore(t *testing.T) {
 	for _, k := range []fmap.Kernel{
 		{Type: fmap.RBF, Sigma: slices.Repeat([]float64{49}, 64)},

@@ -100,14 +100,14 @@ func Frequencies(m, n int, laws []Law, sigmas []float64, sampling string, seed i
 // all).
 func FrequenciesContext(ctx context.Context, m, n int, laws []Law, sigmas []float64, sampling string, seed int64) ([]float64, error) {
 	if m < 1 || n < 1 {
-		return nil, fmt.Errorf("multidim: %d frequencies of %d inputs", m, n)
+		return nil, fmt.Errorf("sampled: %d frequencies of %d inputs", m, n)
 	}
 	rng := rand.New(rand.NewPCG(uint64(seed), streamFreq))
 	out := make([]float64, m*n)
 	switch sampling {
 	case SamplingRandom:
 		if len(laws) != n {
-			return nil, fmt.Errorf("multidim: %d laws for %d inputs", len(laws), n)
+			return nil, fmt.Errorf("sampled: %d laws for %d inputs", len(laws), n)
 		}
 		for i := range m {
 			for j := range n {
@@ -116,7 +116,7 @@ func FrequenciesContext(ctx context.Context, m, n int, laws []Law, sigmas []floa
 		}
 	case SamplingQMC:
 		if len(laws) != n {
-			return nil, fmt.Errorf("multidim: %d laws for %d inputs", len(laws), n)
+			return nil, fmt.Errorf("sampled: %d laws for %d inputs", len(laws), n)
 		}
 		// Point i's coordinate j is stratum r of m, r the rank of the
 		// Kronecker point's u_ij among the m points, jittered within it.
@@ -135,10 +135,10 @@ func FrequenciesContext(ctx context.Context, m, n int, laws []Law, sigmas []floa
 		}
 	case SamplingOrthogonal:
 		if len(sigmas) != n {
-			return nil, fmt.Errorf("multidim: %d widths for %d inputs", len(sigmas), n)
+			return nil, fmt.Errorf("sampled: %d widths for %d inputs", len(sigmas), n)
 		}
 		if w := float64(m) * float64(n) * float64(min(m, n)); w > MaxOrthogonalWork {
-			return nil, fmt.Errorf("multidim: orthogonal frequencies of %d inputs: %d frequencies need %.3g multiply-adds, more than %.3g: use sampling qmc or random, or lower target.dim",
+			return nil, fmt.Errorf("sampled: orthogonal frequencies of %d inputs: %d frequencies need %.3g multiply-adds, more than %.3g: use sampling qmc or random, or lower target.dim",
 				n, m, w, float64(MaxOrthogonalWork))
 		}
 		if err := orthogonal(ctx, out, m, n, rng, rand.New(rand.NewPCG(uint64(seed), streamNorm))); err != nil {
@@ -150,11 +150,11 @@ func FrequenciesContext(ctx context.Context, m, n int, laws []Law, sigmas []floa
 			}
 		}
 	default:
-		return nil, fmt.Errorf("multidim: unknown sampling %q (random, qmc or orthogonal)", sampling)
+		return nil, fmt.Errorf("sampled: unknown sampling %q (random, qmc or orthogonal)", sampling)
 	}
 	for _, w := range out {
 		if math.IsNaN(w) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("multidim: a non-finite frequency %v (a kernel width too small?)", w)
+			return nil, fmt.Errorf("sampled: a non-finite frequency %v (a kernel width too small?)", w)
 		}
 	}
 	return out, nil
@@ -256,7 +256,7 @@ func Phases(m int, sampling string, seed int64) []float64 {
 func MaternFrequencies(ctx context.Context, m, n int, nu float64, sigmas []float64, sampling string, seed int64) ([]float64, error) {
 	df := int(2 * nu)
 	if float64(df) != 2*nu || df < 1 || len(sigmas) != n {
-		return nil, fmt.Errorf("multidim: Matérn frequencies of ν = %v and %d widths for %d inputs", nu, len(sigmas), n)
+		return nil, fmt.Errorf("sampled: Matérn frequencies of ν = %v and %d widths for %d inputs", nu, len(sigmas), n)
 	}
 	var g, v []float64 // m×n directions and m×df normals of V
 	var err error
@@ -294,7 +294,7 @@ func MaternFrequencies(ctx context.Context, m, n int, nu float64, sigmas []float
 	}
 	for _, w := range out {
 		if math.IsNaN(w) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("multidim: a non-finite Matérn frequency %v (a kernel width too small?)", w)
+			return nil, fmt.Errorf("sampled: a non-finite Matérn frequency %v (a kernel width too small?)", w)
 		}
 	}
 	return out, nil

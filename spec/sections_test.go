@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // The sections' errors that need a whole spec of their kind: the learn
@@ -135,7 +134,9 @@ func TestDataSpecErrors(t *testing.T) {
 }
 
 // TestSpecFileLimits: a FIFO, a device or a spec beyond MaxSpecBytes is
-// refused at once, before anything is read.
+// refused before anything is read: the refusal names the file's kind or
+// size (reading the FIFO would block until a writer came, /dev/zero would
+// never end), so no timing is needed to tell.
 func TestSpecFileLimits(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "spec.yaml")
@@ -148,10 +149,8 @@ func TestSpecFileLimits(t *testing.T) {
 		paths[fifo] = "not a regular file (a named pipe)"
 	}
 	for path, want := range paths {
-		start := time.Now()
-		_, err := load(path)
-		if err == nil || !strings.Contains(err.Error(), want) || time.Since(start) > time.Second {
-			t.Errorf("%s: %v after %v, want %q at once", path, err, time.Since(start), want)
+		if _, err := load(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", path, err, want)
 		}
 	}
 }
@@ -173,9 +172,8 @@ func TestDomainLimits(t *testing.T) {
 		if !strings.Contains(dom, "target") {
 			spec += "target: {dim: 5}\n"
 		}
-		start := time.Now()
 		_, err := Parse("x.yaml", []byte(spec))
-		if err == nil || !strings.HasPrefix(err.Error(), want) || time.Since(start) > time.Second {
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", dom, err, want)
 		}
 		// The limit is named once: the message ended "…takes minutes):

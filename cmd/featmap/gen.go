@@ -47,7 +47,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "another that is not empty is refused (exit 2), before the design unless it is a .bin and only the design")
 		fmt.Fprintln(stderr, "tells that one is written (method auto, max_error, annfm's k-means anchors, a kernels section, …).")
 		fmt.Fprintln(stderr, "The spec's emit: {tables: fast | compact | small} trades the file's size against speed for maps")
-		fmt.Fprintln(stderr, "evaluated by polynomial pieces (interval and 2-D/3-D Fourier maps; README: Generated-file size).")
+		fmt.Fprintln(stderr, "evaluated by polynomial pieces (interval and 2-D/3-D Fourier maps; docs/gen.md: Generated-file size).")
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "example: featmap gen -o chi2_gen.go -pkg hist specs/table1-chi2-7d.yaml")
 		fmt.Fprintln(stderr, "         featmap gen -check -o chi2_gen.go -pkg hist specs/table1-chi2-7d.yaml")
@@ -82,7 +82,7 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		// Refused before anything opens it: reading a FIFO for the
 		// freshness check would block, and a device or symlink is never
-		// replaced (issue 18).
+		// replaced.
 		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 			fmt.Fprintf(stderr, "featmap gen: %s %s: not a regular file (%s): gen writes only to a regular file or a new path\n", flagName, path, atomicfile.Kind(fi.Mode()))
 			return exitUsage

@@ -32,10 +32,10 @@ var starterKernels = map[string]string{
 }
 
 // starterEmit is the emit section of the starters whose maps gen
-// evaluates by polynomial pieces, with the sizes measured for them (gen of
-// init chi2, intersection, js and rbf with each setting: 361 / 123 / 27,
-// 166 / 61 / 24, 130 / 83 / 28 and 196 / 72 / 27 KB; TestInit holds them
-// to these ranges).
+// evaluates by polynomial pieces, with the sizes of their files (gen of
+// init chi2, intersection, js and rbf with each setting; docs/gen.md,
+// "Generated-file size", has each; TestInit holds them to these
+// ranges).
 const starterEmit = "emit:\n  tables: fast            # gen's code: fast (the fastest, and a large file: 130–370 KB here),\n" +
 	"                          # compact (34–64 % of that) or small (23–28 KB, slower per input)\n"
 
@@ -61,7 +61,7 @@ func cmdInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	var domain, target, method, emit string
 	switch k {
 	case fmap.RBF:
-		domain = "domain:\n  interval: [0, 3.141592653589793]   # x, y in [lo, hi]; dims: 2 or 3 for points (then see the README)\n"
+		domain = "domain:\n  interval: [0, 3.141592653589793]   # x, y in [lo, hi]; dims: 2 or 3 for points (then see docs/spec.md)\n"
 		target = "target:\n  dim: 11                 # the output dimension D (or max_error: 0.01)\n"
 		method = "method:\n  name: chum              # Chum's LP design; also harmonic, or rff for random features\n"
 	case fmap.SkewedChi2, fmap.SkewedIntersection, fmap.ExpChi2:
@@ -90,13 +90,14 @@ func cmdInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if k == fmap.Chi2 || k == fmap.Intersection || k == fmap.JS || k == fmap.RBF {
 		// These starters' maps are evaluated by polynomial pieces: gen's
-		// default, fastest file is 130–370 KB (README, Generated-file size).
+		// default, fastest file is large (starterEmit; docs/gen.md,
+		// "Generated-file size").
 		emit = starterEmit
 	}
 	// The editor's schema: the YAML language server completes and checks
 	// keys with it (docs/spec.schema.json, at its published URL).
 	fmt.Fprintf(stdout, "# yaml-language-server: $schema=%s\n", spec.SchemaURL)
-	fmt.Fprintf(stdout, "# A featmap spec (see the README's spec format). Design it with\n#   featmap design SPEC.yaml\n# and emit Go with featmap gen -o FILE.go SPEC.yaml.\nversion: 1\nname: %s\n", starterName(k))
+	fmt.Fprintf(stdout, "# A featmap spec (the format: docs/spec.md). Design it with\n#   featmap design SPEC.yaml\n# and emit Go with featmap gen -o FILE.go SPEC.yaml.\nversion: 1\nname: %s\n", starterName(k))
 	fmt.Fprint(stdout, starterKernels[k], domain, "error:\n  weight: absolute        # |K − Ψ·Ψ| over pairs of the domain\n", target, method, emit)
 	fmt.Fprint(stdout, "# data: {file: samples.csv}  # optional: your rows, to verify the map on them (and learn from them)\n")
 	return exitOK

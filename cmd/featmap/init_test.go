@@ -20,8 +20,10 @@ import (
 
 // TestInit: featmap init prints, for every kernel, a commented starter
 // spec, whose first line names the spec schema for editors and which
-// the schema accepts, that featmap design accepts as it is (designs all of them in the
-// full run); an unknown kernel is a usage error listing the kernels.
+// the schema accepts, that featmap design accepts as it is (it designs
+// those without polynomial pieces; with -long the others too, and holds
+// their files' sizes to the starter's comment: initSizes); an unknown
+// kernel is a usage error listing the kernels.
 func TestInit(t *testing.T) {
 	raw, err := spec.Schema()
 	if err != nil {
@@ -52,15 +54,15 @@ func TestInit(t *testing.T) {
 				t.Errorf("init %s with tables: small: %v", k, err)
 			}
 		}
-		if testing.Short() && k != fmap.Hellinger || !testing.Short() && pieces {
-			continue // the full run designs the pieces' starters in initSizes
+		if testing.Short() && k != fmap.Hellinger || pieces {
+			continue // -long designs the pieces' starters in initSizes
 		}
 		code, dout, errOut := runCLI("design", writeSpec(t, out))
 		if code != exitOK || !strings.Contains(dout, "verified") {
 			t.Errorf("design of init %s: exit %d, %q\nspec:\n%s", k, code, errOut, out)
 		}
 	}
-	if !testing.Short() {
+	if *long && !testing.Short() {
 		initSizes(t)
 	}
 	code, _, errOut := runCLI("init", "cosine")

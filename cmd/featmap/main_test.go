@@ -56,7 +56,8 @@ target: {dim: 5}
 method: {name: vz}
 `
 
-// TestDesignJSON checks the fields design -json promises (README).
+// TestDesignJSON checks the fields design -json promises (docs/spec.md,
+// "What design prints").
 func TestDesignJSON(t *testing.T) {
 	code, out, errOut := runCLI("design", "-json", writeSpec(t, vzSpec))
 	if code != exitOK {

@@ -10,17 +10,15 @@ import (
 	"time"
 )
 
-// TestDownstreamToolsModule is the separate tool module pattern the README
-// documents: a downstream module keeps featmap out of its go.mod by
+// TestDownstreamToolsModule is the separate tool module pattern docs/gen.md
+// documents ("go generate in another module"): a downstream module keeps featmap out of its go.mod by
 // declaring it in tools.mod (here with a replace to this checkout), runs
 // the `//go:generate go tool -modfile=../tools.mod featmap gen …` line and
 // `go tool -modfile=tools.mod featmap gen -check`, and builds the map with
-// a go.mod that requires nothing. Slow (it builds featmap), so -short
-// skips it.
+// a go.mod that requires nothing. A long CLI run (-long): it builds
+// featmap; CI runs it.
 func TestDownstreamToolsModule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a downstream module; skipped with -short")
-	}
+	needLong(t, "builds a downstream module")
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -69,7 +67,7 @@ func TestDownstreamToolsModule(t *testing.T) {
 	// What the tool costs a downstream module: featmap and the modules its
 	// packages import (gonum, jennifer, yaml, and x/tools, which gonum's
 	// optimize package imports through stat/distmv) — 5 require lines, as
-	// the README states;
+	// docs/gen.md states;
 	// the plotting stack the report package once drew with (gonum/plot,
 	// fonts, PDF, SVG, LaTeX, image, x/text: 9 more) is gone.
 	tools, err := os.ReadFile(filepath.Join(dir, "tools.mod"))
@@ -79,7 +77,7 @@ func TestDownstreamToolsModule(t *testing.T) {
 	n := requireLines(string(tools))
 	t.Logf("tools.mod holds %d require lines", n)
 	if n != wantToolRequires {
-		t.Errorf("tools.mod holds %d require lines, the README states %d:\n%s", n, wantToolRequires, tools)
+		t.Errorf("tools.mod holds %d require lines, docs/gen.md states %d:\n%s", n, wantToolRequires, tools)
 	}
 	for _, heavy := range []string{"gonum.org/v1/plot", "golang.org/x/image", "golang.org/x/text", "svgo", "fpdf", "freetype"} {
 		if strings.Contains(string(tools), heavy) {
@@ -89,7 +87,7 @@ func TestDownstreamToolsModule(t *testing.T) {
 }
 
 // wantToolRequires is the number of modules `go get -tool` of featmap
-// adds to a fresh go.mod (the README's "Keeping featmap out of your
+// adds to a fresh go.mod (docs/gen.md's "Keeping featmap out of your
 // go.mod" states it).
 const wantToolRequires = 5
 

@@ -1,12 +1,12 @@
-package featmap
+package quality
 
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/fmap"
 	"gonum.org/v1/gonum/mat"
 )
@@ -68,7 +68,7 @@ func ridgeClassify(t *testing.T, feats [][]float64, labels []int, classes int, f
 	}
 }
 
-// TestDataErrorRanksLikeAccuracy (issue 14): on the digits, the ranking of
+// TestDataErrorRanksLikeAccuracy: on the digits, the ranking of
 // χ² maps of equal D by their held-out Gram error (what compare ranks by)
 // agrees with their ranking by the accuracy of a ridge classifier on their
 // features (5-fold cross-validation over the 1797 rows, one-vs-rest,
@@ -79,17 +79,12 @@ func ridgeClassify(t *testing.T, feats [][]float64, labels []int, classes int, f
 // Pairs of different D are logged, not asserted: there the number of
 // features a linear model gets matters as much as the kernel error (a
 // 3-D Chebyshev map with 0.12 Gram error classifies better than a 1-D
-// chum map with 0.06).
+// chum map with 0.06). A long test (-long): it designs 17 maps and
+// trains 85 classifiers.
 func TestDataErrorRanksLikeAccuracy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("designs 17 maps and trains 85 classifiers (about 13 s)")
-	}
+	needLong(t)
 	t.Parallel() // shares no state with the other tests
-	raw, err := os.ReadFile("testdata/digits.csv.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{"digits.csv.gz": string(raw)}
+	files := digitsFiles(t)
 	body := `version: 1
 name: Acc
 kernel: {type: chi2}
@@ -111,14 +106,14 @@ data: {file: digits.csv.gz, columns: [0, 63], label_column: 64}
 	var labels []int
 	for _, dim := range []int{1, 2, 3} {
 		for _, m := range methods {
-			s, err := LoadSpec(writeSpecWith(t, fmt.Sprintf(body, dim, m), files))
+			s, err := featmap.LoadSpec(writeSpecWith(t, fmt.Sprintf(body, dim, m), files))
 			if err != nil {
 				if strings.Contains(err.Error(), ": target.dim: vz makes odd dimensions only") {
 					continue
 				}
 				t.Fatal(err)
 			}
-			d := mustDesign(t, s, Settings{})
+			d := mustDesign(t, s)
 			if rows == nil {
 				data := s.Problem.Data
 				rows = append(append(rows, data.Held...), data.Fit...)

@@ -1,4 +1,4 @@
-package featmap
+package quality
 
 import (
 	"context"
@@ -6,14 +6,17 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/featmap/featmap"
 )
 
 // TestTable1VLFeatSpecs designs the shipped VLFeat specs (VZ map,
 // rectangular window, VLFeat's default period) and checks the measured
 // errors on all 65 536 pairs of {0..255}, within 0.1 %, against the
-// closed form with VLFeat's κ̂ computed independently (the README's VLFeat
-// column; the paper's VLFeat row, read through VLFeat's interpolated
-// table, differs slightly).
+// closed form with VLFeat's κ̂ computed independently (the VLFeat
+// column of docs/results.md's Table 1; the paper's VLFeat row, read
+// through VLFeat's interpolated table, differs slightly). Its six closed
+// forms are quick: it runs in every run of the suite.
 func TestTable1VLFeatSpecs(t *testing.T) {
 	for _, c := range []struct {
 		spec      string
@@ -26,7 +29,7 @@ func TestTable1VLFeatSpecs(t *testing.T) {
 		{"specs/table1-vlfeat-js-5d.yaml", 2.8979, 1.1974},
 		{"specs/table1-vlfeat-js-7d.yaml", 0.13386, 0.07350},
 	} {
-		d := mustDesign(t, loadSpec(t, c.spec), Settings{})
+		d := mustDesign(t, loadSpec(t, c.spec))
 		e := d.Verification.Reported
 		if math.Abs(e.LInf-c.linf) > 1e-3*c.linf || math.Abs(e.RMS-c.rms) > 1e-3*c.rms {
 			t.Errorf("%s: L∞ / RMS = %.5g / %.5g, want %.5g / %.5g within 0.1 %%", c.spec, e.LInf, e.RMS, c.linf, c.rms)
@@ -40,14 +43,12 @@ func TestTable1VLFeatSpecs(t *testing.T) {
 // grids, and logs the table. It asserts Chum Table 1's claim that the LP
 // designs beat VZ at every D on {0..255}, and that Li's series beats VZ at
 // every D on [1e-6, 1] (docs/formulas.md §3.3); where Li beats chum is logged,
-// not hidden.
+// not hidden. A long test (-long): it designs 40 maps.
 func TestSameDimensionComparison(t *testing.T) {
-	if testing.Short() {
-		t.Skip("designs 32 maps; skipped with -short")
-	}
+	needLong(t)
 	t.Parallel() // shares only chum chains (sharedChum), which serialise per D
 	for _, domain := range []string{"integers: [0, 255]", "interval: [1e-6, 1]"} {
-		s := parse(t, fmt.Sprintf(`
+		s := parseSpec(t, "compare.yaml", fmt.Sprintf(`
 version: 1
 name: Chi2Compare
 kernel: {type: chi2}
@@ -57,12 +58,12 @@ compare:
   methods: [chum, {name: vz, window: rectangular}, {name: vz, window: uniform}, li, chebyshev]
   dims: [3, 5, 7, 11]
 `, domain))
-		// Chum's column continues the chain TestTable1 and
+		// Chum's column continues the chain TestTable1Continuation and
 		// TestChumHonestDimensions use for the same problem (sharedChum).
 		if sh, m := sharedChum(t, s, s.Compare.Methods[0]); sh != s {
 			s.Problem, s.Compare.Methods[0].Method = sh.Problem, m.Method
 		}
-		c, err := s.RunComparison(context.Background(), Settings{})
+		c, err := s.RunComparison(context.Background(), featmap.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}

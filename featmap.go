@@ -47,6 +47,10 @@ type Design struct {
 	// learned (the kernels' weights); nil without them.
 	Learned    *learn.LearnResult
 	GroupLasso *learn.GroupLassoResult
+	// LearnDim is the number of random Fourier features σ was learned on
+	// (target.dim for rff, more for nystroem: NystroemLearnDim); 0
+	// without a learn section.
+	LearnDim int
 	// Map is the designed map and Verification what was measured of it.
 	Map          *fmap.Map
 	Verification fmap.Verification
@@ -183,7 +187,7 @@ func (r *run) designDim(ctx context.Context, m spec.MethodSpec, dim int, set Set
 	if err != nil {
 		return nil, err
 	}
-	d = &Design{Spec: r.spec, Method: m, Problem: r.problem, Learned: r.learned, GroupLasso: r.groupLasso, Map: res.Map, LPs: res.LPs, Verification: v, LearnSeconds: r.learnSeconds}
+	d = &Design{Spec: r.spec, Method: m, Problem: r.problem, Learned: r.learned, GroupLasso: r.groupLasso, LearnDim: r.learnDim, Map: res.Map, LPs: res.LPs, Verification: v, LearnSeconds: r.learnSeconds}
 	if res.DesignSet != nil {
 		d.Verification.Design = fmap.SignatureError(res.Map, ref, res.DesignSet, res.DesignSetOn)
 	}

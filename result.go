@@ -58,6 +58,14 @@ type LearnedJSON struct {
 	RidgeAuto  bool    `json:"ridge_auto,omitempty"`
 	DataFile   string  `json:"data_file"`
 	DataSHA256 string  `json:"data_sha256"`
+	// Shared is the shared σ per-axis learning started from (absent for
+	// a shared σ); Penalty the weight of Σ log²(σ/σ_start) it used.
+	Shared  []float64 `json:"shared_sigma,omitempty"`
+	Penalty float64   `json:"penalty,omitempty"`
+	// Task is classification or regression (learn.task, or decided from
+	// the labels); Features the random Fourier features σ was learned on.
+	Task     string `json:"task,omitempty"`
+	Features int    `json:"features,omitempty"`
 }
 
 // GroupLassoJSON is what the group lasso of an rff-group-lasso spec
@@ -131,7 +139,8 @@ func (d *Design) JSON() *DesignJSON {
 		out.Learned = &LearnedJSON{Sigma: l.Sigma, Start: l.Start, Train: l.Train, Validation: l.Held,
 			ValidationBefore: l.ValidationBefore, ValidationAfter: l.ValidationAfter, Iterations: l.Iterations,
 			Ridge: l.Ridge, RidgeStart: l.RidgeStart, RidgeAuto: d.Spec.Learn != nil && d.Spec.Learn.RidgeAuto,
-			DataFile: data.File, DataSHA256: data.SHA256}
+			DataFile: data.File, DataSHA256: data.SHA256, Shared: l.Shared, Penalty: l.Penalty, Task: d.Spec.Learn.Task,
+			Features: d.LearnDim}
 	}
 	out.GroupLasso = d.groupLassoJSON()
 	for _, st := range d.Steps {

@@ -24,6 +24,9 @@ type run struct {
 	// section's group lasso learned (nil without them).
 	learned    *learn.LearnResult
 	groupLasso *learn.GroupLassoResult
+	// learnDim is the number of random Fourier features σ was learned
+	// with (target.dim for rff; NystroemLearnDim for nystroem).
+	learnDim int
 	// learnSeconds is learning's wall time.
 	learnSeconds float64
 }
@@ -57,34 +60,56 @@ func derive(p *fmap.Problem, k fmap.Kernel) *fmap.Problem {
 	return &fmap.Problem{Kernel: k, Domain: p.Domain, Measure: p.Measure, Norm: p.Norm, Negative: p.Negative, Data: p.Data}
 }
 
-// learnSigma learns the rbf kernel's σ of a spec with a learn section from
+// learnSigma learns the kernel's σ of a spec with a learn section from
 // its data's rows to fit and their labels (learn.validation splits them
-// again; the held-out rows, which verify the map, are never seen) with the
-// rff method's sampling, features and seed at target.dim, and designs for
-// a problem of the learned σ, so that the designed map is the learned
-// one. Class labels (learn.Classes) get one-vs-rest ±1 targets; other
-// labels are numeric targets.
+// again; the held-out rows, which verify the map, are never seen) on
+// random Fourier features: for rff with its sampling, features and seed
+// at target.dim, so that the designed map is the learned one; for
+// nystroem with the kernel's default sampling on NystroemLearnDim
+// features, the landmarks then chosen and their kernel matrix factored at
+// the learned σ. It designs for a problem of the learned σ. The labels
+// of a classification task (learn.task, or decided by spec.Load) get
+// one-vs-rest ±1 targets; a regression's are numeric targets.
 func (r *run) learnSigma(ctx context.Context) error {
 	s := r.spec
 	d := s.Problem.Data
 	rows, labels := d.Fit, d.FitLabels
-	rff, ok := s.Method.Method.(*sampled.RFF)
-	if !ok {
-		return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff"}
-	}
-	res, err := learn.LearnSigma(ctx, rows, labels, learn.LearnOptions{
+	o := learn.LearnOptions{
 		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge, RidgeAuto: s.Learn.RidgeAuto,
-		Penalty: s.Learn.Penalty, Dim: s.Target.Dim, Sampling: rff.Opts.Sampling, Features: rff.Opts.Features,
-		Seed: rff.Opts.Seed, Classes: learn.Classes(labels),
-	})
+		Penalty: s.Learn.Penalty, SharedFirst: s.Learn.PerAxis, Dim: s.Target.Dim, Classes: s.Learn.Classes(),
+	}
+	switch m := s.Method.Method.(type) {
+	case *sampled.RFF:
+		o.Sampling, o.Features, o.Seed = m.Opts.Sampling, m.Opts.Features, m.Opts.Seed
+	case *sampled.Nystroem:
+		o.Dim, o.Seed = NystroemLearnDim(s.Target.Dim), m.Opts.Seed
+	default:
+		return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff or nystroem"}
+	}
+	res, err := learn.LearnSigma(ctx, rows, labels, o)
 	if err != nil {
 		return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: fmt.Sprintf("learning σ from %s: %v", d.File, err), Err: err}
 	}
 	k := s.Problem.Kernel
 	k.Sigma = res.Sigma
 	r.problem, r.learned = derive(s.Problem, k), &res
+	r.learnDim = o.Dim
 	return nil
 }
+
+// NystroemLearnDim is the number of random Fourier features a nystroem
+// design of D landmarks learns σ with: D rounded up to even, at least
+// MinNystroemLearnDim (and at most learn.MaxLearnDim). σ is the exact
+// kernel's, which the landmarks then approximate: learned on more random
+// features than a small D, it is nearer the exact kernel's best σ than one
+// fitted to D random features' own error.
+func NystroemLearnDim(dim int) int {
+	return min(learn.MaxLearnDim, max(MinNystroemLearnDim, dim+dim%2))
+}
+
+// MinNystroemLearnDim is the fewest random features a nystroem design
+// learns σ with (NystroemLearnDim).
+const MinNystroemLearnDim = 256
 
 // learnGroupLasso runs the group lasso of a spec with kernels on its
 // data's rows to fit and their labels (learn.RFFGroupLasso.Learn; the
@@ -134,17 +159,38 @@ func (r *run) trainModel(m *fmap.Map) (*fmap.LinearModel, error) {
 	var lambda float64
 	var classes bool
 	var line int
-	var field string
+	var field, from string
 	if r.learned != nil {
 		// Learning's λ: the spec's (the parser's default 1e-3 when not
 		// given), or with ridge auto the one chosen at the learned σ.
 		lambda, classes, line, field = r.learned.Ridge, r.learned.Classes != nil, s.Learn.Line, "learn"
+		switch {
+		case s.Learn.RidgeAuto && len(m.Stages) == 1 && m.Stages[0].Nystroem != nil:
+			// λ chosen on the Nyström map's own features, not on the
+			// random features σ was learned with.
+			seed := int64(0)
+			if ny, ok := s.Method.Method.(*sampled.Nystroem); ok {
+				seed = ny.Opts.Seed
+			}
+			var err error
+			if lambda, _, err = learn.ModelRidge(m, d, classes, s.Learn.Validation, seed); err != nil {
+				return nil, &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: fmt.Sprintf("choosing the model's λ on %s: %v", d.File, err), Err: err}
+			}
+			from = fmap.RidgeValidation
+		case s.Learn.RidgeAuto:
+			from = fmap.RidgeValidation
+		case s.Learn.RidgeLine > 0:
+			from = fmap.RidgeGiven
+		default:
+			from = fmap.RidgeDefault
+		}
 	} else {
-		lambda, classes, line, field = learn.GroupLassoRidge, r.groupLasso.Classes != nil, s.GroupLasso.Line, "kernels"
+		lambda, classes, line, field, from = learn.GroupLassoRidge, r.groupLasso.Classes != nil, s.GroupLasso.Line, "kernels", fmap.RidgeFixed
 	}
 	model, err := learn.Model(m, d, classes, lambda)
 	if err != nil {
 		return nil, &spec.SpecError{Path: s.Path, Line: line, Field: field, Msg: fmt.Sprintf("training the model on %s: %v", d.File, err), Err: err}
 	}
+	model.RidgeFrom = from
 	return model, nil
 }

@@ -392,7 +392,7 @@ func TestPredictorNames(t *testing.T) {
 	m := *vm.Map
 	m.Model = &fmap.LinearModel{W: make([]float64, m.Dim), Bias: []float64{0}}
 	vm.Map = &m
-	if _, err := Generate(vm, testInfo("RBF")); err == nil || !strings.Contains(err.Error(), "random-feature maps only") {
+	if _, err := Generate(vm, testInfo("RBF")); err == nil || !strings.Contains(err.Error(), "random-feature and Nyström maps only") {
 		t.Errorf("a model on a Fourier map: %v, want a refusal", err)
 	}
 }

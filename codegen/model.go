@@ -65,10 +65,25 @@ func (e *emitter) modelText() []string {
 	mod := e.p.model()
 	what, held, api, data := e.modelWords(mod)
 	return paragraphs(
-		fmt.Sprintf("Model: %s, trained on this map's Ψ over the %d rows to fit%s; %s (rows never trained on, nor used in learning). %s.",
+		fmt.Sprintf("Model: %s, trained on this map's Ψ over the %d rows to fit%s (learning's training and validation rows both); %s (rows never trained on, nor used in learning). %s.",
 			what, mod.Rows, data, held, api),
-		"It is the model learning fitted, shipped as it is: a baseline fitted to a sample with the λ above (the learn section's ridge, chosen on the validation split with ridge: auto; a fixed small ridge for a kernels section), not tuned for prediction. "+
+		"It is the model learning fitted, shipped as it is: a baseline fitted to a sample with "+ridgeOrigin(mod)+", not tuned for prediction. "+
 			fmt.Sprintf("With more labelled data, or another loss, retrain a linear model on %s's features (Ψ is the part that is designed and verified) rather than relying on these weights.", e.p.name))
+}
+
+// ridgeOrigin says where a model's λ came from (fmap.LinearModel.RidgeFrom).
+func ridgeOrigin(mod *fmap.LinearModel) string {
+	switch mod.RidgeFrom {
+	case fmap.RidgeDefault:
+		return "the learn section's default λ (learn.ridge not given; ridge: auto would choose it on the validation split)"
+	case fmap.RidgeGiven:
+		return "the λ the learn section gave (learn.ridge)"
+	case fmap.RidgeValidation:
+		return "the λ chosen on the validation split at the learned σ (learn.ridge: auto)"
+	case fmap.RidgeFixed:
+		return "the fixed small λ of a kernels section's model"
+	}
+	return "the λ above"
 }
 
 // modelWords says what a model is (ridge regression or classifier, λ),

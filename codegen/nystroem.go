@@ -37,7 +37,11 @@ func newNysPlan(p *plan) (*nysPlan, error) {
 	default:
 		return nil, fmt.Errorf("%w a Nyström map of the %s kernel", ErrUnsupported, k.Type)
 	}
-	q.data = newDataFile(s.Landmarks, s.Proj)
+	var modelW, modelB []float64
+	if mod := p.m.Model; mod != nil {
+		modelW, modelB = mod.W, mod.Bias
+	}
+	q.data = newDataFile(s.Landmarks, s.Proj, modelW, modelB)
 	return q, nil
 }
 
@@ -65,6 +69,7 @@ func (e *emitter) nysAPI(f *jen.File) {
 	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
 	f.Func().Id(e.slice32Name()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float32()).
 		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
+	e.modelAPI(f)
 }
 
 // nysBody is the body of N (is32 false) or NF32: zeros for a non-finite
@@ -324,15 +329,18 @@ func (e *emitter) nysHelpers(f *jen.File) {
 		f.Line()
 		f.Comment(commentBody(paragraphs(pDoc)))
 		f.Var().Id(e.projName()).Op("=").Index(pSize).Float64().Custom(multiLine, e.literalRows(q.s.Proj, q.m, 1)...)
+		e.modelLiterals(f, true)
 		return
 	}
-	e.embedData(f, q.data, e.nysDataLayout(), embedded{e.landName(), lDoc, lSize}, embedded{e.projName(), pDoc, pSize})
+	e.modelLiterals(f, false)
+	arrays := append([]embedded{{e.landName(), lDoc, lSize}, {e.projName(), pDoc, pSize}}, e.modelArrays()...)
+	e.embedData(f, q.data, e.nysDataLayout(), arrays...)
 }
 
 // nysDataLayout describes the content of the data file.
 func (e *emitter) nysDataLayout() string {
 	q := e.p.nys
-	return fmt.Sprintf("the %d×%d landmarks, row-major, then the %d×%d projection %s, as little-endian float64", q.m, q.n, q.dim, q.m, q.projText())
+	return fmt.Sprintf("the %d×%d landmarks, row-major, then the %d×%d projection %s%s, as little-endian float64", q.m, q.n, q.dim, q.m, q.projText(), e.modelLayout())
 }
 
 // projText names the projection: W^{+1/2}, or Uᵀ·W^{+1/2} when it keeps

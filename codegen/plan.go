@@ -154,8 +154,8 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 	}
 	p := &plan{m: m, info: info, name: info.Name, priv: private(info.Name), dim: m.Dim, in: m.InDim}
 	p.budget = budgetFraction * m.Errors.Reported.LInf
-	if m.Model != nil && m.Random == nil {
-		return nil, errors.New("codegen: a linear model is emitted with random-feature maps only (a learn section's rff design)")
+	if m.Model != nil && m.Random == nil && m.Nystroem == nil {
+		return nil, errors.New("codegen: a linear model is emitted with random-feature and Nyström maps only (a learn section's rff or nystroem design)")
 	}
 	if m.Random != nil {
 		if p.rnd, err = newRandomPlan(p); err != nil {

@@ -137,6 +137,57 @@ type Result struct {
 	Data     *fmap.Data
 	Header   bool
 	Warnings []string
+	// Labels sums up the label column over every data row of the file
+	// (nil without a label column), for deciding whether the labels are
+	// classes or numbers.
+	Labels *Labels
+}
+
+// Labels sums up a data file's labels, every row read (not only the rows
+// kept): how many are integers and how many are not, the first row of
+// each kind, and the distinct integer values (counted up to
+// MaxDistinct + 1).
+type Labels struct {
+	Integers, Others int
+	// FirstInteger and FirstOther are the first row of each kind (zero
+	// Line when there is none).
+	FirstInteger, FirstOther LabelAt
+	// Distinct is the number of distinct integer labels, at most
+	// MaxDistinct + 1 (more are not counted).
+	Distinct int
+	// File and Column are the data file (as messages name it) and the
+	// label column.
+	File   string
+	Column int
+	seen   map[float64]bool
+}
+
+// LabelAt is one label and the line of the file it is on.
+type LabelAt struct {
+	Line  int
+	Value float64
+}
+
+// MaxDistinct is the most distinct integer labels Labels counts exactly.
+const MaxDistinct = 4096
+
+// add counts the label v of line.
+func (l *Labels) add(line int, v float64) {
+	if v != math.Trunc(v) {
+		if l.Others == 0 {
+			l.FirstOther = LabelAt{line, v}
+		}
+		l.Others++
+		return
+	}
+	if l.Integers == 0 {
+		l.FirstInteger = LabelAt{line, v}
+	}
+	l.Integers++
+	if l.Distinct <= MaxDistinct && !l.seen[v] {
+		l.seen[v] = true
+		l.Distinct++
+	}
 }
 
 // DataError is a problem with a data file: its path (as messages name it),
@@ -310,6 +361,9 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 	rng := rand.New(rand.NewPCG(seed, 0x64617461)) // "data"
 	var store *rowStore
 	var labels []float64
+	if d.Label >= 0 {
+		res.Labels = &Labels{File: name, Column: d.Label, seen: map[float64]bool{}}
+	}
 	var scratch []float64
 	line, headerLine := 0, 0
 	for {
@@ -352,6 +406,9 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 			return nil, dataErr(line, -1, err, "%v", err)
 		}
 		seen++
+		if res.Labels != nil {
+			res.Labels.add(line, label)
+		}
 		if seen%CheckRows == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("reading %s: %w", d.File, err)
@@ -404,6 +461,9 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 		data.HeldLabels, data.FitLabels = labels[:held], labels[held:]
 	}
 	res.Data, res.Header = data, r.header
+	if res.Labels != nil {
+		res.Labels.seen = nil
+	}
 	return res, nil
 }
 

@@ -20,8 +20,10 @@ type LinearModel struct {
 	// W is D×K, row-major; Bias has K entries.
 	W    []float64 `json:"w"`
 	Bias []float64 `json:"bias"`
-	// Ridge is the λ of the ridge fit that made it.
-	Ridge float64 `json:"ridge"`
+	// Ridge is the λ of the ridge fit that made it; RidgeFrom says where
+	// it came from (one of the Ridge… constants; "" when not recorded).
+	Ridge     float64 `json:"ridge"`
+	RidgeFrom string  `json:"ridge_from,omitempty"`
 	// Rows is the number of rows it was trained on, from the data file
 	// whose SHA-256 is DataSHA256.
 	Rows       int    `json:"train_rows"`
@@ -33,6 +35,16 @@ type LinearModel struct {
 	HeldAccuracy float64 `json:"held_accuracy,omitempty"`
 	HeldRMSE     float64 `json:"held_rmse,omitempty"`
 }
+
+// Where a model's ridge λ came from (LinearModel.RidgeFrom): the learn
+// section's default, the value it gave, chosen on the validation split
+// (learn.ridge: auto), or the fixed λ of a kernels section's model.
+const (
+	RidgeDefault    = "default"
+	RidgeGiven      = "given"
+	RidgeValidation = "validation"
+	RidgeFixed      = "fixed"
+)
 
 // Outputs is the number K of scores.
 func (l *LinearModel) Outputs() int { return len(l.Bias) }

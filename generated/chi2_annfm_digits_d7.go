@@ -4,7 +4,7 @@
 // Spec: ../specs/annfm-chi2-digits-d7.yaml (hash sha256:95a83a7ea2079226ddb7124c79523191bdfd9f88442cd1d0a892494348e4ec22)
 //   kernel: χ² kernel (γ = 1)
 //   domain: the integers {0..16}
-//   error: absolute, minimised in the linf norm
+//   error: absolute, measured in the linf norm (annfm does not minimise it)
 //   target: D = 7
 //   method: annfm (kmeans, n_anchors 16)
 //   data: ../testdata/digits.csv.gz (columns 0..63, label column 64; at most 100000 rows)

@@ -4,7 +4,7 @@
 // Spec: ../specs/chebyshev-chi2-hist-7d.yaml (hash sha256:efd27d20262fdca755f55c47386d09f6960852af6f589ff500dc10bd171fac87)
 //   kernel: χ² kernel (γ = 1)
 //   domain: the interval [0.0001, 1]
-//   error: absolute, minimised in the linf norm
+//   error: absolute, measured in the linf norm (chebyshev does not minimise it)
 //   target: D = 7
 //   method: chebyshev
 //

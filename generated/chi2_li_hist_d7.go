@@ -4,7 +4,7 @@
 // Spec: ../specs/li-chi2-hist-7d.yaml (hash sha256:d7d4c62c32d1e4e5257e143f4b1e98e072fc631b8a3ba72440bbe724784843af)
 //   kernel: χ² kernel (γ = 1)
 //   domain: the interval [0.0001, 1]
-//   error: absolute, minimised in the linf norm
+//   error: absolute, measured in the linf norm (li does not minimise it)
 //   target: D = 7
 //   method: li
 //

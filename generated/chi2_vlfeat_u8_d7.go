@@ -4,7 +4,7 @@
 // Spec: ../specs/table1-vlfeat-chi2-7d.yaml (hash sha256:a68d9c9477a9a220bb9a812cc5b61334f81497dbb8c366450f11b11a5fcaf240)
 //   kernel: χ² kernel (γ = 1)
 //   domain: the integers {0..255}
-//   error: absolute, minimised in the linf norm
+//   error: absolute, measured in the linf norm (vz does not minimise it)
 //   target: D = 7
 //   method: vz
 //

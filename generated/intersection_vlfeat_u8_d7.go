@@ -4,7 +4,7 @@
 // Spec: ../specs/table1-vlfeat-intersection-7d.yaml (hash sha256:d78c173e7692249e6cbb0bf457238339bb2499d0c33082b1722d232d68167b5a)
 //   kernel: intersection kernel (γ = 1)
 //   domain: the integers {0..255}
-//   error: absolute, minimised in the linf norm
+//   error: absolute, measured in the linf norm (vz does not minimise it)
 //   target: D = 7
 //   method: vz
 //

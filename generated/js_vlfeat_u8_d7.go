@@ -4,7 +4,7 @@
 // Spec: ../specs/table1-vlfeat-js-7d.yaml (hash sha256:82de0e77260f509cfea7192b3694e71c9c9ee10d11b98bd984b8288f493ab469)
 //   kernel: Jensen–Shannon kernel (γ = 1)
 //   domain: the integers {0..255}
-//   error: absolute, minimised in the linf norm
+//   error: absolute, measured in the linf norm (vz does not minimise it)
 //   target: D = 7
 //   method: vz
 //

@@ -4,7 +4,7 @@
 // Spec: ../specs/poly-wine-256d.yaml (hash sha256:664de7d111f2379da6dfa86e0f1c7646d9d058bec7c4e6ba3ad1d8b45e6c53a3)
 //   kernel: polynomial kernel (scale·x·y + offset)^3 (scale = 0.07692307692307693, offset = 1)
 //   domain: the interval [-5, 5] on each of 13 inputs
-//   error: absolute, minimised in the linf norm
+//   error: absolute, measured in the linf norm (polynomial does not minimise it)
 //   target: D = 256
 //   method: polynomial (seed 1, rho 1)
 //

@@ -4,7 +4,7 @@
 // Spec: ../specs/rff-rbf-digits-256d.yaml (hash sha256:f63fe09ecb82fcfbb47b2d562b7f7f8a1a5cac3266328c3bec89a30f7c3d0d0e)
 //   kernel: RBF kernel (σ = 49)
 //   domain: the interval [0, 16] on each of 64 inputs
-//   error: absolute, minimised in the linf norm
+//   error: absolute, measured in the linf norm (rff draws its map from samples: it minimises no error)
 //   target: D = 256
 //   method: rff (orthogonal, seed 1)
 //

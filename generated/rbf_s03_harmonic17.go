@@ -4,7 +4,7 @@
 // Spec: ../specs/harmonic-rbf-sigma03-17d.yaml (hash sha256:3b57d59dbbadc7ade07f8e1f6666733d7cc12a86017f022821c834ff58ae9b0f)
 //   kernel: RBF kernel (σ = 0.3)
 //   domain: the interval [0, 3.141592653589793]
-//   error: uniform, minimised in the linf norm
+//   error: uniform, measured in the linf norm (harmonic does not minimise it)
 //   target: D = 17
 //   method: harmonic
 //

@@ -39,6 +39,13 @@ type LearnOptions struct {
 	// same map), and it does not pull the large σ of irrelevant axes down
 	// harder than the small σ of relevant ones, as ‖σ‖² (gradient 2σ) would.
 	Penalty float64
+	// SharedFirst (with PerAxis) learns one shared σ first and starts the
+	// per-axis learning from it, the penalty r(σ) then measured from the
+	// shared σ. Per axis from a start far from the optimum, the n widths
+	// chase the validation rows' noise on the way; from the shared
+	// optimum they move apart only where the validation error pays for
+	// it (docs/learning.md, "Measurements").
+	SharedFirst bool
 	// Dim is D, the number of features (even for cos-sin features).
 	Dim int
 	// Sampling, Features and Seed are rff's options
@@ -86,6 +93,39 @@ type LearnResult struct {
 	// RidgeAuto the one chosen at the learned σ; RidgeStart the λ σ was
 	// learned with (chosen at the starting σ with RidgeAuto).
 	Ridge, RidgeStart float64
+	// Penalty is the weight of r(σ) learning used; Shared, with
+	// SharedFirst, the shared σ per axis the per-axis learning started
+	// from (nil otherwise).
+	Penalty float64
+	Shared  []float64
+}
+
+// learnSharedFirst is LearnSigma with SharedFirst: a shared σ from the
+// start, then σ per axis from it. The result's start, validation error
+// and objective before are the first stage's; iterations and evaluations
+// are the two stages' sums.
+func learnSharedFirst(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions) (LearnResult, error) {
+	o := opts
+	o.PerAxis, o.SharedFirst, o.Penalty = false, false, 0
+	first, err := LearnSigma(ctx, rows, labels, o)
+	if err != nil {
+		return first, err
+	}
+	o = opts
+	o.SharedFirst = false
+	o.Kernel.Sigma = first.Sigma
+	res, err := LearnSigma(ctx, rows, labels, o)
+	if err != nil {
+		return res, err
+	}
+	res.Shared = first.Sigma
+	res.Start, res.ValidationBefore, res.ObjectiveBefore = first.Start, first.ValidationBefore, first.ObjectiveBefore
+	res.Iterations += first.Iterations
+	res.Evaluations += first.Evaluations
+	if opts.RidgeAuto {
+		res.RidgeStart = first.RidgeStart
+	}
+	return res, nil
 }
 
 // LearnSigma learns the widths σ of an rbf or skewed kernel's random
@@ -108,11 +148,14 @@ type LearnResult struct {
 // nothing of size N·D. What grows with the rows is the caller's rows and
 // the split's index lists (one int per row).
 func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions) (LearnResult, error) {
+	if opts.PerAxis && opts.SharedFirst {
+		return learnSharedFirst(ctx, rows, labels, opts)
+	}
 	l, err := newLearner(ctx, rows, labels, opts, nil, nil)
 	if err != nil {
 		return LearnResult{}, err
 	}
-	res := LearnResult{Start: slices.Clone(l.sigma0), Classes: l.classes, Train: len(l.train), Held: len(l.val)}
+	res := LearnResult{Start: slices.Clone(l.sigma0), Classes: l.classes, Train: len(l.train), Held: len(l.val), Penalty: l.penalty}
 	theta0 := make([]float64, l.params())
 	if opts.RidgeAuto {
 		if opts.Ridge != 0 {

@@ -341,3 +341,43 @@ func TestLearnMaxDim(t *testing.T) {
 		t.Errorf("D = MaxLearnDim: %v", err)
 	}
 }
+
+// TestLearnSharedFirst: per axis with SharedFirst learns a shared σ first
+// and starts from it (Shared, the start reported the given one), and ends
+// at a validation error no higher than the shared σ's.
+func TestLearnSharedFirst(t *testing.T) {
+	xs, ys := toyData(300, 4, -1, 1, 3)
+	opts := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, PerAxis: true, SharedFirst: true,
+		Dim: 32, Ridge: 1e-3, Seed: 2, MaxIterations: 20}
+	res, err := LearnSigma(context.Background(), xs, ys, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, err := LearnSigma(context.Background(), xs, ys, LearnOptions{Kernel: opts.Kernel, Dim: 32, Ridge: 1e-3, Seed: 2, MaxIterations: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Shared, shared.Sigma) || !slices.Equal(res.Start, shared.Start) || res.ValidationBefore != shared.ValidationBefore {
+		t.Errorf("shared first: started from %v (start %v), want the shared σ %v (start %v)", res.Shared, res.Start, shared.Sigma, shared.Start)
+	}
+	if !(res.ValidationAfter <= shared.ValidationAfter*(1+1e-9)) {
+		t.Errorf("per axis from the shared σ: validation error %v above the shared σ's %v", res.ValidationAfter, shared.ValidationAfter)
+	}
+}
+
+// TestLearnLaplacianMatern: the kernels with a σ whose frequencies rff
+// draws otherwise (the Laplacian's Cauchy law per axis, Matérn's
+// multivariate t law) learn σ too, lowering the validation error.
+func TestLearnLaplacianMatern(t *testing.T) {
+	xs, ys := toyData(300, 3, -1, 1, 4)
+	for _, k := range []fmap.Kernel{{Type: fmap.Laplacian, Sigma: []float64{3}}, {Type: fmap.Matern, Sigma: []float64{3}, Nu: 1.5}} {
+		res, err := LearnSigma(context.Background(), xs, ys, LearnOptions{Kernel: k, Dim: 64, Ridge: 1e-3, Seed: 2, MaxIterations: 30})
+		if err != nil {
+			t.Fatalf("%s: %v", k.Type, err)
+		}
+		if !(res.ValidationAfter < res.ValidationBefore) || !(res.Sigma[0] > 0) {
+			t.Errorf("%s: σ %v, validation error %v → %v", k.Type, res.Sigma, res.ValidationBefore, res.ValidationAfter)
+		}
+		t.Logf("%s: σ 3 → %.4g, validation error %.4g → %.4g", k.Type, res.Sigma[0], res.ValidationBefore, res.ValidationAfter)
+	}
+}

@@ -14,10 +14,14 @@ import (
 
 // Predictor reports whether the spec's map will carry a trained model (a
 // learn or a kernels section: learn.Model), and whether its labels are
-// classes (learn.Classes) — known before learning, from the data read.
+// classes (a learn section's task; for kernels learn.Classes) — known
+// before learning, from the data read.
 func (s *Spec) Predictor() (model, classes bool) {
 	if s.Learn == nil && s.GroupLasso == nil || s.Problem.Data == nil {
 		return false, false
+	}
+	if s.Learn != nil && s.Learn.Task != "" {
+		return true, s.Learn.Classes()
 	}
 	return true, learn.Classes(s.Problem.Data.FitLabels)
 }

@@ -85,6 +85,9 @@ func Load(ctx context.Context, path string, progress func(string)) (*Spec, error
 		}
 		s.Problem.Data, s.DataHeader = r.Data, r.Header
 		s.Warnings = append(s.Warnings, r.Warnings...)
+		if err := decideTask(s, r.Labels); err != nil {
+			return nil, err
+		}
 		if err := checkDataBudget(s); err != nil {
 			return nil, err
 		}

@@ -81,6 +81,7 @@ type (
 		Validation float64 `yaml:"validation" spec:"positive"`
 		Ridge      kv      `yaml:"ridge"`
 		Penalty    float64 `yaml:"penalty"`
+		Task       string  `yaml:"task" spec:"enum=classification|regression,what=task"`
 	}
 	dataDoc struct {
 		File        string `yaml:"file"`
@@ -208,8 +209,8 @@ func (p *parser) emitSection(top *mapping, n kv, s *Spec) error {
 }
 
 // learnSection reads the learn section: σ learned from the data's labels
-// (see learn.go). It needs a data section with a label column, one rff
-// design of a fixed dimension, and an rbf kernel.
+// (see learn.go). It needs a data section with a label column, one rff or
+// nystroem design of a fixed dimension, and a kernel with a σ.
 func (p *parser) learnSection(n kv, s *Spec) error {
 	if n.V == nil {
 		return nil
@@ -222,7 +223,10 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 	if d.Sigma == "" {
 		return p.missing(m, "sigma", "shared (one σ) or per-axis (one σ per input axis)")
 	}
-	l := &LearnSpec{PerAxis: d.Sigma == "per-axis", Validation: 0.25, Ridge: 1e-3, Line: n.K.Line}
+	l := &LearnSpec{PerAxis: d.Sigma == "per-axis", Validation: 0.25, Ridge: 1e-3, Task: d.Task, Line: n.K.Line}
+	if d.Task != "" {
+		l.TaskLine = m.value("task").Line
+	}
 	if m.keys["validation"] != nil {
 		if !(d.Validation < 1) {
 			return p.errAt(m.value("validation"), "learn.validation", "the held-out fraction must be below 1, not %v", d.Validation)
@@ -230,6 +234,7 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 		l.Validation = d.Validation
 	}
 	if rn := d.Ridge.V; rn != nil {
+		l.RidgeLine = rn.Line
 		if rn.Kind == yaml.ScalarNode && rn.Value == "auto" {
 			l.Ridge, l.RidgeAuto = 0, true
 		} else if l.Ridge, err = p.number(rn, "learn.ridge", true); err != nil {
@@ -245,14 +250,14 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 	switch {
 	case s.Data == nil || s.Data.Label < 0:
 		return p.errAt(n.K, "learn", "learning σ needs labels: a data section with label_column")
-	case s.Method == nil || s.Method.Name() != "rff":
-		return p.errAt(n.K, "learn", "learning σ needs one design by method rff (target and method: {name: rff})")
+	case s.Method == nil || s.Method.Name() != "rff" && s.Method.Name() != "nystroem":
+		return p.errAt(n.K, "learn", "learning σ needs one design by method rff or nystroem (target and method: {name: rff})")
 	case s.Target.Dim == 0:
 		return p.errAt(n.K, "learn", "learning σ needs target.dim (the features it learns with are the map's)")
 	case s.Target.Dim > learn.MaxLearnDim:
 		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB and tens of seconds at D = 2048)", s.Target.Dim, learn.MaxLearnDim)
-	case s.Problem.Kernel.Type != fmap.RBF:
-		return p.errAt(n.K, "learn", "learning σ is for kernel rbf, not %s", s.Problem.Kernel.Type)
+	case !s.Problem.Kernel.ShiftInvariant():
+		return p.errAt(n.K, "learn", "learning σ is for the kernels with a σ (rbf, laplacian, matern, skewed-chi2, skewed-intersection), not %s", s.Problem.Kernel.Type)
 	}
 	s.Learn = l
 	return nil

@@ -67,8 +67,8 @@ func TestLearnSectionErrors(t *testing.T) {
 		{"ridge 0", learnSpec("{sigma: shared, ridge: 0}", rff, data), "spec.yaml:9: learn.ridge: must be a number > 0 or auto, not the integer 0"},
 		{"ridge word", learnSpec("{sigma: shared, ridge: best}", rff, data), "spec.yaml:9: learn.ridge: must be a number > 0 or auto, not"},
 		{"no labels", learnSpec("{sigma: shared}", rff, "{file: d.csv}"), "label_column"},
-		{"not rff", learnSpec("{sigma: shared}", "{name: nystroem}", data), "method rff"},
-		{"not rbf", strings.Replace(learnSpec("{sigma: shared}", rff, data), "{type: rbf, sigma: 30}", "{type: skewed-chi2, sigma: 0.5, c: 1}", 1), "kernel rbf"},
+		{"not rff", learnSpec("{sigma: shared}", "{name: rf-pca}", data), "method rff or nystroem"},
+		{"no sigma", strings.Replace(learnSpec("{sigma: shared}", rff, data), "{type: rbf, sigma: 30}", "{type: exp-chi2, beta: 1}", 1), "the kernels with a σ"},
 		{"too many features", strings.Replace(learnSpec("{sigma: shared}", rff, data), "target: {dim: 64}", "target: {dim: 4098}", 1),
 			"spec.yaml:9: learn: learning σ with target.dim 4098: at most 4096 features"},
 	}

@@ -113,13 +113,33 @@ type LearnSpec struct {
 	PerAxis bool
 	// Validation is the held-out fraction (default 0.25), Ridge the ridge
 	// λ (default 1e-3), Penalty the weight of Σ log²(σ/σ0) (default 0).
+	// Per axis, σ is learned shared first and per axis from there
+	// (learn.LearnOptions.SharedFirst).
 	Validation, Ridge, Penalty float64
 	// RidgeAuto is ridge: auto (Ridge is then 0): λ chosen on the
-	// validation split too (learn.LearnOptions.RidgeAuto).
+	// validation split too (learn.LearnOptions.RidgeAuto). RidgeLine is
+	// learn.ridge's line (0: not given, Ridge is the default).
 	RidgeAuto bool
+	RidgeLine int
+	// Task is learn.task, TaskClassification or TaskRegression: as given,
+	// or (TaskLine 0) decided by Load from the data file's labels
+	// (decideTask); TaskWhy says why in words.
+	Task     string
+	TaskLine int
+	TaskWhy  string
 	// Line is the section's line in the spec.
 	Line int
 }
+
+// The tasks of learn.task: labels that are classes (one-vs-rest targets,
+// accuracy) or numbers (regression, RMSE).
+const (
+	TaskClassification = "classification"
+	TaskRegression     = "regression"
+)
+
+// Classes reports whether the learn section's labels are classes.
+func (l *LearnSpec) Classes() bool { return l.Task == TaskClassification }
 
 // InputFile is a file a spec read besides itself: its path as messages
 // name it and the hex SHA-256 of its content.

@@ -58,6 +58,9 @@ func printDesign(w io.Writer, d *featmap.Design) {
 	if l := d.LearnedLine(); l != "" {
 		fmt.Fprintln(w, l)
 	}
+	for _, l := range d.ModelLines() {
+		fmt.Fprintln(w, l)
+	}
 	if f := m.Fourier(); f != nil {
 		fmt.Fprintln(w, "\nfrequencies and weights:")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -44,11 +44,17 @@ const starterEmit = "emit:\n  tables: fast            # gen's code: fast (the fa
 func cmdInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	types := fmap.KernelTypes()
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
-		fmt.Fprintf(stderr, "usage: featmap init KERNEL\nPrints a commented starter spec for KERNEL (%s) that featmap design accepts as it is.\nexample: featmap init chi2 > chi2.yaml\n", strings.Join(types, " | "))
+		fmt.Fprintf(stderr, "usage: featmap init KERNEL | rff | nystroem\nPrints a commented starter spec for KERNEL (%s) that featmap design accepts as it is,\n"+
+			"or for a map learned from labelled rows (rff or nystroem, with data and learn sections: it reads data.csv).\nexample: featmap init chi2 > chi2.yaml\n", strings.Join(types, " | "))
 		return exitHelp
 	}
+	if len(args) == 1 && learnedStarters[args[0]] != "" {
+		fmt.Fprintf(stdout, "# yaml-language-server: $schema=%s\n", spec.SchemaURL)
+		fmt.Fprint(stdout, learnedStarters[args[0]])
+		return exitOK
+	}
 	if len(args) != 1 || !slices.Contains(types, args[0]) {
-		fmt.Fprintf(stderr, "usage: featmap init KERNEL, KERNEL one of %s\n", strings.Join(types, ", "))
+		fmt.Fprintf(stderr, "usage: featmap init KERNEL | rff | nystroem, KERNEL one of %s\n", strings.Join(types, ", "))
 		return exitUsage
 	}
 	k := args[0]
@@ -104,4 +110,50 @@ func starterName(k string) string {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	return b.String() + "Map"
+}
+
+// learnedStart is the start of the learned starters: what they do and the
+// commands that design, emit and check them.
+const learnedStart = `# A featmap spec learned from labelled rows (see docs/learning.md): σ of the
+# Gaussian kernel learned from data.csv's labels, then a map of D features and
+# a ridge model on them (gen emits NClass for classes, NScore for numbers).
+# Put your rows in data.csv (n feature columns, then the label), then
+#   featmap design SPEC.yaml                           # states σ, the model, its held-out accuracy
+#   featmap gen -o map.go -map map.json SPEC.yaml      # the Go code, and the map as JSON
+#   featmap eval map.json test.csv                     # the predictor on rows it never saw
+version: 1
+`
+
+// learnedData is the data and learn sections of the learned starters.
+const learnedData = `data:
+  file: data.csv          # your rows: CSV, TSV, whitespace or .npy, gzip'd or not
+  columns: [0, 63]        # the feature columns (domain.dims of them)
+  label_column: 64        # the label: class numbers, or numbers to regress
+learn:
+  sigma: shared           # one σ; per-axis learns one per column, starting from the shared one
+  ridge: auto             # the model's λ chosen on the validation split
+  # task: classification  # or regression; without it, decided from the labels
+`
+
+// learnedKernel is the kernel, domain and error sections of the learned
+// starters.
+const learnedKernel = `kernel:
+  type: rbf
+  sigma: 30               # where learning starts: about the median distance between rows
+domain:
+  dims: 64                # n, the feature columns of a row
+  interval: [0, 16]       # every feature in [lo, hi]
+error:
+  weight: absolute        # |K − Ψ·Ψ|, measured on held-out rows of data.csv
+`
+
+// learnedStarters are the starter specs of maps learned from labelled
+// rows, by method.
+var learnedStarters = map[string]string{
+	"rff": learnedStart + "name: LearnedRFF\n" + learnedKernel +
+		"target:\n  dim: 256                # D random Fourier features (even: cos-sin pairs)\n" +
+		"method:\n  name: rff               # σ learned on exactly these features\n  seed: 1\n" + learnedData,
+	"nystroem": learnedStart + "name: LearnedNystroem\n" + learnedKernel +
+		"target:\n  dim: 256                # D landmarks (k-means centres of the rows to fit)\n" +
+		"method:\n  name: nystroem          # σ learned on random features, the landmarks fitted at it\n  seed: 1\n" + learnedData,
 }

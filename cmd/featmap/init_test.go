@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -10,6 +13,7 @@ import (
 	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/codegen"
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/internal/digits"
 	"github.com/featmap/featmap/internal/schemacheck"
 	"github.com/featmap/featmap/spec"
 )
@@ -117,6 +121,49 @@ func initSizes(t *testing.T) {
 		}
 		if n := size["small"]; n < kb[4]*1000-500 || n >= kb[5]*1000+500 {
 			t.Errorf("init %s, tables small: %d bytes, not %d–%d KB as the starter says", k, n, kb[4], kb[5])
+		}
+	}
+}
+
+// TestInitLearned: featmap init rff and init nystroem print starters of
+// maps learned from labelled rows (data and learn sections), which the
+// schema accepts and which design, beside a data.csv of the digits,
+// accepts as they are, stating the model it learned.
+func TestInitLearned(t *testing.T) {
+	raw, err := spec.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := schemacheck.New(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, labels, err := digits.LoadLabelled(filepath.Join("..", "..", "testdata", "digits.csv.gz"), 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var csv strings.Builder
+	for i, x := range rows {
+		for _, v := range x {
+			fmt.Fprintf(&csv, "%g,", v)
+		}
+		fmt.Fprintf(&csv, "%g\n", labels[i])
+	}
+	for _, m := range []string{"rff", "nystroem"} {
+		code, out, errOut := runCLI("init", m)
+		if code != exitOK || !strings.Contains(out, "name: "+m) || !strings.Contains(out, "learn:") || !strings.Contains(out, "data:") {
+			t.Fatalf("init %s: exit %d, %q\n%s", m, code, errOut, out)
+		}
+		if errs, err := schema.ValidateYAML([]byte(out)); err != nil || len(errs) > 0 {
+			t.Errorf("init %s: the spec schema rejects the starter spec: %v %q", m, err, errs)
+		}
+		path := writeSpec(t, out)
+		if err := os.WriteFile(filepath.Join(filepath.Dir(path), "data.csv"), []byte(csv.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, dout, errOut := runCLI("design", path)
+		if code != exitOK || !strings.Contains(dout, "model: classification, 10 classes") || !strings.Contains(dout, "held-out accuracy") {
+			t.Errorf("design of init %s: exit %d, %q\n%s", m, code, errOut, dout)
 		}
 	}
 }

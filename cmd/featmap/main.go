@@ -118,6 +118,7 @@ Usage:
   featmap design [-json] [-solver purego|clp] SPEC.yaml
   featmap gen [-o FILE [-check | -force]] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
   featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
+  featmap eval [-json] [-label-column N] MAP.json DATA   (a map of gen -map on a data file)
   featmap init KERNEL        (a commented starter spec)
   featmap schema             (the JSON Schema of specs, for editors)
   featmap version

@@ -281,7 +281,7 @@ func WithModel(vm fmap.Verified, classes []float64, seed uint64) fmap.Verified {
 	r := rand.New(rand.NewPCG(seed, 2))
 	k := max(1, len(classes))
 	mod := &fmap.LinearModel{Classes: classes, W: make([]float64, vm.Map.Dim*k), Bias: make([]float64, k),
-		Ridge: 1e-3, Rows: 480, DataSHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", HeldRows: 120}
+		Ridge: 1e-3, RidgeFrom: fmap.RidgeDefault, Rows: 480, DataSHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", HeldRows: 120}
 	for i := range mod.W {
 		mod.W[i] = r.NormFloat64()
 	}

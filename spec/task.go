@@ -1,0 +1,64 @@
+package spec
+
+import (
+	"fmt"
+
+	"github.com/featmap/featmap/datafile"
+	"github.com/featmap/featmap/learn"
+)
+
+// This file decides a learn section's task: whether the data's labels are
+// classes or numbers (learn.task, or decided from the labels).
+
+// decideTask sets s.Learn's task from the data file's labels when
+// learn.task is not given: classification when every label is an integer
+// and there are at most learn.MaxClasses of them, regression when none is
+// an integer (or there are more distinct integers than classes); a file
+// that mixes the two is refused at the first label of the fewer kind, a
+// *datafile.DataError naming it and the key to set. A given task is
+// checked: classification takes at most learn.MaxClasses distinct labels.
+func decideTask(s *Spec, labels *datafile.Labels) error {
+	l := s.Learn
+	if l == nil || labels == nil {
+		return nil
+	}
+	taskAt := fmt.Sprintf("learn.task, %s:%d", s.Path, l.Line)
+	switch l.Task {
+	case TaskClassification:
+		d := s.Problem.Data
+		if n := learn.Distinct(append(append([]float64(nil), d.FitLabels...), d.HeldLabels...)); n > learn.MaxClasses {
+			return &SpecError{Path: s.Path, Line: l.TaskLine, Field: "learn.task",
+				Msg: fmt.Sprintf("classification with %d distinct labels in %s: at most %d classes (regression learns them as numbers)", n, labels.File, learn.MaxClasses)}
+		}
+		l.TaskWhy = "learn.task"
+		return nil
+	case TaskRegression:
+		l.TaskWhy = "learn.task"
+		return nil
+	}
+	total := labels.Integers + labels.Others
+	switch {
+	case labels.Others == 0 && labels.Distinct <= learn.MaxClasses:
+		l.Task = TaskClassification
+		l.TaskWhy = fmt.Sprintf("every label is an integer, %d distinct: classes (learn.task sets it)", labels.Distinct)
+	case labels.Others == 0:
+		l.Task = TaskRegression
+		l.TaskWhy = fmt.Sprintf("every label is an integer, but more than %d distinct: numbers (learn.task sets it)", learn.MaxClasses)
+	case labels.Integers == 0:
+		l.Task = TaskRegression
+		l.TaskWhy = "no label is an integer: numbers (learn.task sets it)"
+	case labels.Others <= labels.Integers:
+		at := labels.FirstOther
+		return &datafile.DataError{File: labels.File, Line: at.Line, Column: labels.Column,
+			Msg: fmt.Sprintf("label %v is not an integer, though %d of the %d labels are (class labels): "+
+				"set learn.task: regression (%s) to learn the labels as numbers, or learn.task: classification to take every value as a class; or correct the label",
+				at.Value, labels.Integers, total, taskAt)}
+	default:
+		at := labels.FirstInteger
+		return &datafile.DataError{File: labels.File, Line: at.Line, Column: labels.Column,
+			Msg: fmt.Sprintf("label %v is an integer, though %d of the %d labels are not (numbers): "+
+				"set learn.task: regression (%s) to learn the labels as numbers, or learn.task: classification to take every value as a class",
+				at.Value, labels.Others, total, taskAt)}
+	}
+	return nil
+}

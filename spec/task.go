@@ -31,7 +31,7 @@ func decideTask(s *Spec, labels *datafile.Labels) error {
 				Msg: fmt.Sprintf("classification with %d distinct labels in %s: at most %d classes (regression learns them as numbers)", n, labels.File, learn.MaxClasses)}
 		}
 		l.TaskWhy = "learn.task"
-		return nil
+		return fewRowsPerClass(s, labels.File, l.TaskLine, "learn.task")
 	case TaskRegression:
 		l.TaskWhy = "learn.task"
 		return nil
@@ -41,6 +41,7 @@ func decideTask(s *Spec, labels *datafile.Labels) error {
 	case labels.Others == 0 && labels.Distinct <= learn.MaxClasses:
 		l.Task = TaskClassification
 		l.TaskWhy = fmt.Sprintf("every label is an integer, %d distinct: classes (learn.task sets it)", labels.Distinct)
+		return fewRowsPerClass(s, labels.File, l.Line, "learn")
 	case labels.Others == 0:
 		l.Task = TaskRegression
 		l.TaskWhy = fmt.Sprintf("every label is an integer, but more than %d distinct: numbers (learn.task sets it)", learn.MaxClasses)
@@ -61,4 +62,31 @@ func decideTask(s *Spec, labels *datafile.Labels) error {
 				at.Value, labels.Others, total, taskAt)}
 	}
 	return nil
+}
+
+// fewRowsPerClass refuses classes most of which have a single row among
+// the rows kept: learning splits each class's rows into rows to fit and
+// to validate, and a one-row class has none of one kind (200 distinct
+// integers in 200 rows failed with "160 training and 0 validation rows").
+// Such labels are likelier numbers than classes: the message says how to
+// learn them as numbers.
+func fewRowsPerClass(s *Spec, file string, line int, field string) error {
+	d := s.Problem.Data
+	rows := map[float64]int{}
+	for _, ls := range [][]float64{d.FitLabels, d.HeldLabels} {
+		for _, v := range ls {
+			rows[v]++
+		}
+	}
+	single := 0
+	for _, n := range rows {
+		if n == 1 {
+			single++
+		}
+	}
+	if 2*single <= len(rows) {
+		return nil
+	}
+	return &SpecError{Path: s.Path, Line: line, Field: field,
+		Msg: fmt.Sprintf("%d of the %d classes of %s's labels have a single row among the %d kept: a class needs rows to fit and to validate. If the labels are numbers, set learn.task: regression", single, len(rows), file, len(d.FitLabels)+len(d.HeldLabels))}
 }

@@ -48,6 +48,7 @@ func TestLearnTask(t *testing.T) {
 	classes := func(i int) string { return fmt.Sprint(i % 3) }
 	numbers := func(i int) string { return fmt.Sprintf("%.2f", float64(i)/3+0.01) }
 	many := func(i int) string { return fmt.Sprint(i * 10) }
+	fewNumbers := func(i int) string { return fmt.Sprintf("%.2f", float64(i%4)/3+0.01) }
 	for _, c := range []struct {
 		name, extra string
 		label       func(int) string
@@ -56,7 +57,7 @@ func TestLearnTask(t *testing.T) {
 		{"integers", "", classes, TaskClassification},
 		{"numbers", "", numbers, TaskRegression},
 		{"given regression", ", task: regression", classes, TaskRegression},
-		{"given classification", ", task: classification", numbers, TaskClassification},
+		{"given classification", ", task: classification", fewNumbers, TaskClassification},
 	} {
 		s, err := load(taskSpec(t, c.extra, c.label))
 		if err != nil {
@@ -66,11 +67,17 @@ func TestLearnTask(t *testing.T) {
 			t.Errorf("%s: task %q (%s), want %q", c.name, s.Learn.Task, s.Learn.TaskWhy, c.want)
 		}
 	}
-	// More distinct integers than classes: numbers (40 here would be
-	// classes; the rule is about learn.MaxClasses, checked with the
-	// counts directly).
-	if s, err := load(taskSpec(t, "", many)); err != nil || s.Learn.Task != TaskClassification {
-		t.Errorf("40 distinct integers: %v, %v", s, err)
+	// Distinct integers, one row each, would be classes of a single row,
+	// which learning cannot split into rows to fit and to validate: they
+	// are refused, saying how to learn them as numbers; given as
+	// classification, too (at learn.task). More distinct integers than
+	// classes are numbers (the rule is about learn.MaxClasses, checked
+	// with the counts directly).
+	for _, extra := range []string{"", ", task: classification"} {
+		if _, err := load(taskSpec(t, extra, many)); err == nil || !strings.Contains(err.Error(), "40 of the 40 classes of ") ||
+			!strings.Contains(err.Error(), "have a single row among the 40 kept: a class needs rows to fit and to validate. If the labels are numbers, set learn.task: regression") {
+			t.Errorf("40 distinct integers, one row each%s: %v", extra, err)
+		}
 	}
 	l := &datafile.Labels{Integers: 300, Distinct: 300}
 	s := &Spec{Learn: &LearnSpec{}}

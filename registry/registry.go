@@ -9,8 +9,11 @@
 package registry
 
 import (
+	"fmt"
+
 	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/multidim"
@@ -64,4 +67,26 @@ func All() []design.Method {
 		out[i] = m()
 	}
 	return out
+}
+
+// normMinimisers are the methods whose designs minimise the error in the
+// spec's norm (error.norm): the LP designs. Every other method builds its
+// map another way (closed forms, projections, samples), and the norm only
+// measures it.
+var normMinimisers = map[string]bool{"chum": true, "projection": true, "modulation": true, "tensor-greedy": true}
+
+// samplers are the methods that build their maps from random draws or
+// the data's rows.
+var samplers = map[string]bool{"rff": true, "rf-pca": true, "nystroem": true, "rff-group-lasso": true}
+
+// ErrorLine states the error measure and norm, and whether method
+// minimises the error in that norm or only is measured in it.
+func ErrorLine(p *fmap.Problem, method string) string {
+	switch {
+	case normMinimisers[method]:
+		return fmt.Sprintf("error: %s, minimised in the %s norm", p.Measure, p.Norm)
+	case samplers[method]:
+		return fmt.Sprintf("error: %s, measured in the %s norm (%s draws its map from samples: it minimises no error)", p.Measure, p.Norm, method)
+	}
+	return fmt.Sprintf("error: %s, measured in the %s norm (%s does not minimise it)", p.Measure, p.Norm, method)
 }

@@ -174,11 +174,12 @@ func (e *emitter) nysKernelBody() []jen.Code {
 			jen.Return(jen.Parens(jen.Lit(1).Op("+").Id("a").Op("+").Id("a").Op("*").Id("a").Op("/").Lit(3)).Op("*").Qual("math", "Exp").Call(jen.Op("-").Id("a"))))
 	case k.Type == fmap.Poly:
 		// fmap's evalPoly: the dot product in order, then degree − 1
-		// multiplications.
+		// multiplications; each product rounded apart, as there, so that
+		// a build that fuses multiply-adds fuses neither.
 		body := []jen.Code{
 			jen.Id("s").Op(":=").Lit(0.0),
-			loop(jen.Id("s").Op("+=").Id("x").Index(jen.Id("i")).Op("*").Id("y").Index(jen.Id("i"))),
-			jen.Id("b").Op(":=").Add(f(k.Scale)).Op("*").Id("s").Op("+").Add(f(k.Offset)),
+			loop(jen.Id("s").Op("+=").Float64().Call(jen.Id("x").Index(jen.Id("i")).Op("*").Id("y").Index(jen.Id("i")))),
+			jen.Id("b").Op(":=").Float64().Call(jen.Add(f(k.Scale)).Op("*").Id("s")).Op("+").Add(f(k.Offset)),
 			jen.Id("v").Op(":=").Id("b"),
 		}
 		for range k.Degree - 1 {

@@ -94,11 +94,14 @@ func (k Kernel) checkKeys(n int) error {
 // in order, then degree − 1 multiplications (the emitted Nyström kernel
 // computes the same).
 func (k Kernel) evalPoly(x, y []float64) float64 {
+	// The conversions round each product apart: a build that fuses
+	// multiply-adds (arm64, GOAMD64=v3) would otherwise fuse them here and
+	// in the emitted code in different places.
 	s := 0.0
 	for i := range x {
-		s += x[i] * y[i]
+		s += float64(x[i] * y[i])
 	}
-	return PowInt(k.Scale*s+k.Offset, k.Degree)
+	return PowInt(float64(k.Scale*s)+k.Offset, k.Degree)
 }
 
 // PowInt is b^d for d ≥ 1 by d − 1 multiplications in order,

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/registry"
 	"github.com/featmap/featmap/spec"
 )
@@ -193,7 +192,7 @@ func (r *run) auto(ctx context.Context, dim int, set Settings) (*Design, error) 
 		choice.RunnerUpError, _ = c.Cells[second][0].Design.Verification.Rank()
 	}
 	out := *d
-	if dv := d.Verification.Data; dv != nil && dv.Distinct >= fmap.MinRankRows && second >= 0 {
+	if dv := d.Verification.Data; d.Verification.RanksOnData() && second >= 0 {
 		// The rows that measure the winner's data error chose it.
 		choice.SelectionError = true
 		v := *dv

@@ -391,6 +391,12 @@ func OnPoints(m *Map, xs [][]float64, on string) (abs Measurement, frob float64)
 	return abs, frob
 }
 
+// RanksOnData reports whether Rank ranks on the held-out data: the map
+// was verified on data of at least MinRankRows distinct held-out rows.
+func (v *Verification) RanksOnData() bool {
+	return v.Data != nil && v.Data.Distinct >= MinRankRows
+}
+
 // Rank is the error that ranks maps of one problem against each other, and
 // its name: the held-out data's Gram-matrix relative Frobenius error when
 // the map was verified on the spec's data and its held-out rows hold at
@@ -399,7 +405,7 @@ func OnPoints(m *Map, xs [][]float64, on string) (abs Measurement, frob float64)
 // use it.
 func (v *Verification) Rank() (float64, string) {
 	switch d := v.Data; {
-	case d != nil && d.Distinct >= MinRankRows:
+	case v.RanksOnData():
 		return d.Frobenius, "held-out data error (Gram matrix, relative Frobenius)"
 	case d != nil:
 		return v.Reported.LInf, fmt.Sprintf("L∞ error (the held-out rows, %d distinct, are fewer than the %d that can rank maps)", d.Distinct, MinRankRows)

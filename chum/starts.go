@@ -176,22 +176,13 @@ func maxFreqDiff(a, b [][]float64) float64 {
 // the best phasePolishes results are then polished again in phase.
 func (c *fitter) polishAll(starts [][][]float64) (*candidate, error) {
 	results := make([]polished, len(starts))
-	var wg sync.WaitGroup
-	for i, st := range starts {
-		wg.Add(1)
-		c.gate.acquire(false)
-		go func() {
-			defer wg.Done()
-			defer c.gate.release()
-			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
-			cand, err := lp.refitPolish(st)
-			if err == nil {
-				results[i].cand = *cand
-			}
-			results[i].lps, results[i].err = lp.n, err
-		}()
-	}
-	wg.Wait()
+	c.inParallel(len(starts), func(lp *lpSolver, i int) {
+		cand, err := lp.refitPolish(starts[i])
+		if err == nil {
+			results[i].cand = *cand
+		}
+		results[i].lps, results[i].err = lp.n, err
+	})
 	if c.lp.fit.n == 1 {
 		c.polishPhaseBest(results)
 	}
@@ -245,19 +236,28 @@ func (c *fitter) polishPhaseBest(results []polished) {
 		}
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(results[a].cand.score, results[b].cand.score) })
+	best := idx[:min(len(idx), phasePolishes)]
+	c.inParallel(len(best), func(lp *lpSolver, k int) {
+		i := best[k]
+		cd := &results[i].cand
+		if om, al, score, err := lp.polishPhase(cd.omega, cd.alpha); err == nil && score < cd.score {
+			*cd = candidate{om, al, score}
+		}
+		results[i].lps += lp.n
+	})
+}
+
+// inParallel runs f(lp, i) for i in [0, n), each on a goroutine of its own
+// holding the gate and with an LP solver of its own, and waits for all.
+func (c *fitter) inParallel(n int, f func(lp *lpSolver, i int)) {
 	var wg sync.WaitGroup
-	for _, i := range idx[:min(len(idx), phasePolishes)] {
+	for i := range n {
 		wg.Add(1)
 		c.gate.acquire(false)
 		go func() {
 			defer wg.Done()
 			defer c.gate.release()
-			lp := &lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}
-			cd := &results[i].cand
-			if om, al, score, err := lp.polishPhase(cd.omega, cd.alpha); err == nil && score < cd.score {
-				*cd = candidate{om, al, score}
-			}
-			results[i].lps += lp.n
+			f(&lpSolver{ctx: c.ctx, fit: c.lp.fit, sv: c.lp.sv}, i)
 		}()
 	}
 	wg.Wait()

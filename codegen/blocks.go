@@ -88,23 +88,11 @@ func newBlocksPlan(vm fmap.Verified, info Info) (*plan, error) {
 // in float64, rounded) and NSliceF32 of a blocks map.
 func (e *emitter) blocksAPI(f *jen.File) {
 	p := e.p
-	f.Comment(commentBody(e.blocksDocN()))
-	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.blocksBody()...)
-	f.Line()
-
-	f.Comment(commentBody(e.docSlice(e.sliceName(), p.name, "float64")))
-	f.Func().Id(e.sliceName()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float64()).
-		Block(e.sliceBody(e.sliceName(), p.name, jen.Float64)...)
-	f.Line()
-
-	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is %s in float32: it converts x to float64, evaluates %s in stack arrays and rounds every component to float32, so each component is the float64 value correctly rounded, up to a relative 2⁻²⁴.",
-		e.name32(), p.name, p.name))))
-	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.blocks32Body()...)
-	f.Line()
-
-	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
-	f.Func().Id(e.slice32Name()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float32()).
-		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
+	doc32 := func() []string {
+		return paragraphs(fmt.Sprintf("%s is %s in float32: it converts x to float64, evaluates %s in stack arrays and rounds every component to float32, so each component is the float64 value correctly rounded, up to a relative 2⁻²⁴.",
+			e.name32(), p.name, p.name))
+	}
+	e.fourFuncs(f, e.blocksDocN, e.blocksBody, doc32, e.blocks32Body)
 	e.modelAPI(f)
 }
 

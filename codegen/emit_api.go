@@ -29,8 +29,18 @@ func (e *emitter) api(f *jen.File) {
 		e.blocksAPI(f)
 		return
 	}
-	f.Comment(commentBody(e.docN()))
-	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.scalarBody()...)
+	e.fourFuncs(f, e.docN, e.scalarBody, e.doc32, func() []jen.Code {
+		return e.body32(sink{out: "out", x: "x", done: jen.Return(), is32: true})
+	})
+}
+
+// fourFuncs emits N (its doc comment from docN, its body from body64),
+// NSlice, NF32 (from doc32 and body32) and NSliceF32, in that order,
+// calling each function where its part is emitted.
+func (e *emitter) fourFuncs(f *jen.File, docN func() []string, body64 func() []jen.Code, doc32 func() []string, body32 func() []jen.Code) {
+	p := e.p
+	f.Comment(commentBody(docN()))
+	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(body64()...)
 	f.Line()
 
 	f.Comment(commentBody(e.docSlice(e.sliceName(), p.name, "float64")))
@@ -38,8 +48,8 @@ func (e *emitter) api(f *jen.File) {
 		Block(e.sliceBody(e.sliceName(), p.name, jen.Float64)...)
 	f.Line()
 
-	f.Comment(commentBody(e.doc32()))
-	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.body32(sink{out: "out", x: "x", done: jen.Return(), is32: true})...)
+	f.Comment(commentBody(doc32()))
+	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(body32()...)
 	f.Line()
 
 	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))

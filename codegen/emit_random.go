@@ -26,27 +26,11 @@ func (e *emitter) nonFiniteName() string {
 // rounds every component), written out twice so that neither needs a
 // temporary of D components.
 func (e *emitter) randomAPI(f *jen.File) {
-	p := e.p
-	f.Comment(commentBody(e.docN()))
-	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.randomBody(false)...)
-	f.Line()
-
-	f.Comment(commentBody(e.docSlice(e.sliceName(), p.name, "float64")))
-	f.Func().Id(e.sliceName()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float64()).
-		Block(e.sliceBody(e.sliceName(), p.name, jen.Float64)...)
-	f.Line()
-
-	f.Comment(commentBody(e.doc32()))
-	if p.rnd.lin != nil {
-		f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.linear32Body()...)
-	} else {
-		f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.randomBody(true)...)
+	body32 := func() []jen.Code { return e.randomBody(true) }
+	if e.p.rnd.lin != nil {
+		body32 = e.linear32Body
 	}
-	f.Line()
-
-	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
-	f.Func().Id(e.slice32Name()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float32()).
-		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
+	e.fourFuncs(f, e.docN, func() []jen.Code { return e.randomBody(false) }, e.doc32, body32)
 	e.modelAPI(f)
 }
 

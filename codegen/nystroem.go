@@ -55,20 +55,7 @@ func (e *emitter) sigmaName() string  { return e.p.priv + "Sigma" }
 
 // nysAPI emits N, NSlice, NF32 and NSliceF32 of a Nyström map.
 func (e *emitter) nysAPI(f *jen.File) {
-	p := e.p
-	f.Comment(commentBody(e.docN()))
-	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.nysBody(false)...)
-	f.Line()
-	f.Comment(commentBody(e.docSlice(e.sliceName(), p.name, "float64")))
-	f.Func().Id(e.sliceName()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float64()).
-		Block(e.sliceBody(e.sliceName(), p.name, jen.Float64)...)
-	f.Line()
-	f.Comment(commentBody(e.doc32()))
-	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.nysBody(true)...)
-	f.Line()
-	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
-	f.Func().Id(e.slice32Name()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float32()).
-		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
+	e.fourFuncs(f, e.docN, func() []jen.Code { return e.nysBody(false) }, e.doc32, func() []jen.Code { return e.nysBody(true) })
 	e.modelAPI(f)
 }
 

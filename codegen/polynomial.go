@@ -66,20 +66,7 @@ func (e *emitter) polySketchName() string { return e.p.priv + "Sketch" }
 
 // polyAPI emits N, NSlice, NF32 and NSliceF32 of a polynomial map.
 func (e *emitter) polyAPI(f *jen.File) {
-	p := e.p
-	f.Comment(commentBody(e.docN()))
-	f.Func().Id(p.name).Params(e.params(jen.Float64)...).Block(e.polyBody(false)...)
-	f.Line()
-	f.Comment(commentBody(e.docSlice(e.sliceName(), p.name, "float64")))
-	f.Func().Id(e.sliceName()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float64()).
-		Block(e.sliceBody(e.sliceName(), p.name, jen.Float64)...)
-	f.Line()
-	f.Comment(commentBody(e.doc32()))
-	f.Func().Id(e.name32()).Params(e.params(jen.Float32)...).Block(e.polyBody(true)...)
-	f.Line()
-	f.Comment(commentBody(e.docSlice(e.slice32Name(), e.name32(), "float32")))
-	f.Func().Id(e.slice32Name()).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Float32()).
-		Block(e.sliceBody(e.slice32Name(), e.name32(), jen.Float32)...)
+	e.fourFuncs(f, e.docN, func() []jen.Code { return e.polyBody(false) }, e.doc32, func() []jen.Code { return e.polyBody(true) })
 }
 
 // polyBody is the body of N (is32 false) or NF32: NaN everywhere for a

@@ -185,14 +185,14 @@ func expChi2HugePsi() fmap.Verified {
 	vm := testmaps.ExpChi21()
 	m := *vm.Map
 	m.Stages = slices.Clone(m.Stages)
-	pc := *m.Stages[0].PerCoordinate
-	f := *pc.Inner.Fourier
+	pc := *m.Stages[0].Kind.(*fmap.PerCoordinate)
+	f := *pc.Inner.Kind.(*fmap.Fourier)
 	f.Terms = slices.Clone(f.Terms)
 	for i := range f.Terms {
 		f.Terms[i].Weight = 1e308
 	}
-	pc.Inner.Fourier = &f
-	m.Stages[0].PerCoordinate = &pc
+	pc.Inner.Kind = &f
+	m.Stages[0].Kind = &pc
 	return fmap.Verified{Map: &m, Verification: vm.Verification}
 }
 

@@ -28,7 +28,7 @@ func blocksMap(v *fmap.Verification, weights []float64, parts ...fmap.Verified) 
 		first, dim = last+1, dim+m.Dim
 	}
 	m := &fmap.Map{Kernel: fmap.Kernel{Type: fmap.Combined, Parts: ks}, InDim: first, Dim: dim, Domain: dom,
-		Method: "rff-group-lasso", Stages: []fmap.Stage{{Blocks: &fmap.Blocks{Parts: bs}}}}
+		Method: "rff-group-lasso", Stages: []fmap.Stage{{Kind: &fmap.Blocks{Parts: bs}}}}
 	if err := m.Validate(); err != nil {
 		panic(err)
 	}

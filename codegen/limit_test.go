@@ -42,7 +42,7 @@ func TestPhaseLimit(t *testing.T) {
 	} {
 		m := *c.vm.Map
 		st := m.Stages[0]
-		if f := st.Fourier; f != nil {
+		if f, ok := st.Kind.(*fmap.Fourier); ok {
 			g := *f
 			g.Terms = append([]fmap.Term(nil), f.Terms...)
 			for i, term := range g.Terms {
@@ -51,12 +51,12 @@ func TestPhaseLimit(t *testing.T) {
 					break
 				}
 			}
-			st.Fourier = &g
+			st.Kind = &g
 		} else {
-			r := *st.Random
+			r := *st.Kind.(*fmap.Random)
 			r.Freq = append([]float64(nil), r.Freq...)
 			r.Freq[0] = c.w
-			st.Random = &r
+			st.Kind = &r
 		}
 		m.Stages = []fmap.Stage{st}
 		_, err := GenerateFiles(fmap.Verified{Map: &m, Verification: c.vm.Verification}, testInfo(c.name))

@@ -139,7 +139,7 @@ func TestRandomErrors(t *testing.T) {
 	perCoord.Map.Stages = perCoord.Map.Stages[:1]
 	perCoord.Map.Dim = 12
 	logAfter := testmaps.ExpChi2()
-	logAfter.Map.Stages[1].Random.Transform = fmap.LogOffset
+	logAfter.Map.Stages[1].Kind.(*fmap.Random).Transform = fmap.LogOffset
 	for _, c := range []struct {
 		name  string
 		vm    fmap.Verified

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/featmap/featmap/fmap"
 )
@@ -60,39 +61,39 @@ func shapeOf(m *fmap.Map, v *fmap.Verification) (*shape, error) {
 	}
 	s := &shape{Map: m, Errors: v}
 	st := m.Stages
-	if n := len(st); n >= 2 && st[n-1].Linear != nil && (st[n-2].Random != nil || st[n-2].Polynomial != nil) {
+	if n := len(st); n >= 2 && as[*fmap.Linear](st[n-1]) != nil && (as[*fmap.Random](st[n-2]) != nil || as[*fmap.Polynomial](st[n-2]) != nil) {
 		// rf-pca: the random map underneath, then its projection.
-		s.Linear = st[n-1].Linear
+		s.Linear = as[*fmap.Linear](st[n-1])
 		st = st[:n-1]
 	}
 	switch {
-	case len(st) == 1 && st[0].Fourier != nil:
-		f := st[0].Fourier
+	case len(st) == 1 && as[*fmap.Fourier](st[0]) != nil:
+		f := as[*fmap.Fourier](st[0])
 		s.Form, s.Transform, s.Gamma, s.Negative, s.Terms = f.Form, f.Transform, f.Gamma, f.Negative, f.Terms
-	case len(st) == 1 && st[0].Series != nil:
-		r := st[0].Series
+	case len(st) == 1 && as[*fmap.Series](st[0]) != nil:
+		r := as[*fmap.Series](st[0])
 		s.Form, s.Transform, s.Gamma, s.Negative, s.LiK = r.Form, fmap.Identity, 1, r.Negative, r.K
-	case len(st) == 1 && st[0].Random != nil:
-		s.Random = st[0].Random
-	case len(st) == 1 && st[0].Polynomial != nil:
-		s.Polynomial = st[0].Polynomial
-	case len(st) == 1 && st[0].Nystroem != nil:
-		s.Nystroem = st[0].Nystroem
+	case len(st) == 1 && as[*fmap.Random](st[0]) != nil:
+		s.Random = as[*fmap.Random](st[0])
+	case len(st) == 1 && as[*fmap.Polynomial](st[0]) != nil:
+		s.Polynomial = as[*fmap.Polynomial](st[0])
+	case len(st) == 1 && as[*fmap.Nystroem](st[0]) != nil:
+		s.Nystroem = as[*fmap.Nystroem](st[0])
 		if m.Kernel.Homogeneous() { // an additive kernel of whole rows
 			s.Gamma = m.Kernel.Gamma
 			if s.Gamma == 0 {
 				s.Gamma = 1
 			}
 		}
-	case len(st) == 1 && st[0].Anchors != nil:
-		s.Anchors = st[0].Anchors
+	case len(st) == 1 && as[*fmap.Anchors](st[0]) != nil:
+		s.Anchors = as[*fmap.Anchors](st[0])
 		s.Transform, s.Gamma, s.Negative = fmap.Identity, m.Kernel.Gamma, s.Anchors.Negative
 		if s.Gamma == 0 {
 			s.Gamma = 1
 		}
-	case len(st) == 2 && st[0].PerCoordinate != nil && st[1].Random != nil && st[1].Random.Transform == fmap.Identity:
-		s.Random = st[1].Random
-		inner, err := innerShape(m, st[0].PerCoordinate.Inner)
+	case len(st) == 2 && as[*fmap.PerCoordinate](st[0]) != nil && as[*fmap.Random](st[1]) != nil && as[*fmap.Random](st[1]).Transform == fmap.Identity:
+		s.Random = as[*fmap.Random](st[1])
+		inner, err := innerShape(m, as[*fmap.PerCoordinate](st[0]).Inner)
 		if err != nil {
 			return nil, err
 		}
@@ -116,13 +117,7 @@ func innerShape(m *fmap.Map, inner fmap.Stage) (*shape, error) {
 		dom.Lo[0] = math.Min(dom.Lo[0], m.Domain.Lo[i])
 		dom.Hi[0] = math.Max(dom.Hi[0], m.Domain.Hi[i])
 	}
-	d := 0
-	switch {
-	case inner.Fourier != nil:
-		d = inner.Fourier.Dim()
-	case inner.Series != nil:
-		d = inner.Series.Dim
-	}
+	d := inner.Out(1)
 	im := &fmap.Map{Kernel: m.Kernel, InDim: 1, Dim: d, Domain: dom, Method: m.Method, Stages: []fmap.Stage{inner}}
 	s, err := shapeOf(im, nil)
 	if err != nil {
@@ -131,35 +126,23 @@ func innerShape(m *fmap.Map, inner fmap.Stage) (*shape, error) {
 	return s, nil
 }
 
-// stageNames lists the kinds of stages, e.g. "[per-coordinate, random]".
+// as returns the stage's kind if it is a K, else nil.
+func as[K fmap.StageKind](s fmap.Stage) K {
+	k, _ := s.Kind.(K)
+	return k
+}
+
+// stageNames lists the kinds of stages, e.g. "[per-coordinate, random
+// (identity)]".
 func stageNames(st []fmap.Stage) string {
-	s := "["
+	names := make([]string, len(st))
 	for i, x := range st {
-		if i > 0 {
-			s += ", "
-		}
-		switch {
-		case x.Fourier != nil:
-			s += "fourier"
-		case x.Series != nil:
-			s += "series"
-		case x.PerCoordinate != nil:
-			s += "per-coordinate"
-		case x.Random != nil:
-			s += "random (" + string(x.Random.Transform) + ")"
-		case x.Nystroem != nil:
-			s += "nystroem"
-		case x.Anchors != nil:
-			s += "anchors"
-		case x.Linear != nil:
-			s += "linear"
-		case x.Blocks != nil:
-			s += "blocks"
-		case x.Polynomial != nil:
-			s += "polynomial"
+		names[i] = strings.ReplaceAll(x.Name(), "_", "-")
+		if r, ok := x.Kind.(*fmap.Random); ok {
+			names[i] += " (" + string(r.Transform) + ")"
 		}
 	}
-	return s + "]"
+	return "[" + strings.Join(names, ", ") + "]"
 }
 
 // Signature is the approximated signature of a Fourier map.

@@ -262,13 +262,16 @@ func Generate(vm fmap.Verified, info Info) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if blob := p.dataBlob(); blob != nil {
+	if d := p.kind.data(); d != nil {
 		return nil, fmt.Errorf("codegen: %s has %d constants, more than the %d written as Go literals: they go to a data file beside the Go file (use GenerateFiles)",
-			info.Name, len(blob)/8, MaxLiterals)
+			info.Name, len(d.blob)/8, MaxLiterals)
 	}
 	files, err := p.render()
 	if err != nil {
 		return nil, err
+	}
+	if len(files) > 1 {
+		return nil, fmt.Errorf("codegen: %s is emitted as %d files (%s beside the Go file): use GenerateFiles", info.Name, len(files), files[1].Name)
 	}
 	return files[0].Data, nil
 }
@@ -288,7 +291,8 @@ func GenerateFiles(vm fmap.Verified, info Info) ([]File, error) {
 	return p.render()
 }
 
-// render emits the plan: the Go source, then the data file if there is one.
+// render emits the plan: the Go source, then the data file if there is
+// one, then the files the kind adds to the package.
 func (p *plan) render() ([]File, error) {
 	e := &emitter{p: p}
 	f := e.file()
@@ -300,27 +304,10 @@ func (p *plan) render() ([]File, error) {
 		return nil, fmt.Errorf("codegen: rendering %s: %w", p.info.Name, err)
 	}
 	files := []File{{Name: p.info.File, Data: buf.Bytes()}}
-	if blob := p.dataBlob(); blob != nil {
-		files = append(files, File{Name: DataFileName(p.info.File), Data: blob})
+	if d := p.kind.data(); d != nil {
+		files = append(files, File{Name: DataFileName(p.info.File), Data: d.blob})
 	}
-	return files, nil
-}
-
-// dataBlob is the content of the plan's data file, nil without one.
-func (p *plan) dataBlob() []byte {
-	switch {
-	case p.rnd != nil && p.rnd.data != nil:
-		return p.rnd.data.blob
-	case p.nys != nil && p.nys.data != nil:
-		return p.nys.data.blob
-	case p.poly != nil && p.poly.data != nil:
-		return p.poly.data.blob
-	case p.anchor != nil && p.anchor.data != nil:
-		return p.anchor.data.blob
-	case p.blocks != nil && p.blocks.data != nil:
-		return p.blocks.data.blob
-	}
-	return nil
+	return append(files, p.kind.files(e)...), nil
 }
 
 // emitter builds the jennifer file of one plan.
@@ -362,7 +349,7 @@ func (e *emitter) file() *jen.File {
 	if p.info.Key != "" {
 		f.HeaderComment(keyPrefix[len("// "):] + p.info.Key)
 	}
-	f.HeaderComment(commentBlock(e.header()))
+	f.HeaderComment(commentBlock(p.kind.header(e)))
 
 	f.Comment(fmt.Sprintf("%s is the output dimension D of %s.", e.dimName(), p.name))
 	f.Const().Id(e.dimName()).Op("=").Add(integer(p.dim))
@@ -371,8 +358,8 @@ func (e *emitter) file() *jen.File {
 		f.Const().Id(e.inName()).Op("=").Add(integer(p.in))
 	}
 	f.Line()
-	e.api(f)
-	e.helpers(f)
+	p.kind.api(e, f)
+	p.kind.helpers(e, f)
 	return f
 }
 

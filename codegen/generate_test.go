@@ -74,7 +74,7 @@ func TestGenerateProperties(t *testing.T) {
 			checkLiterals(t, a)
 			for _, want := range []string{
 				"L∞ " + g4(vm.Verification.Reported.LInf), "RMS " + g4(vm.Verification.Reported.RMS), vm.Verification.Reported.On,
-				domainText(&shape{Map: vm.Map}), info.SpecHash, info.Spec,
+				domainText(vm.Map), info.SpecHash, info.Spec,
 			} {
 				if !strings.Contains(string(a), want) {
 					t.Errorf("output does not mention %q", want)

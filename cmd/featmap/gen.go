@@ -88,6 +88,10 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
+	if err := distinctOutputs(*out, *mapOut); err != nil {
+		fmt.Fprintf(stderr, "featmap gen: %v\n", err)
+		return exitUsage
+	}
 	if *check && *force {
 		fmt.Fprintln(stderr, "featmap gen: -check and -force exclude each other")
 		return exitUsage
@@ -363,4 +367,51 @@ func owned(path string, ours func(io.Reader) (bool, error), why, flag string) er
 		return nil
 	}
 	return fmt.Errorf("exists and was not written by featmap (%s); gen replaces only the files it wrote: move it away or choose another %s", why, flag)
+}
+
+// distinctOutputs returns an error if two of the files gen would write —
+// the Go file out, the -map file mapOut and the data file beside out —
+// are the same file: the same path, spelled differently (./x.go and x.go)
+// or through a symbolic link to a directory, or the same existing file
+// under two names. Each directory exists (checked before).
+func distinctOutputs(out, mapOut string) error {
+	type output struct{ what, path string }
+	var outs []output
+	if out != "" {
+		bin := filepath.Join(filepath.Dir(out), codegen.DataFileName(filepath.Base(out)))
+		outs = append(outs, output{"-o " + out, out}, output{"the data file " + bin + " beside -o", bin})
+	}
+	if mapOut != "" {
+		outs = append(outs, output{"-map " + mapOut, mapOut})
+	}
+	for i, a := range outs {
+		for _, b := range outs[:i] {
+			if sameFile(a.path, b.path) {
+				return fmt.Errorf("%s is the same file as %s: gen writes each of its outputs to a file of its own", a.what, b.what)
+			}
+		}
+	}
+	return nil
+}
+
+// sameFile reports whether the paths a and b name the same file: their
+// directories resolved (absolute, symbolic links followed) and their base
+// names equal, or both existing and os.SameFile.
+func sameFile(a, b string) bool {
+	resolve := func(p string) string {
+		dir, err := filepath.Abs(filepath.Dir(p))
+		if err != nil {
+			return p
+		}
+		if d, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = d
+		}
+		return filepath.Join(dir, filepath.Base(p))
+	}
+	if resolve(a) == resolve(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }

@@ -1170,3 +1170,35 @@ func BenchmarkGenFresh(b *testing.B) {
 		}
 	}
 }
+
+// TestGenRefusesCoincidingOutputs: -o and -map naming one file through a
+// symbolic link to its directory, or -map onto the .bin beside -o, are
+// refused with exit 2 before anything is designed or written (the map's
+// JSON would silently replace the Go file, or its data file).
+func TestGenRefusesCoincidingOutputs(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	spec := writeSpec(t, vzSpec)
+	for _, c := range []struct{ out, mapOut, want string }{
+		{filepath.Join(real, "x.go"), filepath.Join(link, "x.go"), "-map " + filepath.Join(link, "x.go") + " is the same file as -o " + filepath.Join(real, "x.go")},
+		{filepath.Join(link, "x.go"), filepath.Join(real, "x.bin"), "is the same file as the data file " + filepath.Join(link, "x.bin") + " beside -o"},
+	} {
+		code, _, errOut := runCLI("gen", "-o", c.out, "-map", c.mapOut, spec)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("gen -o %s -map %s: exit %d, %q; want exit %d saying %q", c.out, c.mapOut, code, errOut, exitUsage, c.want)
+		}
+		if names, _ := os.ReadDir(real); len(names) != 0 {
+			t.Errorf("gen -o %s -map %s wrote %v", c.out, c.mapOut, names)
+		}
+	}
+	if code, _, errOut := runCLI("gen", "-o", filepath.Join(real, "x.go"), "-map", filepath.Join(link, "x.json"), spec); code != exitOK {
+		t.Errorf("distinct outputs through a linked directory: exit %d: %s", code, errOut)
+	}
+}

@@ -133,6 +133,17 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
+	// A directory gen cannot write in would fail the write after the
+	// whole design: probed now.
+	for flagName, path := range map[string]string{"-o": *out, "-map": *mapOut} {
+		if path == "" {
+			continue
+		}
+		if err := writable(filepath.Dir(path)); err != nil {
+			fmt.Fprintf(stderr, "featmap gen: %s %s: cannot write in its directory %s: %v\n", flagName, path, filepath.Dir(path), err)
+			return exitUsage
+		}
+	}
 	// A map whose constants the spec alone shows to exceed the Go
 	// literals' limit needs the .bin: refused now, not after the design,
 	// on standard output or if the .bin is not gen's to replace.
@@ -414,4 +425,17 @@ func sameFile(a, b string) bool {
 	fa, errA := os.Stat(a)
 	fb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// writable returns why gen cannot create a file in dir, nil when it can: a
+// temporary file is created and removed there, as the atomic writer
+// creates its temporary files beside their targets.
+func writable(dir string) error {
+	f, err := os.CreateTemp(dir, ".featmap-probe-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }

@@ -1202,3 +1202,46 @@ func TestGenRefusesCoincidingOutputs(t *testing.T) {
 		t.Errorf("distinct outputs through a linked directory: exit %d: %s", code, errOut)
 	}
 }
+
+// readOnlyDir returns a directory no file can be created in, or skips the
+// test saying why there is none: mode 0555, and for a user whom modes do
+// not stop (root) the immutable attribute (chattr +i, removed at cleanup).
+func readOnlyDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "ro")
+	if err := os.Mkdir(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	if writable(dir) == nil {
+		if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
+			t.Skipf("no read-only directory: mode 0555 does not stop this user, and chattr +i failed: %v %s", err, out)
+		}
+		t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
+		if writable(dir) == nil {
+			t.Skip("no read-only directory: neither mode 0555 nor chattr +i stops this user")
+		}
+	}
+	return dir
+}
+
+// TestGenReadOnlyDirectory: -o or -map in a directory gen cannot write in
+// is refused before the design with exit 2 (it failed after the whole
+// design, with exit 1); -check, which writes nothing, still answers.
+func TestGenReadOnlyDirectory(t *testing.T) {
+	ro := readOnlyDir(t)
+	spec := writeSpec(t, vzSpec)
+	out := filepath.Join(t.TempDir(), "chi2.go")
+	for _, args := range [][]string{
+		{"-o", filepath.Join(ro, "chi2.go")},
+		{"-o", out, "-map", filepath.Join(ro, "chi2.json")},
+	} {
+		code, _, errOut := runCLI(append(append([]string{"gen"}, args...), spec)...)
+		if code != exitUsage || !strings.Contains(errOut, "cannot write in its directory "+ro) {
+			t.Errorf("gen %v: exit %d, %q; want exit %d: cannot write in its directory", args, code, errOut, exitUsage)
+		}
+	}
+	if code, _, errOut := runCLI("gen", "-check", "-o", filepath.Join(ro, "chi2.go"), spec); code != exitFailed || !strings.Contains(errOut, "is stale: missing") {
+		t.Errorf("gen -check in a read-only directory: exit %d, %q; want %d, stale: missing", code, errOut, exitFailed)
+	}
+}

@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -1243,5 +1245,68 @@ func TestGenReadOnlyDirectory(t *testing.T) {
 	}
 	if code, _, errOut := runCLI("gen", "-check", "-o", filepath.Join(ro, "chi2.go"), spec); code != exitFailed || !strings.Contains(errOut, "is stale: missing") {
 		t.Errorf("gen -check in a read-only directory: exit %d, %q; want %d, stale: missing", code, errOut, exitFailed)
+	}
+}
+
+// TestGenCheckSeesCodegen: a Go file the code generator of format 1 wrote
+// (testdata/oldgen/chi2_gen.go: featmap gen at the commit before the
+// format was recorded, its spec and options unchanged since) is stale to
+// gen -check, which names the change of the code generator; gen rewrites
+// it, and then it is fresh.
+func TestGenCheckSeesCodegen(t *testing.T) {
+	old, err := os.ReadFile(filepath.Join("testdata", "oldgen", "chi2_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := codegen.ParseHeader(old); err != nil || h.Format != 1 || h.Version != featmap.Version {
+		t.Fatalf("the fixture's header %+v, %v: want format 1 of featmap %s", h, err, featmap.Version)
+	}
+	out := filepath.Join(t.TempDir(), "chi2_gen.go")
+	if err := os.WriteFile(out, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join("testdata", "oldgen", "chi2.yaml")
+	want := fmt.Sprintf("is stale: the code generator changed (format 1 → %d)", codegen.FormatVersion)
+	if code, _, errOut := runCLI("gen", "-check", "-o", out, "-pkg", "oldgen", spec); code != exitFailed || !strings.Contains(errOut, want) {
+		t.Fatalf("gen -check of the old code generator's file: exit %d, %q; want %d, %q", code, errOut, exitFailed, want)
+	}
+	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "oldgen", spec); code != exitOK || strings.Contains(errOut, "is fresh") {
+		t.Fatalf("gen: exit %d, %q; want the file rewritten", code, errOut)
+	}
+	if code, _, errOut := runCLI("gen", "-check", "-o", out, "-pkg", "oldgen", spec); code != exitOK {
+		t.Errorf("gen -check after gen: exit %d, %q", code, errOut)
+	}
+}
+
+// TestModuleVersionOf: the key holds featmap's module version when the
+// build names the code it was built from — a downstream module's
+// dependency, pseudo-versions included; a release installed with go
+// install — and not for a checkout, whatever the go command stamped.
+func TestModuleVersionOf(t *testing.T) {
+	main := func(v string) *debug.BuildInfo {
+		return &debug.BuildInfo{Main: debug.Module{Path: modulePath, Version: v}}
+	}
+	dep := func(d *debug.Module) *debug.BuildInfo {
+		return &debug.BuildInfo{Main: debug.Module{Path: "example.com/yours", Version: "(devel)"}, Deps: []*debug.Module{{Path: "gonum.org/v1/gonum", Version: "v0.15.0"}, d}}
+	}
+	for _, c := range []struct {
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{main("(devel)"), ""},
+		{main(""), ""},
+		{main("v0.0.0-20260101120000-0123456789ab"), ""},
+		{main("v1.2.3+dirty"), ""},
+		{main("v1.2.4-0.20260101120000-0123456789ab+dirty"), ""},
+		{main("v1.2.3"), "v1.2.3"},
+		{dep(&debug.Module{Path: modulePath, Version: "v1.3.0"}), "v1.3.0"},
+		{dep(&debug.Module{Path: modulePath, Version: "v1.3.1-0.20260101120000-0123456789ab"}), "v1.3.1-0.20260101120000-0123456789ab"},
+		{dep(&debug.Module{Path: modulePath, Version: "v0.0.0", Replace: &debug.Module{Path: "../featmap"}}), ""},
+		{dep(&debug.Module{Path: modulePath, Version: "v0.0.0", Replace: &debug.Module{Path: "example.com/fork", Version: "v1.0.0"}}), "example.com/fork@v1.0.0"},
+		{&debug.BuildInfo{Main: debug.Module{Path: "example.com/yours"}}, ""},
+	} {
+		if got := moduleVersionOf(c.bi); got != c.want {
+			t.Errorf("main %+v, deps %v: %q, want %q", c.bi.Main, c.bi.Deps, got, c.want)
+		}
 	}
 }

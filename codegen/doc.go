@@ -80,8 +80,10 @@
 // map's projection and mean; landmarks and the projection) are written as Go literals. More go to a little-endian float64 data file beside the Go
 // file, named after it (Info.File "rbf64.go" gives "rbf64.bin"), embedded
 // with //go:embed and decoded once at package init into package-level
-// arrays; the header states its name, size and SHA-256. GenerateFiles
-// returns both files; Generate, which returns one, refuses such a map.
+// arrays; the header states its name, size and SHA-256, and init panics,
+// naming both files, when the embedded file is not that one (a .bin of
+// another run beside the Go file). GenerateFiles returns both files;
+// Generate, which returns one, refuses such a map.
 //
 // # Fast paths
 //

@@ -13,7 +13,6 @@ func (e *emitter) freqsName() string { return e.p.priv + "Freqs" }
 func (e *emitter) argsName() string  { return e.p.priv + "Args" }
 func (e *emitter) wName() string     { return e.p.priv + "W" }
 func (e *emitter) bName() string     { return e.p.priv + "B" }
-func (e *emitter) dataName() string  { return e.p.priv + "Data" }
 func (e *emitter) meanName() string  { return e.p.priv + "Mean" }
 func (e *emitter) featsName() string { return e.p.priv + "Features" }
 func (e *emitter) nonFiniteName() string {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -199,11 +200,52 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			files = append(files, atomicfile.File{Path: filepath.Join(filepath.Dir(*out), f.Name), Data: f.Data})
 		}
 	}
+	unlock, err := lockDirs(files)
+	if err != nil {
+		fmt.Fprintln(stderr, "featmap:", err)
+		return exitFailed
+	}
+	defer unlock()
 	if err := atomicfile.Write(files...); err != nil {
 		fmt.Fprintln(stderr, "featmap:", err)
 		return exitFailed
 	}
 	return exitOK
+}
+
+// lockDirs locks the directories of files (lockDir), each once, in the
+// order of their resolved paths, so that two gen runs writing into the
+// same directories replace their sets of files one after the other,
+// never interleaved (a Go file and another run's data file), and cannot
+// deadlock. unlock releases them.
+func lockDirs(files []atomicfile.File) (unlock func(), err error) {
+	var dirs []string
+	for _, f := range files {
+		d, err := filepath.Abs(filepath.Dir(f.Path))
+		if err != nil {
+			return nil, err
+		}
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			d = r
+		}
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	var unlocks []func()
+	unlock = func() {
+		for i := len(unlocks) - 1; i >= 0; i-- {
+			unlocks[i]()
+		}
+	}
+	for _, d := range slices.Compact(dirs) {
+		u, err := lockDir(d)
+		if err != nil {
+			unlock()
+			return nil, err
+		}
+		unlocks = append(unlocks, u)
+	}
+	return unlock, nil
 }
 
 // genInfo is what gen tells codegen of design d of spec, emitted as file

@@ -41,6 +41,11 @@ type Info struct {
 	// tell whether the file is fresh, e.g. a hash of everything the
 	// output depends on. Empty: no such line.
 	Key string
+	// MapSHA256, when set, is the SHA-256 (hex) of the map's JSON written
+	// beside the Go file (gen -map), recorded as the header's featmap-map
+	// line so that a freshness check sees that file's content. Empty: no
+	// such line.
+	MapSHA256 string
 	// Tables chooses between speed and size for the coefficient tables of
 	// the piecewise polynomials that evaluate a Fourier map on an interval
 	// (and the per-axis values of a 2-D or 3-D map): Fast (the zero value),
@@ -149,8 +154,8 @@ func (info Info) check() error {
 	if !isIdent(info.Package) {
 		return fmt.Errorf("codegen: package name %q is not a Go identifier", info.Package)
 	}
-	for _, f := range []struct{ name, v string }{{"version", info.Version}, {"spec path", info.SpecPath}, {"spec hash", info.SpecHash}, {"key", info.Key}} {
-		if f.v == "" && f.name == "key" {
+	for _, f := range []struct{ name, v string }{{"version", info.Version}, {"spec path", info.SpecPath}, {"spec hash", info.SpecHash}, {"key", info.Key}, {"map hash", info.MapSHA256}} {
+		if f.v == "" && (f.name == "key" || f.name == "map hash") {
 			continue
 		}
 		if f.v == "" {

@@ -15,7 +15,8 @@ import (
 // Go file, the Header Generate wrote — featmap's version, the spec's path
 // and hash, the key, the format, the SHA-256 of the data the map was
 // verified on, the data file with its size and SHA-256 (those of the file
-// GenerateFiles returns beside it), the package; and from a file of format
+// GenerateFiles returns beside it), the -map file's SHA-256, the package;
+// and from a file of format
 // 1, which has no featmap-format and featmap-data lines, the data file its
 // prose names.
 func TestParseHeader(t *testing.T) {
@@ -23,6 +24,7 @@ func TestParseHeader(t *testing.T) {
 	for _, c := range testmaps.Cases() {
 		info := testInfo(c.Name)
 		info.Key = "sha256:" + strings.Repeat("ab", 32)
+		info.MapSHA256 = strings.Repeat("cd", 32)
 		vm := c.Map()
 		files, err := GenerateFiles(vm, info)
 		if err != nil {
@@ -40,7 +42,7 @@ func TestParseHeader(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: ParseHeader = %+v (data %+v), want %+v (data %+v)", c.Name, got, got.Data, want, want.Data)
 		}
-		if got.Format != FormatVersion || got.Key != info.Key || got.SpecHash != info.SpecHash || got.Package != info.Package {
+		if got.Format != FormatVersion || got.Key != info.Key || got.SpecHash != info.SpecHash || got.Map != info.MapSHA256 || got.Package != info.Package {
 			t.Errorf("%s: header %+v does not state what Info holds", c.Name, got)
 		}
 		if v := vm.Verification.Data; (v == nil) != (got.Input == "") || v != nil && got.Input != v.SHA256 {

@@ -99,8 +99,8 @@ func moduleVersionOf(bi *debug.BuildInfo) string {
 }
 
 // staleness returns "" when the Go file out is fresh — its featmap-key
-// line is key, the data file it embeds has the SHA-256 it states, and the
-// -map file (if asked for) exists — and otherwise why not, in one line:
+// line is key, the data file it embeds and the -map file (if asked for)
+// have the SHA-256 it states — and otherwise why not, in one line:
 // what changed, from the file's header (codegen.ParseHeader: the code
 // generator's format, featmap's version, the spec's and the data's
 // SHA-256, the package) where it tells, else the key.
@@ -157,8 +157,15 @@ func staleness(out, mapOut, key string, spec *featmap.Spec, pkg string) string {
 		}
 	}
 	if mapOut != "" {
-		if _, err := os.Stat(mapOut); err != nil {
+		js, err := os.ReadFile(mapOut)
+		switch {
+		case err != nil:
 			return fmt.Sprintf("the -map file %s is missing", mapOut)
+		case h.Map == "":
+			return fmt.Sprintf("it was written without the -map file %s", mapOut)
+		}
+		if sum := sha256.Sum256(js); hex.EncodeToString(sum[:]) != h.Map {
+			return fmt.Sprintf("the -map file %s changed (sha256 %s → %s)", mapOut, short(h.Map), short(hex.EncodeToString(sum[:])))
 		}
 	}
 	return ""

@@ -1310,3 +1310,47 @@ func TestModuleVersionOf(t *testing.T) {
 		}
 	}
 }
+
+// TestGenCheckSeesMapFile: the Go file's header holds the SHA-256 of the
+// -map file written with it, so -check calls it stale once that file is
+// replaced or edited (it checked only that the file existed), and gen
+// rewrites both; a file written without -map is stale to a -check with
+// one.
+func TestGenCheckSeesMapFile(t *testing.T) {
+	dir := t.TempDir()
+	out, mapOut := filepath.Join(dir, "chi2.go"), filepath.Join(dir, "chi2.json")
+	spec := writeSpec(t, vzSpec)
+	if code, _, errOut := runCLI("gen", "-o", out, "-map", mapOut, spec); code != exitOK {
+		t.Fatalf("gen: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI("gen", "-check", "-o", out, "-map", mapOut, spec); code != exitOK {
+		t.Fatalf("gen -check: exit %d: %s", code, errOut)
+	}
+	js, err := os.ReadFile(mapOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(js, []byte(`"method": "vz"`), []byte(`"method": "VZ"`), 1)
+	if bytes.Equal(edited, js) {
+		t.Fatal("nothing to edit in the map file")
+	}
+	if err := os.WriteFile(mapOut, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI("gen", "-check", "-o", out, "-map", mapOut, spec); code != exitFailed || !strings.Contains(errOut, "is stale: the -map file "+mapOut+" changed") {
+		t.Errorf("gen -check after the -map file was edited: exit %d, %q; want %d, the -map file changed", code, errOut, exitFailed)
+	}
+	if code, _, errOut := runCLI("gen", "-o", out, "-map", mapOut, spec); code != exitOK || strings.Contains(errOut, "is fresh") {
+		t.Errorf("gen after the -map file was edited: exit %d, %q; want both rewritten", code, errOut)
+	}
+	if got, _ := os.ReadFile(mapOut); !bytes.Equal(got, js) {
+		t.Error("gen did not rewrite the -map file")
+	}
+	bare := filepath.Join(t.TempDir(), "bare.go")
+	if code, _, errOut := runCLI("gen", "-o", bare, spec); code != exitOK {
+		t.Fatalf("gen: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI("gen", "-check", "-o", bare, "-map", mapOut, spec); code != exitFailed || !strings.Contains(errOut, "it was written without the -map file") {
+		t.Errorf("gen -check -map of a file written without: exit %d, %q", code, errOut)
+	}
+}

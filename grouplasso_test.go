@@ -240,7 +240,7 @@ func TestGroupLassoDigitsSpec(t *testing.T) {
 			kept++
 			if s.GroupLasso.Kernels[g].Kernel.Type == fmap.ExpChi2 {
 				b := bl.Parts[0]
-				if b.First != 0 || b.Last != 31 || len(b.Stages) != 2 || b.Stages[0].PerCoordinate == nil || b.Stages[1].Random == nil {
+				if b.First != 0 || b.Last != 31 || len(b.Stages) != 2 || b.Stages[0].Name() != "per_coordinate" || b.Stages[1].Name() != "random" {
 					t.Errorf("exp-chi2 block on [%d, %d] with stages %+v: want rff's per-coordinate and random stages on pixels 0–31", b.First, b.Last, b.Stages)
 				}
 			}

@@ -128,7 +128,7 @@ func TestLearnSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := des.Map.Stages[len(des.Map.Stages)-1].Random
+	rs := des.Map.Stages[len(des.Map.Stages)-1].Kind.(*fmap.Random)
 	for i, w := range rs.Freq {
 		if w != base[i]/sigma {
 			t.Fatalf("frequency %d is %v, want %v (the learned σ's)", i, w, base[i]/sigma)

@@ -164,8 +164,9 @@ func (r *run) trainModel(m *fmap.Map) (*fmap.LinearModel, error) {
 		// Learning's λ: the spec's (the parser's default 1e-3 when not
 		// given), or with ridge auto the one chosen at the learned σ.
 		lambda, classes, line, field = r.learned.Ridge, r.learned.Classes != nil, s.Learn.Line, "learn"
+		_, nystroem := m.Stages[0].Kind.(*fmap.Nystroem)
 		switch {
-		case s.Learn.RidgeAuto && len(m.Stages) == 1 && m.Stages[0].Nystroem != nil:
+		case s.Learn.RidgeAuto && len(m.Stages) == 1 && nystroem:
 			// λ chosen on the Nyström map's own features, not on the
 			// random features σ was learned with.
 			seed := int64(0)

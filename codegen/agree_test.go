@@ -100,7 +100,7 @@ func tablesVariants(t *testing.T, cases []testmaps.Case) []generatedCase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.pieces == nil && !p.hasAxisPieces() {
+		if p.pieces() == nil && !p.hasAxisPieces() {
 			continue
 		}
 		for _, tb := range []Tables{Compact, Small} {
@@ -185,14 +185,14 @@ func expChi2HugePsi() fmap.Verified {
 	vm := testmaps.ExpChi21()
 	m := *vm.Map
 	m.Stages = slices.Clone(m.Stages)
-	pc := *m.Stages[0].PerCoordinate
-	f := *pc.Inner.Fourier
+	pc := *m.Stages[0].Kind.(*fmap.PerCoordinate)
+	f := *pc.Inner.Kind.(*fmap.Fourier)
 	f.Terms = slices.Clone(f.Terms)
 	for i := range f.Terms {
 		f.Terms[i].Weight = 1e308
 	}
-	pc.Inner.Fourier = &f
-	m.Stages[0].PerCoordinate = &pc
+	pc.Inner.Kind = &f
+	m.Stages[0].Kind = &pc
 	return fmap.Verified{Map: &m, Verification: vm.Verification}
 }
 
@@ -204,7 +204,7 @@ func expChi2HugePsi() fmap.Verified {
 func checkInlinable(t *testing.T, out string, gs []generatedCase) {
 	t.Helper()
 	for _, g := range gs {
-		if g.p.table == nil && g.p.pieces == nil {
+		if g.p.table() == nil && g.p.pieces() == nil {
 			continue
 		}
 		e := &emitter{p: g.p}
@@ -263,13 +263,13 @@ func checkAgreement(t *testing.T, g generatedCase, dump string) {
 		}
 	}
 	for i, x := range g.in.xs {
-		fmap.RowFeatures(m.Map, ref, x)
-		if p.nys != nil && finiteAll(x) && !finiteAll(out64[i*d:(i+1)*d]) && !nysUndefined(p.nys.s.Kernel, x) {
+		fmap.RowFeatures(m, ref, x)
+		if p.asNystroem() != nil && finiteAll(x) && !finiteAll(out64[i*d:(i+1)*d]) && !nysUndefined(p.asNystroem().s.Kernel, x) {
 			if fails++; fails <= 5 {
 				t.Errorf("%s(%v) = %v: non-finite components where the kernel is defined", g.name, x, out64[i*d:(i+1)*d])
 			}
 		}
-		if p.nys != nil {
+		if p.asNystroem() != nil {
 			// A Nyström map's N is the reference evaluator bit for bit
 			// (its kernel, additive ones included, computed the same way).
 			for k := range ref {
@@ -301,7 +301,7 @@ func checkAgreement(t *testing.T, g generatedCase, dump string) {
 		for j, v := range x {
 			x32[j] = float64(float32(v))
 		}
-		fmap.RowFeatures(m.Map, ref, x32)
+		fmap.RowFeatures(m, ref, x32)
 		for k := range o32 {
 			o32[k] = float64(out32[i*d+k])
 		}
@@ -385,7 +385,7 @@ func relDiff(a, b []float64) (float64, bool) {
 // inPieces reports whether x is evaluated by polynomial pieces (of the map
 // or of some axis).
 func (p *plan) inPieces(x []float64) bool {
-	for i, pc := range p.axisPieces {
+	for i, pc := range p.axisPieces() {
 		if pc != nil {
 			u := (x[i] - pc.lo) * pc.invH
 			if u >= 0 && u < float64(pc.count) {
@@ -393,12 +393,12 @@ func (p *plan) inPieces(x []float64) bool {
 			}
 		}
 	}
-	pc := p.pieces
+	pc := p.pieces()
 	if pc == nil || len(x) != 1 {
 		return false
 	}
 	v := x[0]
-	if p.m.Homogeneous() && p.m.Negative == fmap.NegativeSign {
+	if p.m.Homogeneous() && p.m.Negative() == fmap.NegativeSign {
 		v = math.Abs(v) // −Ψ(|x|) by the same pieces
 	}
 	if pc.kind == binade {
@@ -414,10 +414,10 @@ func (p *plan) pieceTarget() float64 {
 		_, target, _ := p.axisError()
 		return target
 	}
-	if p.pieces == nil {
+	if p.pieces() == nil {
 		return 0
 	}
-	return p.pieces.target
+	return p.pieces().target
 }
 
 // compare checks one output against the reference and returns what is
@@ -425,11 +425,11 @@ func (p *plan) pieceTarget() float64 {
 // float64, 2⁻²⁴ for float32), allowed per component on top of the float64
 // tolerance.
 func compare(p *plan, x, got, ref []float64, round float64) string {
-	if !finiteAll(x) && (p.rnd != nil || p.nys != nil || p.anchor != nil) && p.in == p.m.InDim {
+	if !finiteAll(x) && (p.asRandom() != nil || p.asNystroem() != nil || p.asAnchors() != nil) && p.in == p.m.InDim {
 		// Random features and Nyström maps give zeros, as the reference
 		// evaluator does; a centred rf-pca map gives P·(0 − μ), the
 		// reference's value bit for bit.
-		if p.rnd != nil && p.rnd.centred() {
+		if p.asRandom() != nil && p.asRandom().centred() {
 			for k := range got {
 				want := ref[k]
 				if round != 0 {
@@ -448,7 +448,7 @@ func compare(p *plan, x, got, ref []float64, round float64) string {
 		}
 		return ""
 	}
-	if !finiteAll(x) && p.anchor == nil {
+	if !finiteAll(x) && p.asAnchors() == nil {
 		for k := range got {
 			if !math.IsNaN(got[k]) {
 				return fmt.Sprintf("component %d is %v, want NaN for a non-finite input", k, got[k])
@@ -481,7 +481,7 @@ func compare(p *plan, x, got, ref []float64, round float64) string {
 		}
 		return ""
 	}
-	if (p.m.Form == fmap.LiSeries || p.m.Form == fmap.Chebyshev) && !finiteAll(ref) && math.Abs(x[0]) > 1e300 {
+	if (p.form() == fmap.LiSeries || p.form() == fmap.Chebyshev) && !finiteAll(ref) && math.Abs(x[0]) > 1e300 {
 		// fmap.Map.Eval overflows (p·2·√k·x, 2·x) for such x where
 		// the emitted code returns the finite value (x/(x+k) ≤ 1).
 		if !finiteAll(got) {
@@ -509,7 +509,7 @@ func compare(p *plan, x, got, ref []float64, round float64) string {
 		return fmt.Sprintf("got %v, want the finite %v", got, ref)
 	}
 	nrm := norm(ref)
-	if p.rnd != nil && p.rnd.lin != nil {
+	if p.asRandom() != nil && p.asRandom().lin != nil {
 		// An rf-pca map's projection adds no rounding of its own (each
 		// output is the reference's sum in the reference's order), but it
 		// carries the random features' rounding, ‖δΨ‖ ≤ ‖δz‖, whose scale
@@ -547,19 +547,19 @@ func componentBounds(p *plan) (bounds []float64, total float64) {
 		}
 	}
 	switch {
-	case p.rnd != nil && p.rnd.lin != nil:
-		b := math.Sqrt2 + norm(p.rnd.lin.Mean)
+	case p.asRandom() != nil && p.asRandom().lin != nil:
+		b := math.Sqrt2 + norm(p.asRandom().lin.Mean)
 		fill(b)
 		return bounds, b * b
-	case p.rnd != nil:
-		fill(p.rnd.scale)
-		if p.rnd.r.Features == fmap.Phase {
+	case p.asRandom() != nil:
+		fill(p.asRandom().scale)
+		if p.asRandom().r.Features == fmap.Phase {
 			return bounds, 2
 		}
 		return bounds, 1
 	}
 	k := 0
-	for _, t := range p.m.Terms {
+	for _, t := range p.m.Fourier().Terms {
 		n := 0
 		for _, w := range t.Freq {
 			if w != 0 {
@@ -570,7 +570,7 @@ func componentBounds(p *plan) (bounds []float64, total float64) {
 		switch {
 		case n == 0:
 			c = 1
-		case p.m.Form == fmap.Modulation:
+		case p.form() == fmap.Modulation:
 			c = 1 << n
 		}
 		for range c {
@@ -631,13 +631,13 @@ func kernelErrors(g generatedCase, out64 []float64, out32 []float32) (k64, k32, 
 	for j, i := range idx {
 		x := g.in.xs[i]
 		ref[j] = make([]float64, d)
-		fmap.RowFeatures(g.p.m.Map, ref[j], x)
+		fmap.RowFeatures(g.p.m, ref[j], x)
 		x32 := make([]float64, len(x))
 		for a, v := range x {
 			x32[a] = float64(float32(v))
 		}
 		ref32[j] = make([]float64, d)
-		fmap.RowFeatures(g.p.m.Map, ref32[j], x32)
+		fmap.RowFeatures(g.p.m, ref32[j], x32)
 		o64[j] = out64[i*d : (i+1)*d]
 		o32[j] = make([]float64, d)
 		for k := range d {
@@ -663,7 +663,7 @@ func kernelErrors(g generatedCase, out64 []float64, out32 []float32) (k64, k32, 
 // Ψ itself differs from the reference by more than rounding; see
 // compare); and NClass the label of the largest emitted score.
 func checkModel(t *testing.T, g generatedCase, dump string) {
-	m, mod := g.p.m.Map, g.p.model()
+	m, mod := g.p.m, g.p.model()
 	k, d := mod.Outputs(), m.Dim
 	sc := readF64(t, filepath.Join(dump, g.name+".scores"))
 	cl := readF64(t, filepath.Join(dump, g.name+".class"))

@@ -28,7 +28,7 @@ func blocksMap(v *fmap.Verification, weights []float64, parts ...fmap.Verified) 
 		first, dim = last+1, dim+m.Dim
 	}
 	m := &fmap.Map{Kernel: fmap.Kernel{Type: fmap.Combined, Parts: ks}, InDim: first, Dim: dim, Domain: dom,
-		Method: "rff-group-lasso", Stages: []fmap.Stage{{Blocks: &fmap.Blocks{Parts: bs}}}}
+		Method: "rff-group-lasso", Stages: []fmap.Stage{{Kind: &fmap.Blocks{Parts: bs}}}}
 	if err := m.Validate(); err != nil {
 		panic(err)
 	}
@@ -171,13 +171,9 @@ func TestBlocksAgree(t *testing.T) {
 			out32 := readF32(t, filepath.Join(dump, c.name+".out32"))
 			sl32 := readF32(t, filepath.Join(dump, c.name+".slice32"))
 			ref, ref32 := make([]float64, d), make([]float64, d)
-			var shapes []*shape
+			var blocks []*fmap.Map
 			for g := range m.Blocks().Parts {
-				s, err := shapeOf(m.BlockMap(g), nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				shapes = append(shapes, s)
+				blocks = append(blocks, m.BlockMap(g))
 			}
 			worst, worstScaled, maxPhase := 0.0, 0.0, 0.0
 			for i, x := range c.xs[c.huge:] {
@@ -192,7 +188,7 @@ func TestBlocksAgree(t *testing.T) {
 				}
 				o := 0
 				for g, b := range m.Blocks().Parts {
-					s := shapes[g].Random
+					s, _ := randomStages(blocks[g])
 					scale := math.Sqrt(1 / float64(s.Frequencies()))
 					if s.Features == fmap.Phase {
 						scale = math.Sqrt(2 / float64(s.Frequencies()))
@@ -211,7 +207,7 @@ func TestBlocksAgree(t *testing.T) {
 				// evaluations (as for the other random maps: compare).
 				phase := 0.0
 				for g, b := range m.Blocks().Parts {
-					if p := randomPhaseSize(shapes[g], x[b.First:b.Last+1]); !math.IsInf(p, 1) {
+					if p := randomPhaseSize(blocks[g], x[b.First:b.Last+1]); !math.IsInf(p, 1) {
 						phase = math.Max(phase, p)
 					}
 				}

@@ -78,15 +78,16 @@ func sup(n int) string {
 	return b.String()
 }
 
-// kernelText names the kernel with its formula.
-func kernelText(m *shape) string {
-	g := m.Gamma
+// kernelText names the kernel of m with its formula: a homogeneous
+// kernel's of degree g (the map's γ), summed over the coordinates of a
+// row when rows (a Nyström map of whole rows of an additive kernel).
+func kernelText(m *fmap.Map, g float64, rows bool) string {
 	homog := func(name, one, general string) string {
 		t := fmt.Sprintf("%s-homogeneous %s kernel K(x, y) = %s, γ = %s", num(g), name, general, num(g))
 		if g == 1 {
 			t = name + " kernel K(x, y) = " + one
 		}
-		if m.Nystroem != nil { // whole rows of an additive kernel
+		if rows {
 			t = fmt.Sprintf("additive %s, summed over the %d coordinates of a row", t, m.InDim)
 		}
 		return t
@@ -161,7 +162,7 @@ func allEqual(v []float64) bool {
 }
 
 // domainText describes the designed domain.
-func domainText(m *shape) string {
+func domainText(m *fmap.Map) string {
 	d := m.Domain
 	if m.InDim > 3 && allEqual(d.Lo) && allEqual(d.Hi) {
 		if d.Integer {
@@ -202,70 +203,6 @@ func measurementText(r fmap.Measurement) string {
 	return fmt.Sprintf("L∞ %s, RMS %s on %s", g4(r.LInf), g4(r.RMS), r.On)
 }
 
-// formText describes the functional form.
-func formText(m *shape) string {
-	if m.Random != nil {
-		return randomFormText(m)
-	}
-	if m.Nystroem != nil {
-		return nysFormText(m)
-	}
-	if m.Polynomial != nil {
-		return polyFormText(m)
-	}
-	if m.Anchors != nil {
-		return anchorFormText(m)
-	}
-	switch m.Form {
-	case fmap.LiSeries:
-		return "Li et al.'s direct χ² series c_q(x) = Π_{p<q} ρ_p(x)·2√k_q·x/(x+k_q), ρ_p(x) = (x−k_p)/(x+k_p)"
-	case fmap.Chebyshev:
-		return "Li et al.'s Chebyshev χ² series: d_0 = 2x/(x+1), d_1 = −(√2·log x/π)·d_0, d_q = [(−1)^q·(2·log x/π)·d_{q−1} + (q−2)·d_{q−2}]/q"
-	case fmap.Modulation:
-		return "modulation map: per term √α·⊗ᵢ[cos(ωᵢxᵢ), sin(ωᵢxᵢ)] over the axes with ωᵢ ≠ 0, the first axis varying slowest"
-	}
-	if m.Transform == fmap.Log {
-		return fmt.Sprintf("Fourier map in t = log|x|: Ψ(x) = |x|^{%s}·[√α cos(ωt), √α sin(ωt)] per term (√α alone for ω = 0)", num(m.Gamma/2))
-	}
-	if m.InDim == 1 {
-		return "Fourier map: Ψ(x) = [√α cos(ωx), √α sin(ωx)] per term (√α alone for ω = 0)"
-	}
-	return "projection map: Ψ(x) = [√α cos(ω·x), √α sin(ω·x)] per term, ω ∈ ℝ" + sup(m.InDim) + " (√α alone for ω = 0)"
-}
-
-// negativeText says what x = 0, x < 0 and non-finite inputs give.
-func negativeText(m *shape) string {
-	if m.Random != nil {
-		return randomNegativeText(m)
-	}
-	if m.Nystroem != nil {
-		return nysNegativeText(m)
-	}
-	if m.Polynomial != nil {
-		return "An input with a NaN or ±Inf coordinate gives NaN in every component, as featmap's reference evaluator does. Other inputs outside the domain get the formula's value: a polynomial, which grows without bound (and overflows beyond the domain bound the spec was checked against)."
-	}
-	if m.Anchors != nil {
-		return anchorNegativeText(m)
-	}
-	nf := "NaN and ±Inf give NaN in every component."
-	if m.InDim > 1 {
-		nf = "An input with a NaN or ±Inf coordinate gives NaN in every component."
-	}
-	if !m.Homogeneous() {
-		s := nf + " Very large inputs, where ω·x keeps no correct digit, still give bounded components (|Ψ_j| ≤ √α of its term) but not meaningful ones"
-		what, sum := "an input", "max|ω|"
-		if m.InDim > 1 {
-			what, sum = "a coordinate", "max Σᵢ|ωᵢ| over the terms"
-		}
-		return s + limitText(phaseLimit(m), what, sum, "ω·x")
-	}
-	neg := "x < 0 gives −Ψ(|x|) (the positive-definite extension sign(x)·sign(y)·K(|x|, |y|))"
-	if m.Negative == fmap.NegativeZero {
-		neg = "x < 0 gives zeros"
-	}
-	return "x = 0 gives zeros; " + neg + "; " + nf
-}
-
 // limitText ends the sentence on very large inputs: with a limit L
 // (limit.go), that what beyond ±L is taken as ±L, L = MaxFloat64/(2·sum),
 // so that no phase overflows.
@@ -290,24 +227,22 @@ func (e *emitter) specLines() []string {
 	return lines
 }
 
-// header returns the lines of the file's header comment after the first.
-func (e *emitter) header() []string {
+// mapHeader returns the lines of the standard header comment after its
+// machine-read lines: the spec, what the map is and its measured errors in
+// rows, its model, then the kind's parameters and evaluation paths.
+func (e *emitter) mapHeader(k mapWords) []string {
 	p := e.p
-	if p.blocks != nil {
-		return e.blocksHeader()
-	}
-	m := p.m
-	v := m.Errors
+	m, v := p.m, p.v
 	lines := e.specLines()
 	lines = append(lines, wrap(fmt.Sprintf("%s is a feature map Ψ: ℝ%s → ℝ%s with Ψ(x)·Ψ(y) ≈ K(x, y), stated the way an approximation generator states its interval and maximum error:",
 		p.name, supIn(p.in), sup(p.dim)))...)
 	lines = append(lines, "")
 	row := func(k, v string) { lines = append(lines, fmt.Sprintf("\t%-10s %s", k, v)) }
-	row("kernel", kernelText(m))
+	row("kernel", k.kernel(e))
 	row("domain", domainText(m))
 	row("measure", measureText(v.Measure))
 	row("method", m.Method)
-	row("form", formText(m))
+	row("form", k.form(e))
 	row("error", measurementText(v.Reported))
 	if v.Measure != fmap.Absolute && v.Absolute.Points > 0 {
 		row("absolute", measurementText(v.Absolute))
@@ -330,11 +265,18 @@ func (e *emitter) header() []string {
 		lines = append(lines, e.modelText()...)
 	}
 	lines = append(lines, "")
-	lines = append(lines, e.parameterLines()...)
+	lines = append(lines, k.parameterLines(e)...)
 	lines = append(lines, "")
 	lines = append(lines, "Evaluation:")
 	lines = append(lines, "")
-	for _, l := range e.evaluationLines() {
+	return append(lines, bullets(k.evaluationLines(e))...)
+}
+
+// bullets wraps every line as an item of the header's list: "\t- " and
+// the first line, "\t  " and the others.
+func bullets(items []string) []string {
+	var lines []string
+	for _, l := range items {
 		w := wrap(l)
 		lines = append(lines, "\t- "+w[0])
 		for _, c := range w[1:] {
@@ -351,104 +293,49 @@ func supIn(n int) string {
 	return sup(n)
 }
 
-// parameterLines lists the map's parameters with round-trip precision.
-func (e *emitter) parameterLines() []string {
-	m := e.p.m
-	if e.p.rnd != nil {
-		return e.randomParameterLines()
+// docN is the doc comment of N: what it writes, the measured errors,
+// what other inputs give (the kind's edges) and, from a kind with a fast
+// path, speed, a summary of it ("" without one).
+func (e *emitter) docN(k mapWords, speed string) []string {
+	p := e.p
+	v := p.v
+	first := fmt.Sprintf("%s writes Ψ(x) to out: the %d-dimensional feature map of the %s, with Ψ(x)·Ψ(y) ≈ K(x, y).", p.name, p.dim, k.kernel(e))
+	dom := fmt.Sprintf("On its domain, %s, the measured kernel error (%s) is L∞ %s and RMS %s, on %s.",
+		domainText(p.m), measureText(v.Measure), g4(v.Reported.LInf), g4(v.Reported.RMS), v.Reported.On)
+	outside := "Other inputs get the formula's value, but that error bound does not hold for them. " + k.edges(e)
+	if dv := v.Data; dv != nil {
+		dom += fmt.Sprintf(" On the data it was designed for (%s, %d rows), the absolute error is L∞ %s and RMS %s, on %s.",
+			dv.File, dv.Rows, g4(dv.Absolute.LInf), g4(dv.Absolute.RMS), dv.Absolute.On)
 	}
-	if e.p.nys != nil {
-		return e.nysParameterLines()
-	}
-	if e.p.poly != nil {
-		return e.polyParameterLines()
-	}
-	if e.p.anchor != nil {
-		return e.anchorParameterLines()
-	}
-	switch m.Form {
-	case fmap.LiSeries:
-		ks := make([]string, len(m.LiK))
-		for i, k := range m.LiK {
-			ks[i] = num(k)
-		}
-		return append([]string{"Parameters k_1..k_N:", ""}, "\t"+strings.Join(ks, ", "))
-	case fmap.Chebyshev:
-		return []string{fmt.Sprintf("Terms d_0..d_%d (no parameters).", m.Dim-1)}
-	}
-	lines := []string{"Terms (frequency ω, weight α → components):", ""}
-	k := 0
-	for _, t := range m.Terms {
-		fs := make([]string, len(t.Freq))
-		for i, w := range t.Freq {
-			fs[i] = num(w)
-		}
-		f := strings.Join(fs, ", ")
-		if len(fs) > 1 {
-			f = "(" + f + ")"
-		}
-		n := fmap.TermDim(m.Form, t.Freq)
-		comps := strconv.Itoa(k)
-		if n > 1 {
-			comps = fmt.Sprintf("%d..%d", k, k+n-1)
-		}
-		lines = append(lines, fmt.Sprintf("\tω = %-24s α = %-24s → %s", f, num(t.Weight), comps))
-		k += n
-	}
-	return lines
+	return paragraphs(first, dom, outside, speed)
 }
 
-// evaluationLines describes every evaluation path with its measured error.
-func (e *emitter) evaluationLines() []string {
+func (e *emitter) docSlice(name, fn, typ string) []string {
 	p := e.p
-	if p.rnd != nil {
-		return e.randomEvaluationLines()
+	if p.in == 1 {
+		return paragraphs(fmt.Sprintf("%s maps src[i] to dst[i*%s:(i+1)*%s] with %s (an additive kernel's map of a histogram); it panics if len(dst) != %s*len(src).",
+			name, e.dimName(), e.dimName(), fn, e.dimName()))
 	}
-	if p.nys != nil {
-		return e.nysEvaluationLines()
+	return paragraphs(fmt.Sprintf("%s maps the consecutive %s-tuples src[i*%s:(i+1)*%s] to dst[i*%s:(i+1)*%s] with %s; it panics unless len(src)%%%s == 0 and len(dst) == %s*len(src)/%s.",
+		name, e.inName(), e.inName(), e.inName(), e.dimName(), e.dimName(), fn, e.inName(), e.dimName(), e.inName()))
+}
+
+// doc32 is the doc comment of NF32, with what a kind's fast path adds in
+// parentheses (how, "" for nothing).
+func (e *emitter) doc32(how string) []string {
+	p := e.p
+	s := fmt.Sprintf("%s is %s in float32: it evaluates in float64 and rounds every component to float32", e.name32(), p.name)
+	if how != "" {
+		s += " (" + how + ")"
 	}
-	if p.poly != nil {
-		return e.polyEvaluationLines()
-	}
-	if p.anchor != nil {
-		return e.anchorEvaluationLines()
-	}
-	var out []string
-	if tb := p.table; tb != nil {
-		out = append(out, fmt.Sprintf("Integer x in %d..%d reads a table of Ψ(x) computed by featmap's reference evaluator (no error beyond rounding to float64, or to float32 for %s).", tb.lo, tb.hi, e.name32()))
-	}
-	if pc := p.pieces; pc != nil {
-		out = append(out, e.piecesText())
-	}
-	if p.hasAxisPieces() {
-		err, target, added := p.axisError()
-		out = append(out, fmt.Sprintf("On every axis with polynomial pieces (below), inputs in their range take cos(ωxᵢ) and sin(ωxᵢ) from the pieces instead of sincos. Together the pieces perturb Ψ by at most Σᵢ√Fᵢ·εᵢ = %s relative to ‖Ψ(x)‖ (target %s; Fᵢ frequencies and measured error εᵢ on axis i), which adds at most %s to the kernel error on the domain: within the budget %s = 1e-3 × the L∞ error.",
-			g4(err), g4(target), g4(added), g4(p.budget)))
-	}
-	if (p.pieces != nil || p.hasAxisPieces()) && p.info.Tables != Fast {
-		why := map[Tables]string{
-			Compact: "the degree of fewer coefficients among the fastest degree and the one above it",
-			Small:   "the degree of the fewest coefficients",
-		}[p.info.Tables]
-		out = append(out, fmt.Sprintf("The pieces' degree was chosen for a smaller file (emit.tables %s: %s), not for the fewest operations per input.", p.info.Tables, why))
-	}
-	switch {
-	case p.in > 1:
-		out = append(out, fmt.Sprintf("Ψ(x) is the formula, computed with: %s.", e.formulaText()))
-	case p.table != nil || p.pieces != nil:
-		out = append(out, fmt.Sprintf("Other inputs take the formula: %s.", e.formulaText()))
-	default:
-		out = append(out, fmt.Sprintf("All inputs take the formula: %s.", e.formulaText()))
-	}
-	out = append(out, fmt.Sprintf("%s and %s evaluate the same way in float64 and round each component to float32.", e.name32(), e.slice32Name()))
-	return out
+	return paragraphs(s + ", so each component is the float64 value correctly rounded, up to a relative 2⁻²⁴. Edge inputs behave as in " + p.name + ".")
 }
 
 // addedError is the kernel error the pieces add at most, (2ε + ε²)·scale.
 func (pc *pieces) addedError() float64 { return (2*pc.err + pc.err*pc.err) * pc.scale }
 
-func (e *emitter) piecesText() string {
-	pc := e.p.pieces
+// piecesText describes the evaluation by the pieces pc of a 1-D map.
+func (e *emitter) piecesText(pc *pieces) string {
 	var where string
 	if pc.kind == binade {
 		where = fmt.Sprintf("x in [%s, %s) (%d pieces: %d per binade, indexed by the exponent and the top %d mantissa bits)",
@@ -457,13 +344,12 @@ func (e *emitter) piecesText() string {
 		where = fmt.Sprintf("x in [%s, %s) (%d pieces of width %s)", num(pc.start()), num(pc.end()), pc.count, num(pc.h))
 	}
 	return fmt.Sprintf("%s evaluates Ψ by polynomials of degree %d in the position within the piece (Horner's rule)%s. Measured against the reference evaluator at %d points, ‖Ψ̃(x) − Ψ(x)‖ ≤ %s·‖Ψ(x)‖ (target %s), which adds at most %s to the kernel error on the domain: within the budget %s = 1e-3 × the L∞ error.",
-		where, pc.deg, e.exactText(", except "), pc.points, g4(pc.err), g4(pc.target), g4(pc.addedError()), g4(e.p.budget))
+		where, pc.deg, exactText(pc, ", except "), pc.points, g4(pc.err), g4(pc.target), g4(pc.addedError()), g4(e.p.budget))
 }
 
-// exactText describes the components the pieces' fast path computes by
-// formula (pieces.exact), after prefix; "" when there are none.
-func (e *emitter) exactText(prefix string) string {
-	pc := e.p.pieces
+// exactText describes the components the fast path of the pieces pc
+// computes by formula (pieces.exact), after prefix; "" when there are none.
+func exactText(pc *pieces, prefix string) string {
 	if len(pc.exact) == 0 {
 		return ""
 	}
@@ -472,9 +358,9 @@ func (e *emitter) exactText(prefix string) string {
 		js = append(js, strconv.Itoa(c.j))
 	}
 	what := "the constant √α"
-	if m := e.p.m; m.Transform == fmap.Log {
+	if f := pc.fm.f; f.Transform == fmap.Log {
 		what = "x·√α"
-		if m.Gamma == 1 {
+		if f.Gamma == 1 {
 			what = "√x·√α"
 		}
 	}
@@ -485,9 +371,9 @@ func (e *emitter) exactText(prefix string) string {
 	return fmt.Sprintf("%s%s %s, %s of a zero-frequency term, computed as in the formula", prefix, noun, strings.Join(js, ", "), what)
 }
 
-// columnsText says which component column j of the pieces' table holds.
-func (e *emitter) columnsText() string {
-	pc := e.p.pieces
+// columnsText says which component column j of the table of the pieces pc
+// holds.
+func columnsText(pc *pieces) string {
 	shift := pc.cols[0]
 	for c, j := range pc.cols {
 		if j != c+shift {
@@ -504,142 +390,14 @@ func (e *emitter) columnsText() string {
 	return fmt.Sprintf("component j+%d", shift)
 }
 
-// formulaText describes the exact evaluation.
-func (e *emitter) formulaText() string {
-	m := e.p.m
-	switch m.Form {
-	case fmap.LiSeries:
-		return "a running product with one division per term and no transcendental function"
-	case fmap.Chebyshev:
-		return "one log and the stable upward recurrence"
-	}
-	var parts []string
-	if m.Transform == fmap.Log {
-		a := "math.Pow"
-		switch m.Gamma {
-		case 1:
-			a = "one square root"
-		case 2:
-			a = "no root"
-		}
-		parts = append(parts, "one log", a)
-	}
-	if e.p.perTerm {
-		parts = append(parts, fmt.Sprintf("one sincos of ω·x per term (%d)", nonzeroTerms(m)))
-	} else {
-		for i, ax := range e.p.axes {
-			on := ""
-			if m.InDim > 1 {
-				on = fmt.Sprintf(" on axis %d", i)
-			}
-			var pc *pieces
-			if e.p.axisPieces != nil {
-				pc = e.p.axisPieces[i]
-			}
-			switch {
-			case len(ax.freqs) == 0:
-			case pc != nil:
-				parts = append(parts, fmt.Sprintf("on axis %d, %d polynomial pieces of degree %d over [%s, %s) (measured error %s relative to the norm of the axis's cos/sin values, %d points), else %s",
-					i, pc.count, pc.deg, num(pc.start()), num(pc.end()), g4(pc.err), pc.points, e.axisSincosText(i)))
-			case ax.ladder != nil:
-				parts = append(parts, fmt.Sprintf("one sincos%s of %s·%s and the angle-addition recurrence up to the multiple %d (harmonic frequencies)",
-					on, num(ax.ladder.base), e.axisArg(i), ax.ladder.top))
-			default:
-				parts = append(parts, fmt.Sprintf("%d sincos%s, one per distinct frequency", len(ax.freqs), on))
-			}
-		}
-		if m.InDim > 1 && m.Form == fmap.FourierForm {
-			parts = append(parts, "angle addition per term")
-		}
-		if m.Form == fmap.Modulation {
-			parts = append(parts, "products per term")
-		}
-	}
-	if len(parts) == 0 {
-		return "constants"
-	}
-	if m.InDim > 1 {
-		return strings.Join(parts, "; ")
-	}
-	return strings.Join(parts, ", ")
-}
-
-// axisSincosText describes the sincos evaluation of axis i.
-func (e *emitter) axisSincosText(i int) string {
-	ax := e.p.axes[i]
-	if ax.ladder != nil {
-		return fmt.Sprintf("one sincos of %s·%s and the angle-addition recurrence up to the multiple %d", num(ax.ladder.base), e.axisArg(i), ax.ladder.top)
-	}
-	return fmt.Sprintf("%d sincos", len(ax.freqs))
-}
-
-// docN is the doc comment of N.
-func (e *emitter) docN() []string {
-	p := e.p
-	m := p.m
-	v := m.Errors
-	first := fmt.Sprintf("%s writes Ψ(x) to out: the %d-dimensional feature map of the %s, with Ψ(x)·Ψ(y) ≈ K(x, y).", p.name, p.dim, kernelText(m))
-	dom := fmt.Sprintf("On its domain, %s, the measured kernel error (%s) is L∞ %s and RMS %s, on %s.",
-		domainText(m), measureText(v.Measure), g4(v.Reported.LInf), g4(v.Reported.RMS), v.Reported.On)
-	outside := "Other inputs get the formula's value, but that error bound does not hold for them. " + negativeText(m)
-	if dv := v.Data; dv != nil {
-		dom += fmt.Sprintf(" On the data it was designed for (%s, %d rows), the absolute error is L∞ %s and RMS %s, on %s.",
-			dv.File, dv.Rows, g4(dv.Absolute.LInf), g4(dv.Absolute.RMS), dv.Absolute.On)
-	}
-	return paragraphs(first, dom, outside, e.speedText())
-}
-
-// speedText summarises the fast path for N's doc comment.
-func (e *emitter) speedText() string {
-	p := e.p
-	switch {
-	case p.table != nil:
-		return fmt.Sprintf("Integer inputs %d..%d read a precomputed table; see the file header for the evaluation of the others.", p.table.lo, p.table.hi)
-	case p.pieces != nil:
-		return fmt.Sprintf("Inputs in [%s, %s) use piecewise polynomials that add at most %s to the kernel error; see the file header.",
-			num(p.pieces.start()), num(p.pieces.end()), g4(p.pieces.addedError()))
-	case p.hasAxisPieces():
-		_, _, added := p.axisError()
-		return fmt.Sprintf("Coordinates in the domain take their cos/sin values from piecewise polynomials that add at most %s to the kernel error; see the file header.", g4(added))
-	}
-	return ""
-}
-
-func (e *emitter) docSlice(name, fn, typ string) []string {
-	p := e.p
-	if p.in == 1 {
-		return paragraphs(fmt.Sprintf("%s maps src[i] to dst[i*%s:(i+1)*%s] with %s (an additive kernel's map of a histogram); it panics if len(dst) != %s*len(src).",
-			name, e.dimName(), e.dimName(), fn, e.dimName()))
-	}
-	return paragraphs(fmt.Sprintf("%s maps the consecutive %s-tuples src[i*%s:(i+1)*%s] to dst[i*%s:(i+1)*%s] with %s; it panics unless len(src)%%%s == 0 and len(dst) == %s*len(src)/%s.",
-		name, e.inName(), e.inName(), e.inName(), e.dimName(), e.dimName(), fn, e.inName(), e.dimName(), e.inName()))
-}
-
-func (e *emitter) doc32() []string {
-	p := e.p
-	s := fmt.Sprintf("%s is %s in float32: it evaluates in float64 and rounds every component to float32", e.name32(), p.name)
-	if p.table != nil {
-		s += fmt.Sprintf(" (integer inputs %d..%d read a float32 table)", p.table.lo, p.table.hi)
-	}
-	return paragraphs(s + ", so each component is the float64 value correctly rounded, up to a relative 2⁻²⁴. Edge inputs behave as in " + p.name + ".")
-}
-
-func (e *emitter) docGeneral() []string {
-	return paragraphs(fmt.Sprintf("%s evaluates Ψ(x) by its formula: %s.", e.generalName(), e.formulaText()))
-}
-
-func (e *emitter) docSpecial() []string {
-	return paragraphs(fmt.Sprintf("%s handles the inputs that are not positive and finite: %s", e.specialName(), negativeText(e.p.m)))
-}
-
-func (e *emitter) docPoly() string {
-	pc := e.p.pieces
+// docPoly documents the coefficient table of the pieces pc of a 1-D map.
+func (e *emitter) docPoly(pc *pieces) string {
 	return fmt.Sprintf("%s[i][j][p] is the coefficient of s^p of %s on piece i, s ∈ [−1/2, 1/2) the position within the piece: Chebyshev interpolants of the reference evaluator, measured error %s relative to ‖Ψ(x)‖%s.",
-		e.polyName(), e.columnsText(), g4(pc.err), e.exactText(" with "))
+		e.polyName(), columnsText(pc), g4(pc.err), exactText(pc, " with "))
 }
 
-func (e *emitter) docAxisPoly(i int) string {
-	pc := e.p.axisPieces[i]
+// docAxisPoly documents the coefficient table of the pieces pc of axis i.
+func (e *emitter) docAxisPoly(i int, pc *pieces) string {
 	return fmt.Sprintf("%s[i][j][p] is the coefficient of s^p on piece i, s ∈ [−1/2, 1/2) the position within the piece, of cos(ω x%d) (j = 2k) and sin(ω x%d) (j = 2k+1) for the k-th frequency ω of axis %d: Chebyshev interpolants, measured error %s relative to the norm of these values.",
 		e.axisPolyName(i), i, i, i, g4(pc.err))
 }

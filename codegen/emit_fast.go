@@ -13,8 +13,7 @@ import (
 //
 // int(x) of a non-integral, huge or NaN x is some integer; the comparison
 // T(j+lo) == x rejects it. done is return (N) or continue (NSlice).
-func (e *emitter) tableLookup(table string, t func() *jen.Statement, k sink) jen.Code {
-	tb := e.p.table
+func (e *emitter) tableLookup(tb *table, table string, t func() *jen.Statement, k sink) jen.Code {
 	n := tb.hi - tb.lo + 1
 	idx := jen.Int().Call(jen.Id(k.x))
 	back := jen.Id("j")
@@ -32,8 +31,7 @@ func (e *emitter) tableLookup(table string, t func() *jen.Statement, k sink) jen
 }
 
 // tables emits the float64 and float32 tables of an integer domain.
-func (e *emitter) tables(f *jen.File) {
-	tb := e.p.table
+func (e *emitter) tables(f *jen.File, tb *table) {
 	n := len(tb.rows)
 	rows64 := make([]jen.Code, n)
 	rows32 := make([]jen.Code, n)
@@ -70,8 +68,7 @@ func plusLo(lo int) string {
 // piecesBlock returns the piecewise polynomial evaluation of a 1-D map:
 // find the piece, evaluate every component into the sink, then the sink's
 // done (return or continue).
-func (e *emitter) piecesBlock(k sink) []jen.Code {
-	pc := e.p.pieces
+func (e *emitter) piecesBlock(pc *pieces, k sink) []jen.Code {
 	pre, init, cond := e.pieceIndex(pc, k.x64)
 	body := e.pieceLocal(pc, e.polyName())
 	body = append(body, e.pieceComps(pc, "s", k.x64, k.assign)...)
@@ -174,7 +171,7 @@ func (e *emitter) pieceHorner(pc *pieces, j int, s string) jen.Code {
 func (e *emitter) pieceComps(pc *pieces, s string, x func() *jen.Statement, assign func(j int, v jen.Code) jen.Code) []jen.Code {
 	var body []jen.Code
 	for _, c := range pc.exact {
-		body = append(body, assign(c.j, e.exactExpr(c, x)))
+		body = append(body, assign(c.j, e.exactExpr(pc, c, x)))
 	}
 	for col, j := range pc.cols {
 		body = append(body, assign(j, e.pieceHorner(pc, col, s)))
@@ -182,14 +179,15 @@ func (e *emitter) pieceComps(pc *pieces, s string, x func() *jen.Statement, assi
 	return body
 }
 
-// exactExpr is the emitted value of the exact component c at the float64
-// expression x (positive for the log transform): see pieces.exactValue.
-func (e *emitter) exactExpr(c exactComp, x func() *jen.Statement) jen.Code {
-	m := e.p.m
+// exactExpr is the emitted value of the exact component c of the pieces pc
+// at the float64 expression x (positive for the log transform): see
+// pieces.exactValue.
+func (e *emitter) exactExpr(pc *pieces, c exactComp, x func() *jen.Statement) jen.Code {
+	f := pc.fm.f
 	switch {
-	case m.Transform != fmap.Log:
+	case f.Transform != fmap.Log:
 		return e.lit.f64(c.w)
-	case m.Gamma == 1:
+	case f.Gamma == 1:
 		return jen.Qual("math", "Sqrt").Call(x()).Op("*").Add(e.lit.f64(c.w))
 	}
 	return x().Op("*").Add(e.lit.f64(c.w))

@@ -3,7 +3,6 @@ package codegen
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/featmap/featmap/fmap"
@@ -14,31 +13,17 @@ func (e *emitter) freqsName() string { return e.p.priv + "Freqs" }
 func (e *emitter) argsName() string  { return e.p.priv + "Args" }
 func (e *emitter) wName() string     { return e.p.priv + "W" }
 func (e *emitter) bName() string     { return e.p.priv + "B" }
-func (e *emitter) dataName() string  { return e.p.priv + "Data" }
 func (e *emitter) meanName() string  { return e.p.priv + "Mean" }
 func (e *emitter) featsName() string { return e.p.priv + "Features" }
 func (e *emitter) nonFiniteName() string {
 	return e.p.priv + "NonFinite"
 }
 
-// randomAPI emits N, NSlice, NF32 and NSliceF32 of a random-feature map. N
-// and NF32 are the same evaluation (NF32 converts its input to float64 and
-// rounds every component), written out twice so that neither needs a
-// temporary of D components.
-func (e *emitter) randomAPI(f *jen.File) {
-	body32 := func() []jen.Code { return e.randomBody(true) }
-	if e.p.rnd.lin != nil {
-		body32 = e.linear32Body
-	}
-	e.fourFuncs(f, e.docN, func() []jen.Code { return e.randomBody(false) }, e.doc32, body32)
-	e.modelAPI(f)
-}
-
 // randomBody is the body of N (is32 false) or NF32: the argument t of the
 // random stage, zeros for a non-finite input, then the features.
-func (e *emitter) randomBody(is32 bool) []jen.Code {
+func (k *randomKind) body(e *emitter, is32 bool) []jen.Code {
 	p := e.p
-	rp := p.rnd
+	rp := k
 	elem := jen.Float64
 	if is32 {
 		elem = jen.Float32
@@ -91,7 +76,7 @@ func (e *emitter) randomBody(is32 bool) []jen.Code {
 				),
 			))
 		}
-		return append(body, e.features(is32)...)
+		return append(body, k.features(e, is32)...)
 	}
 	clamp := !math.IsInf(lim, 1) // only in the identity transform
 	l := func() jen.Code { return e.lit.f64(lim) }
@@ -165,13 +150,13 @@ func (e *emitter) randomBody(is32 bool) []jen.Code {
 			))
 		}
 	}
-	return append(body, e.features(is32)...)
+	return append(body, k.features(e, is32)...)
 }
 
 // features is the loop over the frequencies: the phase ω_k·t (plus b_k)
 // and the components of frequency k.
-func (e *emitter) features(is32 bool) []jen.Code {
-	rp := e.p.rnd
+func (k *randomKind) features(e *emitter, is32 bool) []jen.Code {
+	rp := k
 	args := func() *jen.Statement { return jen.Id(e.argsName()) }
 	store := func(idx jen.Code, v *jen.Statement) jen.Code {
 		if is32 {
@@ -227,7 +212,7 @@ func (e *emitter) features(is32 bool) []jen.Code {
 	loop = append(loop, e.sincos("ph")...)
 	switch {
 	case rp.lin != nil:
-		loop = append(loop, e.project()...)
+		loop = append(loop, k.project(e)...)
 	case rp.r.Features == fmap.CosSin:
 		loop = append(loop,
 			store(jen.Lit(2).Op("*").Id("k"), scale().Op("*").Id("c")),
@@ -251,8 +236,8 @@ func (e *emitter) features(is32 bool) []jen.Code {
 // product rounded before it is added, which the compiler never fuses into
 // a multiply-add), so the projection adds no rounding of its own to the
 // reference evaluator's, on every platform.
-func (e *emitter) project() []jen.Code {
-	rp := e.p.rnd
+func (k *randomKind) project(e *emitter) []jen.Code {
+	rp := k
 	dim := func() *jen.Statement { return jen.Id(e.dimName()) }
 	scale := func() *jen.Statement { return jen.Add(e.lit.f64(rp.scale)) }
 	feature := func(z string, v *jen.Statement, j *jen.Statement) jen.Code {
@@ -386,171 +371,4 @@ func (e *emitter) sincos(ph string) []jen.Code {
 		jen.If(id("a").Op(":=").Qual("math", "Abs").Call(id(ph)), id("a").Op("<").Lit(1).Op("<<").Lit(29)).Block(fast...).
 			Else().Block(jen.List(id("s"), id("c")).Op("=").Qual("math", "Sincos").Call(id(ph))),
 	}
-}
-
-// randomHelpers emits the constants of a random map, its per-coordinate
-// map ψ and, for a data file, the embedded bytes and their decoding.
-func (e *emitter) randomHelpers(f *jen.File) {
-	p := e.p
-	rp := p.rnd
-	f.Line()
-	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is the number m of random frequencies and %s the length of their argument t (%s).",
-		e.freqsName(), e.argsName(), e.argsText()))))
-	f.Const().Defs(
-		jen.Id(e.freqsName()).Op("=").Add(integer(rp.freqs)),
-		jen.Id(e.argsName()).Op("=").Add(integer(rp.args)),
-	)
-	e.innerHelpers(f)
-	wSize := jen.Id(e.freqsName()).Op("*").Id(e.argsName())
-	wDoc := fmt.Sprintf("%s holds the frequencies ω_1..ω_m, row k (%s[k*%s:(k+1)*%s]) is ω_{k+1}.", e.wName(), e.wName(), e.argsName(), e.argsName())
-	bDoc := fmt.Sprintf("%s holds the phases b_1..b_m.", e.bName())
-	phases := rp.r.Features == fmap.Phase
-	if rp.data == nil {
-		f.Line()
-		f.Comment(commentBody(paragraphs(wDoc)))
-		group := 1
-		if rp.inner != nil {
-			group = rp.inner.dim
-		}
-		f.Var().Id(e.wName()).Op("=").Index(wSize).Float64().Custom(multiLine, e.literalRows(rp.r.Freq, rp.args, group)...)
-		if phases {
-			f.Line()
-			f.Comment(commentBody(paragraphs(bDoc)))
-			f.Var().Id(e.bName()).Op("=").Index(jen.Id(e.freqsName())).Float64().Custom(multiLine, e.literalRows(rp.r.Phase, len(rp.r.Phase), 1)...)
-		}
-		if rp.lin != nil {
-			f.Line()
-			f.Comment(commentBody(paragraphs(e.projDoc())))
-			f.Var().Id(e.projName()).Op("=").Index(e.projSize()).Float64().Custom(multiLine, e.literalRows(rp.projT, e.p.dim, 1)...)
-			if rp.centred() {
-				f.Line()
-				f.Comment(commentBody(paragraphs(e.meanDoc())))
-				f.Var().Id(e.meanName()).Op("=").Index(jen.Id(e.featsName())).Float64().Custom(multiLine, e.literalRows(rp.lin.Mean, len(rp.lin.Mean), 1)...)
-			}
-		}
-		e.modelLiterals(f, true)
-		e.linearHelpers(f)
-		return
-	}
-	arrays := []embedded{{e.wName(), wDoc, wSize}}
-	if phases {
-		arrays = append(arrays, embedded{e.bName(), bDoc, jen.Id(e.freqsName())})
-	}
-	if rp.lin != nil {
-		arrays = append(arrays, embedded{e.projName(), e.projDoc(), e.projSize()})
-		if rp.centred() {
-			arrays = append(arrays, embedded{e.meanName(), e.meanDoc(), jen.Id(e.featsName())})
-		}
-	}
-	arrays = append(arrays, e.modelArrays()...)
-	e.modelLiterals(f, false)
-	e.embedData(f, rp.data, e.dataLayout(), arrays...)
-	e.linearHelpers(f)
-}
-
-// innerHelpers emits the per-coordinate map ψ of a random map with one
-// (its dimension and function), nothing otherwise.
-func (e *emitter) innerHelpers(f *jen.File) {
-	if ip := e.p.rnd.inner; ip != nil {
-		ie := &emitter{p: ip}
-		f.Line()
-		f.Comment(fmt.Sprintf("%sDim is the dimension d of the per-coordinate map %s.", ip.name, ip.name))
-		f.Const().Id(ip.name + "Dim").Op("=").Add(integer(ip.dim))
-		f.Line()
-		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes ψ(x) to out, the per-coordinate map applied to every input coordinate, by its formula: %s. %s",
-			ip.name, ie.formulaText(), strings.ReplaceAll(negativeText(ip.m), "Ψ", "ψ")))))
-		f.Func().Id(ip.name).Params(ie.params(jen.Float64)...).Block(ie.generalBody()...)
-		if ip.m.Homogeneous() {
-			f.Line()
-			f.Comment(commentBody(paragraphs(strings.ReplaceAll(strings.Join(ie.docSpecial(), " "), "Ψ", "ψ"))))
-			f.Func().Id(ie.specialName()).Params(ie.params(jen.Float64)...).Block(ie.specialBody()...)
-		}
-		if ie.lit.err != nil && e.lit.err == nil {
-			e.lit.err = ie.lit.err
-		}
-	}
-}
-
-// projDoc and meanDoc document an rf-pca map's projection and mean;
-// projSize is the projection's length.
-func (e *emitter) projDoc() string {
-	return fmt.Sprintf("%s holds the projection P (k = %s outputs of the %s random features z_j) transposed: row j (%s[j*%s:(j+1)*%s]) is the column P_·j that z_j is multiplied by.",
-		e.projName(), e.dimName(), e.featsName(), e.projName(), e.dimName(), e.dimName())
-}
-
-func (e *emitter) meanDoc() string {
-	return fmt.Sprintf("%s holds the mean μ of the random features over the data, subtracted before the projection.", e.meanName())
-}
-
-func (e *emitter) projSize() jen.Code { return jen.Id(e.featsName()).Op("*").Id(e.dimName()) }
-
-// linearHelpers emits an rf-pca map's number of random features and, for a
-// centred map, the value it takes where the random features are zeros.
-func (e *emitter) linearHelpers(f *jen.File) {
-	rp := e.p.rnd
-	if rp.lin == nil {
-		return
-	}
-	f.Line()
-	f.Comment(fmt.Sprintf("%s is the number of random features z_j before the projection.", e.featsName()))
-	f.Const().Id(e.featsName()).Op("=").Add(integer(rp.lin.In))
-	if rp.centred() {
-		f.Line()
-		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes P·(0 − μ) to out: Ψ of an input whose random features are zeros (a non-finite one), by the sums of %s.", e.nonFiniteName(), e.p.name))))
-		f.Func().Id(e.nonFiniteName()).Params(jen.Id("out").Op("*").Index(jen.Id(e.dimName())).Float64()).Block(e.nonFiniteBody()...)
-	}
-}
-
-// multiLine is a composite literal with one element (here: one line of
-// numbers) per line.
-var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
-
-// literalRows splits vs into rows of rowLen numbers, and every row into
-// lines of at most 8 numbers (whole groups of group numbers when a group
-// fits), as round-trip float64 literals.
-func (e *emitter) literalRows(vs []float64, rowLen, group int) []jen.Code {
-	perLine := 8
-	if group <= perLine {
-		perLine -= perLine % group
-	}
-	var lines []jen.Code
-	for start := 0; start < len(vs); start += rowLen {
-		row := vs[start:min(start+rowLen, len(vs))]
-		for a := 0; a < len(row); a += perLine {
-			var items []jen.Code
-			for _, v := range row[a:min(a+perLine, len(row))] {
-				items = append(items, e.lit.f64(v))
-			}
-			lines = append(lines, jen.List(items...))
-		}
-	}
-	return lines
-}
-
-// argsText describes the random stage's argument t.
-func (e *emitter) argsText() string {
-	rp := e.p.rnd
-	switch {
-	case rp.inner != nil:
-		return fmt.Sprintf("the per-coordinate map's %d values for each of the %d inputs", rp.inner.dim, e.p.in)
-	case rp.r.Transform == fmap.LogOffset:
-		return "log(max(x_j + c, 2⁻¹⁰²²)) per input"
-	}
-	return "the input x"
-}
-
-// dataLayout describes the content of the data file.
-func (e *emitter) dataLayout() string {
-	rp := e.p.rnd
-	s := fmt.Sprintf("the %d×%d frequency matrix, row-major", rp.freqs, rp.args)
-	if rp.r.Features == fmap.Phase {
-		s += fmt.Sprintf(", then the %d phases", rp.freqs)
-	}
-	if rp.lin != nil {
-		s += fmt.Sprintf(", then the %d×%d projection transposed, row-major", rp.lin.In, e.p.dim)
-		if rp.centred() {
-			s += fmt.Sprintf(", then the %d features' mean", rp.lin.In)
-		}
-	}
-	return s + e.modelLayout() + ", as little-endian float64"
 }

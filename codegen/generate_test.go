@@ -74,7 +74,7 @@ func TestGenerateProperties(t *testing.T) {
 			checkLiterals(t, a)
 			for _, want := range []string{
 				"L∞ " + g4(vm.Verification.Reported.LInf), "RMS " + g4(vm.Verification.Reported.RMS), vm.Verification.Reported.On,
-				domainText(&shape{Map: vm.Map}), info.SpecHash, info.Spec,
+				domainText(vm.Map), info.SpecHash, info.Spec,
 			} {
 				if !strings.Contains(string(a), want) {
 					t.Errorf("output does not mention %q", want)
@@ -244,7 +244,7 @@ func TestPrivateNames(t *testing.T) {
 // wrong file.
 func TestUnsupportedMap(t *testing.T) {
 	k := fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1, 1}}
-	st := fmap.Stage{Nystroem: &fmap.Nystroem{Kernel: k, In: 2, Landmarks: []float64{0.5, 0.5, 0.2, 0.1}, Proj: []float64{1, 0, 0, 1}}}
+	st := fmap.Stage{Kind: &fmap.Nystroem{Kernel: k, In: 2, Landmarks: []float64{0.5, 0.5, 0.2, 0.1}, Proj: []float64{1, 0, 0, 1}}}
 	m := &fmap.Map{Kernel: k, InDim: 2, Dim: 2, Domain: fmap.Domain{Lo: []float64{0, 0}, Hi: []float64{1, 1}}, Method: "nystroem",
 		Stages: []fmap.Stage{st, st}}
 	if err := m.Validate(); err != nil {

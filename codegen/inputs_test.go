@@ -39,10 +39,10 @@ func inputsFor(p *plan) *testInputs {
 // features after a per-coordinate map, whose limit applies to ψ's values).
 func inputLimit(p *plan) float64 {
 	switch {
-	case p.rnd != nil && p.rnd.inner == nil:
-		return randomLimit(p.rnd.r)
-	case p.rnd == nil && p.nys == nil && p.anchor == nil && p.blocks == nil:
-		return phaseLimit(p.m)
+	case p.asRandom() != nil && p.asRandom().inner == nil:
+		return randomLimit(p.asRandom().r)
+	case p.asRandom() == nil && p.asNystroem() == nil && p.asAnchors() == nil && p.asBlocks() == nil:
+		return p.limit()
 	}
 	return math.Inf(1)
 }
@@ -125,8 +125,8 @@ func inputs1D(p *plan) *testInputs {
 	ends := []float64{lo, hi, math.Nextafter(lo, math.Inf(-1)), math.Nextafter(lo, math.Inf(1)),
 		math.Nextafter(hi, math.Inf(-1)), math.Nextafter(hi, math.Inf(1)),
 		lo - 1, hi + 1, hi + 0.5, 2 * hi, 10 * hi, lo / 2, lo - 0.5, (lo + hi) / 2}
-	if p.pieces != nil {
-		a, b := p.pieces.start(), p.pieces.end()
+	if p.pieces() != nil {
+		a, b := p.pieces().start(), p.pieces().end()
 		ends = append(ends, a, b, math.Nextafter(a, math.Inf(-1)), math.Nextafter(b, math.Inf(-1)))
 	}
 	for _, v := range ends {
@@ -144,14 +144,14 @@ func inputs1D(p *plan) *testInputs {
 		}
 		return in
 	}
-	if p.pieces != nil {
+	if p.pieces() != nil {
 		// Every piece boundary and the float just below it.
-		for i := 0; i <= p.pieces.count; i++ {
+		for i := 0; i <= p.pieces().count; i++ {
 			var x float64
-			if p.pieces.kind == binade {
-				x = math.Float64frombits((p.pieces.first + uint64(i)) << (mantBits - p.pieces.k))
+			if p.pieces().kind == binade {
+				x = math.Float64frombits((p.pieces().first + uint64(i)) << (mantBits - p.pieces().k))
 			} else {
-				x = p.pieces.lo + float64(i)*p.pieces.h
+				x = p.pieces().lo + float64(i)*p.pieces().h
 			}
 			in.add(false, x)
 			in.add(false, math.Nextafter(x, math.Inf(-1)))
@@ -269,22 +269,23 @@ func addGrid(in *testInputs, dom fmap.Domain, g int) {
 
 // phaseSize is the largest |ω·t| of the map at x: the size of the phases
 // whose rounding limits the agreement of any two evaluations.
-func phaseSize(m *shape, x []float64) float64 {
-	if m.Random != nil {
+func phaseSize(m *fmap.Map, x []float64) float64 {
+	if r, _ := randomStages(m); r != nil {
 		return randomPhaseSize(m, x)
 	}
-	if m.Form != fmap.FourierForm && m.Form != fmap.Modulation {
+	f := m.Fourier()
+	if f == nil {
 		return 0
 	}
 	t := x
-	if m.Transform == fmap.Log {
+	if f.Transform == fmap.Log {
 		if x[0] == 0 {
 			return 0
 		}
 		t = []float64{math.Log(math.Abs(x[0]))}
 	}
 	s := 0.0
-	for _, term := range m.Terms {
+	for _, term := range f.Terms {
 		ph := 0.0
 		for i, w := range term.Freq {
 			if w != 0 {
@@ -302,17 +303,17 @@ func phaseSize(m *shape, x []float64) float64 {
 // computes as the reference evaluator does, and ‖ψ(x_i)‖ times ψ's own
 // phase size (plus one) for the per-coordinate map's values. NaN phases
 // count as infinite.
-func randomPhaseSize(m *shape, x []float64) float64 {
-	r := m.Random
+func randomPhaseSize(m *fmap.Map, x []float64) float64 {
+	r, inner := randomStages(m)
 	t := make([]float64, r.In)
 	slack := make([]float64, r.In)
 	switch {
-	case m.Inner != nil:
-		d := m.Inner.Dim
+	case inner != nil:
+		d := inner.Dim
 		for i, v := range x {
 			u := t[i*d : (i+1)*d]
-			m.Inner.Eval(u, []float64{v})
-			s := norm(u) * (1 + phaseSize(m.Inner, []float64{v}))
+			inner.Eval(u, []float64{v})
+			s := norm(u) * (1 + phaseSize(inner, []float64{v}))
 			for k := range u {
 				slack[i*d+k] = s
 			}

@@ -42,25 +42,25 @@ func freqSum(freq []float64, n int) float64 {
 	return s
 }
 
-// termSum is S of a Fourier or modulation map: the largest Σᵢ|ωᵢ| of a
+// termSum is S of a Fourier or modulation stage: the largest Σᵢ|ωᵢ| of a
 // term.
-func termSum(m *shape) float64 {
+func termSum(f *fmap.Fourier) float64 {
 	s := 0.0
-	for _, t := range m.Terms {
+	for _, t := range f.Terms {
 		s = math.Max(s, freqSum(t.Freq, len(t.Freq)))
 	}
 	return s
 }
 
-// phaseLimit is L of a Fourier or modulation map in the identity
-// transform (a shift-invariant kernel's), +Inf for every other map (the
-// log transform's t = log|x| is at most 745 in magnitude; checkPhases
-// refuses frequencies that would overflow even there).
-func phaseLimit(m *shape) float64 {
-	if (m.Form != fmap.FourierForm && m.Form != fmap.Modulation) || m.Transform != fmap.Identity || m.Random != nil {
+// phaseLimit is L of a Fourier or modulation stage in the identity
+// transform (a shift-invariant kernel's), +Inf in the log transform (its
+// t = log|x| is at most 745 in magnitude; checkPhases refuses frequencies
+// that would overflow even there).
+func phaseLimit(f *fmap.Fourier) float64 {
+	if f.Transform != fmap.Identity {
 		return math.Inf(1)
 	}
-	return limitOf(termSum(m))
+	return limitOf(termSum(f))
 }
 
 // randomLimit is L of a random stage in the identity transform (on x, or
@@ -74,37 +74,41 @@ func randomLimit(r *fmap.Random) float64 {
 	return limitOf(freqSum(r.Freq, r.In))
 }
 
-// checkPhases refuses a map whose phases overflow where no limit applies
-// (frequencies beyond 10³⁰⁴ in a log transform) or whose limit L would
-// cut into its domain (frequencies so large that ω·x overflows there).
-func checkPhases(m *shape) error {
-	var s, tmax float64
-	switch {
-	case m.Random != nil:
-		s = freqSum(m.Random.Freq, m.Random.In)
-		if m.Random.Transform == fmap.LogOffset {
-			tmax = 710
-		}
-	case m.Form == fmap.FourierForm || m.Form == fmap.Modulation:
-		s = termSum(m)
-		if m.Transform == fmap.Log {
-			tmax = 745
-		}
-	default:
-		return nil
+// fourierPhases is checkPhases of a Fourier or modulation stage on dom.
+func fourierPhases(f *fmap.Fourier, dom fmap.Domain) error {
+	tmax := 0.0
+	if f.Transform == fmap.Log {
+		tmax = 745
 	}
+	return checkPhases(termSum(f), tmax, dom)
+}
+
+// randomPhases is checkPhases of a random stage on dom (the map's domain;
+// after a per-coordinate stage, whose values dom does not bound, none:
+// fmap.Domain{}).
+func randomPhases(r *fmap.Random, dom fmap.Domain) error {
+	tmax := 0.0
+	if r.Transform == fmap.LogOffset {
+		tmax = 710
+	}
+	return checkPhases(freqSum(r.Freq, r.In), tmax, dom)
+}
+
+// checkPhases refuses frequencies of sum s whose phases overflow where no
+// limit applies (beyond 10³⁰⁴ where the argument reaches tmax: 745 in a
+// log transform, 710 in the log-offset one; 0 for the identity, whose
+// arguments the limit bounds) or whose limit L would cut into the domain
+// (frequencies so large that ω·x overflows there).
+func checkPhases(s, tmax float64, dom fmap.Domain) error {
 	if !(s <= math.MaxFloat64/2) || tmax != 0 && !(s*tmax <= math.MaxFloat64/2) {
 		return fmt.Errorf("codegen: frequencies of Σ|ω| up to %v make the phases overflow", s)
-	}
-	if m.Inner != nil {
-		return checkPhases(m.Inner)
 	}
 	if tmax != 0 {
 		return nil
 	}
 	l := limitOf(s)
-	for i := range m.Domain.Lo {
-		if b := math.Max(math.Abs(m.Domain.Lo[i]), math.Abs(m.Domain.Hi[i])); !(b <= l) {
+	for i := range dom.Lo {
+		if b := math.Max(math.Abs(dom.Lo[i]), math.Abs(dom.Hi[i])); !(b <= l) {
 			return fmt.Errorf("codegen: frequencies of Σ|ω| up to %v make the phases overflow on the domain (|x| up to %v)", s, b)
 		}
 	}

@@ -16,10 +16,10 @@ import (
 // whose limit would cut into the domain.
 func TestPhaseLimit(t *testing.T) {
 	rbf := testmaps.RBF()
-	if l, s := phaseLimit(mustShape(t, rbf)), termSum(mustShape(t, rbf)); s < 8 || l != math.MaxFloat64/(2*s) {
+	if l, s := phaseLimit(rbf.Map.Fourier()), termSum(rbf.Map.Fourier()); s < 8 || l != math.MaxFloat64/(2*s) {
 		t.Errorf("RBF: S = %v, L = %v", s, l)
 	}
-	if l := phaseLimit(mustShape(t, testmaps.Chi2Interval())); !math.IsInf(l, 1) {
+	if l := phaseLimit(testmaps.Chi2Interval().Map.Fourier()); !math.IsInf(l, 1) {
 		t.Errorf("χ² (log transform): L = %v, want +Inf", l)
 	}
 	if l := limitOf(0.5); !math.IsInf(l, 1) {
@@ -42,7 +42,7 @@ func TestPhaseLimit(t *testing.T) {
 	} {
 		m := *c.vm.Map
 		st := m.Stages[0]
-		if f := st.Fourier; f != nil {
+		if f, ok := st.Kind.(*fmap.Fourier); ok {
 			g := *f
 			g.Terms = append([]fmap.Term(nil), f.Terms...)
 			for i, term := range g.Terms {
@@ -51,12 +51,12 @@ func TestPhaseLimit(t *testing.T) {
 					break
 				}
 			}
-			st.Fourier = &g
+			st.Kind = &g
 		} else {
-			r := *st.Random
+			r := *st.Kind.(*fmap.Random)
 			r.Freq = append([]float64(nil), r.Freq...)
 			r.Freq[0] = c.w
-			st.Random = &r
+			st.Kind = &r
 		}
 		m.Stages = []fmap.Stage{st}
 		_, err := GenerateFiles(fmap.Verified{Map: &m, Verification: c.vm.Verification}, testInfo(c.name))
@@ -67,13 +67,4 @@ func TestPhaseLimit(t *testing.T) {
 			t.Errorf("%s, ω = %v: error %v, want one with %q", c.name, c.w, err, c.want)
 		}
 	}
-}
-
-func mustShape(t *testing.T, vm fmap.Verified) *shape {
-	t.Helper()
-	s, err := shapeOf(vm.Map, vm.Verification)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }

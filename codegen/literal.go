@@ -54,3 +54,29 @@ func hex(v uint64) jen.Code { return jen.Id(fmt.Sprintf("%#x", v)) }
 
 // integer returns v as a decimal integer literal.
 func integer(v int) jen.Code { return jen.Id(strconv.Itoa(v)) }
+
+// multiLine is a composite literal with one element (here: one line of
+// numbers) per line.
+var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+
+// literalRows splits vs into rows of rowLen numbers, and every row into
+// lines of at most 8 numbers (whole groups of group numbers when a group
+// fits), as round-trip float64 literals.
+func (e *emitter) literalRows(vs []float64, rowLen, group int) []jen.Code {
+	perLine := 8
+	if group <= perLine {
+		perLine -= perLine % group
+	}
+	var lines []jen.Code
+	for start := 0; start < len(vs); start += rowLen {
+		row := vs[start:min(start+rowLen, len(vs))]
+		for a := 0; a < len(row); a += perLine {
+			var items []jen.Code
+			for _, v := range row[a:min(a+perLine, len(row))] {
+				items = append(items, e.lit.f64(v))
+			}
+			lines = append(lines, jen.List(items...))
+		}
+	}
+	return lines
+}

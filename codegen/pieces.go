@@ -7,6 +7,16 @@ import (
 	"github.com/featmap/featmap/fmap"
 )
 
+// fourierMap is a one-stage Fourier map as its fast paths and its formula
+// read it: the map (its domain, dimensions and reference evaluator), its
+// stage, and the error measure of its verification, which scales the
+// pieces' error into the kernel's (polyScale).
+type fourierMap struct {
+	*fmap.Map
+	f       *fmap.Fourier
+	measure fmap.Measure
+}
+
 // pieceKind says how an input finds its polynomial piece.
 type pieceKind int
 
@@ -61,6 +71,8 @@ type pieces struct {
 	// scale converts the relative error ε into the kernel error it adds,
 	// (2ε + ε²)·scale (see polyScale).
 	scale float64
+	// fm is the map the pieces approximate.
+	fm *fourierMap
 }
 
 // exactComp is a component of a zero-frequency term, √α times the
@@ -81,11 +93,11 @@ type exactComp struct {
 // the zero-frequency terms of the identity transform (constants) and, for
 // γ = 1 or 2, of the log transform. Other γ keep the polynomial (the
 // amplitude would cost a math.Pow).
-func exactComps(m *shape) (exact []exactComp, cols []int) {
-	ok := m.Transform == fmap.Identity || m.Transform == fmap.Log && (m.Gamma == 1 || m.Gamma == 2)
+func exactComps(m *fourierMap) (exact []exactComp, cols []int) {
+	ok := m.f.Transform == fmap.Identity || m.f.Transform == fmap.Log && (m.f.Gamma == 1 || m.f.Gamma == 2)
 	k := 0
-	for _, t := range m.Terms {
-		n := fmap.TermDim(m.Form, t.Freq)
+	for _, t := range m.f.Terms {
+		n := fmap.TermDim(m.f.Form, t.Freq)
 		if ok && isZeroFreq(t.Freq) {
 			for range n {
 				exact = append(exact, exactComp{j: k, w: math.Sqrt(t.Weight)})
@@ -102,11 +114,11 @@ func exactComps(m *shape) (exact []exactComp, cols []int) {
 }
 
 // exactValue is component c at x as the emitted fast path computes it.
-func (pc *pieces) exactValue(m *shape, c exactComp, x float64) float64 {
-	if m.Transform != fmap.Log {
+func (pc *pieces) exactValue(c exactComp, x float64) float64 {
+	if pc.fm.f.Transform != fmap.Log {
 		return c.w
 	}
-	if m.Gamma == 1 {
+	if pc.fm.f.Gamma == 1 {
 		return math.Sqrt(x) * c.w
 	}
 	return x * c.w
@@ -133,8 +145,8 @@ func (pc *pieces) end() float64 {
 // fewest coefficients —, or nil when the map has no such fast path or no fit
 // within maxPolyCoefs meets the target. (An integer domain gets pieces only
 // when it is too large for a table.)
-func fitPieces(m *shape, budget float64, tables Tables) (*pieces, error) {
-	if m.InDim != 1 || (m.Form != fmap.FourierForm && m.Form != fmap.Modulation) {
+func fitPieces(m *fourierMap, budget float64, tables Tables) (*pieces, error) {
+	if m.InDim != 1 || (m.f.Form != fmap.FourierForm && m.f.Form != fmap.Modulation) {
 		return nil, nil
 	}
 	if nonzeroTerms(m) == 0 || !(budget > 0) {
@@ -151,12 +163,12 @@ func fitPieces(m *shape, budget float64, tables Tables) (*pieces, error) {
 // target and keeps the degree of the fewest coefficients (the lower
 // degree on a tie). nil if none meets target within maxPolyCoefs
 // (maxLinearCoefs for degree 1).
-func fitTarget(m *shape, target, scale float64, tables Tables) *pieces {
+func fitTarget(m *fourierMap, target, scale float64, tables Tables) *pieces {
 	if !(target > 0) {
 		return nil
 	}
 	var g grid
-	switch m.Transform {
+	switch m.f.Transform {
 	case fmap.Log:
 		g = newBinadeGrid(m)
 	case fmap.Identity:
@@ -185,7 +197,7 @@ func fitTarget(m *shape, target, scale float64, tables Tables) *pieces {
 				break
 			}
 			pc := g.pieces(level, deg)
-			pc.target, pc.scale = target, scale
+			pc.target, pc.scale, pc.fm = target, scale, m
 			pc.exact, pc.cols = exact, cols
 			if fit(m, g, pc) && pc.err <= target {
 				switch {
@@ -213,7 +225,7 @@ func (pc *pieces) coefs() int { return len(pc.coef) * len(pc.coef[0]) * (pc.deg 
 // vector of F frequencies has norm √F, so its fit must meet
 // target/(n·√F) relative to that norm. The entry of an axis without
 // frequencies or without a fit is nil.
-func axisPieces(m *shape, axes []axis, budget float64, tables Tables) []*pieces {
+func axisPieces(m *fourierMap, axes []axis, budget float64, tables Tables) []*pieces {
 	if !(budget > 0) || m.InDim < 2 {
 		return nil
 	}
@@ -232,13 +244,12 @@ func axisPieces(m *shape, axes []axis, budget float64, tables Tables) []*pieces 
 
 // axisMap is the one-dimensional map x ↦ [cos ω₁x, sin ω₁x, cos ω₂x, …] of
 // axis i with unit weights: its reference evaluator gives the exact values.
-func axisMap(m *shape, i int, freqs []float64) *shape {
+func axisMap(m *fourierMap, i int, freqs []float64) *fourierMap {
 	f := &fmap.Fourier{Form: fmap.FourierForm, Transform: fmap.Identity}
 	for _, w := range freqs {
 		f.Terms = append(f.Terms, fmap.Term{Freq: []float64{w}, Weight: 1})
 	}
-	am, _ := shapeOf(fmap.NewFourierMap(fmap.Kernel{}, fmap.Domain{Lo: []float64{m.Domain.Lo[i]}, Hi: []float64{m.Domain.Hi[i]}}, "", f), nil)
-	return am
+	return &fourierMap{Map: fmap.NewFourierMap(fmap.Kernel{}, fmap.Domain{Lo: []float64{m.Domain.Lo[i]}, Hi: []float64{m.Domain.Hi[i]}}, "", f), f: f}
 }
 
 // polyScale is the factor that converts a bound ε on ‖δ(x)‖/‖Ψ(x)‖, the
@@ -252,28 +263,28 @@ func axisMap(m *shape, i int, freqs []float64) *shape {
 // n > 1 axes (identity transform, ‖Ψ‖² = Σα) takes the kernel's own
 // smallest value on the domain instead, at its farthest λ
 // (fmap.Problem.Farthest), with no search over the n-D range of λ.
-func polyScale(m *shape) float64 {
+func polyScale(m *fourierMap) float64 {
 	r2 := amplitudeNorm2(m)
 	if !(r2 > 0) || math.IsInf(r2, 0) {
 		return math.Inf(1)
 	}
 	scale := r2
-	if m.Errors.Measure == fmap.Relative && m.InDim > 1 {
+	if m.measure == fmap.Relative && m.InDim > 1 {
 		p := &fmap.Problem{Kernel: m.Kernel, Domain: m.Domain}
 		if _, kmin, err := p.Farthest(); err == nil && kmin > 0 {
 			return r2 / math.Max(kmin, 1e-6*r2)
 		}
 		return math.Inf(1)
 	}
-	if m.Errors.Measure == fmap.Relative {
-		k0 := m.Signature([]float64{0})
+	if m.measure == fmap.Relative {
+		k0 := m.f.Signature([]float64{0})
 		span := m.Domain.Hi[0] - m.Domain.Lo[0]
-		if m.Transform == fmap.Log {
+		if m.f.Transform == fmap.Log {
 			span = math.Log(m.Domain.Hi[0] / math.Max(m.Domain.Lo[0], m.Domain.Hi[0]*0x1p-64))
 		}
 		kmin := k0
 		for i := 0; i <= 1000; i++ {
-			kmin = math.Min(kmin, m.Signature([]float64{span * float64(i) / 1000}))
+			kmin = math.Min(kmin, m.f.Signature([]float64{span * float64(i) / 1000}))
 		}
 		scale = k0 / math.Max(kmin, 1e-6*k0)
 	}
@@ -296,7 +307,7 @@ type grid interface {
 // binade pieces.
 type binadeGrid struct{ lo, hi float64 }
 
-func newBinadeGrid(m *shape) grid {
+func newBinadeGrid(m *fourierMap) grid {
 	lo, hi := m.Domain.Lo[0], m.Domain.Hi[0]
 	if !(hi > 0) {
 		return nil
@@ -348,13 +359,13 @@ type uniformGrid struct {
 	base   int
 }
 
-func newUniformGrid(m *shape) grid {
+func newUniformGrid(m *fourierMap) grid {
 	lo, hi := m.Domain.Lo[0], m.Domain.Hi[0]
 	if !(hi > lo) {
 		return nil
 	}
 	wmax := 0.0
-	for _, t := range m.Terms {
+	for _, t := range m.f.Terms {
 		wmax = math.Max(wmax, math.Abs(t.Freq[0]))
 	}
 	base := int(math.Ceil((hi - lo) * wmax / 4))
@@ -396,7 +407,7 @@ func sOfUniform(pc *pieces, x float64, i int) float64 {
 // fit interpolates every piece at deg+1 Chebyshev nodes and measures the
 // error at checkPoints equally spaced points per piece. It stops early
 // (returning false) as soon as a piece misses the target.
-func fit(m *shape, g grid, pc *pieces) bool {
+func fit(m *fourierMap, g grid, pc *pieces) bool {
 	n := pc.deg + 1
 	pc.coef = make([][][]float64, pc.count)
 	pc.err, pc.points = 0, 0
@@ -427,7 +438,7 @@ func fit(m *shape, g grid, pc *pieces) bool {
 			s := -0.5 + float64(j)/float64(checkPoints-1)
 			x, sx := g.at(pc, i, s)
 			m.Eval(psi, []float64{x})
-			pc.eval(m, approx, pc.coef[i], x, sx)
+			pc.eval(approx, pc.coef[i], x, sx)
 			e := relErr(approx, psi)
 			pc.points++
 			if !(e <= pc.target) {
@@ -502,12 +513,12 @@ func relErr(a, b []float64) float64 {
 
 // eval writes to dst (m.Dim components) what the emitted fast path
 // computes at x, local variable s, with the coefficients coef of its piece.
-func (pc *pieces) eval(m *shape, dst []float64, coef [][]float64, x, s float64) {
+func (pc *pieces) eval(dst []float64, coef [][]float64, x, s float64) {
 	for c, j := range pc.cols {
 		dst[j] = horner1(coef[c], s)
 	}
 	for _, c := range pc.exact {
-		dst[c.j] = pc.exactValue(m, c, x)
+		dst[c.j] = pc.exactValue(c, x)
 	}
 }
 

@@ -36,83 +36,22 @@ const (
 	safety = 4
 )
 
-// plan is what Generate decided for one map: names, the exact evaluation
-// of every form, and the fast paths with their measured errors.
+// plan is what Generate decided for one map: its names and dimensions,
+// the error budget of its fast paths and its kind's emitter, which holds
+// the rest (stage.go).
 type plan struct {
-	m    *shape
+	m    *fmap.Map
+	v    *fmap.Verification // nil for the inner map of a per-coordinate stage
 	info Info
 	name string // N: the exported prefix
 	priv string // the prefix of unexported names
 	dim  int    // D
 	in   int    // n
-
-	// axes are the distinct nonzero frequencies per input axis of a
-	// Fourier or Modulation map; perTerm is set for a multi-axis Fourier
-	// (projection) map evaluated with one sincos of ω·x per term instead.
-	axes    []axis
-	perTerm bool
-
-	table  *table  // integer-domain table, or nil
-	pieces *pieces // piecewise polynomials of a 1-D map, or nil
-	// axisPieces are the piecewise polynomials of the per-axis cos/sin
-	// values of an n-D map (nil entries: sincos on that axis).
-	axisPieces []*pieces
 	// budget is the evaluation error a fast path may add to the kernel:
-	// budgetFraction × Errors.Reported.LInf.
+	// budgetFraction × the measured L∞ error.
 	budget float64
-
-	// rnd is the plan of a random-feature map (nil for the one-stage
-	// Fourier and series maps, which use the fields above).
-	rnd *randomPlan
-	// nys is the plan of a Nyström map (nil otherwise).
-	nys *nysPlan
-	// anchor is the plan of an anchor map (nil otherwise).
-	anchor *anchorPlan
-	// blocks is the plan of a map of column groups (nil otherwise).
-	blocks *blocksPlan
-	// poly is the plan of a polynomial map (nil otherwise).
-	poly *polyPlan
-}
-
-// axisError returns the bound Σ_i √F_i·ε_i on ‖δΨ‖/‖Ψ‖ of the per-axis
-// pieces (F_i frequencies and measured error ε_i on axis i), the target it
-// had to meet, and the kernel error it adds at most.
-func (p *plan) axisError() (err, target, added float64) {
-	scale := 0.0
-	for i, pc := range p.axisPieces {
-		if pc == nil {
-			continue
-		}
-		f := math.Sqrt(float64(len(p.axes[i].freqs)))
-		err += f * pc.err
-		// Every axis's target is the map's target/(n·√F_i).
-		target, scale = pc.target*float64(p.in)*f, pc.scale
-	}
-	return err, target, (2*err + err*err) * scale
-}
-
-// allAxisPieces reports whether every axis with frequencies has
-// polynomial pieces.
-func (p *plan) allAxisPieces() bool {
-	if p.axisPieces == nil {
-		return false
-	}
-	for i, ax := range p.axes {
-		if len(ax.freqs) > 0 && p.axisPieces[i] == nil {
-			return false
-		}
-	}
-	return true
-}
-
-// hasAxisPieces reports whether some axis has polynomial pieces.
-func (p *plan) hasAxisPieces() bool {
-	for _, pc := range p.axisPieces {
-		if pc != nil {
-			return true
-		}
-	}
-	return false
+	// kind emits the map's kind of stages.
+	kind stageEmitter
 }
 
 // axis holds the distinct frequencies |ω| > 0 of one input axis.
@@ -129,18 +68,24 @@ type ladder struct {
 	top  int   // the largest multiple
 }
 
+// newPlan checks a verified map and info and plans the map's emission by
+// its kind's emitter.
 func newPlan(vm fmap.Verified, info Info) (*plan, error) {
-	if vm.Map != nil && vm.Map.Blocks() != nil {
-		return newBlocksPlan(vm, info)
+	m, v := vm.Map, vm.Verification
+	if m == nil {
+		return nil, errors.New("codegen: nil map")
 	}
-	m, err := shapeOf(vm.Map, vm.Verification)
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("codegen: invalid map: %w", err)
+	}
+	kind, err := kindOf(m)
 	if err != nil {
 		return nil, err
 	}
-	if m.Errors == nil {
+	if v == nil {
 		return nil, errors.New("codegen: the map has no measured errors (verify it with fmap.Verify first)")
 	}
-	if err := checkMeasurement(m.Errors.Reported); err != nil {
+	if err := checkMeasurement(v.Reported); err != nil {
 		return nil, err
 	}
 	if err := info.check(); err != nil {
@@ -152,60 +97,21 @@ func newPlan(vm fmap.Verified, info Info) (*plan, error) {
 			return nil, fmt.Errorf("codegen: domain axis %d is [%v, %v]", i, lo, hi)
 		}
 	}
-	p := &plan{m: m, info: info, name: info.Name, priv: private(info.Name), dim: m.Dim, in: m.InDim}
-	p.budget = budgetFraction * m.Errors.Reported.LInf
-	if m.Model != nil && m.Random == nil && m.Nystroem == nil {
-		return nil, errors.New("codegen: a linear model is emitted with random-feature and Nyström maps only (a learn section's rff or nystroem design)")
-	}
-	if m.Random != nil {
-		if p.rnd, err = newRandomPlan(p); err != nil {
-			return nil, err
-		}
-		return p, nil
-	}
-	if m.Polynomial != nil {
-		if p.poly, err = newPolyPlan(p); err != nil {
-			return nil, err
-		}
-		return p, nil
-	}
-	if m.Nystroem != nil {
-		if p.nys, err = newNysPlan(p); err != nil {
-			return nil, err
-		}
-		return p, nil
-	}
-	if m.Anchors != nil {
-		if p.anchor, err = newAnchorPlan(p); err != nil {
-			return nil, err
-		}
-		return p, nil
-	}
-	if m.Form == fmap.FourierForm || m.Form == fmap.Modulation {
-		if err := checkPhases(m); err != nil {
-			return nil, err
-		}
-		p.axes = axesOf(m)
-		p.axisPieces = axisPieces(m, p.axes, p.budget, info.Tables)
-		if m.Form == fmap.FourierForm && m.InDim > 1 && !p.allAxisPieces() {
-			// Without pieces on every axis, one sincos of ω·x per term is
-			// cheaper when there are no more terms than per-axis sincos.
-			if p.perTerm = sincosCount(p.axes) >= nonzeroTerms(m); p.perTerm {
-				p.axisPieces = nil
-			}
-		}
-	}
-	if m.InDim == 1 && m.Domain.Integer {
-		p.table = newTable(m)
-	}
-	if p.table == nil {
-		pc, err := fitPieces(m, p.budget, info.Tables)
-		if err != nil {
-			return nil, err
-		}
-		p.pieces = pc
+	p := &plan{m: m, v: v, info: info, name: info.Name, priv: private(info.Name), dim: m.Dim, in: m.InDim, kind: kind}
+	p.budget = budgetFraction * v.Reported.LInf
+	if err := kind.plan(p); err != nil {
+		return nil, err
 	}
 	return p, nil
+}
+
+// noModel refuses a map with a model in a kind that emits none: a model
+// is emitted with random-feature and Nyström maps only.
+func noModel(p *plan) error {
+	if p.m.Model != nil {
+		return errors.New("codegen: a linear model is emitted with random-feature and Nyström maps only (a learn section's rff or nystroem design)")
+	}
+	return nil
 }
 
 func checkMeasurement(r fmap.Measurement) error {
@@ -219,11 +125,11 @@ func finite(v float64) bool { return math.Abs(v) <= math.MaxFloat64 }
 
 // axesOf collects the distinct nonzero |ω| of every axis and looks for a
 // harmonic ladder among them.
-func axesOf(m *shape) []axis {
+func axesOf(m *fourierMap) []axis {
 	axes := make([]axis, m.InDim)
 	for i := range axes {
 		seen := map[float64]bool{}
-		for _, t := range m.Terms {
+		for _, t := range m.f.Terms {
 			if w := math.Abs(t.Freq[i]); w != 0 && !seen[w] {
 				seen[w] = true
 				axes[i].freqs = append(axes[i].freqs, w)
@@ -288,9 +194,9 @@ func isZeroFreq(freq []float64) bool {
 	return true
 }
 
-func nonzeroTerms(m *shape) int {
+func nonzeroTerms(m *fourierMap) int {
 	n := 0
-	for _, t := range m.Terms {
+	for _, t := range m.f.Terms {
 		for _, w := range t.Freq {
 			if w != 0 {
 				n++
@@ -303,13 +209,13 @@ func nonzeroTerms(m *shape) int {
 
 // amplitudeNorm2 returns the largest ‖Ψ(x)‖² over the domain of a Fourier
 // or Modulation map: Σα, times hi^γ for the log transform.
-func amplitudeNorm2(m *shape) float64 {
+func amplitudeNorm2(m *fourierMap) float64 {
 	s := 0.0
-	for _, t := range m.Terms {
+	for _, t := range m.f.Terms {
 		s += t.Weight
 	}
-	if m.Transform == fmap.Log {
-		s *= math.Pow(m.Domain.Hi[0], m.Gamma)
+	if m.f.Transform == fmap.Log {
+		s *= math.Pow(m.Domain.Hi[0], m.f.Gamma)
 	}
 	return s
 }
@@ -322,7 +228,7 @@ type table struct {
 
 // newTable tabulates m over its integer domain, or returns nil when the
 // domain is too large for a table.
-func newTable(m *shape) *table {
+func newTable(m *fmap.Map) *table {
 	lo, hi := m.Domain.Lo[0], m.Domain.Hi[0]
 	if lo != math.Trunc(lo) || hi != math.Trunc(hi) || math.Abs(lo) > 1<<30 || math.Abs(hi) > 1<<30 {
 		return nil

@@ -52,7 +52,7 @@ func TestBinadeLocalVariable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pc := p.pieces
+	pc := p.pieces()
 	if pc == nil || pc.kind != binade {
 		t.Fatalf("Chi2Interval has pieces %+v, want binade pieces", pc)
 	}
@@ -110,21 +110,21 @@ func TestPlanChoices(t *testing.T) {
 		if p == nil {
 			t.Fatalf("no test map %s", c.name)
 		}
-		if (p.table != nil) != c.table {
-			t.Errorf("%s: table %v, want %v", c.name, p.table != nil, c.table)
+		if (p.table() != nil) != c.table {
+			t.Errorf("%s: table %v, want %v", c.name, p.table() != nil, c.table)
 		}
-		if (p.pieces != nil) != c.pieces || (p.pieces != nil && p.pieces.kind != c.kind) {
-			t.Errorf("%s: pieces %+v, want %v (kind %d)", c.name, p.pieces != nil, c.pieces, c.kind)
+		if (p.pieces() != nil) != c.pieces || (p.pieces() != nil && p.pieces().kind != c.kind) {
+			t.Errorf("%s: pieces %+v, want %v (kind %d)", c.name, p.pieces() != nil, c.pieces, c.kind)
 		}
-		if p.pieces != nil && !(p.pieces.err <= p.pieces.target && p.pieces.addedError() <= p.budget/safety) {
-			t.Errorf("%s: pieces error %v (target %v) adds %v, more than the budget/%d %v", c.name, p.pieces.err, p.pieces.target, p.pieces.addedError(), safety, p.budget/safety)
+		if p.pieces() != nil && !(p.pieces().err <= p.pieces().target && p.pieces().addedError() <= p.budget/safety) {
+			t.Errorf("%s: pieces error %v (target %v) adds %v, more than the budget/%d %v", c.name, p.pieces().err, p.pieces().target, p.pieces().addedError(), safety, p.budget/safety)
 		}
-		ladder := len(p.axes) > 0 && p.axes[0].ladder != nil
+		ladder := len(p.axes()) > 0 && p.axes()[0].ladder != nil
 		if ladder != c.ladder {
 			t.Errorf("%s: ladder %v, want %v", c.name, ladder, c.ladder)
 		}
-		if p.perTerm != c.perTerm {
-			t.Errorf("%s: per-term sincos %v, want %v", c.name, p.perTerm, c.perTerm)
+		if p.perTerm() != c.perTerm {
+			t.Errorf("%s: per-term sincos %v, want %v", c.name, p.perTerm(), c.perTerm)
 		}
 	}
 }
@@ -145,8 +145,8 @@ func TestRelativeNDScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !p.allAxisPieces() {
-		t.Fatalf("axis pieces %v, want pieces on both axes", p.axisPieces)
+	if !p.asFourier().allAxisPieces() {
+		t.Fatalf("axis pieces %v, want pieces on both axes", p.axisPieces())
 	}
 	m := vm.Map
 	var xs [][]float64
@@ -166,7 +166,7 @@ func TestRelativeNDScale(t *testing.T) {
 			worst = math.Max(worst, norm(psi[i])*norm(psi[j])/m.Kernel.Eval(xs[i], xs[j]))
 		}
 	}
-	scale := p.axisPieces[0].scale
+	scale := p.axisPieces()[0].scale
 	if !(scale >= worst*(1-1e-12)) {
 		t.Errorf("pieces' scale %.6g, but ‖Ψ(x)‖‖Ψ(y)‖/K reaches %.6g", scale, worst)
 	}

@@ -113,12 +113,12 @@ func TestRandomPlan(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if p.rnd == nil || (p.rnd.data != nil) != c.data {
-			t.Errorf("%s: random plan %+v, want data file %v", c.name, p.rnd, c.data)
+		if p.asRandom() == nil || (p.asRandom().df != nil) != c.data {
+			t.Errorf("%s: random plan %+v, want data file %v", c.name, p.asRandom(), c.data)
 			continue
 		}
-		if c.data && len(p.rnd.data.blob) != 8*p.rnd.constants() {
-			t.Errorf("%s: data file of %d bytes for %d constants", c.name, len(p.rnd.data.blob), p.rnd.constants())
+		if c.data && len(p.asRandom().df.blob) != 8*p.asRandom().constants() {
+			t.Errorf("%s: data file of %d bytes for %d constants", c.name, len(p.asRandom().df.blob), p.asRandom().constants())
 		}
 	}
 	big := testmaps.GaussianRFF(maxArgs+1, 1, 1, testmaps.RFF64().Verification)
@@ -139,7 +139,7 @@ func TestRandomErrors(t *testing.T) {
 	perCoord.Map.Stages = perCoord.Map.Stages[:1]
 	perCoord.Map.Dim = 12
 	logAfter := testmaps.ExpChi2()
-	logAfter.Map.Stages[1].Random.Transform = fmap.LogOffset
+	logAfter.Map.Stages[1].Kind.(*fmap.Random).Transform = fmap.LogOffset
 	for _, c := range []struct {
 		name  string
 		vm    fmap.Verified

@@ -185,7 +185,7 @@ func runRFFBench(b *testing.B) (emit, plain, floor float64, err error) {
 	}
 	dir := writeModule(b, []emitted{{Name: "RFF64", In: 64, Src: files[0].Data, Extra: files[1:]}})
 	var src bytes.Buffer
-	if err := rffBench.Execute(&src, map[string]any{"Name": "RFF64", "Priv": p.priv, "M": p.rnd.freqs, "N": p.rnd.args}); err != nil {
+	if err := rffBench.Execute(&src, map[string]any{"Name": "RFF64", "Priv": p.priv, "M": p.asRandom().freqs, "N": p.asRandom().args}); err != nil {
 		return 0, 0, 0, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "bench_test.go"), src.Bytes(), 0o644); err != nil {

@@ -12,10 +12,10 @@ import (
 // pieces and every axis's).
 func coefCount(p *plan) int {
 	n := 0
-	if p.pieces != nil {
-		n += p.pieces.coefs()
+	if p.pieces() != nil {
+		n += p.pieces().coefs()
 	}
-	for _, pc := range p.axisPieces {
+	for _, pc := range p.axisPieces() {
 		if pc != nil {
 			n += pc.coefs()
 		}

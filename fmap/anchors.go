@@ -94,8 +94,16 @@ func (a *Anchors) validate(in int) error {
 	return nil
 }
 
-// eval writes ψ(x) of table t to dst.
-func (a *Anchors) eval(dst []float64, x float64, t *AnchorTable) {
+// out is the number of components, Dim.
+func (a *Anchors) out(int) int { return a.Dim }
+
+// eval writes the stage's output for in to dst: ψ(in[0]) of the first
+// table (a map with a table per coordinate is evaluated per coordinate,
+// through Coordinate).
+func (a *Anchors) eval(dst, in []float64) { a.evalTable(dst, in[0], &a.Tables[0]) }
+
+// evalTable writes ψ(x) of table t to dst.
+func (a *Anchors) evalTable(dst []float64, x float64, t *AnchorTable) {
 	clear(dst)
 	v, sign, ok := homogeneousInput(x, a.Negative)
 	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -205,12 +213,7 @@ func (t *AnchorTable) below(x float64) int {
 
 // Anchors returns the map's anchor stage if it is a one-stage anchor map,
 // else nil.
-func (m *Map) Anchors() *Anchors {
-	if len(m.Stages) == 1 {
-		return m.Stages[0].Anchors
-	}
-	return nil
-}
+func (m *Map) Anchors() *Anchors { return stageOf[*Anchors](m) }
 
 // Coordinates is the number of coordinates a map of one input has
 // tables for: an anchor map learned from the data's columns has one per
@@ -227,7 +230,7 @@ func (m *Map) Coordinates() int {
 // itself.
 func (m *Map) evalCoordinate(j int, dst []float64, v float64) {
 	if a := m.Anchors(); a != nil && len(a.Tables) > 1 {
-		a.eval(dst, v, &a.Tables[j])
+		a.evalTable(dst, v, &a.Tables[j])
 		return
 	}
 	m.Eval(dst, []float64{v})
@@ -244,6 +247,6 @@ func (m *Map) Coordinate(j int) *Map {
 	aj := *a
 	aj.Tables = a.Tables[j : j+1]
 	mj := *m
-	mj.Stages = []Stage{{Anchors: &aj}}
+	mj.Stages = []Stage{{Kind: &aj}}
 	return &mj
 }

@@ -17,7 +17,7 @@ func TestVerifyPerCoordinate(t *testing.T) {
 	good := AnchorTable{Points: []float64{1, 2}, Features: []float64{1, 0, 4.0 / 3, math.Sqrt(2 - 16.0/9)}}
 	zero := AnchorTable{Points: []float64{1, 2}, Features: make([]float64, 4)}
 	m := &Map{Kernel: k, InDim: 1, Dim: 2, Domain: Domain{Integer: true, Lo: []float64{1}, Hi: []float64{2}}, Method: "annfm",
-		Stages: []Stage{{Anchors: &Anchors{Assign: Nearest1, Dim: 2, Negative: NegativeSign, Tables: []AnchorTable{good, zero}}}}}
+		Stages: []Stage{{Kind: &Anchors{Assign: Nearest1, Dim: 2, Negative: NegativeSign, Tables: []AnchorTable{good, zero}}}}}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}

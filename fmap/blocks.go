@@ -53,6 +53,9 @@ func (s *Blocks) Dim() int {
 	return d
 }
 
+// out is the number of components, Dim.
+func (s *Blocks) out(int) int { return s.Dim() }
+
 func (s *Blocks) validate(in int) error {
 	if len(s.Parts) == 0 {
 		return errors.New("fmap: a blocks stage without blocks")
@@ -77,7 +80,7 @@ func (s *Blocks) validate(in int) error {
 		}
 		n := b.In()
 		for _, st := range b.Stages {
-			if st.Blocks != nil {
+			if _, ok := st.Kind.(*Blocks); ok {
 				return fmt.Errorf("fmap: block %d holds a blocks stage", g)
 			}
 			if err := st.validate(n); err != nil {
@@ -105,12 +108,7 @@ func (s *Blocks) eval(dst, x []float64) {
 
 // Blocks returns the map's blocks stage if it is a one-stage blocks map,
 // else nil.
-func (m *Map) Blocks() *Blocks {
-	if len(m.Stages) == 1 {
-		return m.Stages[0].Blocks
-	}
-	return nil
-}
+func (m *Map) Blocks() *Blocks { return stageOf[*Blocks](m) }
 
 // BlockMap returns block g of a blocks map as a map of its own inputs: its
 // kernel, its part of the domain and its stages, unscaled (Ψ's components
@@ -188,6 +186,3 @@ func (k Kernel) needsNonnegative() bool {
 	}
 	return false
 }
-
-// Out is the number of the stage's outputs for in inputs.
-func (s Stage) Out(in int) int { return s.out(in) }

@@ -24,9 +24,9 @@ func blocksTestMap() *Map {
 	return &Map{
 		Kernel: Kernel{Type: Combined, Parts: []KernelPart{{Kernel: k0, First: 0, Last: 1, Weight: 0.6}, {Kernel: k1, First: 3, Last: 3, Weight: 0.3}}},
 		InDim:  4, Dim: 22, Domain: Domain{Lo: []float64{0, 0, 0, 0}, Hi: []float64{1, 1, 1, 1}}, Method: "rff-group-lasso",
-		Stages: []Stage{{Blocks: &Blocks{Parts: []Block{
-			{First: 0, Last: 1, Kernel: k0, Scale: math.Sqrt(0.6), Stages: []Stage{{Random: rbf}}},
-			{First: 3, Last: 3, Kernel: k1, Scale: math.Sqrt(0.3), Stages: []Stage{{Random: skew}}},
+		Stages: []Stage{{Kind: &Blocks{Parts: []Block{
+			{First: 0, Last: 1, Kernel: k0, Scale: math.Sqrt(0.6), Stages: []Stage{{Kind: rbf}}},
+			{First: 3, Last: 3, Kernel: k1, Scale: math.Sqrt(0.3), Stages: []Stage{{Kind: skew}}},
 		}}}},
 	}
 }
@@ -84,11 +84,11 @@ func TestBlocksValidate(t *testing.T) {
 		edit func(m *Map)
 		want string
 	}{
-		"overlap":     {func(m *Map) { m.Stages[0].Blocks.Parts[1].First = 1; m.Stages[0].Blocks.Parts[1].Last = 1 }, "overlap"},
-		"outside":     {func(m *Map) { m.Stages[0].Blocks.Parts[1].First, m.Stages[0].Blocks.Parts[1].Last = 4, 4 }, "inputs [4, 4] of 4"},
-		"zero scale":  {func(m *Map) { m.Stages[0].Blocks.Parts[0].Scale = 0 }, "scale 0"},
-		"no blocks":   {func(m *Map) { m.Stages[0].Blocks.Parts = nil }, "without blocks"},
-		"nested":      {func(m *Map) { p := &m.Stages[0].Blocks.Parts[0]; p.Stages = append(p.Stages, m.Stages[0]) }, "holds a blocks stage"},
+		"overlap":     {func(m *Map) { m.Blocks().Parts[1].First = 1; m.Blocks().Parts[1].Last = 1 }, "overlap"},
+		"outside":     {func(m *Map) { m.Blocks().Parts[1].First, m.Blocks().Parts[1].Last = 4, 4 }, "inputs [4, 4] of 4"},
+		"zero scale":  {func(m *Map) { m.Blocks().Parts[0].Scale = 0 }, "scale 0"},
+		"no blocks":   {func(m *Map) { m.Blocks().Parts = nil }, "without blocks"},
+		"nested":      {func(m *Map) { p := &m.Blocks().Parts[0]; p.Stages = append(p.Stages, m.Stages[0]) }, "holds a blocks stage"},
 		"dimension":   {func(m *Map) { m.Dim = 21 }, "its stages give 22"},
 		"part weight": {func(m *Map) { m.Kernel.Parts[0].Weight = -1 }, "weight -1"},
 		"part kernel": {func(m *Map) { m.Kernel.Parts[0].Kernel = Kernel{Type: Chi2} }, "is chi2"},

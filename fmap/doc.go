@@ -7,7 +7,9 @@
 // measurement (Reference, Verify).
 //
 // A Map is a short pipeline of stages, each plain data with a reference
-// evaluator (a Stage has exactly one of them set):
+// evaluator. A Stage holds one stage kind (StageKind, a closed set: the
+// kinds are this package's types, each in its own file) and reads and
+// writes JSON as {"<kind>": {…}}:
 //
 //   - Fourier: cosine maps of one or several inputs, in x or in log x, and
 //     their modulation products (Chum's designs, VZ, the harmonic

@@ -97,6 +97,9 @@ func (f *Fourier) Dim() int {
 	return d
 }
 
+// out is the number of components, Dim.
+func (f *Fourier) out(int) int { return f.Dim() }
+
 // ZeroComponents is the number of components of terms with weight 0
 // (identically 0).
 func (f *Fourier) ZeroComponents() int {
@@ -194,7 +197,7 @@ func (f *Fourier) Canonical() {
 // dimension set.
 func NewFourierMap(k Kernel, d Domain, method string, f *Fourier) *Map {
 	f.Canonical()
-	return &Map{Kernel: k, InDim: d.Dims(), Dim: f.Dim(), Domain: d.Clone(), Method: method, Stages: []Stage{{Fourier: f}}}
+	return &Map{Kernel: k, InDim: d.Dims(), Dim: f.Dim(), Domain: d.Clone(), Method: method, Stages: []Stage{{Kind: f}}}
 }
 
 func (f *Fourier) eval(dst, x []float64) {
@@ -450,7 +453,8 @@ func (m *Map) SignatureAt(lambda []float64) float64 {
 		g := m.Kernel.gamma() / 2
 		return m.Dot(x, y) / (float64(m.InDim) * math.Pow(u, g) * math.Pow(w, g))
 	}
-	if last := m.Stages[len(m.Stages)-1]; last.Nystroem != nil || last.Linear != nil {
+	switch m.Stages[len(m.Stages)-1].Kind.(type) {
+	case *Nystroem, *Linear:
 		// Nyström maps and projected random features (rf-pca).
 		return m.dotAlong(lambda, m.Kernel.Skewed(), m.Kernel.C)
 	}

@@ -25,6 +25,9 @@ func (l *Linear) Dim() int {
 	return len(l.Proj) / l.In
 }
 
+// out is the number of components, Dim.
+func (l *Linear) out(int) int { return l.Dim() }
+
 func (l *Linear) validate(in int) error {
 	switch {
 	case l.In != in:

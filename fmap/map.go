@@ -28,97 +28,13 @@ type Map struct {
 	Model *LinearModel `json:"model,omitempty"`
 }
 
-// Stage is one step of a map's pipeline. Exactly one field is set.
-type Stage struct {
-	Fourier       *Fourier       `json:"fourier,omitempty"`
-	Series        *Series        `json:"series,omitempty"`
-	PerCoordinate *PerCoordinate `json:"per_coordinate,omitempty"`
-	Random        *Random        `json:"random,omitempty"`
-	Nystroem      *Nystroem      `json:"nystroem,omitempty"`
-	Anchors       *Anchors       `json:"anchors,omitempty"`
-	Linear        *Linear        `json:"linear,omitempty"`
-	Blocks        *Blocks        `json:"blocks,omitempty"`
-	Polynomial    *Polynomial    `json:"polynomial,omitempty"`
-}
-
-// out is the output dimension of the stage for in inputs.
-func (s Stage) out(in int) int {
-	switch {
-	case s.Fourier != nil:
-		return s.Fourier.Dim()
-	case s.Series != nil:
-		return s.Series.Dim
-	case s.PerCoordinate != nil:
-		return in * s.PerCoordinate.Inner.out(1)
-	case s.Random != nil:
-		return s.Random.Dim()
-	case s.Nystroem != nil:
-		return s.Nystroem.Dim()
-	case s.Anchors != nil:
-		return s.Anchors.Dim
-	case s.Linear != nil:
-		return s.Linear.Dim()
-	case s.Blocks != nil:
-		return s.Blocks.Dim()
-	case s.Polynomial != nil:
-		return s.Polynomial.Dim()
-	}
-	return 0
-}
-
-// validate checks the stage for in inputs.
-func (s Stage) validate(in int) error {
-	set := 0
-	for _, b := range []bool{s.Fourier != nil, s.Series != nil, s.PerCoordinate != nil, s.Random != nil, s.Nystroem != nil, s.Anchors != nil, s.Linear != nil, s.Blocks != nil, s.Polynomial != nil} {
-		if b {
-			set++
-		}
-	}
-	if set != 1 {
-		return errors.New("fmap: a stage must hold exactly one of fourier, series, per_coordinate, random, nystroem, anchors, linear, blocks and polynomial")
-	}
-	switch {
-	case s.Fourier != nil:
-		return s.Fourier.validate(in)
-	case s.Series != nil:
-		return s.Series.validate(in)
-	case s.PerCoordinate != nil:
-		inner := s.PerCoordinate.Inner
-		if inner.Fourier == nil && inner.Series == nil {
-			return errors.New("fmap: a per-coordinate stage's inner map is a Fourier or series stage")
-		}
-		return inner.validate(1)
-	case s.Nystroem != nil:
-		return s.Nystroem.validate(in)
-	case s.Anchors != nil:
-		return s.Anchors.validate(in)
-	case s.Linear != nil:
-		return s.Linear.validate(in)
-	case s.Blocks != nil:
-		return s.Blocks.validate(in)
-	case s.Polynomial != nil:
-		return s.Polynomial.validate(in)
-	}
-	return s.Random.validate(in)
-}
-
 // Fourier returns the map's Fourier stage if it is a one-stage Fourier map,
 // else nil.
-func (m *Map) Fourier() *Fourier {
-	if len(m.Stages) == 1 {
-		return m.Stages[0].Fourier
-	}
-	return nil
-}
+func (m *Map) Fourier() *Fourier { return stageOf[*Fourier](m) }
 
 // Series returns the map's series stage if it is a one-stage series map,
 // else nil.
-func (m *Map) Series() *Series {
-	if len(m.Stages) == 1 {
-		return m.Stages[0].Series
-	}
-	return nil
-}
+func (m *Map) Series() *Series { return stageOf[*Series](m) }
 
 // Homogeneous reports whether the map treats 0 and negative inputs the way a
 // homogeneous kernel's map does (x = 0 maps to 0; x < 0 follows the
@@ -209,35 +125,6 @@ func evalStages(stages []Stage, dst, x []float64) {
 		}
 		st.eval(out, in)
 		in = out
-	}
-}
-
-// eval writes the stage's output for in to dst.
-func (s Stage) eval(dst, in []float64) {
-	switch {
-	case s.Fourier != nil:
-		s.Fourier.eval(dst, in)
-	case s.Series != nil:
-		s.Series.eval(dst, in)
-	case s.PerCoordinate != nil:
-		d := s.PerCoordinate.Inner.out(1)
-		for i, v := range in {
-			s.PerCoordinate.Inner.eval(dst[i*d:(i+1)*d], []float64{v})
-		}
-	case s.Nystroem != nil:
-		s.Nystroem.eval(dst, in)
-	case s.Anchors != nil:
-		// A map with a table per coordinate is evaluated per coordinate
-		// through Coordinate; alone, it evaluates coordinate 0's.
-		s.Anchors.eval(dst, in[0], &s.Anchors.Tables[0])
-	case s.Linear != nil:
-		s.Linear.eval(dst, in)
-	case s.Blocks != nil:
-		s.Blocks.eval(dst, in)
-	case s.Polynomial != nil:
-		s.Polynomial.eval(dst, in)
-	default:
-		s.Random.eval(dst, in)
 	}
 }
 

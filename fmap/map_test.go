@@ -220,28 +220,28 @@ func TestValidateRejects(t *testing.T) {
 		{"no stage", func(m *Map) { m.Stages = nil }, "without stages"},
 		// A second log-domain stage gets the first one's 5 outputs as input.
 		{"a stage of the wrong input count", func(m *Map) { m.Stages = append(m.Stages, m.Stages[0]) }, "one-dimensional"},
-		{"both stage kinds", func(m *Map) {
-			m.Stages[0].Series = &Series{Form: Chebyshev, Dim: 5, Negative: NegativeSign}
+		{"a stage without a kind", func(m *Map) {
+			m.Stages[0] = Stage{}
 		}, "exactly one of fourier, series, per_coordinate, random, nystroem, anchors, linear, blocks and polynomial"},
 		{"li with wrong k count", func(m *Map) {
-			m.Stages[0] = Stage{Series: &Series{Form: LiSeries, K: []float64{1, 2}, Dim: 5, Negative: NegativeSign}}
+			m.Stages[0] = Stage{Kind: &Series{Form: LiSeries, K: []float64{1, 2}, Dim: 5, Negative: NegativeSign}}
 		}, "2 parameters and dimension 5"},
 		{"li with k = 0", func(m *Map) {
-			m.Stages[0] = Stage{Series: &Series{Form: LiSeries, K: []float64{1, 2, 0, 4, 5}, Dim: 5, Negative: NegativeSign}}
+			m.Stages[0] = Stage{Kind: &Series{Form: LiSeries, K: []float64{1, 2, 0, 4, 5}, Dim: 5, Negative: NegativeSign}}
 		}, "Li parameter 0"},
 		{"chebyshev with parameters", func(m *Map) {
-			m.Stages[0] = Stage{Series: &Series{Form: Chebyshev, K: []float64{1}, Dim: 5, Negative: NegativeSign}}
+			m.Stages[0] = Stage{Kind: &Series{Form: Chebyshev, K: []float64{1}, Dim: 5, Negative: NegativeSign}}
 		}, "no parameters"},
 		{"series without negative rule", func(m *Map) {
-			m.Stages[0] = Stage{Series: &Series{Form: Chebyshev, Dim: 5}}
+			m.Stages[0] = Stage{Kind: &Series{Form: Chebyshev, Dim: 5}}
 		}, "negative rule"},
 		{"unknown series form", func(m *Map) {
-			m.Stages[0] = Stage{Series: &Series{Form: "taylor", Dim: 5, Negative: NegativeSign}}
+			m.Stages[0] = Stage{Kind: &Series{Form: "taylor", Dim: 5, Negative: NegativeSign}}
 		}, "unknown series form"},
 		{"series in 2-D", func(m *Map) {
 			m.InDim = 2
 			m.Domain = Domain{Integer: true, Lo: []float64{0, 0}, Hi: []float64{255, 255}}
-			m.Stages[0] = Stage{Series: &Series{Form: Chebyshev, Dim: 5, Negative: NegativeSign}}
+			m.Stages[0] = Stage{Kind: &Series{Form: Chebyshev, Dim: 5, Negative: NegativeSign}}
 		}, "one-dimensional"},
 	}
 	for _, tc := range cases {

@@ -11,7 +11,7 @@ import (
 // trip, and Validate's refusals of a model that does not fit its map.
 func TestLinearModel(t *testing.T) {
 	m := &Map{Kernel: Kernel{Type: RBF, Sigma: []float64{1}}, InDim: 1, Dim: 2, Domain: Domain{Lo: []float64{-1}, Hi: []float64{1}},
-		Method: "rff", Stages: []Stage{{Random: &Random{Features: CosSin, Transform: Identity, In: 1, Freq: []float64{1}}}}}
+		Method: "rff", Stages: []Stage{{Kind: &Random{Features: CosSin, Transform: Identity, In: 1, Freq: []float64{1}}}}}
 	m.Model = &LinearModel{Classes: []float64{3, 7}, W: []float64{1, -1, 2, 0.5}, Bias: []float64{0.25, 0}, Ridge: 1e-3, Rows: 10, HeldRows: 4, HeldAccuracy: 0.75}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)

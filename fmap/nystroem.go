@@ -46,6 +46,9 @@ func (s *Nystroem) Dim() int {
 	return 0
 }
 
+// out is the number of components, Dim.
+func (s *Nystroem) out(int) int { return s.Dim() }
+
 // Landmark returns landmark j.
 func (s *Nystroem) Landmark(j int) []float64 { return s.Landmarks[j*s.In : (j+1)*s.In] }
 

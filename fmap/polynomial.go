@@ -124,6 +124,9 @@ func (p *Polynomial) Dim() int {
 	return d
 }
 
+// out is the number of components, Dim.
+func (p *Polynomial) out(int) int { return p.Dim() }
+
 func (p *Polynomial) validate(in int) error {
 	switch {
 	case p.In != in:

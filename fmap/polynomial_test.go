@@ -22,7 +22,7 @@ func polyExactMap(n, d int, s, c float64) *Map {
 	for i := range lo {
 		lo[i], hi[i] = -1, 1
 	}
-	return &Map{Kernel: k, InDim: n, Dim: st.Dim(), Domain: Domain{Lo: lo, Hi: hi}, Method: "monomials", Stages: []Stage{{Polynomial: st}}}
+	return &Map{Kernel: k, InDim: n, Dim: st.Dim(), Domain: Domain{Lo: lo, Hi: hi}, Method: "monomials", Stages: []Stage{{Kind: st}}}
 }
 
 // TestPolynomialExactMap checks that the monomial map of every degree
@@ -128,7 +128,7 @@ func TestPolySketchFullBlock(t *testing.T) {
 	if err := st.validate(n); err != nil {
 		t.Fatal(err)
 	}
-	m := &Map{Kernel: Kernel{Type: Poly, Degree: 1, Scale: 0.7}, InDim: n, Dim: 2 * N, Domain: Domain{Lo: make([]float64, n), Hi: []float64{1, 1, 1, 1, 1}}, Stages: []Stage{{Polynomial: st}}}
+	m := &Map{Kernel: Kernel{Type: Poly, Degree: 1, Scale: 0.7}, InDim: n, Dim: 2 * N, Domain: Domain{Lo: make([]float64, n), Hi: []float64{1, 1, 1, 1, 1}}, Stages: []Stage{{Kind: st}}}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}

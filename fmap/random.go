@@ -15,6 +15,25 @@ type PerCoordinate struct {
 	Inner Stage `json:"inner"`
 }
 
+// out is the number of components: ψ's for each of the in inputs.
+func (p *PerCoordinate) out(in int) int { return in * p.Inner.out(1) }
+
+func (p *PerCoordinate) validate(int) error {
+	switch p.Inner.Kind.(type) {
+	case nil, *Fourier, *Series:
+		return p.Inner.validate(1)
+	}
+	return errors.New("fmap: a per-coordinate stage's inner map is a Fourier or series stage")
+}
+
+// eval writes ψ(v) of every input value v, in order.
+func (p *PerCoordinate) eval(dst, in []float64) {
+	d := p.Inner.out(1)
+	for i, v := range in {
+		p.Inner.eval(dst[i*d:(i+1)*d], []float64{v})
+	}
+}
+
 // Features is the form of random features.
 type Features string
 
@@ -62,6 +81,9 @@ func (r *Random) Dim() int {
 	}
 	return r.Frequencies()
 }
+
+// out is the number of components, Dim.
+func (r *Random) out(int) int { return r.Dim() }
 
 func (r *Random) validate(in int) error {
 	switch {
@@ -124,12 +146,7 @@ func (r *Random) args(x []float64) []float64 {
 
 // random returns the map's random-features stage if it is a one-stage
 // random map, else nil.
-func (m *Map) random() *Random {
-	if len(m.Stages) == 1 {
-		return m.Stages[0].Random
-	}
-	return nil
-}
+func (m *Map) random() *Random { return stageOf[*Random](m) }
 
 // signatureAt is a one-stage random map's approximation of the signature
 // at λ = t(x) − t(y): for cos-sin features (1/m) Σ cos(ω·λ) exactly; for

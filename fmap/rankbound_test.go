@@ -114,7 +114,7 @@ func TestVerifyDataRankBound(t *testing.T) {
 		proj[i*8+i] = 1
 	}
 	m := &Map{Kernel: k, InDim: 2, Dim: 8, Domain: Domain{Lo: []float64{0, 0}, Hi: []float64{1, 1}}, Method: "test",
-		Stages: []Stage{{Nystroem: &Nystroem{Kernel: k, In: 2, Landmarks: flat, Proj: proj}}}}
+		Stages: []Stage{{Kind: &Nystroem{Kernel: k, In: 2, Landmarks: flat, Proj: proj}}}}
 	for _, n := range []int{50, MaxRankBoundRows + 20} {
 		v := VerifyData(m, &Data{File: "x", Held: rows(n)})
 		b := v.RankBound

@@ -16,6 +16,9 @@ type Series struct {
 	Negative Negative  `json:"negative"`
 }
 
+// out is the number of components, Dim.
+func (s *Series) out(int) int { return s.Dim }
+
 func (s *Series) validate(n int) error {
 	if n != 1 {
 		return errors.New("fmap: the χ² series maps are one-dimensional")
@@ -42,7 +45,7 @@ func (s *Series) validate(n int) error {
 
 // NewSeriesMap returns a one-stage map of s with its dimension set.
 func NewSeriesMap(k Kernel, d Domain, method string, s *Series) *Map {
-	return &Map{Kernel: k, InDim: d.Dims(), Dim: s.Dim, Domain: d.Clone(), Method: method, Stages: []Stage{{Series: s}}}
+	return &Map{Kernel: k, InDim: d.Dims(), Dim: s.Dim, Domain: d.Clone(), Method: method, Stages: []Stage{{Kind: s}}}
 }
 
 func (s *Series) eval(dst, x []float64) {

@@ -93,7 +93,7 @@ func randomMap(n, m int, feat Features, tr Transform, offset float64) *Map {
 		}
 	}
 	d := Domain{Lo: slices.Repeat([]float64{0}, n), Hi: slices.Repeat([]float64{2}, n)}
-	return &Map{Kernel: Kernel{Type: RBF, Sigma: slices.Repeat([]float64{1}, n)}, InDim: n, Dim: rs.Dim(), Domain: d, Method: "test", Stages: []Stage{{Random: rs}}}
+	return &Map{Kernel: Kernel{Type: RBF, Sigma: slices.Repeat([]float64{1}, n)}, InDim: n, Dim: rs.Dim(), Domain: d, Method: "test", Stages: []Stage{{Kind: rs}}}
 }
 
 // TestRandomStage checks the random-feature evaluator: cos-sin features
@@ -109,7 +109,7 @@ func TestRandomStage(t *testing.T) {
 		if err := m.Validate(); err != nil || m.Dim != 80 {
 			t.Fatalf("cos-sin map: %v, D = %d", err, m.Dim)
 		}
-		rs := m.Stages[0].Random
+		rs := m.Stages[0].Kind.(*Random)
 		for range 50 {
 			x := []float64{2 * r.Float64(), 2 * r.Float64(), 2 * r.Float64()}
 			y := []float64{2 * r.Float64(), 2 * r.Float64(), 2 * r.Float64()}
@@ -132,7 +132,7 @@ func TestRandomStage(t *testing.T) {
 		}
 	}
 	m := randomMap(2, 30, Phase, Identity, 0)
-	rs := m.Stages[0].Random
+	rs := m.Stages[0].Kind.(*Random)
 	x := []float64{0.3, 1.7}
 	got := make([]float64, m.Dim)
 	m.Eval(got, x)
@@ -167,12 +167,12 @@ func TestRandomStage(t *testing.T) {
 // every coordinate, Ψ(x) = [ψ(x_1), …, ψ(x_n)], and a random stage after
 // it takes the n·d values.
 func TestPerCoordinateStage(t *testing.T) {
-	inner := Stage{Fourier: &Fourier{Form: FourierForm, Transform: Log, Gamma: 1, Negative: NegativeSign,
+	inner := Stage{Kind: &Fourier{Form: FourierForm, Transform: Log, Gamma: 1, Negative: NegativeSign,
 		Terms: []Term{{Freq: []float64{0}, Weight: 0.52}, {Freq: []float64{0.57}, Weight: 0.42}}}}
 	one := &Map{Kernel: Kernel{Type: Chi2, Gamma: 1}, InDim: 1, Dim: 3, Domain: Domain{Lo: []float64{0.01}, Hi: []float64{1}}, Stages: []Stage{inner}}
-	rs := randomMap(9, 4, CosSin, Identity, 0).Stages[0].Random
+	rs := randomMap(9, 4, CosSin, Identity, 0).Stages[0].Kind.(*Random)
 	m := &Map{Kernel: Kernel{Type: ExpChi2, Beta: 1}, InDim: 3, Dim: 8, Domain: Domain{Lo: []float64{0, 0, 0}, Hi: []float64{1, 1, 1}},
-		Stages: []Stage{{PerCoordinate: &PerCoordinate{Inner: inner}}, {Random: rs}}}
+		Stages: []Stage{{Kind: &PerCoordinate{Inner: inner}}, {Kind: rs}}}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -182,14 +182,14 @@ func TestPerCoordinateStage(t *testing.T) {
 		one.Eval(u[3*j:3*j+3], []float64{v})
 	}
 	want := make([]float64, 8)
-	(&Map{InDim: 9, Dim: 8, Stages: []Stage{{Random: rs}}}).Eval(want, u)
+	(&Map{InDim: 9, Dim: 8, Stages: []Stage{{Kind: rs}}}).Eval(want, u)
 	got := make([]float64, 8)
 	m.Eval(got, x)
 	if !slices.Equal(got, want) {
 		t.Errorf("pipeline Ψ(%v) = %v, want %v", x, got, want)
 	}
 	bad := *m
-	bad.Stages = []Stage{{PerCoordinate: &PerCoordinate{Inner: inner}}, {Random: randomMap(8, 4, CosSin, Identity, 0).Stages[0].Random}}
+	bad.Stages = []Stage{{Kind: &PerCoordinate{Inner: inner}}, {Kind: randomMap(8, 4, CosSin, Identity, 0).Stages[0].Kind.(*Random)}}
 	if err := bad.Validate(); err == nil {
 		t.Error("a random stage of 8 inputs after 9 values validated")
 	}

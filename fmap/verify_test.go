@@ -19,18 +19,18 @@ func cloneMap(m *Map) *Map {
 	c.Stages = nil
 	for _, s := range m.Stages {
 		var cs Stage
-		if s.Fourier != nil {
-			f := *s.Fourier
+		switch k := s.Kind.(type) {
+		case *Fourier:
+			f := *k
 			f.Terms = nil
-			for _, t := range s.Fourier.Terms {
+			for _, t := range k.Terms {
 				f.Terms = append(f.Terms, Term{Freq: slices.Clone(t.Freq), Weight: t.Weight})
 			}
-			cs.Fourier = &f
-		}
-		if s.Series != nil {
-			sr := *s.Series
-			sr.K = slices.Clone(s.Series.K)
-			cs.Series = &sr
+			cs.Kind = &f
+		case *Series:
+			sr := *k
+			sr.K = slices.Clone(k.K)
+			cs.Kind = &sr
 		}
 		c.Stages = append(c.Stages, cs)
 	}
@@ -136,7 +136,7 @@ func TestVerifyNaNIsNotHidden(t *testing.T) {
 	p := hellingerProblem(Absolute)
 	m := &Map{
 		Kernel: p.Kernel, InDim: 1, Dim: 2, Domain: p.Domain.Clone(), Method: "test",
-		Stages: []Stage{{Fourier: &Fourier{
+		Stages: []Stage{{Kind: &Fourier{
 			Form: FourierForm, Transform: Log, Gamma: 1, Negative: NegativeSign,
 			Terms: []Term{{Freq: []float64{1}, Weight: math.Inf(1)}},
 		}}},
@@ -169,7 +169,7 @@ func TestVerifyWholeRows(t *testing.T) {
 	held := [][]float64{{0, 1, 2, 3, 4}, {10, 10, 0, 0, 1}, {7, 7, 7, 7, 7}, {0, 0, 0, 0, 0}}
 	m := &Map{Kernel: k, InDim: n, Dim: 1, Method: "nystroem",
 		Domain: Domain{Integer: true, Lo: make([]float64, n), Hi: []float64{10, 10, 10, 10, 10}},
-		Stages: []Stage{{Nystroem: &Nystroem{Kernel: k, In: n, Landmarks: land, Proj: []float64{0.9 / math.Sqrt(k.Eval(land, land))}}}}}
+		Stages: []Stage{{Kind: &Nystroem{Kernel: k, In: n, Landmarks: land, Proj: []float64{0.9 / math.Sqrt(k.Eval(land, land))}}}}}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +480,7 @@ func TestHeldPairsOnce(t *testing.T) {
 		t.Error("the held-out pairs of the same kernel were computed twice")
 	}
 	m := &Map{Kernel: k, InDim: 2, Dim: 2, Domain: p.Domain, Method: "test",
-		Stages: []Stage{{Random: &Random{Features: CosSin, Transform: Identity, In: 2, Freq: []float64{1, -2}}}}}
+		Stages: []Stage{{Kind: &Random{Features: CosSin, Transform: Identity, In: 2, Freq: []float64{1, -2}}}}}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func FuzzEmittedMaps(f *testing.F) {
 	}
 	// ±MaxFloat64 with the signs of the random frequency of largest Σ|ω|:
 	// its phase is the largest any finite input makes.
-	r := fuzzMaps(f)["RBFDigits"].Stages[0].Random
+	r := fuzzMaps(f)["RBFDigits"].Stages[0].Kind.(*fmap.Random)
 	top, s := 0, 0.0
 	for k := range r.Frequencies() {
 		sum := 0.0
@@ -241,7 +241,7 @@ func checkVector(t *testing.T, e emittedND, m designed, x []float64) {
 	for _, v := range x {
 		bad = bad || math.IsNaN(v) || math.IsInf(v, 0)
 	}
-	if m.Stages[0].Random != nil {
+	if _, ok := m.Stages[0].Kind.(*fmap.Random); ok {
 		if bad {
 			for k, v := range g {
 				if v != 0 {
@@ -300,7 +300,7 @@ func checkF32(t *testing.T, e emittedND, x []float64) {
 // for cos-sin pairs, √(2/m) for phases), ‖Ψ‖² ≤ 1 (2 for phases).
 func checkRandom(t *testing.T, name string, m designed, x, g []float64) {
 	t.Helper()
-	r := m.Stages[0].Random
+	r := m.Stages[0].Kind.(*fmap.Random)
 	p := 0.0
 	for k := range r.Frequencies() {
 		ph := 0.0
@@ -341,17 +341,18 @@ func checkRandom(t *testing.T, name string, m designed, x, g []float64) {
 // the designed map, independently of the code generator.
 func inputLimit(m designed) float64 {
 	s := 0.0
-	switch st := m.Stages[0]; {
-	case st.Fourier != nil && st.Fourier.Transform == fmap.Identity:
-		for _, term := range st.Fourier.Terms {
+	f, _ := m.Stages[0].Kind.(*fmap.Fourier)
+	r, _ := m.Stages[0].Kind.(*fmap.Random)
+	switch {
+	case f != nil && f.Transform == fmap.Identity:
+		for _, term := range f.Terms {
 			sum := 0.0
 			for _, o := range term.Freq {
 				sum += math.Abs(o)
 			}
 			s = math.Max(s, sum)
 		}
-	case st.Random != nil && st.Random.Transform == fmap.Identity && len(m.Stages) == 1:
-		r := st.Random
+	case r != nil && r.Transform == fmap.Identity && len(m.Stages) == 1:
 		for k := range r.Frequencies() {
 			sum := 0.0
 			for _, o := range r.Freq[k*r.In : (k+1)*r.In] {
@@ -401,7 +402,7 @@ func checkLimit(t *testing.T, name string, m designed, f func(out, x []float64),
 // with one of them in the domain).
 func checkOutside(t *testing.T, name string, m designed, x, g, w []float64, budget float64) {
 	t.Helper()
-	if f := m.Stages[0].Fourier; f != nil && m.Kernel.ShiftInvariant() {
+	if f, ok := m.Stages[0].Kind.(*fmap.Fourier); ok && m.Kernel.ShiftInvariant() {
 		var wmax, sum float64
 		for _, term := range f.Terms {
 			sum += term.Weight

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/digits"
 )
 
@@ -119,7 +120,7 @@ func TestRBFDigitsMatchesReference(t *testing.T) {
 // go test -run '^$' -bench RBFDigits ./generated
 func BenchmarkRBFDigits(b *testing.B) {
 	m := loadMap(b, "RBFDigits")
-	r := m.Stages[0].Random
+	r := m.Stages[0].Kind.(*fmap.Random)
 	xs := rbfDigitsInputs(b)
 	src := make([]float64, 0, len(xs)*RBFDigitsIn)
 	for _, x := range xs {

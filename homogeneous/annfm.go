@@ -178,7 +178,7 @@ func (m *ANNFM) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 	if worst < *o.Energy {
 		return nil, fmt.Errorf("homogeneous: annfm at D = %d keeps %.4g of the anchor kernel matrix's trace, below energy %g: D = %d would keep enough (or lower energy)", dim, worst, *o.Energy, need)
 	}
-	mp := &fmap.Map{Kernel: p.Kernel, InDim: 1, Dim: dim, Domain: p.Domain.Clone(), Method: "annfm", Stages: []fmap.Stage{{Anchors: st}}}
+	mp := &fmap.Map{Kernel: p.Kernel, InDim: 1, Dim: dim, Domain: p.Domain.Clone(), Method: "annfm", Stages: []fmap.Stage{{Kind: st}}}
 	return result(mp)
 }
 

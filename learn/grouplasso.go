@@ -35,7 +35,11 @@ type KernelGroup struct {
 // innerRows maps the rows of an exp-chi2 group by its per-coordinate
 // stage and returns them with the rbf kernel of width 1/√(2β) on them.
 func innerRows(sub [][]float64, kg KernelGroup) ([][]float64, fmap.Kernel, error) {
-	if kg.Inner == nil || kg.Inner.PerCoordinate == nil {
+	var per bool
+	if kg.Inner != nil {
+		_, per = kg.Inner.Kind.(*fmap.PerCoordinate)
+	}
+	if !per {
 		return nil, fmap.Kernel{}, errors.New("an exp-chi2 group needs its per-coordinate inner stage (KernelGroup.Inner)")
 	}
 	n := len(sub[0])

@@ -101,7 +101,7 @@ func (m *RFFGroupLasso) Design(_ context.Context, p *fmap.Problem, dim int, _ de
 		return nil, fmt.Errorf("featmap: rff-group-lasso: %s", m.Dims(p).Why)
 	}
 	blocks := &fmap.Blocks{Parts: slices.Clone(m.Blocks)}
-	mp := &fmap.Map{Kernel: p.Kernel, InDim: p.InDim(), Dim: dim, Domain: p.Domain.Clone(), Method: m.Name(), Stages: []fmap.Stage{{Blocks: blocks}}}
+	mp := &fmap.Map{Kernel: p.Kernel, InDim: p.InDim(), Dim: dim, Domain: p.Domain.Clone(), Method: m.Name(), Stages: []fmap.Stage{{Kind: blocks}}}
 	if err := mp.Validate(); err != nil {
 		return nil, err
 	}

@@ -257,7 +257,7 @@ func kpcaMap(t testing.TB, p *fmap.Problem, dims []int) map[int]*fmap.Map {
 			}
 		}
 		out[dim] = &fmap.Map{Kernel: p.Kernel, InDim: in, Dim: dim, Domain: p.Domain, Method: "kernel-pca",
-			Stages: []fmap.Stage{{Nystroem: &fmap.Nystroem{Kernel: p.Kernel, In: in, Landmarks: land, Proj: proj}}}}
+			Stages: []fmap.Stage{{Kind: &fmap.Nystroem{Kernel: p.Kernel, In: in, Landmarks: land, Proj: proj}}}}
 	}
 	return out
 }

@@ -20,7 +20,7 @@ func TestKernelErrorsWholeRows(t *testing.T) {
 	land := []float64{3, 3, 3}
 	m := &fmap.Map{Kernel: k, InDim: 3, Dim: 1, Method: "nystroem",
 		Domain: fmap.Domain{Integer: true, Lo: []float64{0, 0, 0}, Hi: []float64{10, 10, 10}},
-		Stages: []fmap.Stage{{Nystroem: &fmap.Nystroem{Kernel: k, In: 3, Landmarks: land, Proj: []float64{0.9 / math.Sqrt(k.Eval(land, land))}}}}}
+		Stages: []fmap.Stage{{Kind: &fmap.Nystroem{Kernel: k, In: 3, Landmarks: land, Proj: []float64{0.9 / math.Sqrt(k.Eval(land, land))}}}}}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}

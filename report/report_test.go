@@ -318,7 +318,7 @@ func TestRankedByData(t *testing.T) {
 		t.Errorf("best by L∞ at D = 1: %v (the fixture's wide map has the smaller L∞)", got)
 	}
 	big := in.Cells[0][0]
-	big.Map = &fmap.Map{InDim: 2, Dim: 2, Stages: []fmap.Stage{{Random: &fmap.Random{In: 2, Freq: make([]float64, 2*(MaxResultNumbers+1))}}}}
+	big.Map = &fmap.Map{InDim: 2, Dim: 2, Stages: []fmap.Stage{{Kind: &fmap.Random{In: 2, Freq: make([]float64, 2*(MaxResultNumbers+1))}}}}
 	if cr := cellResult("wide", 1, big); cr.Map != nil || !strings.Contains(cr.MapOmitted, "constants") {
 		t.Errorf("a map of %d constants kept in results.json (%q)", 2*(MaxResultNumbers+1), cr.MapOmitted)
 	}

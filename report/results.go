@@ -180,15 +180,15 @@ func cellResult(label string, dim int, c Cell) CellResult {
 func mapNumbers(m *fmap.Map) int {
 	n := 0
 	for _, st := range m.Stages {
-		switch {
-		case st.Random != nil:
-			n += len(st.Random.Freq) + len(st.Random.Phase)
-		case st.Nystroem != nil:
-			n += len(st.Nystroem.Landmarks) + len(st.Nystroem.Proj)
-		case st.Fourier != nil:
-			n += len(st.Fourier.Terms) * (1 + m.InDim)
-		case st.Series != nil:
-			n += len(st.Series.K)
+		switch k := st.Kind.(type) {
+		case *fmap.Random:
+			n += len(k.Freq) + len(k.Phase)
+		case *fmap.Nystroem:
+			n += len(k.Landmarks) + len(k.Proj)
+		case *fmap.Fourier:
+			n += len(k.Terms) * (1 + m.InDim)
+		case *fmap.Series:
+			n += len(k.K)
 		}
 	}
 	return n

@@ -239,7 +239,7 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		flat = append(flat, l...)
 	}
 	st := &fmap.Nystroem{Kernel: p.Kernel, In: n, Landmarks: flat, Proj: proj, Dropped: dropped}
-	mp := &fmap.Map{Kernel: p.Kernel, InDim: n, Dim: nl, Domain: dom, Method: "nystroem", Stages: []fmap.Stage{{Nystroem: st}}}
+	mp := &fmap.Map{Kernel: p.Kernel, InDim: n, Dim: nl, Domain: dom, Method: "nystroem", Stages: []fmap.Stage{{Kind: st}}}
 	if nl > dim {
 		if st.Proj, err = topDirections(ctx, mp, pcaRows(rows, seed), dim, s); err != nil {
 			return nil, err
@@ -326,7 +326,7 @@ func pcaRows(rows [][]float64, seed int64) [][]float64 {
 // (PCA of the features, as rf-pca's, signed as symeig signs them), folded
 // into the stage's projection so that the map stays one stage.
 func topDirections(ctx context.Context, base *fmap.Map, rows [][]float64, dim int, s design.Settings) ([]float64, error) {
-	st := base.Stages[0].Nystroem
+	st := base.Stages[0].Kind.(*fmap.Nystroem)
 	nl := st.Size()
 	h, _, err := SecondMoment(ctx, base, rows, 256)
 	if err != nil {

@@ -58,7 +58,7 @@ func TestNystroemKMeansSpace(t *testing.T) {
 		p := digitsProblem(sp.kernel, 1, hs)
 		p.Data.Fit = hs[:300]
 		m := nystroemMap(t, p, 8, NystroemOptions{Landmarks: "kmeans"})
-		land := m.Stages[0].Nystroem.Landmarks
+		land := m.Stages[0].Kind.(*fmap.Nystroem).Landmarks
 		centre := make([][]float64, 8)
 		for j := range centre {
 			centre[j] = make([]float64, 64)
@@ -117,7 +117,7 @@ func TestNystroemExactOnLandmarks(t *testing.T) {
 	p := digitsProblem(k, 16, xs)
 	for _, how := range []string{"kmeans", "random", "kmeans++"} {
 		m := nystroemMap(t, p, 32, NystroemOptions{Landmarks: how})
-		st := m.Stages[0].Nystroem
+		st := m.Stages[0].Kind.(*fmap.Nystroem)
 		worst := 0.0
 		for i := range 32 {
 			for j := range 32 {
@@ -174,7 +174,7 @@ func TestNystroemRankDeficient(t *testing.T) {
 	p := digitsProblem(k, 16, digits(t, 1797))
 	p.Data.Fit, p.Data.Held = rows, xs
 	m := nystroemMap(t, p, 8, NystroemOptions{Landmarks: "random"})
-	st := m.Stages[0].Nystroem
+	st := m.Stages[0].Kind.(*fmap.Nystroem)
 	if st.Dropped != 5 || m.Dim != 8 {
 		t.Errorf("dropped %d eigenvalues, D = %d; want 5 (8 landmarks among 3 distinct rows) and 8", st.Dropped, m.Dim)
 	}
@@ -208,7 +208,7 @@ func TestNystroemRandomDistinct(t *testing.T) {
 	var eRep, eOnce float64
 	for seed := int64(1); seed <= seeds; seed++ {
 		m := nystroemMap(t, rep, dim, NystroemOptions{Landmarks: "random", Seed: seed})
-		st := m.Stages[0].Nystroem
+		st := m.Stages[0].Kind.(*fmap.Nystroem)
 		seen := map[string]bool{}
 		for j := range st.Size() {
 			seen[fmt.Sprint(st.Landmark(j))] = true
@@ -256,7 +256,7 @@ func TestNystroemAdditive(t *testing.T) {
 		if m.InDim != 64 || m.Domain.Dims() != 64 || !m.Domain.Integer || m.Domain.Lo[63] != 0 || m.Domain.Hi[63] != 16 || !m.WholeRows() {
 			t.Fatalf("%s: InDim %d, domain %+v: want 64 inputs, {0..16} on each", typ, m.InDim, m.Domain)
 		}
-		st := m.Stages[0].Nystroem
+		st := m.Stages[0].Kind.(*fmap.Nystroem)
 		pi, pj := make([]float64, 32), make([]float64, 32)
 		for _, ij := range [][2]int{{0, 0}, {3, 17}, {31, 5}} {
 			li, lj := st.Landmark(ij[0]), st.Landmark(ij[1])
@@ -317,7 +317,7 @@ func TestNystroemKMeansSample(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lands = append(lands, res.Map.Stages[0].Nystroem.Landmarks)
+		lands = append(lands, res.Map.Stages[0].Kind.(*fmap.Nystroem).Landmarks)
 	}
 	if want := fmt.Sprintf("k-means of %d rows into 4 landmarks", MaxKMeansRows); len(said) == 0 || !strings.Contains(said[0], want) {
 		t.Errorf("progress %q, want %q", said, want)

@@ -151,9 +151,9 @@ func (m *Polynomial) Design(ctx context.Context, p *fmap.Problem, dim int, s des
 	switch c := ExactDim(k, n); {
 	case dim == c:
 		s.Say(fmt.Sprintf("polynomial: the exact map, %d monomials of degrees up to %d", c, k.Degree))
-		mp.Stages = []fmap.Stage{{Polynomial: exact}}
+		mp.Stages = []fmap.Stage{{Kind: exact}}
 	case m.pca(p, dim):
-		base := &fmap.Map{Kernel: k, InDim: n, Dim: c, Domain: p.Domain.Clone(), Method: m.Name(), Stages: []fmap.Stage{{Polynomial: exact}}}
+		base := &fmap.Map{Kernel: k, InDim: n, Dim: c, Domain: p.Domain.Clone(), Method: m.Name(), Stages: []fmap.Stage{{Kind: exact}}}
 		h, sum, err := SecondMoment(ctx, base, p.Data.Fit, 256)
 		if err != nil {
 			return nil, err
@@ -167,11 +167,11 @@ func (m *Polynomial) Design(ctx context.Context, p *fmap.Problem, dim int, s des
 		// Without centring, Ψ·Ψ is the projection of the exact features
 		// onto the top subspace of their second moment: the rank-D
 		// approximation of the kernel on the rows to fit.
-		mp.Stages = []fmap.Stage{{Polynomial: exact}, {Linear: &fmap.Linear{In: c, Proj: proj}}}
+		mp.Stages = []fmap.Stage{{Kind: exact}, {Kind: &fmap.Linear{In: c, Proj: proj}}}
 	default:
 		st, say := m.sketched(p, a, dim)
 		s.Say(say)
-		mp.Stages = []fmap.Stage{{Polynomial: st}}
+		mp.Stages = []fmap.Stage{{Kind: st}}
 	}
 	if err := mp.Validate(); err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ func TestNystroemLandmarksOption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := res.Map.Stages[0].Nystroem
+	st := res.Map.Stages[0].Kind.(*fmap.Nystroem)
 	if res.Map.Dim != 8 || st.Size() != 32 || st.Dim() != 8 || len(st.Proj) != 8*32 {
 		t.Errorf("D %d, %d landmarks, %d outputs, %d projection entries; want 8, 32, 8, 256", res.Map.Dim, st.Size(), st.Dim(), len(st.Proj))
 	}
@@ -31,7 +31,7 @@ func TestNystroemLandmarksOption(t *testing.T) {
 	}
 	a := nystroemMap(t, p, 16, NystroemOptions{})
 	b := nystroemMap(t, p, 16, NystroemOptions{NLandmarks: 16})
-	if !slices.Equal(a.Stages[0].Nystroem.Proj, b.Stages[0].Nystroem.Proj) || !slices.Equal(a.Stages[0].Nystroem.Landmarks, b.Stages[0].Nystroem.Landmarks) {
+	if !slices.Equal(a.Stages[0].Kind.(*fmap.Nystroem).Proj, b.Stages[0].Kind.(*fmap.Nystroem).Proj) || !slices.Equal(a.Stages[0].Kind.(*fmap.Nystroem).Landmarks, b.Stages[0].Kind.(*fmap.Nystroem).Landmarks) {
 		t.Error("n_landmarks = D differs from the default")
 	}
 	m := &Nystroem{Opts: NystroemOptions{NLandmarks: 16}}

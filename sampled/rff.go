@@ -322,10 +322,10 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 		if err != nil {
 			return nil, fmt.Errorf("sampled: the inner χ² map: %w", err)
 		}
-		if len(res.Map.Stages) != 1 || (res.Map.Stages[0].Fourier == nil && res.Map.Stages[0].Series == nil) {
+		if res.Map.Fourier() == nil && res.Map.Series() == nil {
 			return nil, fmt.Errorf("sampled: the inner map of %s is not a one-input Fourier or series map", in.Method.Name())
 		}
-		stages = append(stages, fmap.Stage{PerCoordinate: &fmap.PerCoordinate{Inner: res.Map.Stages[0]}})
+		stages = append(stages, fmap.Stage{Kind: &fmap.PerCoordinate{Inner: res.Map.Stages[0]}})
 		// exp(−β‖u − v‖²) is the Gaussian of width σ = 1/√(2β).
 		sg := 1 / math.Sqrt(2*k.Beta)
 		n *= res.Map.Dim
@@ -360,7 +360,7 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	if feat == fmap.Phase {
 		rs.Phase = Phases(freqs, sampling, seed)
 	}
-	stages = append(stages, fmap.Stage{Random: rs})
+	stages = append(stages, fmap.Stage{Kind: rs})
 	mp := &fmap.Map{Kernel: k, InDim: p.InDim(), Dim: dim, Domain: p.Domain.Clone(), Method: "rff", Stages: stages}
 	if err := mp.Validate(); err != nil {
 		return nil, err

@@ -104,7 +104,7 @@ func TestExpChi2InnerOnce(t *testing.T) {
 	}
 	for _, r := range []*design.Result{first, again} {
 		if !reflect.DeepEqual(r.Map.Stages[0], fresh.Map.Stages[0]) {
-			t.Errorf("inner stage %+v, a fresh rff's %+v", r.Map.Stages[0].PerCoordinate.Inner, fresh.Map.Stages[0].PerCoordinate.Inner)
+			t.Errorf("inner stage %+v, a fresh rff's %+v", r.Map.Stages[0].Kind.(*fmap.PerCoordinate).Inner, fresh.Map.Stages[0].Kind.(*fmap.PerCoordinate).Inner)
 		}
 	}
 	if !reflect.DeepEqual(again.Map, fresh.Map) {

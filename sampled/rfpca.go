@@ -173,7 +173,7 @@ func (m *RFPCA) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 		return nil, err
 	}
 	s.Say(fmt.Sprintf("rf-pca: the %d leading eigenvectors keep %.4g of the trace", dim, kept))
-	stages := append(append([]fmap.Stage(nil), base.Stages...), fmap.Stage{Linear: &fmap.Linear{In: nf, Proj: proj, Mean: mean}})
+	stages := append(append([]fmap.Stage(nil), base.Stages...), fmap.Stage{Kind: &fmap.Linear{In: nf, Proj: proj, Mean: mean}})
 	mp := &fmap.Map{Kernel: p.Kernel, InDim: base.InDim, Dim: dim, Domain: p.Domain.Clone(), Method: "rf-pca", Stages: stages}
 	if err := mp.Validate(); err != nil {
 		return nil, err

@@ -155,7 +155,7 @@ func TestFeaturesMatchReferences(t *testing.T) {
 				kern.C = 0
 			}
 			m := &fmap.Map{Kernel: kern, InDim: len(x), Dim: len(b), Domain: fmap.Domain{Lo: make([]float64, len(x)), Hi: slices.Repeat([]float64{1}, len(x))},
-				Method: "rff", Stages: []fmap.Stage{{Random: rs}}}
+				Method: "rff", Stages: []fmap.Stage{{Kind: rs}}}
 			if err := m.Validate(); err != nil {
 				t.Fatalf("%s: %v", r[0], err)
 			}

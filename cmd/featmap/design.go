@@ -77,8 +77,7 @@ func printDesign(w io.Writer, d *featmap.Design) {
 			fmt.Fprintf(w, "(%d of the %d components are identically 0: their terms have weight 0 at the optimum)\n", z, m.Dim)
 		}
 	}
-	if len(m.Stages) == 1 && m.Stages[0].Nystroem != nil {
-		ns := m.Stages[0].Nystroem
+	if ns, ok := m.Stages[0].Kind.(*fmap.Nystroem); ok && len(m.Stages) == 1 {
 		fmt.Fprintf(w, "\n%d landmarks of %d inputs", ns.Size(), ns.In)
 		if ns.Dim() < ns.Size() {
 			fmt.Fprintf(w, ", the top %d directions of their features on the rows to fit kept", ns.Dim())

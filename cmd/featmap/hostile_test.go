@@ -122,9 +122,10 @@ var wantRE = regexp.MustCompile(`^# want: exit (\d): "(.*)"\s*$`)
 
 // readHostileCorpus reads testdata/hostile/*.yaml: each names its expected
 // exit code and message substring in a "# want:" comment among its first
-// lines, runs gen instead of design if it says "# featmap: gen", and is
-// skipped with the reason given by a "# skip: …" line (a finding whose
-// fix is not done yet).
+// lines, runs gen instead of design if it says "# featmap: gen", with the
+// flags of an "# args: …" line before the spec (paths relative to the
+// run's temporary directory), and is skipped with the reason given by a
+// "# skip: …" line (a finding whose fix is not done yet).
 func readHostileCorpus(t *testing.T) []hostileCase {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "hostile", "*.yaml"))
@@ -144,6 +145,7 @@ func readHostileCorpus(t *testing.T) []hostileCase {
 		}
 		c := hostileCase{name: filepath.Base(f), code: -1}
 		cmd := "design"
+		var flags []string
 		sc := bufio.NewScanner(bytes.NewReader(b))
 		for i := 0; i < 6 && sc.Scan(); i++ {
 			line := strings.TrimRight(sc.Text(), "\r")
@@ -153,6 +155,9 @@ func readHostileCorpus(t *testing.T) []hostileCase {
 			if r, ok := strings.CutPrefix(line, "# skip: "); ok {
 				c.skip = r
 			}
+			if r, ok := strings.CutPrefix(line, "# args: "); ok {
+				flags = strings.Fields(r)
+			}
 			if m := wantRE.FindStringSubmatch(line); m != nil {
 				c.code, _ = strconv.Atoi(m[1])
 				c.want = m[2]
@@ -161,7 +166,7 @@ func readHostileCorpus(t *testing.T) []hostileCase {
 		if c.code < 0 {
 			t.Fatalf("%s: no `# want: exit N: \"substring\"` line among the first six", f)
 		}
-		c.args = []string{cmd, abs}
+		c.args = append(append([]string{cmd}, flags...), abs)
 		cases = append(cases, c)
 	}
 	return cases

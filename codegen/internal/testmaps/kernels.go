@@ -52,7 +52,7 @@ func sketch(r *rand.Rand, n, degree, dim int, coef float64) fmap.PolySketch {
 func PolyExact() fmap.Verified {
 	st := polyExact(3)
 	return random(&fmap.Map{Kernel: polyKernel, InDim: 3, Dim: st.Dim(), Domain: box(3, -1, 1, false), Method: "polynomial",
-		Stages: []fmap.Stage{{Polynomial: st}}}, absolute(1e-15, 1e-16, 1000000, polyOn))
+		Stages: []fmap.Stage{{Kind: st}}}, absolute(1e-15, 1e-16, 1000000, polyOn))
 }
 
 // PolySketch is a map of (0.3·x·y + 1)³ on [−1, 1]⁵ with the monomials of
@@ -63,7 +63,7 @@ func PolySketch() fmap.Verified {
 	st := &fmap.Polynomial{In: 5, Exact: []fmap.PolyExact{{Degree: 0, Coef: 1}, {Degree: 1, Coef: 0.9}},
 		Sketch: []fmap.PolySketch{sketch(r, 5, 2, 21, 0.27), sketch(r, 5, 3, 9, 0.027)}}
 	return random(&fmap.Map{Kernel: polyKernel, InDim: 5, Dim: st.Dim(), Domain: box(5, -1, 1, false), Method: "polynomial",
-		Stages: []fmap.Stage{{Polynomial: st}}}, absolute(0.5, 0.1, 1000000, polyOn))
+		Stages: []fmap.Stage{{Kind: st}}}, absolute(0.5, 0.1, 1000000, polyOn))
 }
 
 // PolyPCA is the exact map of (0.3·x·y + 1)³ on [−1, 1]² (10 monomials)
@@ -76,7 +76,7 @@ func PolyPCA() fmap.Verified {
 		lin.Proj[i] = r.NormFloat64() / 3
 	}
 	return random(&fmap.Map{Kernel: polyKernel, InDim: 2, Dim: 4, Domain: box(2, -1, 1, false), Method: "polynomial",
-		Stages: []fmap.Stage{{Polynomial: st}, {Linear: lin}}}, absolute(0.3, 0.05, 1000000, polyOn))
+		Stages: []fmap.Stage{{Kind: st}, {Kind: lin}}}, absolute(0.3, 0.05, 1000000, polyOn))
 }
 
 // PolyOne is the exact map of (0.3·x·y + 1)³ on one input, [−2, 2]: 4
@@ -84,7 +84,7 @@ func PolyPCA() fmap.Verified {
 func PolyOne() fmap.Verified {
 	st := polyExact(1)
 	return random(&fmap.Map{Kernel: polyKernel, InDim: 1, Dim: st.Dim(), Domain: box(1, -2, 2, false), Method: "polynomial",
-		Stages: []fmap.Stage{{Polynomial: st}}}, absolute(1e-15, 1e-16, 1000000, polyOn))
+		Stages: []fmap.Stage{{Kind: st}}}, absolute(1e-15, 1e-16, 1000000, polyOn))
 }
 
 // NysLaplacian is a Nyström map of the Laplacian kernel (σ = 0.5, 1, 2) on
@@ -119,7 +119,7 @@ func RFFLaplacian() fmap.Verified {
 		rs.Freq[i] = cauchy(r) / 2
 	}
 	return random(&fmap.Map{Kernel: fmap.Kernel{Type: fmap.Laplacian, Sigma: repeat(2, 4)}, InDim: 4, Dim: rs.Dim(), Domain: box(4, 0, 1, false),
-		Method: "rff", Stages: []fmap.Stage{{Random: rs}}}, absolute(0.2, 0.05, 1000000, polyOn))
+		Method: "rff", Stages: []fmap.Stage{{Kind: rs}}}, absolute(0.2, 0.05, 1000000, polyOn))
 }
 
 // RFFMatern is random Fourier features of the Matérn kernel (ν = 1/2,
@@ -135,7 +135,7 @@ func RFFMatern() fmap.Verified {
 		}
 	}
 	return random(&fmap.Map{Kernel: fmap.Kernel{Type: fmap.Matern, Nu: 0.5, Sigma: repeat(1, 3)}, InDim: 3, Dim: rs.Dim(), Domain: box(3, -1, 1, false),
-		Method: "rff", Stages: []fmap.Stage{{Random: rs}}}, absolute(0.3, 0.05, 1000000, polyOn))
+		Method: "rff", Stages: []fmap.Stage{{Kind: rs}}}, absolute(0.3, 0.05, 1000000, polyOn))
 }
 
 // cauchy draws a standard Cauchy number.

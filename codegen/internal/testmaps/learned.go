@@ -29,7 +29,7 @@ func nystroem(k fmap.Kernel, dom fmap.Domain, m int, seed uint64, v *fmap.Verifi
 			st.Proj[i*m+j], st.Proj[j*m+i] = x, x
 		}
 	}
-	return random(&fmap.Map{Kernel: k, InDim: n, Dim: m, Domain: dom, Method: "nystroem", Stages: []fmap.Stage{{Nystroem: st}}}, v)
+	return random(&fmap.Map{Kernel: k, InDim: n, Dim: m, Domain: dom, Method: "nystroem", Stages: []fmap.Stage{{Kind: st}}}, v)
 }
 
 // nystroemReduced is nystroem with dim < m outputs: a dim × m projection
@@ -37,7 +37,7 @@ func nystroem(k fmap.Kernel, dom fmap.Domain, m int, seed uint64, v *fmap.Verifi
 func nystroemReduced(k fmap.Kernel, dom fmap.Domain, m, dim int, seed uint64, v *fmap.Verification) fmap.Verified {
 	vm := nystroem(k, dom, m, seed, v)
 	r := rand.New(rand.NewPCG(seed, 10))
-	st := vm.Map.Stages[0].Nystroem
+	st := vm.Map.Stages[0].Kind.(*fmap.Nystroem)
 	st.Proj = make([]float64, dim*m)
 	for i := range st.Proj {
 		st.Proj[i] = r.NormFloat64() / float64(m)
@@ -157,7 +157,7 @@ func anchors(as fmap.Assign, neg fmap.Negative, dom fmap.Domain, dim int, seed u
 		}
 		st.Tables = append(st.Tables, fmap.AnchorTable{Uniform: uniform[t], Points: pts, Features: f})
 	}
-	m := &fmap.Map{Kernel: fmap.Kernel{Type: fmap.Chi2}, InDim: 1, Dim: dim, Domain: dom, Method: "annfm", Stages: []fmap.Stage{{Anchors: st}}}
+	m := &fmap.Map{Kernel: fmap.Kernel{Type: fmap.Chi2}, InDim: 1, Dim: dim, Domain: dom, Method: "annfm", Stages: []fmap.Stage{{Kind: st}}}
 	return random(m, absolute(0.05, 0.01, 289, "all 289 ordered pairs of x, y ∈ {0..16}"))
 }
 
@@ -242,7 +242,7 @@ func rfpca(base fmap.Verified, k int, center bool, seed uint64, v *fmap.Verifica
 			}
 		}
 	}
-	stages := append(append([]fmap.Stage(nil), bm.Stages...), fmap.Stage{Linear: lin})
+	stages := append(append([]fmap.Stage(nil), bm.Stages...), fmap.Stage{Kind: lin})
 	return random(&fmap.Map{Kernel: bm.Kernel, InDim: bm.InDim, Dim: k, Domain: bm.Domain, Method: "rf-pca", Stages: stages}, v)
 }
 

@@ -119,9 +119,9 @@ func must(f flat) fmap.Verified {
 		if m.Dim == 0 {
 			m.Dim = st.Dim()
 		}
-		m.Stages = []fmap.Stage{{Fourier: st}}
+		m.Stages = []fmap.Stage{{Kind: st}}
 	default:
-		m.Stages = []fmap.Stage{{Series: &fmap.Series{Form: f.Form, K: f.LiK, Dim: f.Dim, Negative: f.Negative}}}
+		m.Stages = []fmap.Stage{{Kind: &fmap.Series{Form: f.Form, K: f.LiK, Dim: f.Dim, Negative: f.Negative}}}
 	}
 	if err := m.Validate(); err != nil {
 		panic("testmaps: " + err.Error())
@@ -475,7 +475,7 @@ func GaussianRFF(n, m int, seed uint64, v *fmap.Verification) fmap.Verified {
 	}
 	return random(&fmap.Map{
 		Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: repeat(sigma, n)}, InDim: n, Dim: rs.Dim(), Domain: dom,
-		Method: "rff", Stages: []fmap.Stage{{Random: rs}},
+		Method: "rff", Stages: []fmap.Stage{{Kind: rs}},
 	}, v)
 }
 
@@ -563,14 +563,14 @@ func expChi2(n int, dom fmap.Domain, beta float64, inner fmap.Stage, d int, feat
 	}
 	return random(&fmap.Map{
 		Kernel: fmap.Kernel{Type: fmap.ExpChi2, Beta: beta}, InDim: n, Dim: rs.Dim(), Domain: dom, Method: "rff",
-		Stages: []fmap.Stage{{PerCoordinate: &fmap.PerCoordinate{Inner: inner}}, {Random: rs}},
+		Stages: []fmap.Stage{{Kind: &fmap.PerCoordinate{Inner: inner}}, {Kind: rs}},
 	}, v)
 }
 
 // chi2Inner3 is Chum's 3-D χ² map in log x for [1e-4, 1] (featmap's chum
 // design: L∞ 0.01257 absolute).
 func chi2Inner3() fmap.Stage {
-	return fmap.Stage{Fourier: &fmap.Fourier{Form: fmap.FourierForm, Transform: fmap.Log, Gamma: 1, Negative: fmap.NegativeSign,
+	return fmap.Stage{Kind: &fmap.Fourier{Form: fmap.FourierForm, Transform: fmap.Log, Gamma: 1, Negative: fmap.NegativeSign,
 		Terms: terms1([]float64{0, 0.6384171203594143}, []float64{0.5435885739396161, 0.4438406017579781})}}
 }
 
@@ -583,14 +583,14 @@ func ExpChi2() fmap.Verified {
 // ExpChi2Li is the exp-χ² kernel, β = 0.5, on [0, 1]⁵ with Li's 7-D
 // series per coordinate and 40 phase features in ℝ³⁵.
 func ExpChi2Li() fmap.Verified {
-	inner := fmap.Stage{Series: &fmap.Series{Form: fmap.LiSeries, K: append([]float64(nil), liK...), Dim: 7, Negative: fmap.NegativeZero}}
+	inner := fmap.Stage{Kind: &fmap.Series{Form: fmap.LiSeries, K: append([]float64(nil), liK...), Dim: 7, Negative: fmap.NegativeZero}}
 	return expChi2(5, box(5, 0, 1, false), 0.5, inner, 7, fmap.Phase, 40, 2, absolute(0.6518, 0.167, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
 }
 
 // ExpChi2Cheb is the exp-χ² kernel, β = 2, on [0, 1]² with the 7-D
 // Chebyshev series per coordinate and 24 cos-sin frequencies in ℝ¹⁴.
 func ExpChi2Cheb() fmap.Verified {
-	inner := fmap.Stage{Series: &fmap.Series{Form: fmap.Chebyshev, Dim: 7, Negative: fmap.NegativeSign}}
+	inner := fmap.Stage{Kind: &fmap.Series{Form: fmap.Chebyshev, Dim: 7, Negative: fmap.NegativeSign}}
 	return expChi2(2, box(2, 0, 1, false), 2, inner, 7, fmap.CosSin, 24, 3,
 		absolute(0.3553, 0.1252, 50625, "all 50625 ordered pairs of a 15×15 grid on the box"))
 }
@@ -611,7 +611,7 @@ func RFFSkew() fmap.Verified {
 	rs.Phase = uniformPhases(r, 16)
 	return random(&fmap.Map{
 		Kernel: fmap.Kernel{Type: fmap.SkewedChi2, Sigma: sigma, C: 0.01}, InDim: 3, Dim: 16, Domain: box(3, 0, 1, false),
-		Method: "rff", Stages: []fmap.Stage{{Random: rs}},
+		Method: "rff", Stages: []fmap.Stage{{Kind: rs}},
 	}, &fmap.Verification{
 		Measure:   fmap.Uniform,
 		Reported:  fmap.Measurement{On: skewOn, Points: 113 * 113 * 57, LInf: 0.9738, RMS: 0.2402},
@@ -632,7 +632,7 @@ func RFFIntersect() fmap.Verified {
 	rs.Phase = uniformPhases(r, 512)
 	return random(&fmap.Map{
 		Kernel: fmap.Kernel{Type: fmap.SkewedIntersection, Sigma: sigma, C: 0.5}, InDim: 16, Dim: 512, Domain: box(16, 0, 1, false),
-		Method: "rff", Stages: []fmap.Stage{{Random: rs}},
+		Method: "rff", Stages: []fmap.Stage{{Kind: rs}},
 	}, absolute(0.2139, 0.04424, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
 }
 
@@ -644,7 +644,7 @@ func RFF1() fmap.Verified {
 	rs.Phase = uniformPhases(r, 24)
 	return random(&fmap.Map{
 		Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{0.3}}, InDim: 1, Dim: 24, Domain: interval(0, math.Pi),
-		Method: "rff", Stages: []fmap.Stage{{Random: rs}},
+		Method: "rff", Stages: []fmap.Stage{{Kind: rs}},
 	}, &fmap.Verification{
 		Measure:   fmap.Uniform,
 		Reported:  fmap.Measurement{On: "2001 equally spaced λ in [0, 3.14159]", Points: 2001, LInf: 0.4034, RMS: 0.1726},

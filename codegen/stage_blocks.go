@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -9,97 +8,83 @@ import (
 	"github.com/featmap/featmap/fmap"
 )
 
-// blocksPlan is what Generate decided for a map of column groups (one
-// fmap.Blocks stage: rff-group-lasso's learned multiple-kernel map): every
-// block is a random-feature map of its own inputs, emitted as an
-// unexported function by the random-feature emitter (its formula, nothing
-// approximated), and N calls them in order on their columns, each writing
-// its slice of out, then multiplies the block's components by its scale
-// √d_g, as the reference evaluator does.
-type blocksPlan struct {
+// blocksKind emits a map of column groups (one fmap.Blocks stage:
+// rff-group-lasso's learned multiple-kernel map): every block is a
+// random-feature map of its own inputs, emitted as an unexported function
+// by the random-feature emitter (its formula, nothing approximated), and N
+// calls them in order on their columns, each writing its slice of out,
+// then multiplies the block's components by its scale √d_g, as the
+// reference evaluator does.
+type blocksKind struct {
+	noFiles
 	b *fmap.Blocks
 	// subs are the blocks' plans (random maps named <priv>Block<g>, their
-	// constants never in a data file of their own).
-	subs []*plan
+	// constants never in a data file of their own), and kinds their
+	// random-feature emitters.
+	subs  []*plan
+	kinds []*randomKind
 	// offsets are the blocks' first components in out.
 	offsets []int
-	// data is the data file of every block's constants (ω row-major, then
+	// df is the data file of every block's constants (ω row-major, then
 	// the phases, block after block), nil when they are Go literals.
-	data *dataFile
+	df *dataFile
 }
 
-// newBlocksPlan plans a blocks map, checking what newPlan checks of
-// every map.
-func newBlocksPlan(vm fmap.Verified, info Info) (*plan, error) {
-	m, v := vm.Map, vm.Verification
-	if err := m.Validate(); err != nil {
-		return nil, fmt.Errorf("codegen: invalid map: %w", err)
-	}
-	if v == nil {
-		return nil, errors.New("codegen: the map has no measured errors (verify it with fmap.Verify first)")
-	}
-	if err := checkMeasurement(v.Reported); err != nil {
-		return nil, err
-	}
-	if err := info.check(); err != nil {
-		return nil, err
-	}
-	for i := range m.InDim {
-		if lo, hi := m.Domain.Lo[i], m.Domain.Hi[i]; !finite(lo) || !finite(hi) || !(lo <= hi) {
-			return nil, fmt.Errorf("codegen: domain axis %d is [%v, %v]", i, lo, hi)
-		}
-	}
+func (bp *blocksKind) plan(p *plan) error {
+	m, v, info := p.m, p.v, p.info
 	if m.Dim > maxArgs || m.InDim > maxArgs {
-		return nil, fmt.Errorf("codegen: a map of column groups of %d inputs and %d outputs: %sF32 keeps them in float64 stack arrays of at most %d", m.InDim, m.Dim, info.Name, maxArgs)
+		return fmt.Errorf("codegen: a map of column groups of %d inputs and %d outputs: %sF32 keeps them in float64 stack arrays of at most %d", m.InDim, m.Dim, info.Name, maxArgs)
 	}
-	p := &plan{m: &shape{Map: m, Errors: v}, info: info, name: info.Name, priv: private(info.Name), dim: m.Dim, in: m.InDim}
-	bp := &blocksPlan{b: m.Blocks()}
 	var consts [][]float64
 	o := 0
 	for g := range bp.b.Parts {
 		bm := m.BlockMap(g)
-		s, err := shapeOf(bm, v)
-		if err != nil {
-			return nil, fmt.Errorf("codegen: block %d: %w", g, err)
+		if err := bm.Validate(); err != nil {
+			return fmt.Errorf("codegen: block %d: codegen: invalid map: %w", g, err)
 		}
-		if s.Random == nil || s.Linear != nil {
-			return nil, fmt.Errorf("%w block %d with the stages %s (a block is emitted as random features, after a per-coordinate stage or not)", ErrUnsupported, g, stageNames(bm.Stages))
+		kind, err := kindOf(bm)
+		if err != nil {
+			return fmt.Errorf("codegen: block %d: %w", g, err)
+		}
+		rk, ok := kind.(*randomKind)
+		if !ok || rk.lin != nil {
+			return fmt.Errorf("%w block %d with the stages %s (a block is emitted as random features, after a per-coordinate stage or not)", ErrUnsupported, g, stageNames(bm.Stages))
 		}
 		name := fmt.Sprintf("%sBlock%d", p.priv, g)
-		sp := &plan{m: s, info: info, name: name, priv: name, dim: bm.Dim, in: bm.InDim}
-		if sp.rnd, err = newRandomPlan(sp); err != nil {
-			return nil, fmt.Errorf("codegen: block %d: %w", g, err)
+		sp := &plan{m: bm, v: v, info: info, name: name, priv: name, dim: bm.Dim, in: bm.InDim, kind: rk}
+		if err := rk.plan(sp); err != nil {
+			return fmt.Errorf("codegen: block %d: %w", g, err)
 		}
-		sp.rnd.data = nil // the blocks' constants share one data file
+		rk.df = nil // the blocks' constants share one data file
 		bp.subs = append(bp.subs, sp)
+		bp.kinds = append(bp.kinds, rk)
 		bp.offsets = append(bp.offsets, o)
 		o += bm.Dim
-		consts = append(consts, s.Random.Freq, s.Random.Phase)
+		consts = append(consts, rk.r.Freq, rk.r.Phase)
 	}
 	if mod := m.Model; mod != nil {
 		consts = append(consts, mod.W, mod.Bias)
 	}
-	bp.data = newDataFile(consts...)
-	p.blocks = bp
-	return p, nil
+	bp.df = newDataFile(consts...)
+	return nil
 }
 
-// blocksAPI emits N (the blocks in order, each scaled), NSlice, NF32 (N
+func (bp *blocksKind) data() *dataFile { return bp.df }
+
+// api emits N (the blocks in order, each scaled), NSlice, NF32 (N
 // in float64, rounded) and NSliceF32 of a blocks map.
-func (e *emitter) blocksAPI(f *jen.File) {
+func (bp *blocksKind) api(e *emitter, f *jen.File) {
 	p := e.p
-	doc32 := func() []string {
-		return paragraphs(fmt.Sprintf("%s is %s in float32: it converts x to float64, evaluates %s in stack arrays and rounds every component to float32, so each component is the float64 value correctly rounded, up to a relative 2⁻²⁴.",
-			e.name32(), p.name, p.name))
-	}
-	e.fourFuncs(f, e.blocksDocN, e.blocksBody, doc32, e.blocks32Body)
+	doc32 := paragraphs(fmt.Sprintf("%s is %s in float32: it converts x to float64, evaluates %s in stack arrays and rounds every component to float32, so each component is the float64 value correctly rounded, up to a relative 2⁻²⁴.",
+		e.name32(), p.name, p.name))
+	e.fourFuncs(f, e.rows(bp.docN(e), bp.body(e), doc32, bp.body32(e)))
 	e.modelAPI(f)
 }
 
-// blocksBody calls every block's function on its columns and scales its
+// body calls every block's function on its columns and scales its
 // components.
-func (e *emitter) blocksBody() []jen.Code {
-	p, bp := e.p, e.p.blocks
+func (bp *blocksKind) body(e *emitter) []jen.Code {
+	p := e.p
 	var body []jen.Code
 	for g, sp := range bp.subs {
 		b := &bp.b.Parts[g]
@@ -128,8 +113,8 @@ func (e *emitter) blocksBody() []jen.Code {
 	return body
 }
 
-// blocks32Body is NF32: N on x in float64, rounded.
-func (e *emitter) blocks32Body() []jen.Code {
+// body32 is NF32: N on x in float64, rounded.
+func (bp *blocksKind) body32(e *emitter) []jen.Code {
 	p := e.p
 	var body []jen.Code
 	x := jen.Op("&").Id("x64")
@@ -150,30 +135,29 @@ func (e *emitter) blocks32Body() []jen.Code {
 		))
 }
 
-// blocksHelpers emits every block: its dimensions, its per-coordinate map,
+// helpers emits every block: its dimensions, its per-coordinate map,
 // its constants and its function; then the data file if there is one.
-func (e *emitter) blocksHelpers(f *jen.File) {
-	bp := e.p.blocks
+func (bp *blocksKind) helpers(e *emitter, f *jen.File) {
 	var arrays []embedded
 	for g, sp := range bp.subs {
 		se := &emitter{p: sp}
-		rp := sp.rnd
+		rp := bp.kinds[g]
 		b := &bp.b.Parts[g]
 		f.Line()
 		f.Comment(commentBody(paragraphs(fmt.Sprintf("%sDim and %sIn are block %d's output and input dimensions (inputs x_%d..x_%d of %s), %s the number m of its random frequencies and %s the length of their argument t (%s).",
-			sp.name, sp.name, g, b.First, b.Last, e.p.name, se.freqsName(), se.argsName(), se.argsText()))))
+			sp.name, sp.name, g, b.First, b.Last, e.p.name, se.freqsName(), se.argsName(), rp.argsText(se)))))
 		f.Const().Defs(
 			jen.Id(sp.name+"Dim").Op("=").Add(integer(sp.dim)),
 			jen.Id(sp.name+"In").Op("=").Add(integer(sp.in)),
 			jen.Id(se.freqsName()).Op("=").Add(integer(rp.freqs)),
 			jen.Id(se.argsName()).Op("=").Add(integer(rp.args)),
 		)
-		se.innerHelpers(f)
+		rp.innerHelpers(se, f)
 		wSize := jen.Id(se.freqsName()).Op("*").Id(se.argsName())
 		wDoc := fmt.Sprintf("%s holds block %d's frequencies ω_1..ω_m, row k (%s[k*%s:(k+1)*%s]) is ω_{k+1}.", se.wName(), g, se.wName(), se.argsName(), se.argsName())
 		bDoc := fmt.Sprintf("%s holds block %d's phases b_1..b_m.", se.bName(), g)
 		phases := rp.r.Features == fmap.Phase
-		if bp.data == nil {
+		if bp.df == nil {
 			group := 1
 			if rp.inner != nil {
 				group = rp.inner.dim
@@ -194,35 +178,35 @@ func (e *emitter) blocksHelpers(f *jen.File) {
 		}
 		f.Line()
 		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes block %d's random features z_%d of its inputs to out, unscaled (%s scales them by √d_%d): %s",
-			sp.name, g, g, e.p.name, g, strings.Join(se.randomEvaluationLines()[:1], " ")))))
-		f.Func().Id(sp.name).Params(se.params(jen.Float64)...).Block(se.randomBody(false)...)
+			sp.name, g, g, e.p.name, g, strings.Join(rp.evaluationLines(se)[:1], " ")))))
+		f.Func().Id(sp.name).Params(se.params(jen.Float64)...).Block(rp.body(se, false)...)
 		if se.lit.err != nil && e.lit.err == nil {
 			e.lit.err = se.lit.err
 		}
 	}
-	e.modelLiterals(f, bp.data == nil)
-	if bp.data != nil {
-		e.embedData(f, bp.data, e.blocksDataLayout(), append(arrays, e.modelArrays()...)...)
+	e.modelLiterals(f, bp.df == nil)
+	if bp.df != nil {
+		e.embedData(f, bp.df, bp.dataLayout(e), append(arrays, e.modelArrays()...)...)
 	}
 }
 
-// blocksDataLayout describes the content of a blocks map's data file.
-func (e *emitter) blocksDataLayout() string {
+// dataLayout describes the content of a blocks map's data file.
+func (bp *blocksKind) dataLayout(e *emitter) string {
 	var parts []string
-	for g, sp := range e.p.blocks.subs {
-		s := fmt.Sprintf("block %d's %d×%d frequency matrix, row-major", g, sp.rnd.freqs, sp.rnd.args)
-		if sp.rnd.r.Features == fmap.Phase {
-			s += fmt.Sprintf(", then its %d phases", sp.rnd.freqs)
+	for g, rk := range bp.kinds {
+		s := fmt.Sprintf("block %d's %d×%d frequency matrix, row-major", g, rk.freqs, rk.args)
+		if rk.r.Features == fmap.Phase {
+			s += fmt.Sprintf(", then its %d phases", rk.freqs)
 		}
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, ", then ") + e.modelLayout() + ", as little-endian float64"
 }
 
-// blocksDocN is N's doc comment.
-func (e *emitter) blocksDocN() []string {
+// docN is N's doc comment.
+func (bp *blocksKind) docN(e *emitter) []string {
 	p := e.p
-	v := p.m.Errors
+	v := p.v
 	first := fmt.Sprintf("%s writes Ψ(x) to out: the %d-dimensional feature map of the %s, with Ψ(x)·Ψ(y) ≈ K(x, y): block g's random features of its inputs, scaled by √d_g, in out's components of the block (see the file header).", p.name, p.dim, p.m.Kernel.Describe())
 	dom := fmt.Sprintf("On its domain, %s, the measured kernel error (%s) is L∞ %s and RMS %s, on %s.",
 		domainText(p.m), measureText(v.Measure), g4(v.Reported.LInf), g4(v.Reported.RMS), v.Reported.On)
@@ -233,11 +217,11 @@ func (e *emitter) blocksDocN() []string {
 	return paragraphs(first, dom, "An input with a NaN or ±Inf coordinate in a block gives zeros in that block.")
 }
 
-// blocksHeader is the file header of a blocks map: what the map is, its
+// header is the file header of a blocks map: what the map is, its
 // measured errors, every block's parameters and the evaluation.
-func (e *emitter) blocksHeader() []string {
-	p, bp := e.p, e.p.blocks
-	m, v := p.m, p.m.Errors
+func (bp *blocksKind) header(e *emitter) []string {
+	p := e.p
+	m, v := p.m, p.v
 	lines := e.specLines()
 	lines = append(lines, wrap(fmt.Sprintf("%s is a feature map Ψ: ℝ%s → ℝ%s with Ψ(x)·Ψ(y) ≈ K(x, y), K = Σ_g d_g K_g the learned combination of the kernels on their column groups (multiple kernel learning by a group lasso on random features, Băzăvan et al. §3.3); kernels whose group the lasso set to zero are left out, and D counts the kept ones only:",
 		p.name, supIn(p.in), sup(p.dim)))...)
@@ -258,14 +242,14 @@ func (e *emitter) blocksHeader() []string {
 	}
 	if mod := p.model(); mod != nil {
 		lines = append(lines, "")
-		lines = append(lines, e.blocksModelText(mod)...)
+		lines = append(lines, bp.modelText(e, mod)...)
 	}
 	lines = append(lines, "", "Blocks:", "")
 	for g, sp := range bp.subs {
 		b := &bp.b.Parts[g]
 		o := bp.offsets[g]
-		rp := sp.rnd
-		what := fmt.Sprintf("%d %s frequencies of %s", rp.freqs, rp.r.Features, (&emitter{p: sp}).argsText())
+		rp := bp.kinds[g]
+		what := fmt.Sprintf("%d %s frequencies of %s", rp.freqs, rp.r.Features, rp.argsText(&emitter{p: sp}))
 		l := fmt.Sprintf("block %d: %s on x_%d..x_%d, weight d_%d = %s (scale √d = %s), components out[%d:%d]: %s (%s).",
 			g, b.Kernel.Describe(), b.First, b.Last, g, fmt.Sprintf("%.6g", b.Scale*b.Scale), num(b.Scale), o, o+sp.dim, what, sp.name)
 		w := wrap(l)
@@ -278,8 +262,8 @@ func (e *emitter) blocksHeader() []string {
 	if p.model() != nil {
 		where = "with the model's weights, " + where
 	}
-	if bp.data != nil {
-		where = bp.data.where(p.info.File, e.blocksDataLayout())
+	if bp.df != nil {
+		where = bp.df.where(p.info.File, bp.dataLayout(e))
 	}
 	lines = append(lines, "")
 	lines = append(lines, wrap("The frequencies and phases are "+where+".")...)
@@ -297,9 +281,9 @@ func (e *emitter) blocksHeader() []string {
 	return lines
 }
 
-// blocksModelText states what the model of a blocks map is, what it was
+// modelText states what the model of a blocks map is, what it was
 // trained on and how well it did on the held-out rows.
-func (e *emitter) blocksModelText(mod *fmap.LinearModel) []string {
+func (bp *blocksKind) modelText(e *emitter, mod *fmap.LinearModel) []string {
 	what, held, api, data := e.modelWords(mod)
 	return paragraphs(
 		fmt.Sprintf("Model: %s, trained on this map's features (the kept kernels' blocks, scaled by √d_g) on the %d rows to fit%s; %s (rows neither the group lasso nor the model saw). %s.",

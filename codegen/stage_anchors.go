@@ -9,11 +9,12 @@ import (
 	"github.com/featmap/featmap/fmap"
 )
 
-// anchorPlan is what Generate decided for an anchor map (ANNFM): its
-// tables, flattened. Every component is computed as the reference
+// anchorsKind emits an anchor map (fmap.Anchors: ANNFM): its tables,
+// flattened. Every component is computed as the reference
 // evaluator computes it (the same lookup and the same interpolation):
 // no fast path, no error beyond rounding.
-type anchorPlan struct {
+type anchorsKind struct {
+	noFiles
 	a      *fmap.Anchors
 	tables int       // 1 (shared) or one per coordinate
 	per    int       // components per coordinate
@@ -21,18 +22,21 @@ type anchorPlan struct {
 	points []float64 // every table's points, concatenated
 	feat   []float64 // every table's features, concatenated
 	scale  []float64 // (m − 1)/(a_{m−1} − a_0) of uniform tables, else 0
-	// data is the data file of the points, then the features; nil when
+	// df is the data file of the points, then the features; nil when
 	// they are Go literals.
-	data *dataFile
+	df *dataFile
 }
 
-func (q *anchorPlan) constants() int { return len(q.points) + len(q.feat) }
+func (q *anchorsKind) constants() int { return len(q.points) + len(q.feat) }
 
-func newAnchorPlan(p *plan) (*anchorPlan, error) {
-	a := p.m.Anchors
-	q := &anchorPlan{a: a, tables: len(a.Tables), per: a.Dim, start: []int{0}}
+func (q *anchorsKind) plan(p *plan) error {
+	if err := noModel(p); err != nil {
+		return err
+	}
+	a := q.a
+	q.tables, q.per, q.start = len(a.Tables), a.Dim, []int{0}
 	if q.tables > maxArgs || q.tables*q.per > maxArgs {
-		return nil, fmt.Errorf("codegen: an anchor map of %d coordinates × %d components; the emitted code keeps a row in a stack array of at most %d", q.tables, q.per, maxArgs)
+		return fmt.Errorf("codegen: an anchor map of %d coordinates × %d components; the emitted code keeps a row in a stack array of at most %d", q.tables, q.per, maxArgs)
 	}
 	for _, t := range a.Tables {
 		q.points = append(q.points, t.Points...)
@@ -44,9 +48,13 @@ func newAnchorPlan(p *plan) (*anchorPlan, error) {
 		// A row of one value per coordinate in, the concatenation out.
 		p.in, p.dim = q.tables, q.tables*q.per
 	}
-	q.data = newDataFile(q.points, q.feat)
-	return q, nil
+	q.df = newDataFile(q.points, q.feat)
+	return nil
 }
+
+func (q *anchorsKind) data() *dataFile { return q.df }
+
+func (q *anchorsKind) header(e *emitter) []string { return e.mapHeader(q) }
 
 // Names of an anchor map's unexported identifiers.
 func (e *emitter) pointsName() string { return e.p.priv + "Points" }
@@ -56,29 +64,28 @@ func (e *emitter) scaleName() string  { return e.p.priv + "Scale" }
 func (e *emitter) pickName() string   { return e.p.priv + "Pick" }
 func (e *emitter) perName() string    { return e.p.priv + "Per" }
 
-// anchorAPI emits N, NSlice, NF32 and NSliceF32 of an anchor map.
-func (e *emitter) anchorAPI(f *jen.File) {
+// api emits N, NSlice, NF32 and NSliceF32 of an anchor map.
+func (q *anchorsKind) api(e *emitter, f *jen.File) {
 	p := e.p
 	for _, is32 := range []bool{false, true} {
 		name, slice, t := p.name, e.sliceName(), jen.Float64
-		doc, typ := e.docN(), "float64"
+		doc, typ := e.docN(q, ""), "float64"
 		if is32 {
-			name, slice, t, doc, typ = e.name32(), e.slice32Name(), jen.Float32, e.doc32(), "float32"
+			name, slice, t, doc, typ = e.name32(), e.slice32Name(), jen.Float32, e.doc32(""), "float32"
 		}
 		f.Comment(commentBody(doc))
-		f.Func().Id(name).Params(e.params(t)...).Block(e.anchorBody(is32)...)
+		f.Func().Id(name).Params(e.params(t)...).Block(q.body(e, is32)...)
 		f.Line()
 		f.Comment(commentBody(e.docSlice(slice, name, typ)))
 		f.Func().Id(slice).Params(jen.List(jen.Id("dst"), jen.Id("src")).Index().Add(t())).
-			Block(e.sliceBody(slice, name, t)...)
+			Block(e.rowsBody(slice, name, t)...)
 		f.Line()
 	}
 }
 
-// anchorBody is the body of N or NF32: per coordinate j, the anchors and
+// body is the body of N or NF32: per coordinate j, the anchors and
 // weight from Pick, then s·((1 − w)·φ(a) + w·φ(b)) per component.
-func (e *emitter) anchorBody(is32 bool) []jen.Code {
-	q := e.p.anchor
+func (q *anchorsKind) body(e *emitter, is32 bool) []jen.Code {
 	conv := func(c jen.Code) jen.Code { return c }
 	store := func(c jen.Code) jen.Code { return c }
 	if is32 {
@@ -114,10 +121,8 @@ func (e *emitter) anchorBody(is32 bool) []jen.Code {
 	)}
 }
 
-// anchorHelpers emits Pick, the constants and their decoding.
-func (e *emitter) anchorHelpers(f *jen.File) {
-	p := e.p
-	q := p.anchor
+// helpers emits Pick, the constants and their decoding.
+func (q *anchorsKind) helpers(e *emitter, f *jen.File) {
 	f.Line()
 	f.Comment(fmt.Sprintf("%s is the number of components per coordinate.", e.perName()))
 	f.Const().Id(e.perName()).Op("=").Add(integer(q.per))
@@ -136,11 +141,11 @@ func (e *emitter) anchorHelpers(f *jen.File) {
 	f.Line()
 	// The source is text; its one math.MaxFloat64 goes through jennifer,
 	// which then imports math.
-	head, tail, _ := strings.Cut(e.pickSource(), mathMax)
+	head, tail, _ := strings.Cut(q.pickSource(e), mathMax)
 	f.Id(head).Qual("math", "MaxFloat64").Id(tail)
 	pDoc := fmt.Sprintf("%s holds the anchors of every table, increasing within a table.", e.pointsName())
 	fDoc := fmt.Sprintf("%s holds the features φ(a) of every anchor, %s numbers per anchor, in the order of %s.", e.featName(), e.perName(), e.pointsName())
-	if q.data == nil {
+	if q.df == nil {
 		f.Line()
 		f.Comment(commentBody(paragraphs(pDoc)))
 		f.Var().Id(e.pointsName()).Op("=").Index(jen.Op("...")).Float64().Custom(multiLine, e.literalRows(q.points, len(q.points), 1)...)
@@ -149,21 +154,20 @@ func (e *emitter) anchorHelpers(f *jen.File) {
 		f.Var().Id(e.featName()).Op("=").Index(jen.Op("...")).Float64().Custom(multiLine, e.literalRows(q.feat, q.per, q.per)...)
 		return
 	}
-	e.embedData(f, q.data, e.anchorDataLayout(),
+	e.embedData(f, q.df, q.dataLayout(),
 		embedded{e.pointsName(), pDoc, integer(len(q.points))}, embedded{e.featName(), fDoc, integer(len(q.feat))})
 }
 
 // kinds reports whether some table is equally spaced (scale ≠ 0) and
 // whether some is not.
-func (q *anchorPlan) kinds() (uniform, other bool) {
+func (q *anchorsKind) kinds() (uniform, other bool) {
 	return slices.ContainsFunc(q.scale, func(s float64) bool { return s != 0 }),
 		slices.Contains(q.scale, 0)
 }
 
 // pickSource is the Go source of Pick: fmap.AnchorTable.Pick for the
 // map's assignment, with the homogeneous input rule in front.
-func (e *emitter) pickSource() string {
-	q := e.p.anchor
+func (q *anchorsKind) pickSource(e *emitter) string {
 	uniform, other := q.kinds()
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s returns, for the value v of coordinate j, the anchors a and b (rows\n// of %s) and the weight w with ψ(v) = s·((1 − w)·φ(a) + w·φ(b)), and\n// ok false when ψ(v) = 0.\n", e.pickName(), e.featName())
@@ -237,15 +241,24 @@ top = mid
 }
 `
 
-// anchorDataLayout describes the content of the data file.
-func (e *emitter) anchorDataLayout() string {
-	q := e.p.anchor
+// dataLayout describes the content of the data file.
+func (q *anchorsKind) dataLayout() string {
 	return fmt.Sprintf("the %d anchors of %d tables, then their %d×%d features, as little-endian float64", len(q.points), q.tables, len(q.points), q.per)
 }
 
-// anchorFormText describes an anchor map's functional form.
-func anchorFormText(m *shape) string {
-	a := m.Anchors
+// kernel is the kernel of an anchor map (a homogeneous kernel of γ as the
+// kernel states it, 1 by default).
+func (q *anchorsKind) kernel(e *emitter) string {
+	g := e.p.m.Kernel.Gamma
+	if g == 0 {
+		g = 1
+	}
+	return kernelText(e.p.m, g, false)
+}
+
+// form describes an anchor map's functional form.
+func (q *anchorsKind) form(*emitter) string {
+	a := q.a
 	how := map[fmap.Assign]string{
 		fmap.Nearest1:    "φ of the nearest anchor",
 		fmap.Pair2Linear: "(1 − w)·φ(a_i) + w·φ(a_{i+1}) between the two anchors that bracket x, w = (x − a_i)/(a_{i+1} − a_i)",
@@ -258,28 +271,27 @@ func anchorFormText(m *shape) string {
 	return fmt.Sprintf("anchor map (ANNFM): ψ(x) = %s, φ(a) the rows of V_D·diag(√λ) of the anchors' kernel matrix; %s", how, tables)
 }
 
-// anchorNegativeText says what 0, negative and non-finite inputs give.
-func anchorNegativeText(m *shape) string {
+// edges says what 0, negative and non-finite inputs give.
+func (q *anchorsKind) edges(*emitter) string {
 	neg := "x < 0 gives −ψ(|x|) (the positive-definite extension sign(x)·sign(y)·K(|x|, |y|))"
-	if m.Anchors.Negative == fmap.NegativeZero {
+	if q.a.Negative == fmap.NegativeZero {
 		neg = "x < 0 gives zeros"
 	}
 	return "x = 0 gives zeros; " + neg + "; NaN and ±Inf give zeros; inputs beyond the end anchors get the end anchor's features."
 }
 
-// anchorParameterLines says where the constants are.
-func (e *emitter) anchorParameterLines() []string {
-	q := e.p.anchor
+// parameterLines says where the constants are.
+func (q *anchorsKind) parameterLines(e *emitter) []string {
 	where := fmt.Sprintf("the Go literals of %s and %s", e.pointsName(), e.featName())
-	if q.data != nil {
-		where = q.data.where(e.p.info.File, e.anchorDataLayout())
+	if q.df != nil {
+		where = q.df.where(e.p.info.File, q.dataLayout())
 	}
 	return wrap(fmt.Sprintf("Anchors and features: %d tables, %d anchors in all, %d components each (%d numbers), are in %s.",
 		q.tables, len(q.points), q.per, q.constants(), where))
 }
 
-// anchorEvaluationLines describes the evaluation of an anchor map.
-func (e *emitter) anchorEvaluationLines() []string {
+// evaluationLines describes the evaluation of an anchor map.
+func (q *anchorsKind) evaluationLines(e *emitter) []string {
 	return []string{
 		fmt.Sprintf("ψ(x) is the reference evaluator's lookup and interpolation, bit for bit unless the compiler fuses multiply-adds: equally spaced tables find the anchor by arithmetic, the others by bisection over the anchors (%s); then s·((1 − w)·φ(a) + w·φ(b)) per component: three multiplications and an addition.", e.pickName()),
 		fmt.Sprintf("%s and %s convert the input to float64, evaluate the same way and round each component to float32.", e.name32(), e.slice32Name()),

@@ -9,11 +9,13 @@ import (
 	"github.com/featmap/featmap/fmap"
 )
 
-// polyPlan is what Generate decided for a polynomial map: its stage (and
-// the projection of an exact map onto principal directions, if any) and
-// where its constants go. Every component is computed as the reference
+// polynomialKind emits a polynomial map (fmap.Polynomial: the exact
+// monomials and TensorSRHT sketches of a dot-product kernel's degrees),
+// followed by the projection of an exact map onto principal directions
+// (an fmap.Linear stage) or not. Every component is computed as the reference
 // evaluator computes it, in the same order: no fast path.
-type polyPlan struct {
+type polynomialKind struct {
+	noFiles
 	s   *fmap.Polynomial
 	lin *fmap.Linear // nil: the stage's outputs are the map's
 	z   int          // the stage's outputs
@@ -23,17 +25,19 @@ type polyPlan struct {
 	signs []int8
 	rows  []int32
 	maxF  int       // the most complex features of a sketch
-	data  *dataFile // the weights, then the projection; nil: Go literals
+	df    *dataFile // the weights, then the projection; nil: Go literals
 }
 
 // maxPolyInts caps the sketches' signs and rows, emitted as Go literals.
 const maxPolyInts = 1 << 20
 
-func newPolyPlan(p *plan) (*polyPlan, error) {
-	m := p.m
-	q := &polyPlan{s: m.Polynomial, lin: m.Linear, z: m.Polynomial.Dim()}
+func (q *polynomialKind) plan(p *plan) error {
+	if err := noModel(p); err != nil {
+		return err
+	}
+	q.z = q.s.Dim()
 	if q.z > maxArgs {
-		return nil, fmt.Errorf("codegen: a polynomial map of %d monomials and sketch components; the emitted code keeps them in a stack array of at most %d", q.z, maxArgs)
+		return fmt.Errorf("codegen: a polynomial map of %d monomials and sketch components; the emitted code keeps them in a stack array of at most %d", q.z, maxArgs)
 	}
 	for _, e := range q.s.Exact {
 		q.weights = append(q.weights, fmap.MonomialWeights(q.s.In, e.Degree, e.Coef)...)
@@ -44,15 +48,19 @@ func newPolyPlan(p *plan) (*polyPlan, error) {
 		q.maxF = max(q.maxF, s.Features())
 	}
 	if len(q.signs)+len(q.rows) > maxPolyInts {
-		return nil, fmt.Errorf("%w a polynomial map of %d sketch signs and rows (at most %d as Go literals)", ErrUnsupported, len(q.signs)+len(q.rows), maxPolyInts)
+		return fmt.Errorf("%w a polynomial map of %d sketch signs and rows (at most %d as Go literals)", ErrUnsupported, len(q.signs)+len(q.rows), maxPolyInts)
 	}
 	var proj []float64
 	if q.lin != nil {
 		proj = q.lin.Proj
 	}
-	q.data = newDataFile(q.weights, proj)
-	return q, nil
+	q.df = newDataFile(q.weights, proj)
+	return nil
 }
+
+func (q *polynomialKind) data() *dataFile { return q.df }
+
+func (q *polynomialKind) header(e *emitter) []string { return e.mapHeader(q) }
 
 // Names of a polynomial map's unexported identifiers.
 func (e *emitter) polyWName() string      { return e.p.priv + "Weights" }
@@ -64,15 +72,14 @@ func (e *emitter) polyProjName() string   { return e.p.priv + "Proj" }
 func (e *emitter) monomialsName() string  { return e.p.priv + "Monomials" }
 func (e *emitter) polySketchName() string { return e.p.priv + "Sketch" }
 
-// polyAPI emits N, NSlice, NF32 and NSliceF32 of a polynomial map.
-func (e *emitter) polyAPI(f *jen.File) {
-	e.fourFuncs(f, e.docN, func() []jen.Code { return e.polyBody(false) }, e.doc32, func() []jen.Code { return e.polyBody(true) })
+// api emits N, NSlice, NF32 and NSliceF32 of a polynomial map.
+func (q *polynomialKind) api(e *emitter, f *jen.File) {
+	e.fourFuncs(f, e.rows(e.docN(q, ""), q.body(e, false), e.doc32(""), q.body(e, true)))
 }
 
-// polyBody is the body of N (is32 false) or NF32: NaN everywhere for a
+// body is the body of N (is32 false) or NF32: NaN everywhere for a
 // non-finite input, the stage's features, then the projection if any.
-func (e *emitter) polyBody(is32 bool) []jen.Code {
-	q := e.p.poly
+func (q *polynomialKind) body(e *emitter, is32 bool) []jen.Code {
 	elem := jen.Float64
 	if is32 {
 		elem = jen.Float32
@@ -134,9 +141,8 @@ func (e *emitter) polyBody(is32 bool) []jen.Code {
 	))
 }
 
-// polyHelpers emits the features function, its helpers and the tables.
-func (e *emitter) polyHelpers(f *jen.File) {
-	q := e.p.poly
+// helpers emits the features function, its helpers and the tables.
+func (q *polynomialKind) helpers(e *emitter, f *jen.File) {
 	f.Line()
 	f.Comment(fmt.Sprintf("%s is the number of the polynomial stage's outputs.", e.polyZName()))
 	f.Const().Id(e.polyZName()).Op("=").Add(integer(q.z))
@@ -271,7 +277,7 @@ func (e *emitter) polyHelpers(f *jen.File) {
 	if q.lin != nil {
 		arrays = append(arrays, embedded{e.polyProjName(), pDoc, jen.Id(e.dimName()).Op("*").Id(e.polyZName())})
 	}
-	if q.data == nil {
+	if q.df == nil {
 		if len(q.weights) > 0 {
 			f.Line()
 			f.Comment(commentBody(paragraphs(wDoc)))
@@ -284,7 +290,7 @@ func (e *emitter) polyHelpers(f *jen.File) {
 		}
 		return
 	}
-	e.embedData(f, q.data, e.polyDataLayout(), arrays...)
+	e.embedData(f, q.df, q.dataLayout(e), arrays...)
 }
 
 // intRows lists integers as Go literals, 16 a line.
@@ -300,9 +306,8 @@ func intRows[T int8 | int32](vs []T) []jen.Code {
 	return lines
 }
 
-// polyDataLayout describes the content of the data file.
-func (e *emitter) polyDataLayout() string {
-	q := e.p.poly
+// dataLayout describes the content of the data file.
+func (q *polynomialKind) dataLayout(e *emitter) string {
 	s := fmt.Sprintf("the %d monomial weights", len(q.weights))
 	if q.lin != nil {
 		s += fmt.Sprintf(", then the %d×%d projection", e.p.dim, q.z)
@@ -310,48 +315,54 @@ func (e *emitter) polyDataLayout() string {
 	return s + ", as little-endian float64"
 }
 
-// polyFormText describes a polynomial map's functional form.
-func polyFormText(m *shape) string {
-	s := m.Polynomial
+func (q *polynomialKind) kernel(e *emitter) string { return kernelText(e.p.m, 0, false) }
+
+// form describes a polynomial map's functional form.
+func (q *polynomialKind) form(e *emitter) string {
+	s := q.s
 	var parts []string
-	for _, e := range s.Exact {
-		parts = append(parts, fmt.Sprintf("the %d monomials of degree %d weighted by √(%s·j!/k!)", fmap.Monomials(s.In, e.Degree), e.Degree, num(e.Coef)))
+	for _, g := range s.Exact {
+		parts = append(parts, fmt.Sprintf("the %d monomials of degree %d weighted by √(%s·j!/k!)", fmap.Monomials(s.In, g.Degree), g.Degree, num(g.Coef)))
 	}
 	for _, k := range s.Sketch {
 		parts = append(parts, fmt.Sprintf("a TensorSRHT sketch of %s·(x·y)^%d in %d components", num(k.Coef), k.Degree, k.Dim))
 	}
 	t := "polynomial map Ψ(x) = [" + strings.Join(parts, "; ") + "]"
-	if m.Linear != nil {
-		t = fmt.Sprintf("projection of the %s onto %d principal directions", t, m.Dim)
+	if q.lin != nil {
+		t = fmt.Sprintf("projection of the %s onto %d principal directions", t, e.p.m.Dim)
 	}
 	return t
 }
 
-// polyParameterLines says where the constants are.
-func (e *emitter) polyParameterLines() []string {
-	q := e.p.poly
+// edges says what non-finite inputs and inputs outside the domain give.
+func (q *polynomialKind) edges(*emitter) string {
+	return "An input with a NaN or ±Inf coordinate gives NaN in every component, as featmap's reference evaluator does. Other inputs outside the domain get the formula's value: a polynomial, which grows without bound (and overflows beyond the domain bound the spec was checked against)."
+}
+
+// parameterLines says where the constants are.
+func (q *polynomialKind) parameterLines(e *emitter) []string {
 	where := "Go literals"
-	if q.data != nil {
-		where = q.data.where(e.p.info.File, e.polyDataLayout())
+	if q.df != nil {
+		where = q.df.where(e.p.info.File, q.dataLayout(e))
 	}
 	proj := ""
-	if n := len(e.polyProj()); n > 0 {
+	if n := len(q.proj()); n > 0 {
 		proj = fmt.Sprintf(", and a projection of %d numbers", n)
 	}
 	return wrap(fmt.Sprintf("Constants: %d monomial weights, %d sketch signs and %d Hadamard rows%s, in %s (the signs and rows always as Go literals).",
 		len(q.weights), len(q.signs), len(q.rows), proj, where))
 }
 
-// polyProj is the projection's entries (none without one).
-func (e *emitter) polyProj() []float64 {
-	if e.p.poly.lin == nil {
+// proj is the projection's entries (none without one).
+func (q *polynomialKind) proj() []float64 {
+	if q.lin == nil {
 		return nil
 	}
-	return e.p.poly.lin.Proj
+	return q.lin.Proj
 }
 
-// polyEvaluationLines describes the evaluation of a polynomial map.
-func (e *emitter) polyEvaluationLines() []string {
+// evaluationLines describes the evaluation of a polynomial map.
+func (q *polynomialKind) evaluationLines(e *emitter) []string {
 	return []string{
 		"Ψ(x) is the formula, computed as featmap's reference evaluator computes it, in the same order: the monomials as products taken left to right, the sketches' Hadamard transforms by the same butterflies and their complex products with every product rounded before it is added. Nothing is approximated: the values are the reference evaluator's, bit for bit unless the compiler fuses multiply-adds.",
 		fmt.Sprintf("%s and %s convert the input to float64, evaluate the same way and round each component to float32.", e.name32(), e.slice32Name()),

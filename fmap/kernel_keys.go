@@ -96,7 +96,7 @@ func (k Kernel) checkKeys(n int) error {
 		return bad("c", "the offset must be finite, not %v", k.C)
 	}
 	if len(k.Sigma) != n {
-		return bad("sigma", "has %d values for %d input axes: give one per axis, or a single number for all", len(k.Sigma), n)
+		return bad("sigma", "has %d values for %d input axes: want one per axis", len(k.Sigma), n)
 	}
 	for i, s := range k.Sigma {
 		at := ""

@@ -114,3 +114,28 @@ func (m *Map) checkParts(b *Blocks) error {
 	}
 	return nil
 }
+
+// Undefined says why the kernel of n inputs is not defined at the value v
+// of input j, "" where it is: below 0 for a homogeneous kernel and exp-χ²,
+// at x + c ≤ 0 for a skewed kernel, beyond PolyBound(n) for the polynomial
+// kernel (where its map's values overflow), and for a combined kernel what
+// the part that holds input j says. A domain of the kernel lies where it
+// is defined; featmap eval measures rows beyond the map's domain but
+// refuses values where the kernel is not defined.
+func (k Kernel) Undefined(j, n int, v float64) string {
+	switch {
+	case k.Type == Combined:
+		for _, p := range k.Parts {
+			if j >= p.First && j <= p.Last {
+				return p.Kernel.Undefined(j-p.First, p.Last-p.First+1, v)
+			}
+		}
+	case (k.Homogeneous() || k.Type == ExpChi2) && v < 0:
+		return fmt.Sprintf("the %s kernel is defined for x ≥ 0 only", k.Type)
+	case k.Skewed() && !(v+k.C > 0):
+		return fmt.Sprintf("the %s kernel is defined for x + c > 0 only (c = %v)", k.Type, k.C)
+	case k.Type == Poly && !(math.Abs(v) <= k.PolyBound(n)):
+		return fmt.Sprintf("the polynomial kernel's map overflows float64 beyond |x| = %.6g", k.PolyBound(n))
+	}
+	return ""
+}

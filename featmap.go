@@ -81,10 +81,25 @@ type Step struct {
 	Error fmap.Measurement
 }
 
-// Verified returns the map with its verification.
+// Verified returns the map with its verification and the columns of the
+// data file it was designed from (what gen -map writes).
 func (d *Design) Verified() fmap.Verified {
 	v := d.Verification
-	return fmap.Verified{Map: d.Map, Verification: &v}
+	return fmap.Verified{Map: d.Map, Verification: &v, Data: d.dataColumns()}
+}
+
+// dataColumns are the columns of the spec's data file the map was designed
+// from (nil without a data section).
+func (d *Design) dataColumns() *fmap.DataColumns {
+	if d.Spec == nil || d.Spec.Spec == nil || d.Spec.Data == nil {
+		return nil
+	}
+	s := d.Spec.Data
+	c := &fmap.DataColumns{LabelColumn: s.Label}
+	if s.Last >= 0 {
+		c.Columns = []int{s.First, s.Last}
+	}
+	return c
 }
 
 // ErrUnreachable reports that target.max_error was not met up to max_dim,

@@ -127,6 +127,12 @@ type Options struct {
 	// ProgressRows is the rows between two progress messages (0:
 	// DefaultProgressRows).
 	ProgressRows int
+	// KeepOutside keeps the rows with a value outside the problem's domain
+	// (or not an integer on an integer domain) instead of refusing the
+	// file at the first (featmap eval measures a map on such rows); a
+	// value where the kernel is not defined (fmap.Kernel.Undefined) is
+	// still refused.
+	KeepOutside bool
 }
 
 // Result is a data file read: its rows, whether its first line was a
@@ -198,6 +204,12 @@ type DataError struct {
 	Column int // -1 when the error is not about one column
 	Msg    string
 	Err    error
+	// Key is the key of the data section (or the problem) that the file's
+	// columns do not fit — data.label_column, data.columns or domain.dims
+	// — and Width the file's number of columns, for a caller that names
+	// them in its own terms (featmap eval); "" for every other error.
+	Key   string
+	Width int
 }
 
 // Error returns "file:line: column c: message". A file name with bytes
@@ -239,6 +251,8 @@ type reader struct {
 	last     int
 	header   bool
 	additive bool
+	// keepOutside is Options.KeepOutside.
+	keepOutside bool
 	// warn, if set, is a warning about the first line (its file and line
 	// are the caller's to add).
 	warn *DataError
@@ -315,7 +329,7 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 		in = gz
 	}
 	base := strings.TrimSuffix(strings.ToLower(name), ".gz")
-	r := &reader{d: d, p: p, additive: p.Kernel.Homogeneous() && p.InDim() == 1}
+	r := &reader{d: d, p: p, additive: p.Kernel.Homogeneous() && p.InDim() == 1, keepOutside: o.KeepOutside}
 	// next returns the fields of the next non-empty line (or .npy row) and
 	// its number; nil fields at the end.
 	var next func() ([]string, int, error)
@@ -383,6 +397,11 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 		}
 		if r.width == 0 {
 			if err := r.start(fields); err != nil {
+				var de *DataError
+				if errors.As(err, &de) {
+					de.File, de.Line = name, line
+					return nil, de
+				}
 				return nil, dataErr(line, -1, nil, "%v", err)
 			}
 			if r.warn != nil {
@@ -645,8 +664,11 @@ func columnSpan(n, first int, noun string) string {
 func (r *reader) start(fields []string) error {
 	r.width = len(fields)
 	d := r.d
+	layout := func(key, format string, a ...any) error {
+		return &DataError{Column: -1, Key: key, Width: r.width, Msg: fmt.Sprintf(format, a...)}
+	}
 	if d.Label >= r.width {
-		return fmt.Errorf("data.label_column is %d but the file has %s", d.Label, columnSpan(r.width, 0, "column"))
+		return layout("data.label_column", "data.label_column is %d but the file has %s", d.Label, columnSpan(r.width, 0, "column"))
 	}
 	r.first, r.last = d.First, d.Last
 	if r.last < 0 {
@@ -658,19 +680,19 @@ func (r *reader) start(fields []string) error {
 			r.first++
 		default:
 			if d.Label > 0 {
-				return fmt.Errorf("data.label_column %d splits the columns 0..%d: give data.columns", d.Label, r.width-1)
+				return layout("data.label_column", "data.label_column %d splits the columns 0..%d: give data.columns", d.Label, r.width-1)
 			}
 		}
 	}
 	switch {
 	case r.last >= r.width:
-		return fmt.Errorf("data.columns ends at %d but the file has %s", r.last, columnSpan(r.width, 0, "column"))
+		return layout("data.columns", "data.columns ends at %d but the file has %s", r.last, columnSpan(r.width, 0, "column"))
 	case d.Label >= r.first && d.Label <= r.last:
-		return fmt.Errorf("data.label_column %d is inside data.columns [%d, %d]: a label is never a feature", d.Label, r.first, r.last)
+		return layout("data.label_column", "data.label_column %d is inside data.columns [%d, %d]: a label is never a feature", d.Label, r.first, r.last)
 	}
 	n := r.last - r.first + 1
 	if !r.additive && n != r.p.InDim() {
-		return fmt.Errorf("%s but domain.dims is %d", columnSpan(n, r.first, "feature column"), r.p.InDim())
+		return layout("domain.dims", "%s but domain.dims is %d", columnSpan(n, r.first, "feature column"), r.p.InDim())
 	}
 	if d.Header != nil {
 		r.header = *d.Header
@@ -729,10 +751,15 @@ func (r *reader) row(fields []string, x []float64) ([]float64, float64, error) {
 		if r.additive && v == 0 {
 			lo = 0 // a homogeneous map takes 0 whatever its smallest nonzero input
 		}
-		if v < lo || v > hi {
+		switch {
+		case r.keepOutside && (v < lo || v > hi):
+			if why := r.p.Kernel.Undefined(a, r.p.InDim(), v); why != "" {
+				return nil, 0, &DataError{Column: r.first + j, Msg: fmt.Sprintf("%v: %s", v, why)}
+			}
+		case r.keepOutside:
+		case v < lo || v > hi:
 			return nil, 0, &DataError{Column: r.first + j, Msg: fmt.Sprintf("%v is outside the domain %s", v, dom.Describe())}
-		}
-		if dom.Integer && v != math.Trunc(v) {
+		case dom.Integer && v != math.Trunc(v):
 			return nil, 0, &DataError{Column: r.first + j, Msg: fmt.Sprintf("%v is not an integer (the domain is %s)", v, dom.Describe())}
 		}
 		x[j] = v

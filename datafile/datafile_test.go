@@ -572,3 +572,35 @@ func TestDataEmptyLinesReport(t *testing.T) {
 		t.Errorf("a cancelled read of empty lines: %v, want context.Canceled", err)
 	}
 }
+
+// TestDataKeepOutside: with Options.KeepOutside a row with a value beyond
+// the domain or not an integer on an integer domain is kept, where the
+// default refuses the file at it; a value where the kernel is not defined
+// (χ² of a negative value) is refused either way, naming the line, the
+// column and why. A file whose columns do not fit the section is an error
+// with the key and the file's width.
+func TestDataKeepOutside(t *testing.T) {
+	files := map[string]string{"x.csv": "1,2\n40,3\n2.5,4\n"}
+	if _, err := read(t, section("x.csv"), chi2(), files); err == nil || !strings.Contains(err.Error(), "x.csv:2: column 0: 40 is outside the domain") {
+		t.Errorf("default: %v", err)
+	}
+	r, err := Read(context.Background(), writeFiles(t, files), section("x.csv"), chi2(), Options{KeepOutside: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(r.Data.Fit) + len(r.Data.Held); n != 3 {
+		t.Errorf("KeepOutside: %d rows kept, want 3", n)
+	}
+	neg := map[string]string{"x.csv": "1,2\n3,-1\n"}
+	_, err = Read(context.Background(), writeFiles(t, neg), section("x.csv"), chi2(), Options{KeepOutside: true})
+	if err == nil || !strings.Contains(err.Error(), "x.csv:2: column 1: -1: the chi2 kernel is defined for x ≥ 0 only") {
+		t.Errorf("a negative value with KeepOutside: %v", err)
+	}
+	d := section("x.csv")
+	d.Label = 7
+	_, err = read(t, d, chi2(), files)
+	var de *DataError
+	if !errors.As(err, &de) || de.Key != "data.label_column" || de.Width != 2 || de.Line != 1 {
+		t.Errorf("label column 7 of 2: %#v", err)
+	}
+}

@@ -3,22 +3,18 @@
 // data section (package datafile): the Gram error against the map's
 // kernel on a seeded sample of the rows, and for a map that carries a
 // model (fmap.LinearModel) and rows with labels, the model's accuracy and
-// confusion (classes) or RMSE (regression). featmap eval prints it.
+// confusion (classes) or RMSE (regression), on every row, those outside
+// the map's domain too (counted: the map's verified error does not hold
+// there). The map file is input, read as strictly as a spec (ReadMap).
+// featmap eval prints it.
 package evaluate
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"math"
-	"os"
 	"slices"
-	"strings"
 
-	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/fmap"
 )
 
@@ -26,12 +22,11 @@ import (
 // sample (datafile's shuffle) when the file holds more.
 const MaxGramRows = 2000
 
-// MaxMapBytes is the largest map file ReadMap reads.
-const MaxMapBytes = 1 << 30
-
-// AutoLabel is Options.LabelColumn's "not given": the column after the
-// map's inputs when the map carries a model and the file has exactly one
-// column more than the map has inputs; no labels otherwise.
+// AutoLabel is Options.LabelColumn's "not given": the file is read as the
+// map's data file was (Options.Columns: the same input columns and label
+// column); without them, the label is the column after the map's inputs
+// when the map carries a model and the file has one, and there is none
+// otherwise. A file without the label column is read without labels.
 const AutoLabel = -2
 
 // Options say how a data file is read.
@@ -39,6 +34,10 @@ type Options struct {
 	// LabelColumn is the 0-based label column (the first or the last
 	// column; the others are the inputs), -1 for none, or AutoLabel.
 	LabelColumn int
+	// Columns are the columns of the data file the map was designed from
+	// (the map file's data section, fmap.Verified.Data), nil when not
+	// known: with AutoLabel the file is read by them.
+	Columns *fmap.DataColumns
 	// MaxRows caps the rows read (0: datafile.DefaultMaxRows): beyond
 	// it a seeded sample.
 	MaxRows int
@@ -61,6 +60,21 @@ type Result struct {
 	File string `json:"file"`
 	Rows int    `json:"rows"`
 	Used int    `json:"rows_used"`
+	// Inputs are the first and last columns read as the map's inputs (an
+	// additive map's histogram bins: every one mapped by the map of one
+	// input, Additive); LabelColumn is the label column, −1 for none, and
+	// LabelFrom says where it came from: "flag" (Options.LabelColumn),
+	// "map" (the map's data section), "model" (the column after the
+	// inputs of a map with a model) or "" (no label column).
+	Inputs      [2]int `json:"input_columns"`
+	Additive    bool   `json:"additive,omitempty"`
+	LabelColumn int    `json:"label_column"`
+	LabelFrom   string `json:"label_from,omitempty"`
+	// OutsideDomain is the number of rows measured with a value outside
+	// the map's domain (or not an integer on an integer domain; 0 is in a
+	// homogeneous kernel's domain): the map maps them, and they are in
+	// every figure below, but its verified error does not hold there.
+	OutsideDomain int `json:"outside_domain"`
 	// GramRows is the size of the sample whose Gram matrix is measured;
 	// GramRelFro the relative Frobenius error ‖K − ΨΨᵀ‖_F/‖K‖_F over it
 	// and LInf the largest |K − Ψ·Ψ| over its pairs, K the map's kernel.
@@ -87,35 +101,6 @@ type Confusion struct {
 	Unknown int       `json:"unknown_labels"`
 }
 
-// ReadMap reads a map file written by featmap gen -map and checks the map
-// (fmap.Map.Validate). Its errors are *InputError values naming the file.
-func ReadMap(path string) (*fmap.Verified, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, &InputError{err}
-	}
-	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, MaxMapBytes+1))
-	if err != nil {
-		return nil, &InputError{fmt.Errorf("%s: %w", path, err)}
-	}
-	if len(raw) > MaxMapBytes {
-		return nil, &InputError{fmt.Errorf("%s: more than %d bytes", path, MaxMapBytes)}
-	}
-	var v fmap.Verified
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	if err := dec.Decode(&v); err != nil {
-		return nil, &InputError{fmt.Errorf("%s: not a map written by featmap gen -map: %v", path, err)}
-	}
-	if v.Map == nil {
-		return nil, &InputError{fmt.Errorf("%s: no \"map\" key: not a map written by featmap gen -map", path)}
-	}
-	if err := v.Map.Validate(); err != nil {
-		return nil, &InputError{fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "fmap: "))}
-	}
-	return &v, nil
-}
-
 // Predict returns the model's prediction at the row x: the class label of
 // the largest score, or the regression's score. It panics when m carries
 // no model.
@@ -131,19 +116,26 @@ func Predict(m *fmap.Map, x []float64) float64 {
 }
 
 // Evaluate measures m on the data file at path (read as a spec's data
-// section reads it: its errors are *datafile.DataError values, wrapped in
-// an *InputError). ctx stops it.
+// section reads it, keeping the rows outside the map's domain: its errors
+// are *datafile.DataError values, wrapped in an *InputError). ctx stops
+// it.
 func Evaluate(ctx context.Context, m *fmap.Map, path string, o Options) (*Result, error) {
-	d, err := read(ctx, m, path, o)
+	f, err := read(ctx, m, path, o)
 	if err != nil {
 		return nil, err
 	}
+	d := f.data
 	rows := append(slices.Clone(d.Held), d.Fit...)
 	var labels []float64
 	if d.HeldLabels != nil {
 		labels = append(slices.Clone(d.HeldLabels), d.FitLabels...)
 	}
-	res := &Result{File: d.File, Rows: d.Rows, Used: len(rows)}
+	res := &Result{File: d.File, Rows: d.Rows, Used: len(rows), Inputs: f.inputs, Additive: f.additive, LabelColumn: f.label, LabelFrom: f.from}
+	for _, x := range rows {
+		if outside(m, x) {
+			res.OutsideDomain++
+		}
+	}
 	// The rows come shuffled by a seeded shuffle: the first MaxGramRows
 	// are a seeded sample.
 	sample := &fmap.Data{File: d.File, SHA256: d.SHA256, Rows: d.Rows, Held: rows[:min(len(rows), MaxGramRows)]}
@@ -152,6 +144,9 @@ func Evaluate(ctx context.Context, m *fmap.Map, path string, o Options) (*Result
 		return nil, err
 	}
 	res.GramRows, res.GramRelFro, res.LInf = len(sample.Held), dv.Frobenius, dv.Absolute.LInf
+	if err := finite(res.GramRelFro, res.LInf); err != nil {
+		return nil, err
+	}
 	if m.Model == nil || labels == nil {
 		return res, nil
 	}
@@ -167,6 +162,9 @@ func Evaluate(ctx context.Context, m *fmap.Map, path string, o Options) (*Result
 			sq += e * e
 		}
 		r := math.Sqrt(sq / float64(len(rows)))
+		if err := finite(r); err != nil {
+			return nil, err
+		}
 		res.RMSE = &r
 		return res, nil
 	}
@@ -196,47 +194,31 @@ func Evaluate(ctx context.Context, m *fmap.Map, path string, o Options) (*Result
 	return res, nil
 }
 
-// read reads the data file's rows for m: its inputs (every column but the
-// label's) and labels.
-func read(ctx context.Context, m *fmap.Map, path string, o Options) (*fmap.Data, error) {
-	p := &fmap.Problem{Kernel: m.Kernel, Domain: m.Domain}
-	maxRows := o.MaxRows
-	if maxRows <= 0 {
-		maxRows = datafile.DefaultMaxRows
-	}
-	sec := &datafile.Section{File: path, First: 0, Last: -1, Label: o.LabelColumn, MaxRows: maxRows}
-	auto := o.LabelColumn == AutoLabel
-	if auto {
-		sec.Label = -1
-		if m.Model != nil {
-			sec.Label = m.InDim
+// outside reports whether the row x has a value outside m's domain (for
+// an additive map, its one axis; 0 is inside for a homogeneous kernel,
+// whose map takes 0 to 0), or one not an integer on an integer domain.
+func outside(m *fmap.Map, x []float64) bool {
+	dom := m.Domain
+	for j, v := range x {
+		a := min(j, len(dom.Lo)-1)
+		if v == 0 && m.Kernel.Homogeneous() {
+			continue
+		}
+		if v < dom.Lo[a] || v > dom.Hi[a] || dom.Integer && v != math.Trunc(v) {
+			return true
 		}
 	}
-	if _, err := os.Stat(path); err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = fmt.Errorf("%s: %w", path, pe.Err)
+	return false
+}
+
+// finite returns an error naming the first figure that is not finite: a
+// map or kernel that overflows on the rows, which the checks of the map
+// file and of the rows should have refused.
+func finite(figures ...float64) error {
+	for _, v := range figures {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("evaluate: a measured figure is %v", v)
 		}
-		return nil, &InputError{err}
 	}
-	// The data file's path is given as it is: relative to the working
-	// directory, which the "spec" path's directory is.
-	r, err := datafile.Read(ctx, "eval", sec, p, datafile.Options{})
-	var de *datafile.DataError
-	if auto && sec.Label >= 0 && errors.As(err, &de) && strings.HasPrefix(de.Msg, "data.label_column is") {
-		// A file of the map's inputs alone: no labels.
-		sec.Label = -1
-		r, err = datafile.Read(ctx, "eval", sec, p, datafile.Options{})
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		if errors.As(err, &de) {
-			// The data section's keys are eval's flag and the map's.
-			de.Msg = strings.NewReplacer("data.label_column", "-label-column", "domain.dims is", "the map's input dimension is").Replace(de.Msg)
-		}
-		return nil, &InputError{err}
-	}
-	return r.Data, nil
+	return nil
 }

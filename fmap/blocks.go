@@ -134,22 +134,39 @@ type KernelPart struct {
 	Weight float64 `json:"weight"`
 }
 
-// checkCombined reports why a Combined kernel is not one of n inputs.
+// checkCombined reports why a Combined kernel is not one of n inputs: a
+// *KeyError at parts, or at the key of part g (parts[g].first,
+// parts[g].kernel.sigma, …).
 func (k Kernel) checkCombined(n int) error {
 	if len(k.Parts) == 0 {
-		return errors.New("fmap: a combined kernel without parts")
+		return &KeyError{Key: "parts", Msg: "a combined kernel without parts"}
 	}
 	for g, p := range k.Parts {
+		at := fmt.Sprintf("parts[%d]", g)
+		bad := func(key, format string, a ...any) error {
+			return &KeyError{Key: at + key, Msg: fmt.Sprintf(format, a...)}
+		}
 		switch {
-		case p.First < 0 || p.Last < p.First || p.Last >= n:
-			return fmt.Errorf("fmap: combined kernel part %d on inputs [%d, %d] of %d", g, p.First, p.Last, n)
+		case p.First < 0 || p.First >= n:
+			return bad(".first", "input %d of %d (inputs 0..%d)", p.First, n, n-1)
+		case p.Last < p.First || p.Last >= n:
+			return bad(".last", "input %d of %d, from first %d (inputs 0..%d)", p.Last, n, p.First, n-1)
 		case !(p.Weight > 0) || math.IsInf(p.Weight, 0):
-			return fmt.Errorf("fmap: combined kernel part %d has weight %v (want positive and finite)", g, p.Weight)
+			return bad(".weight", "%v (want positive and finite)", p.Weight)
 		case p.Kernel.Type == Combined || p.Kernel.Homogeneous():
-			return fmt.Errorf("fmap: combined kernel part %d is %s (want rbf, a skewed kernel or exp-chi2)", g, p.Kernel.Type)
+			return bad(".kernel.type", "%s (want rbf, a skewed kernel or exp-chi2)", p.Kernel.Type)
+		}
+		for h := range g {
+			if o := k.Parts[h]; p.First <= o.Last && o.First <= p.Last {
+				return bad("", "inputs %d..%d overlap part %d's, %d..%d", p.First, p.Last, h, o.First, o.Last)
+			}
 		}
 		if err := p.Kernel.Check(p.Last - p.First + 1); err != nil {
-			return fmt.Errorf("fmap: combined kernel part %d: %w", g, err)
+			var ke *KeyError
+			if errors.As(err, &ke) {
+				return bad(".kernel."+ke.Key, "%s", ke.Msg)
+			}
+			return err
 		}
 	}
 	return nil

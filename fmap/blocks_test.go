@@ -90,8 +90,8 @@ func TestBlocksValidate(t *testing.T) {
 		"no blocks":   {func(m *Map) { m.Blocks().Parts = nil }, "without blocks"},
 		"nested":      {func(m *Map) { p := &m.Blocks().Parts[0]; p.Stages = append(p.Stages, m.Stages[0]) }, "holds a blocks stage"},
 		"dimension":   {func(m *Map) { m.Dim = 21 }, "its stages give 22"},
-		"part weight": {func(m *Map) { m.Kernel.Parts[0].Weight = -1 }, "weight -1"},
-		"part kernel": {func(m *Map) { m.Kernel.Parts[0].Kernel = Kernel{Type: Chi2} }, "is chi2"},
+		"part weight": {func(m *Map) { m.Kernel.Parts[0].Weight = -1 }, "parts[0].weight: -1"},
+		"part kernel": {func(m *Map) { m.Kernel.Parts[0].Kernel = Kernel{Type: Chi2} }, "parts[0].kernel.type: chi2"},
 	} {
 		m := blocksTestMap()
 		c.edit(m)

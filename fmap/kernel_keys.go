@@ -3,7 +3,9 @@ package fmap
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // MaxPolyDegree is the largest degree of the polynomial kernel.
@@ -15,12 +17,14 @@ const MaxPolyDegree = 8
 var MaternNus = []float64{0.5, 1.5, 2.5}
 
 // KeyError is a bad value of one key of a kernel's section (the spec's
-// kernel.degree, kernel.sigma, …): Kernel.Check returns one for the
-// polynomial, Laplacian and Matérn kernels, so that the spec decoder can
-// report it at the key, as "file:line: kernel.Key: Msg".
+// kernel.degree, kernel.sigma, …, a map file's map.kernel.sigma):
+// Kernel.Check returns one for every kernel, so that the spec decoder can
+// report it at the key, as "file:line: kernel.Key: Msg", and featmap eval
+// at the map file's field.
 type KeyError struct {
-	// Key is the key within the kernel section: degree, scale, offset, nu
-	// or sigma.
+	// Key is the key within the kernel section: type, gamma, sigma, c,
+	// beta, degree, scale, offset, nu, or parts (a combined kernel's,
+	// parts[g]… for part g's).
 	Key string
 	// Msg says what is wrong, e.g. "must be an integer from 1 to 8, not 9".
 	Msg string
@@ -29,34 +33,54 @@ type KeyError struct {
 // Error returns "fmap: kernel.Key: Msg".
 func (e *KeyError) Error() string { return "fmap: kernel." + e.Key + ": " + e.Msg }
 
-// checkKeys checks the keys of the polynomial, Laplacian and Matérn
-// kernels of n input axes: degree 1..MaxPolyDegree, scale > 0 and
-// offset ≥ 0 (finite), ν one of MaternNus, one σ > 0 (finite) per axis, and
-// no key of another kernel.
+// checkKeys checks the keys of a kernel of n input axes, each in its
+// range, and that no key of another kernel is set: γ > 0 (0 meaning 1) of
+// a homogeneous kernel; one σ in [MinSigma, MaxSigma] per axis of rbf,
+// laplacian, matern and the skewed kernels, and their c finite; β > 0 of
+// exp-χ²; degree 1..MaxPolyDegree, scale > 0 and offset ≥ 0 (finite) of
+// poly; ν one of MaternNus; the parts of a combined kernel (checkCombined).
+// Every error is a *KeyError naming the key.
 func (k Kernel) checkKeys(n int) error {
 	bad := func(key, format string, a ...any) error { return &KeyError{Key: key, Msg: fmt.Sprintf(format, a...)} }
+	homog, widths := k.Homogeneous(), k.ShiftInvariant()
 	// Keys of other kernels, set on this one.
 	other := []struct {
 		key  string
 		set  bool
 		owns string
 	}{
-		{"gamma", k.Gamma != 0, "the homogeneous kernels"},
-		{"c", k.C != 0, "the skewed kernels"},
-		{"beta", k.Beta != 0, "exp-chi2"},
+		{"gamma", k.Gamma != 0 && !homog, "the homogeneous kernels"},
+		{"c", k.C != 0 && !k.Skewed(), "the skewed kernels"},
+		{"beta", k.Beta != 0 && k.Type != ExpChi2, "exp-chi2"},
 		{"degree", k.Degree != 0 && k.Type != Poly, "poly"},
 		{"scale", k.Scale != 0 && k.Type != Poly, "poly"},
 		{"offset", k.Offset != 0 && k.Type != Poly, "poly"},
 		{"nu", k.Nu != 0 && k.Type != Matern, "matern"},
-		{"sigma", len(k.Sigma) > 0 && k.Type == Poly, "rbf, laplacian, matern and the skewed kernels"},
+		{"sigma", len(k.Sigma) > 0 && !widths, "rbf, laplacian, matern and the skewed kernels"},
+		{"parts", len(k.Parts) > 0 && k.Type != Combined, "a combined kernel"},
 	}
+	known := homog || widths || k.Type == ExpChi2 || k.Type == Poly || k.Type == Combined
 	for _, o := range other {
-		if o.set {
+		if o.set && known {
 			return bad(o.key, "%s is a key of %s; %s has none", o.key, o.owns, k.Type)
 		}
 	}
-	switch k.Type {
-	case Poly:
+	switch {
+	case !known:
+		return bad("type", "unknown kernel %q (want one of %s)", k.Type, strings.Join(KernelTypes(), ", "))
+	case homog:
+		if g := k.gamma(); !(g > 0) || math.IsInf(g, 0) {
+			return bad("gamma", "the homogeneity degree must be > 0 and finite, not %v", k.Gamma)
+		}
+		return nil
+	case k.Type == ExpChi2:
+		if !(k.Beta > 0) || math.IsInf(k.Beta, 0) {
+			return bad("beta", "must be > 0 and finite, not %v", k.Beta)
+		}
+		return nil
+	case k.Type == Combined:
+		return k.checkCombined(n)
+	case k.Type == Poly:
 		switch {
 		case k.Degree < 1 || k.Degree > MaxPolyDegree:
 			return bad("degree", "must be an integer from 1 to %d, not %d", MaxPolyDegree, k.Degree)
@@ -66,25 +90,24 @@ func (k Kernel) checkKeys(n int) error {
 			return bad("offset", "must be ≥ 0 and finite, not %v", k.Offset)
 		}
 		return nil
-	case Matern:
-		ok := false
-		for _, v := range MaternNus {
-			ok = ok || k.Nu == v
-		}
-		if !ok {
-			return bad("nu", "must be 0.5, 1.5 or 2.5 (the Matérn kernels of a closed form), not %v", k.Nu)
-		}
+	case k.Type == Matern && !slices.Contains(MaternNus, k.Nu):
+		return bad("nu", "must be 0.5, 1.5 or 2.5 (the Matérn kernels of a closed form), not %v", k.Nu)
+	case k.Skewed() && (math.IsNaN(k.C) || math.IsInf(k.C, 0)):
+		return bad("c", "the offset must be finite, not %v", k.C)
 	}
 	if len(k.Sigma) != n {
-		return bad("sigma", "has %d values for %d input axes: give one per axis, or a single number for all", len(k.Sigma), n)
+		return bad("sigma", "has %d values for %d input axes: want one per axis", len(k.Sigma), n)
 	}
 	for i, s := range k.Sigma {
+		at := ""
+		if n > 1 {
+			at = "[" + strconv.Itoa(i) + "]"
+		}
 		if !(s > 0) || math.IsInf(s, 0) {
-			at := ""
-			if n > 1 {
-				at = "[" + strconv.Itoa(i) + "]"
-			}
 			return bad("sigma", "σ%s must be > 0 and finite, not %v", at, s)
+		}
+		if s < MinSigma || s > MaxSigma {
+			return bad("sigma", "σ%s = %v: %s", at, s, SigmaRange)
 		}
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/featmap/featmap/internal/symeig"
 )
 
 // MaxRankBoundRows bounds the held-out rows the rank bound is computed on:
@@ -54,12 +56,23 @@ func (b *RankBound) String() string {
 
 // rankBound returns the rank-dim bound of the Gram matrix whose
 // eigenvalues are vals (any order), and the map's error mapErr on the same
-// rows.
+// rows. An eigenvalue within rows·ε·|λ_max| of 0 (ε = 2⁻⁵², the
+// eigensolver's rounding on a matrix of that size) is taken as 0: a
+// negative one so small is the rounding of a zero eigenvalue of a
+// rank-deficient Gram matrix (repeated rows), not a negative part of K.
 func rankBound(vals []float64, dim, rows int, mapErr float64) *RankBound {
 	desc := slices.Clone(vals)
 	slices.SortFunc(desc, func(a, b float64) int { return -compareFloat(a, b) })
+	var top float64
+	for _, v := range desc {
+		top = math.Max(top, math.Abs(v))
+	}
+	noise := float64(rows) * 0x1p-52 * top
 	var tail, all float64
 	for i, v := range desc {
+		if math.Abs(v) <= noise {
+			v = 0
+		}
 		all += v * v
 		if i >= dim || v < 0 {
 			tail += v * v
@@ -91,148 +104,19 @@ func boundRows(n int) int { return min(n, MaxRankBoundRows) }
 
 // heldEigenvalues returns the eigenvalues of the Gram matrix of the first
 // r rows of the n held-out rows whose kernel values exact holds (row-major
-// n×n, the upper triangle j ≥ i filled).
+// n×n, the upper triangle j ≥ i filled), by gonum's symmetric eigensolver
+// (internal/symeig), which ctx stops.
 func heldEigenvalues(ctx context.Context, exact []float64, n, r int) ([]float64, error) {
 	a := make([]float64, r*r)
 	for i := range r {
-		for j := i; j < r; j++ {
-			a[i*r+j], a[j*r+i] = exact[i*n+j], exact[i*n+j]
-		}
+		copy(a[i*r+i:(i+1)*r], exact[i*n+i:i*n+r])
 	}
-	return symEigenvalues(ctx, a, r)
-}
-
-// errNoConvergence is symEigenvalues' error when the QL iterations do not
-// converge.
-var errNoConvergence = errors.New("fmap: the eigenvalues of the held-out rows' Gram matrix did not converge")
-
-// symEigenvalues returns the eigenvalues of the symmetric r×r matrix a
-// (row-major, both triangles; overwritten), unsorted: Householder
-// reduction to tridiagonal form (its lower triangle updated), then the
-// implicit QL iterations with Wilkinson's shift (the EISPACK routines
-// tred1 and tql1). It looks at ctx before every column of the reduction.
-func symEigenvalues(ctx context.Context, a []float64, r int) ([]float64, error) {
-	d := make([]float64, r)
-	e := make([]float64, r) // e[i]: between i and i+1
-	v := make([]float64, r)
-	p := make([]float64, r)
-	for k := 0; k+2 < r; k++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		// The Householder vector v of column k below the diagonal:
-		// (I − βvvᵀ)x = αe₁.
-		var norm float64
-		for i := k + 1; i < r; i++ {
-			norm = math.Hypot(norm, a[i*r+k])
-		}
-		d[k] = a[k*r+k]
-		if norm == 0 {
-			e[k] = 0
-			continue
-		}
-		x0 := a[(k+1)*r+k]
-		alpha := -math.Copysign(norm, x0)
-		for i := k + 1; i < r; i++ {
-			v[i] = a[i*r+k]
-		}
-		v[k+1] -= alpha
-		var vv float64
-		for i := k + 1; i < r; i++ {
-			vv += v[i] * v[i]
-		}
-		e[k] = alpha
-		beta := 2 / vv
-		// p = βA₂₂v from the lower triangle, then q = p − (β/2)(vᵀp)v.
-		clear(p[k+1:])
-		for i := k + 1; i < r; i++ {
-			row := a[i*r : i*r+i]
-			var s float64
-			for j := k + 1; j < i; j++ {
-				s += row[j] * v[j]
-				p[j] += row[j] * v[i]
-			}
-			p[i] += s + a[i*r+i]*v[i]
-		}
-		var vp float64
-		for i := k + 1; i < r; i++ {
-			p[i] *= beta
-			vp += v[i] * p[i]
-		}
-		h := beta / 2 * vp
-		for i := k + 1; i < r; i++ {
-			p[i] -= h * v[i]
-		}
-		// A₂₂ ← A₂₂ − vqᵀ − qvᵀ, its lower triangle.
-		for i := k + 1; i < r; i++ {
-			row := a[i*r : i*r+i+1]
-			vi, qi := v[i], p[i]
-			for j := k + 1; j <= i; j++ {
-				row[j] -= vi*p[j] + qi*v[j]
-			}
-		}
-	}
-	switch {
-	case r >= 2:
-		d[r-2], d[r-1], e[r-2] = a[(r-2)*r+r-2], a[(r-1)*r+r-1], a[(r-1)*r+r-2]
-	case r == 1:
-		d[0] = a[0]
-	}
-	if !tql1(d, e) {
+	vals, err := symeig.ValuesContext(ctx, a, r)
+	if errors.Is(err, symeig.ErrFailed) {
 		return nil, errNoConvergence
 	}
-	return d, nil
+	return vals, err
 }
 
-// tql1 overwrites d with the eigenvalues of the symmetric tridiagonal
-// matrix of diagonal d and off-diagonal e (e[i] between i and i+1; e is
-// destroyed) by implicit QL iterations with Wilkinson's shift; false if
-// an eigenvalue takes more than 60 iterations.
-func tql1(d, e []float64) bool {
-	n := len(d)
-	const eps = 0x1p-52
-	for l := 0; l < n; l++ {
-		for iter := 0; ; iter++ {
-			m := l
-			for ; m < n-1; m++ {
-				if math.Abs(e[m]) <= eps*(math.Abs(d[m])+math.Abs(d[m+1])) {
-					break
-				}
-			}
-			if m == l {
-				break
-			}
-			if iter == 60 {
-				return false
-			}
-			g := (d[l+1] - d[l]) / (2 * e[l])
-			r := math.Hypot(g, 1)
-			g = d[m] - d[l] + e[l]/(g+math.Copysign(r, g))
-			s, c, p := 1.0, 1.0, 0.0
-			i := m - 1
-			for ; i >= l; i-- {
-				f, b := s*e[i], c*e[i]
-				r = math.Hypot(f, g)
-				e[i+1] = r
-				if r == 0 {
-					d[i+1] -= p
-					e[m] = 0
-					break
-				}
-				s, c = f/r, g/r
-				g = d[i+1] - p
-				r = (d[i]-g)*s + 2*c*b
-				p = s * r
-				d[i+1] = g + p
-				g = c*r - b
-			}
-			if r == 0 && i >= l {
-				continue
-			}
-			d[l] -= p
-			e[l] = g
-			e[m] = 0
-		}
-	}
-	return true
-}
+// errNoConvergence is heldEigenvalues' error when the eigensolver fails.
+var errNoConvergence = errors.New("fmap: the eigenvalues of the held-out rows' Gram matrix did not converge")

@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// TestSymEigenvalues: the eigenvalues of Q·diag(λ)·Qᵀ, Q a product of
+// TestHeldEigenvalues: the eigenvalues of Q·diag(λ)·Qᵀ, Q a product of
 // random Householder reflections, are the λ (to 1e-12 of the largest), for
-// sizes 1–3 and 60, with repeated, zero and negative eigenvalues.
-func TestSymEigenvalues(t *testing.T) {
+// sizes 1–3 and 60, with repeated, zero and negative eigenvalues, read from
+// the upper triangle of a larger matrix of held-out pairs.
+func TestHeldEigenvalues(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, want := range [][]float64{
 		{2.5},
@@ -50,7 +51,16 @@ func TestSymEigenvalues(t *testing.T) {
 			}
 			a = mul(mul(h, a, r), h, r)
 		}
-		got, err := symEigenvalues(context.Background(), a, r)
+		// The r×r matrix as the first r of r+2 held-out rows, upper
+		// triangle only.
+		n := r + 2
+		exact := make([]float64, n*n)
+		for i := range r {
+			for j := i; j < r; j++ {
+				exact[i*n+j] = a[i*r+j]
+			}
+		}
+		got, err := heldEigenvalues(context.Background(), exact, n, r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,6 +85,89 @@ func mul(a, b []float64, r int) []float64 {
 		}
 	}
 	return c
+}
+
+// TestRankBoundRankDeficient: the rank bound of Gram matrices of rank far
+// below their size, on which the hand-written Householder + QL solver
+// featmap once had divided by an underflowing sum of squares and never
+// converged: 35 identical rows and 400 rows at σ = 1e10 (every kernel value
+// 1: rank 1, bound 0 at any D); 100 rows three times (the same eigenvalues,
+// tripled, and zeros: the bound of the 100 rows at every D); 16-bin
+// histograms of few values under the additive χ² kernel. VerifyData of the
+// identical rows gives its bound, not an error.
+func TestRankBoundRankDeficient(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(5, 6))
+	bound := func(k Kernel, rows [][]float64, dim int) float64 {
+		t.Helper()
+		exact, err := heldPairs(ctx, k, rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(rows)
+		vals, err := heldEigenvalues(ctx, exact, n, n)
+		if err != nil {
+			t.Errorf("%d rows of %s: %v", n, k.Describe(), err)
+			return math.NaN()
+		}
+		return rankBound(vals, dim, n, 0).Frobenius
+	}
+	box := func(n, width int, scale float64) [][]float64 {
+		out := make([][]float64, n)
+		for i := range out {
+			out[i] = make([]float64, width)
+			for j := range out[i] {
+				out[i][j] = scale * rng.Float64()
+			}
+		}
+		return out
+	}
+	same := slices.Repeat([][]float64{{1, 2}}, 35)
+	rbf := Kernel{Type: RBF, Sigma: []float64{1, 1}}
+	wide := Kernel{Type: RBF, Sigma: []float64{1e10, 1e10}}
+	for _, c := range []struct {
+		name string
+		k    Kernel
+		rows [][]float64
+	}{{"35 identical rows", rbf, same}, {"σ = 1e10", wide, box(400, 2, 10)}} {
+		for _, dim := range []int{1, 8} {
+			if b := bound(c.k, c.rows, dim); b != 0 {
+				t.Errorf("%s, D = %d: bound %g, want 0 (a Gram matrix of rank 1)", c.name, dim, b)
+			}
+		}
+	}
+	once := box(100, 2, 1)
+	thrice := slices.Concat(once, once, once)
+	narrow := Kernel{Type: RBF, Sigma: []float64{0.3, 0.3}}
+	for _, dim := range []int{5, 20, 50} {
+		b1, b3 := bound(narrow, once, dim), bound(narrow, thrice, dim)
+		if !(b1 > 0) || math.Abs(b3-b1) > 1e-9*b1 {
+			t.Errorf("D = %d: the rows thrice bound %.17g, once %.17g", dim, b3, b1)
+		}
+	}
+	hist := make([][]float64, 500)
+	for i := range hist {
+		h := make([]float64, 16)
+		for j := range h {
+			if rng.IntN(6) == 0 {
+				h[j] = float64(1 + rng.IntN(3))
+			}
+		}
+		hist[i] = h
+	}
+	chi2 := Kernel{Type: Chi2, Gamma: 1}
+	if b := bound(chi2, hist, 16); !(b > 0 && b < 1) {
+		t.Errorf("histograms, D = 16: bound %g, want in (0, 1)", b)
+	}
+	if b := bound(chi2, hist, 16*3); b != 0 {
+		t.Errorf("histograms, D = 48: bound %g, want 0 (16 coordinates of the values 0 to 3, K(0, ·) = 0: rank at most 16·3)", b)
+	}
+	m := &Map{Kernel: rbf, InDim: 2, Dim: 2, Domain: Domain{Lo: []float64{0, 0}, Hi: []float64{10, 10}}, Method: "test",
+		Stages: []Stage{{Random: &Random{Features: CosSin, Transform: Identity, In: 2, Freq: []float64{0.5, -0.25}}}}}
+	v, err := VerifyDataContext(ctx, m, &Data{File: "same", Held: same})
+	if err != nil || v.RankBound == nil || v.RankBound.Frobenius != 0 {
+		t.Fatalf("VerifyData of 35 identical rows: %+v, %v", v, err)
+	}
 }
 
 // TestRankBound: the bound keeps the D largest eigenvalues, counts the

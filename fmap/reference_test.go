@@ -287,7 +287,7 @@ func TestReferenceBadInput(t *testing.T) {
 		want string
 	}{
 		{"kernel", homogeneousProblem("x", 1, iv, Absolute), "unknown kernel"},
-		{"gamma", homogeneousProblem(Chi2, -1, iv, Absolute), "gamma -1"},
+		{"gamma", homogeneousProblem(Chi2, -1, iv, Absolute), "kernel.gamma: the homogeneity degree must be > 0 and finite, not -1"},
 		{"measure", homogeneousProblem(Chi2, 1, iv, "max"), "unknown error measure"},
 		{"open interval", homogeneousProblem(Chi2, 1, Domain{Lo: []float64{0}, Hi: []float64{1}}, Absolute), "no smallest nonzero input"},
 		{"two axes", homogeneousProblem(Chi2, 1, Domain{Lo: []float64{0.1, 0.1}, Hi: []float64{1, 1}}, Absolute), "designed per input coordinate"},
@@ -297,7 +297,7 @@ func TestReferenceBadInput(t *testing.T) {
 		{"infinite", homogeneousProblem(Chi2, 1, Domain{Lo: []float64{1}, Hi: []float64{math.Inf(1)}}, Absolute), "not finite"},
 		{"negative rule", &Problem{Kernel: Kernel{Type: Chi2}, Domain: iv, Measure: Absolute, Norm: LInf}, "negative-input rule"},
 		{"norm", &Problem{Kernel: Kernel{Type: Chi2}, Domain: iv, Measure: Absolute, Norm: "l2", Negative: NegativeSign}, "unknown norm"},
-		{"rbf sigma", &Problem{Kernel: Kernel{Type: RBF}, Domain: iv, Measure: Absolute, Norm: LInf}, "0 sigma values for 1 input axes"},
+		{"rbf sigma", &Problem{Kernel: Kernel{Type: RBF}, Domain: iv, Measure: Absolute, Norm: LInf}, "kernel.sigma: has 0 values for 1 input axes"},
 		{"rbf huge", &Problem{Kernel: Kernel{Type: RBF, Sigma: []float64{1}}, Domain: Domain{Integer: true, Lo: []float64{0}, Hi: []float64{5000}}, Measure: Absolute, Norm: LInf}, "more than the 4096"},
 	}
 	for _, tc := range tests {

@@ -57,6 +57,10 @@ type Verification struct {
 type Verified struct {
 	Map          *Map          `json:"map"`
 	Verification *Verification `json:"verification"`
+	// Data says which columns of its data file the map was designed from
+	// (nil for a map designed without data, or read from a map file
+	// written before featmap recorded it).
+	Data *DataColumns `json:"data,omitempty"`
 }
 
 // Verify measures m against ref, and on the held-out rows of the

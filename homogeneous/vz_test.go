@@ -415,7 +415,7 @@ func TestVZBadInput(t *testing.T) {
 		{"window", problem(fmap.Chi2, 0, dom), 3, VZOptions{Window: "hann"}, "unknown vz window"},
 		{"period", problem(fmap.Chi2, 0, dom), 3, VZOptions{Period: -2}, "vz period -2"},
 		{"period nan", problem(fmap.Chi2, 0, dom), 3, VZOptions{Period: math.NaN()}, "vz period NaN"},
-		{"gamma", problem(fmap.Chi2, math.Inf(1), dom), 3, VZOptions{}, "gamma +Inf"},
+		{"gamma", problem(fmap.Chi2, math.Inf(1), dom), 3, VZOptions{}, "kernel.gamma: the homogeneity degree must be > 0 and finite, not +Inf"},
 		{"kernel", with(problem(fmap.RBF, 0, dom), func(p *fmap.Problem) { p.Kernel.Sigma = []float64{1} }), 3, VZOptions{}, "unknown kernel"},
 		{"unknown kernel", problem("x", 0, dom), 3, VZOptions{}, "unknown kernel"},
 		{"domain", problem(fmap.Chi2, 0, fmap.Domain{}), 3, VZOptions{}, "no axes"},

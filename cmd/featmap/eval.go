@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/evaluate"
+	"github.com/featmap/featmap/fmap"
 )
 
 func init() { commands["eval"] = cmdEval }
@@ -22,22 +23,24 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the measurements as one JSON object")
 	label := labelFlag(evaluate.AutoLabel)
-	fs.Var(&label, "label-column", "the label column `N`, 0-based: the first or the last, or -1 for none (default: the column after the map's inputs, for a map with a model and a file that has one)")
+	fs.Var(&label, "label-column", "the label column `N`, 0-based: the first or the last, the others the map's inputs, or -1 for none (default: the file is read as the map's data file was, its inputs and label column; for a map file that does not record them, the column after the map's inputs, for a map with a model and a file that has one)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: featmap eval [-json] [-label-column N] MAP.json DATA")
+		fmt.Fprintln(stderr, "usage: featmap eval [-json] [-label-column N] MAP.json DATA (flags may also follow the files)")
 		fmt.Fprintln(stderr, "Measures a map written by featmap gen -map on a data file (CSV, TSV, whitespace or .npy, gzip'd or not):")
 		fmt.Fprintf(stderr, "the Gram error against the map's kernel on a seeded sample of at most %d rows, and for a map with\n", evaluate.MaxGramRows)
 		fmt.Fprintln(stderr, "a model and labelled rows its accuracy and confusion (classes) or RMSE (regression).")
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "example: featmap gen -o digits.go -map digits.json spec.yaml && featmap eval digits.json test.csv")
 	}
-	if err := fs.Parse(args); err != nil {
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitHelp
 		}
 		return exitUsage
 	}
-	if fs.NArg() != 2 {
+	if len(files) != 2 {
+		fmt.Fprintf(stderr, "featmap eval: want a map file and a data file, got %d arguments\n", len(files))
 		fs.Usage()
 		return exitUsage
 	}
@@ -45,13 +48,17 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "featmap eval: -label-column %d: want a column (0, 1, …) or -1 for none\n", label)
 		return exitUsage
 	}
-	mapFile, dataFile := fs.Arg(0), fs.Arg(1)
-	v, err := evaluate.ReadMap(mapFile)
-	if err != nil {
+	mapFile, dataFile := files[0], files[1]
+	v, err := evaluate.ReadMapContext(ctx, mapFile)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		fmt.Fprintf(stderr, "featmap eval: %v\n", ctx.Err())
+		return exitFailed
+	case err != nil:
 		fmt.Fprintf(stderr, "featmap eval: %v\n", err)
 		return exitUsage
 	}
-	res, err := evaluate.Evaluate(ctx, v.Map, dataFile, evaluate.Options{LabelColumn: int(label)})
+	res, err := evaluate.Evaluate(ctx, v.Map, dataFile, evaluate.Options{LabelColumn: int(label), Columns: v.Data})
 	var ie *evaluate.InputError
 	switch {
 	case errors.As(err, &ie):
@@ -65,6 +72,9 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitInternal
 	}
 	if *asJSON {
+		if w := outsideWarning(v.Map, res); w != "" {
+			fmt.Fprintln(stderr, "featmap eval: warning:", w)
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
@@ -73,8 +83,38 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	printEval(stdout, mapFile, v.Map.Method, v.Map.Dim, res)
+	printEval(stdout, mapFile, v.Map, res)
 	return exitOK
+}
+
+// parseInterspersed parses args with fs, flags before, between or after
+// the files (featmap eval MAP DATA -json, as design and gen take them),
+// and returns the files; after "--" everything is a file.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(files, rest...), nil
+		}
+		if len(rest) == 0 {
+			return files, nil
+		}
+		files, args = append(files, rest[0]), rest[1:]
+	}
+}
+
+// outsideWarning is the warning for rows outside the map's domain ("" for
+// none).
+func outsideWarning(m *fmap.Map, r *evaluate.Result) string {
+	if r.OutsideDomain == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of the %d rows measured have a value outside the map's domain (%s): the map maps them, and they are in every figure here, but its stated error was verified on the domain and does not hold there",
+		r.OutsideDomain, r.Used, m.Domain.Describe())
 }
 
 // labelFlag is -label-column: a column, -1 for none, or (not given)
@@ -95,13 +135,17 @@ func (l *labelFlag) Set(s string) error {
 	return nil
 }
 
-// printEval writes the human summary of an evaluation.
-func printEval(w io.Writer, mapFile, method string, dim int, r *evaluate.Result) {
+// printEval writes the human summary of an evaluation of map m.
+func printEval(w io.Writer, mapFile string, m *fmap.Map, r *evaluate.Result) {
 	rows := fmt.Sprintf("%d rows", r.Rows)
 	if r.Used < r.Rows {
 		rows += fmt.Sprintf(" (a seeded sample of %d measured)", r.Used)
 	}
-	fmt.Fprintf(w, "%s (method %s, D = %d) on %s: %s\n", mapFile, method, dim, r.File, rows)
+	fmt.Fprintf(w, "%s (method %s, D = %d) on %s: %s\n", mapFile, m.Method, m.Dim, r.File, rows)
+	fmt.Fprintln(w, columnsLine(m, r))
+	if s := outsideWarning(m, r); s != "" {
+		fmt.Fprintln(w, "warning:", s)
+	}
 	sample := fmt.Sprintf("all %d rows", r.GramRows)
 	if r.GramRows < r.Used {
 		sample = fmt.Sprintf("a seeded sample of %d rows", r.GramRows)
@@ -122,6 +166,33 @@ func printEval(w io.Writer, mapFile, method string, dim int, r *evaluate.Result)
 		}
 		fmt.Fprintln(w, confusionSummary(c))
 	}
+}
+
+// columnsLine says which columns were the map's inputs (an additive
+// map's bins) and which the label, and why.
+func columnsLine(m *fmap.Map, r *evaluate.Result) string {
+	cols := func(a, b int) string {
+		if a == b {
+			return fmt.Sprintf("column %d", a)
+		}
+		return fmt.Sprintf("columns %d..%d", a, b)
+	}
+	in := fmt.Sprintf("inputs: %s", cols(r.Inputs[0], r.Inputs[1]))
+	if r.Additive {
+		in = fmt.Sprintf("bins: %s (%d values a row, each mapped by the map of one input, the features concatenated)", cols(r.Inputs[0], r.Inputs[1]), r.Inputs[1]-r.Inputs[0]+1)
+	}
+	switch r.LabelFrom {
+	case "flag":
+		return fmt.Sprintf("%s; label: column %d (-label-column)", in, r.LabelColumn)
+	case "map":
+		return fmt.Sprintf("%s; label: column %d (the map's data section)", in, r.LabelColumn)
+	case "model":
+		return fmt.Sprintf("%s; label: column %d (the column after the map's inputs)", in, r.LabelColumn)
+	}
+	if r.Additive {
+		return in + "; no label column (-label-column N leaves column N out)"
+	}
+	return in + "; no label column"
 }
 
 // confusionSummary states each class's recall and the most frequent

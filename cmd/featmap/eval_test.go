@@ -140,8 +140,10 @@ func evalAgrees(t *testing.T, spec string) {
 
 // TestEvalErrors: eval's exit codes and messages: 2 for a map file that is
 // not one, a data file that is missing or bad (the data section's errors,
-// with eval's flag for the data section's key) and a wrong flag; the text
-// output states the Gram error and the model's accuracy and confusions.
+// in eval's terms) and a wrong flag or argument count; rows outside the
+// map's domain measured with a warning; flags before, between or after
+// the files; the text output states the columns used, the Gram error and
+// the model's accuracy and confusions.
 func TestEvalErrors(t *testing.T) {
 	dir := t.TempDir()
 	mapFile := filepath.Join(dir, "m.json")
@@ -168,9 +170,15 @@ func TestEvalErrors(t *testing.T) {
 		{[]string{write("nomap.json", "{}\n"), good}, exitUsage, `no "map" key`},
 		{[]string{mapFile, filepath.Join(dir, "none.csv")}, exitUsage, "none.csv: no such file or directory"},
 		{[]string{mapFile, write("bad.csv", row+",3\n"+strings.Replace(row, "1", "x", 1)+",4\n")}, exitUsage, `bad.csv:2: column 0: "x" is not a number`},
-		{[]string{mapFile, write("out.csv", row+",3\n"+strings.Replace(row, "1", "17", 1)+",4\n")}, exitUsage, "out.csv:2: column 0: 17 is outside the domain"},
+		{[]string{mapFile, write("out.csv", row+",3\n"+strings.Replace(row, "1", "17", 1)+",4\n")}, exitOK, "warning: 1 of the 2 rows measured have a value outside the map's domain"},
+		{[]string{mapFile, write("neg.csv", row+",3\n"+strings.Replace(row, "1", "-1", 1)+",4\n")}, exitOK, "warning: 1 of the 2 rows"},
 		{[]string{"-label-column", "70", mapFile, good}, exitUsage, "-label-column is 70 but the file has 65 columns"},
 		{[]string{"-label-column", "-5", mapFile, good}, exitUsage, "-label-column -5"},
+		{[]string{mapFile, good, "-json"}, exitOK, `"gram_rel_fro"`},
+		{[]string{mapFile, "-label-column", "64", good}, exitOK, "label: column 64 (-label-column)"},
+		{[]string{mapFile, good}, exitOK, "inputs: columns 0..63; label: column 64 (the map's data section)"},
+		{[]string{"--", mapFile, good}, exitOK, "model: accuracy"},
+		{[]string{mapFile, good, good}, exitUsage, "want a map file and a data file, got 3 arguments"},
 	} {
 		code, stdout, errOut := runCLI(append([]string{"eval"}, c.args...)...)
 		if code != c.code || !strings.Contains(stdout+errOut, c.want) {

@@ -1,7 +1,11 @@
 // Package symeig is the symmetric eigendecomposition the maps learned
 // from data factor with (annfm's anchor tables, rf-pca's projection):
 // eigenpairs largest first, each eigenvector's sign fixed so that a
-// designed map does not depend on the eigensolver's choice of sign.
+// designed map does not depend on the eigensolver's choice of sign; and
+// the eigenvalues alone of a symmetric matrix (ValuesContext: the rank-D
+// bound of a map's held-out rows). It wraps gonum's mat.EigenSym, LAPACK's
+// dsyev in pure Go, which scales the matrix and copes with rank-deficient
+// and badly scaled ones.
 package symeig
 
 import (
@@ -84,5 +88,32 @@ func DescendingContext(ctx context.Context, a mat.Symmetric) (vals []float64, ve
 	return vals, vecs, nil
 }
 
-// ErrFailed is DescendingContext's error when the factorisation fails.
+// ValuesContext returns the eigenvalues of the symmetric n×n matrix a
+// (row-major; its upper triangle is read, a is not changed), ascending,
+// without eigenvectors, giving way to ctx as FactorizeContext does; nil
+// for n = 0. It returns ErrFailed when the factorisation fails.
+func ValuesContext(ctx context.Context, a []float64, n int) ([]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	sym := mat.NewSymDense(n, a)
+	var es mat.EigenSym
+	done := make(chan bool, 1)
+	go func() { done <- es.Factorize(sym, false) }()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case ok := <-done:
+		if !ok {
+			return nil, ErrFailed
+		}
+		return es.Values(nil), nil
+	}
+}
+
+// ErrFailed is DescendingContext's and ValuesContext's error when the
+// factorisation fails.
 var ErrFailed = errors.New("symeig: the eigendecomposition failed")

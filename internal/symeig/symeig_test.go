@@ -85,3 +85,36 @@ func TestDescendingContext(t *testing.T) {
 		t.Errorf("cancelled after 5 ms: %v after %v, want context.Canceled within 50 ms", err, took)
 	}
 }
+
+// TestValuesContext: the eigenvalues of a matrix of known spectrum
+// (diag(2, 1, 3) with a 2×2 block of eigenvalues 1 and 3), ascending, read
+// from the upper triangle only and leaving the matrix as it was; none for
+// n = 0; a cancelled context's error.
+func TestValuesContext(t *testing.T) {
+	a := []float64{
+		2, 1, 0,
+		-7, 2, 0, // below the diagonal: not read
+		-7, -7, 5,
+	}
+	orig := slices.Clone(a)
+	got, err := ValuesContext(context.Background(), a, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{1, 3, 5} {
+		if math.Abs(got[i]-want) > 1e-14 {
+			t.Errorf("λ_%d = %v, want %v", i, got[i], want)
+		}
+	}
+	if !slices.Equal(a, orig) {
+		t.Errorf("the matrix changed: %v", a)
+	}
+	if v, err := ValuesContext(context.Background(), nil, 0); v != nil || err != nil {
+		t.Errorf("n = 0: %v, %v", v, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ValuesContext(ctx, a, 3); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: %v", err)
+	}
+}

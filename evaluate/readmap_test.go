@@ -28,7 +28,7 @@ func testMap(model bool, classes []float64) *fmap.Map {
 	}
 	m := &fmap.Map{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1, 2}}, InDim: 2, Dim: 8, Method: "rff",
 		Domain: fmap.Domain{Lo: []float64{0, 0}, Hi: []float64{10, 10}},
-		Stages: []fmap.Stage{{Random: &fmap.Random{Features: fmap.CosSin, Transform: fmap.Identity, In: 2, Freq: freq}}}}
+		Stages: []fmap.Stage{{Kind: &fmap.Random{Features: fmap.CosSin, Transform: fmap.Identity, In: 2, Freq: freq}}}}
 	if model {
 		k := max(1, len(classes))
 		w := make([]float64, m.Dim*k)

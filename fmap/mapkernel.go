@@ -82,7 +82,7 @@ func (m *Map) CheckKernel() error {
 		}
 	}
 	for i, st := range m.Stages {
-		if n := st.Nystroem; n != nil && !reflect.DeepEqual(n.Kernel, k) {
+		if n, ok := st.Kind.(*Nystroem); ok && !reflect.DeepEqual(n.Kernel, k) {
 			return &FieldError{Field: fmt.Sprintf("stages[%d].nystroem.kernel", i),
 				Msg: fmt.Sprintf("%s, but the map's kernel is %s: the features compute the stage's", n.Kernel.Describe(), k.Describe())}
 		}

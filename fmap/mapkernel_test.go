@@ -10,7 +10,7 @@ import (
 func rffTestMap() *Map {
 	return &Map{Kernel: Kernel{Type: RBF, Sigma: []float64{1, 2}}, InDim: 2, Dim: 4, Method: "rff",
 		Domain: Domain{Lo: []float64{0, 0}, Hi: []float64{10, 10}},
-		Stages: []Stage{{Random: &Random{Features: CosSin, Transform: Identity, In: 2, Freq: []float64{0.5, -0.25, 1, 0.125}}}}}
+		Stages: []Stage{{Kind: &Random{Features: CosSin, Transform: Identity, In: 2, Freq: []float64{0.5, -0.25, 1, 0.125}}}}}
 }
 
 // TestCheckKernel: a map whose kernel does not fit it is a FieldError
@@ -46,7 +46,7 @@ func TestCheckKernel(t *testing.T) {
 		{"part sigma", blocksTestMap, func(m *Map) { m.Kernel.Parts[0].Kernel.Sigma = []float64{1} }, "kernel.parts[0].kernel.sigma", "1 values for 2 input axes"},
 		{"blocks under rbf", blocksTestMap, func(m *Map) { m.Kernel = Kernel{Type: RBF, Sigma: []float64{1, 1, 1, 1}} }, "kernel.type", "a blocks map's kernel is combined"},
 		{"skewed offset", blocksTestMap, func(m *Map) {
-			m.Kernel.Parts[1].Kernel.C, m.Stages[0].Blocks.Parts[1].Kernel.C = -0.5, -0.5
+			m.Kernel.Parts[1].Kernel.C, m.Stages[0].Kind.(*Blocks).Parts[1].Kernel.C = -0.5, -0.5
 		}, "domain.lo[3]", "x + c > 0"},
 		{"chi2 on negatives", func() *Map {
 			f := &Fourier{Form: FourierForm, Transform: Log, Gamma: 1, Negative: NegativeSign, Terms: []Term{{Freq: []float64{0}, Weight: 1}}}

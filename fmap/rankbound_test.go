@@ -163,7 +163,7 @@ func TestRankBoundRankDeficient(t *testing.T) {
 		t.Errorf("histograms, D = 48: bound %g, want 0 (16 coordinates of the values 0 to 3, K(0, ·) = 0: rank at most 16·3)", b)
 	}
 	m := &Map{Kernel: rbf, InDim: 2, Dim: 2, Domain: Domain{Lo: []float64{0, 0}, Hi: []float64{10, 10}}, Method: "test",
-		Stages: []Stage{{Random: &Random{Features: CosSin, Transform: Identity, In: 2, Freq: []float64{0.5, -0.25}}}}}
+		Stages: []Stage{{Kind: &Random{Features: CosSin, Transform: Identity, In: 2, Freq: []float64{0.5, -0.25}}}}}
 	v, err := VerifyDataContext(ctx, m, &Data{File: "same", Held: same})
 	if err != nil || v.RankBound == nil || v.RankBound.Frobenius != 0 {
 		t.Fatalf("VerifyData of 35 identical rows: %+v, %v", v, err)

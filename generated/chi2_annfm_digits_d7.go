@@ -2,7 +2,7 @@
 // featmap-key: sha256:fd0327f7066f70a6fe5750a86ee08abaeac35bf764e3d9f8aa7ccb28d90a88f2
 // featmap-format: 4
 // featmap-data: chi2_annfm_digits_d7.bin 55680 sha256:f96ec29b0d67d93a595a4585304d408475c2b3399b34636ae346e09e62b84ea2
-// featmap-map: sha256:fb8270759a327efa4e7920ef7338425c5dc81a2049a9c181f5fec946a35a4944
+// featmap-map: sha256:d1565b6899081de26a90de3290d03f22b5159df82a005a55296d240eb45f63d1
 //
 // Spec: ../specs/annfm-chi2-digits-d7.yaml (hash sha256:95a83a7ea2079226ddb7124c79523191bdfd9f88442cd1d0a892494348e4ec22)
 //   kernel: χ² kernel (γ = 1)

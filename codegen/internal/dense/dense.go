@@ -16,7 +16,10 @@
 // docs/measurements/dense.md.
 package dense
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 const (
 	// featmapDensePanel64 and featmapDensePanel32 are the columns of a
@@ -326,4 +329,43 @@ func featmapDense1x4Go32(c []float32, a []float32, b []float32, acc bool) {
 		s3 += x * bb[3]
 	}
 	c[0], c[1], c[2], c[3] = s0, s1, s2, s3
+}
+
+// featmapDenseBeyond64 reports whether some |x[i]| exceeds limit or is
+// NaN: the rows a map's fast path leaves to its exact one. It compares
+// the bits of |x[i]| as integers, which order them as the numbers (NaN
+// above +Inf), four at a time.
+func featmapDenseBeyond64(x []float64, limit float64) bool {
+	const abs = 1<<63 - 1
+	var m0, m1, m2, m3 uint64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		v := x[i : i+4 : i+4]
+		m0 = max(m0, math.Float64bits(v[0])&abs)
+		m1 = max(m1, math.Float64bits(v[1])&abs)
+		m2 = max(m2, math.Float64bits(v[2])&abs)
+		m3 = max(m3, math.Float64bits(v[3])&abs)
+	}
+	for ; i < len(x); i++ {
+		m0 = max(m0, math.Float64bits(x[i])&abs)
+	}
+	return max(m0, m1, m2, m3) > math.Float64bits(limit)
+}
+
+// featmapDenseBeyond32 is featmapDenseBeyond64 in float32.
+func featmapDenseBeyond32(x []float32, limit float32) bool {
+	const abs = 1<<31 - 1
+	var m0, m1, m2, m3 uint32
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		v := x[i : i+4 : i+4]
+		m0 = max(m0, math.Float32bits(v[0])&abs)
+		m1 = max(m1, math.Float32bits(v[1])&abs)
+		m2 = max(m2, math.Float32bits(v[2])&abs)
+		m3 = max(m3, math.Float32bits(v[3])&abs)
+	}
+	for ; i < len(x); i++ {
+		m0 = max(m0, math.Float32bits(x[i])&abs)
+	}
+	return max(m0, m1, m2, m3) > math.Float32bits(limit)
 }

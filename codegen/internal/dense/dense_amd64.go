@@ -203,19 +203,23 @@ func featmapDenseCosSin64Vec(dst, p []float64, s float64) (ok, bad bool) {
 	if l == 0 {
 		return false, false
 	}
-	f := featmapDenseCosSin64Y
-	if l == 8 {
-		f = featmapDenseCosSin64Z
-	}
 	n := len(p) &^ (l - 1)
 	if n > 0 {
-		bad = f(&dst[0], &p[0], n, s)
+		if l == 8 {
+			bad = featmapDenseCosSin64Z(&dst[0], &p[0], n, s)
+		} else {
+			bad = featmapDenseCosSin64Y(&dst[0], &p[0], n, s)
+		}
 	}
 	if r := len(p) - n; r > 0 {
 		var tp [8]float64
 		var td [16]float64
 		copy(tp[:], p[n:])
-		bad = f(&td[0], &tp[0], l, s) || bad
+		if l == 8 {
+			bad = featmapDenseCosSin64Z(&td[0], &tp[0], l, s) || bad
+		} else {
+			bad = featmapDenseCosSin64Y(&td[0], &tp[0], l, s) || bad
+		}
 		copy(dst[2*n:], td[:2*r])
 	}
 	return true, bad
@@ -228,19 +232,23 @@ func featmapDenseCos64Vec(dst, p, b []float64, s float64) (ok, bad bool) {
 	if l == 0 {
 		return false, false
 	}
-	f := featmapDenseCos64Y
-	if l == 8 {
-		f = featmapDenseCos64Z
-	}
 	n := len(p) &^ (l - 1)
 	if n > 0 {
-		bad = f(&dst[0], &p[0], &b[0], n, s)
+		if l == 8 {
+			bad = featmapDenseCos64Z(&dst[0], &p[0], &b[0], n, s)
+		} else {
+			bad = featmapDenseCos64Y(&dst[0], &p[0], &b[0], n, s)
+		}
 	}
 	if r := len(p) - n; r > 0 {
 		var tp, tb, td [8]float64
 		copy(tp[:], p[n:])
 		copy(tb[:], b[n:])
-		bad = f(&td[0], &tp[0], &tb[0], l, s) || bad
+		if l == 8 {
+			bad = featmapDenseCos64Z(&td[0], &tp[0], &tb[0], l, s) || bad
+		} else {
+			bad = featmapDenseCos64Y(&td[0], &tp[0], &tb[0], l, s) || bad
+		}
 		copy(dst[n:], td[:r])
 	}
 	return true, bad
@@ -252,18 +260,22 @@ func featmapDenseExp64Vec(dst, x []float64) bool {
 	if l == 0 {
 		return false
 	}
-	f := featmapDenseExp64Y
-	if l == 8 {
-		f = featmapDenseExp64Z
-	}
 	n := len(x) &^ (l - 1)
 	if n > 0 {
-		f(&dst[0], &x[0], n)
+		if l == 8 {
+			featmapDenseExp64Z(&dst[0], &x[0], n)
+		} else {
+			featmapDenseExp64Y(&dst[0], &x[0], n)
+		}
 	}
 	if r := len(x) - n; r > 0 {
 		var t [8]float64
 		copy(t[:], x[n:])
-		f(&t[0], &t[0], l)
+		if l == 8 {
+			featmapDenseExp64Z(&t[0], &t[0], l)
+		} else {
+			featmapDenseExp64Y(&t[0], &t[0], l)
+		}
 		copy(dst[n:], t[:r])
 	}
 	return true
@@ -275,19 +287,23 @@ func featmapDenseExpDist64Vec(dst, g, nl []float64, q float64) bool {
 	if l == 0 {
 		return false
 	}
-	f := featmapDenseExpDist64Y
-	if l == 8 {
-		f = featmapDenseExpDist64Z
-	}
 	n := len(g) &^ (l - 1)
 	if n > 0 {
-		f(&dst[0], &g[0], &nl[0], n, q)
+		if l == 8 {
+			featmapDenseExpDist64Z(&dst[0], &g[0], &nl[0], n, q)
+		} else {
+			featmapDenseExpDist64Y(&dst[0], &g[0], &nl[0], n, q)
+		}
 	}
 	if r := len(g) - n; r > 0 {
 		var tg, tn [8]float64
 		copy(tg[:], g[n:])
 		copy(tn[:], nl[n:])
-		f(&tg[0], &tg[0], &tn[0], l, q)
+		if l == 8 {
+			featmapDenseExpDist64Z(&tg[0], &tg[0], &tn[0], l, q)
+		} else {
+			featmapDenseExpDist64Y(&tg[0], &tg[0], &tn[0], l, q)
+		}
 		copy(dst[n:], tg[:r])
 	}
 	return true
@@ -299,19 +315,23 @@ func featmapDenseCosSin32Vec(dst, p []float32, s float32) (ok, bad bool) {
 	if l == 0 {
 		return false, false
 	}
-	f := featmapDenseCosSin32Y
-	if l == 16 {
-		f = featmapDenseCosSin32Z
-	}
 	n := len(p) &^ (l - 1)
 	if n > 0 {
-		bad = f(&dst[0], &p[0], n, s)
+		if l == 16 {
+			bad = featmapDenseCosSin32Z(&dst[0], &p[0], n, s)
+		} else {
+			bad = featmapDenseCosSin32Y(&dst[0], &p[0], n, s)
+		}
 	}
 	if r := len(p) - n; r > 0 {
 		var tp [16]float32
 		var td [32]float32
 		copy(tp[:], p[n:])
-		bad = f(&td[0], &tp[0], l, s) || bad
+		if l == 16 {
+			bad = featmapDenseCosSin32Z(&td[0], &tp[0], l, s) || bad
+		} else {
+			bad = featmapDenseCosSin32Y(&td[0], &tp[0], l, s) || bad
+		}
 		copy(dst[2*n:], td[:2*r])
 	}
 	return true, bad
@@ -323,19 +343,23 @@ func featmapDenseCos32Vec(dst, p, b []float32, s float32) (ok, bad bool) {
 	if l == 0 {
 		return false, false
 	}
-	f := featmapDenseCos32Y
-	if l == 16 {
-		f = featmapDenseCos32Z
-	}
 	n := len(p) &^ (l - 1)
 	if n > 0 {
-		bad = f(&dst[0], &p[0], &b[0], n, s)
+		if l == 16 {
+			bad = featmapDenseCos32Z(&dst[0], &p[0], &b[0], n, s)
+		} else {
+			bad = featmapDenseCos32Y(&dst[0], &p[0], &b[0], n, s)
+		}
 	}
 	if r := len(p) - n; r > 0 {
 		var tp, tb, td [16]float32
 		copy(tp[:], p[n:])
 		copy(tb[:], b[n:])
-		bad = f(&td[0], &tp[0], &tb[0], l, s) || bad
+		if l == 16 {
+			bad = featmapDenseCos32Z(&td[0], &tp[0], &tb[0], l, s) || bad
+		} else {
+			bad = featmapDenseCos32Y(&td[0], &tp[0], &tb[0], l, s) || bad
+		}
 		copy(dst[n:], td[:r])
 	}
 	return true, bad
@@ -347,18 +371,22 @@ func featmapDenseExp32Vec(dst, x []float32) bool {
 	if l == 0 {
 		return false
 	}
-	f := featmapDenseExp32Y
-	if l == 16 {
-		f = featmapDenseExp32Z
-	}
 	n := len(x) &^ (l - 1)
 	if n > 0 {
-		f(&dst[0], &x[0], n)
+		if l == 16 {
+			featmapDenseExp32Z(&dst[0], &x[0], n)
+		} else {
+			featmapDenseExp32Y(&dst[0], &x[0], n)
+		}
 	}
 	if r := len(x) - n; r > 0 {
 		var t [16]float32
 		copy(t[:], x[n:])
-		f(&t[0], &t[0], l)
+		if l == 16 {
+			featmapDenseExp32Z(&t[0], &t[0], l)
+		} else {
+			featmapDenseExp32Y(&t[0], &t[0], l)
+		}
 		copy(dst[n:], t[:r])
 	}
 	return true
@@ -370,19 +398,23 @@ func featmapDenseExpDist32Vec(dst, g, nl []float32, q float32) bool {
 	if l == 0 {
 		return false
 	}
-	f := featmapDenseExpDist32Y
-	if l == 16 {
-		f = featmapDenseExpDist32Z
-	}
 	n := len(g) &^ (l - 1)
 	if n > 0 {
-		f(&dst[0], &g[0], &nl[0], n, q)
+		if l == 16 {
+			featmapDenseExpDist32Z(&dst[0], &g[0], &nl[0], n, q)
+		} else {
+			featmapDenseExpDist32Y(&dst[0], &g[0], &nl[0], n, q)
+		}
 	}
 	if r := len(g) - n; r > 0 {
 		var tg, tn [16]float32
 		copy(tg[:], g[n:])
 		copy(tn[:], nl[n:])
-		f(&tg[0], &tg[0], &tn[0], l, q)
+		if l == 16 {
+			featmapDenseExpDist32Z(&tg[0], &tg[0], &tn[0], l, q)
+		} else {
+			featmapDenseExpDist32Y(&tg[0], &tg[0], &tn[0], l, q)
+		}
 		copy(dst[n:], tg[:r])
 	}
 	return true

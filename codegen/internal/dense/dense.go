@@ -1,19 +1,3 @@
-// Package dense holds the dense kernels of featmap's emitted random-feature
-// and Nyström maps: products of a tile of input rows against a fixed
-// matrix packed in panels (featmapDenseMul64, featmapDenseMul32), and the
-// sines, cosines and exponentials of a whole tile (dense_math.go). codegen
-// copies the files of this package that are not tests, nor pack.go, into
-// the package of the emitted code, with that package's clause, so every
-// identifier here is unexported and starts with featmapDense, the files
-// import only the standard library, and the only package-level variables
-// are the processor's features, read once at init (dense_amd64.go).
-//
-// On amd64 the products and the functions run in assembly, AVX-512 where
-// the processor and the operating system have it, else AVX2 with FMA,
-// chosen at run time; elsewhere, and on amd64 processors without AVX2, in
-// register-tiled Go. The layout of a packed matrix, the error of every
-// function and the call sequences of the emitted maps are in
-// docs/measurements/dense.md.
 package dense
 
 import (

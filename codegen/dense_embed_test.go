@@ -18,7 +18,7 @@ import (
 // the package of an emitted dense map: go:embed takes a sub-package's Go
 // and assembly files as data (this test's own embedding is the proof).
 //
-//go:embed internal/dense/dense.go internal/dense/dense_math.go internal/dense/dense_amd64.go internal/dense/dense_amd64.s internal/dense/dense_gemm_amd64.s internal/dense/dense_math_amd64.s internal/dense/dense_other.go internal/dense/dense_fma.go internal/dense/dense_nofma.go
+//go:embed internal/dense/dense.go internal/dense/dense_dist.go internal/dense/dense_dist_amd64.s internal/dense/dense_math.go internal/dense/dense_amd64.go internal/dense/dense_amd64.s internal/dense/dense_gemm_amd64.s internal/dense/dense_math_amd64.s internal/dense/dense_other.go internal/dense/dense_fma.go internal/dense/dense_nofma.go
 var denseSources embed.FS
 
 // denseNotEmitted are the files of internal/dense that stay there.

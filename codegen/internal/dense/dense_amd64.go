@@ -419,3 +419,181 @@ func featmapDenseExpDist32Vec(dst, g, nl []float32, q float32) bool {
 	}
 	return true
 }
+
+// The distance kernels (dense_dist_amd64.s): see featmapDenseMul64Vec.
+
+//go:noescape
+func featmapDenseL1Tile64Z(c *float64, ldc int, a *float64, lda int, b *float64, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL1Tile64Y(c *float64, ldc int, a *float64, lda int, b *float64, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL1Row64Z(c *float64, a *float64, b *float64, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL1Row64Y(c *float64, a *float64, b *float64, pstride, k, cols int, acc bool)
+
+// featmapDenseNegL1Dist64Vec is featmapDenseNegL1Dist64 in the assembly.
+func featmapDenseNegL1Dist64Vec(c []float64, ldc int, a []float64, lda int, b []float64, pstride, rows, k, cols int, acc bool) bool {
+	tile := 0
+	switch {
+	case featmapDenseAVX512:
+		tile = 12
+	case featmapDenseAVX2:
+		tile = 6
+	default:
+		return false
+	}
+	i := 0
+	for ; i+tile <= rows; i += tile {
+		for k0 := 0; k0 < k; k0 += featmapDenseKC {
+			kc := min(featmapDenseKC, k-k0)
+			if tile == 12 {
+				featmapDenseL1Tile64Z(&c[i*ldc], ldc, &a[i*lda+k0], lda, &b[k0*featmapDensePanel64], pstride, kc, cols, acc || k0 > 0)
+			} else {
+				featmapDenseL1Tile64Y(&c[i*ldc], ldc, &a[i*lda+k0], lda, &b[k0*featmapDensePanel64], pstride, kc, cols, acc || k0 > 0)
+			}
+		}
+	}
+	for ; i < rows; i++ {
+		if tile == 12 {
+			featmapDenseL1Row64Z(&c[i*ldc], &a[i*lda], &b[0], pstride, k, cols, acc)
+		} else {
+			featmapDenseL1Row64Y(&c[i*ldc], &a[i*lda], &b[0], pstride, k, cols, acc)
+		}
+	}
+	return true
+}
+
+//go:noescape
+func featmapDenseL1Tile32Z(c *float32, ldc int, a *float32, lda int, b *float32, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL1Tile32Y(c *float32, ldc int, a *float32, lda int, b *float32, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL1Row32Z(c *float32, a *float32, b *float32, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL1Row32Y(c *float32, a *float32, b *float32, pstride, k, cols int, acc bool)
+
+// featmapDenseNegL1Dist32Vec is featmapDenseNegL1Dist32 in the assembly.
+func featmapDenseNegL1Dist32Vec(c []float32, ldc int, a []float32, lda int, b []float32, pstride, rows, k, cols int, acc bool) bool {
+	tile := 0
+	switch {
+	case featmapDenseAVX512:
+		tile = 12
+	case featmapDenseAVX2:
+		tile = 6
+	default:
+		return false
+	}
+	i := 0
+	for ; i+tile <= rows; i += tile {
+		for k0 := 0; k0 < k; k0 += featmapDenseKC {
+			kc := min(featmapDenseKC, k-k0)
+			if tile == 12 {
+				featmapDenseL1Tile32Z(&c[i*ldc], ldc, &a[i*lda+k0], lda, &b[k0*featmapDensePanel32], pstride, kc, cols, acc || k0 > 0)
+			} else {
+				featmapDenseL1Tile32Y(&c[i*ldc], ldc, &a[i*lda+k0], lda, &b[k0*featmapDensePanel32], pstride, kc, cols, acc || k0 > 0)
+			}
+		}
+	}
+	for ; i < rows; i++ {
+		if tile == 12 {
+			featmapDenseL1Row32Z(&c[i*ldc], &a[i*lda], &b[0], pstride, k, cols, acc)
+		} else {
+			featmapDenseL1Row32Y(&c[i*ldc], &a[i*lda], &b[0], pstride, k, cols, acc)
+		}
+	}
+	return true
+}
+
+//go:noescape
+func featmapDenseL2Tile64Z(c *float64, ldc int, a *float64, lda int, b *float64, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL2Tile64Y(c *float64, ldc int, a *float64, lda int, b *float64, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL2Row64Z(c *float64, a *float64, b *float64, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL2Row64Y(c *float64, a *float64, b *float64, pstride, k, cols int, acc bool)
+
+// featmapDenseNegSqDist64Vec is featmapDenseNegSqDist64 in the assembly.
+func featmapDenseNegSqDist64Vec(c []float64, ldc int, a []float64, lda int, b []float64, pstride, rows, k, cols int, acc bool) bool {
+	tile := 0
+	switch {
+	case featmapDenseAVX512:
+		tile = 12
+	case featmapDenseAVX2:
+		tile = 6
+	default:
+		return false
+	}
+	i := 0
+	for ; i+tile <= rows; i += tile {
+		for k0 := 0; k0 < k; k0 += featmapDenseKC {
+			kc := min(featmapDenseKC, k-k0)
+			if tile == 12 {
+				featmapDenseL2Tile64Z(&c[i*ldc], ldc, &a[i*lda+k0], lda, &b[k0*featmapDensePanel64], pstride, kc, cols, acc || k0 > 0)
+			} else {
+				featmapDenseL2Tile64Y(&c[i*ldc], ldc, &a[i*lda+k0], lda, &b[k0*featmapDensePanel64], pstride, kc, cols, acc || k0 > 0)
+			}
+		}
+	}
+	for ; i < rows; i++ {
+		if tile == 12 {
+			featmapDenseL2Row64Z(&c[i*ldc], &a[i*lda], &b[0], pstride, k, cols, acc)
+		} else {
+			featmapDenseL2Row64Y(&c[i*ldc], &a[i*lda], &b[0], pstride, k, cols, acc)
+		}
+	}
+	return true
+}
+
+//go:noescape
+func featmapDenseL2Tile32Z(c *float32, ldc int, a *float32, lda int, b *float32, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL2Tile32Y(c *float32, ldc int, a *float32, lda int, b *float32, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL2Row32Z(c *float32, a *float32, b *float32, pstride, k, cols int, acc bool)
+
+//go:noescape
+func featmapDenseL2Row32Y(c *float32, a *float32, b *float32, pstride, k, cols int, acc bool)
+
+// featmapDenseNegSqDist32Vec is featmapDenseNegSqDist32 in the assembly.
+func featmapDenseNegSqDist32Vec(c []float32, ldc int, a []float32, lda int, b []float32, pstride, rows, k, cols int, acc bool) bool {
+	tile := 0
+	switch {
+	case featmapDenseAVX512:
+		tile = 12
+	case featmapDenseAVX2:
+		tile = 6
+	default:
+		return false
+	}
+	i := 0
+	for ; i+tile <= rows; i += tile {
+		for k0 := 0; k0 < k; k0 += featmapDenseKC {
+			kc := min(featmapDenseKC, k-k0)
+			if tile == 12 {
+				featmapDenseL2Tile32Z(&c[i*ldc], ldc, &a[i*lda+k0], lda, &b[k0*featmapDensePanel32], pstride, kc, cols, acc || k0 > 0)
+			} else {
+				featmapDenseL2Tile32Y(&c[i*ldc], ldc, &a[i*lda+k0], lda, &b[k0*featmapDensePanel32], pstride, kc, cols, acc || k0 > 0)
+			}
+		}
+	}
+	for ; i < rows; i++ {
+		if tile == 12 {
+			featmapDenseL2Row32Z(&c[i*ldc], &a[i*lda], &b[0], pstride, k, cols, acc)
+		} else {
+			featmapDenseL2Row32Y(&c[i*ldc], &a[i*lda], &b[0], pstride, k, cols, acc)
+		}
+	}
+	return true
+}

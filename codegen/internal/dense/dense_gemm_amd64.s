@@ -97,13 +97,16 @@
 	DECQ    R13; \
 	KMOVW   R13, K2
 
-// YMASKS sets Y12 and Y13 to the masks of the first min(AX, L) and the
-// next min(max(AX − L, 0), L) lanes of a half panel's two vectors, L the
+// YMASKS sets Y12 and Y13 to the masks of the first min(max(AX, 0), L)
+// and the next min(max(AX − L, 0), L) lanes of a half panel's two vectors, L the
 // lanes of a vector (4 float64, 8 float32) of elements of E bytes, from
 // the table TAB (ymask). It uses CX, R13 and SI.
 #define YMASKS(TAB, L, E) \
 	LEAQ    TAB, SI; \
 	MOVQ    AX, CX; \
+	XORQ    R13, R13; \
+	CMPQ    CX, R13; \
+	CMOVQLT R13, CX; \
 	MOVQ    $L, R13; \
 	CMPQ    CX, R13; \
 	CMOVQGT R13, CX; \

@@ -30,3 +30,21 @@ func featmapDenseCos32Vec(dst, p, b []float32, s float32) (ok, bad bool) { retur
 func featmapDenseExp32Vec(dst, x []float32) bool { return false }
 
 func featmapDenseExpDist32Vec(dst, g, nl []float32, q float32) bool { return false }
+
+// The distance products have no assembly off amd64 either.
+
+func featmapDenseNegL1Dist64Vec(c []float64, ldc int, a []float64, lda int, b []float64, pstride, rows, k, cols int, acc bool) bool {
+	return false
+}
+
+func featmapDenseNegL1Dist32Vec(c []float32, ldc int, a []float32, lda int, b []float32, pstride, rows, k, cols int, acc bool) bool {
+	return false
+}
+
+func featmapDenseNegSqDist64Vec(c []float64, ldc int, a []float64, lda int, b []float64, pstride, rows, k, cols int, acc bool) bool {
+	return false
+}
+
+func featmapDenseNegSqDist32Vec(c []float32, ldc int, a []float32, lda int, b []float32, pstride, rows, k, cols int, acc bool) bool {
+	return false
+}

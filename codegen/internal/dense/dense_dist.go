@@ -292,3 +292,64 @@ func featmapDenseNegSqDist1x4Go32(c []float32, a []float32, b []float32, acc boo
 	}
 	c[0], c[1], c[2], c[3] = s0, s1, s2, s3
 }
+
+// featmapDenseMatern64 sets dst[j] to the Matérn kernel of smoothness nu
+// (½, 3/2 or 5/2) at the squared scaled distance d2[j] (clamped at 0):
+// with r = √d² and a = c·r (c = 1, √3, √5), e^{−a}, (1 + a)·e^{−a} or
+// (1 + a + a²/3)·e^{−a}, as fmap.MaternOf writes them, e^{−a} by
+// featmapDenseExp64. dst may be d2 itself but must not overlap it
+// otherwise.
+func featmapDenseMatern64(dst, d2 []float64, nu float64) {
+	dst = dst[:len(d2)]
+	c := 1.0
+	switch nu {
+	case 1.5:
+		c = math.Sqrt(3)
+	case 2.5:
+		c = math.Sqrt(5)
+	}
+	// a is kept in dst until the exponentials replace it; the factor
+	// needs a again, from d2 (or from dst's copy when dst is d2).
+	for j, v := range d2 {
+		dst[j] = c * math.Sqrt(max(v, 0))
+	}
+	if nu == 0.5 {
+		for j, a := range dst {
+			dst[j] = -a
+		}
+		featmapDenseExp64(dst, dst)
+		return
+	}
+	const chunk = 64
+	var a [chunk]float64
+	for j0 := 0; j0 < len(dst); j0 += chunk {
+		part := dst[j0:min(j0+chunk, len(dst))]
+		for j, v := range part {
+			a[j] = v
+			part[j] = -v
+		}
+		featmapDenseExp64(part, part)
+		for j := range part {
+			if nu == 1.5 {
+				part[j] *= 1 + a[j]
+			} else {
+				part[j] *= 1 + a[j] + a[j]*a[j]/3
+			}
+		}
+	}
+}
+
+// featmapDensePoly64 sets dst[j] = (scale·g[j] + offset)^degree, the
+// polynomial kernel of the dot products g (fmap.PowInt's degree − 1
+// multiplications in order). dst may be g itself.
+func featmapDensePoly64(dst, g []float64, scale, offset float64, degree int) {
+	dst = dst[:len(g)]
+	for j, v := range g {
+		b := float64(scale*v) + offset
+		p := b
+		for range degree - 1 {
+			p *= b
+		}
+		dst[j] = p
+	}
+}

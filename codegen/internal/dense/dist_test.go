@@ -116,3 +116,49 @@ func TestDist(t *testing.T) {
 		}
 	})
 }
+
+// TestMaternPoly: featmapDenseMatern64 is fmap.MaternOf's formula of
+// √d² within 2 ulp of e^{−a} times its factor's rounding, in place too,
+// and featmapDensePoly64 is (scale·g + offset)^degree bit for bit.
+func TestMaternPoly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(63, 64))
+	d2 := make([]float64, 1003)
+	for j := range d2 {
+		d2[j] = 30 * rng.Float64() * rng.Float64()
+	}
+	d2[0], d2[1], d2[2] = 0, -1e-17, 800*800
+	eachPath(t, func(t *testing.T) {
+		for _, nu := range []float64{0.5, 1.5, 2.5} {
+			got := make([]float64, len(d2))
+			featmapDenseMatern64(got, d2, nu)
+			in := append([]float64(nil), d2...)
+			featmapDenseMatern64(in, in, nu)
+			for j, v := range d2 {
+				r := math.Sqrt(max(v, 0))
+				var want float64
+				switch nu {
+				case 0.5:
+					want = math.Exp(-r)
+				case 1.5:
+					a := math.Sqrt(3) * r
+					want = (1 + a) * math.Exp(-a)
+				default:
+					a := math.Sqrt(5) * r
+					want = (1 + a + a*a/3) * math.Exp(-a)
+				}
+				if math.Abs(got[j]-want) > 8e-16*want || in[j] != got[j] {
+					t.Fatalf("ν %v at d² %v: %v (in place %v), want %v", nu, v, got[j], in[j], want)
+				}
+			}
+		}
+		g := randMat(rng, 100)
+		p := make([]float64, len(g))
+		featmapDensePoly64(p, g, 0.5, 1, 3)
+		for j, v := range g {
+			b := float64(0.5*v) + 1
+			if want := b * b * b; p[j] != want {
+				t.Fatalf("poly(%v) = %v, want %v", v, p[j], want)
+			}
+		}
+	})
+}

@@ -21,7 +21,12 @@ time (1000 calls), on one thread (threadpoolctl), and numpy's a @ b of
 2048 x 2048 (the machine's GEMM rate). It prints one line per measurement:
 
   numpy MAP DTYPE batch|one-row NS_PER_ROW ns/row
+  numpy MAP DTYPE batch|one-row NS_PER_ROW cpu-ns/row
   numpy gemm DTYPE 2048 GFLOPS GFLOP/s
+  numpy gemm DTYPE 2048 GFLOPS cpu-GFLOP/s
+
+(cpu-: of the process's CPU time, which on a loaded machine does not count
+the time other processes held the core; the Go benchmark reports both.)
 
 Not a test dependency. Run it with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE
 unset (docs/measurements/dense_run.sh alternates it with the Go benchmark).
@@ -108,13 +113,17 @@ def nystroem(rng, m, d, sigma, dtype):
 
 
 def timed(f, reps):
-    best = []
+    """The median wall time and the median CPU time of the process (on a
+    loaded machine the wall time also counts others' time on the core)."""
+    wall, cpu = [], []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         f()
-        best.append(time.perf_counter() - t0)
-    best.sort()
-    return best[len(best) // 2]
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    wall.sort()
+    cpu.sort()
+    return wall[len(wall) // 2], cpu[len(cpu) // 2]
 
 
 def main():
@@ -138,8 +147,9 @@ def main():
                 out = np.zeros((a.rows, dim), dtype=dtype)
                 psi = make(a.rows)
                 psi(x, out)  # warm up: the work arrays' pages
-                s = timed(lambda: psi(x, out), a.reps)
+                s, c = timed(lambda: psi(x, out), a.reps)
                 print(f"numpy {name} {np.dtype(dtype).name} batch {s / a.rows * 1e9:.1f} ns/row", flush=True)
+                print(f"numpy {name} {np.dtype(dtype).name} batch {c / a.rows * 1e9:.1f} cpu-ns/row", flush=True)
                 one = x[:1000]
                 psi1, out1 = make(1), np.zeros((1, dim), dtype=dtype)
 
@@ -147,16 +157,18 @@ def main():
                     for i in range(one.shape[0]):
                         psi1(one[i : i + 1], out1)
 
-                s = timed(rows, a.reps)
+                s, c = timed(rows, a.reps)
                 print(f"numpy {name} {np.dtype(dtype).name} one-row {s / one.shape[0] * 1e9:.1f} ns/row", flush=True)
+                print(f"numpy {name} {np.dtype(dtype).name} one-row {c / one.shape[0] * 1e9:.1f} cpu-ns/row", flush=True)
         if not a.no_gemm:
             for dtype in (np.float64, np.float32):
                 rng = np.random.default_rng(1)
                 p = rng.normal(size=(2048, 2048)).astype(dtype)
                 q = rng.normal(size=(2048, 2048)).astype(dtype)
                 p @ q
-                s = timed(lambda: p @ q, max(a.reps, 3))
+                s, c = timed(lambda: p @ q, max(a.reps, 3))
                 print(f"numpy gemm {np.dtype(dtype).name} 2048 {2 * 2048**3 / s / 1e9:.1f} GFLOP/s", flush=True)
+                print(f"numpy gemm {np.dtype(dtype).name} 2048 {2 * 2048**3 / c / 1e9:.1f} cpu-GFLOP/s", flush=True)
 
 
 if __name__ == "__main__":

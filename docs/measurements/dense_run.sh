@@ -25,10 +25,10 @@ vals = {}
 for line in open(sys.argv[1]):
     if line.startswith("numpy "):
         f = line.split()
-        vals.setdefault(" ".join(f[:4]), []).append(float(f[4]))
+        vals.setdefault(" ".join(f[:4] + f[5:6]), []).append(float(f[4]))
     elif line.startswith("Benchmark"):
         name = line.split()[0]
-        for v, unit in re.findall(r"([\d.]+) (ns/row|GFLOP/s|allocs/op)", line):
+        for v, unit in re.findall(r"([\d.]+) (cpu-ns/row|ns/row|GFLOP/s|allocs/op)", line):
             vals.setdefault(f"{name} {unit}", []).append(float(v))
 for k in sorted(vals):
     v = vals[k]

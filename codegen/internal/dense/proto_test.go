@@ -296,16 +296,50 @@ func newProtoNys(rng *rand.Rand, n, m, d int, sigma float64) *protoNys {
 	return p
 }
 
-// prep writes t = x − c of one row and returns q = Σ s2_i t_i², and
-// whether the row takes the exact path.
+// prep writes t = x − c of one row and returns q = Σ s2_i t_i² (four
+// partial sums, so that the additions overlap), and whether the row takes
+// the exact path.
 func (p *protoNys) prep(t, x []float64) (q float64, exact bool) {
 	t, x = t[:p.n], x[:p.n]
-	for i, v := range x {
-		u := v - p.c[i]
-		t[i] = u
-		q = featmapDenseFMA(p.s2[i]*u, u, q)
+	c, s2 := p.c[:len(x)], p.s2[:len(x)]
+	var q0, q1, q2, q3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		u0, u1, u2, u3 := x[i]-c[i], x[i+1]-c[i+1], x[i+2]-c[i+2], x[i+3]-c[i+3]
+		t[i], t[i+1], t[i+2], t[i+3] = u0, u1, u2, u3
+		q0 = featmapDenseFMA(s2[i]*u0, u0, q0)
+		q1 = featmapDenseFMA(s2[i+1]*u1, u1, q1)
+		q2 = featmapDenseFMA(s2[i+2]*u2, u2, q2)
+		q3 = featmapDenseFMA(s2[i+3]*u3, u3, q3)
 	}
-	return q, featmapDenseBeyond64(t, p.lim)
+	for ; i < len(x); i++ {
+		u := x[i] - c[i]
+		t[i] = u
+		q0 = featmapDenseFMA(s2[i]*u, u, q0)
+	}
+	return (q0 + q1) + (q2 + q3), featmapDenseBeyond64(t, p.lim)
+}
+
+// prep32 is prep in float32.
+func (p *protoNys) prep32(t, x []float32) (q float32, exact bool) {
+	t, x = t[:p.n], x[:p.n]
+	c, s2 := p.c32[:len(x)], p.s232[:len(x)]
+	var q0, q1, q2, q3 float32
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		u0, u1, u2, u3 := x[i]-c[i], x[i+1]-c[i+1], x[i+2]-c[i+2], x[i+3]-c[i+3]
+		t[i], t[i+1], t[i+2], t[i+3] = u0, u1, u2, u3
+		q0 += s2[i] * u0 * u0
+		q1 += s2[i+1] * u1 * u1
+		q2 += s2[i+2] * u2 * u2
+		q3 += s2[i+3] * u3 * u3
+	}
+	for ; i < len(x); i++ {
+		u := x[i] - c[i]
+		t[i] = u
+		q0 += s2[i] * u * u
+	}
+	return (q0 + q1) + (q2 + q3), featmapDenseBeyond32(t, float32(p.lim))
 }
 
 // N writes Ψ(x) to out: the one-row products, so its values are NSlice's
@@ -371,20 +405,13 @@ func (p *protoNys) NSliceF32(dst, src []float32) {
 	var t [protoRows * protoMaxIn]float32
 	var q [protoRows]float32
 	var kv [protoRows * protoCols]float32
-	lim := float32(p.lim)
 	for i0 := 0; i0 < rows; i0 += protoRows {
 		r := min(protoRows, rows-i0)
 		var exact uint16
 		for i := range r {
-			ti, xi := t[i*n:(i+1)*n], src[(i0+i)*n:(i0+i+1)*n]
-			var s float32
-			for j, v := range xi {
-				u := v - p.c32[j]
-				ti[j] = u
-				s = featmapDenseFMA32(p.s232[j]*u, u, s)
-			}
-			q[i] = s
-			if featmapDenseBeyond32(ti, lim) {
+			var e bool
+			q[i], e = p.prep32(t[i*n:], src[(i0+i)*n:])
+			if e {
 				exact |= 1 << i
 			}
 		}

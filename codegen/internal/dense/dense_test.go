@@ -72,9 +72,9 @@ func refMul32(c0, a, w []float32, rows, k, cols, lda, ldc int, acc, fused bool) 
 // 6 and 4, k around the chunk of 256 and 0, columns around the panels of
 // 16 and 32 and the groups of panels of the one-row kernels.
 func mulShapes(short bool) (rows, ks, cols []int) {
-	rows = []int{0, 1, 3, 5, 6, 7, 11, 12, 13, 25}
-	ks = []int{0, 1, 3, 64, 255, 256, 257, 600}
-	cols = []int{1, 3, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 130}
+	rows = []int{0, 1, 5, 6, 7, 12, 13, 25}
+	ks = []int{0, 1, 3, 64, 256, 257, 600}
+	cols = []int{1, 8, 15, 16, 17, 32, 33, 64, 65, 130}
 	if short {
 		rows = []int{1, 7, 13}
 		ks = []int{0, 1, 64, 257}

@@ -59,13 +59,14 @@ func refDist32(c0, a, w []float32, rows, k, cols, lda, ldc int, acc, l1, fused b
 }
 
 // TestDist: featmapDenseNegL1Dist64/32 and featmapDenseNegSqDist64/32 on
-// every path and shape of mulShapes (the short ones with -short), with and without acc, give every
+// every path and the short shapes of mulShapes (the kernels share the
+// products' loops, which TestMul64 holds on every shape), with and without acc, give every
 // element as one chain in the order of k: on the assembly's paths the
 // fused chain bit for bit, on Go's the fused or the unfused one; nothing
 // written beyond cols.
 func TestDist(t *testing.T) {
 	rng := rand.New(rand.NewPCG(61, 62))
-	rs, ks, cs := mulShapes(testing.Short())
+	rs, ks, cs := mulShapes(true)
 	eachPath(t, func(t *testing.T) {
 		asm := pathName() != "go"
 		for _, l1 := range []bool{true, false} {

@@ -15,7 +15,7 @@ clamped at 0), the elementwise functions over the whole batch, a second
 product for Nystrom, every result into an array allocated once before the
 timing (out=), as the Go benchmark writes into a dst allocated once: a
 fresh array of the batch costs a page fault per 4 KiB at its first write,
-which on the measuring machine was as slow as the whole map.
+a cost of the memory, not of the map (docs/measurements/dense.md).
 float64 and float32, a batch of --rows rows (100 000) and one row at a
 time (1000 calls), on one thread (threadpoolctl), and numpy's a @ b of
 2048 x 2048 (the machine's GEMM rate). It prints one line per measurement:

@@ -41,9 +41,8 @@ func BenchmarkPrototype(b *testing.B) {
 		dst := make([]float64, rows*sh.d)
 		dst32 := make([]float32, rows*sh.d)
 		// Touch every page of dst first: a page's first write faults,
-		// which on a virtual machine costs as much as the map, and
-		// would land in the first timed iteration (numpy's side warms up
-		// its arrays the same way).
+		// a cost of the memory, not of the map, which would land in the
+		// first timed iteration (numpy's side warms its arrays up too).
 		for i := range dst {
 			dst[i], dst32[i] = 1, 1
 		}

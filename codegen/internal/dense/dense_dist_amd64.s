@@ -1,0 +1,1750 @@
+#include "textflag.h"
+
+// The distance products of dense_dist.go in AVX-512 and AVX2: C (+)=
+// −Σ_kk |a[i][kk] − b[kk][j]| (L1) or −Σ_kk (a[i][kk] − b[kk][j])² (L2), B
+// packed as for the products (dense_gemm_amd64.s, whose layout, masks and
+// row pointers these kernels share), each element one chain over k in
+// order: c = c − |a − b|, or c = fma(−t, t, c) with t = a − b, from 0 or,
+// with acc, from C's old value; every kernel gives the same bits.
+
+#define ZZERO \
+	VPXORQ Z0, Z0, Z0; VPXORQ Z1, Z1, Z1; VPXORQ Z2, Z2, Z2; VPXORQ Z3, Z3, Z3; \
+	VPXORQ Z4, Z4, Z4; VPXORQ Z5, Z5, Z5; VPXORQ Z6, Z6, Z6; VPXORQ Z7, Z7, Z7; \
+	VPXORQ Z8, Z8, Z8; VPXORQ Z9, Z9, Z9; VPXORQ Z10, Z10, Z10; VPXORQ Z11, Z11, Z11; \
+	VPXORQ Z12, Z12, Z12; VPXORQ Z13, Z13, Z13; VPXORQ Z14, Z14, Z14; VPXORQ Z15, Z15, Z15; \
+	VPXORQ Z16, Z16, Z16; VPXORQ Z17, Z17, Z17; VPXORQ Z18, Z18, Z18; VPXORQ Z19, Z19, Z19; \
+	VPXORQ Z20, Z20, Z20; VPXORQ Z21, Z21, Z21; VPXORQ Z22, Z22, Z22; VPXORQ Z23, Z23, Z23
+
+#define ZLOAD(INS, a0, a1, acc0, acc1) \
+	INS a0, K1, acc0; \
+	INS a1, K2, acc1
+
+#define ZPUT(INS, a0, a1, acc0, acc1) \
+	INS acc0, K1, a0; \
+	INS acc1, K2, a1
+
+#define ZALL(OP, INS) \
+	OP(INS, (DI), 64(DI), Z0, Z1); \
+	OP(INS, (DI)(R9*1), 64(DI)(R9*1), Z2, Z3); \
+	OP(INS, (DI)(R9*2), 64(DI)(R9*2), Z4, Z5); \
+	OP(INS, (R10), 64(R10), Z6, Z7); \
+	OP(INS, (R10)(R9*1), 64(R10)(R9*1), Z8, Z9); \
+	OP(INS, (R10)(R9*2), 64(R10)(R9*2), Z10, Z11); \
+	OP(INS, (R11), 64(R11), Z12, Z13); \
+	OP(INS, (R11)(R9*1), 64(R11)(R9*1), Z14, Z15); \
+	OP(INS, (R11)(R9*2), 64(R11)(R9*2), Z16, Z17); \
+	OP(INS, (R12), 64(R12), Z18, Z19); \
+	OP(INS, (R12)(R9*1), 64(R12)(R9*1), Z20, Z21); \
+	OP(INS, (R12)(R9*2), 64(R12)(R9*2), Z22, Z23)
+
+#define ZMASKS(L) \
+	MOVQ    AX, CX; \
+	MOVQ    $L, R13; \
+	CMPQ    CX, R13; \
+	CMOVQGT R13, CX; \
+	MOVQ    $1, R13; \
+	SHLQ    CX, R13; \
+	DECQ    R13; \
+	KMOVW   R13, K1; \
+	MOVQ    AX, CX; \
+	SUBQ    $L, CX; \
+	XORQ    R13, R13; \
+	CMPQ    CX, R13; \
+	CMOVQLT R13, CX; \
+	MOVQ    $L, R13; \
+	CMPQ    CX, R13; \
+	CMOVQGT R13, CX; \
+	MOVQ    $1, R13; \
+	SHLQ    CX, R13; \
+	DECQ    R13; \
+	KMOVW   R13, K2
+
+#define YMASKS(TAB, L, E) \
+	LEAQ    TAB, SI; \
+	MOVQ    AX, CX; \
+	XORQ    R13, R13; \
+	CMPQ    CX, R13; \
+	CMOVQLT R13, CX; \
+	MOVQ    $L, R13; \
+	CMPQ    CX, R13; \
+	CMOVQGT R13, CX; \
+	NEGQ    CX; \
+	ADDQ    $L, CX; \
+	VMOVUPD (SI)(CX*E), Y12; \
+	MOVQ    AX, CX; \
+	SUBQ    $L, CX; \
+	XORQ    R13, R13; \
+	CMPQ    CX, R13; \
+	CMOVQLT R13, CX; \
+	MOVQ    $L, R13; \
+	CMPQ    CX, R13; \
+	CMOVQGT R13, CX; \
+	NEGQ    CX; \
+	ADDQ    $L, CX; \
+	VMOVUPD (SI)(CX*E), Y13
+
+DATA dmask<>+0(SB)/8, $-1
+DATA dmask<>+8(SB)/8, $-1
+DATA dmask<>+16(SB)/8, $-1
+DATA dmask<>+24(SB)/8, $-1
+DATA dmask<>+32(SB)/8, $0
+DATA dmask<>+40(SB)/8, $0
+DATA dmask<>+48(SB)/8, $0
+DATA dmask<>+56(SB)/8, $0
+GLOBL dmask<>(SB), RODATA|NOPTR, $64
+
+DATA dabs64<>+0(SB)/8, $0x7fffffffffffffff
+DATA dabs64<>+8(SB)/8, $0x7fffffffffffffff
+DATA dabs64<>+16(SB)/8, $0x7fffffffffffffff
+DATA dabs64<>+24(SB)/8, $0x7fffffffffffffff
+GLOBL dabs64<>(SB), RODATA|NOPTR, $32
+
+DATA dabs32<>+0(SB)/8, $0x7fffffff7fffffff
+DATA dabs32<>+8(SB)/8, $0x7fffffff7fffffff
+DATA dabs32<>+16(SB)/8, $0x7fffffff7fffffff
+DATA dabs32<>+24(SB)/8, $0x7fffffff7fffffff
+GLOBL dabs32<>(SB), RODATA|NOPTR, $32
+
+#define YZERO \
+	VXORPD Y0, Y0, Y0; VXORPD Y1, Y1, Y1; VXORPD Y2, Y2, Y2; VXORPD Y3, Y3, Y3; \
+	VXORPD Y4, Y4, Y4; VXORPD Y5, Y5, Y5; VXORPD Y6, Y6, Y6; VXORPD Y7, Y7, Y7; \
+	VXORPD Y8, Y8, Y8; VXORPD Y9, Y9, Y9; VXORPD Y10, Y10, Y10; VXORPD Y11, Y11, Y11
+
+#define YLOAD(MASK, a0, a1, acc0, acc1) \
+	MASK a0, Y12, acc0; \
+	MASK a1, Y13, acc1
+
+#define YPUT(MASK, a0, a1, acc0, acc1) \
+	MASK acc0, Y12, a0; \
+	MASK acc1, Y13, a1
+
+#define YALL(OP, MASK) \
+	OP(MASK, (DI), 32(DI), Y0, Y1); \
+	OP(MASK, (DI)(R9*1), 32(DI)(R9*1), Y2, Y3); \
+	OP(MASK, (DI)(R9*2), 32(DI)(R9*2), Y4, Y5); \
+	OP(MASK, (R10), 32(R10), Y6, Y7); \
+	OP(MASK, (R10)(R9*1), 32(R10)(R9*1), Y8, Y9); \
+	OP(MASK, (R10)(R9*2), 32(R10)(R9*2), Y10, Y11)
+
+#define CROWS \
+	LEAQ (DI)(R9*2), R10; \
+	ADDQ R9, R10; \
+	LEAQ (R10)(R9*2), R11; \
+	ADDQ R9, R11; \
+	LEAQ (R11)(R9*2), R12; \
+	ADDQ R9, R12
+
+#define AROWS \
+	MOVQ a+16(FP), SI; \
+	LEAQ (SI)(R8*2), R10; \
+	ADDQ R8, R10; \
+	LEAQ (R10)(R8*2), R11; \
+	ADDQ R8, R11; \
+	LEAQ (R11)(R8*2), R12; \
+	ADDQ R8, R12
+
+// L1Z, L2Z: the update of accumulator acc by the panel vector v at one
+// k step of an AVX-512 kernel (the broadcast of A's element in Z26, the
+// absolute-value mask in Z29, t a temporary); L1Y, L2Y in AVX2 (the
+// broadcast in Y14, t = Y15, the mask from memory).
+#define L1Z(SUB, AND, FNMA, v, acc, t) \
+	SUB v, Z26, t; \
+	AND Z29, t, t; \
+	SUB t, acc, acc
+
+#define L2Z(SUB, AND, FNMA, v, acc, t) \
+	SUB  v, Z26, t; \
+	FNMA t, t, acc
+
+#define L1Y(SUB, AND, FNMA, ABS, v, acc) \
+	SUB v, Y14, Y15; \
+	AND ABS, Y15, Y15; \
+	SUB Y15, acc, acc
+
+#define L2Y(SUB, AND, FNMA, ABS, v, acc) \
+	SUB  v, Y14, Y15; \
+	FNMA Y15, Y15, acc
+
+#define ZDROW(OP, BCAST, SUB, AND, FNMA, addr, acc0, acc1) \
+	BCAST addr, Z26; \
+	OP(SUB, AND, FNMA, Z24, acc0, Z27); \
+	OP(SUB, AND, FNMA, Z25, acc1, Z28)
+
+#define ZDSTEP(OP, MOV, BCAST, SUB, AND, FNMA) \
+	MOV  (BX), Z24; \
+	MOV  64(BX), Z25; \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (SI), Z0, Z1); \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (SI)(R8*1), Z2, Z3); \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (SI)(R8*2), Z4, Z5); \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (R10), Z6, Z7); \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (R10)(R8*1), Z8, Z9); \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (R10)(R8*2), Z10, Z11); \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (R11), Z12, Z13); \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (R11)(R8*1), Z14, Z15); \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (R11)(R8*2), Z16, Z17); \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (R12), Z18, Z19); \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (R12)(R8*1), Z20, Z21); \
+	ZDROW(OP, BCAST, SUB, AND, FNMA, (R12)(R8*2), Z22, Z23)
+
+#define YDROW(OP, BCAST, SUB, AND, FNMA, ABS, addr, acc0, acc1) \
+	BCAST addr, Y14; \
+	OP(SUB, AND, FNMA, ABS, Y12, acc0); \
+	OP(SUB, AND, FNMA, ABS, Y13, acc1)
+
+#define YDSTEP(OP, MOV, BCAST, SUB, AND, FNMA, ABS) \
+	MOV  (BX), Y12; \
+	MOV  32(BX), Y13; \
+	YDROW(OP, BCAST, SUB, AND, FNMA, ABS, (SI), Y0, Y1); \
+	YDROW(OP, BCAST, SUB, AND, FNMA, ABS, (SI)(R8*1), Y2, Y3); \
+	YDROW(OP, BCAST, SUB, AND, FNMA, ABS, (SI)(R8*2), Y4, Y5); \
+	YDROW(OP, BCAST, SUB, AND, FNMA, ABS, (R10), Y6, Y7); \
+	YDROW(OP, BCAST, SUB, AND, FNMA, ABS, (R10)(R8*1), Y8, Y9); \
+	YDROW(OP, BCAST, SUB, AND, FNMA, ABS, (R10)(R8*2), Y10, Y11)
+
+// func featmapDenseL1Tile64Z(c *float64, ldc int, a *float64, lda int, b *float64, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL1Tile64Z(SB), NOSPLIT, $0-65
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R9
+	SHLQ $3, R9
+	MOVQ lda+24(FP), R8
+	SHLQ $3, R8
+	MOVQ b+32(FP), DX
+	MOVQ pstride+40(FP), R15
+	SHLQ $3, R15
+	MOVQ cols+56(FP), AX
+	VBROADCASTSD dabs64<>(SB), Z29
+
+panel:
+	ZMASKS(8)
+	CMPB acc+64(FP), $0
+	JEQ  zero
+	CROWS
+	ZALL(ZLOAD, VMOVUPD.Z)
+	JMP  start
+
+zero:
+	ZZERO
+
+start:
+	AROWS
+	MOVQ  DX, BX
+	MOVQ  k+48(FP), CX
+	TESTQ CX, CX
+	JLE   store
+
+loop:
+	ZDSTEP(L1Z, VMOVUPD, VBROADCASTSD, VSUBPD, VPANDQ, VFNMADD231PD)
+	ADDQ $128, BX
+	ADDQ $8, SI
+	ADDQ $8, R10
+	ADDQ $8, R11
+	ADDQ $8, R12
+	DECQ CX
+	JNZ  loop
+
+store:
+	CROWS
+	ZALL(ZPUT, VMOVUPD)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $16, AX
+	JGT  panel
+	VZEROUPPER
+	RET
+
+// func featmapDenseL1Tile32Z(c *float32, ldc int, a *float32, lda int, b *float32, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL1Tile32Z(SB), NOSPLIT, $0-65
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R9
+	SHLQ $2, R9
+	MOVQ lda+24(FP), R8
+	SHLQ $2, R8
+	MOVQ b+32(FP), DX
+	MOVQ pstride+40(FP), R15
+	SHLQ $2, R15
+	MOVQ cols+56(FP), AX
+	VBROADCASTSD dabs32<>(SB), Z29
+
+panel:
+	ZMASKS(16)
+	CMPB acc+64(FP), $0
+	JEQ  zero
+	CROWS
+	ZALL(ZLOAD, VMOVUPS.Z)
+	JMP  start
+
+zero:
+	ZZERO
+
+start:
+	AROWS
+	MOVQ  DX, BX
+	MOVQ  k+48(FP), CX
+	TESTQ CX, CX
+	JLE   store
+
+loop:
+	ZDSTEP(L1Z, VMOVUPS, VBROADCASTSS, VSUBPS, VPANDD, VFNMADD231PS)
+	ADDQ $128, BX
+	ADDQ $4, SI
+	ADDQ $4, R10
+	ADDQ $4, R11
+	ADDQ $4, R12
+	DECQ CX
+	JNZ  loop
+
+store:
+	CROWS
+	ZALL(ZPUT, VMOVUPS)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $32, AX
+	JGT  panel
+	VZEROUPPER
+	RET
+
+// func featmapDenseL1Tile64Y(c *float64, ldc int, a *float64, lda int, b *float64, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL1Tile64Y(SB), NOSPLIT, $0-65
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R9
+	SHLQ $3, R9
+	MOVQ lda+24(FP), R8
+	SHLQ $3, R8
+	MOVQ b+32(FP), DX
+	MOVQ pstride+40(FP), R15
+	SHLQ $3, R15
+	MOVQ cols+56(FP), AX
+	XORQ R12, R12 // 0: a panel's first half, 1: its second
+
+half:
+	YMASKS(dmask<>(SB), 4, 8)
+	LEAQ (DI)(R9*2), R10
+	ADDQ R9, R10
+	CMPB acc+64(FP), $0
+	JEQ  zero
+	YALL(YLOAD, VMASKMOVPD)
+	JMP  start
+
+zero:
+	YZERO
+
+start:
+	MOVQ  a+16(FP), SI
+	LEAQ  (SI)(R8*2), R10
+	ADDQ  R8, R10
+	MOVQ  DX, BX
+	MOVQ  k+48(FP), CX
+	TESTQ CX, CX
+	JLE   store
+
+loop:
+	YDSTEP(L1Y, VMOVUPD, VBROADCASTSD, VSUBPD, VANDPD, VFNMADD231PD, dabs64<>(SB))
+	ADDQ $128, BX
+	ADDQ $8, SI
+	ADDQ $8, R10
+	DECQ CX
+	JNZ  loop
+
+store:
+	YMASKS(dmask<>(SB), 4, 8)
+	LEAQ (DI)(R9*2), R10
+	ADDQ R9, R10
+	YALL(YPUT, VMASKMOVPD)
+	ADDQ $64, DI
+	SUBQ $8, AX
+	JLE  done
+	XORQ $1, R12
+	JZ   next
+	ADDQ $64, DX
+	JMP  half
+
+next:
+	ADDQ R15, DX
+	SUBQ $64, DX
+	JMP  half
+
+done:
+	VZEROUPPER
+	RET
+
+// func featmapDenseL1Tile32Y(c *float32, ldc int, a *float32, lda int, b *float32, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL1Tile32Y(SB), NOSPLIT, $0-65
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R9
+	SHLQ $2, R9
+	MOVQ lda+24(FP), R8
+	SHLQ $2, R8
+	MOVQ b+32(FP), DX
+	MOVQ pstride+40(FP), R15
+	SHLQ $2, R15
+	MOVQ cols+56(FP), AX
+	XORQ R12, R12 // 0: a panel's first half, 1: its second
+
+half:
+	YMASKS(dmask<>(SB), 8, 4)
+	LEAQ (DI)(R9*2), R10
+	ADDQ R9, R10
+	CMPB acc+64(FP), $0
+	JEQ  zero
+	YALL(YLOAD, VMASKMOVPS)
+	JMP  start
+
+zero:
+	YZERO
+
+start:
+	MOVQ  a+16(FP), SI
+	LEAQ  (SI)(R8*2), R10
+	ADDQ  R8, R10
+	MOVQ  DX, BX
+	MOVQ  k+48(FP), CX
+	TESTQ CX, CX
+	JLE   store
+
+loop:
+	YDSTEP(L1Y, VMOVUPS, VBROADCASTSS, VSUBPS, VANDPS, VFNMADD231PS, dabs32<>(SB))
+	ADDQ $128, BX
+	ADDQ $4, SI
+	ADDQ $4, R10
+	DECQ CX
+	JNZ  loop
+
+store:
+	YMASKS(dmask<>(SB), 8, 4)
+	LEAQ (DI)(R9*2), R10
+	ADDQ R9, R10
+	YALL(YPUT, VMASKMOVPS)
+	ADDQ $64, DI
+	SUBQ $16, AX
+	JLE  done
+	XORQ $1, R12
+	JZ   next
+	ADDQ $64, DX
+	JMP  half
+
+next:
+	ADDQ R15, DX
+	SUBQ $64, DX
+	JMP  half
+
+done:
+	VZEROUPPER
+	RET
+
+// func featmapDenseL1Row64Z(c *float64, a *float64, b *float64, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL1Row64Z(SB), NOSPLIT, $0-49
+	MOVQ c+0(FP), DI
+	MOVQ b+16(FP), DX
+	MOVQ pstride+24(FP), R15
+	SHLQ $3, R15
+	MOVQ cols+40(FP), AX
+	VBROADCASTSD dabs64<>(SB), Z29
+
+group:
+	CMPQ AX, $64
+	JLT  single
+	CMPB acc+48(FP), $0
+	JEQ  gzero
+	VMOVUPD 0(DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	JMP gstart
+
+gzero:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+
+gstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	LEAQ  (DX)(R15*2), R12
+	ADDQ  R15, R12
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   gstore
+
+gloop:
+	VBROADCASTSD (SI), Z31
+	VSUBPD (BX), Z31, Z27
+	VPANDQ Z29, Z27, Z27
+	VSUBPD Z27, Z0, Z0
+	VSUBPD 64(BX), Z31, Z28
+	VPANDQ Z29, Z28, Z28
+	VSUBPD Z28, Z1, Z1
+	VSUBPD (BX)(R15*1), Z31, Z27
+	VPANDQ Z29, Z27, Z27
+	VSUBPD Z27, Z2, Z2
+	VSUBPD 64(BX)(R15*1), Z31, Z28
+	VPANDQ Z29, Z28, Z28
+	VSUBPD Z28, Z3, Z3
+	VSUBPD (BX)(R15*2), Z31, Z27
+	VPANDQ Z29, Z27, Z27
+	VSUBPD Z27, Z4, Z4
+	VSUBPD 64(BX)(R15*2), Z31, Z28
+	VPANDQ Z29, Z28, Z28
+	VSUBPD Z28, Z5, Z5
+	VSUBPD (R12), Z31, Z27
+	VPANDQ Z29, Z27, Z27
+	VSUBPD Z27, Z6, Z6
+	VSUBPD 64(R12), Z31, Z28
+	VPANDQ Z29, Z28, Z28
+	VSUBPD Z28, Z7, Z7
+	ADDQ $128, BX
+	ADDQ $128, R12
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  gloop
+
+gstore:
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	ADDQ $512, DI
+	LEAQ (DX)(R15*4), DX
+	SUBQ $64, AX
+	JMP  group
+
+single:
+	TESTQ AX, AX
+	JLE   done
+	ZMASKS(8)
+	CMPB  acc+48(FP), $0
+	JEQ   szero
+	VMOVUPD.Z (DI), K1, Z0
+	VMOVUPD.Z 64(DI), K2, Z1
+	JMP   sstart
+
+szero:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+
+sstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   sstore
+
+sloop:
+	VBROADCASTSD (SI), Z31
+	VSUBPD (BX), Z31, Z27
+	VPANDQ Z29, Z27, Z27
+	VSUBPD Z27, Z0, Z0
+	VSUBPD 64(BX), Z31, Z28
+	VPANDQ Z29, Z28, Z28
+	VSUBPD Z28, Z1, Z1
+	ADDQ $128, BX
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  sloop
+
+sstore:
+	VMOVUPD Z0, K1, (DI)
+	VMOVUPD Z1, K2, 64(DI)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $16, AX
+	JMP  single
+
+done:
+	VZEROUPPER
+	RET
+
+// func featmapDenseL1Row32Z(c *float32, a *float32, b *float32, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL1Row32Z(SB), NOSPLIT, $0-49
+	MOVQ c+0(FP), DI
+	MOVQ b+16(FP), DX
+	MOVQ pstride+24(FP), R15
+	SHLQ $2, R15
+	MOVQ cols+40(FP), AX
+	VBROADCASTSD dabs32<>(SB), Z29
+
+group:
+	CMPQ AX, $128
+	JLT  single
+	CMPB acc+48(FP), $0
+	JEQ  gzero
+	VMOVUPS 0(DI), Z0
+	VMOVUPS 64(DI), Z1
+	VMOVUPS 128(DI), Z2
+	VMOVUPS 192(DI), Z3
+	VMOVUPS 256(DI), Z4
+	VMOVUPS 320(DI), Z5
+	VMOVUPS 384(DI), Z6
+	VMOVUPS 448(DI), Z7
+	JMP gstart
+
+gzero:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+
+gstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	LEAQ  (DX)(R15*2), R12
+	ADDQ  R15, R12
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   gstore
+
+gloop:
+	VBROADCASTSS (SI), Z31
+	VSUBPS (BX), Z31, Z27
+	VPANDD Z29, Z27, Z27
+	VSUBPS Z27, Z0, Z0
+	VSUBPS 64(BX), Z31, Z28
+	VPANDD Z29, Z28, Z28
+	VSUBPS Z28, Z1, Z1
+	VSUBPS (BX)(R15*1), Z31, Z27
+	VPANDD Z29, Z27, Z27
+	VSUBPS Z27, Z2, Z2
+	VSUBPS 64(BX)(R15*1), Z31, Z28
+	VPANDD Z29, Z28, Z28
+	VSUBPS Z28, Z3, Z3
+	VSUBPS (BX)(R15*2), Z31, Z27
+	VPANDD Z29, Z27, Z27
+	VSUBPS Z27, Z4, Z4
+	VSUBPS 64(BX)(R15*2), Z31, Z28
+	VPANDD Z29, Z28, Z28
+	VSUBPS Z28, Z5, Z5
+	VSUBPS (R12), Z31, Z27
+	VPANDD Z29, Z27, Z27
+	VSUBPS Z27, Z6, Z6
+	VSUBPS 64(R12), Z31, Z28
+	VPANDD Z29, Z28, Z28
+	VSUBPS Z28, Z7, Z7
+	ADDQ $128, BX
+	ADDQ $128, R12
+	ADDQ $4, SI
+	DECQ CX
+	JNZ  gloop
+
+gstore:
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	VMOVUPS Z4, 256(DI)
+	VMOVUPS Z5, 320(DI)
+	VMOVUPS Z6, 384(DI)
+	VMOVUPS Z7, 448(DI)
+	ADDQ $512, DI
+	LEAQ (DX)(R15*4), DX
+	SUBQ $128, AX
+	JMP  group
+
+single:
+	TESTQ AX, AX
+	JLE   done
+	ZMASKS(16)
+	CMPB  acc+48(FP), $0
+	JEQ   szero
+	VMOVUPS.Z (DI), K1, Z0
+	VMOVUPS.Z 64(DI), K2, Z1
+	JMP   sstart
+
+szero:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+
+sstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   sstore
+
+sloop:
+	VBROADCASTSS (SI), Z31
+	VSUBPS (BX), Z31, Z27
+	VPANDD Z29, Z27, Z27
+	VSUBPS Z27, Z0, Z0
+	VSUBPS 64(BX), Z31, Z28
+	VPANDD Z29, Z28, Z28
+	VSUBPS Z28, Z1, Z1
+	ADDQ $128, BX
+	ADDQ $4, SI
+	DECQ CX
+	JNZ  sloop
+
+sstore:
+	VMOVUPS Z0, K1, (DI)
+	VMOVUPS Z1, K2, 64(DI)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $32, AX
+	JMP  single
+
+done:
+	VZEROUPPER
+	RET
+
+// func featmapDenseL1Row64Y(c *float64, a *float64, b *float64, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL1Row64Y(SB), NOSPLIT, $0-49
+	MOVQ c+0(FP), DI
+	MOVQ b+16(FP), DX
+	MOVQ pstride+24(FP), R15
+	SHLQ $3, R15
+	MOVQ cols+40(FP), AX
+
+group:
+	CMPQ AX, $32
+	JLT  single
+	CMPB acc+48(FP), $0
+	JEQ  gzero
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	JMP gstart
+
+gzero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+gstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   gstore
+
+gloop:
+	VBROADCASTSD (SI), Y15
+	VSUBPD (BX), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y0, Y0
+	VSUBPD 32(BX), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y1, Y1
+	VSUBPD 64(BX), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y2, Y2
+	VSUBPD 96(BX), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y3, Y3
+	VSUBPD (BX)(R15*1), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y4, Y4
+	VSUBPD 32(BX)(R15*1), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y5, Y5
+	VSUBPD 64(BX)(R15*1), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y6, Y6
+	VSUBPD 96(BX)(R15*1), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y7, Y7
+	ADDQ $128, BX
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  gloop
+
+gstore:
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	ADDQ $256, DI
+	LEAQ (DX)(R15*2), DX
+	SUBQ $32, AX
+	JMP  group
+
+single:
+	TESTQ AX, AX
+	JLE   done
+	YMASKS(dmask<>(SB), 4, 8)
+	VMOVUPD Y12, Y8
+	VMOVUPD Y13, Y9
+	SUBQ  $8, AX
+	YMASKS(dmask<>(SB), 4, 8)
+	ADDQ  $8, AX
+	CMPB  acc+48(FP), $0
+	JEQ   szero
+	VMASKMOVPD (DI), Y8, Y0
+	VMASKMOVPD 32(DI), Y9, Y1
+	VMASKMOVPD 64(DI), Y12, Y2
+	VMASKMOVPD 96(DI), Y13, Y3
+	JMP   sstart
+
+szero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+sstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   sstore
+
+sloop:
+	VBROADCASTSD (SI), Y15
+	VSUBPD (BX), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y0, Y0
+	VSUBPD 32(BX), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y1, Y1
+	VSUBPD 64(BX), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y2, Y2
+	VSUBPD 96(BX), Y15, Y14
+	VANDPD dabs64<>(SB), Y14, Y14
+	VSUBPD Y14, Y3, Y3
+	ADDQ $128, BX
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  sloop
+
+sstore:
+	VMASKMOVPD Y0, Y8, (DI)
+	VMASKMOVPD Y1, Y9, 32(DI)
+	VMASKMOVPD Y2, Y12, 64(DI)
+	VMASKMOVPD Y3, Y13, 96(DI)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $16, AX
+	JMP  single
+
+done:
+	VZEROUPPER
+	RET
+
+// func featmapDenseL1Row32Y(c *float32, a *float32, b *float32, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL1Row32Y(SB), NOSPLIT, $0-49
+	MOVQ c+0(FP), DI
+	MOVQ b+16(FP), DX
+	MOVQ pstride+24(FP), R15
+	SHLQ $2, R15
+	MOVQ cols+40(FP), AX
+
+group:
+	CMPQ AX, $64
+	JLT  single
+	CMPB acc+48(FP), $0
+	JEQ  gzero
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VMOVUPS 128(DI), Y4
+	VMOVUPS 160(DI), Y5
+	VMOVUPS 192(DI), Y6
+	VMOVUPS 224(DI), Y7
+	JMP gstart
+
+gzero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+gstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   gstore
+
+gloop:
+	VBROADCASTSS (SI), Y15
+	VSUBPS (BX), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y0, Y0
+	VSUBPS 32(BX), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y1, Y1
+	VSUBPS 64(BX), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y2, Y2
+	VSUBPS 96(BX), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y3, Y3
+	VSUBPS (BX)(R15*1), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y4, Y4
+	VSUBPS 32(BX)(R15*1), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y5, Y5
+	VSUBPS 64(BX)(R15*1), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y6, Y6
+	VSUBPS 96(BX)(R15*1), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y7, Y7
+	ADDQ $128, BX
+	ADDQ $4, SI
+	DECQ CX
+	JNZ  gloop
+
+gstore:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	ADDQ $256, DI
+	LEAQ (DX)(R15*2), DX
+	SUBQ $64, AX
+	JMP  group
+
+single:
+	TESTQ AX, AX
+	JLE   done
+	YMASKS(dmask<>(SB), 8, 4)
+	VMOVUPD Y12, Y8
+	VMOVUPD Y13, Y9
+	SUBQ  $16, AX
+	YMASKS(dmask<>(SB), 8, 4)
+	ADDQ  $16, AX
+	CMPB  acc+48(FP), $0
+	JEQ   szero
+	VMASKMOVPS (DI), Y8, Y0
+	VMASKMOVPS 32(DI), Y9, Y1
+	VMASKMOVPS 64(DI), Y12, Y2
+	VMASKMOVPS 96(DI), Y13, Y3
+	JMP   sstart
+
+szero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+sstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   sstore
+
+sloop:
+	VBROADCASTSS (SI), Y15
+	VSUBPS (BX), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y0, Y0
+	VSUBPS 32(BX), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y1, Y1
+	VSUBPS 64(BX), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y2, Y2
+	VSUBPS 96(BX), Y15, Y14
+	VANDPS dabs32<>(SB), Y14, Y14
+	VSUBPS Y14, Y3, Y3
+	ADDQ $128, BX
+	ADDQ $4, SI
+	DECQ CX
+	JNZ  sloop
+
+sstore:
+	VMASKMOVPS Y0, Y8, (DI)
+	VMASKMOVPS Y1, Y9, 32(DI)
+	VMASKMOVPS Y2, Y12, 64(DI)
+	VMASKMOVPS Y3, Y13, 96(DI)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $32, AX
+	JMP  single
+
+done:
+	VZEROUPPER
+	RET
+
+// func featmapDenseL2Tile64Z(c *float64, ldc int, a *float64, lda int, b *float64, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL2Tile64Z(SB), NOSPLIT, $0-65
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R9
+	SHLQ $3, R9
+	MOVQ lda+24(FP), R8
+	SHLQ $3, R8
+	MOVQ b+32(FP), DX
+	MOVQ pstride+40(FP), R15
+	SHLQ $3, R15
+	MOVQ cols+56(FP), AX
+	VBROADCASTSD dabs64<>(SB), Z29
+
+panel:
+	ZMASKS(8)
+	CMPB acc+64(FP), $0
+	JEQ  zero
+	CROWS
+	ZALL(ZLOAD, VMOVUPD.Z)
+	JMP  start
+
+zero:
+	ZZERO
+
+start:
+	AROWS
+	MOVQ  DX, BX
+	MOVQ  k+48(FP), CX
+	TESTQ CX, CX
+	JLE   store
+
+loop:
+	ZDSTEP(L2Z, VMOVUPD, VBROADCASTSD, VSUBPD, VPANDQ, VFNMADD231PD)
+	ADDQ $128, BX
+	ADDQ $8, SI
+	ADDQ $8, R10
+	ADDQ $8, R11
+	ADDQ $8, R12
+	DECQ CX
+	JNZ  loop
+
+store:
+	CROWS
+	ZALL(ZPUT, VMOVUPD)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $16, AX
+	JGT  panel
+	VZEROUPPER
+	RET
+
+// func featmapDenseL2Tile32Z(c *float32, ldc int, a *float32, lda int, b *float32, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL2Tile32Z(SB), NOSPLIT, $0-65
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R9
+	SHLQ $2, R9
+	MOVQ lda+24(FP), R8
+	SHLQ $2, R8
+	MOVQ b+32(FP), DX
+	MOVQ pstride+40(FP), R15
+	SHLQ $2, R15
+	MOVQ cols+56(FP), AX
+	VBROADCASTSD dabs32<>(SB), Z29
+
+panel:
+	ZMASKS(16)
+	CMPB acc+64(FP), $0
+	JEQ  zero
+	CROWS
+	ZALL(ZLOAD, VMOVUPS.Z)
+	JMP  start
+
+zero:
+	ZZERO
+
+start:
+	AROWS
+	MOVQ  DX, BX
+	MOVQ  k+48(FP), CX
+	TESTQ CX, CX
+	JLE   store
+
+loop:
+	ZDSTEP(L2Z, VMOVUPS, VBROADCASTSS, VSUBPS, VPANDD, VFNMADD231PS)
+	ADDQ $128, BX
+	ADDQ $4, SI
+	ADDQ $4, R10
+	ADDQ $4, R11
+	ADDQ $4, R12
+	DECQ CX
+	JNZ  loop
+
+store:
+	CROWS
+	ZALL(ZPUT, VMOVUPS)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $32, AX
+	JGT  panel
+	VZEROUPPER
+	RET
+
+// func featmapDenseL2Tile64Y(c *float64, ldc int, a *float64, lda int, b *float64, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL2Tile64Y(SB), NOSPLIT, $0-65
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R9
+	SHLQ $3, R9
+	MOVQ lda+24(FP), R8
+	SHLQ $3, R8
+	MOVQ b+32(FP), DX
+	MOVQ pstride+40(FP), R15
+	SHLQ $3, R15
+	MOVQ cols+56(FP), AX
+	XORQ R12, R12 // 0: a panel's first half, 1: its second
+
+half:
+	YMASKS(dmask<>(SB), 4, 8)
+	LEAQ (DI)(R9*2), R10
+	ADDQ R9, R10
+	CMPB acc+64(FP), $0
+	JEQ  zero
+	YALL(YLOAD, VMASKMOVPD)
+	JMP  start
+
+zero:
+	YZERO
+
+start:
+	MOVQ  a+16(FP), SI
+	LEAQ  (SI)(R8*2), R10
+	ADDQ  R8, R10
+	MOVQ  DX, BX
+	MOVQ  k+48(FP), CX
+	TESTQ CX, CX
+	JLE   store
+
+loop:
+	YDSTEP(L2Y, VMOVUPD, VBROADCASTSD, VSUBPD, VANDPD, VFNMADD231PD, dabs64<>(SB))
+	ADDQ $128, BX
+	ADDQ $8, SI
+	ADDQ $8, R10
+	DECQ CX
+	JNZ  loop
+
+store:
+	YMASKS(dmask<>(SB), 4, 8)
+	LEAQ (DI)(R9*2), R10
+	ADDQ R9, R10
+	YALL(YPUT, VMASKMOVPD)
+	ADDQ $64, DI
+	SUBQ $8, AX
+	JLE  done
+	XORQ $1, R12
+	JZ   next
+	ADDQ $64, DX
+	JMP  half
+
+next:
+	ADDQ R15, DX
+	SUBQ $64, DX
+	JMP  half
+
+done:
+	VZEROUPPER
+	RET
+
+// func featmapDenseL2Tile32Y(c *float32, ldc int, a *float32, lda int, b *float32, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL2Tile32Y(SB), NOSPLIT, $0-65
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R9
+	SHLQ $2, R9
+	MOVQ lda+24(FP), R8
+	SHLQ $2, R8
+	MOVQ b+32(FP), DX
+	MOVQ pstride+40(FP), R15
+	SHLQ $2, R15
+	MOVQ cols+56(FP), AX
+	XORQ R12, R12 // 0: a panel's first half, 1: its second
+
+half:
+	YMASKS(dmask<>(SB), 8, 4)
+	LEAQ (DI)(R9*2), R10
+	ADDQ R9, R10
+	CMPB acc+64(FP), $0
+	JEQ  zero
+	YALL(YLOAD, VMASKMOVPS)
+	JMP  start
+
+zero:
+	YZERO
+
+start:
+	MOVQ  a+16(FP), SI
+	LEAQ  (SI)(R8*2), R10
+	ADDQ  R8, R10
+	MOVQ  DX, BX
+	MOVQ  k+48(FP), CX
+	TESTQ CX, CX
+	JLE   store
+
+loop:
+	YDSTEP(L2Y, VMOVUPS, VBROADCASTSS, VSUBPS, VANDPS, VFNMADD231PS, dabs32<>(SB))
+	ADDQ $128, BX
+	ADDQ $4, SI
+	ADDQ $4, R10
+	DECQ CX
+	JNZ  loop
+
+store:
+	YMASKS(dmask<>(SB), 8, 4)
+	LEAQ (DI)(R9*2), R10
+	ADDQ R9, R10
+	YALL(YPUT, VMASKMOVPS)
+	ADDQ $64, DI
+	SUBQ $16, AX
+	JLE  done
+	XORQ $1, R12
+	JZ   next
+	ADDQ $64, DX
+	JMP  half
+
+next:
+	ADDQ R15, DX
+	SUBQ $64, DX
+	JMP  half
+
+done:
+	VZEROUPPER
+	RET
+
+// func featmapDenseL2Row64Z(c *float64, a *float64, b *float64, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL2Row64Z(SB), NOSPLIT, $0-49
+	MOVQ c+0(FP), DI
+	MOVQ b+16(FP), DX
+	MOVQ pstride+24(FP), R15
+	SHLQ $3, R15
+	MOVQ cols+40(FP), AX
+	VBROADCASTSD dabs64<>(SB), Z29
+
+group:
+	CMPQ AX, $64
+	JLT  single
+	CMPB acc+48(FP), $0
+	JEQ  gzero
+	VMOVUPD 0(DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	JMP gstart
+
+gzero:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+
+gstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	LEAQ  (DX)(R15*2), R12
+	ADDQ  R15, R12
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   gstore
+
+gloop:
+	VBROADCASTSD (SI), Z31
+	VSUBPD (BX), Z31, Z27
+	VFNMADD231PD Z27, Z27, Z0
+	VSUBPD 64(BX), Z31, Z28
+	VFNMADD231PD Z28, Z28, Z1
+	VSUBPD (BX)(R15*1), Z31, Z27
+	VFNMADD231PD Z27, Z27, Z2
+	VSUBPD 64(BX)(R15*1), Z31, Z28
+	VFNMADD231PD Z28, Z28, Z3
+	VSUBPD (BX)(R15*2), Z31, Z27
+	VFNMADD231PD Z27, Z27, Z4
+	VSUBPD 64(BX)(R15*2), Z31, Z28
+	VFNMADD231PD Z28, Z28, Z5
+	VSUBPD (R12), Z31, Z27
+	VFNMADD231PD Z27, Z27, Z6
+	VSUBPD 64(R12), Z31, Z28
+	VFNMADD231PD Z28, Z28, Z7
+	ADDQ $128, BX
+	ADDQ $128, R12
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  gloop
+
+gstore:
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	ADDQ $512, DI
+	LEAQ (DX)(R15*4), DX
+	SUBQ $64, AX
+	JMP  group
+
+single:
+	TESTQ AX, AX
+	JLE   done
+	ZMASKS(8)
+	CMPB  acc+48(FP), $0
+	JEQ   szero
+	VMOVUPD.Z (DI), K1, Z0
+	VMOVUPD.Z 64(DI), K2, Z1
+	JMP   sstart
+
+szero:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+
+sstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   sstore
+
+sloop:
+	VBROADCASTSD (SI), Z31
+	VSUBPD (BX), Z31, Z27
+	VFNMADD231PD Z27, Z27, Z0
+	VSUBPD 64(BX), Z31, Z28
+	VFNMADD231PD Z28, Z28, Z1
+	ADDQ $128, BX
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  sloop
+
+sstore:
+	VMOVUPD Z0, K1, (DI)
+	VMOVUPD Z1, K2, 64(DI)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $16, AX
+	JMP  single
+
+done:
+	VZEROUPPER
+	RET
+
+// func featmapDenseL2Row32Z(c *float32, a *float32, b *float32, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL2Row32Z(SB), NOSPLIT, $0-49
+	MOVQ c+0(FP), DI
+	MOVQ b+16(FP), DX
+	MOVQ pstride+24(FP), R15
+	SHLQ $2, R15
+	MOVQ cols+40(FP), AX
+	VBROADCASTSD dabs32<>(SB), Z29
+
+group:
+	CMPQ AX, $128
+	JLT  single
+	CMPB acc+48(FP), $0
+	JEQ  gzero
+	VMOVUPS 0(DI), Z0
+	VMOVUPS 64(DI), Z1
+	VMOVUPS 128(DI), Z2
+	VMOVUPS 192(DI), Z3
+	VMOVUPS 256(DI), Z4
+	VMOVUPS 320(DI), Z5
+	VMOVUPS 384(DI), Z6
+	VMOVUPS 448(DI), Z7
+	JMP gstart
+
+gzero:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+
+gstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	LEAQ  (DX)(R15*2), R12
+	ADDQ  R15, R12
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   gstore
+
+gloop:
+	VBROADCASTSS (SI), Z31
+	VSUBPS (BX), Z31, Z27
+	VFNMADD231PS Z27, Z27, Z0
+	VSUBPS 64(BX), Z31, Z28
+	VFNMADD231PS Z28, Z28, Z1
+	VSUBPS (BX)(R15*1), Z31, Z27
+	VFNMADD231PS Z27, Z27, Z2
+	VSUBPS 64(BX)(R15*1), Z31, Z28
+	VFNMADD231PS Z28, Z28, Z3
+	VSUBPS (BX)(R15*2), Z31, Z27
+	VFNMADD231PS Z27, Z27, Z4
+	VSUBPS 64(BX)(R15*2), Z31, Z28
+	VFNMADD231PS Z28, Z28, Z5
+	VSUBPS (R12), Z31, Z27
+	VFNMADD231PS Z27, Z27, Z6
+	VSUBPS 64(R12), Z31, Z28
+	VFNMADD231PS Z28, Z28, Z7
+	ADDQ $128, BX
+	ADDQ $128, R12
+	ADDQ $4, SI
+	DECQ CX
+	JNZ  gloop
+
+gstore:
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	VMOVUPS Z4, 256(DI)
+	VMOVUPS Z5, 320(DI)
+	VMOVUPS Z6, 384(DI)
+	VMOVUPS Z7, 448(DI)
+	ADDQ $512, DI
+	LEAQ (DX)(R15*4), DX
+	SUBQ $128, AX
+	JMP  group
+
+single:
+	TESTQ AX, AX
+	JLE   done
+	ZMASKS(16)
+	CMPB  acc+48(FP), $0
+	JEQ   szero
+	VMOVUPS.Z (DI), K1, Z0
+	VMOVUPS.Z 64(DI), K2, Z1
+	JMP   sstart
+
+szero:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+
+sstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   sstore
+
+sloop:
+	VBROADCASTSS (SI), Z31
+	VSUBPS (BX), Z31, Z27
+	VFNMADD231PS Z27, Z27, Z0
+	VSUBPS 64(BX), Z31, Z28
+	VFNMADD231PS Z28, Z28, Z1
+	ADDQ $128, BX
+	ADDQ $4, SI
+	DECQ CX
+	JNZ  sloop
+
+sstore:
+	VMOVUPS Z0, K1, (DI)
+	VMOVUPS Z1, K2, 64(DI)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $32, AX
+	JMP  single
+
+done:
+	VZEROUPPER
+	RET
+
+// func featmapDenseL2Row64Y(c *float64, a *float64, b *float64, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL2Row64Y(SB), NOSPLIT, $0-49
+	MOVQ c+0(FP), DI
+	MOVQ b+16(FP), DX
+	MOVQ pstride+24(FP), R15
+	SHLQ $3, R15
+	MOVQ cols+40(FP), AX
+
+group:
+	CMPQ AX, $32
+	JLT  single
+	CMPB acc+48(FP), $0
+	JEQ  gzero
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	JMP gstart
+
+gzero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+gstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   gstore
+
+gloop:
+	VBROADCASTSD (SI), Y15
+	VSUBPD (BX), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y0
+	VSUBPD 32(BX), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y1
+	VSUBPD 64(BX), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y2
+	VSUBPD 96(BX), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y3
+	VSUBPD (BX)(R15*1), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y4
+	VSUBPD 32(BX)(R15*1), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y5
+	VSUBPD 64(BX)(R15*1), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y6
+	VSUBPD 96(BX)(R15*1), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y7
+	ADDQ $128, BX
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  gloop
+
+gstore:
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	ADDQ $256, DI
+	LEAQ (DX)(R15*2), DX
+	SUBQ $32, AX
+	JMP  group
+
+single:
+	TESTQ AX, AX
+	JLE   done
+	YMASKS(dmask<>(SB), 4, 8)
+	VMOVUPD Y12, Y8
+	VMOVUPD Y13, Y9
+	SUBQ  $8, AX
+	YMASKS(dmask<>(SB), 4, 8)
+	ADDQ  $8, AX
+	CMPB  acc+48(FP), $0
+	JEQ   szero
+	VMASKMOVPD (DI), Y8, Y0
+	VMASKMOVPD 32(DI), Y9, Y1
+	VMASKMOVPD 64(DI), Y12, Y2
+	VMASKMOVPD 96(DI), Y13, Y3
+	JMP   sstart
+
+szero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+sstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   sstore
+
+sloop:
+	VBROADCASTSD (SI), Y15
+	VSUBPD (BX), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y0
+	VSUBPD 32(BX), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y1
+	VSUBPD 64(BX), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y2
+	VSUBPD 96(BX), Y15, Y14
+	VFNMADD231PD Y14, Y14, Y3
+	ADDQ $128, BX
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  sloop
+
+sstore:
+	VMASKMOVPD Y0, Y8, (DI)
+	VMASKMOVPD Y1, Y9, 32(DI)
+	VMASKMOVPD Y2, Y12, 64(DI)
+	VMASKMOVPD Y3, Y13, 96(DI)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $16, AX
+	JMP  single
+
+done:
+	VZEROUPPER
+	RET
+
+// func featmapDenseL2Row32Y(c *float32, a *float32, b *float32, pstride, k, cols int, acc bool)
+TEXT ·featmapDenseL2Row32Y(SB), NOSPLIT, $0-49
+	MOVQ c+0(FP), DI
+	MOVQ b+16(FP), DX
+	MOVQ pstride+24(FP), R15
+	SHLQ $2, R15
+	MOVQ cols+40(FP), AX
+
+group:
+	CMPQ AX, $64
+	JLT  single
+	CMPB acc+48(FP), $0
+	JEQ  gzero
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VMOVUPS 128(DI), Y4
+	VMOVUPS 160(DI), Y5
+	VMOVUPS 192(DI), Y6
+	VMOVUPS 224(DI), Y7
+	JMP gstart
+
+gzero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+gstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   gstore
+
+gloop:
+	VBROADCASTSS (SI), Y15
+	VSUBPS (BX), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y0
+	VSUBPS 32(BX), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y1
+	VSUBPS 64(BX), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y2
+	VSUBPS 96(BX), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y3
+	VSUBPS (BX)(R15*1), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y4
+	VSUBPS 32(BX)(R15*1), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y5
+	VSUBPS 64(BX)(R15*1), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y6
+	VSUBPS 96(BX)(R15*1), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y7
+	ADDQ $128, BX
+	ADDQ $4, SI
+	DECQ CX
+	JNZ  gloop
+
+gstore:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	ADDQ $256, DI
+	LEAQ (DX)(R15*2), DX
+	SUBQ $64, AX
+	JMP  group
+
+single:
+	TESTQ AX, AX
+	JLE   done
+	YMASKS(dmask<>(SB), 8, 4)
+	VMOVUPD Y12, Y8
+	VMOVUPD Y13, Y9
+	SUBQ  $16, AX
+	YMASKS(dmask<>(SB), 8, 4)
+	ADDQ  $16, AX
+	CMPB  acc+48(FP), $0
+	JEQ   szero
+	VMASKMOVPS (DI), Y8, Y0
+	VMASKMOVPS 32(DI), Y9, Y1
+	VMASKMOVPS 64(DI), Y12, Y2
+	VMASKMOVPS 96(DI), Y13, Y3
+	JMP   sstart
+
+szero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+sstart:
+	MOVQ  a+8(FP), SI
+	MOVQ  DX, BX
+	MOVQ  k+32(FP), CX
+	TESTQ CX, CX
+	JLE   sstore
+
+sloop:
+	VBROADCASTSS (SI), Y15
+	VSUBPS (BX), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y0
+	VSUBPS 32(BX), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y1
+	VSUBPS 64(BX), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y2
+	VSUBPS 96(BX), Y15, Y14
+	VFNMADD231PS Y14, Y14, Y3
+	ADDQ $128, BX
+	ADDQ $4, SI
+	DECQ CX
+	JNZ  sloop
+
+sstore:
+	VMASKMOVPS Y0, Y8, (DI)
+	VMASKMOVPS Y1, Y9, 32(DI)
+	VMASKMOVPS Y2, Y12, 64(DI)
+	VMASKMOVPS Y3, Y13, 96(DI)
+	ADDQ $128, DI
+	ADDQ R15, DX
+	SUBQ $32, AX
+	JMP  single
+
+done:
+	VZEROUPPER
+	RET

@@ -52,7 +52,7 @@ func (p *parser) shape(top *mapping, d specDoc, s *Spec) error {
 		// is loaded (Spec.Auto).
 		return nil
 	}
-	dims := design.DimsFor(m, s.Problem)
+	dims := design.DimsFor(m.Method, s.Problem)
 	dimErr := p.errAt(dimNode, "target.dim", "%s", dims.Refusal(dim))
 	if s.Problem.Kernel.Type == fmap.Hellinger && dim > 0 && !dims.Has(dim) {
 		return dimErr

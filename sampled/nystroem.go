@@ -24,7 +24,7 @@ type NystroemOptions struct {
 	// Default kmeans.
 	Landmarks string `yaml:"landmarks" spec:"enum=kmeans|random|kmeans++,label"`
 	// Seed seeds the choice (default 1).
-	Seed int64 `yaml:"seed"`
+	Seed int64 `yaml:"seed" spec:"default=1"`
 	// NLandmarks is the number m of landmarks (default D: the map of D
 	// landmarks). With m > D the map keeps the top D directions of its m
 	// Nyström features on the rows to fit (the leading eigenvectors of

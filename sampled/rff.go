@@ -29,7 +29,7 @@ type RFFOptions struct {
 	// off) or phase (√(2/D)·cos(ω·t + b), b uniform on [0, 2π), any D).
 	Features string `yaml:"features" spec:"enum=cos-sin|phase"`
 	// Seed seeds the frequencies and phases (default 1).
-	Seed int64 `yaml:"seed"`
+	Seed int64 `yaml:"seed" spec:"default=1"`
 	// Inner is the χ² map of one input an exp-chi2 map applies to every
 	// coordinate first (default: chum of 5 dimensions).
 	Inner *design.Inner `yaml:"inner"`

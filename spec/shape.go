@@ -128,8 +128,7 @@ func (p *parser) compare(n *yaml.Node, s *Spec) error {
 		if err != nil {
 			return err
 		}
-		opts, _ := json.Marshal(ms.Options())
-		key := ms.Name() + string(opts)
+		key := optionsKey(ms)
 		if j, dup := seen[key]; dup {
 			return p.errAt(it, field, "same method and options as %s", elem("compare.methods", j))
 		}
@@ -248,4 +247,29 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 		d.SetDefaults()
 	}
 	return ms, nil
+}
+
+// optionsKey is what two compared methods share when they are the same
+// method with the same options once the defaults are filled in: those of
+// its Defaulter (already set) and the values an option's zero stands for
+// (`spec:"default=V"`: a seed of 0 is seed 1), so that {name: nystroem}
+// and {name: nystroem, seed: 1} are one method. Defaults that depend on the
+// problem (rff's sampling by kernel, chum's omega_max) are not resolved.
+func optionsKey(ms *MethodSpec) string {
+	var b strings.Builder
+	b.WriteString(ms.Name())
+	for _, f := range structFields(reflect.ValueOf(ms.Options()).Elem()) {
+		text := ""
+		if f.tag.def != "" && f.v.IsZero() {
+			text = f.tag.def
+		} else if f.v.Kind() == reflect.Pointer && !f.v.IsNil() && f.v.Elem().Kind() != reflect.Struct {
+			j, _ := json.Marshal(f.v.Elem().Interface())
+			text = string(j)
+		} else {
+			j, _ := json.Marshal(f.v.Interface())
+			text = string(j)
+		}
+		fmt.Fprintf(&b, ";%s=%s", f.name, text)
+	}
+	return b.String()
 }

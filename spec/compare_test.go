@@ -45,3 +45,27 @@ func TestCompareDuplicatesAfterDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestMiscasedKeys: a key in the wrong case is an unknown key with the
+// right one suggested, as a typo is — a compared method's or the method
+// section's NAME (it was reported only as a missing name), a top-level
+// KERNEL, a kernel's SIGMA.
+func TestMiscasedKeys(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{lines("version: 1", "name: X", "kernel: {type: chi2}", "domain: {integers: [0, 31]}", "compare:", "  methods: [vz, {NAME: li}]", "  dims: [3]"),
+			"x.yaml:6: compare.methods[1].NAME: unknown key (did you mean name?); a method is a mapping with name (one of chum,"},
+		{lines("version: 1", "name: X", "kernel: {type: chi2}", "domain: {integers: [0, 31]}", "compare:", "  methods:", "    - vz", "    - Name: li", "      bins: 10", "  dims: [3]"),
+			"x.yaml:8: compare.methods[1].Name: unknown key (did you mean name?)"},
+		{lines("version: 1", "name: X", "kernel: {type: chi2}", "domain: {integers: [0, 31]}", "target: {dim: 3}", "method: {NAME: vz}"),
+			"x.yaml:6: method.NAME: unknown key (did you mean name?)"},
+		{lines("version: 1", "name: X", "KERNEL: {type: chi2}", "domain: {integers: [0, 31]}", "target: {dim: 3}", "method: {name: vz}"),
+			"x.yaml:3: KERNEL: unknown key (did you mean kernel?)"},
+		{lines("version: 1", "name: X", "kernel: {type: rbf, SIGMA: 1}", "domain: {interval: [0, 1]}", "target: {dim: 3}", "method: {name: chum}"),
+			"x.yaml:3: kernel.SIGMA: unknown key (did you mean sigma?)"},
+	} {
+		_, err := Parse("x.yaml", []byte(c.src))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v, want %q", err, c.want)
+		}
+	}
+}

@@ -311,10 +311,16 @@ func (p *parser) exclusive(m *mapping, a, b, hint string) error {
 }
 
 // suggest returns the allowed name closest to an unknown key if it is
-// close enough (Levenshtein distance < 3) to be a typo.
+// close enough to be a typo: the same but for case (NAME for name), or at
+// a Levenshtein distance < 3.
 func suggest(key string, allowed []string) string {
 	if len(key) > 64 {
 		return ""
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(key, a) {
+			return a
+		}
 	}
 	best, bestD := "", 3
 	for _, a := range allowed {

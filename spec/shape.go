@@ -201,6 +201,13 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 			return nil, err
 		}
 		if nameNode, nameField = m.value("name"), child(field, "name"); nameNode == nil {
+			// A mistyped name (NAME:, nmae:) is that key's error, not a
+			// missing name.
+			for _, k := range m.order {
+				if suggest(k, []string{"name"}) != "" {
+					return nil, p.errAt(m.keys[k], child(field, k), "unknown key (did you mean name?); a method is a mapping with name (one of %s) and its options", strings.Join(names, ", "))
+				}
+			}
 			return nil, p.missing(m, "name", "one of "+strings.Join(names, ", "))
 		}
 	}

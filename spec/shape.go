@@ -37,12 +37,16 @@ func (p *parser) shape(top *mapping, d specDoc, s *Spec) error {
 	case d.Method.V == nil:
 		return p.missing(top, "method", fmt.Sprintf("target at line %d needs a method: name: %s", d.Target.K.Line, strings.Join(registry.Names(), " | ")))
 	}
-	dimNode, err := p.target(d.Target.V, s)
-	if err != nil {
+	// The target's errors and the method's are independent; D against
+	// the method needs both, and the problem.
+	dimNode, terr := p.target(d.Target.V, s)
+	ms, merr := p.method(d.Method.V, "method", d.Method.K.Line, false, s.Problem)
+	if err := joinSpecErrors([]error{terr, merr}); err != nil {
 		return err
 	}
-	if s.Method, err = p.method(d.Method.V, "method", d.Method.K.Line, false, s.Problem); err != nil {
-		return err
+	s.Method = ms
+	if p.noProblem {
+		return nil
 	}
 	// The kernel's limits first (Hellinger's one dimension), then the
 	// options' (li's explicit k), then the method's (vz's odd dimensions).
@@ -93,7 +97,7 @@ func (p *parser) target(n *yaml.Node, s *Spec) (*yaml.Node, error) {
 			s.Target.line = kn.Line
 		}
 	}
-	if top, why := fmap.MaxVerifiedDim(s.Problem); d.MaxError > 0 && d.MaxDim > top {
+	if top, why := fmap.MaxVerifiedDim(s.Problem); !p.noProblem && d.MaxError > 0 && d.MaxDim > top {
 		n := m.value("max_dim")
 		if n == nil {
 			n = m.node
@@ -121,20 +125,34 @@ func (p *parser) compare(n *yaml.Node, s *Spec) error {
 	if err != nil {
 		return err
 	}
+	// Each method's errors are independent of the others', and of the
+	// dimensions'.
+	var errs []error
 	seen := map[string]int{}
 	for i, it := range items {
 		field := elem("compare.methods", i)
 		ms, err := p.method(it, field, it.Line, true, s.Problem)
 		if err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
 		key := optionsKey(ms)
 		if j, dup := seen[key]; dup {
-			return p.errAt(it, field, "same method and options as %s", elem("compare.methods", j))
+			errs = append(errs, p.errAt(it, field, "same method and options as %s", elem("compare.methods", j)))
+			continue
 		}
 		seen[key] = i
 		c.Methods = append(c.Methods, *ms)
 	}
+	if err := p.compareDims(m, d, c); err != nil || len(errs) > 0 {
+		return joinSpecErrors(append(errs, err))
+	}
+	s.Compare = c
+	return nil
+}
+
+// compareDims reads compare.dims or compare.widths into c.
+func (p *parser) compareDims(m *mapping, d compareDoc, c *CompareSpec) error {
 	if err := p.exclusive(m, "dims", "widths", "give exactly one: dims (every method at D) or widths (every method at the D giving that many outputs per row)"); err != nil {
 		return err
 	}
@@ -149,7 +167,7 @@ func (p *parser) compare(n *yaml.Node, s *Spec) error {
 		return p.missing(m, "dims", "a list of output dimensions, e.g. [3, 5, 7], or widths: a list of output widths, e.g. [64, 128, 256]")
 	}
 	field := "compare." + key
-	items, err = p.list(list, field, "a list of "+what)
+	items, err := p.list(list, field, "a list of "+what)
 	if err == nil && len(items) == 0 {
 		err = p.errAt(list, field, "must give at least one %s, e.g. %s", one, eg)
 	}
@@ -169,7 +187,6 @@ func (p *parser) compare(n *yaml.Node, s *Spec) error {
 		dims[v] = i
 		c.Dims = append(c.Dims, int(v))
 	}
-	s.Compare = c
 	return nil
 }
 
@@ -229,7 +246,11 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 		return ms, nil
 	}
 	ms.Method = registry.New(name)
-	if err := ms.Applies(pr); err != nil {
+	if p.noProblem {
+		// Its name and options alone: the checks against the problem
+		// would repeat the problem's error.
+		pr = nil
+	} else if err := ms.Applies(pr); err != nil {
 		return nil, p.errAt(nameNode, nameField, "%s", err)
 	}
 	opts := ms.Options()
@@ -245,7 +266,7 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 			ms.keys[k] = kn.Line
 		}
 	}
-	if c, ok := ms.Method.(design.OptionChecker); ok {
+	if c, ok := ms.Method.(design.OptionChecker); ok && pr != nil {
 		if err := c.CheckOptions(pr); err != nil {
 			return nil, ms.optionErr(p.path, err)
 		}

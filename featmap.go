@@ -152,7 +152,7 @@ func (r *run) design(ctx context.Context, set Settings) (*Design, error) {
 // canMake reports whether method m can make a map of dimension dim for
 // problem p, and if not, why.
 func canMake(p *fmap.Problem, m spec.MethodSpec, dim int) (bool, string) {
-	d := design.DimsFor(m, p)
+	d := design.DimsFor(m.Method, p)
 	return d.Has(dim), d.WhyNot(dim)
 }
 

@@ -7,16 +7,16 @@ package chum
 type FitOptions struct {
 	// RefineIterations is the number of continuous-refinement LPs, each
 	// halving d_max (Chum §4.2). Default 8.
-	RefineIterations int `yaml:"refine_iterations" spec:"min=1,max=50"`
+	RefineIterations int `yaml:"refine_iterations" spec:"min=1,max=50,default=8"`
 	// Polish, unless false, adds the refit and the joint (ω, α) polish
 	// beyond the paper. Default true.
-	Polish *bool `yaml:"polish"`
+	Polish *bool `yaml:"polish" spec:"default=true"`
 	// Starts is the number of polish starts (distinct LP candidates,
 	// structured ladders and random ones). Default 16 for chum.
 	Starts int `yaml:"starts" spec:"min=1,max=1000"`
 	// Seed seeds every random choice of the design. 0 selects the default,
 	// 1.
-	Seed int64 `yaml:"seed"`
+	Seed int64 `yaml:"seed" spec:"default=1"`
 }
 
 // polish reports whether the polish runs.
@@ -54,7 +54,7 @@ type ChumOptions struct {
 	// comment): one more dimension then never fits worse. false designs
 	// D alone, without that guarantee and in a fraction of the time
 	// (docs/lp-design.md, "The levels below D"). Default true.
-	Continuation *bool `yaml:"continuation"`
+	Continuation *bool `yaml:"continuation" spec:"default=true"`
 	FitOptions   `yaml:",inline"`
 }
 

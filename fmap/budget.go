@@ -90,15 +90,31 @@ func VerifyCost(p *Problem, dim int) float64 {
 
 // EvalCost is the multiply-adds of evaluating a map of dimension dim on
 // one input (or one data row), for a map whose stages cost more than
-// VerifyCost's D·n per input: its Cost, and Formula in words ("D·n + D²").
+// VerifyCost's D·n per input: its Cost, and Formula in words ("D·n + D²");
+// and, for a map whose signature costs more than two evaluations, that.
 type EvalCost struct {
 	Cost    func(dim int) float64
 	Formula string
+	// Signature, when set, is the multiply-adds of the map's signature
+	// at one dense point, in place of 2·Cost(D) (Ψ at both ends of a
+	// pair), and SignatureFormula says it in words ("4·D·n").
+	Signature        func(dim int) float64
+	SignatureFormula string
+}
+
+// signature is the multiply-adds of a map's signature at one dense point
+// of dimension dim: e's Signature, else twice eval (Ψ at both ends).
+func (e *EvalCost) signature(dim int, eval float64) float64 {
+	if e != nil && e.Signature != nil {
+		return e.Signature(dim)
+	}
+	return 2 * eval
 }
 
 // VerifyCostOf is VerifyCost for a map whose Ψ costs e.Cost(D) per input
-// and per held-out row in place of D·n (D·w for a row of w columns); a
-// nil e is VerifyCost's.
+// and per held-out row in place of D·n (D·w for a row of w columns), and
+// whose signature costs e.Signature(D) per dense point when it is set in
+// place of 2·e.Cost(D); a nil e is VerifyCost's.
 func VerifyCostOf(p *Problem, dim int, e *EvalCost) float64 {
 	N, G := referenceSize(p)
 	n, D := float64(p.InDim()), float64(dim)
@@ -106,7 +122,7 @@ func VerifyCostOf(p *Problem, dim int, e *EvalCost) float64 {
 	if e != nil {
 		eval = e.Cost(dim)
 	}
-	cost := (N+2*G)*eval + N*(N+1)/2*(D+n)
+	cost := N*eval + G*e.signature(dim, eval) + N*(N+1)/2*(D+n)
 	if p.Data != nil && len(p.Data.Held) > 0 {
 		H, w := float64(len(p.Data.Held)), float64(len(p.Data.Held[0]))
 		rowDim := D
@@ -158,6 +174,11 @@ func MaxVerifiedDimOf(p *Problem, e *EvalCost) (int, string) {
 	rows := ""
 	if p.Data != nil && len(p.Data.Held) > 0 {
 		rows = fmt.Sprintf(" and %d held-out rows", len(p.Data.Held))
+	}
+	if e.Signature != nil && G > 0 {
+		why := fmt.Sprintf("verifying this map of D dimensions evaluates Ψ at %.3g inputs%s, at %s multiply-adds each, and its signature at %.3g points, at %s multiply-adds each (%.3g at D = %d), and the verification budget is %d (2^32)",
+			N, rows, e.Formula, G, e.SignatureFormula, VerifyCostOf(p, hi, e), hi, VerifyBudget)
+		return lo, why
 	}
 	why := fmt.Sprintf("verifying this map of D dimensions evaluates Ψ at %.3g inputs and signature points%s, at %s multiply-adds each (%.3g at D = %d), and the verification budget is %d (2^32)",
 		N+2*G, rows, e.Formula, VerifyCostOf(p, hi, e), hi, VerifyBudget)

@@ -418,6 +418,10 @@ func (m *Map) signaturesAt(out []float64, pts [][]float64) {
 		f.Signatures(out, pts)
 		return
 	}
+	if along, logOffset, c := m.signedAlong(); along {
+		m.dotsAlong(out, pts, logOffset, c)
+		return
+	}
 	for k, l := range pts {
 		out[k] = m.SignatureAt(l)
 	}
@@ -436,8 +440,11 @@ func (m *Map) SignatureAt(lambda []float64) float64 {
 	if f := m.Fourier(); f != nil {
 		return f.Signature(lambda)
 	}
-	if r := m.random(); r != nil {
-		return r.signatureAt(m, lambda)
+	if r := m.random(); r != nil && r.Features == CosSin {
+		return r.signatureAt(lambda)
+	}
+	if along, logOffset, c := m.signedAlong(); along {
+		return m.dotAlong(lambda, logOffset, c)
 	}
 	if m.WholeRows() {
 		// Along the rows of equal coordinates (verifyRows): x = (u, …, u),
@@ -452,11 +459,6 @@ func (m *Map) SignatureAt(lambda []float64) float64 {
 		}
 		g := m.Kernel.gamma() / 2
 		return m.Dot(x, y) / (float64(m.InDim) * math.Pow(u, g) * math.Pow(w, g))
-	}
-	switch m.Stages[len(m.Stages)-1].Kind.(type) {
-	case *Nystroem, *Linear:
-		// Nyström maps and projected random features (rf-pca).
-		return m.dotAlong(lambda, m.Kernel.Skewed(), m.Kernel.C)
 	}
 	l := math.Abs(lambda[0])
 	y := m.Domain.Hi[0]

@@ -118,17 +118,24 @@ func (r *Random) eval(dst, x []float64) {
 	}
 	t := r.args(x)
 	m := r.Frequencies()
+	if r.Features == CosSin {
+		a := math.Sqrt(1 / float64(m))
+		for i := range m {
+			ph := 0.0
+			for j, w := range r.Freq[i*r.In : (i+1)*r.In] {
+				ph += w * t[j]
+			}
+			dst[2*i], dst[2*i+1] = a*math.Cos(ph), a*math.Sin(ph)
+		}
+		return
+	}
+	a := math.Sqrt(2 / float64(m))
 	for i := range m {
 		ph := 0.0
 		for j, w := range r.Freq[i*r.In : (i+1)*r.In] {
 			ph += w * t[j]
 		}
-		if r.Features == CosSin {
-			a := math.Sqrt(1 / float64(m))
-			dst[2*i], dst[2*i+1] = a*math.Cos(ph), a*math.Sin(ph)
-		} else {
-			dst[i] = math.Sqrt(2/float64(m)) * math.Cos(ph+r.Phase[i])
-		}
+		dst[i] = a * math.Cos(ph+r.Phase[i])
 	}
 }
 
@@ -148,40 +155,98 @@ func (r *Random) args(x []float64) []float64 {
 // random map, else nil.
 func (m *Map) random() *Random { return stageOf[*Random](m) }
 
-// signatureAt is a one-stage random map's approximation of the signature
-// at λ = t(x) − t(y): for cos-sin features (1/m) Σ cos(ω·λ) exactly; for
-// phase features Ψ(x)·Ψ(y) along a pair with that argument, x at the end
-// of each axis from which t(x) + λ stays in the domain.
-func (r *Random) signatureAt(m *Map, lambda []float64) float64 {
-	if r.Features == CosSin {
-		s := 0.0
-		n := r.Frequencies()
-		for i := range n {
-			ph := 0.0
-			for j, w := range r.Freq[i*r.In : (i+1)*r.In] {
-				ph += w * lambda[j]
-			}
-			s += math.Cos(ph)
+// signatureAt is a one-stage map of cos-sin random features' signature at
+// λ = t(x) − t(y): (1/m) Σ cos(ω·λ), exactly.
+func (r *Random) signatureAt(lambda []float64) float64 {
+	s := 0.0
+	n := r.Frequencies()
+	for i := range n {
+		ph := 0.0
+		for j, w := range r.Freq[i*r.In : (i+1)*r.In] {
+			ph += w * lambda[j]
 		}
-		return s / float64(n)
+		s += math.Cos(ph)
 	}
-	return m.dotAlong(lambda, r.Transform == LogOffset, r.Offset)
+	return s / float64(n)
 }
 
-// dotAlong is Ψ(x)·Ψ(y) for a pair with t(y) − t(x) = λ, x at the end of
-// each axis from which t(x) + λ stays in the domain; t(x) = log(x + c)
-// with logOffset, else x.
-func (m *Map) dotAlong(lambda []float64, logOffset bool, c float64) float64 {
-	x, y := make([]float64, m.InDim), make([]float64, m.InDim)
+// signedAlong reports whether SignatureAt takes m's signature as
+// Ψ(x)·Ψ(y) along a pair (dotAlong) — phase random features, Nyström maps
+// and projected random features (rf-pca), but not maps of whole rows —
+// and the transform t of that pair: t(x) = log(x + c) with logOffset.
+func (m *Map) signedAlong() (along, logOffset bool, c float64) {
+	if m.Fourier() != nil {
+		return false, false, 0
+	}
+	if r := m.random(); r != nil {
+		return r.Features == Phase, r.Transform == LogOffset, r.Offset
+	}
+	if m.WholeRows() || len(m.Stages) == 0 {
+		return false, false, 0
+	}
+	switch m.Stages[len(m.Stages)-1].Kind.(type) {
+	case *Nystroem, *Linear:
+		return true, m.Kernel.Skewed(), m.Kernel.C
+	}
+	return false, false, 0
+}
+
+// alongEnds sets x to the end of each axis from which t(x) + λ stays in
+// the domain (the lower end for λ_j ≥ 0, else the upper) and y to the
+// other point of the pair, t(y) − t(x) = λ; t(x) = log(x + c) with
+// logOffset, else x. It returns the pattern of upper ends taken (bit j for
+// axis j < 64).
+func (m *Map) alongEnds(x, y, lambda []float64, logOffset bool, c float64) uint64 {
+	var ends uint64
 	for j, l := range lambda {
 		x[j] = m.Domain.Lo[j]
 		if l < 0 {
 			x[j] = m.Domain.Hi[j]
+			if j < 64 {
+				ends |= 1 << j
+			}
 		}
 		y[j] = x[j] + l
 		if logOffset {
 			y[j] = math.Exp(math.Log(x[j]+c)+l) - c
 		}
 	}
+	return ends
+}
+
+// dotAlong is Ψ(x)·Ψ(y) for the pair of alongEnds.
+func (m *Map) dotAlong(lambda []float64, logOffset bool, c float64) float64 {
+	x, y := make([]float64, m.InDim), make([]float64, m.InDim)
+	m.alongEnds(x, y, lambda, logOffset, c)
 	return m.Dot(x, y)
+}
+
+// maxAlongAxes bounds the axes whose ends dotsAlong remembers Ψ of: 2^n
+// ends at most, and the dense grids of signature arguments have at most
+// MaxGridAxes axes.
+const maxAlongAxes = 8
+
+// dotsAlong sets out[k] = m.dotAlong(pts[k], logOffset, c) for every k, bit
+// for bit, evaluating Ψ(x) once for each end x that pts reach (x depends
+// only on the signs of λ) rather than once per point: half the
+// evaluations of a signature along pairs.
+func (m *Map) dotsAlong(out []float64, pts [][]float64, logOffset bool, c float64) {
+	if m.InDim > maxAlongAxes {
+		for k, l := range pts {
+			out[k] = m.dotAlong(l, logOffset, c)
+		}
+		return
+	}
+	x, y := make([]float64, m.InDim), make([]float64, m.InDim)
+	psiY := make([]float64, m.Dim)
+	var psiX [1 << maxAlongAxes][]float64
+	for k, l := range pts {
+		ends := m.alongEnds(x, y, l, logOffset, c)
+		if psiX[ends] == nil {
+			psiX[ends] = make([]float64, m.Dim)
+			m.Eval(psiX[ends], x)
+		}
+		m.Eval(psiY, y)
+		out[k] = dot(psiX[ends], psiY)
+	}
 }

@@ -16,7 +16,7 @@ type TensorGreedyOptions struct {
 	// AxisDim is the dimension of the per-axis 1-D designs (Grid.AxisDim).
 	AxisDim int `yaml:"axis_dim" spec:"min=1,max=201"`
 	// Seed seeds the per-axis designs (default 1).
-	Seed int64 `yaml:"seed"`
+	Seed int64 `yaml:"seed" spec:"default=1"`
 }
 
 // TensorGreedy is "⊗ no LP" (method "tensor-greedy", Chum §6.2): the

@@ -22,7 +22,8 @@ var verifyCost = flag.Bool("verifycost", false, "time the verification of maps o
 
 // costCase is one map whose verification TestVerifyCost times: a spec
 // body (after version and name) whose data file is data.csv, of rows
-// rows of inputs columns uniform on [0, 10].
+// rows of inputs columns uniform on [0, 10] (no data section if rows is
+// 0).
 type costCase struct {
 	name         string
 	inputs, rows int
@@ -34,7 +35,8 @@ type costCase struct {
 }
 
 // costCases are the methods whose maps cost D·n per input and those that
-// cost more (nystroem's D², rf-pca's m·D, exp-χ²'s inner map), on the
+// cost more (nystroem's D², rf-pca's m·D, exp-χ²'s inner map, phase
+// features' signature of D frequencies), on the
 // grid reference of two and three inputs and the sampled one of 64.
 func costCases() []costCase {
 	var cs []costCase
@@ -44,6 +46,11 @@ func costCases() []costCase {
 	for _, d := range []int{64, 512, 2048} {
 		cs = append(cs, costCase{name: fmt.Sprintf("rff 2 inputs D=%d", d), inputs: 2, rows: 3000, body: rbf(2) + fmt.Sprintf("target: {dim: %d}\nmethod: {name: rff}\n", d)})
 	}
+	lap := "kernel: {type: laplacian, sigma: 2}\ndomain: {dims: 2, interval: [0, 10]}\n"
+	cs = append(cs,
+		costCase{name: "laplacian rff 2 inputs D=2048", inputs: 2, body: lap + "target: {dim: 2048}\nmethod: {name: rff}\n"},
+		costCase{name: "laplacian rff phase 2 inputs D=1024", inputs: 2, body: lap + "target: {dim: 1024}\nmethod: {name: rff, features: phase}\n"},
+	)
 	for _, d := range []int{16, 32, 64, 80} {
 		cs = append(cs, costCase{name: fmt.Sprintf("nystroem 2 inputs D=%d", d), inputs: 2, rows: 3000, body: rbf(2) + fmt.Sprintf("target: {dim: %d}\nmethod: {name: nystroem}\n", d)})
 	}
@@ -92,7 +99,11 @@ func TestVerifyCost(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join(dir, "spec.yaml")
-		if err := os.WriteFile(path, []byte("version: 1\nname: C\n"+c.body+"data: {file: data.csv}\n"), 0o644); err != nil {
+		body := "version: 1\nname: C\n" + c.body
+		if c.rows > 0 {
+			body += "data: {file: data.csv}\n"
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		s, err := spec.Load(context.Background(), path, nil)
@@ -116,7 +127,7 @@ func TestVerifyCost(t *testing.T) {
 		top := fmdesign.DimsFor(m, p).Max
 		start := time.Now()
 		if _, err := fmap.VerifyContext(context.Background(), res.Map, ref); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", c.name, err)
 		}
 		secs := time.Since(start).Seconds()
 		rate := secs / predicted * 1e9

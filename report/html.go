@@ -61,7 +61,7 @@ func (in *Input) html(figs []figure) ([]byte, error) {
 	if err := page.Execute(&b, d); err != nil {
 		return nil, fmt.Errorf("report: index.html: %w", err)
 	}
-	return b.Bytes(), nil
+	return withMarker(b.Bytes()), nil
 }
 
 // htmlCell renders one table entry: the number (errors as m×10ⁿ when

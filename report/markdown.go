@@ -10,7 +10,7 @@ import (
 // SVG files beside it.
 func (in *Input) markdown(figs []figure) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s: %d methods compared\n\n%s.\n\n", in.Name, len(in.Methods), in.Summary)
+	fmt.Fprintf(&b, "%s\n# %s: %d methods compared\n\n%s.\n\n", Marker, in.Name, len(in.Methods), in.Summary)
 	if w := in.winners(); w != "" {
 		fmt.Fprintf(&b, "%s\n\n", w)
 	}

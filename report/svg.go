@@ -40,6 +40,7 @@ type svgDoc struct {
 func newSVG(w, h float64) *svgDoc {
 	d := &svgDoc{w: w, h: h}
 	fmt.Fprintf(&d.b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+	fmt.Fprintf(&d.b, "%s\n", Marker)
 	fmt.Fprintf(&d.b, "<svg width=\"%spt\" height=\"%spt\" viewBox=\"0 0 %s %s\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n",
 		num(w), num(h), num(w), num(h))
 	fmt.Fprintf(&d.b, "<g font-family=\"%s\">\n", svgFontFamily)

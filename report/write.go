@@ -68,7 +68,8 @@ func (in *Input) check() error {
 var plotFiles = []string{"error-data.svg", "error-linf.svg", "error-rms.svg", "kernel-error.svg", "signature-error.svg"}
 
 // Write renders the report (Render) and writes its files into dir,
-// creating dir if needed. Every file is written atomically: its content
+// creating dir if needed, over files of an earlier report only (CheckDir
+// says why not). Every file is written atomically: its content
 // goes to a temporary file in dir first, and only once every file is
 // written in full are they renamed over their targets. So a failure while
 // rendering or writing leaves dir as it was (no temporary files behind);
@@ -82,8 +83,12 @@ func Write(dir string, in *Input) error {
 	return writeFiles(dir, files)
 }
 
-// writeFiles writes files into dir atomically, as Write describes.
+// writeFiles writes files into dir atomically, as Write describes, if dir
+// may hold a report (CheckDir).
 func writeFiles(dir string, files []File) error {
+	if err := CheckDir(dir); err != nil {
+		return fmt.Errorf("report: %s: %w", dir, err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}

@@ -8,13 +8,16 @@ import (
 	"testing"
 )
 
-// oldReport fills dir with the files of an earlier report and returns
-// their content.
+// oldReport fills dir with the files of an earlier report (each with the
+// marker or the first keys of a report's) and returns their content.
 func oldReport(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
 	old := map[string][]byte{}
 	for _, n := range []string{"index.html", "report.md", "results.json", "error-linf.svg", "kernel-error.svg"} {
-		old[n] = []byte("old " + n)
+		old[n] = []byte(Marker + "\nold " + n)
+		if n == "results.json" {
+			old[n] = []byte(`{"name": "Old", "spec": "old.yaml", "spec_sha256": "", "generator": "featmap"}`)
+		}
 		if err := os.WriteFile(filepath.Join(dir, n), old[n], 0o644); err != nil {
 			t.Fatal(err)
 		}

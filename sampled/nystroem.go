@@ -24,7 +24,7 @@ type NystroemOptions struct {
 	// Default kmeans.
 	Landmarks string `yaml:"landmarks" spec:"enum=kmeans|random|kmeans++,label"`
 	// Seed seeds the choice (default 1).
-	Seed int64 `yaml:"seed"`
+	Seed int64 `yaml:"seed" spec:"default=1"`
 	// NLandmarks is the number m of landmarks (default D: the map of D
 	// landmarks). With m > D the map keeps the top D directions of its m
 	// Nyström features on the rows to fit (the leading eigenvectors of
@@ -124,11 +124,16 @@ func (m *Nystroem) Constants(p *fmap.Problem, dim int) int {
 }
 
 // CheckOptions refuses n_landmarks whose landmarks would hold more than
-// MaxLandmarkValues coordinates, naming the largest m that fits.
+// MaxLandmarkValues coordinates, naming the largest m that fits; and, once
+// the data is read, more landmarks than its rows to fit (each landmark is
+// one, or a centre of some), naming them.
 func (m *Nystroem) CheckOptions(p *fmap.Problem) error {
 	l, n := m.Opts.NLandmarks, rowWidth(p)
 	if l > 0 && l*n > MaxLandmarkValues {
 		return &design.OptionError{Key: "n_landmarks", Msg: fmt.Sprintf("%d landmarks of %d inputs hold %d coordinates, more than the %d a Nyström map may hold: at most %d landmarks of %d inputs", l, n, l*n, MaxLandmarkValues, MaxLandmarkValues/n, n)}
+	}
+	if d := p.Data; l > 0 && d != nil && len(d.Fit) > 0 && l > len(d.Fit) {
+		return &design.OptionError{Key: "n_landmarks", Msg: fmt.Sprintf("%d: nystroem's landmarks are rows of the data, and %s has %d rows to fit (after the %d held out): at most %d", l, d.File, len(d.Fit), len(d.Held), len(d.Fit))}
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ type RFFOptions struct {
 	// off) or phase (√(2/D)·cos(ω·t + b), b uniform on [0, 2π), any D).
 	Features string `yaml:"features" spec:"enum=cos-sin|phase"`
 	// Seed seeds the frequencies and phases (default 1).
-	Seed int64 `yaml:"seed"`
+	Seed int64 `yaml:"seed" spec:"default=1"`
 	// Inner is the χ² map of one input an exp-chi2 map applies to every
 	// coordinate first (default: chum of 5 dimensions).
 	Inner *design.Inner `yaml:"inner"`
@@ -236,10 +236,22 @@ func innerProblem(p *fmap.Problem) *fmap.Problem {
 
 // EvalCost: an exp-χ² map applies its inner map of k outputs to each of
 // the n coordinates, then draws D features of the n·k values (D·n·k + n·k
-// per input); other kernels' maps cost VerifyCost's D·n (nil).
+// per input); other kernels' maps cost VerifyCost's D·n per input. The
+// model's price of a signature point, two evaluations (4·D·n), is what
+// cos-sin features' closed form costs it (D/2 frequencies at a time,
+// measured against it in docs/limits.md); phase features have D
+// frequencies, all needed at the far end of the pair (fmap's dotsAlong):
+// twice that, 4·D·n.
 func (m *RFF) EvalCost(p *fmap.Problem) *fmap.EvalCost {
 	if p.Kernel.Type != fmap.ExpChi2 {
-		return nil
+		if m.features() != fmap.Phase || !p.Kernel.ShiftInvariant() {
+			return nil
+		}
+		n := float64(p.InDim())
+		return &fmap.EvalCost{
+			Cost: func(dim int) float64 { return float64(dim) * n }, Formula: "D·n",
+			Signature: func(dim int) float64 { return 4 * float64(dim) * n }, SignatureFormula: "4·D·n (phase features: twice the frequencies of cos-sin's at the same D)",
+		}
 	}
 	nk := float64(p.InDim() * m.inner().Dim)
 	return &fmap.EvalCost{Cost: func(dim int) float64 { return float64(dim)*nk + nk }, Formula: "D·n·k + n·k (k = the inner map's dimension)"}

@@ -23,7 +23,7 @@ type RFPCAOptions struct {
 	Form string `yaml:"form" spec:"enum=cos-sin|phase"`
 	// Sampling, Seed and Inner are rff's.
 	Sampling string        `yaml:"sampling" spec:"enum=random|qmc|orthogonal,label"`
-	Seed     int64         `yaml:"seed"`
+	Seed     int64         `yaml:"seed" spec:"default=1"`
 	Inner    *design.Inner `yaml:"inner"`
 	// Center subtracts the features' mean over the data before projecting
 	// (the paper's Algorithm 3, PCA of the covariance). Default false: the

@@ -69,7 +69,7 @@ func (s *Spec) ConstantsAhead() int {
 // CanMake reports whether method m can make a map of dimension dim for the
 // spec's problem, and if not, why.
 func (s *Spec) CanMake(m MethodSpec, dim int) (bool, string) {
-	d := design.DimsFor(m, s.Problem)
+	d := design.DimsFor(m.Method, s.Problem)
 	return d.Has(dim), d.WhyNot(dim)
 }
 

@@ -27,6 +27,10 @@ import (
 type parser struct {
 	path string
 	data []byte
+	// noProblem says that the spec's problem (kernel, domain, error,
+	// data) had an error: the target and the methods are read without the
+	// checks against it, which would only repeat it.
+	noProblem bool
 }
 
 // errAt returns a *SpecError at node n (its line) for field.
@@ -101,6 +105,13 @@ func describe(n *yaml.Node) string {
 var (
 	yamlLineRE      = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 	unknownAnchorRE = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+	// indentProblems are the problems of yaml.v3 that a line's
+	// indentation causes, for which badIndent looks for that line.
+	indentProblems = map[string]bool{
+		"did not find expected key": true, "mapping values are not allowed in this context": true,
+		"did not find expected '-' indicator": true, "block sequence entries are not allowed in this context": true,
+		"could not find expected ':'": true,
+	}
 	// yamlParserProblems are the problems of yaml.v3's parser (as opposed
 	// to its scanner), for which it reports the 0-based line.
 	yamlParserProblems = map[string]bool{
@@ -139,6 +150,12 @@ func (p *parser) yamlErr(err error) *SpecError {
 		msg := "invalid YAML: " + m[2]
 		if p.tabIndented(line) {
 			msg += " (the line is indented with a tab: YAML indents with spaces)"
+		} else if l, why, ok := badIndent(p.data, len(p.data)); ok && indentProblems[m[2]] {
+			// The parser names where it gave up, or where the mapping
+			// it was reading began: the line whose indentation it
+			// could not read is the one to fix.
+			msg += " (" + why + ")"
+			line = l
 		}
 		return &SpecError{Path: p.path, Line: line, Msg: msg, Err: err}
 	}
@@ -257,30 +274,56 @@ func (p *parser) keys(n *yaml.Node, field string) (*mapping, error) {
 
 // fill decodes m into the struct dst points to, strictly: every key but
 // those in skip must be a field's yaml tag (inline structs included), or
-// the first unknown one is an error; unknown says what it is ("unknown
-// key"), and what names the allowed keys ("kernel keys are"). Then the
-// values are decoded in document order: fields of type kv receive the
-// nodes, the others are read with the checks of their kind and spec tag
-// (see value).
+// each unknown one is an error (all of them, unknownKeys); unknown says
+// what it is ("unknown key"), and what names the allowed keys ("kernel
+// keys are"). Without unknown keys the values are decoded in document
+// order: fields of type kv receive the nodes, the others are read with
+// the checks of their kind and spec tag (see value).
 func (p *parser) fill(m *mapping, dst any, what, unknown string, skip ...string) error {
+	if _, err := p.unknownKeys(m, dst, what, unknown, skip...); err != nil {
+		return err
+	}
+	return p.decodeFields(m, dst)
+}
+
+// unknownKeys returns the fields the unknown keys of m seem meant for (a
+// typo's suggestion: the checks that need such a field would only say it
+// is missing), and the errors of every key of m that is neither a field
+// of the struct dst points to nor in skip (see fill).
+func (p *parser) unknownKeys(m *mapping, dst any, what, unknown string, skip ...string) (map[string]bool, error) {
 	fields := structFields(reflect.ValueOf(dst).Elem())
 	var names []string
 	for _, f := range fields {
 		names = append(names, f.name)
 	}
+	var errs []error
+	meant := map[string]bool{}
 	for _, name := range m.order {
 		if slices.Contains(names, name) || slices.Contains(skip, name) {
 			continue
 		}
 		kn := m.keys[name]
 		if len(names) == 0 {
-			return p.errAt(kn, child(m.field, name), "%s; %s", unknown, what)
+			errs = append(errs, p.errAt(kn, child(m.field, name), "%s; %s", unknown, what))
+			continue
 		}
 		msg := unknown
 		if s := suggest(name, names); s != "" {
 			msg += " (did you mean " + s + "?)"
+			meant[s] = true
 		}
-		return p.errAt(kn, child(m.field, name), "%s; %s %s", msg, what, strings.Join(names, ", "))
+		errs = append(errs, p.errAt(kn, child(m.field, name), "%s; %s %s", msg, what, strings.Join(names, ", ")))
+	}
+	return meant, joinSpecErrors(errs)
+}
+
+// decodeFields decodes the known keys of m into the struct dst points to
+// (see fill), stopping at the first error.
+func (p *parser) decodeFields(m *mapping, dst any) error {
+	fields := structFields(reflect.ValueOf(dst).Elem())
+	var names []string
+	for _, f := range fields {
+		names = append(names, f.name)
 	}
 	for _, name := range m.order {
 		if i := slices.Index(names, name); i >= 0 {
@@ -311,10 +354,16 @@ func (p *parser) exclusive(m *mapping, a, b, hint string) error {
 }
 
 // suggest returns the allowed name closest to an unknown key if it is
-// close enough (Levenshtein distance < 3) to be a typo.
+// close enough to be a typo: the same but for case (NAME for name), or at
+// a Levenshtein distance < 3.
 func suggest(key string, allowed []string) string {
 	if len(key) > 64 {
 		return ""
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(key, a) {
+			return a
+		}
 	}
 	best, bestD := "", 3
 	for _, a := range allowed {

@@ -25,13 +25,16 @@ type structField struct {
 // > 0, or a list of them), min=N and max=N (integers), nonempty (a
 // string), enum=a|b (one of the strings; what=w names them in messages,
 // by default the key), maxlen=N (a list), label (a method label shows the
-// value alone).
+// value alone), default=V (the value, as JSON, that the option's zero
+// value stands for: a seed of 0 is seed 1; two compared methods that
+// differ only there are the same).
 type tagRules struct {
 	positive, nonempty, label bool
 	min, max                  int64
 	maxlen                    int
 	enum                      []string
 	what                      string
+	def                       string
 }
 
 // structFields lists the fields of the struct v with a yaml key, inline
@@ -69,6 +72,8 @@ func structFields(v reflect.Value) []structField {
 				r.enum = strings.Split(val, "|")
 			case "what":
 				r.what = val
+			case "default":
+				r.def = val
 			}
 		}
 		out = append(out, structField{name, v.Field(i), r})

@@ -17,7 +17,9 @@ import (
 )
 
 // FuzzParseSpec checks that Parse never panics, that every error is a
-// *SpecError for the file with a line, and that every accepted spec is complete and
+// *SpecError for the file with a line (or a *SpecErrors of at most
+// MaxSpecErrors such, the first one errors.As finds, one line each), that
+// the errors are the same for the same input, and that every accepted spec is complete and
 // consistent (defaults filled, one shape, values in range, the target
 // dimension one the method can make).
 func FuzzParseSpec(f *testing.F) {
@@ -26,7 +28,7 @@ func FuzzParseSpec(f *testing.F) {
 		f.Add([]byte(tt.src))
 	}
 	files, _ := filepath.Glob("testdata/specs/*.yaml")
-	for _, dir := range []string{"../specs", "../testdata/specs"} {
+	for _, dir := range []string{"../specs", "../testdata/specs", "../cmd/featmap/testdata/hostile"} {
 		more, _ := filepath.Glob(dir + "/*.yaml")
 		files = append(files, more...)
 	}
@@ -37,10 +39,20 @@ func FuzzParseSpec(f *testing.F) {
 	}
 	f.Add([]byte("version: 1\nname: R\nkernel: {type: rbf, sigma: [1, 2]}\ndomain: {dims: 2, interval: [[0, 1], [2, 3]]}\ncompare: {methods: [chum], dims: [1]}\n"))
 	f.Add([]byte("version: 1\nname: A\nkernel: &k {type: chi2}\ndomain: {integers: [0, 9]}\ncompare: {methods: [chum, {name: li, k: [1]}, vz, *k], dims: [3, 1]}\n"))
+	// Several errors at once, bad indentation, defaults spelled out in a
+	// comparison, a key in the wrong case.
+	f.Add([]byte("version: 1\nname: chi2\nkernal: {type: chi2}\ndomain: {integers: [0, 255], negativ: zero}\ntarget: {dimm: 7}\nmethod: {name: chumm, startz: 4}\ndata: {file: x.csv, colums: [0, 3]}\nlearn: {sigma: shard}\nemit: {tables: fastest}\n"))
+	f.Add([]byte("version: 1\nname: X\nkernel:\n  type: rbf\n   sigma: 2\ndomain:\n  dims: 2\n interval: [0, 1]\ntarget: {dim: 3}\nmethod: {name: chum}\n"))
+	f.Add([]byte("version: 1\nname: X\nkernel:\n    type: rbf\n  sigma: 2\ncompare:\n  methods:\n  - vz\n  -\n    name: li\n  dims:\n    - 3\n"))
+	f.Add([]byte("version: 1\nname: H\nkernel: {type: rbf, sigma: 2}\ndomain: {dims: 2, interval: [0, 10]}\ncompare:\n  methods:\n    - {name: nystroem, n_landmarks: 64}\n    - {name: nystroem, n_landmarks: 64, seed: 1}\n    - {NAME: rff}\n    - {name: chum, polish: true, seed: 0}\n  dims: [4]\ndata: {file: d.csv}\n"))
+	f.Add([]byte("version: 1\nname: L\nkernel: {type: laplacian, sigma: 2}\ndomain: {dims: 2, interval: [0, 10]}\ntarget: {dim: 3276}\nmethod: {name: rff, features: phase}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.yaml", data)
 		if err != nil {
 			checkSpecError(t, err)
+			if _, again := Parse("fuzz.yaml", data); again == nil || again.Error() != err.Error() {
+				t.Fatalf("Parse's errors are not deterministic: %v, then %v", err, again)
+			}
 			return
 		}
 		checkSpec(t, s, data)
@@ -56,8 +68,25 @@ func checkSpecError(t *testing.T, err error) {
 	if !errors.As(err, &se) {
 		t.Fatalf("error %v is a %T, not a *SpecError", err, err)
 	}
-	if se.Path != "fuzz.yaml" || se.Line < 1 || se.Msg == "" || !strings.HasPrefix(err.Error(), "fuzz.yaml") {
-		t.Fatalf("malformed SpecError %#v: %s", *se, err)
+	list := []*SpecError{se}
+	var many *SpecErrors
+	if errors.As(err, &many) {
+		list = many.Errors()
+		if len(list) < 1 || len(list) > MaxSpecErrors || list[0] != se || many.More < 0 || len(list) == 1 && many.More == 0 {
+			t.Fatalf("malformed SpecErrors (%d errors, %d more; the first %v): %s", len(list), many.More, se, err)
+		}
+		lines := len(list)
+		if many.More > 0 {
+			lines++
+		}
+		if n := strings.Count(err.Error(), "\n") + 1; n != lines {
+			t.Fatalf("%d lines for %d errors: %s", n, len(list), err)
+		}
+	}
+	for _, se := range list {
+		if se.Path != "fuzz.yaml" || se.Line < 1 || se.Msg == "" || !strings.HasPrefix(se.Error(), "fuzz.yaml") {
+			t.Fatalf("malformed SpecError %#v: %s", *se, err)
+		}
 	}
 }
 

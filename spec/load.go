@@ -91,6 +91,9 @@ func Load(ctx context.Context, path string, progress func(string)) (*Spec, error
 		if err := checkDataBudget(s); err != nil {
 			return nil, err
 		}
+		if err := checkDataOptions(s); err != nil {
+			return nil, err
+		}
 	}
 	for _, m := range s.methods() {
 		if l, ok := m.Method.(*homogeneous.Li); ok && l.Opts.Data != "" {
@@ -137,6 +140,21 @@ func checkDataBudget(s *Spec) error {
 	if s.Method != nil && t.Dim > 0 {
 		if ds := s.Method.Method.Dims(s.Problem); !ds.Has(t.Dim) {
 			return &SpecError{Path: s.Path, Line: t.line, Field: field, Msg: fmt.Sprintf("%d: %s", dim, ds.Refusal(t.Dim))}
+		}
+	}
+	return nil
+}
+
+// checkDataOptions checks every method's options against the problem
+// again once the data is read (design.OptionChecker): some depend on its
+// rows (nystroem's n_landmarks, at most the rows to fit), which the spec
+// alone could not tell.
+func checkDataOptions(s *Spec) error {
+	for _, m := range s.methods() {
+		if c, ok := m.Method.(design.OptionChecker); ok {
+			if err := c.CheckOptions(s.Problem); err != nil {
+				return m.optionErr(s.Path, err)
+			}
 		}
 	}
 	return nil

@@ -151,43 +151,84 @@ func (p *parser) spec(root *yaml.Node, s *Spec) error {
 	} else if v != 1 {
 		return p.errAt(vn, "version", "unsupported version %d: this featmap reads version 1", v)
 	}
+	// Every independent error is collected (docs/spec.md, "Several
+	// errors at once"): each unknown key; the name and emit sections; the
+	// problem (kernel, domain, error), whose first error stops the checks
+	// that need it; the data section; target and method, or compare, each
+	// of its methods and its dims; learn. A key that an unknown one seems
+	// meant for is not said to be missing.
 	var d specDoc
-	if err := p.fill(top, &d, "top-level keys are", "unknown key"); err != nil {
-		return err
+	var errs []error
+	add := func(err error) bool {
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return err != nil
 	}
-	if err := p.name(top, d.Name, s); err != nil {
-		return err
+	meant, err := p.unknownKeys(top, &d, "top-level keys are", "unknown key")
+	add(err)
+	p.decodeFields(top, &d) // kv fields only: no error
+	absent := func(k kv, key string) bool { return k.V == nil && meant[key] }
+	if !absent(d.Name, "name") {
+		add(p.name(top, d.Name, s))
 	}
-	if err := p.emitSection(top, d.Emit, s); err != nil {
-		return err
-	}
+	add(p.emitSection(top, d.Emit, s))
 	s.Problem = &fmap.Problem{}
 	if d.Kernels.V != nil {
-		return p.kernelsSpec(top, d, s)
+		add(p.kernelsSpec(top, d, s))
+		return joinSpecErrors(errs)
 	}
-	sigma, err := p.kernel(top, d.Kernel, s.Problem)
-	if err != nil {
-		return err
+	ok := !absent(d.Kernel, "kernel") && !absent(d.Domain, "domain")
+	var sigma *yaml.Node
+	if ok {
+		sigma, err = p.kernel(top, d.Kernel, s.Problem)
+		ok = !add(err)
+	} else {
+		add(p.alone(d.Kernel, "kernel", &kernelDoc{}))
 	}
-	if err := p.domain(top, d.Domain, s.Problem); err != nil {
-		return err
+	if ok {
+		ok = !add(p.domain(top, d.Domain, s.Problem))
+	} else if !absent(d.Domain, "domain") {
+		add(p.aloneRequired(top, d.Domain, "domain", &domainDoc{}, "a mapping with integers: [lo, hi] or interval: [lo, hi]"))
 	}
-	if err := p.sigma(sigma, s.Problem); err != nil {
-		return err
+	if ok {
+		ok = !add(p.sigma(sigma, s.Problem)) && !add(p.kernelDefaults(top, s.Problem))
 	}
-	if err := p.kernelDefaults(top, s.Problem); err != nil {
-		return err
+	if ok {
+		ok = !add(p.errorSection(d.Error, s.Problem))
+	} else {
+		add(p.alone(d.Error, "error", &errorDoc{}))
 	}
-	if err := p.errorSection(d.Error, s.Problem); err != nil {
-		return err
+	if absent(d.Data, "data") || add(p.dataSection(d.Data, s)) {
+		ok = false
 	}
-	if err := p.dataSection(d.Data, s); err != nil {
-		return err
+	p.noProblem = !ok
+	shapeOK := !add(p.shape(top, d, s))
+	if ok && shapeOK {
+		return joinSpecErrors(append(errs, p.learnSection(d.Learn, s)))
 	}
-	if err := p.shape(top, d, s); err != nil {
-		return err
+	add(p.alone(d.Learn, "learn", &learnDoc{}))
+	return joinSpecErrors(errs)
+}
+
+// alone reads the optional section n of key field, which a section it
+// needs made impossible to check in full, for the errors of its own: its
+// unknown keys and values its struct's tags refuse.
+func (p *parser) alone(n kv, field string, dst any) error {
+	if n.V == nil {
+		return nil
 	}
-	return p.learnSection(d.Learn, s)
+	_, err := p.section(n.V, field, dst)
+	return err
+}
+
+// aloneRequired is alone for a required section: missing is an error
+// (hint says what it holds).
+func (p *parser) aloneRequired(top *mapping, n kv, field string, dst any, hint string) error {
+	if n.V == nil {
+		return p.missing(top, field, hint)
+	}
+	return p.alone(n, field, dst)
 }
 
 // emitSection reads the optional emit section: how gen writes the map's

@@ -872,7 +872,10 @@ func TestMultiDimensionalMethods(t *testing.T) {
 		{strings.Replace(src, "[{name: projection, angles: 12},", "[harmonic,", 1), "x.yaml:5: compare.methods[0]: harmonic designs maps of one input axis only; domain.dims is 3"},
 		{strings.Replace(src, "[{name: projection, angles: 12},", "[projection,", 1), "x.yaml:5: compare.methods[0].z_points: the LP would have 25230 rows × 1730 columns (|Z| = 12615, 1729 pool frequencies), more than 12000000 entries: lower method.z_points, method.angles or method.radii, or use modulation"},
 		{strings.Replace(src, "sigma: 0.5", "sigma: [0.5, 0.5]", 1), "x.yaml:3: kernel.sigma: has 2 values but domain.dims is 3: give one per axis, or a single number for all"},
-		{strings.Replace(src, "{dims: 3, interval: [0, 1]}", "{interval: [0, 1]}", 1), "x.yaml:5: compare.methods[0].name: projection designs maps of 2 or 3 input axes; domain.dims is 1 (one axis: use chum)"},
+		{strings.Replace(src, "{dims: 3, interval: [0, 1]}", "{interval: [0, 1]}", 1), "x.yaml:5: compare.methods[0].name: projection designs maps of 2 or 3 input axes; domain.dims is 1 (one axis: use chum)\n" +
+			// Every compared method is checked, each an error of its own.
+			"x.yaml:5: compare.methods[1].name: modulation designs maps of 2 or 3 input axes; domain.dims is 1 (one axis: use chum)\n" +
+			"x.yaml:5: compare.methods[2]: tensor-greedy designs maps of 2 or 3 input axes; domain.dims is 1 (one axis: use chum)"},
 		{strings.Replace(src, "{name: modulation, z_points: 9}", "{name: modulation, pool: tensor}", 1), "x.yaml:5: compare.methods[1].pool: unknown option; modulation options are axis_dim, z_points, refine_iterations, polish, starts, seed"},
 	} {
 		if _, err := Parse("x.yaml", []byte(tt.src)); err == nil || err.Error() != tt.want {

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -211,5 +212,30 @@ func TestExpChi2InnerKinds(t *testing.T) {
 		if _, err := Parse("spec.yaml", []byte(spec(inner))); err != nil {
 			t.Errorf("inner %s: %v", inner, err)
 		}
+	}
+}
+
+// TestVerifyBudgetPricedByTheMethod: a spec without data is held to the
+// verification budget as its method prices its maps (design.EvalCoster),
+// not as a plain D·n map: rff's phase features take twice the frequencies
+// of cos-sin's at the same D on the dense grid of signature arguments, so
+// the Laplacian on 2 inputs at cos-sin's largest D (3276, verified in
+// 8–13 s) is refused with phase features (it verified for 49–102 s), at
+// the half that is their largest; a comparison's cell says the same.
+func TestVerifyBudgetPricedByTheMethod(t *testing.T) {
+	spec := func(features string, dim int) string {
+		return fmt.Sprintf("version: 1\nname: X\nkernel: {type: laplacian, sigma: 2}\ndomain: {dims: 2, interval: [0, 10]}\ntarget: {dim: %d}\nmethod: {name: rff, features: %s}\n", dim, features)
+	}
+	if _, err := Parse("x.yaml", []byte(spec("cos-sin", 3276))); err != nil {
+		t.Errorf("cos-sin at D = 3276: %v", err)
+	}
+	wantSpecError(t, spec("phase", 3276), "spec.yaml:5: target.dim: verifying this map of D dimensions evaluates Ψ at 225 inputs, at D·n multiply-adds each, and its signature at 3.21e+05 points, at 4·D·n")
+	wantSpecError(t, spec("phase", 3276), "at most 1654")
+	s, err := Parse("x.yaml", []byte(spec("phase", 1654)))
+	if err != nil {
+		t.Fatalf("phase at D = 1654: %v", err)
+	}
+	if ok, why := s.CanMake(*s.Method, 3276); ok {
+		t.Errorf("CanMake(phase, 3276) = true (%s)", why)
 	}
 }

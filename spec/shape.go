@@ -37,12 +37,16 @@ func (p *parser) shape(top *mapping, d specDoc, s *Spec) error {
 	case d.Method.V == nil:
 		return p.missing(top, "method", fmt.Sprintf("target at line %d needs a method: name: %s", d.Target.K.Line, strings.Join(registry.Names(), " | ")))
 	}
-	dimNode, err := p.target(d.Target.V, s)
-	if err != nil {
+	// The target's errors and the method's are independent; D against
+	// the method needs both, and the problem.
+	dimNode, terr := p.target(d.Target.V, s)
+	ms, merr := p.method(d.Method.V, "method", d.Method.K.Line, false, s.Problem)
+	if err := joinSpecErrors([]error{terr, merr}); err != nil {
 		return err
 	}
-	if s.Method, err = p.method(d.Method.V, "method", d.Method.K.Line, false, s.Problem); err != nil {
-		return err
+	s.Method = ms
+	if p.noProblem {
+		return nil
 	}
 	// The kernel's limits first (Hellinger's one dimension), then the
 	// options' (li's explicit k), then the method's (vz's odd dimensions).
@@ -52,7 +56,7 @@ func (p *parser) shape(top *mapping, d specDoc, s *Spec) error {
 		// is loaded (Spec.Auto).
 		return nil
 	}
-	dims := design.DimsFor(m, s.Problem)
+	dims := design.DimsFor(m.Method, s.Problem)
 	dimErr := p.errAt(dimNode, "target.dim", "%s", dims.Refusal(dim))
 	if s.Problem.Kernel.Type == fmap.Hellinger && dim > 0 && !dims.Has(dim) {
 		return dimErr
@@ -93,7 +97,7 @@ func (p *parser) target(n *yaml.Node, s *Spec) (*yaml.Node, error) {
 			s.Target.line = kn.Line
 		}
 	}
-	if top, why := fmap.MaxVerifiedDim(s.Problem); d.MaxError > 0 && d.MaxDim > top {
+	if top, why := fmap.MaxVerifiedDim(s.Problem); !p.noProblem && d.MaxError > 0 && d.MaxDim > top {
 		n := m.value("max_dim")
 		if n == nil {
 			n = m.node
@@ -121,21 +125,34 @@ func (p *parser) compare(n *yaml.Node, s *Spec) error {
 	if err != nil {
 		return err
 	}
+	// Each method's errors are independent of the others', and of the
+	// dimensions'.
+	var errs []error
 	seen := map[string]int{}
 	for i, it := range items {
 		field := elem("compare.methods", i)
 		ms, err := p.method(it, field, it.Line, true, s.Problem)
 		if err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
-		opts, _ := json.Marshal(ms.Options())
-		key := ms.Name() + string(opts)
+		key := optionsKey(ms)
 		if j, dup := seen[key]; dup {
-			return p.errAt(it, field, "same method and options as %s", elem("compare.methods", j))
+			errs = append(errs, p.errAt(it, field, "same method and options as %s", elem("compare.methods", j)))
+			continue
 		}
 		seen[key] = i
 		c.Methods = append(c.Methods, *ms)
 	}
+	if err := p.compareDims(m, d, c); err != nil || len(errs) > 0 {
+		return joinSpecErrors(append(errs, err))
+	}
+	s.Compare = c
+	return nil
+}
+
+// compareDims reads compare.dims or compare.widths into c.
+func (p *parser) compareDims(m *mapping, d compareDoc, c *CompareSpec) error {
 	if err := p.exclusive(m, "dims", "widths", "give exactly one: dims (every method at D) or widths (every method at the D giving that many outputs per row)"); err != nil {
 		return err
 	}
@@ -150,7 +167,7 @@ func (p *parser) compare(n *yaml.Node, s *Spec) error {
 		return p.missing(m, "dims", "a list of output dimensions, e.g. [3, 5, 7], or widths: a list of output widths, e.g. [64, 128, 256]")
 	}
 	field := "compare." + key
-	items, err = p.list(list, field, "a list of "+what)
+	items, err := p.list(list, field, "a list of "+what)
 	if err == nil && len(items) == 0 {
 		err = p.errAt(list, field, "must give at least one %s, e.g. %s", one, eg)
 	}
@@ -170,7 +187,6 @@ func (p *parser) compare(n *yaml.Node, s *Spec) error {
 		dims[v] = i
 		c.Dims = append(c.Dims, int(v))
 	}
-	s.Compare = c
 	return nil
 }
 
@@ -202,6 +218,13 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 			return nil, err
 		}
 		if nameNode, nameField = m.value("name"), child(field, "name"); nameNode == nil {
+			// A mistyped name (NAME:, nmae:) is that key's error, not a
+			// missing name.
+			for _, k := range m.order {
+				if suggest(k, []string{"name"}) != "" {
+					return nil, p.errAt(m.keys[k], child(field, k), "unknown key (did you mean name?); a method is a mapping with name (one of %s) and its options", strings.Join(names, ", "))
+				}
+			}
 			return nil, p.missing(m, "name", "one of "+strings.Join(names, ", "))
 		}
 	}
@@ -223,7 +246,11 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 		return ms, nil
 	}
 	ms.Method = registry.New(name)
-	if err := ms.Applies(pr); err != nil {
+	if p.noProblem {
+		// Its name and options alone: the checks against the problem
+		// would repeat the problem's error.
+		pr = nil
+	} else if err := ms.Applies(pr); err != nil {
 		return nil, p.errAt(nameNode, nameField, "%s", err)
 	}
 	opts := ms.Options()
@@ -239,7 +266,7 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 			ms.keys[k] = kn.Line
 		}
 	}
-	if c, ok := ms.Method.(design.OptionChecker); ok {
+	if c, ok := ms.Method.(design.OptionChecker); ok && pr != nil {
 		if err := c.CheckOptions(pr); err != nil {
 			return nil, ms.optionErr(p.path, err)
 		}
@@ -248,4 +275,29 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 		d.SetDefaults()
 	}
 	return ms, nil
+}
+
+// optionsKey is what two compared methods share when they are the same
+// method with the same options once the defaults are filled in: those of
+// its Defaulter (already set) and the values an option's zero stands for
+// (`spec:"default=V"`: a seed of 0 is seed 1), so that {name: nystroem}
+// and {name: nystroem, seed: 1} are one method. Defaults that depend on the
+// problem (rff's sampling by kernel, chum's omega_max) are not resolved.
+func optionsKey(ms *MethodSpec) string {
+	var b strings.Builder
+	b.WriteString(ms.Name())
+	for _, f := range structFields(reflect.ValueOf(ms.Options()).Elem()) {
+		text := ""
+		if f.tag.def != "" && f.v.IsZero() {
+			text = f.tag.def
+		} else if f.v.Kind() == reflect.Pointer && !f.v.IsNil() && f.v.Elem().Kind() != reflect.Struct {
+			j, _ := json.Marshal(f.v.Elem().Interface())
+			text = string(j)
+		} else {
+			j, _ := json.Marshal(f.v.Interface())
+			text = string(j)
+		}
+		fmt.Fprintf(&b, ";%s=%s", f.name, text)
+	}
+	return b.String()
 }

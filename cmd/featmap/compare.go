@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/internal/atomicfile"
 	"github.com/featmap/featmap/report"
 )
 
@@ -43,8 +41,10 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		dir = "report-" + spec.Name
 	}
 	// Checked before the designs, which may take minutes: a DIR that
-	// cannot be a directory would fail only when the report is written.
-	if err := checkReportDir(dir); err != nil {
+	// cannot hold the report (not a writable directory, or holding a
+	// user's own index.html, a symlink, …) would fail only when the
+	// report is written.
+	if err := report.CheckDir(dir); err != nil {
 		fmt.Fprintf(stderr, "featmap compare: -o %s: %v\n", dir, err)
 		return exitUsage
 	}
@@ -68,26 +68,6 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "featmap: %d of the comparison's designs failed (their errors are in the report)\n", n)
 	}
 	return exitOK
-}
-
-// checkReportDir returns why dir cannot hold a report: it exists and is
-// not a directory, or the nearest of its parents that exists is not one
-// (report.Write creates the missing ones). Other failures are left to the
-// writing.
-func checkReportDir(dir string) error {
-	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
-		fi, err := os.Stat(p)
-		switch {
-		case err == nil && fi.IsDir():
-			return nil
-		case err == nil && p == filepath.Clean(dir):
-			return fmt.Errorf("not a directory (%s)", atomicfile.Kind(fi.Mode()))
-		case err == nil:
-			return fmt.Errorf("%s is not a directory (%s)", p, atomicfile.Kind(fi.Mode()))
-		case filepath.Dir(p) == p:
-			return nil
-		}
-	}
 }
 
 // compareCommand returns the command line that regenerates a report, as

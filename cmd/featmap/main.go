@@ -169,7 +169,11 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitUsage
 	}
 	if cmd, ok := commands[args[0]]; ok {
-		return cmd(ctx, args[1:], stdout, stderr)
+		// The command's progress lines (parseCommand's printer) end
+		// with it: none is written once it has returned.
+		p := newProgress(stderr, progressQuiet)
+		defer p.stop()
+		return cmd(withProgress(ctx, p), args[1:], stdout, stderr)
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
@@ -239,7 +243,7 @@ func parseCommand(ctx context.Context, fs *flag.FlagSet, c *commonFlags, args []
 		fmt.Fprintln(stderr, "featmap:", err)
 		return nil, featmap.Settings{}, exitUsage
 	}
-	prog := progress(stderr)
+	prog := progressOf(ctx, stderr)
 	spec, err := featmap.LoadSpecContext(ctx, fs.Arg(0), prog)
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -253,15 +257,4 @@ func parseCommand(ctx context.Context, fs *flag.FlagSet, c *commonFlags, args []
 		fmt.Fprintln(stderr, "warning:", w)
 	}
 	return spec, featmap.Settings{Solver: sv, Progress: prog}, exitOK
-}
-
-// progress returns a progress printer that stays silent during the first
-// second of a run, so that quick designs print nothing.
-func progress(w io.Writer) func(string) {
-	start := time.Now()
-	return func(msg string) {
-		if d := time.Since(start); d >= time.Second {
-			fmt.Fprintf(w, "[%5.1fs] %s\n", d.Seconds(), msg)
-		}
-	}
 }

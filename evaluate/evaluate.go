@@ -238,5 +238,12 @@ func read(ctx context.Context, m *fmap.Map, path string, o Options) (*fmap.Data,
 		}
 		return nil, &InputError{err}
 	}
+	if m.Model != nil && m.Model.Classes == nil && sec.Label >= 0 && r.Labels != nil {
+		// A regression's labels beyond ±fmap.MaxNumberLabel: refused as a
+		// learn section refuses them (their squared errors overflow).
+		if err := r.Labels.CheckNumbers(); err != nil {
+			return nil, &InputError{err}
+		}
+	}
 	return r.Data, nil
 }

@@ -27,6 +27,10 @@ import (
 type parser struct {
 	path string
 	data []byte
+	// groups is set while a kernels section's domain is read: a skewed
+	// kernel's offset is then checked per kernel, at kernels[i].c, once
+	// the domain is known (kernelsSpec), not as kernel.c.
+	groups bool
 }
 
 // errAt returns a *SpecError at node n (its line) for field.

@@ -183,7 +183,10 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 	}
 	// Every kernel is shift-invariant; the domain is every column's.
 	s.Problem.Kernel = gl.Kernels[0].Kernel
-	if err := p.domain(top, d.Domain, s.Problem); err != nil {
+	p.groups = true
+	err = p.domain(top, d.Domain, s.Problem)
+	p.groups = false
+	if err != nil {
 		return err
 	}
 	// The domain comes after the kernels: a skewed kernel's offset is

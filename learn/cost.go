@@ -57,10 +57,39 @@ type CostShape struct {
 // cosine costing about 20; a = n per axis, 1 shared); ridge: auto's
 // choice of λ, twice per stage, accumulates the moments once and factors
 // 15 times. A stage counts SharedEvaluations or PerAxisEvaluations of
-// them; the per-axis comparison fits k folds twice; the model is one
-// ridge fit on the map's Ψ over every row (15 with ModelRidge).
+// them; per axis, the nested cross-validation learns both stages again on
+// each of k folds' other rows (about five times a shared-then-per-axis
+// learning in all, for k = 4); the model is one ridge fit on the map's Ψ
+// over every row (15 with ModelRidge).
 func LearnCost(c CostShape) float64 {
-	N, n, K, D := float64(c.Rows), float64(c.Inputs), float64(max(1, c.Targets)), float64(c.Dim)
+	N, K := float64(c.Rows), float64(max(1, c.Targets))
+	cost := learnCost(c, N, false)
+	if c.PerAxis {
+		cost += learnCost(c, N, true)
+		// The nested cross-validation: both stages again on every fold's
+		// other rows, and each model fitted there and measured on it.
+		k := float64(cvFolds(c.Validation))
+		rest := N * (k - 1) / k
+		D := float64(c.Dim)
+		cost += k * (learnCost(c, rest, false) + learnCost(c, rest, true) + 2*(D*D*D/3+rest*D*D/2+N/k*D*K))
+	}
+	M := float64(c.MapDim)
+	v := c.Validation
+	if v == 0 {
+		v = 0.25
+	}
+	model := N*c.MapEval + N*M*M/2 + N*M*K + M*M*M/3 + 2*M*M*K
+	if c.ModelRidge {
+		grid := float64(len(RidgeGrid()))
+		model += grid * ((1-v)*N*M*M/2 + M*M*M/3 + 2*M*M*K + v*N*M*K)
+	}
+	return cost + model
+}
+
+// learnCost is one stage of LearnSigma on N rows: a shared σ, or σ per
+// axis (LearnCost).
+func learnCost(c CostShape, N float64, perAxis bool) float64 {
+	n, K, D := float64(c.Inputs), float64(max(1, c.Targets)), float64(c.Dim)
 	v := c.Validation
 	if v == 0 {
 		v = 0.25
@@ -72,29 +101,19 @@ func LearnCost(c CostShape) float64 {
 		m = D / 2
 	}
 	feat := func(rows float64) float64 { return rows * m * (n + 20) }
-	fit := func(rows float64) float64 { return D*D*D/3 + rows*D*D/2 + rows*D*K + 2*D*D*K + feat(rows) }
-	plain := fit(Nt) + feat(Nv) + Nv*D*K
-	grad := func(a float64) float64 {
-		return fit(Nt) + 2*D*D*K + 4*N*D*K + feat(Nt) + feat(Nv) + N*m*a
+	fit := D*D*D/3 + Nt*D*D/2 + Nt*D*K + 2*D*D*K + feat(Nt)
+	plain := fit + feat(Nv) + Nv*D*K
+	evals, a := float64(SharedEvaluations), 1.0
+	if perAxis {
+		evals, a = PerAxisEvaluations, n
 	}
-	auto := 0.0
+	grad := fit + 2*D*D*K + 4*N*D*K + feat(Nt) + feat(Nv) + N*m*a
+	cost := evals*grad + 2*plain
 	if c.RidgeAuto {
 		grid := float64(len(RidgeGrid()))
-		auto = 2 * (N*D*D/2 + N*D*K + feat(N) + grid*(D*D*D/3+3*D*D*K))
+		cost += 2 * (N*D*D/2 + N*D*K + feat(N) + grid*(D*D*D/3+3*D*D*K))
 	}
-	cost := SharedEvaluations*grad(1) + 2*plain + auto
-	if c.PerAxis {
-		cost += PerAxisEvaluations*grad(n) + 2*plain + auto
-		k := float64(cvFolds(c.Validation))
-		cost += 2 * k * (fit(N*(k-1)/k) + feat(N/k) + N/k*D*K)
-	}
-	M := float64(c.MapDim)
-	model := N*c.MapEval + N*M*M/2 + N*M*K + M*M*M/3 + 2*M*M*K
-	if c.ModelRidge {
-		grid := float64(len(RidgeGrid()))
-		model += grid * (Nt*M*M/2 + M*M*M/3 + 2*M*M*K + Nv*M*K)
-	}
-	return cost + model
+	return cost
 }
 
 // MaxLearnedDim is the largest D ≤ MaxLearnDim (even when even is set)

@@ -39,7 +39,7 @@ func checkLearn(s *Spec) error {
 	top := learn.MaxLearnedDim(func(dim int) float64 { return learn.LearnCost(shape(dim)) }, even)
 	how := "a shared σ"
 	if l.PerAxis {
-		how = "σ per axis (a shared σ first, then one per axis, then the two compared by cross-validation)"
+		how = "σ per axis (a shared σ, then one per axis from it, then both again on each of the folds that compare them)"
 	}
 	if l.RidgeAuto {
 		how += " with ridge: auto"

@@ -91,6 +91,7 @@ type PerAxisJSON struct {
 	Folds    int       `json:"folds"`
 	Shared   *float64  `json:"cv_error_shared"`   // null: its fit failed
 	PerAxis  *float64  `json:"cv_error_per_axis"` // null: its fit failed
+	StdErr   *float64  `json:"cv_std_error"`
 	Kept     bool      `json:"kept"`
 	SetAside []float64 `json:"set_aside_sigma,omitempty"`
 }
@@ -176,7 +177,7 @@ func (d *Design) JSON() *DesignJSON {
 			out.Learned.AccuracyBefore, out.Learned.AccuracyAfter = &before, &after
 		}
 		if c := l.PerAxis; c != nil {
-			out.Learned.PerAxis = &PerAxisJSON{Folds: c.Folds, Shared: finite(c.Shared), PerAxis: finite(c.PerAxis), Kept: c.Kept, SetAside: c.Sigma}
+			out.Learned.PerAxis = &PerAxisJSON{Folds: c.Folds, Shared: finite(c.Shared), PerAxis: finite(c.PerAxis), StdErr: finite(c.StdErr), Kept: c.Kept, SetAside: c.Sigma}
 		}
 	}
 	out.GroupLasso = d.groupLassoJSON()

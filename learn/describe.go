@@ -168,9 +168,9 @@ func (l *LearnResult) Line(data *fmap.Data, ridgeAuto bool, learnDim, mapDim int
 	}
 	if c := l.PerAxis; c != nil {
 		if c.Kept {
-			line += fmt.Sprintf(", kept: its nested %d-fold cross-validated error %.4g is below the shared σ's %.4g", c.Folds, c.PerAxis, c.Shared)
+			line += fmt.Sprintf(", kept: its nested %d-fold cross-validated error %.4g is below the shared σ's %.4g by more than a standard error (%.2g)", c.Folds, c.PerAxis, c.Shared, c.StdErr)
 		} else {
-			line += fmt.Sprintf(", set aside (σ = %s): its nested %d-fold cross-validated error %.4g is not below the shared σ's %.4g, so the shared σ is the one learned", sigma(c.Sigma), c.Folds, c.PerAxis, c.Shared)
+			line += fmt.Sprintf(", set aside (σ = %s): its nested %d-fold cross-validated error %.4g is not below the shared σ's %.4g by more than a standard error (%.2g), so the shared σ is the one learned", sigma(c.Sigma), c.Folds, c.PerAxis, c.Shared, c.StdErr)
 		}
 	}
 	if learnDim > 0 && learnDim != mapDim {

@@ -31,11 +31,12 @@ func isotropic(rows, n int, seed uint64) ([][]float64, []float64) {
 
 // TestPerAxisFallsBack: per axis, the widths learned from the shared σ
 // are kept only when their nested cross-validated error is below the
-// shared σ's: on 80 rows of an isotropic target, where every axis matters
+// shared σ's by more than a standard error: on 80 rows of an isotropic target, where every axis matters
 // alike, they are not, and the result is the shared σ, its λ and
 // validation error, saying so (PerAxis.Kept false, the per-axis widths set
 // aside); on toyData, whose target depends on two of the four inputs,
-// they are kept. Either way the two errors are nestedCV's.
+// they are kept. Either way the two errors are nestedCV's; pairedMeans'
+// standard error is that of the mean of the rows' differences.
 func TestPerAxisFallsBack(t *testing.T) {
 	o := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, PerAxis: true, SharedFirst: true, Dim: 32, Seed: 2}
 	shared := o
@@ -60,11 +61,15 @@ func TestPerAxisFallsBack(t *testing.T) {
 		if ch == nil || ch.Kept != c.kept || ch.Folds != 4 {
 			t.Fatalf("%s: choice %+v, want kept %v over 4 folds", c.name, ch, c.kept)
 		}
-		cvShared, cvPer, _ := nestedCV(context.Background(), c.xs, c.ys, o, 4)
-		if ch.Shared != cvShared || ch.PerAxis != cvPer || (ch.PerAxis < ch.Shared) != ch.Kept {
-			t.Errorf("%s: cross-validated errors %v (per axis) and %v (shared), recomputed %v and %v, kept %v", c.name, ch.PerAxis, ch.Shared, cvPer, cvShared, ch.Kept)
+		eShared, ePer, err := nestedCV(context.Background(), c.xs, c.ys, o, 4)
+		if err != nil || len(eShared) != len(c.xs) || len(ePer) != len(c.xs) {
+			t.Fatalf("%s: nested cross-validation: %d and %d rows' errors of %d, %v", c.name, len(eShared), len(ePer), len(c.xs), err)
 		}
-		t.Logf("%s: nested cross-validated error per axis %.4g, shared %.4g: kept %v", c.name, ch.PerAxis, ch.Shared, ch.Kept)
+		cvShared, cvPer, se := pairedMeans(eShared, ePer)
+		if ch.Shared != cvShared || ch.PerAxis != cvPer || ch.StdErr != se || (ch.PerAxis < ch.Shared-ch.StdErr) != ch.Kept {
+			t.Errorf("%s: cross-validated errors %v (per axis) and %v (shared) ± %v, recomputed %v and %v ± %v, kept %v", c.name, ch.PerAxis, ch.Shared, ch.StdErr, cvPer, cvShared, se, ch.Kept)
+		}
+		t.Logf("%s: nested cross-validated error per axis %.4g, shared %.4g, standard error %.2g: kept %v", c.name, ch.PerAxis, ch.Shared, ch.StdErr, ch.Kept)
 		if c.kept {
 			if slices.Equal(res.Sigma, sh.Sigma) || ch.Sigma != nil {
 				t.Errorf("%s: kept, but σ %v is the shared %v (set aside %v)", c.name, res.Sigma, sh.Sigma, ch.Sigma)
@@ -78,6 +83,15 @@ func TestPerAxisFallsBack(t *testing.T) {
 		if line := res.Line(&fmap.Data{File: "d.csv"}, false, 32, 32, "rff"); !strings.Contains(line, "set aside (σ = [") || !strings.Contains(line, "is not below the shared σ's") {
 			t.Errorf("the learned line does not say the per-axis widths were set aside: %s", line)
 		}
+	}
+}
+
+// TestPairedMeans: the means and the standard error of the mean paired
+// difference, by hand: differences 1, 2, 3 (mean 2, sample variance 1).
+func TestPairedMeans(t *testing.T) {
+	a, b, se := pairedMeans([]float64{1, 1, 1}, []float64{2, 3, 4})
+	if a != 1 || b != 3 || math.Abs(se-1/math.Sqrt(3)) > 1e-15 {
+		t.Errorf("means %v, %v, standard error %v; want 1, 3, %v", a, b, se, 1/math.Sqrt(3))
 	}
 }
 

@@ -18,35 +18,45 @@ import (
 // drawn apart from learning's split): for every fold, a shared σ and then
 // per-axis widths from it are learned on the other folds alone (learning's
 // own split inside them), each ridge model (at its own λ) is fitted on
-// those rows and measured on the fold, which neither learning saw; the
-// error is the mean squared residual of the targets over every row.
-// Cross-validating the widths learned on all the rows instead would
-// measure them partly on the validation rows they were fitted to, which
-// favours the per-axis widths (on the breast-cancer, wine and diabetes
-// sets it kept widths that did worse on test rows).
+// those rows and measured on the fold, which neither learning saw. Every
+// row so has a squared residual of each (summed over the targets, in the
+// labels' units). Cross-validating the widths learned on all the rows
+// instead would measure them partly on the validation rows they were
+// fitted to, which favours the per-axis widths (on the breast-cancer,
+// wine and diabetes sets it kept widths that did worse on test rows).
+//
+// The per-axis widths are kept when their mean error is below the shared
+// σ's by more than one standard error of the rows' paired differences:
+// the one-standard-error rule (Hastie, Tibshirani and Friedman, The
+// Elements of Statistical Learning, §7.10), the shared σ being the simpler
+// model of the two, one width where the other has n.
 type PerAxisChoice struct {
-	// Folds is k; Shared and PerAxis the two cross-validated errors.
-	Folds           int
-	Shared, PerAxis float64
-	// Kept says the per-axis widths had the lower error and are the
-	// result; otherwise the result is the shared σ, and Sigma holds the
-	// per-axis widths learned and set aside.
+	// Folds is k; Shared and PerAxis the two cross-validated errors (the
+	// mean over the rows), StdErr the standard error of their per-row
+	// difference.
+	Folds                   int
+	Shared, PerAxis, StdErr float64
+	// Kept says the per-axis widths are the result; otherwise the result
+	// is the shared σ, and Sigma holds the per-axis widths learned and set
+	// aside.
 	Kept  bool
 	Sigma []float64
 }
 
 // choosePerAxis keeps the per-axis result perAxis only if its nested
-// cross-validated error is below that of the shared σ (nestedCV);
-// otherwise it returns the shared result, saying so in PerAxis. Either way
-// the iterations and evaluations are the two stages' sums and the start is
-// the shared stage's.
+// cross-validated error is below the shared σ's by more than a standard
+// error (PerAxisChoice); otherwise it returns the shared result, saying so
+// in PerAxis. Either way the iterations and evaluations are the two
+// stages' sums and the start is the shared stage's.
 func choosePerAxis(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions, shared, perAxis LearnResult) (LearnResult, error) {
 	k := cvFolds(opts.Validation)
-	cvShared, cvPer, err := nestedCV(ctx, rows, labels, opts, k)
+	eShared, ePer, err := nestedCV(ctx, rows, labels, opts, k)
 	if err != nil {
 		return perAxis, err
 	}
-	choice := &PerAxisChoice{Folds: k, Shared: cvShared, PerAxis: cvPer, Kept: cvPer < cvShared}
+	choice := &PerAxisChoice{Folds: k}
+	choice.Shared, choice.PerAxis, choice.StdErr = pairedMeans(eShared, ePer)
+	choice.Kept = choice.PerAxis < choice.Shared-choice.StdErr
 	if choice.Kept {
 		perAxis.PerAxis = choice
 		return perAxis, nil
@@ -58,15 +68,40 @@ func choosePerAxis(ctx context.Context, rows [][]float64, labels []float64, opts
 	return out, nil
 }
 
-// nestedCV is the nested k-fold cross-validated error of learning a
-// shared σ and of learning per-axis widths from it (PerAxisChoice). A
-// learning or a fit that fails (widths whose features are not finite)
-// makes its error +Inf; ctx's end is the only error.
-func nestedCV(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions, k int) (shared, perAxis float64, err error) {
+// pairedMeans are the means of a and b and the standard error of the
+// mean of their differences b_i − a_i (+Inf when a row's error is not
+// finite, 0 for fewer than two rows).
+func pairedMeans(a, b []float64) (meanA, meanB, se float64) {
+	n := float64(len(a))
+	if n == 0 {
+		return math.Inf(1), math.Inf(1), 0
+	}
+	var sa, sb, sd, sdd float64
+	for i := range a {
+		d := b[i] - a[i]
+		sa, sb, sd, sdd = sa+a[i], sb+b[i], sd+d, sdd+d*d
+	}
+	meanA, meanB = sa/n, sb/n
+	if n < 2 {
+		return meanA, meanB, 0
+	}
+	md := sd / n
+	se = math.Sqrt(math.Max(sdd/n-md*md, 0) * n / (n - 1) / n)
+	if math.IsNaN(se) {
+		se = math.Inf(1)
+	}
+	return meanA, meanB, se
+}
+
+// nestedCV returns every row's squared residual (summed over the targets,
+// in the labels' units) of the model of a shared σ and of per-axis widths
+// from it, each learned on the other folds' rows (PerAxisChoice), rows
+// of no fold's validation left out. A learning or a fit that fails
+// (widths whose features are not finite) makes its rows' errors +Inf;
+// ctx's end is the only error.
+func nestedCV(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions, k int) (shared, perAxis []float64, err error) {
 	folds := foldSplit(labels, opts.Classes, k, opts.Seed)
 	say := newReporter(opts.Progress)
-	var sqShared, sqPer float64
-	var n int
 	for f, val := range folds {
 		if len(val) == 0 {
 			continue
@@ -83,52 +118,57 @@ func nestedCV(ctx context.Context, rows [][]float64, labels []float64, opts Lear
 		for j, i := range train {
 			sub[j], subLabels[j] = rows[i], labels[i]
 		}
+		inf := slices.Repeat([]float64{math.Inf(1)}, len(val))
+		eSh, eP := inf, inf
 		o := opts
 		o.PerAxis, o.SharedFirst, o.Penalty, o.Progress = false, false, 0, nil
 		sh, err := LearnSigma(ctx, sub, subLabels, o)
-		if ctx.Err() != nil {
-			return 0, 0, ctx.Err()
-		}
-		eSh, eP := math.Inf(1), math.Inf(1)
 		if err == nil {
-			eSh = foldError(ctx, rows, labels, opts, sh.Sigma, sh.Ridge, train, val)
+			eSh = foldErrors(ctx, rows, labels, opts, sh.Sigma, sh.Ridge, train, val)
 			o = opts
 			o.SharedFirst, o.Progress = false, nil
 			o.Kernel.Sigma = sh.Sigma
 			if pa, err := LearnSigma(ctx, sub, subLabels, o); err == nil {
-				eP = foldError(ctx, rows, labels, opts, pa.Sigma, pa.Ridge, train, val)
+				eP = foldErrors(ctx, rows, labels, opts, pa.Sigma, pa.Ridge, train, val)
 			}
 		}
 		if ctx.Err() != nil {
-			return 0, 0, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
-		sqShared += eSh * float64(len(val))
-		sqPer += eP * float64(len(val))
-		n += len(val)
+		shared, perAxis = append(shared, eSh...), append(perAxis, eP...)
 	}
-	if n == 0 {
-		return math.Inf(1), math.Inf(1), nil
-	}
-	return sqShared / float64(n), sqPer / float64(n), nil
+	return shared, perAxis, nil
 }
 
-// foldError is the mean squared residual of the targets on the rows val
-// of the ridge model of learning's features at the widths sigma and ridge
-// λ, fitted on the rows train (targets centred by their mean there), in
-// the labels' units; +Inf when the fit fails.
-func foldError(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions, sigma []float64, ridge float64, train, val []int) float64 {
+// foldErrors are the squared residuals of the targets (summed over them,
+// in the labels' units) on the rows val of the ridge model of learning's
+// features at the widths sigma and ridge λ, fitted on the rows train
+// (targets centred by their mean there); +Inf when the fit fails.
+func foldErrors(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions, sigma []float64, ridge float64, train, val []int) []float64 {
+	inf := slices.Repeat([]float64{math.Inf(1)}, len(val))
 	o := opts
 	o.Kernel.Sigma, o.PerAxis, o.SharedFirst, o.Penalty, o.Ridge, o.RidgeAuto, o.Progress = sigma, true, false, 0, ridge, false, nil
 	l, err := newLearner(ctx, rows, labels, o, train, val)
 	if err != nil {
-		return math.Inf(1)
+		return inf
 	}
 	l.scaleTargets()
-	_, mse, err := l.eval(make([]float64, l.params()), nil)
+	sc, err := l.scores(make([]float64, l.params()))
 	if err != nil {
-		return math.Inf(1)
+		return inf
 	}
-	return l.unscaled(mse)
+	out := make([]float64, len(val))
+	for r, i := range l.val {
+		for c := range l.k {
+			e := sc.At(r, c) - l.y[i*l.k+c]
+			out[r] += e * e
+		}
+		out[r] = l.unscaled(out[r])
+		if math.IsNaN(out[r]) {
+			out[r] = math.Inf(1)
+		}
+	}
+	return out
 }
 
 // cvFolds is the number of folds of the cross-validation that judges

@@ -256,7 +256,7 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 	case s.Target.Dim == 0:
 		return p.errAt(n.K, "learn", "learning σ needs target.dim (the features it learns with are the map's)")
 	case s.Target.Dim > learn.MaxLearnDim:
-		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB and tens of seconds at D = 2048)", s.Target.Dim, learn.MaxLearnDim)
+		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB at D = 2048; below it, learning's cost is checked against its budget once the data is read)", s.Target.Dim, learn.MaxLearnDim)
 	case !s.Problem.Kernel.ShiftInvariant():
 		return p.errAt(n.K, "learn", "learning σ is for the kernels with a σ (rbf, laplacian, matern, skewed-chi2, skewed-intersection), not %s", s.Problem.Kernel.Type)
 	}

@@ -131,8 +131,11 @@ func TestDesignHoldoutZero(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &d); err != nil {
 			t.Fatal(err)
 		}
-		if d.Learned.ModelRows == nil || *d.Learned.ModelRows != rows || d.Map.Model.Rows != rows || d.Map.Model.HeldRows != 300-rows {
-			t.Errorf("data%s: learned.model_rows %v, model train_rows %d, held %d; want %d and %d", holdout, d.Learned.ModelRows, d.Map.Model.Rows, d.Map.Model.HeldRows, rows, 300-rows)
+		if d.Learned.ModelRows == nil {
+			t.Fatalf("data%s: no learned.model_rows", holdout)
+		}
+		if *d.Learned.ModelRows != rows || d.Map.Model.Rows != rows || d.Map.Model.HeldRows != 300-rows {
+			t.Errorf("data%s: learned.model_rows %d, model train_rows %d, held %d; want %d and %d", holdout, *d.Learned.ModelRows, d.Map.Model.Rows, d.Map.Model.HeldRows, rows, 300-rows)
 		}
 	}
 	out := filepath.Join(t.TempDir(), "d.go")

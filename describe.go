@@ -58,7 +58,14 @@ func (d *Design) Describe() []string {
 		if ds.Label >= 0 {
 			cols += fmt.Sprintf(", label column %d", ds.Label)
 		}
-		lines = append(lines, fmt.Sprintf("data: %s (%s; at most %d rows)", ds.File, cols, ds.MaxRows))
+		held := ""
+		switch {
+		case ds.Holdout == 0:
+			held = "; no row held out (data.holdout 0)"
+		case ds.Holdout != datafile.DefaultHoldout:
+			held = fmt.Sprintf("; data.holdout %g", ds.Holdout)
+		}
+		lines = append(lines, fmt.Sprintf("data: %s (%s; at most %d rows%s)", ds.File, cols, ds.MaxRows, held))
 	}
 	if d.Learned != nil {
 		lines = append(lines, d.LearnedLine())
@@ -76,6 +83,9 @@ func (d *Design) Describe() []string {
 // without a model.
 func (d *Design) ModelLines() []string {
 	t := learn.ModelText{Learned: d.Learned, GroupLasso: d.GroupLasso, HeldRows: datafile.HeldRows}
+	if ds := d.Spec.Data; ds != nil {
+		t.Holdout = ds.Holdout
+	}
 	if l := d.Spec.Learn; l != nil {
 		t.TaskWhy, t.Validation = l.TaskWhy, l.Validation
 	} else {

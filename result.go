@@ -1,6 +1,8 @@
 package featmap
 
 import (
+	"math"
+
 	"github.com/featmap/featmap/fmap"
 )
 
@@ -66,6 +68,32 @@ type LearnedJSON struct {
 	// the labels); Features the random Fourier features σ was learned on.
 	Task     string `json:"task,omitempty"`
 	Features int    `json:"features,omitempty"`
+	// AccuracyBefore and AccuracyAfter are, for classes, the validation
+	// accuracy at the start and at the learned σ (ValidationBefore and
+	// ValidationAfter are the squared loss learning minimised).
+	AccuracyBefore *float64 `json:"validation_accuracy_before,omitempty"`
+	AccuracyAfter  *float64 `json:"validation_accuracy_after,omitempty"`
+	// PerAxis is how per-axis widths compared with the shared σ they were
+	// learned from (absent for a shared σ): learn.PerAxisChoice.
+	PerAxis *PerAxisJSON `json:"per_axis,omitempty"`
+	// ModelRows is the rows the model a learned map carries was trained on
+	// once σ and λ were chosen on the validation split: every row to fit
+	// (learning's training and validation rows together; with
+	// data.holdout 0, every row kept).
+	ModelRows int `json:"model_rows"`
+}
+
+// PerAxisJSON is how per-axis widths compared with the shared σ, by the
+// k-fold cross-validated error of each: kept (the per-axis σ is Sigma),
+// or set aside (the shared σ is, and set_aside_sigma holds the per-axis
+// widths learned).
+type PerAxisJSON struct {
+	Folds    int       `json:"folds"`
+	Shared   *float64  `json:"cv_error_shared"`   // null: its fit failed
+	PerAxis  *float64  `json:"cv_error_per_axis"` // null: its fit failed
+	StdErr   *float64  `json:"cv_std_error"`
+	Kept     bool      `json:"kept"`
+	SetAside []float64 `json:"set_aside_sigma,omitempty"`
 }
 
 // GroupLassoJSON is what the group lasso of an rff-group-lasso spec
@@ -141,6 +169,16 @@ func (d *Design) JSON() *DesignJSON {
 			Ridge: l.Ridge, RidgeStart: l.RidgeStart, RidgeAuto: d.Spec.Learn != nil && d.Spec.Learn.RidgeAuto,
 			DataFile: data.File, DataSHA256: data.SHA256, Shared: l.Shared, Penalty: l.Penalty, Task: d.Spec.Learn.Task,
 			Features: d.LearnDim}
+		if mod := d.Map.Model; mod != nil {
+			out.Learned.ModelRows = mod.Rows
+		}
+		if l.Classes != nil {
+			before, after := l.AccuracyBefore, l.AccuracyAfter
+			out.Learned.AccuracyBefore, out.Learned.AccuracyAfter = &before, &after
+		}
+		if c := l.PerAxis; c != nil {
+			out.Learned.PerAxis = &PerAxisJSON{Folds: c.Folds, Shared: finite(c.Shared), PerAxis: finite(c.PerAxis), StdErr: finite(c.StdErr), Kept: c.Kept, SetAside: c.Sigma}
+		}
 	}
 	out.GroupLasso = d.groupLassoJSON()
 	for _, st := range d.Steps {
@@ -164,4 +202,12 @@ func (d *Design) groupLassoJSON() *GroupLassoJSON {
 			Weight: r.KernelWeights[g], Share: r.KernelShares[g], Dropped: r.Zero[g]})
 	}
 	return out
+}
+
+// finite is &v, or nil for a value that is not finite (JSON has none).
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
 }

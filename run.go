@@ -47,7 +47,7 @@ func (s *Spec) newRun(ctx context.Context, set Settings) (*run, error) {
 	switch {
 	case s.Learn != nil:
 		set.Say("learning σ from the labels")
-		return r, r.learnSigma(ctx)
+		return r, r.learnSigma(ctx, set.Say)
 	case s.GroupLasso != nil:
 		return r, r.learnGroupLasso(ctx, set.Say)
 	}
@@ -70,7 +70,7 @@ func derive(p *fmap.Problem, k fmap.Kernel) *fmap.Problem {
 // the learned σ. It designs for a problem of the learned σ. The labels
 // of a classification task (learn.task, or decided by spec.Load) get
 // one-vs-rest ±1 targets; a regression's are numeric targets.
-func (r *run) learnSigma(ctx context.Context) error {
+func (r *run) learnSigma(ctx context.Context, say func(string)) error {
 	s := r.spec
 	d := s.Problem.Data
 	rows, labels := d.Fit, d.FitLabels
@@ -86,9 +86,12 @@ func (r *run) learnSigma(ctx context.Context) error {
 	default:
 		return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff or nystroem"}
 	}
+	o.Progress = say
 	res, err := learn.LearnSigma(ctx, rows, labels, o)
 	if err != nil {
-		return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: fmt.Sprintf("learning σ from %s: %v", d.File, err), Err: err}
+		// The spec was checked when it was read (rows, labels, the cost):
+		// what fails now is learning, not the spec (exit 1).
+		return fmt.Errorf("%w (learning from %s)", err, d.File)
 	}
 	k := s.Problem.Kernel
 	k.Sigma = res.Sigma
@@ -98,18 +101,12 @@ func (r *run) learnSigma(ctx context.Context) error {
 }
 
 // NystroemLearnDim is the number of random Fourier features a nystroem
-// design of D landmarks learns σ with: D rounded up to even, at least
-// MinNystroemLearnDim (and at most learn.MaxLearnDim). σ is the exact
-// kernel's, which the landmarks then approximate: learned on more random
-// features than a small D, it is nearer the exact kernel's best σ than one
-// fitted to D random features' own error.
-func NystroemLearnDim(dim int) int {
-	return min(learn.MaxLearnDim, max(MinNystroemLearnDim, dim+dim%2))
-}
+// design of D landmarks learns σ with (learn.NystroemLearnDim).
+func NystroemLearnDim(dim int) int { return learn.NystroemLearnDim(dim) }
 
 // MinNystroemLearnDim is the fewest random features a nystroem design
-// learns σ with (NystroemLearnDim).
-const MinNystroemLearnDim = 256
+// learns σ with (learn.MinNystroemLearnDim).
+const MinNystroemLearnDim = learn.MinNystroemLearnDim
 
 // learnGroupLasso runs the group lasso of a spec with kernels on its
 // data's rows to fit and their labels (learn.RFFGroupLasso.Learn; the
@@ -175,7 +172,7 @@ func (r *run) trainModel(m *fmap.Map) (*fmap.LinearModel, error) {
 			}
 			var err error
 			if lambda, _, err = learn.ModelRidge(m, d, classes, s.Learn.Validation, seed); err != nil {
-				return nil, &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: fmt.Sprintf("choosing the model's λ on %s: %v", d.File, err), Err: err}
+				return nil, fmt.Errorf("%w (choosing the model's λ on %s)", err, d.File)
 			}
 			from = fmap.RidgeValidation
 		case s.Learn.RidgeAuto:
@@ -190,7 +187,7 @@ func (r *run) trainModel(m *fmap.Map) (*fmap.LinearModel, error) {
 	}
 	model, err := learn.Model(m, d, classes, lambda)
 	if err != nil {
-		return nil, &spec.SpecError{Path: s.Path, Line: line, Field: field, Msg: fmt.Sprintf("training the model on %s: %v", d.File, err), Err: err}
+		return nil, fmt.Errorf("%s (%s:%d): %w (training the model on %s)", field, s.Path, line, err, d.File)
 	}
 	model.RidgeFrom = from
 	return model, nil

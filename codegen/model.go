@@ -64,8 +64,11 @@ func (e *emitter) modelLayout() string {
 func (e *emitter) modelText() []string {
 	mod := e.p.model()
 	what, held, api, data := e.modelWords(mod)
+	if mod.HeldRows > 0 {
+		held += " (rows never trained on, nor used in learning)"
+	}
 	return paragraphs(
-		fmt.Sprintf("Model: %s, trained on this map's Ψ over the %d rows to fit%s (learning's training and validation rows both); %s (rows never trained on, nor used in learning). %s.",
+		fmt.Sprintf("Model: %s, trained on this map's Ψ over the %d rows to fit%s (learning's training and validation rows both); %s. %s.",
 			what, mod.Rows, data, held, api),
 		"It is the model learning fitted, shipped as it is: a baseline fitted to a sample with "+ridgeOrigin(mod)+", not tuned for prediction. "+
 			fmt.Sprintf("With more labelled data, or another loss, retrain a linear model on %s's features (Ψ is the part that is designed and verified) rather than relying on these weights.", e.p.name))
@@ -97,6 +100,9 @@ func (e *emitter) modelWords(mod *fmap.LinearModel) (what, held, api, data strin
 		what = fmt.Sprintf("a ridge classifier (λ = %s) on Ψ, one-vs-rest ±1 targets centred, %d classes", num(mod.Ridge), len(mod.Classes))
 		held = fmt.Sprintf("accuracy %s on the %d held-out rows", g4(mod.HeldAccuracy), mod.HeldRows)
 		api = fmt.Sprintf("%s writes w_c·Ψ(x) + b_c per class, %s returns the label of the largest", e.scoresName(), e.className())
+	}
+	if mod.HeldRows == 0 {
+		held = "no row was held out (data.holdout 0), so its accuracy is not measured here: featmap eval measures it on a test file"
 	}
 	if mod.DataSHA256 != "" {
 		data = fmt.Sprintf(" of the data (sha256:%s)", mod.DataSHA256)

@@ -211,8 +211,10 @@ func (bp *blocksKind) docN(e *emitter) []string {
 	dom := fmt.Sprintf("On its domain, %s, the measured kernel error (%s) is L∞ %s and RMS %s, on %s.",
 		domainText(p.m), measureText(v.Measure), g4(v.Reported.LInf), g4(v.Reported.RMS), v.Reported.On)
 	if dv := v.Data; dv != nil {
-		dom += fmt.Sprintf(" On the data it was learned from (%s, %d rows), the absolute error is L∞ %s and RMS %s, on %s.",
-			dv.File, dv.Rows, g4(dv.Absolute.LInf), g4(dv.Absolute.RMS), dv.Absolute.On)
+		// The held-out data's error first: the one that matters.
+		dom = fmt.Sprintf("On held-out rows of the data it was learned from (%s, %d rows), the absolute error is L∞ %s and RMS %s, on %s. On the box of its domain, %s (the whole box, not only where the data lie), the measured kernel error (%s) is L∞ %s and RMS %s, on %s.",
+			dv.File, dv.Rows, g4(dv.Absolute.LInf), g4(dv.Absolute.RMS), dv.Absolute.On,
+			domainText(p.m), measureText(v.Measure), g4(v.Reported.LInf), g4(v.Reported.RMS), v.Reported.On)
 	}
 	return paragraphs(first, dom, "An input with a NaN or ±Inf coordinate in a block gives zeros in that block.")
 }
@@ -232,14 +234,7 @@ func (bp *blocksKind) header(e *emitter) []string {
 	row("measure", measureText(v.Measure))
 	row("method", m.Method)
 	row("form", fmt.Sprintf("Ψ(x) = [√d_1 z_1(x_G1), …, √d_%d z_%d(x_G%d)], z_g random Fourier features of kernel g", len(bp.subs), len(bp.subs), len(bp.subs)))
-	row("error", measurementText(v.Reported))
-	if dv := v.Data; dv != nil {
-		row("data", fmt.Sprintf("%s (%d rows, sha256:%s)", dv.File, dv.Rows, dv.SHA256))
-		row("on data", fmt.Sprintf("%s; Gram matrix relative Frobenius error %s", measurementText(dv.Absolute), g4(dv.Frobenius)))
-		if b := dv.RankBound; b != nil {
-			row("limit", rankBoundText(b))
-		}
-	}
+	errorRows(row, v)
 	if mod := p.model(); mod != nil {
 		lines = append(lines, "")
 		lines = append(lines, bp.modelText(e, mod)...)
@@ -285,8 +280,11 @@ func (bp *blocksKind) header(e *emitter) []string {
 // trained on and how well it did on the held-out rows.
 func (bp *blocksKind) modelText(e *emitter, mod *fmap.LinearModel) []string {
 	what, held, api, data := e.modelWords(mod)
+	if mod.HeldRows > 0 {
+		held += " (rows neither the group lasso nor the model saw)"
+	}
 	return paragraphs(
-		fmt.Sprintf("Model: %s, trained on this map's features (the kept kernels' blocks, scaled by √d_g) on the %d rows to fit%s; %s (rows neither the group lasso nor the model saw). %s.",
+		fmt.Sprintf("Model: %s, trained on this map's features (the kept kernels' blocks, scaled by √d_g) on the %d rows to fit%s; %s. %s.",
 			what, mod.Rows, data, held, api),
 		fmt.Sprintf("It is a baseline fitted to a sample with a fixed ridge λ, not tuned for prediction: with more labelled data, or another loss, retrain a linear model on %s's features rather than relying on these weights.", e.p.name))
 }

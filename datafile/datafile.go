@@ -46,6 +46,13 @@ type Section struct {
 	Header *bool
 	// MaxRows caps the rows kept: beyond it a seeded reservoir sample.
 	MaxRows int
+	// Holdout is the fraction of the rows kept that are held out, in
+	// [0, MaxHoldout] (a spec's default DefaultHoldout; HeldRows at most,
+	// and at least one row when Holdout > 0): 0 holds none out, and every
+	// row is a row to fit.
+	Holdout float64
+	// HoldoutLine is data.holdout's line in the spec (0 when not given).
+	HoldoutLine int
 	// Line is the data section's line in the spec.
 	Line int
 }
@@ -59,6 +66,24 @@ const (
 	HeldRows       = 2000
 	maxLine        = 1 << 20
 )
+
+// DefaultHoldout is the fraction of the rows held out by default (a
+// fifth), and MaxHoldout the largest a data section may ask for.
+const (
+	DefaultHoldout = 0.2
+	MaxHoldout     = 0.5
+)
+
+// HeldCount is the number of the n rows kept that a holdout fraction h
+// holds out: ⌊n·h⌋, at least 1 when h > 0, at most HeldRows. For h =
+// DefaultHoldout it is n/5 (0.2's float64 is a little above 1/5, so the
+// product never rounds below n/5).
+func HeldCount(n int, h float64) int {
+	if !(h > 0) {
+		return 0
+	}
+	return min(HeldRows, max(1, int(float64(n)*h)))
+}
 
 // RowBytes is the memory one kept row of n feature columns takes: its n
 // values (in blocks of many rows), its label (in a list that append may
@@ -161,11 +186,24 @@ type Labels struct {
 	// Distinct is the number of distinct integer labels, at most
 	// MaxDistinct + 1 (more are not counted).
 	Distinct int
+	// Largest is the label of the largest magnitude (the first of equals).
+	Largest LabelAt
 	// File and Column are the data file (as messages name it) and the
 	// label column.
 	File   string
 	Column int
 	seen   map[float64]bool
+}
+
+// CheckNumbers returns a *DataError at the label of the largest magnitude
+// when it lies beyond ±fmap.MaxNumberLabel, for labels taken as numbers;
+// nil otherwise.
+func (l *Labels) CheckNumbers() error {
+	if v := l.Largest.Value; math.Abs(v) > fmap.MaxNumberLabel {
+		return &DataError{File: l.File, Line: l.Largest.Line, Column: l.Column,
+			Msg: fmt.Sprintf("label %v is beyond ±%g, the labels a regression takes as numbers: their squared errors overflow float64; divide the labels by a power of ten", v, fmap.MaxNumberLabel)}
+	}
+	return nil
 }
 
 // LabelAt is one label and the line of the file it is on.
@@ -179,7 +217,12 @@ const MaxDistinct = 4096
 
 // add counts the label v of line.
 func (l *Labels) add(line int, v float64) {
-	if v != math.Trunc(v) {
+	if l.Largest.Line == 0 || math.Abs(v) > math.Abs(l.Largest.Value) {
+		l.Largest = LabelAt{line, v}
+	}
+	// Beyond 2⁵³ every float64 is an integer: such labels count as
+	// numbers (learn.MaxClassLabel).
+	if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
 		if l.Others == 0 {
 			l.FirstOther = LabelAt{line, v}
 		}
@@ -280,10 +323,10 @@ func (r *reader) guessed(line int, always bool) string {
 // the spec and the section's line) for problem p: every row checked
 // (numbers, finite, inside p's domain, the same column count), at most
 // d.MaxRows of them kept (a seeded reservoir sample beyond), split by a
-// seeded shuffle into held-out rows (a fifth, at most HeldRows) and rows
-// to fit. It tells o.Progress how far it is; it stops with ctx's error
-// when ctx ends (checked every CheckRows rows). Its errors about the file
-// are *DataError values.
+// seeded shuffle into held-out rows (HeldCount: d.Holdout of them, at
+// most HeldRows) and rows to fit. It tells o.Progress how far it is; it
+// stops with ctx's error when ctx ends (checked every CheckRows rows). Its
+// errors about the file are *DataError values.
 func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Options) (*Result, error) {
 	name := d.File
 	if !filepath.IsAbs(name) {
@@ -473,7 +516,7 @@ func Read(ctx context.Context, spec string, d *Section, p *fmap.Problem, o Optio
 		rows[i], rows[j] = rows[j], rows[i]
 		labels[i], labels[j] = labels[j], labels[i]
 	})
-	held := min(HeldRows, max(1, len(rows)/5))
+	held := HeldCount(len(rows), d.Holdout) // at most half: a row to fit is left
 	data := &fmap.Data{File: d.File, SHA256: hex.EncodeToString(h.Sum(nil)), Rows: seen,
 		Held: rows[:held], Fit: rows[held:]}
 	if d.Label >= 0 {

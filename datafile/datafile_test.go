@@ -36,9 +36,9 @@ func chi2() *fmap.Problem {
 
 // section is a data section of file as the spec decoder fills it when
 // only the file is given (every column, no label, a header detected, the
-// default row cap), at line 7 of its spec.
+// default row cap and holdout), at line 7 of its spec.
 func section(file string) *Section {
-	return &Section{File: file, Last: -1, Label: -1, MaxRows: DefaultMaxRows, Line: 7}
+	return &Section{File: file, Last: -1, Label: -1, MaxRows: DefaultMaxRows, Holdout: DefaultHoldout, Line: 7}
 }
 
 // digits is the section of the digits file: 64 feature columns and the
@@ -111,6 +111,43 @@ func TestLoadDigits(t *testing.T) {
 	}
 	if !reflect.DeepEqual(a.Data, b.Data) {
 		t.Error("two loads differ")
+	}
+}
+
+// TestHoldout: data.holdout sets the held-out fraction: 0 holds no row out
+// (every row kept is a row to fit, in the order the default split puts
+// them, held-out rows first), 0.5 half of them; the default 0.2 holds out
+// n/5 (at least one, at most HeldRows) for every n.
+func TestHoldout(t *testing.T) {
+	raw, err := os.ReadFile("../testdata/digits.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"digits.csv.gz": string(raw)}
+	def := mustRead(t, digits(), chi2(), files).Data
+	none := digits()
+	none.Holdout = 0
+	d0 := mustRead(t, none, chi2(), files).Data
+	if len(d0.Held) != 0 || len(d0.HeldLabels) != 0 || len(d0.Fit) != 1797 || len(d0.FitLabels) != 1797 {
+		t.Errorf("holdout 0: %d held, %d fit, want 0 and 1797", len(d0.Held), len(d0.Fit))
+	}
+	if !reflect.DeepEqual(d0.Fit, append(slices.Clone(def.Held), def.Fit...)) || !reflect.DeepEqual(d0.FitLabels, append(slices.Clone(def.HeldLabels), def.FitLabels...)) {
+		t.Error("holdout 0: the rows to fit are not the default split's rows, held-out first")
+	}
+	half := digits()
+	half.Holdout = 0.5
+	if d := mustRead(t, half, chi2(), files).Data; len(d.Held) != 898 || len(d.Fit) != 899 {
+		t.Errorf("holdout 0.5: %d held, %d fit, want 898 and 899", len(d.Held), len(d.Fit))
+	}
+	for n := 2; n <= 20000; n++ {
+		if got, want := HeldCount(n, DefaultHoldout), min(HeldRows, max(1, n/5)); got != want {
+			t.Fatalf("HeldCount(%d, %v) = %d, want %d", n, DefaultHoldout, got, want)
+		}
+	}
+	for _, n := range []int{2, 3, 7, 100} {
+		if h := HeldCount(n, MaxHoldout); h < 1 || n-h < 1 {
+			t.Errorf("HeldCount(%d, %v) = %d: want a held-out row and a row to fit", n, MaxHoldout, h)
+		}
 	}
 }
 

@@ -85,6 +85,13 @@ func read(ctx context.Context, m *fmap.Map, path string, o Options) (*file, erro
 		}
 		return nil, &InputError{err}
 	}
+	if m.Model != nil && m.Model.Classes == nil && sec.Label >= 0 && r.Labels != nil {
+		// A regression's labels beyond ±fmap.MaxNumberLabel: refused as a
+		// learn section refuses them (their squared errors overflow).
+		if err := r.Labels.CheckNumbers(); err != nil {
+			return nil, &InputError{err}
+		}
+	}
 	f := &file{data: r.Data, label: sec.Label, from: from, additive: fmap.Additive(m, width(r.Data))}
 	n := width(r.Data)
 	switch {

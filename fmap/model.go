@@ -7,6 +7,12 @@ import (
 	"slices"
 )
 
+// MaxNumberLabel is the largest magnitude of a label taken as a number (a
+// regression's target): the squared errors of larger labels, which
+// learning, a model's RMSE and eval sum over the rows, overflow float64
+// (labels near 1e155 did).
+const MaxNumberLabel = 1e150
+
 // LinearModel is a linear model on a map's features Ψ(x) ∈ ℝᴰ with K
 // outputs: score_c(x) = Σ_j W[j*K+c]·Ψ_j(x) + Bias[c]. For classes
 // (Classes not nil, K = len(Classes)) score c is class Classes[c]'s

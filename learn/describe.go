@@ -15,30 +15,41 @@ import (
 
 // ModelText is what ModelLines states beside the model and its data: why
 // the task is what it is, the learn section's validation share, what
-// LearnSigma or GroupLasso learned (nil when not), and the held-out row cap.
+// LearnSigma or GroupLasso learned (nil when not), the held-out row cap
+// and the data section's holdout fraction.
 type ModelText struct {
 	TaskWhy    string
 	Validation float64
 	Learned    *LearnResult
 	GroupLasso *GroupLassoResult
 	HeldRows   int
+	Holdout    float64
 }
+
+// EvalHint says how to measure a map and its model on a test file, for a
+// design that held no row out.
+const EvalHint = "featmap eval MAP.json TEST measures them on a test file (featmap gen -map MAP.json writes the map)"
 
 // ModelLines state the model a learned map carries, in a few lines: the
 // task (classes or numbers, and why), the rows that fitted, validated and
 // were held out (and why that many), the ridge λ and where it came from,
-// and the held-out accuracy or RMSE; nil for a map without a model.
+// and the held-out accuracy or RMSE (or that none was measured: no row
+// held out); nil for a map without a model.
 func ModelLines(mod *fmap.LinearModel, data *fmap.Data, t ModelText) []string {
 	if mod == nil || data == nil {
 		return nil
 	}
 	var lines []string
-	task := "regression: the labels are numbers"
+	task := "regression, the labels taken as numbers"
 	if mod.Classes != nil {
 		task = fmt.Sprintf("classification, %d classes (%s)", len(mod.Classes), ClassRange(mod.Classes))
 	}
-	if t.TaskWhy != "" {
-		task += "; " + t.TaskWhy
+	switch t.TaskWhy {
+	case "":
+	case "learn.task":
+		task += ", as learn.task says"
+	default:
+		task += ": " + t.TaskWhy
 	}
 	lines = append(lines, "model: "+task)
 	kept := len(data.Fit) + len(data.Held)
@@ -46,8 +57,13 @@ func ModelLines(mod *fmap.LinearModel, data *fmap.Data, t ModelText) []string {
 	if kept < data.Rows {
 		read += fmt.Sprintf(", %d kept (data.max_rows)", kept)
 	}
-	lines = append(lines, fmt.Sprintf("rows: %s: %d held out (a fifth, at most %d: they verify the map and measure the model, and nothing learns from them), %d to fit",
-		read, len(data.Held), t.HeldRows, len(data.Fit)))
+	if len(data.Held) == 0 {
+		lines = append(lines, fmt.Sprintf("rows: %s: none held out (data.holdout 0): all %d fit the map and the model, and neither the map's error on data nor the model's is measured: %s",
+			read, len(data.Fit), EvalHint))
+	} else {
+		lines = append(lines, fmt.Sprintf("rows: %s: %d held out (data.holdout %g, at most %d: they verify the map and measure the model, and nothing learns from them), %d to fit",
+			read, len(data.Held), t.Holdout, t.HeldRows, len(data.Fit)))
+	}
 	if l := t.Learned; l != nil {
 		lines = append(lines, fmt.Sprintf("  of the %d to fit, σ was learned on %d and validated on %d (learn.validation %g, a seeded split by class for classes); the model was then trained on all %d at the learned σ",
 			len(data.Fit), l.Train, l.Held, t.Validation, mod.Rows))
@@ -56,9 +72,14 @@ func ModelLines(mod *fmap.LinearModel, data *fmap.Data, t ModelText) []string {
 			len(data.Fit), g.Train, g.Held, mod.Rows))
 	}
 	lines = append(lines, "ridge "+RidgeWords(mod, t.Learned))
-	if mod.Classes != nil {
+	switch {
+	case mod.HeldRows == 0 && mod.Classes != nil:
+		lines = append(lines, "held-out accuracy: not measured, no row was held out (data.holdout 0)")
+	case mod.HeldRows == 0:
+		lines = append(lines, "held-out RMSE: not measured, no row was held out (data.holdout 0)")
+	case mod.Classes != nil:
 		lines = append(lines, fmt.Sprintf("held-out accuracy %.4f (%d of %d rows)", mod.HeldAccuracy, int(math.Round(mod.HeldAccuracy*float64(mod.HeldRows))), mod.HeldRows))
-	} else {
+	default:
 		lines = append(lines, fmt.Sprintf("held-out RMSE %.6g (%d rows)", mod.HeldRMSE, mod.HeldRows))
 	}
 	return lines
@@ -124,9 +145,11 @@ func (r *GroupLassoResult) LearnedLine(d *fmap.Data) string {
 }
 
 // Line states what LearnSigma learned, in one line: σ from its start,
-// from how many rows of data, the validation error before and after, the
-// ridge λ (chosen by ridge: auto when ridgeAuto), and the random features
-// it learned on when the map (of mapDim outputs, by method) is another.
+// from how many rows of data, the validation accuracy (classes) or RMSE
+// (regression) before and after with the squared loss learning minimised,
+// the ridge λ (chosen by ridge: auto when ridgeAuto), how per-axis widths
+// compared with the shared σ, and the random features it learned on when
+// the map (of mapDim outputs, by method) is another.
 func (l *LearnResult) Line(data *fmap.Data, ridgeAuto bool, learnDim, mapDim int, method string) string {
 	sigma := func(v []float64) string {
 		if slices.Min(v) == slices.Max(v) {
@@ -138,15 +161,35 @@ func (l *LearnResult) Line(data *fmap.Data, ridgeAuto bool, learnDim, mapDim int
 	if ridgeAuto {
 		ridge = fmt.Sprintf("ridge λ %.6g chosen on the validation split (%.6g at the start)", l.Ridge, l.RidgeStart)
 	}
-	line := fmt.Sprintf("learned: σ = %s from %s on %d rows of %s (sha256 %s, %d rows; %d more to validate): validation error %.4g → %.4g; %s",
-		sigma(l.Sigma), sigma(l.Start), l.Train, data.File, shortSHA(data.SHA256), data.Rows, l.Held, l.ValidationBefore, l.ValidationAfter, ridge)
+	line := fmt.Sprintf("learned: σ = %s from %s on %d rows of %s (sha256 %s, %d rows; %d more to validate): %s; %s",
+		sigma(l.Sigma), sigma(l.Start), l.Train, data.File, shortSHA(data.SHA256), data.Rows, l.Held, l.ValidationWords(), ridge)
 	if l.Shared != nil {
 		line += fmt.Sprintf("; per axis from the shared σ = %s learned first, penalty %.6g", sigma(l.Shared), l.Penalty)
+	}
+	if c := l.PerAxis; c != nil {
+		if c.Kept {
+			line += fmt.Sprintf(", kept: its nested %d-fold cross-validated error %.4g is below the shared σ's %.4g by more than a standard error (%.2g)", c.Folds, c.PerAxis, c.Shared, c.StdErr)
+		} else {
+			line += fmt.Sprintf(", set aside (σ = %s): its nested %d-fold cross-validated error %.4g is not below the shared σ's %.4g by more than a standard error (%.2g), so the shared σ is the one learned", sigma(c.Sigma), c.Folds, c.PerAxis, c.Shared, c.StdErr)
+		}
 	}
 	if learnDim > 0 && learnDim != mapDim {
 		line += fmt.Sprintf("; on %d random Fourier features (the %s map was then made at the learned σ)", learnDim, method)
 	}
 	return line
+}
+
+// ValidationWords states the validation error before and after learning
+// in words that mean what they say: for classes the accuracy on the
+// validation rows and the squared loss of the one-vs-rest ±1 targets
+// learning minimised, for numbers the RMSE and the mean squared error.
+func (l *LearnResult) ValidationWords() string {
+	if l.Classes != nil {
+		return fmt.Sprintf("validation accuracy %.4f → %.4f (squared loss of the one-vs-rest ±1 targets, summed over the %d classes, per row: %.4g → %.4g)",
+			l.AccuracyBefore, l.AccuracyAfter, len(l.Classes), l.ValidationBefore, l.ValidationAfter)
+	}
+	return fmt.Sprintf("validation RMSE %.4g → %.4g (mean squared error %.4g → %.4g)",
+		math.Sqrt(l.ValidationBefore), math.Sqrt(l.ValidationAfter), l.ValidationBefore, l.ValidationAfter)
 }
 
 // shortSHA is the first 12 hex digits of a hash and an ellipsis.

@@ -281,6 +281,11 @@ func GroupLasso(ctx context.Context, rows [][]float64, labels []float64, opts Gr
 			break
 		}
 	}
+	if best == nil {
+		// No λ had a finite validation error: the targets' squares
+		// overflowed (labels beyond fmap.MaxNumberLabel), not the kernels.
+		return res, fmt.Errorf("learn: group lasso: the validation error is not finite at any λ of the path: the labels are too large (at most ±%g)", fmap.MaxNumberLabel)
+	}
 	res.ValidationNone = p.validation(mat.NewDense(p.d, p.k, nil))
 	all, err := p.refit(slices.Repeat([]float64{1}, len(p.groups)))
 	if err != nil {

@@ -65,6 +65,10 @@ type LearnOptions struct {
 	// Chunk is the number of rows whose features are held at once
 	// (default 256).
 	Chunk int
+	// Progress, if not nil, hears how far learning is: the stage, the
+	// evaluations of the objective so far and the validation error, and
+	// ridge: auto's λ tried (at most one message a second).
+	Progress func(string)
 }
 
 // LearnResult is what LearnSigma learned.
@@ -98,6 +102,14 @@ type LearnResult struct {
 	// from (nil otherwise).
 	Penalty float64
 	Shared  []float64
+	// AccuracyBefore and AccuracyAfter are, for classes, the fraction of
+	// the validation rows whose largest score is their class, at the start
+	// and at the learned σ (0 for regression).
+	AccuracyBefore, AccuracyAfter float64
+	// PerAxis, with SharedFirst, is how the per-axis σ compared with the
+	// shared one it started from (nil otherwise): kept only when its
+	// cross-validated error is lower, else Sigma is the shared σ.
+	PerAxis *PerAxisChoice
 }
 
 // learnSharedFirst is LearnSigma with SharedFirst: a shared σ from the
@@ -120,12 +132,13 @@ func learnSharedFirst(ctx context.Context, rows [][]float64, labels []float64, o
 	}
 	res.Shared = first.Sigma
 	res.Start, res.ValidationBefore, res.ObjectiveBefore = first.Start, first.ValidationBefore, first.ObjectiveBefore
+	res.AccuracyBefore = first.AccuracyBefore
 	res.Iterations += first.Iterations
 	res.Evaluations += first.Evaluations
 	if opts.RidgeAuto {
 		res.RidgeStart = first.RidgeStart
 	}
-	return res, nil
+	return choosePerAxis(ctx, rows, labels, opts, first, res)
 }
 
 // LearnSigma learns the widths σ of an rbf or skewed kernel's random
@@ -155,13 +168,19 @@ func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts Le
 	if err != nil {
 		return LearnResult{}, err
 	}
-	res := LearnResult{Start: slices.Clone(l.sigma0), Classes: l.classes, Train: len(l.train), Held: len(l.val), Penalty: l.penalty}
+	l.scaleTargets()
+	say := newReporter(opts.Progress)
+	stage := "learning σ"
+	if opts.PerAxis {
+		stage = "learning σ per axis"
+	}
+	res := LearnResult{Start: slices.Clone(l.sigma0), Classes: l.classes, Train: len(l.train), Held: len(l.val), Penalty: opts.Penalty}
 	theta0 := make([]float64, l.params())
 	if opts.RidgeAuto {
 		if opts.Ridge != 0 {
 			return res, fmt.Errorf("learn: learning σ: ridge %v with ridge auto (want 0)", opts.Ridge)
 		}
-		if l.lambda, _, err = l.chooseRidge(theta0); err != nil {
+		if l.lambda, _, err = l.chooseRidge(theta0, say.to(stage+": ridge auto at the start")); err != nil {
 			return res, err
 		}
 	}
@@ -170,21 +189,34 @@ func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts Le
 	if err != nil {
 		return res, err
 	}
-	res.ObjectiveBefore, res.ValidationBefore = obj0, mse0
+	res.ObjectiveBefore, res.ValidationBefore = obj0, l.unscaled(mse0)
+	if res.AccuracyBefore, err = l.accuracy(theta0); err != nil {
+		return res, err
+	}
 	// L-BFGS asks for E and ∂E at the same points: one evaluation computes
-	// both, kept for the last point.
+	// both, kept for the last point. A point where the ridge fit fails (a
+	// line search's trial step to widths whose features are not finite) is
+	// no error: its objective is +Inf, and the line search steps back.
 	var lastX, lastG []float64
 	var lastF float64
+	evals := 0
 	at := func(th []float64) bool {
 		if slices.Equal(th, lastX) {
 			return true
 		}
 		g := make([]float64, len(th))
-		f, _, err := l.eval(th, g)
+		f, mse, err := l.eval(th, g)
 		if err != nil {
-			l.err = err
+			if l.ctx.Err() != nil {
+				l.err = err
+			}
 			return false
 		}
+		if math.IsNaN(f) {
+			return false
+		}
+		evals++
+		say.say(fmt.Sprintf("%s: evaluation %d, validation loss %.4g", stage, evals, l.unscaled(mse)))
 		lastX, lastF, lastG = slices.Clone(th), f, g
 		return true
 	}
@@ -207,9 +239,9 @@ func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts Le
 	}
 	iters := opts.MaxIterations
 	if iters <= 0 {
-		iters = 100
+		iters = DefaultMaxIterations
 	}
-	settings := &optimize.Settings{MajorIterations: iters, GradientThreshold: 1e-8,
+	settings := &optimize.Settings{MajorIterations: iters, FuncEvaluations: EvaluationsPerIteration * iters, GradientThreshold: 1e-8,
 		Converger: &optimize.FunctionConverge{Relative: 1e-6, Iterations: 1}}
 	out, oerr := optimize.Minimize(prob, theta0, settings, &optimize.LBFGS{})
 	if l.err != nil {
@@ -223,16 +255,31 @@ func LearnSigma(ctx context.Context, rows [][]float64, labels []float64, opts Le
 		best = theta0
 	}
 	if opts.RidgeAuto {
-		if l.lambda, _, err = l.chooseRidge(best); err != nil {
+		if l.lambda, _, err = l.chooseRidge(best, say.to(stage+": ridge auto at the learned σ")); err != nil {
 			return res, err
 		}
 	}
 	res.Ridge = l.lambda
-	res.ObjectiveAfter, res.ValidationAfter, err = l.eval(best, nil)
+	var mse float64
+	res.ObjectiveAfter, mse, err = l.eval(best, nil)
 	if err != nil {
+		return res, err
+	}
+	res.ValidationAfter = l.unscaled(mse)
+	if res.AccuracyAfter, err = l.accuracy(best); err != nil {
 		return res, err
 	}
 	res.Sigma = l.sigmas(best)
 	res.Iterations, res.Evaluations, res.Status = out.Stats.MajorIterations, out.Stats.FuncEvaluations, out.Status.String()
 	return res, nil
 }
+
+// DefaultMaxIterations is L-BFGS's default bound on major iterations
+// (LearnOptions.MaxIterations), and EvaluationsPerIteration times it the
+// bound on evaluations of the objective: a line search that keeps
+// stepping back cannot run on without end (per axis, learning takes about
+// 1.5 evaluations an iteration).
+const (
+	DefaultMaxIterations    = 100
+	EvaluationsPerIteration = 3
+)

@@ -22,6 +22,9 @@ type learner struct {
 	rows            [][]float64
 	n, m, d, k      int
 	y               []float64 // row i's K targets at y[i*k:], centred
+	class           []int     // row i's class index (classes only)
+	mean            []float64 // the targets' training means, taken out of y
+	scale           float64   // y's scale: the centred labels times it (scaleTargets), 1 else
 	train, val      []int
 	classes         []float64
 	base, phase     []float64 // m×n standard frequencies; phases (phase features)
@@ -58,7 +61,7 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 		return nil, errors.New("learn: learning σ: rows of no inputs")
 	}
 	l := &learner{ctx: ctx, rows: rows, n: n, d: o.Dim, skewed: k.Skewed(), offset: k.C, perAxis: o.PerAxis,
-		lambda: o.Ridge, penalty: o.Penalty, chunk: o.Chunk}
+		lambda: o.Ridge, penalty: o.Penalty, chunk: o.Chunk, scale: 1}
 	for i, r := range rows {
 		if len(r) != n {
 			return nil, fmt.Errorf("learn: learning σ: row %d has %d inputs, row 0 has %d", i, len(r), n)
@@ -166,9 +169,16 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 	return l, nil
 }
 
-// targets fills y: the labels, or one-vs-rest ±1 per class.
+// targets fills y: the labels, or one-vs-rest ±1 per class (and every
+// row's class index).
 func (l *learner) targets(labels []float64, classes bool) {
 	l.classes, l.k, l.y = codeTargets(labels, classes)
+	if classes {
+		l.class = make([]int, len(labels))
+		for i, v := range labels {
+			l.class[i], _ = slices.BinarySearch(l.classes, v)
+		}
+	}
 }
 
 // codeTargets codes labels as K targets per row (row i's at y[i*k:]): the
@@ -219,7 +229,7 @@ func (l *learner) split(labels []float64, classes bool, frac float64, seed int64
 }
 
 // centre subtracts the training mean of every target (the ridge model's
-// intercept, which does not depend on σ).
+// intercept, which does not depend on σ), kept in l.mean.
 func (l *learner) centre() {
 	mean := make([]float64, l.k)
 	for _, i := range l.train {
@@ -235,6 +245,79 @@ func (l *learner) centre() {
 			l.y[i*l.k+j] -= mean[j]
 		}
 	}
+	l.mean = mean
+}
+
+// scaleTargets scales a regression's centred targets by a power of two
+// when they are far from 1 (targetScale), and the penalty by its square,
+// so that the objective is the labels' objective times that square,
+// exactly: labels near 1e150 no longer overflow the squared residuals or
+// the gradient, tiny ones no longer underflow, and learning, whose
+// results are then stated in the labels' units (unscaled), learns the
+// same σ whatever power of two the labels are multiplied by. Class
+// targets (±1) are never scaled.
+func (l *learner) scaleTargets() {
+	if l.classes != nil {
+		return
+	}
+	l.scale = targetScale(l.y)
+	if l.scale == 1 {
+		return
+	}
+	for i := range l.y {
+		l.y[i] *= l.scale
+	}
+	// Times the scale twice: its square may overflow (a penalty of 0 must
+	// stay 0, and a huge one finite, or 0·∞ at the start is NaN).
+	l.penalty = min(l.penalty*l.scale*l.scale, math.MaxFloat64)
+}
+
+// targetScale is the power of two that brings the largest |y| into
+// [1, 2) when it lies outside [2⁻³², 2³²], else 1 (targets of an ordinary
+// scale are left as they are, bit for bit). Multiplying by a power of two
+// is exact, short of the float64 range's ends.
+func targetScale(y []float64) float64 {
+	var top float64
+	for _, v := range y {
+		top = math.Max(top, math.Abs(v))
+	}
+	if top == 0 || math.IsInf(top, 0) || math.IsNaN(top) || (top >= 0x1p-32 && top <= 0x1p32) {
+		return 1
+	}
+	_, e := math.Frexp(top) // top = f·2^e, f in [½, 1)
+	return math.Ldexp(1, 1-e)
+}
+
+// unscaled is a mean squared residual of the scaled targets in the
+// labels' units.
+func (l *learner) unscaled(mse float64) float64 {
+	return mse / l.scale / l.scale
+}
+
+// accuracy is, for classes, the fraction of the validation rows whose
+// largest score (the ridge fit on the training rows at θ, plus the
+// targets' training means) is their class; 0 for regression.
+func (l *learner) accuracy(theta []float64) (float64, error) {
+	if l.classes == nil || len(l.val) == 0 {
+		return 0, nil
+	}
+	sc, err := l.scores(theta)
+	if err != nil {
+		return 0, err
+	}
+	right := 0
+	for r, i := range l.val {
+		best := 0
+		for c := range l.k {
+			if sc.At(r, c)+l.mean[c] > sc.At(r, best)+l.mean[best] {
+				best = c
+			}
+		}
+		if best == l.class[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(l.val)), nil
 }
 
 // params is the number of learned parameters: 1 (shared) or n.
@@ -245,11 +328,15 @@ func (l *learner) params() int {
 	return 1
 }
 
-// sigmas are the widths at θ: σ_a = σ0_a·exp(θ_a) (θ_0 for a shared σ).
+// sigmas are the widths at θ: σ_a = σ0_a·exp(θ_a) (θ_0 for a shared σ),
+// each kept within [fmap.MinSigma, fmap.MaxSigma], the widths a kernel
+// may have (an irrelevant axis's σ grows without bound, and a line
+// search's trial step may overflow or underflow it; at those ends an
+// axis's features no longer change with σ for inputs of any sane size).
 func (l *learner) sigmas(theta []float64) []float64 {
 	s := make([]float64, l.n)
 	for a := range s {
-		s[a] = math.Exp(l.logSig0[a] + theta[min(a, len(theta)-1)])
+		s[a] = min(max(math.Exp(l.logSig0[a]+theta[min(a, len(theta)-1)]), fmap.MinSigma), fmap.MaxSigma)
 	}
 	return s
 }

@@ -118,6 +118,17 @@ func Ridge(rows [][]float64, labels []float64, classes bool, lambda float64, dim
 	for c := range bias {
 		bias[c] /= float64(len(rows))
 	}
+	// A regression's centred targets far from 1 are scaled by a power of
+	// two (targetScale) and the weights scaled back: exactly the weights
+	// of the labels, without their squares overflowing or underflowing.
+	scale := 1.0
+	if !classes {
+		centred := make([]float64, len(rows))
+		for i := range rows {
+			centred[i] = y[i] - bias[0]
+		}
+		scale = targetScale(centred)
+	}
 	const chunk = 256
 	z := mat.NewDense(min(chunk, len(rows)), dim, nil)
 	yc := mat.NewDense(min(chunk, len(rows)), k, nil)
@@ -128,7 +139,7 @@ func Ridge(rows [][]float64, labels []float64, classes bool, lambda float64, dim
 			for r := lo; r < hi; r++ {
 				features(zs.RawRowView(r-lo), rows[r])
 				for c := range k {
-					ys.Set(r-lo, c, y[r*k+c]-bias[c])
+					ys.Set(r-lo, c, (y[r*k+c]-bias[c])*scale)
 				}
 			}
 			fn(zs, ys)
@@ -138,5 +149,11 @@ func Ridge(rows [][]float64, labels []float64, classes bool, lambda float64, dim
 	if err != nil {
 		return RidgeModel{}, err
 	}
-	return RidgeModel{Classes: cls, W: slices.Clone(wt.RawMatrix().Data), Bias: bias}, nil
+	w := slices.Clone(wt.RawMatrix().Data)
+	if scale != 1 {
+		for i := range w {
+			w[i] /= scale
+		}
+	}
+	return RidgeModel{Classes: cls, W: w, Bias: bias}, nil
 }

@@ -24,8 +24,9 @@ func RidgeGrid() []float64 {
 // ZᵀZ + λI and the closed-form validation error
 // ‖Z_vW − Y_v‖² = tr(WᵀZ_vᵀZ_vW) − 2tr(WᵀZ_vᵀY_v) + ‖Y_v‖², divided by
 // the validation rows (the error eval reports). A done l.ctx ends it
-// before the next λ, with the context's error.
-func (l *learner) chooseRidge(theta []float64) (float64, []float64, error) {
+// before the next λ, with the context's error; say, if not nil, hears of
+// every λ before it is tried.
+func (l *learner) chooseRidge(theta []float64, say func(string)) (float64, []float64, error) {
 	w := l.freqs(theta)
 	parts := func(rows []int) func(p int, fn func(z, y *mat.Dense)) error {
 		return func(p int, fn func(z, y *mat.Dense)) error {
@@ -58,6 +59,9 @@ func (l *learner) chooseRidge(theta []float64) (float64, []float64, error) {
 		// two.
 		if err := l.ctx.Err(); err != nil {
 			return 0, nil, err
+		}
+		if say != nil {
+			say(fmt.Sprintf("λ %d of %d", g+1, len(grid)))
 		}
 		a.CopySym(q)
 		for i := range l.d {

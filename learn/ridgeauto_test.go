@@ -24,7 +24,7 @@ func TestLearnRidgeAuto(t *testing.T) {
 		t.Fatal(err)
 	}
 	theta := make([]float64, l.params())
-	lam, errs, err := l.chooseRidge(theta)
+	lam, errs, err := l.chooseRidge(theta, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,9 +20,16 @@ var learned = flag.Bool("learned", false, "measure the learned maps on the digit
 // (docs/measurements/digits_sklearn.py and its output, digits_sklearn.txt):
 // test accuracy in percent.
 const (
-	refSVC         = 99.55 // exact-kernel SVC (RBF), C and γ by 5-fold CV
-	refNystroem64  = 96.94 // Nystroem-64 + ridge, mean of 5 seeds
-	refRBFSampler  = 93.62 // RBFSampler-64 + ridge, mean of 5 seeds
+	refSVC        = 99.55 // exact-kernel SVC (RBF), C and γ by 5-fold CV
+	refNystroem64 = 96.94 // Nystroem-64 + ridge, mean of 5 seeds
+	refRBFSampler = 93.62 // RBFSampler-64 + ridge, mean of 5 seeds
+	// The exact-kernel ridge classifier (one-vs-rest ±1 targets, the
+	// model featmap's maps carry) at its best test accuracy over the grid
+	// of γ and α (an oracle: 442 of the 445 test rows;
+	// docs/measurements/learned_sklearn.py and learned_sklearn.txt). No
+	// ridge classifier of the exact kernel does better on these rows, so
+	// the SVC's 99.55 is out of a ridge model's reach here.
+	refRidgeOracle = 99.33
 	digitsAllRows  = 1797
 	digitsTestRows = 445
 )
@@ -60,11 +67,12 @@ func splitDigits(t *testing.T, dir string) (train, test string) {
 
 // learnedAccuracy designs a learned map of the digits (target.dim dim,
 // the method and learn sections given) on train and returns its test
-// accuracy in percent, as featmap eval measures it on test.
-func learnedAccuracy(t *testing.T, dir, train, test string, dim int, method, learn string) float64 {
+// accuracy in percent, as featmap eval measures it on test; data adds keys
+// to the data section (", holdout: 0").
+func learnedAccuracy(t *testing.T, dir, train, test string, dim int, method, learn, data string) float64 {
 	t.Helper()
 	spec := fmt.Sprintf("version: 1\nname: Digits\nkernel: {type: rbf, sigma: 30}\ndomain: {dims: 64, interval: [0, 16]}\nerror: {weight: absolute}\n"+
-		"target: {dim: %d}\nmethod: %s\ndata: {file: %s, columns: [0, 63], label_column: 64}\nlearn: %s\n", dim, method, train, learn)
+		"target: {dim: %d}\nmethod: %s\ndata: {file: %s, columns: [0, 63], label_column: 64%s}\nlearn: %s\n", dim, method, train, data, learn)
 	path := filepath.Join(dir, "spec.yaml")
 	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
 		t.Fatal(err)
@@ -90,12 +98,16 @@ func learnedAccuracy(t *testing.T, dir, train, test string, dim int, method, lea
 
 // TestLearnedDigits: learned maps of the digits against scikit-learn's
 // figures on the same split (docs/learning.md, "Measurements"): learned
-// nystroem at D = 256 within 0.5 point of the exact-kernel SVM, at D = 64
-// at least Nystroem-64 + ridge; learned rff at D = 64 at least one point
-// above RBFSampler-64 + ridge (both with phase features cos(ω·x + b)).
-// With -long seed 1 of each (three designs); -learned measures seeds 1–5
-// of each, and more (rff's cos-sin features, per-axis learning with and
-// without a penalty), and holds the means to the same bounds.
+// nystroem at D = 256 within 0.5 point of the exact-kernel SVM, and with
+// data.holdout 0 (the model trained on every training row) within 0.2
+// point of the best exact-kernel ridge classifier (refRidgeOracle), at D =
+// 64 at least Nystroem-64 + ridge; learned rff at D = 64 at least one
+// point above RBFSampler-64 + ridge (both with phase features
+// cos(ω·x + b)). With -long seed 1 of each (four designs); -learned
+// measures seeds 1–5 of each, and more (1024 landmarks projected to
+// D = 256, which reaches the oracle; rff's cos-sin features, per-axis
+// learning with and without a penalty), and holds the means to the same
+// bounds.
 func TestLearnedDigits(t *testing.T) {
 	if !*learned {
 		needLong(t)
@@ -107,30 +119,33 @@ func TestLearnedDigits(t *testing.T) {
 		seeds = []int{1, 2, 3, 4, 5}
 	}
 	type config struct {
-		name, method, learn string
-		dim                 int
-		bound               float64 // the least mean accuracy, 0 for none
+		name, method, learn, data string
+		dim                       int
+		bound                     float64 // the least mean accuracy, 0 for none
 	}
 	configs := []config{
-		{"nystroem D=256, ridge auto", "{name: nystroem, seed: %d}", "{sigma: shared, ridge: auto}", 256, refSVC - 0.5},
-		{"nystroem D=64, ridge auto", "{name: nystroem, seed: %d}", "{sigma: shared, ridge: auto}", 64, refNystroem64},
+		{"nystroem D=256, ridge auto", "{name: nystroem, seed: %d}", "{sigma: shared, ridge: auto}", "", 256, refSVC - 0.5},
+		{"nystroem D=256, holdout 0", "{name: nystroem, seed: %d}", "{sigma: shared, ridge: auto}", ", holdout: 0", 256, refRidgeOracle - 0.2},
+		{"nystroem D=64, ridge auto", "{name: nystroem, seed: %d}", "{sigma: shared, ridge: auto}", "", 64, refNystroem64},
 		// RBFSampler's features are cos(ω·x + b): rff's phase features.
-		{"rff D=64, phase, shared", "{name: rff, seed: %d, features: phase}", "{sigma: shared}", 64, refRBFSampler + 1},
+		{"rff D=64, phase, shared", "{name: rff, seed: %d, features: phase}", "{sigma: shared}", "", 64, refRBFSampler + 1},
 	}
 	if *learned {
 		configs = append(configs,
-			config{"rff D=64, shared", "{name: rff, seed: %d}", "{sigma: shared}", 64, 0},
-			config{"rff D=256, shared", "{name: rff, seed: %d}", "{sigma: shared}", 256, 0},
-			config{"rff D=64, per-axis", "{name: rff, seed: %d}", "{sigma: per-axis}", 64, 0},
-			config{"rff D=64, per-axis, penalty 10", "{name: rff, seed: %d}", "{sigma: per-axis, penalty: 10}", 64, 0},
-			config{"rff D=256, per-axis", "{name: rff, seed: %d}", "{sigma: per-axis}", 256, 0},
+			// 442 of 445 rows, the oracle's count (99.33 as printed).
+			config{"nystroem D=256 of 1024 landmarks, holdout 0", "{name: nystroem, seed: %d, n_landmarks: 1024}", "{sigma: shared, ridge: auto}", ", holdout: 0", 256, refRidgeOracle - 0.01},
+			config{"rff D=64, shared", "{name: rff, seed: %d}", "{sigma: shared}", "", 64, 0},
+			config{"rff D=256, shared", "{name: rff, seed: %d}", "{sigma: shared}", "", 256, 0},
+			config{"rff D=64, per-axis", "{name: rff, seed: %d}", "{sigma: per-axis}", "", 64, 0},
+			config{"rff D=64, per-axis, penalty 10", "{name: rff, seed: %d}", "{sigma: per-axis, penalty: 10}", "", 64, 0},
+			config{"rff D=256, per-axis", "{name: rff, seed: %d}", "{sigma: per-axis}", "", 256, 0},
 		)
 	}
 	for _, c := range configs {
 		var sum float64
 		var accs []string
 		for _, seed := range seeds {
-			a := learnedAccuracy(t, dir, train, test, c.dim, fmt.Sprintf(c.method, seed), c.learn)
+			a := learnedAccuracy(t, dir, train, test, c.dim, fmt.Sprintf(c.method, seed), c.learn, c.data)
 			sum += a
 			accs = append(accs, fmt.Sprintf("%.2f", a))
 		}

@@ -83,6 +83,11 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 		what, name, file = "Held-out", "Gram-matrix error", "error-data.svg"
 		yLabel = "‖K − ΨΨᵀ‖_F / ‖K‖_F on held-out rows"
 	}
+	if q != qDataFrob && in.hasData() {
+		// With data, the error on the box comes after the held-out
+		// rows' and says where it was measured.
+		name += " on the box"
+	}
 	title := fmt.Sprintf("%s %s vs dimension D", what, name)
 	xLabel := "output dimension D (features per input)"
 	if in.Widths {
@@ -144,6 +149,9 @@ func (in *Input) errorFigure(q quantity) (figure, error) {
 	c.xTicks, c.xMin, c.xMax = in.dimTicks()
 	svg, err := c.render(errorW, errorH)
 	caption := fmt.Sprintf("%s error of each method at each %s, measured on %s. Log scale: one gridline per factor of ten.", what, in.axis(), in.measuredOn())
+	if in.hasData() {
+		caption = fmt.Sprintf("%s error of each method at each %s on the box of the domain (the whole box, not only where the data lie): measured on %s. Log scale: one gridline per factor of ten.", what, in.axis(), in.measuredOn())
+	}
 	if q == qDataFrob {
 		caption = fmt.Sprintf("Relative Frobenius error of the Gram matrix of the held-out data rows (rows no method saw), the error that ranks the methods, at each %s. Log scale: one gridline per factor of ten.", in.axis())
 	}

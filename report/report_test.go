@@ -297,6 +297,10 @@ func TestRankedByData(t *testing.T) {
 	if len(tabs) != 5 || !strings.HasPrefix(tabs[0].Title, "held-out data: relative Frobenius") || tabs[0].Rows[1].Cells[0].Value != 0.01 || !tabs[0].Rows[1].Cells[0].Best {
 		t.Errorf("tables: %d, first %q %+v", len(tabs), tabs[0].Title, tabs[0].Rows[1].Cells[0])
 	}
+	// The domain's errors follow, labelled as the error on the box.
+	if len(tabs) == 5 && (!strings.HasPrefix(tabs[2].Title, "on the box: L∞ ") || !strings.HasPrefix(tabs[3].Title, "on the box: RMS ")) {
+		t.Errorf("tables 2 and 3: %q, %q: want the box's L∞ and RMS, labelled so", tabs[2].Title, tabs[3].Title)
+	}
 	// The first figure plots the data error that ranks them: one point per
 	// ok cell at its value (odd's 0.01 sits below wide's 0.2).
 	figs, err := in.figures()
@@ -305,6 +309,9 @@ func TestRankedByData(t *testing.T) {
 	}
 	if figs[0].File != "error-data.svg" || !strings.Contains(figs[0].Caption, "held-out data rows") || len(figs) != len(testInputFigures(t))+1 {
 		t.Errorf("figures %d, first %q: want error-data.svg first, then the others", len(figs), figs[0].File)
+	}
+	if len(figs) > 1 && (!strings.Contains(figs[1].Title, "on the box") || !strings.Contains(figs[1].Caption, "on the box of the domain (the whole box, not only where the data lie)")) {
+		t.Errorf("the second figure %q (%q): want the error on the box, labelled so", figs[1].Title, figs[1].Caption)
 	}
 	if svg := string(figs[0].SVG); !strings.Contains(svg, "Held-out Gram-matrix error") || !strings.Contains(svg, "0.01") {
 		t.Errorf("the data-error figure lacks its title or its 0.01 tick:\n%.600s", svg)

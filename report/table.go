@@ -32,15 +32,18 @@ type tableCell struct {
 // tables returns the L∞, RMS and design-time tables.
 func (in *Input) tables() []table {
 	name, _ := in.errorName()
+	linf, rms := "L∞ "+name, "RMS "+name
 	var out []table
 	if in.hasData() {
+		// The held-out rows' errors first; the box's after, labelled so.
+		linf, rms = "on the box: "+linf, "on the box: "+rms
 		out = append(out,
 			in.table(qDataFrob, "held-out data: relative Frobenius error of the Gram matrix"),
 			in.table(qDataLInf, "held-out data: L∞ of |K − Ψ·Ψ| over the rows' pairs"))
 	}
 	return append(out,
-		in.table(qLInf, "L∞ "+name),
-		in.table(qRMS, "RMS "+name),
+		in.table(qLInf, linf),
+		in.table(qRMS, rms),
 		in.table(qSeconds, "design time"))
 }
 

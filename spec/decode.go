@@ -31,6 +31,10 @@ type parser struct {
 	// data) had an error: the target and the methods are read without the
 	// checks against it, which would only repeat it.
 	noProblem bool
+	// groups is set while a kernels section's domain is read: a skewed
+	// kernel's offset is then checked per kernel, at kernels[i].c, once
+	// the domain is known (kernelsSpec), not as kernel.c.
+	groups bool
 }
 
 // errAt returns a *SpecError at node n (its line) for field.

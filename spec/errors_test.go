@@ -26,7 +26,7 @@ func TestSeveralErrorsAtOnce(t *testing.T) {
 		"x.yaml:3: kernel.gama: unknown key (did you mean gamma?); kernel keys are type, gamma, sigma, c, beta, degree, scale, offset, nu",
 		"x.yaml:5: target.dimm: unknown key (did you mean dim?); target keys are dim, max_error, max_dim",
 		"x.yaml:6: method.startz: unknown option (did you mean starts?); chum options are omega_max, spacing, z_points, continuation, refine_iterations, polish, starts, seed",
-		"x.yaml:7: data.colums: unknown key (did you mean columns?); data keys are file, columns, label_column, header, max_rows",
+		"x.yaml:7: data.colums: unknown key (did you mean columns?); data keys are file, columns, label_column, header, max_rows, holdout",
 	}
 	if err == nil || err.Error() != strings.Join(want, "\n") {
 		t.Fatalf("error:\n%v\nwant:\n%s", err, strings.Join(want, "\n"))

@@ -38,6 +38,8 @@ func FuzzParseSpec(f *testing.F) {
 		}
 	}
 	f.Add([]byte("version: 1\nname: R\nkernel: {type: rbf, sigma: [1, 2]}\ndomain: {dims: 2, interval: [[0, 1], [2, 3]]}\ncompare: {methods: [chum], dims: [1]}\n"))
+	f.Add([]byte("version: 1\nname: L\nkernel: {type: rbf, sigma: 1}\ndomain: {dims: 2, interval: [0, 1]}\ntarget: {dim: 8}\nmethod: {name: rff}\ndata: {file: d.csv, label_column: 2, holdout: 0}\nlearn: {sigma: per-axis, ridge: auto}\n"))
+	f.Add([]byte("version: 1\nname: K\nkernels:\n  - {type: skewed-chi2, sigma: 1, c: -0.5, columns: [0, 1]}\n  - {type: rbf, sigma: 1, columns: [2, 3]}\ndomain: {dims: 4, interval: [0, 1]}\nmethod: {name: rff-group-lasso, dim_per_kernel: 64}\ndata: {file: d.csv, columns: [0, 3], label_column: 4, holdout: 0.5}\n"))
 	f.Add([]byte("version: 1\nname: A\nkernel: &k {type: chi2}\ndomain: {integers: [0, 9]}\ncompare: {methods: [chum, {name: li, k: [1]}, vz, *k], dims: [3, 1]}\n"))
 	// Several errors at once, bad indentation, defaults spelled out in a
 	// comparison, a key in the wrong case.

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/learn"
@@ -183,8 +184,18 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 	}
 	// Every kernel is shift-invariant; the domain is every column's.
 	s.Problem.Kernel = gl.Kernels[0].Kernel
-	if err := p.domain(top, d.Domain, s.Problem); err != nil {
+	p.groups = true
+	err = p.domain(top, d.Domain, s.Problem)
+	p.groups = false
+	if err != nil {
 		return err
+	}
+	// The problem's kernel stands for the kernels until learning combines
+	// them: the first one's, its σ on every input, so that it is a kernel of
+	// the whole domain (fmap.Problem.Check holds one σ per axis).
+	if k := &s.Problem.Kernel; len(k.Sigma) == 1 {
+		n := s.Problem.Domain.Dims()
+		k.Sigma = slices.Repeat(k.Sigma, n)
 	}
 	// The domain comes after the kernels: a skewed kernel's offset is
 	// checked against its own columns' lower ends here, at its key.

@@ -88,10 +88,16 @@ func Load(ctx context.Context, path string, progress func(string)) (*Spec, error
 		if err := decideTask(s, r.Labels); err != nil {
 			return nil, err
 		}
+		if err := checkKernelsLabels(s, r.Labels); err != nil {
+			return nil, err
+		}
 		if err := checkDataBudget(s); err != nil {
 			return nil, err
 		}
 		if err := checkDataOptions(s); err != nil {
+			return nil, err
+		}
+		if err := checkLearn(s); err != nil {
 			return nil, err
 		}
 	}

@@ -89,6 +89,7 @@ type (
 		LabelColumn int    `yaml:"label_column" spec:"min=0,max=1000000"`
 		Header      bool   `yaml:"header"`
 		MaxRows     int    `yaml:"max_rows" spec:"min=2,max=1000000000"`
+		Holdout     kv     `yaml:"holdout"`
 	}
 	kernelDoc struct {
 		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf|skewed-chi2|skewed-intersection|exp-chi2|poly|laplacian|matern,what=kernel"`
@@ -296,7 +297,7 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 	case s.Target.Dim == 0:
 		return p.errAt(n.K, "learn", "learning σ needs target.dim (the features it learns with are the map's)")
 	case s.Target.Dim > learn.MaxLearnDim:
-		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB and tens of seconds at D = 2048)", s.Target.Dim, learn.MaxLearnDim)
+		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB at D = 2048; below it, learning's cost is checked against its budget once the data is read)", s.Target.Dim, learn.MaxLearnDim)
 	case !s.Problem.Kernel.ShiftInvariant():
 		return p.errAt(n.K, "learn", "learning σ is for the kernels with a σ (rbf, laplacian, matern, skewed-chi2, skewed-intersection), not %s", s.Problem.Kernel.Type)
 	}
@@ -329,6 +330,17 @@ func (p *parser) dataSection(n kv, s *Spec) error {
 	}
 	if m.keys["max_rows"] != nil {
 		ds.MaxRows = d.MaxRows
+	}
+	ds.Holdout = datafile.DefaultHoldout
+	if hn := d.Holdout.V; hn != nil {
+		h, err := p.number(hn, "data.holdout", false)
+		if err == nil && !(h >= 0 && h <= datafile.MaxHoldout) {
+			err = p.errAt(hn, "data.holdout", "the fraction of the rows held out must be in [0, %g], not %v (0 holds none out: every row fits the map and the model, and featmap eval measures them on a test file)", datafile.MaxHoldout, h)
+		}
+		if err != nil {
+			return err
+		}
+		ds.Holdout, ds.HoldoutLine = h, hn.Line
 	}
 	if d.Columns.V != nil {
 		items, err := p.list(d.Columns.V, "data.columns", "a list [first, last] of two column numbers")

@@ -321,7 +321,7 @@ func (p *parser) lowEnd(n *yaml.Node, field string, lo float64, k fmap.Kernel) e
 	switch {
 	case k.Type == fmap.ExpChi2 && lo < 0:
 		return p.errAt(n, field, "lo must be >= 0: exp-chi2 takes no negative inputs")
-	case k.Skewed() && !(lo+k.C > 0):
+	case k.Skewed() && !p.groups && !(lo+k.C > 0):
 		return p.errAt(n, field, "lo + c must be > 0 (the kernel is a function of log(x + c)); lo is %g and kernel.c %g", lo, k.C)
 	}
 	return nil

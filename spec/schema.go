@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 
+	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/registry"
@@ -59,6 +60,7 @@ func kvSchemas() map[string]obj {
 		"method.lambda":   {"oneOf": []any{positive, obj{"const": "auto"}}},
 		"learn.ridge":     {"oneOf": []any{positive, obj{"const": "auto"}}},
 		"data.columns":    pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
+		"data.holdout":    {"type": "number", "minimum": 0, "maximum": datafile.MaxHoldout},
 		"compare.methods": {"type": "array", "minItems": 1, "items": obj{"oneOf": []any{
 			obj{"type": "string", "enum": anys(schemaMethods())}, obj{"$ref": "#/$defs/method"}}}},
 		"compare.dims":   {"type": "array", "minItems": 1, "items": obj{"type": "integer", "minimum": 1, "maximum": MaxDim}},
@@ -96,6 +98,7 @@ var schemaDocs = map[string]string{
 	"data":                  "A data file (CSV, optionally gzipped) the maps are fitted to and verified on.",
 	"data.file":             "The file's path, relative to the spec.",
 	"data.columns":          "[first, last]: the columns holding the inputs.",
+	"data.holdout":          "The fraction of the rows held out to verify the map and measure its model, in [0, 0.5] (default 0.2, at most 2000 rows); 0 holds none out.",
 	"learn":                 "Learn the kernel's σ from the data's labels (method rff or nystroem).",
 	"learn.task":            "classification (the labels are classes) or regression (numbers); default: decided from the labels, a mix refused.",
 	"emit":                  "How featmap gen writes the map's code (not with compare).",

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/featmap/featmap/datafile"
 )
 
 // The sections' errors that need a whole spec of their kind: the learn
@@ -126,10 +128,28 @@ func TestDataSpecErrors(t *testing.T) {
 		"{file: d.csv, max_rows: 1}":                      "data.max_rows",
 		"{file: d.csv, rows: 5}":                          "unknown key",
 		"{file: d.csv, columns: [0, 2], label_column: 1}": "x.yaml:7: data.label_column: 1 is inside data.columns [0, 2] (line 7): a label is never a feature",
+		"{file: d.csv, holdout: 0.6}":                     "x.yaml:7: data.holdout: the fraction of the rows held out must be in [0, 0.5], not 0.6",
+		"{file: d.csv, holdout: -0.1}":                    "x.yaml:7: data.holdout: the fraction of the rows held out must be in [0, 0.5], not -0.1",
+		"{file: d.csv, holdout: a fifth}":                 "x.yaml:7: data.holdout: ",
+		"{file: d.csv, holdout: .nan}":                    "x.yaml:7: data.holdout: must be a finite number",
 	} {
 		_, err := Parse("x.yaml", []byte(chi2DataSpec(data)))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("data %s: error %v, want %q", data, err, want)
+		}
+	}
+}
+
+// TestDataHoldout: data.holdout is the fraction of the rows held out, 0.2
+// when not given, and 0 and 0.5 are allowed.
+func TestDataHoldout(t *testing.T) {
+	for data, want := range map[string]float64{"{file: d.csv}": datafile.DefaultHoldout, "{file: d.csv, holdout: 0}": 0, "{file: d.csv, holdout: 0.5}": 0.5, "{file: d.csv, holdout: 0.1}": 0.1} {
+		s, err := Parse("x.yaml", []byte(chi2DataSpec(data)))
+		if err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		if s.Data.Holdout != want {
+			t.Errorf("%s: holdout %v, want %v", data, s.Data.Holdout, want)
 		}
 	}
 }

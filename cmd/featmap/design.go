@@ -10,6 +10,7 @@ import (
 
 	"github.com/featmap/featmap"
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/learn"
 )
 
 func init() { commands["design"] = cmdDesign }
@@ -98,18 +99,8 @@ func printDesign(w io.Writer, d *featmap.Design) {
 		}
 		tw.Flush()
 	}
-	fmt.Fprintf(w, "\nverified %s error: L∞ %.6g, RMS %.6g\n  on %s\n", v.Measure, v.Reported.LInf, v.Reported.RMS, v.Reported.On)
-	if v.Measure != fmap.Absolute {
-		fmt.Fprintf(w, "absolute error: L∞ %.6g, RMS %.6g\n  on %s\n", v.Absolute.LInf, v.Absolute.RMS, v.Absolute.On)
-	}
-	fmt.Fprintf(w, "relative Frobenius error of the Gram matrix of those inputs: %.6g\n", v.Frobenius)
-	if dv := v.Data; dv != nil {
-		fmt.Fprintf(w, "on the data (%s, %d rows, sha256 %.12s…): absolute error L∞ %.6g, RMS %.6g, Gram matrix relative Frobenius error %.6g\n  on %s\n",
-			dv.File, dv.Rows, dv.SHA256, dv.Absolute.LInf, dv.Absolute.RMS, dv.Frobenius, dv.Absolute.On)
-		if b := dv.RankBound; b != nil {
-			fmt.Fprintf(w, "  the limit: %s (the error of the best rank-%d approximation of their Gram matrix, which no map of %d components beats)\n", b, b.Rank, b.Rank)
-		}
-	}
+	fmt.Fprintln(w)
+	printErrors(w, d)
 	if v.Signature.On != "" {
 		fmt.Fprintf(w, "weighted signature error: L∞ %.6g on %s\n", v.Signature.LInf, v.Signature.On)
 	}
@@ -147,5 +138,39 @@ func printDesign(w io.Writer, d *featmap.Design) {
 			}
 			fmt.Fprintf(w, "  D = %d: %.6g (%s)\n", t.Dim, t.Error, verdict)
 		}
+	}
+}
+
+// printErrors writes the verified errors. A map designed with data
+// states its error on the held-out rows first (the error that matters for
+// the user's inputs, and the one that ranks maps), then the error on the
+// box of the domain, labelled so: random or grid points of the whole box,
+// most of them where no data lie and a data-learned map is not meant to be
+// good. With
+// no row held out (data.holdout 0) it says the data error is not measured
+// and how to measure it.
+func printErrors(w io.Writer, d *featmap.Design) {
+	v := d.Verification
+	box := func(prefix string) {
+		fmt.Fprintf(w, "%sverified %s error: L∞ %.6g, RMS %.6g\n  on %s\n", prefix, v.Measure, v.Reported.LInf, v.Reported.RMS, v.Reported.On)
+		if v.Measure != fmap.Absolute {
+			fmt.Fprintf(w, "  absolute error: L∞ %.6g, RMS %.6g\n  on %s\n", v.Absolute.LInf, v.Absolute.RMS, v.Absolute.On)
+		}
+		fmt.Fprintf(w, "  relative Frobenius error of the Gram matrix of those inputs: %.6g\n", v.Frobenius)
+	}
+	dv, data := v.Data, d.Problem.Data
+	switch {
+	case dv != nil:
+		fmt.Fprintf(w, "verified on the held-out data (%s, %d rows, sha256 %.12s…): Gram matrix relative Frobenius error %.6g, absolute error L∞ %.6g, RMS %.6g\n  on %s\n",
+			dv.File, dv.Rows, dv.SHA256, dv.Frobenius, dv.Absolute.LInf, dv.Absolute.RMS, dv.Absolute.On)
+		if b := dv.RankBound; b != nil {
+			fmt.Fprintf(w, "  the limit: %s (the error of the best rank-%d approximation of their Gram matrix, which no map of %d components beats)\n", b, b.Rank, b.Rank)
+		}
+		box("on the box (points of the domain, not the data): ")
+	case data != nil && len(data.Fit) > 0:
+		fmt.Fprintf(w, "on the data (%s): not measured, no row was held out (data.holdout 0); %s\n", data.File, learn.EvalHint)
+		box("on the box (points of the domain, not the data): ")
+	default:
+		box("")
 	}
 }

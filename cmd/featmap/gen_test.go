@@ -735,7 +735,7 @@ method: {name: rf-pca, features: 24, seed: 1, center: true}
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Ψ(x) = P·(z(x) − μ)", "P the 8×24 projection", "error      L∞ ", "func RFPCADigits(out *[RFPCADigitsDim]float64, x *[RFPCADigitsIn]float64)"} {
+	for _, want := range []string{"Ψ(x) = P·(z(x) − μ)", "P the 8×24 projection", "on data    L∞ ", "on the box L∞ ", "func RFPCADigits(out *[RFPCADigitsDim]float64, x *[RFPCADigitsIn]float64)"} {
 		if !bytes.Contains(src, []byte(want)) {
 			t.Errorf("the Go file lacks %q:\n%.1500s", want, src)
 		}

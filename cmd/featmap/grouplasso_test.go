@@ -47,7 +47,7 @@ func TestGroupLassoDesignCLI(t *testing.T) {
 	spec := glCLISpec(t, t.TempDir())
 	code, stdout, errOut := runCLI("design", spec)
 	t.Logf("featmap design: exit %d\n%s%s", code, stdout, errOut)
-	for _, want := range []string{"combined kernel", "D = 32, method rff-group-lasso", "zero group, dropped (not in the map)", "learned: kernel weights by group lasso", "verified absolute error", "on the data (d.csv"} {
+	for _, want := range []string{"combined kernel", "D = 32, method rff-group-lasso", "zero group, dropped (not in the map)", "learned: kernel weights by group lasso", "verified absolute error", "verified on the held-out data (d.csv"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("design output lacks %q", want)
 		}

@@ -160,7 +160,12 @@ func (r *run) auto(ctx context.Context, dim int, set Settings) (*Design, error) 
 		for _, c := range cands {
 			why = append(why, c.Method+": "+c.Skipped)
 		}
-		return nil, fmt.Errorf("featmap: method auto: no registered method can make D = %d (%s)", dim, strings.Join(why, "; "))
+		msg := fmt.Sprintf("method auto: no registered method can make D = %d (%s)", dim, strings.Join(why, "; "))
+		if t := r.spec.Target; t != nil && r.target == t && t.Dim == dim {
+			// The spec's own target.dim, which no candidate makes.
+			return nil, r.spec.TargetError(fmt.Sprintf("%d: %s", dim, msg))
+		}
+		return nil, fmt.Errorf("featmap: %s", msg)
 	}
 	c, err := r.compare(ctx, set, ms, []int{dim}, false)
 	if err != nil {

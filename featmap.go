@@ -159,7 +159,9 @@ func canMake(p *fmap.Problem, m spec.MethodSpec, dim int) (bool, string) {
 // DesignDim designs a map of exactly dim outputs with method m, after the
 // learning the spec asks for (see Design), and verifies it once against
 // the problem's reference: the map, and the method's intermediate steps.
-// A verified error that is not finite is a failed design; a method that
+// A verified error that is not finite is a failed design, and so is a map
+// no better than Ψ = 0 (ErrNoBetterThanZero: a relative Gram error of at
+// least 1 on the held-out rows, or without data on the domain); a method that
 // returns a map of another dimension, or an invalid one, or panics, is an
 // internal error (ErrInternal).
 func (s *Spec) DesignDim(ctx context.Context, m spec.MethodSpec, dim int, set Settings) (*Design, error) {
@@ -208,6 +210,9 @@ func (r *run) designDim(ctx context.Context, m spec.MethodSpec, dim int, set Set
 	}
 	if e := d.Verification.Reported; !e.Finite() {
 		return nil, fmt.Errorf("featmap: %s at D = %d: the verified error (L∞ %v, RMS %v on %s) is not finite", m.Name(), dim, e.LInf, e.RMS, e.On)
+	}
+	if err := worth(d); err != nil {
+		return nil, err
 	}
 	for _, st := range res.Steps {
 		e := d.Verification.Reported

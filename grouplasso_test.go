@@ -90,11 +90,12 @@ func TestGroupLassoSpec(t *testing.T) {
 		t.Fatalf("map kernel %s: want the combined kernel of the 2 kept kernels", m.Kernel.Describe())
 	}
 	// The blocks are rff's maps of the kept kernels at the group lasso's
-	// seeds, designed here independently, scaled by √d_g.
+	// seeds (unshrunk: the group lasso weighs them), designed here
+	// independently, scaled by √d_g.
 	var zmaps []*fmap.Map
 	for g, k := range s.GroupLasso.Kernels[:2] {
 		p := &fmap.Problem{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1, 1}}, Domain: fmap.Domain{Lo: []float64{-3, -3}, Hi: []float64{3, 3}}, Measure: fmap.Absolute, Norm: fmap.LInf}
-		rff := &sampled.RFF{Opts: sampled.RFFOptions{Seed: 1 + int64(g)}}
+		rff := &sampled.RFF{Opts: sampled.RFFOptions{Seed: 1 + int64(g)}, Unshrunk: true}
 		res, err := rff.Design(context.Background(), p, 64, Settings{})
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package featmap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -28,6 +29,14 @@ func (r *run) search(ctx context.Context, set Settings) (*Design, error) {
 		dim := valid[i]
 		set.Say(fmt.Sprintf("target max_error %g: trying D = %d", t.MaxError, dim))
 		d, err := r.designAt(ctx, dim, set)
+		var zero *NoBetterThanZeroError
+		if errors.As(err, &zero) {
+			// A map no better than Ψ = 0 misses max_error, as a larger
+			// D may not.
+			set.Say(fmt.Sprintf("target max_error %g: D = %d: %v", t.MaxError, dim, err))
+			search.Tried = append(search.Tried, Tried{Dim: dim, Error: zero.Design.Verification.Reported.LInf, Method: zero.Design.Method.Name()})
+			return nil, false, nil
+		}
 		if err != nil {
 			return nil, false, err
 		}
@@ -75,6 +84,9 @@ func (r *run) search(ctx context.Context, set Settings) (*Design, error) {
 	}
 	if found == nil {
 		search.Seconds = time.Since(start).Seconds()
+		if best == nil && len(search.Tried) > 0 {
+			return nil, fmt.Errorf("%w: every map tried up to max_dim %d (D = %s in %.1f s) is no better than Ψ = 0 (a relative Gram error of at least 1)", ErrUnreachable, t.MaxDim, search.dims(), search.Seconds)
+		}
 		if best == nil {
 			return nil, fmt.Errorf("%w: %s makes no dimension up to max_dim %d", ErrUnreachable, r.method.Name(), t.MaxDim)
 		}

@@ -247,6 +247,9 @@ func (e *emitter) mapHeader(k mapWords) []string {
 	if v.Measure != fmap.Absolute && v.Absolute.Points > 0 {
 		row("absolute", measurementText(v.Absolute))
 	}
+	if v.Absolute.Points > 0 {
+		row("gram", gramText(v.Frobenius, v.Data != nil))
+	}
 	if v.Signature.Points > 0 {
 		row("signature", measurementText(v.Signature))
 	}
@@ -292,7 +295,7 @@ func errorRows(row func(k, v string), v *fmap.Verification) {
 		return
 	}
 	row("data", fmt.Sprintf("%s (%d rows, sha256:%s)", dv.File, dv.Rows, dv.SHA256))
-	row("on data", fmt.Sprintf("%s; Gram matrix relative Frobenius error %s", measurementText(dv.Absolute), g4(dv.Frobenius)))
+	row("on data", fmt.Sprintf("%s; Gram matrix relative Frobenius error %s (Ψ = 0 scores 1)", measurementText(dv.Absolute), g4(dv.Frobenius)))
 	if b := dv.RankBound; b != nil {
 		row("limit", rankBoundText(b))
 	}
@@ -429,6 +432,17 @@ func rankBoundText(b *fmap.RankBound) string {
 		if b.Map != 0 {
 			t += fmt.Sprintf(" (%s on those rows)", g4(b.Map))
 		}
+	}
+	return t
+}
+
+// gramText states a map's Gram matrix error on its domain's verification
+// inputs against Ψ = 0's, and for a map fitted to data (withData) when it
+// is no better there.
+func gramText(frob float64, withData bool) string {
+	t := fmt.Sprintf("relative Frobenius error of the Gram matrix of those inputs %s (Ψ = 0 scores 1)", g4(frob))
+	if withData && frob >= 1 {
+		t += ": no better than Ψ = 0 on the domain; the map is fitted to the data, and good near it only"
 	}
 	return t
 }

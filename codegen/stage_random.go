@@ -47,8 +47,9 @@ type randomKind struct {
 	per   *fmap.PerCoordinate // the per-coordinate stage before r, nil without one
 	freqs int                 // m
 	args  int                 // the random stage's inputs: n, or n·d after a per-coordinate stage
-	// scale is the factor of every component: 1/√m (cos-sin) or √(2/m)
-	// (phase), computed as the reference evaluator does.
+	// scale is the factor of every component: c/√m (cos-sin) or c·√(2/m)
+	// (phase), c the stage's shrinkage, as the reference evaluator
+	// computes it (fmap.Random.ComponentScale).
 	scale float64
 	// inner is the plan of the per-coordinate map ψ (nil for a random
 	// stage alone): a formula kind, without fast paths.
@@ -112,11 +113,7 @@ func (k *randomKind) plan(p *plan) error {
 	if k.args > maxArgs {
 		return fmt.Errorf("codegen: the random features take %d inputs; the emitted code keeps them in a stack array of at most %d", k.args, maxArgs)
 	}
-	if r.Features == fmap.CosSin {
-		k.scale = math.Sqrt(1 / float64(k.freqs))
-	} else {
-		k.scale = math.Sqrt(2 / float64(k.freqs))
-	}
+	k.scale = r.ComponentScale()
 	if l := k.lin; l != nil {
 		d := l.Dim()
 		k.projT = make([]float64, len(l.Proj))
@@ -336,13 +333,16 @@ func (k *randomKind) featuresText(*emitter) string {
 	r := k.r
 	feat := func(t string) string {
 		if r.Features == fmap.CosSin {
-			return fmt.Sprintf("[cos(ωᵢ·%s), sin(ωᵢ·%s)]/√m", t, t)
+			return fmt.Sprintf("%s[cos(ωᵢ·%s), sin(ωᵢ·%s)]/√m", shrinkFactor(r), t, t)
 		}
-		return fmt.Sprintf("√(2/m)·cos(ωᵢ·%s + bᵢ)", t)
+		return fmt.Sprintf("%s√(2/m)·cos(ωᵢ·%s + bᵢ)", shrinkFactor(r), t)
 	}
 	per := fmt.Sprintf("for the m = %d frequencies ωᵢ ∈ ℝ%s", r.Frequencies(), sup(r.In))
 	if r.Features == fmap.Phase {
 		per += " and phases bᵢ"
+	}
+	if r.Scale != 0 && r.Scale != 1 {
+		per += fmt.Sprintf(", shrunk by c = %s (Ψ(x)·Ψ(y) estimates c²·K: featmap shrinks random features to the least Gram error on the rows to fit, or without data just enough to beat Ψ = 0 on the box)", num(r.Scale))
 	}
 	switch {
 	case k.inner != nil:
@@ -356,12 +356,24 @@ func (k *randomKind) featuresText(*emitter) string {
 	return fmt.Sprintf("random Fourier features (Rahimi–Recht): Ψ(x) = %s %s", feat("x"), per)
 }
 
-// componentBound is the largest |Ψ_j| of a random map: 1/√m or √(2/m).
+// componentBound is the largest |Ψ_j| of a random map: 1/√m or √(2/m),
+// times its shrinkage c.
 func componentBound(r *fmap.Random) string {
 	if r.Features == fmap.CosSin {
+		if shrinkFactor(r) != "" {
+			return "c/√m"
+		}
 		return "1/√m"
 	}
-	return "√(2/m)"
+	return shrinkFactor(r) + "√(2/m)"
+}
+
+// shrinkFactor is "c·" for a random stage shrunk by c ≠ 1, else "".
+func shrinkFactor(r *fmap.Random) string {
+	if r.Scale == 0 || r.Scale == 1 {
+		return ""
+	}
+	return "c·"
 }
 
 // edges says what non-finite, huge and (after a per-coordinate map) zero

@@ -16,6 +16,11 @@ type Dims struct {
 	Odd, Even bool
 	// Max, if positive, is the largest dimension (a size limit).
 	Max int
+	// Min, if above 1, is the smallest dimension but for those Below
+	// lists (the polynomial kernel's constant map at D = 1 below the
+	// dimensions its every degree needs).
+	Min   int
+	Below []int
 	// Why says why another dimension cannot be made, e.g. "vz makes odd
 	// dimensions only" (empty when every dimension can).
 	Why string
@@ -103,6 +108,8 @@ func (s Dims) Has(d int) bool {
 	switch {
 	case d < 1, s.Max > 0 && d > s.Max:
 		return false
+	case d < s.Min && !slices.Contains(s.Below, d):
+		return false
 	case s.Only != nil:
 		return slices.Contains(s.Only, d)
 	case s.Odd:
@@ -136,6 +143,15 @@ func (s Dims) Suggest(d int) string {
 			top--
 		}
 		return fmt.Sprintf("at most %d", top)
+	case d < s.Min && !slices.Contains(s.Below, d):
+		var low []string
+		for _, b := range s.Below {
+			low = append(low, fmt.Sprint(b))
+		}
+		if len(low) > 0 {
+			return fmt.Sprintf("%s or at least %d", strings.Join(low, " or "), s.Min)
+		}
+		return fmt.Sprintf("at least %d", s.Min)
 	case s.Only != nil && len(s.Only) == 0:
 		return "no dimension"
 	case len(s.Only) == 1:

@@ -208,7 +208,9 @@ func (k Kernel) PolyBound(n int) float64 {
 // CheckPolyDomain refuses a domain on which the polynomial kernel's
 // values times n^degree exceed PolyMaxValue, naming the bound on the
 // inputs (nil for another kernel): Problem.Check calls it, and the spec
-// decoder at the domain's key.
+// decoder at the domain's key. When the offset alone is beyond the bound
+// (no domain would do), the error is a *KeyError of kernel.offset naming
+// the largest offset.
 func (p *Problem) CheckPolyDomain() error {
 	if p.Kernel.Type != Poly {
 		return nil
@@ -217,12 +219,23 @@ func (p *Problem) CheckPolyDomain() error {
 	_, hi := k.polyRange(p.Domain)
 	limit := PolyMaxValue / math.Pow(float64(n), float64(k.Degree))
 	if !(hi <= limit) {
-		reach := fmt.Sprintf("%.3g", hi)
-		if math.IsInf(hi, 1) {
-			reach = "more than 1.8e308"
+		reach := reachOf(hi)
+		if top := math.Pow(limit, 1/float64(k.Degree)); !(k.Offset < top) {
+			// The offset alone, at x = 0, is beyond the bound: no
+			// domain keeps the kernel within it.
+			return &KeyError{Key: "offset", Msg: fmt.Sprintf("%g: offset^degree reaches %s at x = 0 already, beyond 2¹⁰⁰⁰/n^degree = %.3g, where the polynomial map's values would overflow float64: the offset must be below %.6g for degree %d on %d inputs",
+				k.Offset, reachOf(math.Pow(k.Offset, float64(k.Degree))), limit, top, k.Degree, n)}
 		}
 		return fmt.Errorf("fmap: the polynomial kernel reaches %s on this domain, beyond 2¹⁰⁰⁰/n^degree = %.3g, where its map's values would overflow float64: keep every |x_i| ≤ %.6g",
 			reach, limit, k.PolyBound(n))
 	}
 	return nil
+}
+
+// reachOf formats a value that may have overflowed to +Inf.
+func reachOf(v float64) string {
+	if math.IsInf(v, 1) {
+		return "more than 1.8e308"
+	}
+	return fmt.Sprintf("%.3g", v)
 }

@@ -61,10 +61,20 @@ func (m *Map) Negative() Negative {
 }
 
 // ZeroComponents is the number of components of the map that are
-// identically 0 (terms a design kept with weight 0 to make exactly D).
+// identically 0 (terms a design kept with weight 0 to make exactly D: a
+// Fourier map's, a polynomial map's sketches of coefficient 0).
 func (m *Map) ZeroComponents() int {
 	if f := m.Fourier(); f != nil {
 		return f.ZeroComponents()
+	}
+	if pl := stageOf[*Polynomial](m); pl != nil {
+		n := 0
+		for _, s := range pl.Sketch {
+			if s.Coef == 0 {
+				n += s.Dim
+			}
+		}
+		return n
 	}
 	return 0
 }

@@ -29,7 +29,8 @@ type PolyExact struct {
 	Coef   float64 `json:"coef"`
 }
 
-// PolySketch is Dim random features of Coef·(x·y)^Degree, a
+// PolySketch is Dim random features of Coef·(x·y)^Degree (Coef 0: Dim
+// components identically 0, a sketch its design found worth nothing), a
 // complex-to-real TensorSRHT (Ahle et al., "Oblivious sketching of
 // high-degree polynomial kernels", 2020; Wacker, Kanagawa and Filippone,
 // "Complex-to-real sketches for tensor products", 2023): with N = Size,
@@ -152,7 +153,7 @@ func (p *Polynomial) validate(in int) error {
 		switch {
 		case s.Degree < 1 || s.Degree > MaxPolyDegree:
 			return fmt.Errorf("fmap: a polynomial sketch of degree %d", s.Degree)
-		case !(s.Coef > 0) || math.IsInf(s.Coef, 0):
+		case !(s.Coef >= 0) || math.IsInf(s.Coef, 0):
 			return fmt.Errorf("fmap: a polynomial sketch with coefficient %v", s.Coef)
 		case s.Dim < 1:
 			return fmt.Errorf("fmap: a polynomial sketch of %d components", s.Dim)

@@ -178,7 +178,7 @@ func (p *Problem) Check() error {
 	}
 	if p.Measure == Relative {
 		if l, k, err := p.Farthest(); err == nil && !(k >= MinRelativeKernel) {
-			return fmt.Errorf("fmap: the relative error divides by K, which falls to %.2g on the domain (at λ = %v), below %g", k, l, MinRelativeKernel)
+			return fmt.Errorf("fmap: the relative error divides by K, which falls to %.2g on the domain (%s), below %g", k, p.FarthestWhere(l), MinRelativeKernel)
 		}
 	}
 	if p.Kernel.Homogeneous() {
@@ -253,6 +253,27 @@ func (p *Problem) Farthest() (lambda []float64, k float64, err error) {
 		}
 	}
 	return lambda, p.Kernel.Signature(lambda), nil
+}
+
+// FarthestWhere says where on the domain the kernel takes the value
+// Farthest returns, lambda the λ it returned: "at λ = …" for a kernel
+// with a signature, else at which inputs (the polynomial kernel at the
+// least x·y of the box, exp-χ² between its corners).
+func (p *Problem) FarthestWhere(lambda []float64) string {
+	switch k := p.Kernel; {
+	case k.Type == Poly:
+		var t float64
+		for i := range p.Domain.Lo {
+			a, b := p.Domain.Lo[i], p.Domain.Hi[i]
+			t += min(a*a, a*b, b*b)
+		}
+		return fmt.Sprintf("at the least x·y of the box, %.4g, where scale·x·y + offset = %.4g", t, k.Scale*t+k.Offset)
+	case k.Type == ExpChi2:
+		return "between the box's corners"
+	case len(lambda) == 0:
+		return "on the domain"
+	}
+	return "at λ = " + strings.Trim(fmt.Sprintf("%.4g", lambda), "[]")
 }
 
 // SmallestNonzero returns the smallest nonzero input of a one-dimensional

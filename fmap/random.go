@@ -50,9 +50,10 @@ const (
 // Random is random Fourier features of its input: with frequencies
 // ω_1..ω_m ∈ ℝⁿ (Freq, row-major m×n) and t = x (Identity) or
 // t_i = log(x_i + Offset) (LogOffset: the skewed kernels), the features of
-// Features. An input with a non-finite coordinate maps to 0, and t_i is
-// taken at max(x_i + Offset, the smallest normal float64), so every
-// component stays within √(2/m) (phase) or √(1/m) (cos-sin).
+// Features, each multiplied by Scale. An input with a non-finite
+// coordinate maps to 0, and t_i is taken at max(x_i + Offset, the
+// smallest normal float64), so every component stays within
+// Scale·√(2/m) (phase) or Scale·√(1/m) (cos-sin).
 type Random struct {
 	Features  Features  `json:"features"`
 	Transform Transform `json:"transform"`
@@ -60,6 +61,36 @@ type Random struct {
 	In        int       `json:"in"`
 	Freq      []float64 `json:"freq"`
 	Phase     []float64 `json:"phase,omitempty"`
+	// Scale is the shrinkage c of every component (Ψ(x)·Ψ(y) estimates
+	// c²·K): a method fits it so that the map's Gram error is least on
+	// the points it was designed for (the variance-optimal shrinkage of
+	// an unbiased estimate, docs/rff.md). 0, or absent, stands for 1.
+	Scale float64 `json:"scale,omitempty"`
+}
+
+// ComponentScale is the factor of every component: Scale·√(1/m) for
+// cos-sin features, Scale·√(2/m) for phase features (the unscaled factor
+// alone when Scale is 0), one rounded number that the reference
+// evaluator and the emitted code multiply by.
+func (r *Random) ComponentScale() float64 {
+	m := r.Frequencies()
+	a := math.Sqrt(1 / float64(m))
+	if r.Features != CosSin {
+		a = math.Sqrt(2 / float64(m))
+	}
+	if r.Scale != 0 {
+		a *= r.Scale
+	}
+	return a
+}
+
+// Shrinkage is c², the factor Ψ(x)·Ψ(y) carries on the kernel's estimate
+// (1 when Scale is 0).
+func (r *Random) Shrinkage() float64 {
+	if r.Scale == 0 {
+		return 1
+	}
+	return r.Scale * r.Scale
 }
 
 // LogOffset uses t = log(x + c) per input (the skewed kernels), c the
@@ -101,6 +132,8 @@ func (r *Random) validate(in int) error {
 		return errors.New("fmap: cos-sin features have no phases")
 	case math.IsNaN(r.Offset) || math.IsInf(r.Offset, 0):
 		return fmt.Errorf("fmap: random features with offset %v", r.Offset)
+	case !(r.Scale >= 0) || math.IsInf(r.Scale, 0):
+		return fmt.Errorf("fmap: random features with scale %v", r.Scale)
 	}
 	for _, v := range append(slices.Clone(r.Freq), r.Phase...) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -118,8 +151,8 @@ func (r *Random) eval(dst, x []float64) {
 	}
 	t := r.args(x)
 	m := r.Frequencies()
+	a := r.ComponentScale()
 	if r.Features == CosSin {
-		a := math.Sqrt(1 / float64(m))
 		for i := range m {
 			ph := 0.0
 			for j, w := range r.Freq[i*r.In : (i+1)*r.In] {
@@ -129,7 +162,6 @@ func (r *Random) eval(dst, x []float64) {
 		}
 		return
 	}
-	a := math.Sqrt(2 / float64(m))
 	for i := range m {
 		ph := 0.0
 		for j, w := range r.Freq[i*r.In : (i+1)*r.In] {
@@ -156,7 +188,7 @@ func (r *Random) args(x []float64) []float64 {
 func (m *Map) random() *Random { return stageOf[*Random](m) }
 
 // signatureAt is a one-stage map of cos-sin random features' signature at
-// λ = t(x) − t(y): (1/m) Σ cos(ω·λ), exactly.
+// λ = t(x) − t(y): (c²/m) Σ cos(ω·λ), exactly (c² the shrinkage).
 func (r *Random) signatureAt(lambda []float64) float64 {
 	s := 0.0
 	n := r.Frequencies()
@@ -167,7 +199,7 @@ func (r *Random) signatureAt(lambda []float64) float64 {
 		}
 		s += math.Cos(ph)
 	}
-	return s / float64(n)
+	return r.Shrinkage() * (s / float64(n))
 }
 
 // signedAlong reports whether SignatureAt takes m's signature as

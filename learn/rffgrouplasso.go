@@ -189,7 +189,7 @@ func (m *RFFGroupLasso) kernelMaps(ctx context.Context, p *fmap.Problem, kernels
 			kern.Sigma = slices.Repeat(kern.Sigma, b-a+1)
 		}
 		kp := &fmap.Problem{Kernel: kern, Domain: dom, Measure: fmap.Absolute, Norm: p.Norm, Negative: fmap.NegativeSign}
-		rff := &sampled.RFF{Opts: sampled.RFFOptions{Seed: m.Opts.Seed + int64(g)}}
+		rff := &sampled.RFF{Opts: sampled.RFFOptions{Seed: m.Opts.Seed + int64(g)}, Unshrunk: true}
 		rff.Opts.SetDefaults()
 		res, err := rff.Design(ctx, kp, m.Opts.DimPerKernel, design.Settings{})
 		if err != nil {

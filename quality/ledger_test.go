@@ -19,7 +19,9 @@ import (
 	"time"
 
 	"github.com/featmap/featmap"
+	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/fma"
+	"github.com/featmap/featmap/internal/wine"
 )
 
 var (
@@ -90,7 +92,8 @@ func readLedger(path string) (map[string]entry, error) {
 const ledgerHeader = `# featmap's quality ledger: for each problem of the grid (quality/grid_test.go) the best
 # verified error any featmap version has reached, and the commit that reached it.
 # metric linf: the L∞ error on the domain in the spec's measure (design -json: errors.linf);
-# metric data: the held-out rows' Gram error, relative Frobenius (verification.data.frobenius).
+# metric data: the held-out rows' Gram error, relative Frobenius (verification.data.frobenius);
+# metric box: the domain's (verification.frobenius); metric wine: the map's on the 178 standardised wine rows.
 # Built from earlier commits by TestLedgerHistory (testdata/history/), kept by TestLedger:
 # an error more than 2 % (and 3e-9) above its best fails; go test ./quality -run TestLedger -ledger all -update
 # writes improvements. docs/quality.md says how to run it.
@@ -137,10 +140,12 @@ func metricOf(raw []byte, metric string) (float64, error) {
 			LInf *float64 `json:"linf"`
 		} `json:"errors"`
 		Verification struct {
-			Data *struct {
+			Frobenius *float64 `json:"frobenius"`
+			Data      *struct {
 				Frobenius *float64 `json:"frobenius"`
 			} `json:"data"`
 		} `json:"verification"`
+		Map *fmap.Map `json:"map"`
 	}
 	if err := json.Unmarshal(raw, &d); err != nil {
 		return 0, err
@@ -153,11 +158,34 @@ func metricOf(raw []byte, metric string) (float64, error) {
 		if d.Verification.Data != nil {
 			v = d.Verification.Data.Frobenius
 		}
+	case metricBox:
+		v = d.Verification.Frobenius
+	case metricWine:
+		if d.Map != nil {
+			rows, err := standardisedWine()
+			if err != nil {
+				return 0, err
+			}
+			if err := d.Map.Validate(); err != nil {
+				return 0, err
+			}
+			_, frob := fmap.OnPoints(d.Map, rows, "the standardised wine rows")
+			v = &frob
+		}
 	}
 	if v == nil {
 		return 0, fmt.Errorf("no %s error in the design's JSON", metric)
 	}
 	return *v, nil
+}
+
+// standardisedWine is the 178 standardised rows of testdata/wine.csv.
+func standardisedWine() ([][]float64, error) {
+	xs, _, err := wine.Load(filepath.Join("..", "testdata", "wine.csv"))
+	if err != nil {
+		return nil, err
+	}
+	return wine.Standardised(xs), nil
 }
 
 // selected returns the problems a run designs: -ledger's set, else the

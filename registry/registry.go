@@ -79,6 +79,14 @@ var normMinimisers = map[string]bool{"chum": true, "projection": true, "modulati
 // the data's rows.
 var samplers = map[string]bool{"rff": true, "rf-pca": true, "nystroem": true, "rff-group-lasso": true}
 
+// DrawnFromSamples reports whether method builds its maps from random
+// draws or the data's rows, or (polynomial) sketches them: maps whose
+// error is measured, not minimised by the design, which the front door
+// fails when they are no better than Ψ = 0 (their relative Gram error at
+// least 1). The optimising and closed-form methods are held to their own
+// error measure instead.
+func DrawnFromSamples(method string) bool { return samplers[method] || method == "polynomial" }
+
 // ErrorLine states the error measure and norm, and whether method
 // minimises the error in that norm or only is measured in it.
 func ErrorLine(p *fmap.Problem, method string) string {

@@ -31,7 +31,17 @@
 //     whole rows. With n_landmarks m > D: m landmarks and the top D
 //     eigenvectors U of their features' second moment on the rows to fit,
 //     folded into the stage's D × m projection Uᵀ·W^{+1/2} (near the
-//     kernel-PCA limit of those rows; kmeans.go holds the landmark choice).
+//     kernel-PCA limit of those rows; kmeans.go holds the landmark choice);
+//     with m at least the rows to fit, the rows themselves and kernel PCA
+//     of them.
+//   - polynomial (Polynomial, polynomial.go): the polynomial kernel's
+//     exact monomials, their principal directions with data, or exact
+//     degrees and TensorSRHT sketches sized for typical inputs of the box.
+//
+// The maps drawn from samples (rff, rf-pca, the polynomial sketches) are
+// shrunk on points of their design (shrink.go): c·Ψ, c² the least Gram
+// error on the rows to fit, or without data just enough to beat Ψ = 0 on
+// the box (docs/rff.md, "Shrinkage").
 //
 // The spectral laws (laws.go) are one-dimensional laws of frequencies
 // given by their quantile h(u), a frequency coordinate being h(u) for u
@@ -48,7 +58,8 @@
 // sequence, stratified per coordinate) and orthogonal (blocks of
 // orthogonal Gaussian directions with χ-distributed norms: Yu et al.,
 // "Orthogonal random features", 2016; the spherical laws only, Spherical:
-// Gaussian, and Matérn's, whose scales are drawn apart). Frequencies is
+// Gaussian, and Matérn's, whose radii are a Latin hypercube over the
+// frequencies). Frequencies is
 // what rff and the learning of σ (package learn) both draw by, so that a
 // map designed with a learned σ has the features it was learned with.
 //

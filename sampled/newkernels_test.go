@@ -88,65 +88,6 @@ func TestLaplacianMaternLaws(t *testing.T) {
 	}
 }
 
-// newKernelSets are the real rows the Laplacian and Matérn kernels are
-// measured on: the first 500 rows of the digits (pixel counts 0–16) and
-// the 178 standardised rows of the wine data, each with widths of the
-// median heuristic (the median L1 distance for the Laplacian, the median
-// Euclidean distance for Matérn).
-func newKernelSets(t testing.TB) []struct {
-	name    string
-	xs      [][]float64
-	lo, hi  float64
-	kernels []fmap.Kernel
-} {
-	var sets []struct {
-		name    string
-		xs      [][]float64
-		lo, hi  float64
-		kernels []fmap.Kernel
-	}
-	for _, s := range []struct {
-		name   string
-		xs     [][]float64
-		lo, hi float64
-	}{{"digits", digits(t, 500), 0, 16}, {"wine", wineRows(t), -5, 5}} {
-		n := len(s.xs[0])
-		ks := []fmap.Kernel{{Type: fmap.Laplacian, Sigma: slices.Repeat([]float64{medianL1(s.xs)}, n)}}
-		for _, nu := range fmap.MaternNus {
-			ks = append(ks, fmap.Kernel{Type: fmap.Matern, Nu: nu, Sigma: slices.Repeat([]float64{digitsdata.MedianDistance(s.xs)}, n)})
-		}
-		sets = append(sets, struct {
-			name    string
-			xs      [][]float64
-			lo, hi  float64
-			kernels []fmap.Kernel
-		}{s.name, s.xs, s.lo, s.hi, ks})
-	}
-	return sets
-}
-
-// TestNewKernelsBeatRandom: at D = 1024 the default sampling of rff's
-// Laplacian and Matérn maps (qmc for the Laplacian and ν = ½, orthogonal
-// for ν = 3/2 and 5/2) leaves at most 0.9 times the Gram error of plain
-// random features from the exact law, mean of 10 seeds, on the digits and
-// on the wine data (newKernelSets; the figures: docs/kernels.md, "The
-// Laplacian and Matérn kernels").
-func TestNewKernelsBeatRandom(t *testing.T) {
-	if testing.Short() {
-		t.Skip("about 20 s")
-	}
-	for _, set := range newKernelSets(t) {
-		for _, k := range set.kernels {
-			r := meanGramError(t, k, set.lo, set.hi, 1024, RFFOptions{Sampling: SamplingRandom}, set.xs, 10)
-			d := meanGramError(t, k, set.lo, set.hi, 1024, RFFOptions{}, set.xs, 10)
-			t.Logf("%s, %s: random %.4g, %s %.4g (%.3f×)", set.name, k.Describe(), r, DefaultSampling(k), d, d/r)
-			if d > 0.9*r {
-				t.Errorf("%s, %s: %s sampling's Gram error %.4g is %.3f× random's %.4g, want ≤ 0.9×", set.name, k.Describe(), DefaultSampling(k), d, d/r, r)
-			}
-		}
-	}
-}
-
 // TestNewKernelsNystroem designs Nyström maps of the Laplacian, Matérn and
 // polynomial kernels from the wine data's rows and checks their held-out
 // Gram error falls with D.

@@ -45,10 +45,18 @@ const (
 	// MaxLandmarkValues bounds m × inputs, the landmarks' coordinates (the
 	// map's constants, 2²³ float64 numbers at most).
 	MaxLandmarkValues = 1 << 23
-	// eigenFloor is the relative size below which eigenvalues of the
-	// landmarks' kernel matrix count as 0 (dropped from the pseudo-inverse).
-	eigenFloor = 1e-10
 )
+
+// eigenFloor is the size, relative to the largest, below which an
+// eigenvalue of a kernel matrix counts as 0 and is dropped from its
+// pseudo-inverse (or from kernel PCA's directions): ε = 2⁻⁵², the rounding
+// of float64 and about the absolute error the eigendecomposition leaves on
+// eigenvalues, relative to the largest. Above it a direction's rounding,
+// amplified by 1/√λ, adds at most about ε·K to Ψ(x)·Ψ(y); a larger floor
+// drops directions that are measured, not noise, which the top D
+// directions of a kernel of wide range need (docs/nystroem.md, "More
+// landmarks than D").
+const eigenFloor = 0x1p-52
 
 // Nystroem is the Nyström map (method "nystroem"; Williams and Seeger,
 // 2001; with k-means landmarks, Zhang, Tsang and Kwok, 2008): Ψ(x) =
@@ -211,18 +219,33 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 	}
 	rows := p.Data.Fit
 	nl := m.landmarks(dim)
-	if len(rows) < nl {
-		return nil, fmt.Errorf("sampled: %d landmarks need at least %d rows to fit; the data has %d (after the held-out rows)", nl, nl, len(rows))
-	}
 	seed := m.Opts.Seed
 	if seed == 0 {
 		seed = 1
 	}
-	land, err := m.choose(ctx, p, nl, seed, s)
-	if err != nil {
-		return nil, err
+	var (
+		land    [][]float64
+		proj    []float64
+		dropped int
+		err     error
+	)
+	if nl >= len(rows) {
+		// As many landmarks as rows to fit: the landmarks are the rows,
+		// and the map of D < m outputs is kernel PCA of them.
+		nl, land = len(rows), rows
+		s.Say(fmt.Sprintf("nystroem: %d landmarks, the %d rows to fit themselves", nl, nl))
+		if nl > dim {
+			s.Say(fmt.Sprintf("nystroem: kernel PCA of the %d rows to fit, the top %d eigenvectors of their %d × %d kernel matrix", nl, dim, nl, nl))
+			proj, dropped, err = kernelPCA(ctx, p.Kernel, land, dim)
+		} else {
+			proj, dropped, err = invSqrt(ctx, p.Kernel, land)
+		}
+	} else {
+		if land, err = m.choose(ctx, p, nl, seed, s); err != nil {
+			return nil, err
+		}
+		proj, dropped, err = invSqrt(ctx, p.Kernel, land)
 	}
-	proj, dropped, err := invSqrt(ctx, p.Kernel, land)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +253,7 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		return nil, fmt.Errorf("nystroem: the kernel matrix of the %d landmarks is zero (rank 0): the kernel is 0 at every landmark the rows to fit of %s give (are they all zero?), so no Nyström map of them represents it", nl, p.Data.File)
 	}
 	if dropped > 0 {
-		s.Say(fmt.Sprintf("nystroem: %d of %d eigenvalues of the landmarks' kernel matrix below %g of the largest, dropped from its pseudo-inverse", dropped, nl, eigenFloor))
+		s.Say(fmt.Sprintf("nystroem: %d of %d eigenvalues of the landmarks' kernel matrix below %.3g of the largest, dropped from its pseudo-inverse", dropped, nl, eigenFloor))
 	}
 	n := p.InDim()
 	dom := p.Domain.Clone()
@@ -244,8 +267,8 @@ func (m *Nystroem) Design(ctx context.Context, p *fmap.Problem, dim int, s desig
 		flat = append(flat, l...)
 	}
 	st := &fmap.Nystroem{Kernel: p.Kernel, In: n, Landmarks: flat, Proj: proj, Dropped: dropped}
-	mp := &fmap.Map{Kernel: p.Kernel, InDim: n, Dim: nl, Domain: dom, Method: "nystroem", Stages: []fmap.Stage{{Kind: st}}}
-	if nl > dim {
+	mp := &fmap.Map{Kernel: p.Kernel, InDim: n, Dim: len(proj) / nl, Domain: dom, Method: "nystroem", Stages: []fmap.Stage{{Kind: st}}}
+	if mp.Dim > dim {
 		if st.Proj, err = topDirections(ctx, mp, pcaRows(rows, seed), dim, s); err != nil {
 			return nil, err
 		}
@@ -355,6 +378,55 @@ func topDirections(ctx context.Context, base *fmap.Map, rows [][]float64, dim in
 		}
 	}
 	return proj, nil
+}
+
+// kernelPCA returns the dim × m projection Λ_D^{−1/2}·U_Dᵀ of kernel PCA
+// of the m rows land (uncentred, as the map approximates K itself): U_D
+// the dim leading eigenvectors of their kernel matrix W, Λ_D its
+// eigenvalues, so that Ψ(x)·Ψ(y) = k_xᵀ U_D Λ_D⁻¹ U_Dᵀ k_y, on the rows
+// the best rank-dim approximation of W (Eckart–Young). It is the map
+// topDirections makes of these landmarks in exact arithmetic (the second
+// moment of the features W^{+1/2}·k over the rows is W), computed without
+// that second moment, whose rounding the pseudo-inverse square root
+// amplifies in the directions of small eigenvalues. A direction whose
+// eigenvalue is below eigenFloor of the largest is a zero row, counted in
+// dropped with every other such eigenvalue of W.
+func kernelPCA(ctx context.Context, k fmap.Kernel, land [][]float64, dim int) ([]float64, int, error) {
+	d := len(land)
+	w := mat.NewSymDense(d, nil)
+	for i := range d {
+		for j := i; j < d; j++ {
+			w.SetSym(i, j, k.Eval(land[i], land[j]))
+		}
+	}
+	vals, vecs, err := symeig.DescendingContext(ctx, w)
+	if errors.Is(err, symeig.ErrFailed) {
+		return nil, 0, fmt.Errorf("sampled: the eigendecomposition of the %d×%d kernel matrix of the rows to fit failed", d, d)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	floor := eigenFloor * vals[0]
+	dropped := 0
+	for _, v := range vals {
+		if !(v > floor) {
+			dropped++
+		}
+	}
+	if dropped == d {
+		return nil, dropped, nil
+	}
+	proj := make([]float64, dim*d)
+	for r := range dim {
+		if !(vals[r] > floor) {
+			continue
+		}
+		s := 1 / math.Sqrt(vals[r])
+		for i := range d {
+			proj[r*d+i] = vecs.At(i, r) * s
+		}
+	}
+	return proj, dropped, nil
 }
 
 // invSqrt returns W^{+1/2} (row-major) of the landmarks' kernel matrix W

@@ -103,13 +103,43 @@ func ExactDim(k fmap.Kernel, n int) int {
 // fmap.MaxPolyMonomials.
 const maxPolyDim = 1 << 16
 
-// Dims: every D up to the exact map's, which is the largest.
-func (*Polynomial) Dims(p *fmap.Problem) design.Dims {
+// Dims: every D up to the exact map's, which is the largest, from the
+// number of degrees of the kernel's expansion (each needs a component: its
+// exact monomials or a sketch), and D = 1 below that when the expansion
+// has a constant (the constant map).
+func (m *Polynomial) Dims(p *fmap.Problem) design.Dims {
 	n := p.InDim()
+	var d design.Dims
 	if c := ExactDim(p.Kernel, n); c > 0 {
-		return design.Dims{Max: c, MaxStated: true, Why: fmt.Sprintf("the polynomial kernel's exact map on %d inputs has %d components (its monomials): polynomial makes at most %d dimensions, exactly K at %d", n, c, c, c)}
+		d = design.Dims{Max: c, MaxStated: true, Why: fmt.Sprintf("the polynomial kernel's exact map on %d inputs has %d components (its monomials): polynomial makes at most %d dimensions, exactly K at %d", n, c, c, c)}
+	} else {
+		d = design.Dims{Max: maxPolyDim, MaxStated: true, Why: fmt.Sprintf("polynomial sketches at most %d dimensions", maxPolyDim)}
 	}
-	return design.Dims{Max: maxPolyDim, MaxStated: true, Why: fmt.Sprintf("polynomial sketches at most %d dimensions", maxPolyDim)}
+	if low, constant := polyMinDim(p.Kernel); low > 1 && !m.pca(p, 1) {
+		d.Min = low
+		what := fmt.Sprintf("polynomial makes at least one dimension for each of the kernel's %d degrees (its exact monomials or a sketch)", low)
+		if constant {
+			d.Below = []int{1}
+			what = fmt.Sprintf("polynomial makes D = 1 (the kernel's constant term alone) or at least one dimension for each of its %d degrees 0..%d (their exact monomials or a sketch)", low, p.Kernel.Degree)
+		}
+		d.Why, d.MaxWhy = what, d.Why
+		d.MaxStated = d.MaxStated && d.Max > 0
+	}
+	return d
+}
+
+// polyMinDim is the smallest D whose map has a component for every degree
+// of the kernel's expansion (the degrees j of positive a_j), and whether
+// the expansion has a constant (degree 0), whose map alone is D = 1.
+func polyMinDim(k fmap.Kernel) (int, bool) {
+	a := polyCoefs(k)
+	n := 0
+	for _, c := range a {
+		if c > 0 {
+			n++
+		}
+	}
+	return n, a[0] > 0
 }
 
 // Constants: the sketches' signs and rows are about D·d each; the exact
@@ -148,7 +178,11 @@ func (m *Polynomial) Design(ctx context.Context, p *fmap.Problem, dim int, s des
 		}
 	}
 	mp := &fmap.Map{Kernel: k, InDim: n, Dim: dim, Domain: p.Domain.Clone(), Method: m.Name()}
+	low, constant := polyMinDim(k)
 	switch c := ExactDim(k, n); {
+	case dim == 1 && constant && low > 1 && !m.pca(p, dim):
+		s.Say(fmt.Sprintf("polynomial: D = 1, the constant term %.6g of the expansion alone", a[0]))
+		mp.Stages = []fmap.Stage{{Kind: &fmap.Polynomial{In: n, Exact: exact.Exact[:1]}}}
 	case dim == c:
 		s.Say(fmt.Sprintf("polynomial: the exact map, %d monomials of degrees up to %d", c, k.Degree))
 		mp.Stages = []fmap.Stage{{Kind: exact}}
@@ -169,8 +203,10 @@ func (m *Polynomial) Design(ctx context.Context, p *fmap.Problem, dim int, s des
 		// approximation of the kernel on the rows to fit.
 		mp.Stages = []fmap.Stage{{Kind: exact}, {Kind: &fmap.Linear{In: c, Proj: proj}}}
 	default:
-		st, say := m.sketched(p, a, dim)
-		s.Say(say)
+		st, err := m.sketched(ctx, p, a, dim, s)
+		if err != nil {
+			return nil, err
+		}
 		mp.Stages = []fmap.Stage{{Kind: st}}
 	}
 	if err := mp.Validate(); err != nil {
@@ -179,25 +215,33 @@ func (m *Polynomial) Design(ctx context.Context, p *fmap.Problem, dim int, s des
 	return &design.Result{Map: mp}, nil
 }
 
+// sketchDims is the number of components of st's sketches.
+func sketchDims(st *fmap.Polynomial) int {
+	n := 0
+	for _, sk := range st.Sketch {
+		n += sk.Dim
+	}
+	return n
+}
+
 // polyRho is ρ = s·E‖x‖², the typical value of s·x·y at x = y: over the
-// rows to fit with data, else over the domain's box taken as uniform
-// (Σ_i (lo_i² + lo_i·hi_i + hi_i²)/3).
-func polyRho(p *fmap.Problem) float64 {
-	var e float64
+// rows to fit with data, else over typical inputs of the domain
+// (TypicalPoints, drawn by a generator of the seed: the inputs the map is
+// sized and shrunk for).
+func polyRho(p *fmap.Problem, seed int64) float64 {
+	rows := []([]float64)(nil)
 	if p.Data != nil && len(p.Data.Fit) > 0 {
-		for _, x := range p.Data.Fit {
-			for _, v := range x {
-				e += v * v
-			}
-		}
-		e /= float64(len(p.Data.Fit))
+		rows = p.Data.Fit
 	} else {
-		for i := range p.Domain.Lo {
-			lo, hi := p.Domain.Lo[i], p.Domain.Hi[i]
-			e += (lo*lo + lo*hi + hi*hi) / 3
+		rows = TypicalPoints(p.Domain, ShrinkPoints, rand.New(rand.NewPCG(uint64(seed), 0x72686f))) // "rho"
+	}
+	var e float64
+	for _, x := range rows {
+		for _, v := range x {
+			e += v * v
 		}
 	}
-	return p.Kernel.Scale * e
+	return p.Kernel.Scale * e / float64(len(rows))
 }
 
 // polyAllocation shares dim components between the degrees j of positive
@@ -212,16 +256,48 @@ func polyRho(p *fmap.Problem) float64 {
 // exact degrees and the sketch dimension of every degree (0 for the exact
 // ones), every sketched degree at least one component.
 func polyAllocation(k fmap.Kernel, n int, a []float64, rho float64, dim int) (exact []bool, sketch []int) {
+	all := polyAllocations(k, n, a, rho, dim)
+	if len(all) == 0 {
+		return make([]bool, k.Degree+1), make([]int, k.Degree+1)
+	}
+	return all[0].exact, all[0].sketch
+}
+
+// polyAlloc is one way to share a map's components between the degrees:
+// which are exact, the sketch dimension of every other one, and the
+// variance the model of polyAllocation gives it.
+type polyAlloc struct {
+	exact    []bool
+	sketch   []int
+	variance float64
+}
+
+// polyAllocations is every allocation polyAllocation weighs that makes
+// dim components, the least variance first (the order of the sets of
+// exact degrees on a tie).
+func polyAllocations(k fmap.Kernel, n int, a []float64, rho float64, dim int) []polyAlloc {
 	d := k.Degree
 	w := make([]float64, d+1) // w_j·√κ_j, 0 for a_j = 0
 	cost := make([]int, d+1)
+	// In logarithms, relative to the largest: ρ^j and c^{d−j} overflow
+	// float64 long before their ratios do.
+	logw := make([]float64, d+1)
+	top := math.Inf(-1)
 	for j := range w {
 		cost[j] = fmap.Monomials(n, j)
 		if a[j] > 0 && j > 0 {
-			w[j] = a[j] / math.Pow(k.Scale, float64(j)) * math.Pow(rho, float64(j)) * math.Sqrt(math.Exp2(float64(j))-1)
+			logw[j] = math.Log(binomial(d, j)) + float64(d-j)*math.Log(k.Offset) + float64(j)*math.Log(rho) + 0.5*math.Log(math.Exp2(float64(j))-1)
+			top = math.Max(top, logw[j])
 		}
 	}
-	best, bestSet := math.Inf(1), -1
+	for j := range w {
+		if a[j] > 0 && j > 0 {
+			// At least the smallest positive float64: a degree of
+			// positive a_j is sketched, however light.
+			w[j] = math.Max(math.Exp(logw[j]-top), 0x1p-1074)
+		}
+	}
+	var out []polyAlloc
 	for set := 0; set < 1<<(d+1); set++ {
 		left, sum, sketched := dim, 0.0, 0
 		for j := range w {
@@ -247,17 +323,30 @@ func polyAllocation(k fmap.Kernel, n int, a []float64, rho float64, dim int) (ex
 		if sketched > 0 {
 			v = sum * sum / float64(left)
 		}
-		if v < best {
-			best, bestSet = v, set
+		exact, sketch := polyShares(w, cost, set, dim)
+		out = append(out, polyAlloc{exact, sketch, v})
+	}
+	slices.SortStableFunc(out, func(x, y polyAlloc) int {
+		switch {
+		case x.variance < y.variance:
+			return -1
+		case x.variance > y.variance:
+			return 1
 		}
-	}
+		return 0
+	})
+	return out
+}
+
+// polyShares is the allocation of dim components with the exact degrees
+// of set (bit j: degree j), the others sharing what is left as D_j ∝ w_j
+// (w_j·√κ_j of polyAllocation), every sketched degree at least one.
+func polyShares(w []float64, cost []int, set, dim int) (exact []bool, sketch []int) {
+	d := len(w) - 1
 	exact, sketch = make([]bool, d+1), make([]int, d+1)
-	if bestSet < 0 {
-		return exact, sketch
-	}
 	left, sum := dim, 0.0
 	for j := range w {
-		if bestSet>>j&1 == 1 {
+		if set>>j&1 == 1 {
 			exact[j] = true
 			left -= cost[j]
 		} else {
@@ -302,31 +391,106 @@ func polyAllocation(k fmap.Kernel, n int, a []float64, rho float64, dim int) (ex
 	return exact, sketch
 }
 
-// sketched is the data-free map of dim < ExactDim components: exact
-// degrees and TensorSRHT sketches as polyAllocation shares them, the
-// sketches' signs and rows drawn from the seed.
-func (m *Polynomial) sketched(p *fmap.Problem, a []float64, dim int) (*fmap.Polynomial, string) {
-	k, n := p.Kernel, p.InDim()
-	rho := m.Opts.Rho
-	if rho == 0 {
-		rho = polyRho(p)
+// binomial is C(d, j).
+func binomial(d, j int) float64 {
+	b := 1.0
+	for i := 1; i <= j; i++ {
+		b = b * float64(d-j+i) / float64(i)
 	}
-	exact, sketch := polyAllocation(k, n, a, rho, dim)
-	st := &fmap.Polynomial{In: n}
+	return b
+}
+
+// sketched is the data-free map of dim < ExactDim components: exact
+// degrees and TensorSRHT sketches, the sketches' signs and rows drawn from
+// the seed, each sketch shrunk by its own c² (fitShrinkage; the exact
+// degrees kept). It makes the allocation of least variance
+// (polyAllocations) unless its map must be shrunk to hold the box's Gram
+// error (without data) — then, of the allocations weighed (at most
+// maxPolyCandidates, the least variance first), the one whose shrunk map
+// leaves the least Gram error on the points shrinkage fits
+// (shrinkFit.Score: the typical inputs of the domain, the box's error held
+// to BoxShrinkError; or the rows to fit): the variance model sizes the
+// sketches, and where the box shrinks them the measurement chooses which
+// degrees are exact, since a sketch shrunk towards 0 is a degree dropped,
+// which the model does not weigh.
+func (m *Polynomial) sketched(ctx context.Context, p *fmap.Problem, a []float64, dim int, s design.Settings) (*fmap.Polynomial, error) {
+	k, n := p.Kernel, p.InDim()
+	rho, from := m.Opts.Rho, "the rho option"
+	if rho == 0 {
+		rho, from = polyRho(p, m.Opts.Seed), "typical inputs of the domain"
+		if p.Data != nil && len(p.Data.Fit) > 0 {
+			from = "the rows to fit"
+		}
+	}
+	cands := polyAllocations(k, n, a, rho, dim)
+	if len(cands) == 0 {
+		return nil, fmt.Errorf("sampled: no allocation of %d components to the degrees of %s (this is a bug in featmap)", dim, k.Describe())
+	}
+	cands = cands[:min(len(cands), maxPolyCandidates)]
+	sets, err := newShrinkSets(ctx, p, k, dim*len(cands), m.Opts.Seed)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		best    *fmap.Polynomial
+		bestFit *shrinkFit
+		bestAt  int
+	)
+	for i, c := range cands {
+		st := m.polyStage(n, a, c)
+		mp := &fmap.Map{Kernel: k, InDim: n, Dim: dim, Domain: p.Domain, Method: m.Name(), Stages: []fmap.Stage{{Kind: st}}}
+		var blocks []shrinkBlock
+		at := dim - sketchDims(st)
+		for _, sk := range st.Sketch {
+			blocks = append(blocks, shrinkBlock{at, at + sk.Dim})
+			at += sk.Dim
+		}
+		fit, err := fitShrinkage(ctx, mp, blocks, sets)
+		if err != nil {
+			return nil, err
+		}
+		if best == nil || fit.Score() < bestFit.Score() {
+			best, bestFit, bestAt = st, fit, i
+		}
+		if i == 0 && !fit.Capped {
+			// The model's allocation as drawn holds the box: kept.
+			break
+		}
+	}
+	for b := range best.Sketch {
+		best.Sketch[b].Coef *= bestFit.C[b]
+	}
 	var ex, sk []int
-	for j := range exact {
-		if exact[j] {
+	for _, e := range best.Exact {
+		ex = append(ex, e.Degree)
+	}
+	for _, x := range best.Sketch {
+		sk = append(sk, x.Degree)
+	}
+	s.Say(fmt.Sprintf("polynomial: exact degrees %v, TensorSRHT sketches of degrees %v (%v components; ρ = s·E‖x‖² = %.4g, from %s; allocation %d of the %d weighed)", ex, sk, cands[bestAt].sketch, rho, from, bestAt+1, len(cands)))
+	s.Say("polynomial: " + bestFit.describe())
+	return best, nil
+}
+
+// maxPolyCandidates bounds the allocations the polynomial method measures.
+const maxPolyCandidates = 16
+
+// polyStage is the polynomial stage of allocation c: its exact degrees,
+// then TensorSRHT sketches of the others with signs and rows drawn from
+// the seed (the same draws for every allocation of a seed).
+func (m *Polynomial) polyStage(n int, a []float64, c polyAlloc) *fmap.Polynomial {
+	st := &fmap.Polynomial{In: n}
+	for j := range c.exact {
+		if c.exact[j] {
 			st.Exact = append(st.Exact, fmap.PolyExact{Degree: j, Coef: a[j]})
-			ex = append(ex, j)
 		}
 	}
 	size := 1 << bits.Len(uint(n-1))                              // the power of 2 at least n
 	rng := rand.New(rand.NewPCG(uint64(m.Opts.Seed), 0x706f6c79)) // "poly"
-	for j, dj := range sketch {
+	for j, dj := range c.sketch {
 		if dj == 0 {
 			continue
 		}
-		sk = append(sk, j)
 		ps := fmap.PolySketch{Degree: j, Coef: a[j], Dim: dj, Size: size}
 		f, b := ps.Features(), ps.Blocks()
 		ps.Signs = make([]int8, j*b*n)
@@ -344,5 +508,14 @@ func (m *Polynomial) sketched(p *fmap.Problem, a []float64, dim int) (*fmap.Poly
 		}
 		st.Sketch = append(st.Sketch, ps)
 	}
-	return st, fmt.Sprintf("polynomial: exact degrees %v, TensorSRHT sketches of degrees %v (%v components; ρ = s·E‖x‖² = %.4g)", ex, sk, sketch, rho)
+	return st
+}
+
+// sketchSum is the sum of the sketch dimensions.
+func sketchSum(sketch []int) int {
+	n := 0
+	for _, v := range sketch {
+		n += v
+	}
+	return n
 }

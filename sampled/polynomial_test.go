@@ -74,7 +74,7 @@ func TestPolynomialBeatsCountSketch(t *testing.T) {
 	for _, set := range polySets(t) {
 		for d, byDim := range countSketchError[set.name] {
 			p := polyProblem(d, set.xs, set.lo, set.hi, nil)
-			rho := polyRho(polyProblem(d, set.xs, set.lo, set.hi, &fmap.Data{Fit: set.xs}))
+			rho := polyRho(polyProblem(d, set.xs, set.lo, set.hi, &fmap.Data{Fit: set.xs}), 0)
 			for dim, ref := range byDim {
 				var e float64
 				for seed := range int64(10) {
@@ -165,4 +165,81 @@ func kpcaLimit(t testing.TB, k fmap.Kernel, xs [][]float64, dim int) float64 {
 		}
 	}
 	return math.Sqrt(tail / all)
+}
+
+// TestPolynomialSmallD: without data a map has a component for every
+// degree of the expansion, so D below their number is refused naming the
+// D that are made (D = 1, the constant term alone, and from their
+// number up), and D = 1 is that constant; ρ far beyond float64's range
+// shares the components without overflowing.
+func TestPolynomialSmallD(t *testing.T) {
+	xs := wineRows(t)
+	p := polyProblem(3, xs, -5, 5, nil)
+	d := (&Polynomial{}).Dims(p)
+	for dim, ok := range map[int]bool{1: true, 2: false, 3: false, 4: true, 560: true, 561: false} {
+		if d.Has(dim) != ok {
+			t.Errorf("degree 3: Has(%d) = %v", dim, d.Has(dim))
+		}
+	}
+	if r := d.Refusal(2); !strings.Contains(r, "D = 1 (the kernel's constant term alone) or at least one dimension for each of its 4 degrees 0..3") || !strings.HasSuffix(r, ": 1 or at least 4") {
+		t.Errorf("D = 2: %q", r)
+	}
+	if _, err := (&Polynomial{}).Design(context.Background(), p, 3, design.Settings{}); err == nil || !strings.Contains(err.Error(), "1 or at least 4") {
+		t.Errorf("D = 3: %v", err)
+	}
+	one := polyMap(t, p, 1, PolynomialOptions{})
+	out := make([]float64, 1)
+	one.Eval(out, xs[0])
+	if out[0] != 1 || len(one.Stages[0].Kind.(*fmap.Polynomial).Sketch) != 0 {
+		t.Errorf("D = 1: Ψ = %v, stage %+v; want the constant 1 = √(offset³)", out, one.Stages[0].Kind.(*fmap.Polynomial))
+	}
+	p8 := polyProblem(8, xs, -5, 5, nil)
+	if d := (&Polynomial{}).Dims(p8); d.Has(8) || !d.Has(9) || !d.Has(1) {
+		t.Errorf("degree 8: Has(8) %v, Has(9) %v, Has(1) %v", d.Has(8), d.Has(9), d.Has(1))
+	}
+	polyMap(t, p8, 9, PolynomialOptions{})
+	m := polyMap(t, p, 64, PolynomialOptions{Rho: 1e100})
+	if e := gramError(m, xs); !(e < 1) {
+		t.Errorf("rho 1e100, D = 64: Gram error %v on the wine rows", e)
+	}
+	// Offset 0: the expansion is degree 3 alone, one sketch of any D.
+	p0 := polyProblem(3, xs, -5, 5, nil)
+	p0.Kernel.Offset = 0
+	if d := (&Polynomial{}).Dims(p0); !d.Has(1) || !d.Has(2) {
+		t.Errorf("offset 0: Has(1) %v, Has(2) %v", d.Has(1), d.Has(2))
+	}
+}
+
+// TestPolynomialWineBox: without data, on the box a user writes for the
+// wine data's standardised rows, [−6, 6]¹³, (x·y/13 + 1)^d of the issue's
+// table: every map's Gram error is below 1 on the box's verification
+// points and on the 178 rows, for seeds 1–10, and at D = 64 and 256 the
+// mean over the seeds is at most 0.7 times PolynomialCountSketch's on the
+// rows (countSketchError; docs/kernels.md, "Without data").
+func TestPolynomialWineBox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("40 designs")
+	}
+	xs := wineRows(t)
+	for _, c := range []struct{ d, dim int }{{3, 16}, {3, 64}, {3, 256}, {2, 32}} {
+		p := polyProblem(c.d, xs, -6, 6, nil)
+		ref, err := p.Reference()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mean float64
+		for seed := int64(1); seed <= 10; seed++ {
+			m := polyMap(t, p, c.dim, PolynomialOptions{Seed: seed})
+			box, rows := fmap.Verify(m, ref).Frobenius, gramError(m, xs)
+			mean += rows / 10
+			if !(box < 1) || !(rows < 1) {
+				t.Errorf("degree %d, D = %d, seed %d: Gram error %.4g on the box, %.4g on the wine rows: want both below 1", c.d, c.dim, seed, box, rows)
+			}
+		}
+		ref2, ok := countSketchError["wine"][c.d][c.dim]
+		t.Logf("degree %d, D = %d: mean Gram error on the wine rows %.4g (PolynomialCountSketch %.4g)", c.d, c.dim, mean, ref2)
+		if ok && c.d == 3 && mean > 0.7*ref2 {
+			t.Errorf("degree 3, D = %d: mean Gram error %.4g on the wine rows is %.3f× PolynomialCountSketch's %.4g, want ≤ 0.7×", c.dim, mean, mean/ref2, ref2)
+		}
+	}
 }

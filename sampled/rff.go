@@ -18,9 +18,8 @@ type RFFOptions struct {
 	// randomised low-discrepancy sequence through the quantile h(u)) or
 	// orthogonal (blocks of orthogonal directions with χ-distributed
 	// norms; the spherical laws only: Gaussian, and Matérn's Gaussian
-	// scale mixture). Default: orthogonal for rbf, exp-chi2 and matern of
-	// ν = 3/2 and 5/2, qmc for the skewed kernels, laplacian and matern of
-	// ν = ½ (DefaultSampling).
+	// scale mixture). Default: orthogonal for rbf, exp-chi2 and matern,
+	// qmc for the skewed kernels and laplacian (DefaultSampling).
 	Sampling string `yaml:"sampling" spec:"enum=random|qmc|orthogonal,label"`
 	// Features is cos-sin (pairs [cos ω·t, sin ω·t]/√m, D even; the
 	// default: its Ψ(x)·Ψ(y) = (1/m) Σ cos(ω·(t_x − t_y)) is exactly
@@ -58,6 +57,10 @@ const MaxRFFEntries = 1 << 24
 // N(0, 2β) on the concatenation.
 type RFF struct {
 	Opts RFFOptions
+	// Unshrunk draws the map without shrinkage (Random.Scale 0): the
+	// features other designs build on (rf-pca's, the group lasso's
+	// blocks, which fit their own scales).
+	Unshrunk bool
 
 	// An exp-χ² map's inner map is designed by one method value per RFF
 	// (the default chum made once) on one inner problem per domain, so
@@ -159,15 +162,13 @@ func (m *RFF) sampling(k fmap.Kernel) string {
 
 // DefaultSampling is the sampling of kernel k's frequencies when the
 // options name none: qmc for the skewed kernels and the Laplacian (laws
-// that are products over the axes, not spherical) and for Matérn of
-// ν = ½ (whose radial law, a t of one degree of freedom, has tails where
-// orthogonal directions gain less than stratified coordinates: measured),
-// orthogonal for the other spherical ones (rbf, exp-chi2, Matérn of
-// ν = 3/2, 5/2). Learning σ draws by it too, so that its features are
-// rff's. The measurements behind it: docs/rff.md and, for the Laplacian
-// and Matérn kernels, docs/kernels.md.
+// that are products over the axes, not spherical), orthogonal for the
+// spherical ones (rbf, exp-chi2, Matérn: for Matérn with radii stratified
+// over the frequencies, MaternFrequencies). Learning σ draws by it too, so
+// that its features are rff's. The measurements behind it: docs/rff.md
+// and, for the Laplacian and Matérn kernels, docs/kernels.md.
 func DefaultSampling(k fmap.Kernel) string {
-	if !Spherical(k) || k.Type == fmap.Matern && k.Nu == 0.5 {
+	if !Spherical(k) {
 		return SamplingQMC
 	}
 	return SamplingOrthogonal
@@ -376,6 +377,15 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	mp := &fmap.Map{Kernel: k, InDim: p.InDim(), Dim: dim, Domain: p.Domain.Clone(), Method: "rff", Stages: stages}
 	if err := mp.Validate(); err != nil {
 		return nil, err
+	}
+	if !m.Unshrunk {
+		fit, err := shrinkMap(ctx, mp, p, []shrinkBlock{{0, dim}}, seed, s)
+		if err != nil {
+			return nil, err
+		}
+		if c := fit.C[0]; c > 0 && c != 1 {
+			rs.Scale = math.Sqrt(c)
+		}
 	}
 	return &design.Result{Map: mp}, nil
 }

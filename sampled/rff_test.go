@@ -35,12 +35,17 @@ func gramError(m *fmap.Map, xs [][]float64) float64 {
 // rffMap designs an rff map of the kernel on [lo, hi]^n at dim.
 func rffMap(t testing.TB, k fmap.Kernel, n int, lo, hi float64, dim int, opts RFFOptions) *fmap.Map {
 	t.Helper()
+	return rffMapOf(t, &RFF{Opts: opts}, k, n, lo, hi, dim)
+}
+
+// rffMapOf designs m's map of the kernel on [lo, hi]^n at dim.
+func rffMapOf(t testing.TB, m *RFF, k fmap.Kernel, n int, lo, hi float64, dim int) *fmap.Map {
+	t.Helper()
 	p := &fmap.Problem{Kernel: k, Domain: fmap.Domain{Lo: slices.Repeat([]float64{lo}, n), Hi: slices.Repeat([]float64{hi}, n)},
 		Measure: fmap.Absolute, Norm: fmap.LInf}
-	m := &RFF{Opts: opts}
 	res, err := m.Design(context.Background(), p, dim, design.Settings{})
 	if err != nil {
-		t.Fatalf("rff %+v, D = %d: %v", opts, dim, err)
+		t.Fatalf("rff %+v, D = %d: %v", m.Opts, dim, err)
 	}
 	if res.Map.Dim != dim {
 		t.Fatalf("D = %d, want %d", res.Map.Dim, dim)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -56,9 +57,10 @@ const MaxRFPCAFeatures = 2048
 // Algorithms 3–5): m random features z(x) of the kernel (rff's map), the
 // second-moment matrix H = Z′Z and the sum Z′1 accumulated over the
 // data's rows to fit a chunk at a time (the N × m feature matrix is never
-// formed), and Ψ(x) = U_kᵀ z(x) with U_k the k = dim leading eigenvectors
-// of H/N (of the covariance H/N − z̄z̄ᵀ, and Ψ(x) = U_kᵀ(z(x) − z̄), with
-// center).
+// formed), and Ψ(x) = c·U_kᵀ z(x) with U_k the k = dim leading
+// eigenvectors of H/N (of the covariance H/N − z̄z̄ᵀ, and
+// Ψ(x) = c·U_kᵀ(z(x) − z̄), with center), c the shrinkage fitted on the
+// rows to fit (fitShrinkage).
 type RFPCA struct{ Opts RFPCAOptions }
 
 // Name returns "rf-pca".
@@ -69,7 +71,7 @@ func (m *RFPCA) Options() any { return &m.Opts }
 
 // rff is the random-feature method underneath.
 func (m *RFPCA) rff() *RFF {
-	return &RFF{Opts: RFFOptions{Sampling: m.Opts.Sampling, Features: m.Opts.Form, Seed: m.Opts.Seed, Inner: m.Opts.Inner}}
+	return &RFF{Opts: RFFOptions{Sampling: m.Opts.Sampling, Features: m.Opts.Form, Seed: m.Opts.Seed, Inner: m.Opts.Inner}, Unshrunk: true}
 }
 
 // features is the number m of random features before the projection to
@@ -177,6 +179,20 @@ func (m *RFPCA) Design(ctx context.Context, p *fmap.Problem, dim int, s design.S
 	mp := &fmap.Map{Kernel: p.Kernel, InDim: base.InDim, Dim: dim, Domain: p.Domain.Clone(), Method: "rf-pca", Stages: stages}
 	if err := mp.Validate(); err != nil {
 		return nil, err
+	}
+	// The projection's shrinkage, fitted on the rows to fit (shrinkMap).
+	seed := m.Opts.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	fit, err := shrinkMap(ctx, mp, p, []shrinkBlock{{0, dim}}, seed, s)
+	if err != nil {
+		return nil, err
+	}
+	if c := math.Sqrt(fit.C[0]); c > 0 && c != 1 {
+		for i := range proj {
+			proj[i] *= c
+		}
 	}
 	return &design.Result{Map: mp}, nil
 }

@@ -36,7 +36,8 @@ const (
 	streamFreq  = 0x6672657175656e63 // "frequenc"
 	streamNorm  = 0x6e6f726d73000000 // "norms"
 	streamPhase = 0x7068617365000000 // "phase"
-	// streamMixture draws the χ² scales of Matérn's orthogonal frequencies.
+	// streamMixture draws the radii of Matérn's orthogonal frequencies
+	// (their directions' lengths and χ² scales).
 	streamMixture = 0x6d69787475726500 // "mixture"
 )
 
@@ -160,6 +161,24 @@ func FrequenciesContext(ctx context.Context, m, n int, laws []Law, sigmas []floa
 	return out, nil
 }
 
+// stratifiedNormals draws m points of n standard normals (row-major) as a
+// Latin hypercube: coordinate j of the m points is Φ⁻¹ of one uniform in
+// each of the m strata of (0, 1), dealt to the points by a permutation of
+// its own. Every point's coordinates are independent standard normals (the
+// permutations are independent); the m values of a coordinate fill its
+// law evenly.
+func stratifiedNormals(m, n int, rng *rand.Rand) []float64 {
+	out := make([]float64, m*n)
+	for j := range n {
+		for r, i := range rng.Perm(m) {
+			// (r + v)/m < 1 for v < 1, but it may round to 1.
+			u := min((float64(r)+uniform(rng.Uint64()))/float64(m), 1-0x1p-53)
+			out[i*n+j] = NormalQuantile(u)
+		}
+	}
+	return out
+}
+
 // orthogonal fills out (m × n) with orthogonal random features' standard
 // frequencies: blocks of min(n, rows left) orthonormal rows (Gram–Schmidt of
 // Gaussian rows, twice for stability), row i scaled by the norm of its own
@@ -250,9 +269,10 @@ func Phases(m int, sampling string, seed int64) []float64 {
 // and qmc sampling draw the n + 2ν normals of a frequency by the quantile
 // Φ⁻¹ of the n + 2ν coordinates of a point (for qmc, of the
 // low-discrepancy sequence in n + 2ν dimensions); orthogonal sampling
-// draws g by orthogonal blocks (Frequencies) and the 2ν normals of V
-// independently by the seed's stream of norms, so that the directions of a
-// block stay orthogonal. The same arguments give the same frequencies.
+// draws the directions of g by orthogonal blocks (Frequencies), their
+// lengths and the 2ν normals of V as the n + 2ν normals of a point of a
+// Latin hypercube (stratifiedNormals: each frequency's radius has its
+// exact law), so that the directions of a block stay orthogonal. The same arguments give the same frequencies.
 func MaternFrequencies(ctx context.Context, m, n int, nu float64, sigmas []float64, sampling string, seed int64) ([]float64, error) {
 	df := int(2 * nu)
 	if float64(df) != 2*nu || df < 1 || len(sigmas) != n {
@@ -265,10 +285,26 @@ func MaternFrequencies(ctx context.Context, m, n int, nu float64, sigmas []float
 		if g, err = FrequenciesContext(ctx, m, n, nil, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
 			return nil, err
 		}
-		rng := rand.New(rand.NewPCG(uint64(seed), streamMixture))
+		// The radii stratified: each direction's length is that of n
+		// normals and V the sum of df squared normals, the n + df normals
+		// of a frequency one point of a Latin hypercube
+		// (stratifiedNormals), so that every frequency's radius keeps its
+		// exact law while each normal's m values spread over its law as a
+		// stratified sample does.
+		z := stratifiedNormals(m, n+df, rand.New(rand.NewPCG(uint64(seed), streamMixture)))
 		v = make([]float64, m*df)
-		for i := range v {
-			v[i] = NormalQuantile(uniform(rng.Uint64()))
+		for i := range m {
+			row, zi := g[i*n:(i+1)*n], z[i*(n+df):(i+1)*(n+df)]
+			var a, b float64
+			for j := range n {
+				a += float64(row[j] * row[j]) // never fused: see horner
+				b += float64(zi[j] * zi[j])
+			}
+			f := math.Sqrt(b / a)
+			for j := range row {
+				row[j] *= f
+			}
+			copy(v[i*df:(i+1)*df], zi[n:])
 		}
 	default:
 		all, err := FrequenciesContext(ctx, m, n+df, slices.Repeat([]Law{GaussianLaw(1)}, n+df), nil, sampling, seed)

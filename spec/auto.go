@@ -49,3 +49,14 @@ func (m *MethodSpec) IsAuto() bool {
 	_, ok := m.Method.(autoMethod)
 	return ok
 }
+
+// TargetError is an error at the spec's target.dim, for what the front
+// door finds of the target only when it designs: that no method auto can
+// try makes that D.
+func (s *Spec) TargetError(msg string) error {
+	line := 0
+	if s.Target != nil {
+		line = s.Target.line
+	}
+	return &SpecError{Path: s.Path, Line: line, Field: "target.dim", Msg: msg}
+}

@@ -137,6 +137,14 @@ func (p *parser) kernelDefaults(top *mapping, pr *fmap.Problem) error {
 		k.Scale = 1 / float64(pr.InDim())
 	}
 	if err := pr.CheckPolyDomain(); err != nil {
+		var ke *fmap.KeyError
+		if errors.As(err, &ke) {
+			n := top.value("kernel")
+			if km, e := p.keys(n, "kernel"); e == nil && km.value(ke.Key) != nil {
+				n = km.value(ke.Key)
+			}
+			return p.errAt(n, "kernel."+ke.Key, "%s", ke.Msg)
+		}
 		n, field := top.value("domain"), "domain"
 		if dm, e := p.keys(n, "domain"); e == nil {
 			for _, key := range []string{"interval", "integers"} {
@@ -343,8 +351,8 @@ func (p *parser) errorSection(n kv, pr *fmap.Problem) error {
 		}
 		l, k, err := pr.Farthest()
 		if d.Weight == fmap.Relative && err == nil && !(k >= fmap.MinRelativeKernel) {
-			return p.errAt(m.value("weight"), "error.weight", "relative divides by the kernel, which falls to %.2g on this domain (at λ = %s): no fit follows it there; use absolute, or a domain where K stays above %g",
-				k, strings.Trim(fmt.Sprintf("%.4g", l), "[]"), fmap.MinRelativeKernel)
+			return p.errAt(m.value("weight"), "error.weight", "relative divides by the kernel, which falls to %.2g on this domain (%s): no fit follows it there; use absolute, or a domain where K stays above %g",
+				k, pr.FarthestWhere(l), fmap.MinRelativeKernel)
 		}
 	}
 	pr.Norm, pr.Measure = d.Norm, d.Weight

@@ -156,12 +156,15 @@ func printErrors(w io.Writer, d *featmap.Design) {
 		if v.Measure != fmap.Absolute {
 			fmt.Fprintf(w, "  absolute error: L∞ %.6g, RMS %.6g\n  on %s\n", v.Absolute.LInf, v.Absolute.RMS, v.Absolute.On)
 		}
-		fmt.Fprintf(w, "  relative Frobenius error of the Gram matrix of those inputs: %.6g\n", v.Frobenius)
+		fmt.Fprintf(w, "  relative Frobenius error of the Gram matrix of those inputs: %.6g (Ψ = 0 scores 1)\n", v.Frobenius)
+		if s := featmap.BoxWorth(v); s != "" {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
 	}
 	dv, data := v.Data, d.Problem.Data
 	switch {
 	case dv != nil:
-		fmt.Fprintf(w, "verified on the held-out data (%s, %d rows, sha256 %.12s…): Gram matrix relative Frobenius error %.6g, absolute error L∞ %.6g, RMS %.6g\n  on %s\n",
+		fmt.Fprintf(w, "verified on the held-out data (%s, %d rows, sha256 %.12s…): Gram matrix relative Frobenius error %.6g (Ψ = 0 scores 1), absolute error L∞ %.6g, RMS %.6g\n  on %s\n",
 			dv.File, dv.Rows, dv.SHA256, dv.Frobenius, dv.Absolute.LInf, dv.Absolute.RMS, dv.Absolute.On)
 		if b := dv.RankBound; b != nil {
 			fmt.Fprintf(w, "  the limit: %s (the error of the best rank-%d approximation of their Gram matrix, which no map of %d components beats)\n", b, b.Rank, b.Rank)

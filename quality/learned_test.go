@@ -107,7 +107,9 @@ func learnedAccuracy(t *testing.T, dir, train, test string, dim int, method, lea
 // measures seeds 1–5 of each, and more (1024 landmarks projected to
 // D = 256, which reaches the oracle; rff's cos-sin features, per-axis
 // learning with and without a penalty), and holds the means to the same
-// bounds.
+// bounds. One seed alone may fall one test row (100/445 point) below the
+// bound its five seeds' mean is held to: the seeds of holdout 0 range over
+// 99.10–99.33 about a mean of 99.24 (docs/learning.md, "Measurements").
 func TestLearnedDigits(t *testing.T) {
 	if !*learned {
 		needLong(t)
@@ -150,9 +152,13 @@ func TestLearnedDigits(t *testing.T) {
 			accs = append(accs, fmt.Sprintf("%.2f", a))
 		}
 		mean := sum / float64(len(seeds))
+		bound := c.bound
+		if len(seeds) == 1 && bound > 0 {
+			bound -= 100.0 / digitsTestRows
+		}
 		t.Logf("%-32s mean %.2f %%  (seeds %v: %s)", c.name, mean, seeds, strings.Join(accs, ", "))
-		if mean < c.bound {
-			t.Errorf("%s: mean test accuracy %.2f %%, want at least %.2f %%", c.name, mean, c.bound)
+		if mean < bound {
+			t.Errorf("%s: mean test accuracy %.2f %%, want at least %.2f %%", c.name, mean, bound)
 		}
 	}
 }

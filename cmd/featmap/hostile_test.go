@@ -42,8 +42,12 @@ var (
 )
 
 // TestMain removes the binary buildFeatmap built, once every test that
-// runs it is done.
+// runs it is done. With launchEnv set, the test binary is runHostile's
+// launcher instead and runs no test.
 func TestMain(m *testing.M) {
+	if path := os.Getenv(launchEnv); path != "" {
+		os.Exit(launch(path, os.Args[1:]))
+	}
 	code := m.Run()
 	if featmapBin != "" {
 		os.RemoveAll(filepath.Dir(featmapBin))
@@ -314,19 +318,37 @@ func TestHostile(t *testing.T) {
 	})
 }
 
+// launchEnv names the file the launcher writes its child's peak RSS to.
+const launchEnv = "FEATMAP_TEST_LAUNCH_RUSAGE"
+
 // runHostile runs bin with args in a temporary directory (gen writes
 // there), killing it as hung after a minute (every case ends in a
 // fraction of a second on an idle machine), and returns its wall time,
 // peak RSS in KiB, exit code and combined output.
+//
+// The run goes through a launcher, this test binary started afresh
+// (TestMain, launch): on Linux a child's Maxrss includes the resident
+// memory of the process that forked it, up to the exec, and the test
+// process grows with the tests run before; the launcher is a few MiB.
 func runHostile(t *testing.T, bin string, args []string) (time.Duration, int64, int, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	rusage := filepath.Join(t.TempDir(), "rusage")
+	cmd := exec.CommandContext(ctx, self, append([]string{bin}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), launchEnv+"="+rusage)
+	// The launcher and featmap share a process group, killed together.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	wall := time.Since(start)
 	if ctx.Err() != nil {
 		t.Fatalf("featmap %v: killed after %v (hangs)", args, wall)
@@ -334,11 +356,46 @@ func runHostile(t *testing.T, bin string, args []string) (time.Duration, int64, 
 	if cmd.ProcessState == nil {
 		t.Fatalf("featmap %v: %v", args, err)
 	}
+	text, err := os.ReadFile(rusage)
+	if err != nil {
+		t.Fatalf("featmap %v: the launcher left no peak RSS: %v; output:\n%s", args, err, tail(out.String(), 800))
+	}
+	rss, err := strconv.ParseInt(strings.TrimSpace(string(text)), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wall, rss, cmd.ProcessState.ExitCode(), out.String()
+}
+
+// launch runs args[0] with args[1:] in the launcher's directory, its output
+// the launcher's, writes the child's peak RSS (KiB) to path and returns
+// the child's exit code (3 if it could not be run, 128 + the signal if one
+// ended it).
+func launch(path string, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, "launch: no command")
+		return 3
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, "launch: could not run", args[0])
+		return 3
+	}
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {
-		t.Fatalf("no rusage on this platform")
+		fmt.Fprintln(os.Stderr, "launch: no rusage on this platform")
+		return 3
 	}
-	return wall, ru.Maxrss, cmd.ProcessState.ExitCode(), out.String()
+	if err := os.WriteFile(path, []byte(strconv.FormatInt(ru.Maxrss, 10)), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "launch:", err)
+		return 3
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return cmd.ProcessState.ExitCode()
 }
 
 // nonFiniteRE matches a non-finite number printed or emitted as a
@@ -346,8 +403,7 @@ func runHostile(t *testing.T, bin string, args []string) (time.Duration, int64, 
 var nonFiniteRE = regexp.MustCompile(`[^.]\bNaN\b|[+-]Inf\b|math\.Inf\(`)
 
 // writeBigSpec writes the valid spec text followed by comment lines up to
-// size bytes, in chunks: the test process must stay small, because the
-// child's Maxrss counts the parent's resident memory it shared until exec.
+// size bytes, in chunks, so that the test process stays small.
 func writeBigSpec(t *testing.T, path, valid string, size int) string {
 	t.Helper()
 	f, err := os.Create(path)

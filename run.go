@@ -3,6 +3,7 @@ package featmap
 import (
 	"context"
 	"fmt"
+	"github.com/featmap/featmap/learn/plan"
 	"time"
 
 	"github.com/featmap/featmap/fmap"
@@ -101,12 +102,12 @@ func (r *run) learnSigma(ctx context.Context, say func(string)) error {
 }
 
 // NystroemLearnDim is the number of random Fourier features a nystroem
-// design of D landmarks learns σ with (learn.NystroemLearnDim).
-func NystroemLearnDim(dim int) int { return learn.NystroemLearnDim(dim) }
+// design of D landmarks learns σ with (plan.NystroemLearnDim).
+func NystroemLearnDim(dim int) int { return plan.NystroemLearnDim(dim) }
 
 // MinNystroemLearnDim is the fewest random features a nystroem design
-// learns σ with (learn.MinNystroemLearnDim).
-const MinNystroemLearnDim = learn.MinNystroemLearnDim
+// learns σ with (plan.MinNystroemLearnDim).
+const MinNystroemLearnDim = plan.MinNystroemLearnDim
 
 // learnGroupLasso runs the group lasso of a spec with kernels on its
 // data's rows to fit and their labels (learn.RFFGroupLasso.Learn; the

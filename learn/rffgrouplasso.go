@@ -3,6 +3,7 @@ package learn
 import (
 	"context"
 	"fmt"
+	"github.com/featmap/featmap/learn/plan"
 	"math"
 	"slices"
 
@@ -120,7 +121,7 @@ type GroupLassoMap struct {
 // Learn runs the group lasso of kernels (column groups of p's inputs,
 // relative to the data's first column as the rows are) on the rows to fit
 // of p.Data and their labels (the held-out rows are never seen; labels
-// are classes as Classes says), and returns a new method with the kept
+// are classes as plan.Classes says), and returns a new method with the kept
 // kernels' blocks and the combined kernel; m is left as it is.
 //
 // Every kernel's features are rff's map of it on its column group (its
@@ -141,7 +142,7 @@ func (m *RFFGroupLasso) Learn(ctx context.Context, p *fmap.Problem, kernels []Ke
 		}
 	}
 	res, err := GroupLasso(ctx, d.Fit, d.FitLabels, GroupLassoOptions{
-		Kernels: groups, DimPerKernel: m.Opts.DimPerKernel, Lambda: m.Opts.Lambda, Seed: m.Opts.Seed, Classes: Classes(d.FitLabels), Progress: progress,
+		Kernels: groups, DimPerKernel: m.Opts.DimPerKernel, Lambda: m.Opts.Lambda, Seed: m.Opts.Seed, Classes: plan.Classes(d.FitLabels), Progress: progress,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("group lasso on %s: %w", d.File, err)

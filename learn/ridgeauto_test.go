@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"github.com/featmap/featmap/learn/plan"
 	"math"
 	"slices"
 	"testing"
@@ -28,7 +29,7 @@ func TestLearnRidgeAuto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	grid := RidgeGrid()
+	grid := plan.RidgeGrid()
 	for g, v := range grid {
 		l.lambda = v
 		_, mse, err := l.eval(theta, nil)

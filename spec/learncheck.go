@@ -2,15 +2,15 @@ package spec
 
 import (
 	"fmt"
+	"github.com/featmap/featmap/learn/plan"
 
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/sampled"
 )
 
 // This file checks a learn section against its data once the data is
-// read: enough rows to learn from, and learning's cost (learn.LearnCost)
-// within learn.LearnBudget, so that what would fail or run for many
+// read: enough rows to learn from, and learning's cost (plan.LearnCost)
+// within plan.LearnBudget, so that what would fail or run for many
 // minutes is refused before any work.
 
 // minLearnRows is the fewest rows to fit learning takes (learn.LearnSigma
@@ -32,11 +32,11 @@ func checkLearn(s *Spec) error {
 			Msg: fmt.Sprintf("learning σ needs at least %d rows to fit, and %s has %d of its %d rows kept (%s)", minLearnRows, d.File, len(d.Fit), len(d.Fit)+len(d.Held), held)}
 	}
 	shape, even := learnShape(s)
-	cost := learn.LearnCost(shape(s.Target.Dim))
-	if cost <= learn.LearnBudget {
+	cost := plan.LearnCost(shape(s.Target.Dim))
+	if cost <= plan.LearnBudget {
 		return nil
 	}
-	top := learn.MaxLearnedDim(func(dim int) float64 { return learn.LearnCost(shape(dim)) }, even)
+	top := plan.MaxLearnedDim(func(dim int) float64 { return plan.LearnCost(shape(dim)) }, even)
 	how := "a shared σ"
 	if l.PerAxis {
 		how = "σ per axis (a shared σ, then one per axis from it, then both again on each of the folds that compare them)"
@@ -51,24 +51,24 @@ func checkLearn(s *Spec) error {
 	}
 	return &SpecError{Path: s.Path, Line: s.Target.line, Field: "target.dim",
 		Msg: fmt.Sprintf("%d: learning %s from %d rows of %d inputs on %d random Fourier features takes about %.3g multiply-adds (each evaluation factors a %d × %d matrix), more than learning's budget of %.3g (about a minute): %s",
-			s.Target.Dim, how, c.Rows, c.Inputs, c.Dim, cost, c.Dim, c.Dim, learn.LearnBudget, atMost)}
+			s.Target.Dim, how, c.Rows, c.Inputs, c.Dim, cost, c.Dim, c.Dim, plan.LearnBudget, atMost)}
 }
 
 // learnShape returns the learn section's cost shape at a map dimension
 // D, and whether the method makes even D only (rff's cos-sin pairs).
-func learnShape(s *Spec) (func(dim int) learn.CostShape, bool) {
+func learnShape(s *Spec) (func(dim int) plan.CostShape, bool) {
 	d, l := s.Problem.Data, s.Learn
 	n := s.Problem.InDim()
 	k := 1
 	if l.Task == TaskClassification {
 		all := append(append([]float64(nil), d.FitLabels...), d.HeldLabels...)
-		k = learn.Distinct(all)
+		k = plan.Distinct(all)
 	}
-	base := learn.CostShape{Rows: len(d.Fit), Inputs: n, Targets: k, Validation: l.Validation, PerAxis: l.PerAxis, RidgeAuto: l.RidgeAuto, CosSin: true}
+	base := plan.CostShape{Rows: len(d.Fit), Inputs: n, Targets: k, Validation: l.Validation, PerAxis: l.PerAxis, RidgeAuto: l.RidgeAuto, CosSin: true}
 	switch m := s.Method.Method.(type) {
 	case *sampled.RFF:
 		cosSin := m.Opts.Features == "" || m.Opts.Features == string(fmap.CosSin)
-		return func(dim int) learn.CostShape {
+		return func(dim int) plan.CostShape {
 			c := base
 			c.Dim, c.CosSin, c.MapDim = dim, cosSin, dim
 			freqs := float64(dim)
@@ -79,12 +79,12 @@ func learnShape(s *Spec) (func(dim int) learn.CostShape, bool) {
 			return c
 		}, cosSin
 	case *sampled.Nystroem:
-		return func(dim int) learn.CostShape {
+		return func(dim int) plan.CostShape {
 			c := base
-			c.Dim, c.MapDim, c.ModelRidge = learn.NystroemLearnDim(dim), dim, l.RidgeAuto
+			c.Dim, c.MapDim, c.ModelRidge = plan.NystroemLearnDim(dim), dim, l.RidgeAuto
 			c.MapEval = float64(dim)*float64(n+20) + float64(dim)*float64(dim)
 			return c
 		}, false
 	}
-	return func(dim int) learn.CostShape { c := base; c.Dim = dim; return c }, false
+	return func(dim int) plan.CostShape { c := base; c.Dim = dim; return c }, false
 }

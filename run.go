@@ -3,11 +3,11 @@ package featmap
 import (
 	"context"
 	"fmt"
-	"github.com/featmap/featmap/learn/plan"
 	"time"
 
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/learn/plan"
 	"github.com/featmap/featmap/sampled"
 	"github.com/featmap/featmap/spec"
 )

@@ -2,7 +2,6 @@ package learn
 
 import (
 	"context"
-	"github.com/featmap/featmap/learn/plan"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/featmap/featmap/fmap"
 	digitsdata "github.com/featmap/featmap/internal/digits"
+	"github.com/featmap/featmap/learn/plan"
 	"github.com/featmap/featmap/sampled"
 )
 

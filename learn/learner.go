@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/featmap/featmap/learn/plan"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/learn/plan"
 	"github.com/featmap/featmap/sampled"
 )
 

@@ -2,11 +2,11 @@ package learn
 
 import (
 	"fmt"
-	"github.com/featmap/featmap/learn/plan"
 	"math"
 	"slices"
 
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/learn/plan"
 )
 
 // This file trains the model a learned map carries: the ridge fit on the

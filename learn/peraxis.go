@@ -3,11 +3,12 @@ package learn
 import (
 	"context"
 	"fmt"
-	"github.com/featmap/featmap/learn/plan"
 	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/featmap/featmap/learn/plan"
 )
 
 // This file decides whether per-axis widths are kept: learned from the

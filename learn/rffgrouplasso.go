@@ -3,12 +3,12 @@ package learn
 import (
 	"context"
 	"fmt"
-	"github.com/featmap/featmap/learn/plan"
 	"math"
 	"slices"
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/learn/plan"
 	"github.com/featmap/featmap/sampled"
 )
 

@@ -2,10 +2,11 @@ package learn
 
 import (
 	"fmt"
-	"github.com/featmap/featmap/learn/plan"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/featmap/featmap/learn/plan"
 )
 
 // chooseRidge returns the λ of plan.RidgeGrid whose ridge fit on the training

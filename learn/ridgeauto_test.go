@@ -2,13 +2,13 @@ package learn
 
 import (
 	"context"
-	"github.com/featmap/featmap/learn/plan"
 	"math"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/learn/plan"
 )
 
 // TestLearnRidgeAuto: chooseRidge's closed-form validation error equals

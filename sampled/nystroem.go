@@ -13,6 +13,7 @@ import (
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/symeig"
+	"github.com/featmap/featmap/learn/plan"
 )
 
 // NystroemOptions tune Nyström maps.
@@ -104,6 +105,22 @@ func (*Nystroem) Applies(p *fmap.Problem) error {
 // WholeRows reports true: a Nyström map of an additive kernel takes whole
 // rows (its landmarks are rows), so its D is the outputs per row.
 func (*Nystroem) WholeRows() bool { return true }
+
+var _ plan.Priced = (*Nystroem)(nil)
+
+// LearnShape prices learning σ for a Nyström map of D landmarks
+// (plan.Priced): σ is learned on plan.NystroemLearnDim(D) random features,
+// the model a learned map carries evaluates D kernel values on the n
+// inputs and a D × D product, and ridge: auto chooses λ again on the
+// map's own features.
+func (m *Nystroem) LearnShape(base plan.CostShape) (func(dim int) plan.CostShape, bool) {
+	return func(dim int) plan.CostShape {
+		c := base
+		c.Dim, c.MapDim, c.ModelRidge = plan.NystroemLearnDim(dim), dim, base.RidgeAuto
+		c.MapEval = float64(dim)*float64(base.Inputs+20) + float64(dim)*float64(dim)
+		return c
+	}, false
+}
 
 // landmarks is the number m of landmarks of a map of dimension dim: the
 // n_landmarks option, else dim.

@@ -10,6 +10,7 @@ import (
 	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/learn/plan"
 )
 
 // RFFOptions tune random Fourier features.
@@ -143,6 +144,26 @@ func maxOrthogonal(n int) int {
 		return int(w / (nn * nn))
 	}
 	return int(math.Sqrt(w / float64(n)))
+}
+
+var _ plan.Priced = (*RFF)(nil)
+
+// LearnShape prices learning σ for rff's map of dimension D
+// (plan.Priced): learning draws the map's own D features, and the model a
+// learned map carries evaluates its D/2 frequencies (cos-sin, even D only)
+// or D (phase) on the n inputs, a sine and cosine costing about 20.
+func (m *RFF) LearnShape(base plan.CostShape) (func(dim int) plan.CostShape, bool) {
+	cosSin := m.features() == fmap.CosSin
+	return func(dim int) plan.CostShape {
+		c := base
+		c.Dim, c.CosSin, c.MapDim = dim, cosSin, dim
+		freqs := float64(dim)
+		if cosSin {
+			freqs /= 2
+		}
+		c.MapEval = freqs * float64(base.Inputs+20)
+		return c
+	}, cosSin
 }
 
 func (m *RFF) features() fmap.Features {

@@ -7,9 +7,9 @@ package spec
 
 import (
 	"fmt"
-	"github.com/featmap/featmap/learn/plan"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/learn/plan"
 )
 
 // Predictor reports whether the spec's map will carry a trained model (a

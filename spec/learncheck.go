@@ -2,10 +2,8 @@ package spec
 
 import (
 	"fmt"
-	"github.com/featmap/featmap/learn/plan"
 
-	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/sampled"
+	"github.com/featmap/featmap/learn/plan"
 )
 
 // This file checks a learn section against its data once the data is
@@ -65,26 +63,8 @@ func learnShape(s *Spec) (func(dim int) plan.CostShape, bool) {
 		k = plan.Distinct(all)
 	}
 	base := plan.CostShape{Rows: len(d.Fit), Inputs: n, Targets: k, Validation: l.Validation, PerAxis: l.PerAxis, RidgeAuto: l.RidgeAuto, CosSin: true}
-	switch m := s.Method.Method.(type) {
-	case *sampled.RFF:
-		cosSin := m.Opts.Features == "" || m.Opts.Features == string(fmap.CosSin)
-		return func(dim int) plan.CostShape {
-			c := base
-			c.Dim, c.CosSin, c.MapDim = dim, cosSin, dim
-			freqs := float64(dim)
-			if cosSin {
-				freqs /= 2
-			}
-			c.MapEval = freqs * float64(n+20)
-			return c
-		}, cosSin
-	case *sampled.Nystroem:
-		return func(dim int) plan.CostShape {
-			c := base
-			c.Dim, c.MapDim, c.ModelRidge = plan.NystroemLearnDim(dim), dim, l.RidgeAuto
-			c.MapEval = float64(dim)*float64(n+20) + float64(dim)*float64(dim)
-			return c
-		}, false
+	if m, ok := s.Method.Method.(plan.Priced); ok {
+		return m.LearnShape(base)
 	}
 	return func(dim int) plan.CostShape { c := base; c.Dim = dim; return c }, false
 }

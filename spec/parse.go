@@ -3,7 +3,6 @@ package spec
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/featmap/featmap/learn/plan"
 	"go/token"
 	"math"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/fmap"
+	"github.com/featmap/featmap/learn/plan"
 	"gopkg.in/yaml.v3"
 )
 

@@ -2,10 +2,10 @@ package spec
 
 import (
 	"fmt"
-	"github.com/featmap/featmap/learn/plan"
 	"math"
 
 	"github.com/featmap/featmap/datafile"
+	"github.com/featmap/featmap/learn/plan"
 )
 
 // This file decides a learn section's task: whether the data's labels are

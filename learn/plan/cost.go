@@ -178,3 +178,12 @@ func CVFolds(validation float64) int {
 	}
 	return min(10, max(2, int(math.Round(1/validation))))
 }
+
+// A Priced method says what learning σ for its maps costs: from base (the
+// rows, inputs and targets, and the learn section's options), the shape of
+// learning for its map of dimension dim, and whether it makes even
+// dimensions only. Learning for a method that is not Priced is priced on
+// dim cos-sin features, at any dim.
+type Priced interface {
+	LearnShape(base CostShape) (shape func(dim int) CostShape, even bool)
+}

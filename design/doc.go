@@ -41,6 +41,8 @@
 //     checked when the spec is read;
 //   - TargetChecker: options that fix the dimension (li's k);
 //   - FileLoader: options naming files, read when the spec is loaded;
+//   - Deprecator: an option a spec should no longer give (li's data),
+//     warned of when the spec is loaded;
 //   - Incremental: a design of D makes every smaller D on the way (chum),
 //     so a max_error search walks D upward instead of bisecting;
 //   - WholeRows: a map of an additive kernel takes whole rows (nystroem);

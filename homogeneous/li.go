@@ -140,6 +140,18 @@ func (m *Li) LoadFiles(open func(name string) (io.ReadCloser, string, error)) er
 	return nil
 }
 
+var _ design.Deprecator = (*Li)(nil)
+
+// Deprecated returns the data option's warning when it is given: the
+// spec's data section names the file every method and the verification
+// use (design.Deprecator).
+func (m *Li) Deprecated() (key, warning string) {
+	if m.Opts.Data == "" {
+		return "", ""
+	}
+	return "data", "deprecated: give the file in the spec's data section (data: {file: …}), which every method and the verification use"
+}
+
 // Design returns the series of dimension dim.
 func (m *Li) Design(_ context.Context, p *fmap.Problem, dim int, _ design.Settings) (*design.Result, error) {
 	if err := p.Check(); err != nil {

@@ -109,6 +109,16 @@ func NystroemLearnDim(dim int) int { return plan.NystroemLearnDim(dim) }
 // learns σ with (plan.MinNystroemLearnDim).
 const MinNystroemLearnDim = plan.MinNystroemLearnDim
 
+// kernelGroups are the kernels of a spec's kernels section as the group
+// lasso takes them.
+func kernelGroups(s *Spec) []learn.KernelGroup {
+	out := make([]learn.KernelGroup, len(s.GroupLasso.Kernels))
+	for i, k := range s.GroupLasso.Kernels {
+		out[i] = learn.KernelGroup{Kernel: k.Kernel, Columns: k.Columns}
+	}
+	return out
+}
+
 // learnGroupLasso runs the group lasso of a spec with kernels on its
 // data's rows to fit and their labels (learn.RFFGroupLasso.Learn; the
 // held-out rows are never seen), and designs the combined map: for a
@@ -124,7 +134,7 @@ func (r *run) learnGroupLasso(ctx context.Context, say func(string)) error {
 	if !ok {
 		return specErr("kernels need method rff-group-lasso", nil)
 	}
-	res, err := gl.Learn(ctx, s.Problem, s.GroupLasso.Kernels, say)
+	res, err := gl.Learn(ctx, s.Problem, kernelGroups(s), say)
 	if err != nil {
 		return specErr(err.Error(), err)
 	}

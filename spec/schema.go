@@ -8,7 +8,6 @@ import (
 
 	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/learn"
 )
 
 // This file derives a JSON Schema (draft 2020-12) of spec version 1 from
@@ -117,7 +116,7 @@ var schemaDocs = map[string]string{
 func schemaMethods() []string {
 	var out []string
 	for _, name := range methodTable().Names() {
-		if name != (&learn.RFFGroupLasso{}).Name() {
+		if name != KernelsMethod {
 			out = append(out, name)
 		}
 	}

@@ -39,6 +39,10 @@ var methods = []func() design.Method{
 	func() design.Method { return &learn.RFFGroupLasso{} },
 }
 
+// An exp-χ² map's inner map, when rff's options name none, is chum's
+// (sampled.SetDefaultInner).
+func init() { sampled.SetDefaultInner(func() design.Method { return &chum.Chum{} }) }
+
 // Names lists the names of every method, in documentation order.
 func Names() []string {
 	names := make([]string, len(methods))

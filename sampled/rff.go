@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/learn/plan"
@@ -211,10 +210,28 @@ func (m *RFF) inner() *design.Inner {
 	m.innerMu.Lock()
 	defer m.innerMu.Unlock()
 	if m.defaultInner == nil {
-		m.defaultInner = &design.Inner{Method: &chum.Chum{}, Dim: 5}
+		if defaultInner == nil {
+			panic("sampled: no default inner method for exp-chi2's map: call sampled.SetDefaultInner first (package registry gives chum)")
+		}
+		m.defaultInner = &design.Inner{Method: defaultInner(), Dim: DefaultInnerDim}
 	}
 	return m.defaultInner
 }
+
+// DefaultInnerDim is the dimension of an exp-χ² map's inner map when the
+// options name none.
+const DefaultInnerDim = 5
+
+// defaultInner makes the method of an exp-χ² map's inner map when the
+// options name none (SetDefaultInner).
+var defaultInner func() design.Method
+
+// SetDefaultInner gives the method of an exp-χ² map's inner map when its
+// options name none (of DefaultInnerDim dimensions): a new value per RFF.
+// It is given, not imported, so that sampled imports no other design
+// method's package: package registry gives chum (Li et al.'s inner χ²
+// map, designed), once, before any design.
+func SetDefaultInner(method func() design.Method) { defaultInner = method }
 
 // innerProblemOf is innerProblem(p), the same value for every p of the
 // same inner interval.

@@ -108,6 +108,14 @@ func (*Nystroem) WholeRows() bool { return true }
 
 var _ plan.Priced = (*Nystroem)(nil)
 
+// SigmaFeatures are the random features a learn section learns σ on for a
+// Nyström map of dim landmarks: plan.NystroemLearnDim(dim) of the kernel's
+// default sampling and form, with the map's seed; the landmarks are then
+// chosen and their kernel matrix factored at the learned σ.
+func (m *Nystroem) SigmaFeatures(dim int) (features int, sampling, form string, seed int64) {
+	return plan.NystroemLearnDim(dim), "", "", m.Opts.Seed
+}
+
 // LearnShape prices learning σ for a Nyström map of D landmarks
 // (plan.Priced): σ is learned on plan.NystroemLearnDim(D) random features,
 // the model a learned map carries evaluates D kernel values on the n

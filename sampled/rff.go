@@ -147,6 +147,13 @@ func maxOrthogonal(n int) int {
 
 var _ plan.Priced = (*RFF)(nil)
 
+// SigmaFeatures are the random features a learn section learns σ on for
+// rff's map of dimension dim: the map's own, its sampling, form and seed,
+// so that the map designed at the learned σ is the learned one.
+func (m *RFF) SigmaFeatures(dim int) (features int, sampling, form string, seed int64) {
+	return dim, m.Opts.Sampling, m.Opts.Features, m.Opts.Seed
+}
+
 // LearnShape prices learning σ for rff's map of dimension D
 // (plan.Priced): learning draws the map's own D features, and the model a
 // learned map carries evaluates its D/2 frequencies (cos-sin, even D only)

@@ -201,14 +201,6 @@ func DefaultSampling(k fmap.Kernel) string {
 	return SamplingOrthogonal
 }
 
-// Spherical reports whether kernel k's spectral law is spherical (after
-// scaling each axis by its width), so that orthogonal sampling draws it:
-// the Gaussian of rbf and exp-chi2 and Matérn's Gaussian scale mixture;
-// not the Laplacian's and the skewed kernels' products of one-axis laws.
-func Spherical(k fmap.Kernel) bool {
-	return !k.Skewed() && k.Type != fmap.Laplacian
-}
-
 // inner is the inner map's method and dimension (default chum, 5).
 func (m *RFF) inner() *design.Inner {
 	if m.Opts.Inner != nil {

@@ -60,6 +60,12 @@ type RFFGroupLasso struct {
 	Blocks []fmap.Block
 }
 
+// The interfaces RFFGroupLasso implements (design/doc.go lists them).
+var (
+	_ design.Method    = (*RFFGroupLasso)(nil)
+	_ design.Defaulter = (*RFFGroupLassoOptions)(nil)
+)
+
 // Name returns "rff-group-lasso".
 func (*RFFGroupLasso) Name() string { return "rff-group-lasso" }
 

@@ -84,6 +84,17 @@ const eigenFloor = 0x1p-52
 // BenchmarkKMeans256: docs/nystroem.md).
 type Nystroem struct{ Opts NystroemOptions }
 
+// The interfaces Nystroem implements (design/doc.go lists them).
+var (
+	_ design.Method        = (*Nystroem)(nil)
+	_ design.OptionChecker = (*Nystroem)(nil)
+	_ design.TargetChecker = (*Nystroem)(nil)
+	_ design.Sizer         = (*Nystroem)(nil)
+	_ design.AutoVarier    = (*Nystroem)(nil)
+	_ design.WholeRows     = (*Nystroem)(nil)
+	_ design.EvalCoster    = (*Nystroem)(nil)
+)
+
 // Name returns "nystroem".
 func (*Nystroem) Name() string { return "nystroem" }
 

@@ -77,6 +77,15 @@ type innerKey struct {
 	integer bool
 }
 
+// The interfaces RFF implements (design/doc.go lists them).
+var (
+	_ design.Method        = (*RFF)(nil)
+	_ design.OptionChecker = (*RFF)(nil)
+	_ design.Sizer         = (*RFF)(nil)
+	_ design.EvalCoster    = (*RFF)(nil)
+	_ design.Defaulter     = (*RFFOptions)(nil)
+)
+
 // Name returns "rff".
 func (*RFF) Name() string { return "rff" }
 

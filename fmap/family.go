@@ -11,8 +11,8 @@ import (
 // Family is one kind of kernel: its types (Kernel.Type), the keys of a
 // kernel section it owns, their checks, its exact value, its signature and
 // its words. Every family is one file named for it (homogeneous.go,
-// rbf.go, skewed.go, expchi2.go, poly.go, laplacian.go, matern.go; the
-// combined kernel's in blocks.go); Kernel's methods dispatch to the family
+// rbf.go, laplacian.go, …; the combined kernel's in blocks.go); Kernel's
+// methods dispatch to the family
 // of its type (FamilyOf), and the layers above keep their own view of a
 // family in a table keyed by its types. The set is closed: its methods
 // past Types and Keys are this package's.

@@ -12,10 +12,10 @@ import (
 // kernel section it owns, their checks, its exact value, its signature and
 // its words. Every family is one file named for it (homogeneous.go,
 // rbf.go, laplacian.go, …; the combined kernel's in blocks.go); Kernel's
-// methods dispatch to the family
-// of its type (FamilyOf), and the layers above keep their own view of a
-// family in a table keyed by its types. The set is closed: its methods
-// past Types and Keys are this package's.
+// methods dispatch to the family of its type (FamilyOf), and the layers
+// above keep their own view of a family in a table keyed by its types
+// (sampled's spectral laws, init's starters).
+// The set is closed: its methods past Types and Keys are this package's.
 type Family interface {
 	// Types are the family's kernel types, in documentation order.
 	Types() []string

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/learn"
-	"github.com/featmap/featmap/learn/plan"
 	"github.com/featmap/featmap/sampled"
 	"github.com/featmap/featmap/spec"
 )
@@ -123,12 +123,12 @@ func (r *run) learn(ctx context.Context, say func(string)) error {
 }
 
 // NystroemLearnDim is the number of random Fourier features a nystroem
-// design of D landmarks learns σ with (plan.NystroemLearnDim).
-func NystroemLearnDim(dim int) int { return plan.NystroemLearnDim(dim) }
+// design of D landmarks learns σ with (learnplan.NystroemLearnDim).
+func NystroemLearnDim(dim int) int { return learnplan.NystroemLearnDim(dim) }
 
 // MinNystroemLearnDim is the fewest random features a nystroem design
-// learns σ with (plan.MinNystroemLearnDim).
-const MinNystroemLearnDim = plan.MinNystroemLearnDim
+// learns σ with (learnplan.MinNystroemLearnDim).
+const MinNystroemLearnDim = learnplan.MinNystroemLearnDim
 
 // kernelGroups are the kernels of a spec's kernels section as the group
 // lasso takes them.

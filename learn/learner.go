@@ -10,8 +10,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/learn/plan"
 	"github.com/featmap/featmap/sampled"
 )
 
@@ -111,8 +111,8 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 	if l.d < 2 || (l.cosSin && l.d%2 != 0) {
 		return nil, fmt.Errorf("learn: learning σ: dimension %d (want ≥ 2, even for cos-sin features)", l.d)
 	}
-	if l.d > plan.MaxLearnDim {
-		return nil, fmt.Errorf("learn: learning σ: dimension %d, more than MaxLearnDim = %d", l.d, plan.MaxLearnDim)
+	if l.d > learnplan.MaxLearnDim {
+		return nil, fmt.Errorf("learn: learning σ: dimension %d, more than MaxLearnDim = %d", l.d, learnplan.MaxLearnDim)
 	}
 	l.m = l.d
 	if l.cosSin {

@@ -5,8 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/learn/plan"
 )
 
 // This file trains the model a learned map carries: the ridge fit on the
@@ -56,7 +56,7 @@ func Model(m *fmap.Map, d *fmap.Data, classes bool, lambda float64) (*fmap.Linea
 // ModelRidge chooses the ridge λ of a designed map's model on the map's
 // own features: the rows to fit are split as LearnSigma splits them
 // (a seeded split, by class for classes: fraction validation of them
-// validate, seed seeds it), and the λ of plan.RidgeGrid whose ridge fit on the
+// validate, seed seeds it), and the λ of learnplan.RidgeGrid whose ridge fit on the
 // training part has the least validation error (the mean squared residual
 // of the coded targets, the first of equals) is returned with that error.
 // LearnSigma's own ridge: auto chooses λ on the random features it learns
@@ -106,7 +106,7 @@ func ModelRidge(m *fmap.Map, d *fmap.Data, classes bool, validation float64, see
 	}
 	best, bestErr := 0.0, math.Inf(1)
 	sc := make([]float64, k)
-	for _, lam := range plan.RidgeGrid() {
+	for _, lam := range learnplan.RidgeGrid() {
 		r, err := Ridge(zt, yt, classes, lam, m.Dim, func(dst, x []float64) { copy(dst, x) })
 		if err != nil {
 			continue
@@ -125,7 +125,7 @@ func ModelRidge(m *fmap.Map, d *fmap.Data, classes bool, validation float64, see
 		}
 	}
 	if best == 0 {
-		return 0, 0, fmt.Errorf("learn: ridge auto: no λ of %g … %g fits", plan.RidgeGrid()[0], plan.RidgeGrid()[len(plan.RidgeGrid())-1])
+		return 0, 0, fmt.Errorf("learn: ridge auto: no λ of %g … %g fits", learnplan.RidgeGrid()[0], learnplan.RidgeGrid()[len(learnplan.RidgeGrid())-1])
 	}
 	return best, bestErr, nil
 }

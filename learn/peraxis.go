@@ -8,7 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/featmap/featmap/learn/plan"
+	"github.com/featmap/featmap/design/learnplan"
 )
 
 // This file decides whether per-axis widths are kept: learned from the
@@ -51,7 +51,7 @@ type PerAxisChoice struct {
 // in PerAxis. Either way the iterations and evaluations are the two
 // stages' sums and the start is the shared stage's.
 func choosePerAxis(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions, shared, perAxis LearnResult) (LearnResult, error) {
-	k := plan.CVFolds(opts.Validation)
+	k := learnplan.CVFolds(opts.Validation)
 	eShared, ePer, err := nestedCV(ctx, rows, labels, opts, k)
 	if err != nil {
 		return perAxis, err

@@ -7,8 +7,8 @@ import (
 	"slices"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/learn/plan"
 	"github.com/featmap/featmap/sampled"
 )
 
@@ -118,7 +118,7 @@ func (m *RFFGroupLasso) Design(_ context.Context, p *fmap.Problem, dim int, _ de
 // Learn runs the group lasso of l.Kernels (column groups of the problem's
 // inputs, relative to the data's first column as the rows are) on the rows
 // to fit of its data and their labels (the held-out rows are never seen;
-// labels are classes as plan.Classes says), and returns the combined
+// labels are classes as learnplan.Classes says), and returns the combined
 // kernel Σ_g d_g K_g of the kept kernels (fmap.Combined) and a new method
 // with their blocks, of dimension DimPerKernel per kept kernel; m is left
 // as it is.
@@ -142,7 +142,7 @@ func (m *RFFGroupLasso) Learn(ctx context.Context, l Learning) (*Learned, error)
 		}
 	}
 	res, err := GroupLasso(ctx, d.Fit, d.FitLabels, GroupLassoOptions{
-		Kernels: groups, DimPerKernel: m.Opts.DimPerKernel, Lambda: m.Opts.Lambda, Seed: m.Opts.Seed, Classes: plan.Classes(d.FitLabels), Progress: progress,
+		Kernels: groups, DimPerKernel: m.Opts.DimPerKernel, Lambda: m.Opts.Lambda, Seed: m.Opts.Seed, Classes: learnplan.Classes(d.FitLabels), Progress: progress,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("group lasso on %s: %w", d.File, err)

@@ -6,10 +6,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/featmap/featmap/learn/plan"
+	"github.com/featmap/featmap/design/learnplan"
 )
 
-// chooseRidge returns the λ of plan.RidgeGrid whose ridge fit on the training
+// chooseRidge returns the λ of learnplan.RidgeGrid whose ridge fit on the training
 // rows has the least validation error at θ (the first of equals), and
 // every λ's error. ZᵀZ and ZᵀY of the training rows and of the validation
 // rows are accumulated once; each λ is then one Cholesky factorisation of
@@ -40,7 +40,7 @@ func (l *learner) chooseRidge(theta []float64, say func(string)) (float64, []flo
 			yy += v * v
 		}
 	}
-	grid := plan.RidgeGrid()
+	grid := learnplan.RidgeGrid()
 	errs := make([]float64, len(grid))
 	best := -1
 	a := mat.NewSymDense(l.d, nil)

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/learn/plan"
 )
 
 // TestLearnRidgeAuto: chooseRidge's closed-form validation error equals
@@ -29,7 +29,7 @@ func TestLearnRidgeAuto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	grid := plan.RidgeGrid()
+	grid := learnplan.RidgeGrid()
 	for g, v := range grid {
 		l.lambda = v
 		_, mse, err := l.eval(theta, nil)

@@ -11,9 +11,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/symeig"
-	"github.com/featmap/featmap/learn/plan"
 )
 
 // NystroemOptions tune Nyström maps.
@@ -117,25 +117,25 @@ func (*Nystroem) Applies(p *fmap.Problem) error {
 // rows (its landmarks are rows), so its D is the outputs per row.
 func (*Nystroem) WholeRows() bool { return true }
 
-var _ plan.Priced = (*Nystroem)(nil)
+var _ learnplan.Priced = (*Nystroem)(nil)
 
 // SigmaFeatures are the random features a learn section learns σ on for a
-// Nyström map of dim landmarks: plan.NystroemLearnDim(dim) of the kernel's
+// Nyström map of dim landmarks: learnplan.NystroemLearnDim(dim) of the kernel's
 // default sampling and form, with the map's seed; the landmarks are then
 // chosen and their kernel matrix factored at the learned σ.
 func (m *Nystroem) SigmaFeatures(dim int) (features int, sampling, form string, seed int64) {
-	return plan.NystroemLearnDim(dim), "", "", m.Opts.Seed
+	return learnplan.NystroemLearnDim(dim), "", "", m.Opts.Seed
 }
 
 // LearnShape prices learning σ for a Nyström map of D landmarks
-// (plan.Priced): σ is learned on plan.NystroemLearnDim(D) random features,
+// (learnplan.Priced): σ is learned on learnplan.NystroemLearnDim(D) random features,
 // the model a learned map carries evaluates D kernel values on the n
 // inputs and a D × D product, and ridge: auto chooses λ again on the
 // map's own features.
-func (m *Nystroem) LearnShape(base plan.CostShape) (func(dim int) plan.CostShape, bool) {
-	return func(dim int) plan.CostShape {
+func (m *Nystroem) LearnShape(base learnplan.CostShape) (func(dim int) learnplan.CostShape, bool) {
+	return func(dim int) learnplan.CostShape {
 		c := base
-		c.Dim, c.MapDim, c.ModelRidge = plan.NystroemLearnDim(dim), dim, base.RidgeAuto
+		c.Dim, c.MapDim, c.ModelRidge = learnplan.NystroemLearnDim(dim), dim, base.RidgeAuto
 		c.MapEval = float64(dim)*float64(base.Inputs+20) + float64(dim)*float64(dim)
 		return c
 	}, false

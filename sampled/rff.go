@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/learn/plan"
 )
 
 // RFFOptions tune random Fourier features.
@@ -154,7 +154,7 @@ func maxOrthogonal(n int) int {
 	return int(math.Sqrt(w / float64(n)))
 }
 
-var _ plan.Priced = (*RFF)(nil)
+var _ learnplan.Priced = (*RFF)(nil)
 
 // SigmaFeatures are the random features a learn section learns σ on for
 // rff's map of dimension dim: the map's own, its sampling, form and seed,
@@ -164,12 +164,12 @@ func (m *RFF) SigmaFeatures(dim int) (features int, sampling, form string, seed 
 }
 
 // LearnShape prices learning σ for rff's map of dimension D
-// (plan.Priced): learning draws the map's own D features, and the model a
+// (learnplan.Priced): learning draws the map's own D features, and the model a
 // learned map carries evaluates its D/2 frequencies (cos-sin, even D only)
 // or D (phase) on the n inputs, a sine and cosine costing about 20.
-func (m *RFF) LearnShape(base plan.CostShape) (func(dim int) plan.CostShape, bool) {
+func (m *RFF) LearnShape(base learnplan.CostShape) (func(dim int) learnplan.CostShape, bool) {
 	cosSin := m.features() == fmap.CosSin
-	return func(dim int) plan.CostShape {
+	return func(dim int) learnplan.CostShape {
 		c := base
 		c.Dim, c.CosSin, c.MapDim = dim, cosSin, dim
 		freqs := float64(dim)

@@ -1,4 +1,4 @@
-// Package plan is what learning takes and costs, known before it runs:
+// Package learnplan is what learning takes and costs, known before it runs:
 // which labels are classes (labels.go: Classes, MaxClasses), the
 // multiply-adds of learning σ and of the model a learned map carries
 // (cost.go: LearnCost within LearnBudget, MaxLearnedDim), and the bound on
@@ -6,4 +6,4 @@
 // that reading a spec (package spec) checks a learn section's task and
 // price without compiling the learning itself (package learn, which
 // follows these rules).
-package plan
+package learnplan

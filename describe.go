@@ -34,7 +34,7 @@ func (d *Design) Describe() []string {
 		}
 		lines = append(lines, fmt.Sprintf("method: rff-group-lasso, %d features per kernel, λ %s, seed %d", o.DimPerKernel, lam, o.Seed))
 		if r := d.GroupLasso; r != nil {
-			lines = append(lines, strings.Split(r.Describe(s.GroupLasso.Kernels, o.DimPerKernel), "\n")...)
+			lines = append(lines, strings.Split(r.Describe(kernelGroups(s), o.DimPerKernel), "\n")...)
 			lines = append(lines, r.LearnedLine(p.Data))
 		}
 	}
@@ -111,7 +111,7 @@ func groupLassoOptions(s *Spec) learn.RFFGroupLassoOptions {
 func (d *Design) LearnedLine() string {
 	data := d.Problem.Data
 	if d.Spec.GroupLasso != nil && d.GroupLasso != nil {
-		return d.GroupLasso.Describe(d.Spec.GroupLasso.Kernels, groupLassoOptions(d.Spec).DimPerKernel) + "\n" + d.GroupLasso.LearnedLine(data)
+		return d.GroupLasso.Describe(kernelGroups(d.Spec), groupLassoOptions(d.Spec).DimPerKernel) + "\n" + d.GroupLasso.LearnedLine(data)
 	}
 	ls := d.Spec.Learn
 	if d.Learned == nil || ls == nil {

@@ -69,7 +69,7 @@ func TestGroupLassoSpec(t *testing.T) {
 	}
 	d := s.Problem.Data
 	want, err := learn.GroupLasso(context.Background(), d.Fit, d.FitLabels, learn.GroupLassoOptions{
-		Kernels: s.GroupLasso.Kernels, DimPerKernel: 64, Seed: 1})
+		Kernels: kernelGroups(s), DimPerKernel: 64, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,13 @@ package featmap
 import (
 	"context"
 
+	"github.com/featmap/featmap/registry"
 	"github.com/featmap/featmap/spec"
 )
+
+// Specs name featmap's methods: registry's table, given to package spec,
+// which imports no method (spec.UseMethods).
+func init() { spec.UseMethods(registry.Table{}) }
 
 // Spec is a loaded spec: the decoded spec value (spec.Spec: its sections,
 // its problem, its data read), which nothing changes once it is loaded,

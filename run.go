@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/sampled"
@@ -32,11 +33,12 @@ type run struct {
 }
 
 // newRun learns what the spec asks for, from the rows LoadSpec read: a
-// learn section's σ (learnSigma) or a kernels section's group lasso
-// (learnGroupLasso); a spec without either has nothing to learn, and runs
-// its own problem, target and method. Learning waits for this step (not
-// LoadSpec), so that loading a spec stays fast (gen can find its output
-// fresh without learning), and ctx stops it; set.Say hears how far it is.
+// learn section's σ or a kernels section's group lasso, by the method's
+// learner (learn.For); a spec without either has nothing to learn, and
+// runs its own problem, target and method. Learning waits for this step
+// (not LoadSpec), so that loading a spec stays fast (gen can find its
+// output fresh without learning), and ctx stops it; set.Say hears how far
+// it is.
 func (s *Spec) newRun(ctx context.Context, set Settings) (*run, error) {
 	r := &run{spec: s, problem: s.Problem, target: s.Target, method: s.Method}
 	if s.Learn == nil && s.GroupLasso == nil {
@@ -44,14 +46,7 @@ func (s *Spec) newRun(ctx context.Context, set Settings) (*run, error) {
 	}
 	start := time.Now()
 	defer func() { r.learnSeconds = time.Since(start).Seconds() }()
-	switch {
-	case s.Learn != nil:
-		set.Say("learning σ from the labels")
-		return r, r.learnSigma(ctx, set.Say)
-	case s.GroupLasso != nil:
-		return r, r.learnGroupLasso(ctx, set.Say)
-	}
-	return r, nil
+	return r, r.learn(ctx, set.Say)
 }
 
 // derive returns a problem like the spec's with kernel k: its domain,
@@ -60,89 +55,89 @@ func derive(p *fmap.Problem, k fmap.Kernel) *fmap.Problem {
 	return &fmap.Problem{Kernel: k, Domain: p.Domain, Measure: p.Measure, Norm: p.Norm, Negative: p.Negative, Data: p.Data}
 }
 
-// learnSigma learns the kernel's σ of a spec with a learn section from
-// its data's rows to fit and their labels (learn.validation splits them
-// again; the held-out rows, which verify the map, are never seen) on
-// random Fourier features: for rff with its sampling, features and seed
-// at target.dim, so that the designed map is the learned one; for
-// nystroem with the kernel's default sampling on NystroemLearnDim
-// features, the landmarks then chosen and their kernel matrix factored at
-// the learned σ. It designs for a problem of the learned σ. The labels
-// of a classification task (learn.task, or decided by spec.Load) get
-// one-vs-rest ±1 targets; a regression's are numeric targets.
-func (r *run) learnSigma(ctx context.Context, say func(string)) error {
+// learn learns from the spec's data's rows to fit and their labels (the
+// held-out rows, which verify the map, are never seen) and designs for
+// what was learned.
+//
+// A learn section learns the kernel's σ (learn.Sigma, learn.validation
+// splitting the rows again) on random Fourier features: for rff with its
+// sampling, features and seed at target.dim, so that the designed map is
+// the learned one; for nystroem with the kernel's default sampling on
+// NystroemLearnDim features, the landmarks then chosen and their kernel
+// matrix factored at the learned σ. The labels of a classification task
+// (learn.task, or decided by spec.Load) get one-vs-rest ±1 targets; a
+// regression's are numeric targets.
+//
+// A kernels section's group lasso (learn.RFFGroupLasso) learns the
+// combined kernel Σ_g d_g K_g over the kept kernels (fmap.Combined), whose
+// map the rff-group-lasso method holding their blocks designs, of its
+// dimension (dim_per_kernel per kept kernel).
+func (r *run) learn(ctx context.Context, say func(string)) error {
 	s := r.spec
-	d := s.Problem.Data
-	rows, labels := d.Fit, d.FitLabels
-	o := learn.LearnOptions{
-		Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge, RidgeAuto: s.Learn.RidgeAuto,
-		Penalty: s.Learn.Penalty, SharedFirst: s.Learn.PerAxis, Dim: s.Target.Dim, Classes: s.Learn.Classes(),
+	l := learn.Learning{Problem: s.Problem, Progress: say}
+	// wrap is what a learning error says: for σ, the spec was checked when
+	// it was read (rows, labels, the cost), and what fails now is learning,
+	// not the spec (exit 1); the group lasso's are the kernels section's.
+	wrap := func(msg string, err error) error {
+		return &spec.SpecError{Path: s.Path, Line: s.GroupLasso.Line, Field: "kernels", Msg: msg, Err: err}
 	}
-	switch m := s.Method.Method.(type) {
-	case *sampled.RFF:
-		o.Sampling, o.Features, o.Seed = m.Opts.Sampling, m.Opts.Features, m.Opts.Seed
-	case *sampled.Nystroem:
-		o.Dim, o.Seed = NystroemLearnDim(s.Target.Dim), m.Opts.Seed
-	default:
-		return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff or nystroem"}
+	if s.Learn != nil {
+		l.Dim = s.Target.Dim
+		l.Sigma = learn.LearnOptions{
+			Kernel: s.Problem.Kernel, PerAxis: s.Learn.PerAxis, Validation: s.Learn.Validation, Ridge: s.Learn.Ridge, RidgeAuto: s.Learn.RidgeAuto,
+			Penalty: s.Learn.Penalty, SharedFirst: s.Learn.PerAxis, Classes: s.Learn.Classes(),
+		}
+		wrap = func(_ string, err error) error { return fmt.Errorf("%w (learning from %s)", err, s.Problem.Data.File) }
+		say("learning σ from the labels")
+	} else {
+		l.Kernels = kernelGroups(s)
 	}
-	o.Progress = say
-	res, err := learn.LearnSigma(ctx, rows, labels, o)
+	learner, ok := learn.For(s.Method.Method)
+	if _, sigma := learner.(learn.Sigma); !ok || sigma != (s.Learn != nil) {
+		if s.Learn != nil {
+			return &spec.SpecError{Path: s.Path, Line: s.Learn.Line, Field: "learn", Msg: "learning σ needs method rff or nystroem"}
+		}
+		return wrap("kernels need method rff-group-lasso", nil)
+	}
+	res, err := learner.Learn(ctx, l)
 	if err != nil {
-		// The spec was checked when it was read (rows, labels, the cost):
-		// what fails now is learning, not the spec (exit 1).
-		return fmt.Errorf("%w (learning from %s)", err, d.File)
+		return wrap(err.Error(), err)
 	}
-	k := s.Problem.Kernel
-	k.Sigma = res.Sigma
-	r.problem, r.learned = derive(s.Problem, k), &res
-	r.learnDim = o.Dim
+	r.problem, r.learned, r.groupLasso, r.learnDim = derive(s.Problem, res.Kernel), res.Sigma, res.GroupLasso, res.LearnDim
+	if res.Method == nil {
+		return nil
+	}
+	// The combined kernel has no signature: its error is the absolute
+	// kernel error on pairs (what the uniform signature error of a
+	// shift-invariant kernel, the default, equals).
+	switch r.problem.Measure {
+	case fmap.Uniform:
+		r.problem.Measure = fmap.Absolute
+	case fmap.Relative:
+		return wrap("the combined kernel's map is measured by the absolute error: error.measure relative is not supported with kernels", nil)
+	}
+	m := *s.Method
+	m.Method = res.Method
+	r.method, r.target = &m, &spec.TargetSpec{Dim: res.Dim}
 	return nil
 }
 
 // NystroemLearnDim is the number of random Fourier features a nystroem
-// design of D landmarks learns σ with (learn.NystroemLearnDim).
-func NystroemLearnDim(dim int) int { return learn.NystroemLearnDim(dim) }
+// design of D landmarks learns σ with (learnplan.NystroemLearnDim).
+func NystroemLearnDim(dim int) int { return learnplan.NystroemLearnDim(dim) }
 
 // MinNystroemLearnDim is the fewest random features a nystroem design
-// learns σ with (learn.MinNystroemLearnDim).
-const MinNystroemLearnDim = learn.MinNystroemLearnDim
+// learns σ with (learnplan.MinNystroemLearnDim).
+const MinNystroemLearnDim = learnplan.MinNystroemLearnDim
 
-// learnGroupLasso runs the group lasso of a spec with kernels on its
-// data's rows to fit and their labels (learn.RFFGroupLasso.Learn; the
-// held-out rows are never seen), and designs the combined map: for a
-// problem of the learned combined kernel Σ_g d_g K_g over the kept kernels
-// (fmap.Combined), of its dimension (dim_per_kernel per kept kernel), by
-// the rff-group-lasso method that holds their blocks.
-func (r *run) learnGroupLasso(ctx context.Context, say func(string)) error {
-	s := r.spec
-	specErr := func(msg string, err error) error {
-		return &spec.SpecError{Path: s.Path, Line: s.GroupLasso.Line, Field: "kernels", Msg: msg, Err: err}
+// kernelGroups are the kernels of a spec's kernels section as the group
+// lasso takes them.
+func kernelGroups(s *Spec) []learn.KernelGroup {
+	out := make([]learn.KernelGroup, len(s.GroupLasso.Kernels))
+	for i, k := range s.GroupLasso.Kernels {
+		out[i] = learn.KernelGroup{Kernel: k.Kernel, Columns: k.Columns}
 	}
-	gl, ok := s.Method.Method.(*learn.RFFGroupLasso)
-	if !ok {
-		return specErr("kernels need method rff-group-lasso", nil)
-	}
-	res, err := gl.Learn(ctx, s.Problem, s.GroupLasso.Kernels, say)
-	if err != nil {
-		return specErr(err.Error(), err)
-	}
-	r.groupLasso = &res.Result
-	p := derive(s.Problem, res.Kernel)
-	// The combined kernel has no signature: its error is the absolute
-	// kernel error on pairs (what the uniform signature error of a
-	// shift-invariant kernel, the default, equals).
-	switch p.Measure {
-	case fmap.Uniform:
-		p.Measure = fmap.Absolute
-	case fmap.Relative:
-		return specErr("the combined kernel's map is measured by the absolute error: error.measure relative is not supported with kernels", nil)
-	}
-	m := *s.Method
-	m.Method = res.Method
-	r.problem, r.method = p, &m
-	r.target = &spec.TargetSpec{Dim: len(res.Method.Blocks) * gl.Opts.DimPerKernel}
-	return nil
+	return out
 }
 
 // trainModel trains the ridge model a learned map m carries

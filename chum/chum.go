@@ -44,6 +44,14 @@ type chainKey struct {
 	solver string
 }
 
+// The interfaces Chum implements (design/doc.go lists them).
+var (
+	_ design.Method        = (*Chum)(nil)
+	_ design.OptionChecker = (*Chum)(nil)
+	_ design.SeriesMethod  = (*Chum)(nil)
+	_ design.Incremental   = (*Chum)(nil)
+)
+
 // Name returns "chum".
 func (*Chum) Name() string { return "chum" }
 

@@ -17,6 +17,11 @@ import (
 // counts them). The projection is unweighted, as in the paper.
 type Harmonic struct{}
 
+// The interfaces Harmonic implements (design/doc.go lists them).
+var (
+	_ design.Method = Harmonic{}
+)
+
 // Name returns "harmonic".
 func (Harmonic) Name() string { return "harmonic" }
 

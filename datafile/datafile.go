@@ -221,7 +221,7 @@ func (l *Labels) add(line int, v float64) {
 		l.Largest = LabelAt{line, v}
 	}
 	// Beyond 2⁵³ every float64 is an integer: such labels count as
-	// numbers (learn.MaxClassLabel).
+	// numbers (plan.MaxClassLabel).
 	if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
 		if l.Others == 0 {
 			l.FirstOther = LabelAt{line, v}

@@ -41,18 +41,31 @@
 //     checked when the spec is read;
 //   - TargetChecker: options that fix the dimension (li's k);
 //   - FileLoader: options naming files, read when the spec is loaded;
+//   - Deprecator: an option a spec should no longer give (li's data),
+//     warned of when the spec is loaded;
 //   - Incremental: a design of D makes every smaller D on the way (chum),
 //     so a max_error search walks D upward instead of bisecting;
 //   - WholeRows: a map of an additive kernel takes whole rows (nystroem);
 //   - Sizer: a lower bound on the constants a map of dimension D holds,
 //     known before the design (gen refuses, before designing, an output
-//     that cannot take them).
+//     that cannot take them);
+//   - SeriesMethod: a map of one input that is a single Fourier or
+//     series stage (chum, vz, li, chebyshev), which an exp-χ² map's
+//     per-coordinate stage can apply to every coordinate (rff's inner);
+//   - AutoVarier: variants besides the default that method auto tries
+//     (nystroem's);
+//   - EvalCoster: maps that cost more than D·n multiply-adds per input to
+//     evaluate, priced for the verification budget (MaxVerifiedDim).
 //
 // Their errors about an option are an *OptionError naming the option's
 // key (and Other, the key it conflicts with); the spec decoder turns it
 // into file:line: method.key: … at the key written last. An option may
 // name another method and its dimension (Inner), which the decoder builds
-// from the registry.
+// from the method table it is given (package registry's).
+//
+// Every method's file asserts the interfaces it implements at compile
+// time (var _ design.OptionChecker = (*Chum)(nil)), so that a misspelt
+// method name fails the build instead of turning a check off.
 //
 // # Settings
 //

@@ -47,6 +47,13 @@ type FileLoader interface {
 	LoadFiles(open func(name string) (io.ReadCloser, string, error)) error
 }
 
+// Deprecator is implemented by methods with an option a spec should no
+// longer give: Deprecated returns its key and the warning that says what
+// to write instead, or "" for both when it is not given.
+type Deprecator interface {
+	Deprecated() (key, warning string)
+}
+
 // OptionChecker is implemented by methods whose options constrain each
 // other or the problem; CheckOptions returns an *OptionError naming the
 // key.

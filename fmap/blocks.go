@@ -190,6 +190,24 @@ func (k Kernel) describeCombined() string {
 	return "combined kernel " + strings.Join(terms, " + ")
 }
 
+// combinedFamily is the family of the combined kernel: its parts.
+type combinedFamily struct{}
+
+// Types are combined.
+func (combinedFamily) Types() []string { return []string{Combined} }
+
+// Keys are parts.
+func (combinedFamily) Keys() []string { return []string{"parts"} }
+
+func (combinedFamily) check(k Kernel, n int) error { return k.checkCombined(n) }
+
+func (combinedFamily) eval(k Kernel, x, y []float64) float64 { return k.evalCombined(x, y) }
+
+// signature is NaN: a combined kernel has none.
+func (combinedFamily) signature(Kernel, []float64) float64 { return math.NaN() }
+
+func (combinedFamily) describe(k Kernel) string { return k.describeCombined() }
+
 // needsNonnegative reports whether some input of the kernel must be ≥ 0
 // (exp-χ², alone or in a combined kernel).
 func (k Kernel) needsNonnegative() bool {

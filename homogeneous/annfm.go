@@ -74,6 +74,14 @@ const MaxKMeans1DValues = 20_000
 // nearest anchors of an input.
 type ANNFM struct{ Opts ANNFMOptions }
 
+// The interfaces ANNFM implements (design/doc.go lists them).
+var (
+	_ design.Method        = (*ANNFM)(nil)
+	_ design.OptionChecker = (*ANNFM)(nil)
+	_ design.Sizer         = (*ANNFM)(nil)
+	_ design.Defaulter     = (*ANNFMOptions)(nil)
+)
+
 // Name returns "annfm".
 func (*ANNFM) Name() string { return "annfm" }
 

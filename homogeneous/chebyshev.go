@@ -18,6 +18,12 @@ import (
 // O(1/D) (docs/formulas.md §3.3).
 type Chebyshev struct{}
 
+// The interfaces Chebyshev implements (design/doc.go lists them).
+var (
+	_ design.Method       = Chebyshev{}
+	_ design.SeriesMethod = Chebyshev{}
+)
+
 // Name returns "chebyshev".
 func (Chebyshev) Name() string { return "chebyshev" }
 

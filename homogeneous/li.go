@@ -79,6 +79,17 @@ func (o *LiOptions) SetDefaults() {
 // domain, its upper end]) with Opts.Bins bins.
 type Li struct{ Opts LiOptions }
 
+// The interfaces Li implements (design/doc.go lists them).
+var (
+	_ design.Method        = (*Li)(nil)
+	_ design.FileLoader    = (*Li)(nil)
+	_ design.Deprecator    = (*Li)(nil)
+	_ design.OptionChecker = (*Li)(nil)
+	_ design.SeriesMethod  = (*Li)(nil)
+	_ design.TargetChecker = (*Li)(nil)
+	_ design.Defaulter     = (*LiOptions)(nil)
+)
+
 // Name returns "li".
 func (*Li) Name() string { return "li" }
 
@@ -138,6 +149,16 @@ func (m *Li) LoadFiles(open func(name string) (io.ReadCloser, string, error)) er
 		return &design.OptionError{Key: "data", Msg: err.Error(), Err: err}
 	}
 	return nil
+}
+
+// Deprecated returns the data option's warning when it is given: the
+// spec's data section names the file every method and the verification
+// use (design.Deprecator).
+func (m *Li) Deprecated() (key, warning string) {
+	if m.Opts.Data == "" {
+		return "", ""
+	}
+	return "data", "deprecated: give the file in the spec's data section (data: {file: …}), which every method and the verification use"
 }
 
 // Design returns the series of dimension dim.

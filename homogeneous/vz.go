@@ -188,6 +188,13 @@ func (o *VZOptions) SetDefaults() {
 // x^{γ/2} of dimension 1.
 type VZ struct{ Opts VZOptions }
 
+// The interfaces VZ implements (design/doc.go lists them).
+var (
+	_ design.Method       = (*VZ)(nil)
+	_ design.SeriesMethod = (*VZ)(nil)
+	_ design.Defaulter    = (*VZOptions)(nil)
+)
+
 // Name returns "vz".
 func (*VZ) Name() string { return "vz" }
 

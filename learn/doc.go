@@ -33,7 +33,9 @@
 //     holding the kept kernels' blocks, whose Design makes the map
 //     (fmap.Blocks).
 //
-// Nothing here reads a spec: the root package's run of a spec with a
-// learn or a kernels section calls LearnSigma, RFFGroupLasso.Learn and
+// Learning is one interface, Learner (learning.go): For gives a method's,
+// Sigma (LearnSigma on the features of a SigmaMethod: rff, nystroem) or
+// RFFGroupLasso. Nothing here reads a spec: the root package's run of a
+// spec with a learn or a kernels section calls its method's Learner and
 // Model, and designs for the problem they derive.
 package learn

@@ -26,7 +26,7 @@ type LearnOptions struct {
 	// Ridge is λ of w = (ZᵀZ + λI)⁻¹Zᵀy (default 1e-3).
 	Ridge float64
 	// RidgeAuto chooses λ on the validation split instead (Ridge must be
-	// 0): the λ of RidgeGrid of least validation error (chooseRidge) at
+	// 0): the λ of plan.RidgeGrid of least validation error (chooseRidge) at
 	// the starting σ, which σ is then learned with, and again at the
 	// learned σ, which the result reports (Ridge) and its validation error
 	// is measured with. A grid point at each end, not a joint optimisation:

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
 	digitsdata "github.com/featmap/featmap/internal/digits"
 	"github.com/featmap/featmap/sampled"
@@ -328,15 +329,15 @@ func TestLearnFewRows(t *testing.T) {
 	}
 }
 
-// TestLearnMaxDim: learning with more than MaxLearnDim features is refused
-// before anything is drawn or allocated; MaxLearnDim itself is accepted.
+// TestLearnMaxDim: learning with more than learnplan.MaxLearnDim features is refused
+// before anything is drawn or allocated; learnplan.MaxLearnDim itself is accepted.
 func TestLearnMaxDim(t *testing.T) {
 	xs, ys := toyData(8, 2, 0, 1, 7)
-	o := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, Dim: MaxLearnDim + 2}
+	o := LearnOptions{Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: []float64{1}}, Dim: learnplan.MaxLearnDim + 2}
 	if _, err := newLearner(context.Background(), xs, ys, o, nil, nil); err == nil || !strings.Contains(err.Error(), "MaxLearnDim") {
 		t.Errorf("D = %d: error %v, want one naming MaxLearnDim", o.Dim, err)
 	}
-	o.Dim = MaxLearnDim
+	o.Dim = learnplan.MaxLearnDim
 	if _, err := newLearner(context.Background(), xs, ys, o, nil, nil); err != nil {
 		t.Errorf("D = MaxLearnDim: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/sampled"
 )
@@ -35,14 +36,6 @@ type learner struct {
 	lambda, penalty float64
 	chunk           int
 }
-
-// MaxLearnDim bounds the features learning uses (the map's D): every
-// evaluation forms and factors D × D matrices of the features' moments,
-// memory about 5.8·D² numbers (with ridge auto) and a D³/3 Cholesky that
-// Ctrl-C cannot interrupt. It is
-// the group lasso's bound on its features (MaxGroupLassoFeatures in
-// package featmap).
-const MaxLearnDim = 4096
 
 // newLearner checks the inputs and draws the standard frequencies; train
 // and val, if given, replace the seeded split. The drawing
@@ -118,8 +111,8 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 	if l.d < 2 || (l.cosSin && l.d%2 != 0) {
 		return nil, fmt.Errorf("learn: learning σ: dimension %d (want ≥ 2, even for cos-sin features)", l.d)
 	}
-	if l.d > MaxLearnDim {
-		return nil, fmt.Errorf("learn: learning σ: dimension %d, more than MaxLearnDim = %d", l.d, MaxLearnDim)
+	if l.d > learnplan.MaxLearnDim {
+		return nil, fmt.Errorf("learn: learning σ: dimension %d, more than MaxLearnDim = %d", l.d, learnplan.MaxLearnDim)
 	}
 	l.m = l.d
 	if l.cosSin {

@@ -5,46 +5,16 @@ import (
 	"math"
 	"slices"
 
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
 )
 
 // This file trains the model a learned map carries: the ridge fit on the
 // designed map's own features, measured on the held-out rows.
 
-// MaxClasses is the most distinct labels learning treats as classes.
-const MaxClasses = 256
-
 // GroupLassoRidge is the ridge λ of the model an rff-group-lasso map
 // carries: the learn section's default.
 const GroupLassoRidge = 1e-3
-
-// Classes reports whether labels are class labels: all integers (of
-// magnitude at most MaxClassLabel), at most MaxClasses distinct values.
-// Others are numeric targets.
-func Classes(labels []float64) bool {
-	for _, v := range labels {
-		if !IsClassLabel(v) {
-			return false
-		}
-	}
-	return Distinct(labels) <= MaxClasses
-}
-
-// MaxClassLabel is the largest magnitude of a class label, 2⁵³: beyond
-// it every float64 is an integer, so being one says nothing (labels near
-// 1e155 are numbers, not 300 classes of a row each).
-const MaxClassLabel = 1 << 53
-
-// IsClassLabel reports whether v can be a class label: an integer of
-// magnitude at most MaxClassLabel.
-func IsClassLabel(v float64) bool {
-	return v == math.Trunc(v) && math.Abs(v) <= MaxClassLabel
-}
-
-// Distinct is the number of distinct values among labels.
-func Distinct(labels []float64) int {
-	return len(slices.Compact(slices.Sorted(slices.Values(labels))))
-}
 
 // Model trains the ridge model of the designed map m on the data's rows:
 // on every row to fit (learning's training and validation rows both) with
@@ -86,7 +56,7 @@ func Model(m *fmap.Map, d *fmap.Data, classes bool, lambda float64) (*fmap.Linea
 // ModelRidge chooses the ridge λ of a designed map's model on the map's
 // own features: the rows to fit are split as LearnSigma splits them
 // (a seeded split, by class for classes: fraction validation of them
-// validate, seed seeds it), and the λ of RidgeGrid whose ridge fit on the
+// validate, seed seeds it), and the λ of learnplan.RidgeGrid whose ridge fit on the
 // training part has the least validation error (the mean squared residual
 // of the coded targets, the first of equals) is returned with that error.
 // LearnSigma's own ridge: auto chooses λ on the random features it learns
@@ -136,7 +106,7 @@ func ModelRidge(m *fmap.Map, d *fmap.Data, classes bool, validation float64, see
 	}
 	best, bestErr := 0.0, math.Inf(1)
 	sc := make([]float64, k)
-	for _, lam := range RidgeGrid() {
+	for _, lam := range learnplan.RidgeGrid() {
 		r, err := Ridge(zt, yt, classes, lam, m.Dim, func(dst, x []float64) { copy(dst, x) })
 		if err != nil {
 			continue
@@ -155,7 +125,7 @@ func ModelRidge(m *fmap.Map, d *fmap.Data, classes bool, validation float64, see
 		}
 	}
 	if best == 0 {
-		return 0, 0, fmt.Errorf("learn: ridge auto: no λ of %g … %g fits", RidgeGrid()[0], RidgeGrid()[len(RidgeGrid())-1])
+		return 0, 0, fmt.Errorf("learn: ridge auto: no λ of %g … %g fits", learnplan.RidgeGrid()[0], learnplan.RidgeGrid()[len(learnplan.RidgeGrid())-1])
 	}
 	return best, bestErr, nil
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/featmap/featmap/design/learnplan"
 )
 
 // This file decides whether per-axis widths are kept: learned from the
@@ -49,7 +51,7 @@ type PerAxisChoice struct {
 // in PerAxis. Either way the iterations and evaluations are the two
 // stages' sums and the start is the shared stage's.
 func choosePerAxis(ctx context.Context, rows [][]float64, labels []float64, opts LearnOptions, shared, perAxis LearnResult) (LearnResult, error) {
-	k := cvFolds(opts.Validation)
+	k := learnplan.CVFolds(opts.Validation)
 	eShared, ePer, err := nestedCV(ctx, rows, labels, opts, k)
 	if err != nil {
 		return perAxis, err
@@ -169,16 +171,6 @@ func foldErrors(ctx context.Context, rows [][]float64, labels []float64, opts Le
 		}
 	}
 	return out
-}
-
-// cvFolds is the number of folds of the cross-validation that judges
-// per-axis widths: 1/validation rounded (4 for the default 0.25), at
-// least 2, at most 10.
-func cvFolds(validation float64) int {
-	if validation == 0 {
-		validation = 0.25
-	}
-	return min(10, max(2, int(math.Round(1/validation))))
 }
 
 // foldSplit deals the rows into k folds: a seeded shuffle (a stream of its

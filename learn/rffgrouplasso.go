@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/sampled"
 )
@@ -59,6 +60,12 @@ type RFFGroupLasso struct {
 	Blocks []fmap.Block
 }
 
+// The interfaces RFFGroupLasso implements (design/doc.go lists them).
+var (
+	_ design.Method    = (*RFFGroupLasso)(nil)
+	_ design.Defaulter = (*RFFGroupLassoOptions)(nil)
+)
+
 // Name returns "rff-group-lasso".
 func (*RFFGroupLasso) Name() string { return "rff-group-lasso" }
 
@@ -108,27 +115,21 @@ func (m *RFFGroupLasso) Design(_ context.Context, p *fmap.Problem, dim int, _ de
 	return &design.Result{Map: mp}, nil
 }
 
-// GroupLassoMap is what RFFGroupLasso.Learn learned: the group lasso's
-// result, the combined kernel Σ_g d_g K_g of the kept kernels
-// (fmap.Combined), and the method that makes its map (the kept blocks).
-type GroupLassoMap struct {
-	Result GroupLassoResult
-	Kernel fmap.Kernel
-	Method *RFFGroupLasso
-}
-
-// Learn runs the group lasso of kernels (column groups of p's inputs,
-// relative to the data's first column as the rows are) on the rows to fit
-// of p.Data and their labels (the held-out rows are never seen; labels
-// are classes as Classes says), and returns a new method with the kept
-// kernels' blocks and the combined kernel; m is left as it is.
+// Learn runs the group lasso of l.Kernels (column groups of the problem's
+// inputs, relative to the data's first column as the rows are) on the rows
+// to fit of its data and their labels (the held-out rows are never seen;
+// labels are classes as learnplan.Classes says), and returns the combined
+// kernel Σ_g d_g K_g of the kept kernels (fmap.Combined) and a new method
+// with their blocks, of dimension DimPerKernel per kept kernel; m is left
+// as it is.
 //
 // Every kernel's features are rff's map of it on its column group (its
 // part of p's domain) at DimPerKernel with seed Seed+g (for exp-chi2 after
 // rff's inner χ² map, whose stage the group lasso applies to the rows
 // first), so that the kept blocks of the map are exactly the features the
 // group lasso weighed.
-func (m *RFFGroupLasso) Learn(ctx context.Context, p *fmap.Problem, kernels []KernelGroup, progress func(string)) (*GroupLassoMap, error) {
+func (m *RFFGroupLasso) Learn(ctx context.Context, l Learning) (*Learned, error) {
+	p, kernels, progress := l.Problem, l.Kernels, l.Progress
 	d := p.Data
 	maps, err := m.kernelMaps(ctx, p, kernels)
 	if err != nil {
@@ -141,12 +142,12 @@ func (m *RFFGroupLasso) Learn(ctx context.Context, p *fmap.Problem, kernels []Ke
 		}
 	}
 	res, err := GroupLasso(ctx, d.Fit, d.FitLabels, GroupLassoOptions{
-		Kernels: groups, DimPerKernel: m.Opts.DimPerKernel, Lambda: m.Opts.Lambda, Seed: m.Opts.Seed, Classes: Classes(d.FitLabels), Progress: progress,
+		Kernels: groups, DimPerKernel: m.Opts.DimPerKernel, Lambda: m.Opts.Lambda, Seed: m.Opts.Seed, Classes: learnplan.Classes(d.FitLabels), Progress: progress,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("group lasso on %s: %w", d.File, err)
 	}
-	out := &GroupLassoMap{Result: res, Method: &RFFGroupLasso{Opts: m.Opts}}
+	method := &RFFGroupLasso{Opts: m.Opts}
 	var parts []fmap.KernelPart
 	for g, k := range kernels {
 		if res.Zero[g] {
@@ -154,7 +155,7 @@ func (m *RFFGroupLasso) Learn(ctx context.Context, p *fmap.Problem, kernels []Ke
 		}
 		w := res.KernelWeights[g]
 		a, b := k.Columns[0], k.Columns[1]
-		out.Method.Blocks = append(out.Method.Blocks, fmap.Block{First: a, Last: b, Kernel: maps[g].Kernel, Scale: math.Sqrt(w), Stages: maps[g].Stages})
+		method.Blocks = append(method.Blocks, fmap.Block{First: a, Last: b, Kernel: maps[g].Kernel, Scale: math.Sqrt(w), Stages: maps[g].Stages})
 		parts = append(parts, fmap.KernelPart{Kernel: maps[g].Kernel, First: a, Last: b, Weight: w})
 	}
 	if len(parts) == 0 {
@@ -164,8 +165,7 @@ func (m *RFFGroupLasso) Learn(ctx context.Context, p *fmap.Problem, kernels []Ke
 		}
 		return nil, fmt.Errorf("group lasso on %s: every kernel's group is zero at λ = %.4g: there is no map to make (give a smaller method.lambda)", d.File, res.Lambda)
 	}
-	out.Kernel = fmap.Kernel{Type: fmap.Combined, Parts: parts}
-	return out, nil
+	return &Learned{Kernel: fmap.Kernel{Type: fmap.Combined, Parts: parts}, Method: method, Dim: len(method.Blocks) * m.Opts.DimPerKernel, GroupLasso: &res}, nil
 }
 
 // kernelMaps designs rff's map of every kernel on its column group (its

@@ -5,19 +5,11 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/featmap/featmap/design/learnplan"
 )
 
-// RidgeGrid is the grid LearnOptions.RidgeAuto chooses λ from: 15 values
-// 10^{−6}, 10^{−5.5}, …, 10^{1}, half a decade apart.
-func RidgeGrid() []float64 {
-	var g []float64
-	for k := -12; k <= 2; k++ {
-		g = append(g, math.Pow(10, float64(k)/2))
-	}
-	return g
-}
-
-// chooseRidge returns the λ of RidgeGrid whose ridge fit on the training
+// chooseRidge returns the λ of learnplan.RidgeGrid whose ridge fit on the training
 // rows has the least validation error at θ (the first of equals), and
 // every λ's error. ZᵀZ and ZᵀY of the training rows and of the validation
 // rows are accumulated once; each λ is then one Cholesky factorisation of
@@ -48,7 +40,7 @@ func (l *learner) chooseRidge(theta []float64, say func(string)) (float64, []flo
 			yy += v * v
 		}
 	}
-	grid := RidgeGrid()
+	grid := learnplan.RidgeGrid()
 	errs := make([]float64, len(grid))
 	best := -1
 	a := mat.NewSymDense(l.d, nil)

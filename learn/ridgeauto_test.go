@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
 )
 
@@ -28,7 +29,7 @@ func TestLearnRidgeAuto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	grid := RidgeGrid()
+	grid := learnplan.RidgeGrid()
 	for g, v := range grid {
 		l.lambda = v
 		_, mse, err := l.eval(theta, nil)

@@ -30,6 +30,12 @@ func fitOptions(o chum.FitOptions) chum.FitOptions {
 // continuous refinement and polish.
 type Modulation struct{ Opts ModulationOptions }
 
+// The interfaces Modulation implements (design/doc.go lists them).
+var (
+	_ design.Method        = (*Modulation)(nil)
+	_ design.OptionChecker = (*Modulation)(nil)
+)
+
 // Name returns "modulation".
 func (*Modulation) Name() string { return "modulation" }
 

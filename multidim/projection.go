@@ -46,6 +46,13 @@ func (o *ProjectionOptions) SetDefaults() {
 // projections ("Proj ⊗": cos(a)cos(b) = ½cos(a+b) + ½cos(a−b)).
 type Projection struct{ Opts ProjectionOptions }
 
+// The interfaces Projection implements (design/doc.go lists them).
+var (
+	_ design.Method        = (*Projection)(nil)
+	_ design.OptionChecker = (*Projection)(nil)
+	_ design.Defaulter     = (*ProjectionOptions)(nil)
+)
+
 // Name returns "projection".
 func (*Projection) Name() string { return "projection" }
 

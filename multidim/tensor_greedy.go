@@ -24,6 +24,11 @@ type TensorGreedyOptions struct {
 // the largest weights α = Π α_i that fit in the dimension.
 type TensorGreedy struct{ Opts TensorGreedyOptions }
 
+// The interfaces TensorGreedy implements (design/doc.go lists them).
+var (
+	_ design.Method = (*TensorGreedy)(nil)
+)
+
 // Name returns "tensor-greedy".
 func (*TensorGreedy) Name() string { return "tensor-greedy" }
 

@@ -39,6 +39,10 @@ var methods = []func() design.Method{
 	func() design.Method { return &learn.RFFGroupLasso{} },
 }
 
+// An exp-χ² map's inner map, when rff's options name none, is chum's
+// (sampled.SetDefaultInner).
+func init() { sampled.SetDefaultInner(func() design.Method { return &chum.Chum{} }) }
+
 // Names lists the names of every method, in documentation order.
 func Names() []string {
 	names := make([]string, len(methods))
@@ -98,3 +102,14 @@ func ErrorLine(p *fmap.Problem, method string) string {
 	}
 	return fmt.Sprintf("error: %s, measured in the %s norm (%s does not minimise it)", p.Measure, p.Norm, method)
 }
+
+// Table is the methods as a table a spec is read against
+// (spec.MethodTable): Names and New.
+type Table struct{}
+
+// Names lists the names of every method, in documentation order.
+func (Table) Names() []string { return Names() }
+
+// New returns a new method of the given name with default (zero)
+// options, or nil if there is none.
+func (Table) New(name string) design.Method { return New(name) }

@@ -50,7 +50,7 @@
 // hyperbolic secant law, h(u) = (2σ/π) log tan(πu/2); SkewedIntersectionLaw
 // for skewed intersection, the Cauchy law, h(u) = σ tan(π(u − ½));
 // LaplacianLaw for the Laplacian kernel, the Cauchy law of scale 1/σ.
-// KernelLaw names the law of each kernel. The Matérn kernel's law is not
+// KernelLaw names the law of each kernel (spectra, one entry a kernel). The Matérn kernel's law is not
 // a product over the inputs but the multivariate t law of 2ν degrees of
 // freedom scaled by 1/σ, a Gaussian scale mixture that MaternFrequencies
 // draws from n + 2ν normals per frequency. The samplings (sampling.go)
@@ -65,11 +65,11 @@
 //
 // Adding a kernel's law: fmap gives the kernel its exact values and says
 // it is shift-invariant (Kernel.ShiftInvariant; its argument t(x),
-// Kernel.T, is x or log(x + c)); KernelLaw gets a case with the law's
+// Kernel.T, is x or log(x + c)); spectra (laws.go) gets an entry with the law's
 // quantile, a function of u in (0, 1) that stays finite and exact in the
 // tails (see SkewedIntersectionLaw). rff then draws it with random and qmc
 // sampling. Orthogonal sampling draws spherical laws only: a kernel whose
-// law is a product of one-axis laws says so in Spherical, which
+// law is a product of one-axis laws says so in its entry (Spherical), which
 // DefaultSampling, RFF.CheckOptions and package learn's newLearner
 // consult. Learning σ scales standard frequencies drawn at σ = 1 by 1/σ
 // (rbf, laplacian) or σ (skewed); a law of another scale family says so

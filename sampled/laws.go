@@ -10,27 +10,52 @@ import (
 // u in (0, 1): a frequency is h(u) for u uniform (docs/formulas.md §5.1).
 type Law func(u float64) float64
 
+// spectrum is how rff draws the frequencies of a kernel's random
+// features: by a product of one-axis laws (law, of width σ), or by a
+// spherical law drawn whole (law nil: Matérn's, by MaternFrequencies;
+// exp-χ²'s, the Gaussian of width 1/√(2β) on its inner map's outputs),
+// and whether that law is spherical, so that orthogonal sampling draws it.
+type spectrum struct {
+	law       func(sigma float64) Law
+	spherical bool
+}
+
+// spectra are the spectral laws, keyed by kernel type: every kernel rff
+// draws random features of has one (TestSpectra), and it is the one place
+// that names a kernel's law. A new kernel's law is an entry here with its
+// quantile; see the package doc for what else it decides.
+var spectra = map[string]spectrum{
+	fmap.RBF:                {law: GaussianLaw, spherical: true},
+	fmap.SkewedChi2:         {law: SkewedChi2Law},
+	fmap.SkewedIntersection: {law: SkewedIntersectionLaw},
+	fmap.Laplacian:          {law: LaplacianLaw},
+	fmap.Matern:             {spherical: true},
+	fmap.ExpChi2:            {spherical: true},
+}
+
 // KernelLaw is the spectral law of the factor of width sigma that the
-// shift-invariant kernel of type typ has on one input: the law rff draws
-// that input's frequency coordinates from, and at σ = 1 the law of the
-// standard frequencies package learn scales by the widths. It is the one
-// place that names a kernel's law; ok is false for a kernel without one
-// (exp-χ²'s random features are the Gaussian's, on its inner map's
-// outputs; Matérn's law is not a product over the inputs: MaternFrequencies
-// draws it). A new kernel's law is a case here with its quantile; see the
-// package doc for what else it decides.
+// shift-invariant kernel of type typ has on one input (spectra): the law
+// rff draws that input's frequency coordinates from, and at σ = 1 the law
+// of the standard frequencies package learn scales by the widths. ok is
+// false for a kernel without one (exp-χ²'s random features are the
+// Gaussian's, on its inner map's outputs; Matérn's law is not a product
+// over the inputs: MaternFrequencies draws it).
 func KernelLaw(typ string, sigma float64) (law Law, ok bool) {
-	switch typ {
-	case fmap.RBF:
-		return GaussianLaw(sigma), true
-	case fmap.SkewedChi2:
-		return SkewedChi2Law(sigma), true
-	case fmap.SkewedIntersection:
-		return SkewedIntersectionLaw(sigma), true
-	case fmap.Laplacian:
-		return LaplacianLaw(sigma), true
+	if sp := spectra[typ]; sp.law != nil {
+		return sp.law(sigma), true
 	}
 	return nil, false
+}
+
+// Spherical reports whether kernel k's spectral law is spherical (after
+// scaling each axis by its width), so that orthogonal sampling draws it:
+// the Gaussian of rbf and exp-chi2 and Matérn's Gaussian scale mixture;
+// not the Laplacian's and the skewed kernels' products of one-axis laws.
+// A kernel without random features (spectra has no entry) counts as
+// spherical: orthogonal is its default sampling, which nothing draws.
+func Spherical(k fmap.Kernel) bool {
+	sp, ok := spectra[k.Type]
+	return !ok || sp.spherical
 }
 
 // LaplacianLaw is the law of the Laplacian factor exp(−|x − y|/σ): the

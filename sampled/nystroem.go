@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/internal/symeig"
 )
@@ -83,6 +84,17 @@ const eigenFloor = 0x1p-52
 // BenchmarkKMeans256: docs/nystroem.md).
 type Nystroem struct{ Opts NystroemOptions }
 
+// The interfaces Nystroem implements (design/doc.go lists them).
+var (
+	_ design.Method        = (*Nystroem)(nil)
+	_ design.OptionChecker = (*Nystroem)(nil)
+	_ design.TargetChecker = (*Nystroem)(nil)
+	_ design.Sizer         = (*Nystroem)(nil)
+	_ design.AutoVarier    = (*Nystroem)(nil)
+	_ design.WholeRows     = (*Nystroem)(nil)
+	_ design.EvalCoster    = (*Nystroem)(nil)
+)
+
 // Name returns "nystroem".
 func (*Nystroem) Name() string { return "nystroem" }
 
@@ -104,6 +116,30 @@ func (*Nystroem) Applies(p *fmap.Problem) error {
 // WholeRows reports true: a Nyström map of an additive kernel takes whole
 // rows (its landmarks are rows), so its D is the outputs per row.
 func (*Nystroem) WholeRows() bool { return true }
+
+var _ learnplan.Priced = (*Nystroem)(nil)
+
+// SigmaFeatures are the random features a learn section learns σ on for a
+// Nyström map of dim landmarks: learnplan.NystroemLearnDim(dim) of the kernel's
+// default sampling and form, with the map's seed; the landmarks are then
+// chosen and their kernel matrix factored at the learned σ.
+func (m *Nystroem) SigmaFeatures(dim int) (features int, sampling, form string, seed int64) {
+	return learnplan.NystroemLearnDim(dim), "", "", m.Opts.Seed
+}
+
+// LearnShape prices learning σ for a Nyström map of D landmarks
+// (learnplan.Priced): σ is learned on learnplan.NystroemLearnDim(D) random features,
+// the model a learned map carries evaluates D kernel values on the n
+// inputs and a D × D product, and ridge: auto chooses λ again on the
+// map's own features.
+func (m *Nystroem) LearnShape(base learnplan.CostShape) (func(dim int) learnplan.CostShape, bool) {
+	return func(dim int) learnplan.CostShape {
+		c := base
+		c.Dim, c.MapDim, c.ModelRidge = learnplan.NystroemLearnDim(dim), dim, base.RidgeAuto
+		c.MapEval = float64(dim)*float64(base.Inputs+20) + float64(dim)*float64(dim)
+		return c
+	}, false
+}
 
 // landmarks is the number m of landmarks of a map of dimension dim: the
 // n_landmarks option, else dim.

@@ -53,6 +53,12 @@ type Polynomial struct {
 	Opts PolynomialOptions
 }
 
+// The interfaces Polynomial implements (design/doc.go lists them).
+var (
+	_ design.Method = (*Polynomial)(nil)
+	_ design.Sizer  = (*Polynomial)(nil)
+)
+
 // Name is "polynomial".
 func (*Polynomial) Name() string { return "polynomial" }
 

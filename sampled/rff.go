@@ -7,8 +7,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/featmap/featmap/chum"
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
 )
 
@@ -76,6 +76,15 @@ type innerKey struct {
 	lo, hi  float64
 	integer bool
 }
+
+// The interfaces RFF implements (design/doc.go lists them).
+var (
+	_ design.Method        = (*RFF)(nil)
+	_ design.OptionChecker = (*RFF)(nil)
+	_ design.Sizer         = (*RFF)(nil)
+	_ design.EvalCoster    = (*RFF)(nil)
+	_ design.Defaulter     = (*RFFOptions)(nil)
+)
 
 // Name returns "rff".
 func (*RFF) Name() string { return "rff" }
@@ -145,6 +154,33 @@ func maxOrthogonal(n int) int {
 	return int(math.Sqrt(w / float64(n)))
 }
 
+var _ learnplan.Priced = (*RFF)(nil)
+
+// SigmaFeatures are the random features a learn section learns σ on for
+// rff's map of dimension dim: the map's own, its sampling, form and seed,
+// so that the map designed at the learned σ is the learned one.
+func (m *RFF) SigmaFeatures(dim int) (features int, sampling, form string, seed int64) {
+	return dim, m.Opts.Sampling, m.Opts.Features, m.Opts.Seed
+}
+
+// LearnShape prices learning σ for rff's map of dimension D
+// (learnplan.Priced): learning draws the map's own D features, and the model a
+// learned map carries evaluates its D/2 frequencies (cos-sin, even D only)
+// or D (phase) on the n inputs, a sine and cosine costing about 20.
+func (m *RFF) LearnShape(base learnplan.CostShape) (func(dim int) learnplan.CostShape, bool) {
+	cosSin := m.features() == fmap.CosSin
+	return func(dim int) learnplan.CostShape {
+		c := base
+		c.Dim, c.CosSin, c.MapDim = dim, cosSin, dim
+		freqs := float64(dim)
+		if cosSin {
+			freqs /= 2
+		}
+		c.MapEval = freqs * float64(base.Inputs+20)
+		return c
+	}, cosSin
+}
+
 func (m *RFF) features() fmap.Features {
 	if m.Opts.Features == "" {
 		return fmap.CosSin
@@ -174,14 +210,6 @@ func DefaultSampling(k fmap.Kernel) string {
 	return SamplingOrthogonal
 }
 
-// Spherical reports whether kernel k's spectral law is spherical (after
-// scaling each axis by its width), so that orthogonal sampling draws it:
-// the Gaussian of rbf and exp-chi2 and Matérn's Gaussian scale mixture;
-// not the Laplacian's and the skewed kernels' products of one-axis laws.
-func Spherical(k fmap.Kernel) bool {
-	return !k.Skewed() && k.Type != fmap.Laplacian
-}
-
 // inner is the inner map's method and dimension (default chum, 5).
 func (m *RFF) inner() *design.Inner {
 	if m.Opts.Inner != nil {
@@ -190,10 +218,28 @@ func (m *RFF) inner() *design.Inner {
 	m.innerMu.Lock()
 	defer m.innerMu.Unlock()
 	if m.defaultInner == nil {
-		m.defaultInner = &design.Inner{Method: &chum.Chum{}, Dim: 5}
+		if defaultInner == nil {
+			panic("sampled: no default inner method for exp-chi2's map: call sampled.SetDefaultInner first (package registry gives chum)")
+		}
+		m.defaultInner = &design.Inner{Method: defaultInner(), Dim: DefaultInnerDim}
 	}
 	return m.defaultInner
 }
+
+// DefaultInnerDim is the dimension of an exp-χ² map's inner map when the
+// options name none.
+const DefaultInnerDim = 5
+
+// defaultInner makes the method of an exp-χ² map's inner map when the
+// options name none (SetDefaultInner).
+var defaultInner func() design.Method
+
+// SetDefaultInner gives the method of an exp-χ² map's inner map when its
+// options name none (of DefaultInnerDim dimensions): a new value per RFF.
+// It is given, not imported, so that sampled imports no other design
+// method's package: package registry gives chum (Li et al.'s inner χ²
+// map, designed), once, before any design.
+func SetDefaultInner(method func() design.Method) { defaultInner = method }
 
 // innerProblemOf is innerProblem(p), the same value for every p of the
 // same inner interval.

@@ -63,6 +63,14 @@ const MaxRFPCAFeatures = 2048
 // rows to fit (fitShrinkage).
 type RFPCA struct{ Opts RFPCAOptions }
 
+// The interfaces RFPCA implements (design/doc.go lists them).
+var (
+	_ design.Method        = (*RFPCA)(nil)
+	_ design.OptionChecker = (*RFPCA)(nil)
+	_ design.Sizer         = (*RFPCA)(nil)
+	_ design.EvalCoster    = (*RFPCA)(nil)
+)
+
 // Name returns "rf-pca".
 func (*RFPCA) Name() string { return "rf-pca" }
 

@@ -9,12 +9,12 @@ import (
 	"fmt"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/design/learnplan"
 )
 
 // Predictor reports whether the spec's map will carry a trained model (a
 // learn or a kernels section: learn.Model), and whether its labels are
-// classes (a learn section's task; for kernels learn.Classes) — known
+// classes (a learn section's task; for kernels learnplan.Classes) — known
 // before learning, from the data read.
 func (s *Spec) Predictor() (model, classes bool) {
 	if s.Learn == nil && s.GroupLasso == nil || s.Problem.Data == nil {
@@ -23,7 +23,7 @@ func (s *Spec) Predictor() (model, classes bool) {
 	if s.Learn != nil && s.Learn.Task != "" {
 		return true, s.Learn.Classes()
 	}
-	return true, learn.Classes(s.Problem.Data.FitLabels)
+	return true, learnplan.Classes(s.Problem.Data.FitLabels)
 }
 
 // modelConstants is the number of weights and biases of the ridge model a
@@ -41,7 +41,7 @@ func (s *Spec) modelConstants(dim int) int {
 	}
 	k := 1
 	if classes {
-		k = learn.Distinct(s.Problem.Data.FitLabels)
+		k = learnplan.Distinct(s.Problem.Data.FitLabels)
 	}
 	return dim*k + k
 }

@@ -14,7 +14,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/registry"
 	"gopkg.in/yaml.v3"
 )
 
@@ -473,7 +472,7 @@ func (p *parser) inner(n *yaml.Node, field string) (*design.Inner, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := registry.Names()
+	names := methodTable().Names()
 	nameNode, dimNode := m.value("name"), m.value("dim")
 	switch {
 	case nameNode == nil:
@@ -489,7 +488,7 @@ func (p *parser) inner(n *yaml.Node, field string) (*design.Inner, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &design.Inner{Method: registry.New(name), Dim: int(dim)}
+	in := &design.Inner{Method: methodTable().New(name), Dim: int(dim)}
 	if err := p.fill(m, in.Method.Options(), name+" options are", "unknown option", "name", "dim"); err != nil {
 		return nil, err
 	}

@@ -12,12 +12,14 @@
 // fields.go: the `yaml` and `spec` tags), the sections are read in
 // parse.go (name, emit, learn, data), problem.go (kernel, domain, error),
 // shape.go (target and method, or compare; a method's options decoded
-// into the registry's options struct) and kernels.go (the kernels section
+// into its options struct) and kernels.go (the kernels section
 // and its method, rff-group-lasso), and every error is a *SpecError naming
 // the file, the line and the key path (file:line: key: message).
 //
-// The methods come from package registry; their options are plain structs
-// whose tags this package reads, for decoding, for the JSON Schema of
+// The methods come from a table it is given (methods.go: UseMethods;
+// package featmap gives package registry's), so that reading a spec
+// compiles no method's package; their options are plain structs whose
+// tags this package reads, for decoding, for the JSON Schema of
 // specs (schema.go: Schema, docs/spec.schema.json) and for the labels that
 // tell methods apart (labels.go: MethodLabels). This is the only package
 // of featmap that reads YAML.

@@ -2,25 +2,39 @@ package spec
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 
+	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/learn"
 	"gopkg.in/yaml.v3"
 )
 
 // GroupLassoSpec is a spec's kernels section, whose method is
-// rff-group-lasso (learn.RFFGroupLasso, with the features per kernel, λ
-// and the seed): G kernels on column groups of the data, combined by a
-// group lasso over their random features (learn.GroupLasso, Băzăvan et
-// al. §3.3).
+// rff-group-lasso (its options: the features per kernel, λ and the seed,
+// in the method's options struct): G kernels on column groups of the data,
+// combined by a group lasso over their random features (package learn's
+// GroupLasso, Băzăvan et al. §3.3).
 type GroupLassoSpec struct {
 	// Kernels are the G kernels; their Columns are relative to the data's
 	// first column (data.columns[0]), as the loaded rows are.
-	Kernels []learn.KernelGroup
+	Kernels []KernelGroup
 	// Line is the kernels section's line in the spec.
 	Line int
 }
+
+// KernelGroup is one kernel of a kernels section: a shift-invariant
+// kernel (rbf, skewed-chi2 or skewed-intersection, its one σ and the
+// skewed kernels' offset C) or exp-χ² (its β) on the input columns
+// Columns[0]…Columns[1] (inclusive) of every row.
+type KernelGroup struct {
+	Kernel  fmap.Kernel
+	Columns [2]int
+}
+
+// KernelsMethod is the method of a spec with kernels, the one a method
+// table must have for them.
+const KernelsMethod = "rff-group-lasso"
 
 // The kernels section's items and the rff-group-lasso method section.
 type (
@@ -148,7 +162,7 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 		if offsets[i] == nil {
 			offsets[i] = it
 		}
-		gl.Kernels = append(gl.Kernels, learn.KernelGroup{Kernel: k, Columns: [2]int{a - s.Data.First, b - s.Data.First}})
+		gl.Kernels = append(gl.Kernels, KernelGroup{Kernel: k, Columns: [2]int{a - s.Data.First, b - s.Data.First}})
 	}
 	if d.Method.V == nil {
 		return p.missing(top, "method", "method: {name: rff-group-lasso, dim_per_kernel, lambda, seed}")
@@ -171,13 +185,17 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 		return p.errAt(mm.keys["dim_per_kernel"], "method.dim_per_kernel", "%d kernels × %d = %d random features, more than the %d the group lasso may weigh (it holds their D × D moment matrices for the rows to fit and to validate: 256 MB at %d)",
 			len(gl.Kernels), md.DimPerKernel, len(gl.Kernels)*md.DimPerKernel, MaxGroupLassoFeatures, MaxGroupLassoFeatures)
 	}
-	m := &learn.RFFGroupLasso{Opts: learn.RFFGroupLassoOptions{DimPerKernel: md.DimPerKernel, Seed: md.Seed}}
+	var lambda float64 // 0: auto
 	if ln := md.Lambda.V; ln != nil && !(ln.Kind == yaml.ScalarNode && ln.Value == "auto") {
-		if m.Opts.Lambda, err = p.number(ln, "method.lambda", true); err != nil {
+		if lambda, err = p.number(ln, "method.lambda", true); err != nil {
 			return p.errAt(ln, "method.lambda", "must be a number > 0 or auto, not %s", describe(ln))
 		}
 	}
-	m.Opts.SetDefaults()
+	m := methodTable().New(KernelsMethod)
+	setOptions(m.Options(), map[string]any{"dim_per_kernel": md.DimPerKernel, "lambda": lambda, "seed": md.Seed})
+	if d, ok := m.Options().(design.Defaulter); ok {
+		d.SetDefaults()
+	}
 	ms := &MethodSpec{Method: m, Line: d.Method.K.Line, field: "method", keys: map[string]int{}}
 	for k, kn := range mm.keys {
 		ms.keys[k] = kn.Line
@@ -223,3 +241,20 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 // D × D moment matrices ZᵀZ for the rows to fit and to validate, memory
 // growing as D² (two kernels of 65 536 features crashed out of memory).
 const MaxGroupLassoFeatures = 4096
+
+// setOptions sets a method's options (opts, a pointer to its options
+// struct) by their keys: the kernels section's method is decoded with its
+// own rules (glMethodDoc: lambda may be auto), into its options struct as
+// the method keeps them.
+func setOptions(opts any, values map[string]any) {
+	set := 0
+	for _, f := range structFields(reflect.ValueOf(opts).Elem()) {
+		if v, ok := values[f.name]; ok {
+			f.v.Set(reflect.ValueOf(v))
+			set++
+		}
+	}
+	if set != len(values) {
+		panic(fmt.Sprintf("spec: %T lacks an option of %v", opts, values))
+	}
+}

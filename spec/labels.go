@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/registry"
 )
 
 // This file states a method and its options in words: the labels that
@@ -26,7 +25,7 @@ type option struct {
 // not depend on the problem), in declaration order. A *bool option is a
 // switch that is on unless set false.
 func options(m design.Method) []option {
-	fresh := registry.New(m.Name())
+	fresh := methodTable().New(m.Name())
 	if fresh == nil {
 		// auto: no options, and no registered method of that name.
 		return nil

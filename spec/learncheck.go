@@ -3,14 +3,12 @@ package spec
 import (
 	"fmt"
 
-	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/learn"
-	"github.com/featmap/featmap/sampled"
+	"github.com/featmap/featmap/design/learnplan"
 )
 
 // This file checks a learn section against its data once the data is
-// read: enough rows to learn from, and learning's cost (learn.LearnCost)
-// within learn.LearnBudget, so that what would fail or run for many
+// read: enough rows to learn from, and learning's cost (learnplan.LearnCost)
+// within learnplan.LearnBudget, so that what would fail or run for many
 // minutes is refused before any work.
 
 // minLearnRows is the fewest rows to fit learning takes (learn.LearnSigma
@@ -32,11 +30,11 @@ func checkLearn(s *Spec) error {
 			Msg: fmt.Sprintf("learning σ needs at least %d rows to fit, and %s has %d of its %d rows kept (%s)", minLearnRows, d.File, len(d.Fit), len(d.Fit)+len(d.Held), held)}
 	}
 	shape, even := learnShape(s)
-	cost := learn.LearnCost(shape(s.Target.Dim))
-	if cost <= learn.LearnBudget {
+	cost := learnplan.LearnCost(shape(s.Target.Dim))
+	if cost <= learnplan.LearnBudget {
 		return nil
 	}
-	top := learn.MaxLearnedDim(func(dim int) float64 { return learn.LearnCost(shape(dim)) }, even)
+	top := learnplan.MaxLearnedDim(func(dim int) float64 { return learnplan.LearnCost(shape(dim)) }, even)
 	how := "a shared σ"
 	if l.PerAxis {
 		how = "σ per axis (a shared σ, then one per axis from it, then both again on each of the folds that compare them)"
@@ -51,40 +49,22 @@ func checkLearn(s *Spec) error {
 	}
 	return &SpecError{Path: s.Path, Line: s.Target.line, Field: "target.dim",
 		Msg: fmt.Sprintf("%d: learning %s from %d rows of %d inputs on %d random Fourier features takes about %.3g multiply-adds (each evaluation factors a %d × %d matrix), more than learning's budget of %.3g (about a minute): %s",
-			s.Target.Dim, how, c.Rows, c.Inputs, c.Dim, cost, c.Dim, c.Dim, learn.LearnBudget, atMost)}
+			s.Target.Dim, how, c.Rows, c.Inputs, c.Dim, cost, c.Dim, c.Dim, learnplan.LearnBudget, atMost)}
 }
 
 // learnShape returns the learn section's cost shape at a map dimension
 // D, and whether the method makes even D only (rff's cos-sin pairs).
-func learnShape(s *Spec) (func(dim int) learn.CostShape, bool) {
+func learnShape(s *Spec) (func(dim int) learnplan.CostShape, bool) {
 	d, l := s.Problem.Data, s.Learn
 	n := s.Problem.InDim()
 	k := 1
 	if l.Task == TaskClassification {
 		all := append(append([]float64(nil), d.FitLabels...), d.HeldLabels...)
-		k = learn.Distinct(all)
+		k = learnplan.Distinct(all)
 	}
-	base := learn.CostShape{Rows: len(d.Fit), Inputs: n, Targets: k, Validation: l.Validation, PerAxis: l.PerAxis, RidgeAuto: l.RidgeAuto, CosSin: true}
-	switch m := s.Method.Method.(type) {
-	case *sampled.RFF:
-		cosSin := m.Opts.Features == "" || m.Opts.Features == string(fmap.CosSin)
-		return func(dim int) learn.CostShape {
-			c := base
-			c.Dim, c.CosSin, c.MapDim = dim, cosSin, dim
-			freqs := float64(dim)
-			if cosSin {
-				freqs /= 2
-			}
-			c.MapEval = freqs * float64(n+20)
-			return c
-		}, cosSin
-	case *sampled.Nystroem:
-		return func(dim int) learn.CostShape {
-			c := base
-			c.Dim, c.MapDim, c.ModelRidge = learn.NystroemLearnDim(dim), dim, l.RidgeAuto
-			c.MapEval = float64(dim)*float64(n+20) + float64(dim)*float64(dim)
-			return c
-		}, false
+	base := learnplan.CostShape{Rows: len(d.Fit), Inputs: n, Targets: k, Validation: l.Validation, PerAxis: l.PerAxis, RidgeAuto: l.RidgeAuto, CosSin: true}
+	if m, ok := s.Method.Method.(learnplan.Priced); ok {
+		return m.LearnShape(base)
 	}
-	return func(dim int) learn.CostShape { c := base; c.Dim = dim; return c }, false
+	return func(dim int) learnplan.CostShape { c := base; c.Dim = dim; return c }, false
 }

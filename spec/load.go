@@ -15,7 +15,6 @@ import (
 	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/homogeneous"
 	"github.com/featmap/featmap/internal/atomicfile"
 )
 
@@ -102,9 +101,10 @@ func Load(ctx context.Context, path string, progress func(string)) (*Spec, error
 		}
 	}
 	for _, m := range s.methods() {
-		if l, ok := m.Method.(*homogeneous.Li); ok && l.Opts.Data != "" {
-			s.Warnings = append(s.Warnings, (&SpecError{Path: path, Line: m.keys["data"], Field: child(m.field, "data"),
-				Msg: "deprecated: give the file in the spec's data section (data: {file: …}), which every method and the verification use"}).Error())
+		if d, ok := m.Method.(design.Deprecator); ok {
+			if key, msg := d.Deprecated(); key != "" {
+				s.Warnings = append(s.Warnings, (&SpecError{Path: path, Line: m.keys[key], Field: child(m.field, key), Msg: msg}).Error())
+			}
 		}
 	}
 	return s, nil

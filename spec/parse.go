@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/datafile"
+	"github.com/featmap/featmap/design/learnplan"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/learn"
 	"gopkg.in/yaml.v3"
 )
 
@@ -296,8 +296,8 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 		return p.errAt(n.K, "learn", "learning σ needs one design by method rff or nystroem (target and method: {name: rff})")
 	case s.Target.Dim == 0:
 		return p.errAt(n.K, "learn", "learning σ needs target.dim (the features it learns with are the map's)")
-	case s.Target.Dim > learn.MaxLearnDim:
-		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB at D = 2048; below it, learning's cost is checked against its budget once the data is read)", s.Target.Dim, learn.MaxLearnDim)
+	case s.Target.Dim > learnplan.MaxLearnDim:
+		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB at D = 2048; below it, learning's cost is checked against its budget once the data is read)", s.Target.Dim, learnplan.MaxLearnDim)
 	case !s.Problem.Kernel.ShiftInvariant():
 		return p.errAt(n.K, "learn", "learning σ is for the kernels with a σ (rbf, laplacian, matern, skewed-chi2, skewed-intersection), not %s", s.Problem.Kernel.Type)
 	}

@@ -69,10 +69,19 @@ func (p *parser) kernel(top *mapping, n kv, pr *fmap.Problem) (*yaml.Node, error
 	return d.Sigma.V, err
 }
 
-// newKernelKeys are the keys of the polynomial and Matérn kernels, with
-// the kernel that owns each.
-var newKernelKeys = []struct{ key, owner string }{
-	{"degree", fmap.Poly}, {"scale", fmap.Poly}, {"offset", fmap.Poly}, {"nu", fmap.Matern},
+// newKernelKeys are the keys of the polynomial and Matérn kernels: the
+// kernel that owns each is its family's (fmap.Family.Keys).
+var newKernelKeys = []string{"degree", "scale", "offset", "nu"}
+
+// keyOwner is the kernel type whose family owns key, the first of its
+// types ("" for none).
+func keyOwner(key string) string {
+	for _, f := range fmap.Families() {
+		if slices.Contains(f.Keys(), key) {
+			return f.Types()[0]
+		}
+	}
+	return ""
 }
 
 // kernelKeys reads the polynomial kernel's degree, scale and offset
@@ -81,9 +90,9 @@ var newKernelKeys = []struct{ key, owner string }{
 // refuses them on other kernels, and holds them to fmap.Kernel.Check at
 // their keys (fmap.KeyError).
 func (p *parser) kernelKeys(m *mapping, d kernelDoc, k *fmap.Kernel) error {
-	for _, o := range newKernelKeys {
-		if m.keys[o.key] != nil && k.Type != o.owner {
-			return p.errAt(m.keys[o.key], "kernel."+o.key, "%s is a key of kernel %s; %s has none", o.key, o.owner, k.Type)
+	for _, key := range newKernelKeys {
+		if owner := keyOwner(key); m.keys[key] != nil && k.Type != owner {
+			return p.errAt(m.keys[key], "kernel."+key, "%s is a key of kernel %s; %s has none", key, owner, k.Type)
 		}
 	}
 	switch k.Type {
@@ -109,8 +118,8 @@ func (p *parser) kernelKeys(m *mapping, d kernelDoc, k *fmap.Kernel) error {
 	// σ is checked by the decoder (sigma, kernelDefaults) against the
 	// domain's axes: hold the other keys here, with σ's count as given.
 	c := *k
-	if c.Type == fmap.Matern {
-		c.Sigma = []float64{1}
+	if c.ShiftInvariant() {
+		c.Sigma = []float64{1} // a stand-in: σ is checked at its key
 	}
 	if err := c.Check(len(c.Sigma)); err != nil {
 		var ke *fmap.KeyError

@@ -8,8 +8,6 @@ import (
 
 	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/learn"
-	"github.com/featmap/featmap/registry"
 )
 
 // This file derives a JSON Schema (draft 2020-12) of spec version 1 from
@@ -117,8 +115,8 @@ var schemaDocs = map[string]string{
 // decoder refuses it with its reason (Applies).
 func schemaMethods() []string {
 	var out []string
-	for _, name := range registry.Names() {
-		if name != (&learn.RFFGroupLasso{}).Name() {
+	for _, name := range methodTable().Names() {
+		if name != KernelsMethod {
 			out = append(out, name)
 		}
 	}
@@ -135,7 +133,7 @@ func anys(ss []string) []any {
 }
 
 // Schema returns the JSON Schema (draft 2020-12) of spec version 1,
-// indented, derived from the decoder's types and the method registry.
+// indented, derived from the decoder's types and the method table.
 // docs/spec.schema.json is its output (`featmap schema` prints it).
 func Schema() (out []byte, err error) {
 	// A field type the walk does not know is a bug in featmap (a new
@@ -172,7 +170,7 @@ func Schema() (out []byte, err error) {
 	methods, inners := []any{}, []any{}
 	defs := obj{}
 	for _, name := range schemaMethods() {
-		m := registry.New(name)
+		m := methodTable().New(name)
 		props := optionProps(reflect.TypeOf(m.Options()).Elem(), "", nil)
 		props["name"] = obj{"const": name}
 		defs["method-"+name] = obj{"type": "object", "properties": props,

@@ -9,7 +9,6 @@ import (
 
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
-	"github.com/featmap/featmap/registry"
 	"gopkg.in/yaml.v3"
 )
 
@@ -35,7 +34,7 @@ func (p *parser) shape(top *mapping, d specDoc, s *Spec) error {
 	case d.Target.V == nil:
 		return p.missing(top, "target", fmt.Sprintf("method at line %d needs a target: dim or max_error", d.Method.K.Line))
 	case d.Method.V == nil:
-		return p.missing(top, "method", fmt.Sprintf("target at line %d needs a method: name: %s", d.Target.K.Line, strings.Join(registry.Names(), " | ")))
+		return p.missing(top, "method", fmt.Sprintf("target at line %d needs a method: name: %s", d.Target.K.Line, strings.Join(methodTable().Names(), " | ")))
 	}
 	// The target's errors and the method's are independent; D against
 	// the method needs both, and the problem.
@@ -194,7 +193,7 @@ func (p *parser) compareDims(m *mapping, d compareDoc, c *CompareSpec) error {
 // name or a mapping with name and options) and checks it against the
 // problem.
 func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fmap.Problem) (*MethodSpec, error) {
-	names := registry.Names()
+	names := methodTable().Names()
 	ms := &MethodSpec{Line: line, field: field, keys: map[string]int{}}
 	nameNode, nameField := n, field
 	var m *mapping
@@ -245,7 +244,7 @@ func (p *parser) method(n *yaml.Node, field string, line int, item bool, pr *fma
 		ms.Method = autoMethod{}
 		return ms, nil
 	}
-	ms.Method = registry.New(name)
+	ms.Method = methodTable().New(name)
 	if p.noProblem {
 		// Its name and options alone: the checks against the problem
 		// would repeat the problem's error.

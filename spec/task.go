@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/featmap/featmap/datafile"
-	"github.com/featmap/featmap/learn"
+	"github.com/featmap/featmap/design/learnplan"
 )
 
 // This file decides a learn section's task: whether the data's labels are
@@ -13,11 +13,11 @@ import (
 
 // decideTask sets s.Learn's task from the data file's labels when
 // learn.task is not given: classification when every label is an integer
-// and there are at most learn.MaxClasses of them, regression when none is
+// and there are at most learnplan.MaxClasses of them, regression when none is
 // an integer (or there are more distinct integers than classes); a file
 // that mixes the two is refused at the first label of the fewer kind, a
 // *datafile.DataError naming it and the key to set. A given task is
-// checked: classification takes at most learn.MaxClasses distinct labels.
+// checked: classification takes at most learnplan.MaxClasses distinct labels.
 func decideTask(s *Spec, labels *datafile.Labels) error {
 	l := s.Learn
 	if l == nil || labels == nil {
@@ -27,9 +27,9 @@ func decideTask(s *Spec, labels *datafile.Labels) error {
 	switch l.Task {
 	case TaskClassification:
 		d := s.Problem.Data
-		if n := learn.Distinct(append(append([]float64(nil), d.FitLabels...), d.HeldLabels...)); n > learn.MaxClasses {
+		if n := learnplan.Distinct(append(append([]float64(nil), d.FitLabels...), d.HeldLabels...)); n > learnplan.MaxClasses {
 			return &SpecError{Path: s.Path, Line: l.TaskLine, Field: "learn.task",
-				Msg: fmt.Sprintf("classification with %d distinct labels in %s: at most %d classes (regression learns them as numbers)", n, labels.File, learn.MaxClasses)}
+				Msg: fmt.Sprintf("classification with %d distinct labels in %s: at most %d classes (regression learns them as numbers)", n, labels.File, learnplan.MaxClasses)}
 		}
 		l.TaskWhy = "learn.task"
 		if err := oneClass(s, labels); err != nil {
@@ -42,7 +42,7 @@ func decideTask(s *Spec, labels *datafile.Labels) error {
 	}
 	total := labels.Integers + labels.Others
 	switch {
-	case labels.Others == 0 && labels.Distinct <= learn.MaxClasses:
+	case labels.Others == 0 && labels.Distinct <= learnplan.MaxClasses:
 		l.Task = TaskClassification
 		l.TaskWhy = fmt.Sprintf("every label is an integer, %d distinct: classes (learn.task sets it)", labels.Distinct)
 		if err := oneClass(s, labels); err != nil {
@@ -51,7 +51,7 @@ func decideTask(s *Spec, labels *datafile.Labels) error {
 		return fewRowsPerClass(s, labels.File, l.Line, "learn")
 	case labels.Others == 0:
 		l.Task = TaskRegression
-		l.TaskWhy = fmt.Sprintf("every label is an integer, but more than %d distinct: numbers (learn.task sets it)", learn.MaxClasses)
+		l.TaskWhy = fmt.Sprintf("every label is an integer, but more than %d distinct: numbers (learn.task sets it)", learnplan.MaxClasses)
 		return labels.CheckNumbers()
 	case labels.Integers == 0:
 		l.Task = TaskRegression
@@ -60,7 +60,7 @@ func decideTask(s *Spec, labels *datafile.Labels) error {
 	case labels.Others <= labels.Integers:
 		at := labels.FirstOther
 		what := "is not an integer"
-		if !(math.Abs(at.Value) <= learn.MaxClassLabel) {
+		if !(math.Abs(at.Value) <= learnplan.MaxClassLabel) {
 			what = "is beyond ±2⁵³ (where every float64 is an integer: a number, not a class)"
 		}
 		return &datafile.DataError{File: labels.File, Line: at.Line, Column: labels.Column,
@@ -77,14 +77,14 @@ func decideTask(s *Spec, labels *datafile.Labels) error {
 }
 
 // checkKernelsLabels checks a kernels section's labels as the group lasso
-// will take them (learn.Classes of the rows to fit, as
+// will take them (learnplan.Classes of the rows to fit, as
 // learn.RFFGroupLasso decides): classes of more than one class, or
 // numbers within ±datafile.MaxNumberLabel.
 func checkKernelsLabels(s *Spec, labels *datafile.Labels) error {
 	if s.GroupLasso == nil || labels == nil {
 		return nil
 	}
-	if !learn.Classes(s.Problem.Data.FitLabels) {
+	if !learnplan.Classes(s.Problem.Data.FitLabels) {
 		return labels.CheckNumbers()
 	}
 	if err := oneClass(s, labels); err != nil {
@@ -99,7 +99,7 @@ func checkKernelsLabels(s *Spec, labels *datafile.Labels) error {
 func oneClass(s *Spec, labels *datafile.Labels) error {
 	d := s.Problem.Data
 	all := append(append([]float64(nil), d.FitLabels...), d.HeldLabels...)
-	if len(all) == 0 || learn.Distinct(all) > 1 {
+	if len(all) == 0 || learnplan.Distinct(all) > 1 {
 		return nil
 	}
 	return &datafile.DataError{File: labels.File, Column: labels.Column,
@@ -117,7 +117,7 @@ func fewRowsPerClass(s *Spec, file string, line int, field string) error {
 	d := s.Problem.Data
 	hint := "If the labels are numbers, set learn.task: regression"
 	if field == "kernels" {
-		hint = fmt.Sprintf("The group lasso takes labels as classes when they are integers of at most %d distinct values among the rows to fit: numbers need more distinct values, or labels that are not integers", learn.MaxClasses)
+		hint = fmt.Sprintf("The group lasso takes labels as classes when they are integers of at most %d distinct values among the rows to fit: numbers need more distinct values, or labels that are not integers", learnplan.MaxClasses)
 	}
 	rows := map[float64]int{}
 	for _, ls := range [][]float64{d.FitLabels, d.HeldLabels} {

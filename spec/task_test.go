@@ -71,7 +71,7 @@ func TestLearnTask(t *testing.T) {
 	// which learning cannot split into rows to fit and to validate: they
 	// are refused, saying how to learn them as numbers; given as
 	// classification, too (at learn.task). More distinct integers than
-	// classes are numbers (the rule is about learn.MaxClasses, checked
+	// classes are numbers (the rule is about plan.MaxClasses, checked
 	// with the counts directly).
 	for _, extra := range []string{"", ", task: classification"} {
 		if _, err := load(taskSpec(t, extra, many)); err == nil || !strings.Contains(err.Error(), "40 of the 40 classes of ") ||

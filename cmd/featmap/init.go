@@ -13,22 +13,54 @@ import (
 
 func init() { commands["init"] = cmdInit }
 
-// starterKernels are the kernel sections of the starter specs, with a
-// comment on what each means and which keys to change.
-var starterKernels = map[string]string{
-	fmap.Chi2:         "kernel:\n  type: chi2              # K(x, y) = 2xy/(x + y), summed over a histogram's bins\n",
-	fmap.Intersection: "kernel:\n  type: intersection      # K(x, y) = min(x, y), summed over a histogram's bins\n",
-	fmap.JS:           "kernel:\n  type: js                # Jensen–Shannon, summed over a histogram's bins\n",
-	fmap.Hellinger:    "kernel:\n  type: hellinger         # K(x, y) = √(xy): its exact map √x has one dimension\n",
-	fmap.RBF:          "kernel:\n  type: rbf\n  sigma: 0.3              # K(x, y) = exp(−(x − y)²/(2σ²)); one value, or one per axis\n",
-	fmap.SkewedChi2:   "kernel:\n  type: skewed-chi2\n  sigma: 0.5              # Π_j sech(σ(log(x_j + c) − log(y_j + c)))\n  c: 0.01                 # the offset: lo + c must be > 0\n",
-	fmap.SkewedIntersection: "kernel:\n  type: skewed-intersection\n  sigma: 0.5              # Π_j min(((x_j + c)/(y_j + c))^σ, ((y_j + c)/(x_j + c))^σ)\n" +
-		"  c: 0.01                 # the offset: lo + c must be > 0\n",
-	fmap.ExpChi2: "kernel:\n  type: exp-chi2\n  beta: 1                 # exp(−β Σ_j (x_j − y_j)²/(x_j + y_j))\n",
-	fmap.Poly: "kernel:\n  type: poly              # (scale·x·y + offset)^degree, scikit-learn's polynomial_kernel\n" +
+// starter is a kernel's starter spec: its sections, each with a comment
+// on what it means and which keys to change.
+type starter struct {
+	kernel, domain, target, method string
+	// pieces says gen evaluates its map by polynomial pieces, whose
+	// default, fastest file is large (starterEmit; docs/gen.md,
+	// "Generated-file size").
+	pieces bool
+}
+
+// The sections the starters share: a histogram bin's (the homogeneous
+// kernels'), a vector's of random Fourier features.
+const (
+	binDomain = "domain:\n  interval: [0.001, 1]    # one histogram bin's values: lo > 0 is the smallest nonzero value\n" +
+		"                          # (0 maps to 0); or integers: [0, 255] for counts\n"
+	binTarget    = "target:\n  dim: 7                  # the output dimension D per bin (or max_error: 0.01)\n"
+	binMethod    = "method:\n  name: chum              # Chum's LP design; also vz, li, chebyshev\n"
+	rffTarget    = "target:\n  dim: 1024               # the output dimension D (even for cos-sin features)\n"
+	skewedDomain = "domain:\n  dims: 64                # the length n of your vectors\n  interval: [0, 1]        # every value in [lo, hi]\n"
+	skewedMethod = "method:\n  name: rff               # random Fourier features (qmc frequencies by default for the skewed kernels)\n  seed: 1\n"
+	vectorDomain = "domain:\n  dims: 13                # the length n of your vectors\n  interval: [-5, 5]       # every value in [lo, hi]\n"
+	vectorMethod = "method:\n  name: rff               # random Fourier features from the kernel's spectral law (or nystroem with data)\n  seed: 1\n"
+)
+
+// starters are the starter specs, one per kernel type (TestStarters holds
+// every type of fmap.KernelTypes to one).
+var starters = map[string]starter{
+	fmap.Chi2:         {kernel: "kernel:\n  type: chi2              # K(x, y) = 2xy/(x + y), summed over a histogram's bins\n", domain: binDomain, target: binTarget, method: binMethod, pieces: true},
+	fmap.Intersection: {kernel: "kernel:\n  type: intersection      # K(x, y) = min(x, y), summed over a histogram's bins\n", domain: binDomain, target: binTarget, method: binMethod, pieces: true},
+	fmap.JS:           {kernel: "kernel:\n  type: js                # Jensen–Shannon, summed over a histogram's bins\n", domain: binDomain, target: binTarget, method: binMethod, pieces: true},
+	fmap.Hellinger: {kernel: "kernel:\n  type: hellinger         # K(x, y) = √(xy): its exact map √x has one dimension\n", domain: binDomain,
+		target: "target:\n  dim: 1                  # the exact map has one dimension\n", method: binMethod},
+	fmap.RBF: {kernel: "kernel:\n  type: rbf\n  sigma: 0.3              # K(x, y) = exp(−(x − y)²/(2σ²)); one value, or one per axis\n",
+		domain: "domain:\n  interval: [0, 3.141592653589793]   # x, y in [lo, hi]; dims: 2 or 3 for points (then see docs/spec.md)\n",
+		target: "target:\n  dim: 11                 # the output dimension D (or max_error: 0.01)\n",
+		method: "method:\n  name: chum              # Chum's LP design; also harmonic, or rff for random features\n", pieces: true},
+	fmap.SkewedChi2: {kernel: "kernel:\n  type: skewed-chi2\n  sigma: 0.5              # Π_j sech(σ(log(x_j + c) − log(y_j + c)))\n  c: 0.01                 # the offset: lo + c must be > 0\n", domain: skewedDomain, target: rffTarget, method: skewedMethod},
+	fmap.SkewedIntersection: {kernel: "kernel:\n  type: skewed-intersection\n  sigma: 0.5              # Π_j min(((x_j + c)/(y_j + c))^σ, ((y_j + c)/(x_j + c))^σ)\n" +
+		"  c: 0.01                 # the offset: lo + c must be > 0\n", domain: skewedDomain, target: rffTarget, method: skewedMethod},
+	fmap.ExpChi2: {kernel: "kernel:\n  type: exp-chi2\n  beta: 1                 # exp(−β Σ_j (x_j − y_j)²/(x_j + y_j))\n", domain: skewedDomain, target: rffTarget,
+		method: "method:\n  name: rff               # the χ² map of each value, then Gaussian random features\n  inner: {name: chum, dim: 5}\n  seed: 1\n"},
+	fmap.Poly: {kernel: "kernel:\n  type: poly              # (scale·x·y + offset)^degree, scikit-learn's polynomial_kernel\n" +
 		"  degree: 3               # an integer 1..8\n  scale: 0.0769           # scikit-learn's gamma (default 1/n)\n  offset: 1               # scikit-learn's coef0 (≥ 0)\n",
-	fmap.Laplacian: "kernel:\n  type: laplacian\n  sigma: 13               # exp(−Σ_j |x_j − y_j|/σ): about the median L1 distance of 13 standardised inputs; one value, or one per axis\n",
-	fmap.Matern:    "kernel:\n  type: matern\n  nu: 1.5                 # the smoothness: 0.5, 1.5 or 2.5 (scikit-learn's Matern)\n  sigma: 3                # the length scale, about the median distance of 13 standardised inputs; one value, or one per axis\n",
+		domain: "domain:\n  dims: 13                # the length n of your vectors\n  interval: [-5, 5]       # every value in [lo, hi] (standardised inputs, say)\n",
+		target: "target:\n  dim: 560                # C(n + degree, degree) = 560 monomials: the exact map; a smaller D sketches\n",
+		method: "method:\n  name: polynomial        # exact monomials; below their number, with data: their top principal directions\n  seed: 1\n"},
+	fmap.Laplacian: {kernel: "kernel:\n  type: laplacian\n  sigma: 13               # exp(−Σ_j |x_j − y_j|/σ): about the median L1 distance of 13 standardised inputs; one value, or one per axis\n", domain: vectorDomain, target: rffTarget, method: vectorMethod},
+	fmap.Matern:    {kernel: "kernel:\n  type: matern\n  nu: 1.5                 # the smoothness: 0.5, 1.5 or 2.5 (scikit-learn's Matern)\n  sigma: 3                # the length scale, about the median distance of 13 standardised inputs; one value, or one per axis\n", domain: vectorDomain, target: rffTarget, method: vectorMethod},
 }
 
 // starterEmit is the emit section of the starters whose maps gen
@@ -58,47 +90,16 @@ func cmdInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	k := args[0]
-	var domain, target, method, emit string
-	switch k {
-	case fmap.RBF:
-		domain = "domain:\n  interval: [0, 3.141592653589793]   # x, y in [lo, hi]; dims: 2 or 3 for points (then see docs/spec.md)\n"
-		target = "target:\n  dim: 11                 # the output dimension D (or max_error: 0.01)\n"
-		method = "method:\n  name: chum              # Chum's LP design; also harmonic, or rff for random features\n"
-	case fmap.SkewedChi2, fmap.SkewedIntersection, fmap.ExpChi2:
-		domain = "domain:\n  dims: 64                # the length n of your vectors\n  interval: [0, 1]        # every value in [lo, hi]\n"
-		target = "target:\n  dim: 1024               # the output dimension D (even for cos-sin features)\n"
-		method = "method:\n  name: rff               # random Fourier features (qmc frequencies by default for the skewed kernels)\n  seed: 1\n"
-		if k == fmap.ExpChi2 {
-			method = "method:\n  name: rff               # the χ² map of each value, then Gaussian random features\n  inner: {name: chum, dim: 5}\n  seed: 1\n"
-		}
-	case fmap.Poly:
-		domain = "domain:\n  dims: 13                # the length n of your vectors\n  interval: [-5, 5]       # every value in [lo, hi] (standardised inputs, say)\n"
-		target = "target:\n  dim: 560                # C(n + degree, degree) = 560 monomials: the exact map; a smaller D sketches\n"
-		method = "method:\n  name: polynomial        # exact monomials; below their number, with data: their top principal directions\n  seed: 1\n"
-	case fmap.Laplacian, fmap.Matern:
-		domain = "domain:\n  dims: 13                # the length n of your vectors\n  interval: [-5, 5]       # every value in [lo, hi]\n"
-		target = "target:\n  dim: 1024               # the output dimension D (even for cos-sin features)\n"
-		method = "method:\n  name: rff               # random Fourier features from the kernel's spectral law (or nystroem with data)\n  seed: 1\n"
-	default:
-		domain = "domain:\n  interval: [0.001, 1]    # one histogram bin's values: lo > 0 is the smallest nonzero value\n" +
-			"                          # (0 maps to 0); or integers: [0, 255] for counts\n"
-		target = "target:\n  dim: 7                  # the output dimension D per bin (or max_error: 0.01)\n"
-		method = "method:\n  name: chum              # Chum's LP design; also vz, li, chebyshev\n"
-		if k == fmap.Hellinger {
-			target = "target:\n  dim: 1                  # the exact map has one dimension\n"
-		}
-	}
-	if k == fmap.Chi2 || k == fmap.Intersection || k == fmap.JS || k == fmap.RBF {
-		// These starters' maps are evaluated by polynomial pieces: gen's
-		// default, fastest file is large (starterEmit; docs/gen.md,
-		// "Generated-file size").
+	st := starters[k]
+	emit := ""
+	if st.pieces {
 		emit = starterEmit
 	}
 	// The editor's schema: the YAML language server completes and checks
 	// keys with it (docs/spec.schema.json, at its published URL).
 	fmt.Fprintf(stdout, "# yaml-language-server: $schema=%s\n", spec.SchemaURL)
 	fmt.Fprintf(stdout, "# A featmap spec (the format: docs/spec.md). Design it with\n#   featmap design SPEC.yaml\n# and emit Go with featmap gen -o FILE.go SPEC.yaml.\nversion: 1\nname: %s\n", starterName(k))
-	fmt.Fprint(stdout, starterKernels[k], domain, "error:\n  weight: absolute        # |K − Ψ·Ψ| over pairs of the domain\n", target, method, emit)
+	fmt.Fprint(stdout, st.kernel, st.domain, "error:\n  weight: absolute        # |K − Ψ·Ψ| over pairs of the domain\n", st.target, st.method, emit)
 	fmt.Fprint(stdout, "# data: {file: samples.csv}  # optional: your rows, to verify the map on them (and learn from them)\n")
 	return exitOK
 }

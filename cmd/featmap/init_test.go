@@ -167,3 +167,22 @@ func TestInitLearned(t *testing.T) {
 		}
 	}
 }
+
+// TestStarters: every kernel type a spec names has a starter spec with
+// every section, so that init prints one for a new kernel too.
+func TestStarters(t *testing.T) {
+	for _, k := range fmap.KernelTypes() {
+		st, ok := starters[k]
+		switch {
+		case !ok:
+			t.Errorf("kernel %s has no starter", k)
+		case st.kernel == "" || st.domain == "" || st.target == "" || st.method == "":
+			t.Errorf("kernel %s's starter lacks a section: %+v", k, st)
+		case !strings.Contains(st.kernel, "type: "+k+"\n") && !strings.Contains(st.kernel, "type: "+k+" "):
+			t.Errorf("kernel %s's starter names another type:\n%s", k, st.kernel)
+		}
+	}
+	if len(starters) != len(fmap.KernelTypes()) {
+		t.Errorf("%d starters for %d kernel types", len(starters), len(fmap.KernelTypes()))
+	}
+}

@@ -1,4 +1,6 @@
-package learn
+package learnplan
+
+import "math"
 
 // This file prices learning as fmap/budget.go prices verification: the
 // multiply-adds of LearnSigma and of the model a learned map carries,
@@ -68,7 +70,7 @@ func LearnCost(c CostShape) float64 {
 		cost += learnCost(c, N, true)
 		// The nested cross-validation: both stages again on every fold's
 		// other rows, and each model fitted there and measured on it.
-		k := float64(cvFolds(c.Validation))
+		k := float64(CVFolds(c.Validation))
 		rest := N * (k - 1) / k
 		D := float64(c.Dim)
 		cost += k * (learnCost(c, rest, false) + learnCost(c, rest, true) + 2*(D*D*D/3+rest*D*D/2+N/k*D*K))
@@ -148,3 +150,40 @@ func NystroemLearnDim(dim int) int {
 // MinNystroemLearnDim is the fewest random features a nystroem design
 // learns σ with (NystroemLearnDim).
 const MinNystroemLearnDim = 256
+
+// MaxLearnDim bounds the features learning uses (the map's D): every
+// evaluation forms and factors D × D matrices of the features' moments,
+// memory about 5.8·D² numbers (with ridge auto) and a D³/3 Cholesky that
+// Ctrl-C cannot interrupt. It is
+// the group lasso's bound on its features (MaxGroupLassoFeatures in
+// package featmap).
+const MaxLearnDim = 4096
+
+// RidgeGrid is the grid learn.LearnOptions.RidgeAuto chooses λ from: 15 values
+// 10^{−6}, 10^{−5.5}, …, 10^{1}, half a decade apart.
+func RidgeGrid() []float64 {
+	var g []float64
+	for k := -12; k <= 2; k++ {
+		g = append(g, math.Pow(10, float64(k)/2))
+	}
+	return g
+}
+
+// CVFolds is the number of folds of the cross-validation that judges
+// per-axis widths: 1/validation rounded (4 for the default 0.25), at
+// least 2, at most 10.
+func CVFolds(validation float64) int {
+	if validation == 0 {
+		validation = 0.25
+	}
+	return min(10, max(2, int(math.Round(1/validation))))
+}
+
+// A Priced method says what learning σ for its maps costs: from base (the
+// rows, inputs and targets, and the learn section's options), the shape of
+// learning for its map of dimension dim, and whether it makes even
+// dimensions only. Learning for a method that is not Priced is priced on
+// dim cos-sin features, at any dim.
+type Priced interface {
+	LearnShape(base CostShape) (shape func(dim int) CostShape, even bool)
+}

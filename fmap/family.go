@@ -1,0 +1,104 @@
+package fmap
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Family is one kind of kernel: its types (Kernel.Type), the keys of a
+// kernel section it owns, their checks, its exact value, its signature and
+// its words. Every family is one file named for it (homogeneous.go,
+// rbf.go, laplacian.go, …; the combined kernel's in blocks.go); Kernel's
+// methods dispatch to the family of its type (FamilyOf), and the layers
+// above keep their own view of a family in a table keyed by its types
+// (sampled's spectral laws, init's starters).
+// The set is closed: its methods past Types and Keys are this package's.
+type Family interface {
+	// Types are the family's kernel types, in documentation order.
+	Types() []string
+	// Keys are the keys of a kernel section the family owns besides
+	// type: gamma, sigma, c, beta, degree, scale, offset, nu or parts.
+	Keys() []string
+	// check reports why k, of this family, is not a kernel of n input
+	// axes: its own keys' ranges, a *KeyError naming the key.
+	check(k Kernel, n int) error
+	// eval is the exact kernel K(x, y).
+	eval(k Kernel, x, y []float64) float64
+	// signature is k(λ) (see Kernel.Signature), NaN for none.
+	signature(k Kernel, lambda []float64) float64
+	// describe names k in words.
+	describe(k Kernel) string
+}
+
+// families are the kernel families, in documentation order.
+var families = []Family{homogeneousFamily{}, rbfFamily{}, skewedFamily{}, expChi2Family{}, polyFamily{}, laplacianFamily{}, maternFamily{}, combinedFamily{}}
+
+// Families lists the kernel families, in documentation order.
+func Families() []Family { return slices.Clone(families) }
+
+// FamilyOf returns the family of kernel type typ, or nil for an unknown
+// type.
+func FamilyOf(typ string) Family {
+	for _, f := range families {
+		if slices.Contains(f.Types(), typ) {
+			return f
+		}
+	}
+	return nil
+}
+
+// KernelTypes lists every kernel type the spec decoder reads, in
+// documentation order: every family's but the combined kernel's, which
+// learning makes.
+func KernelTypes() []string {
+	var out []string
+	for _, f := range families {
+		if _, combined := f.(combinedFamily); !combined {
+			out = append(out, f.Types()...)
+		}
+	}
+	return out
+}
+
+// owns reports whether the family of typ owns key.
+func owns(typ, key string) bool {
+	f := FamilyOf(typ)
+	return f != nil && slices.Contains(f.Keys(), key)
+}
+
+// checkSigma checks one σ in [MinSigma, MaxSigma] per axis of a kernel of
+// n input axes.
+func checkSigma(k Kernel, n int) error {
+	if len(k.Sigma) != n {
+		return &KeyError{Key: "sigma", Msg: fmt.Sprintf("has %d values for %d input axes: want one per axis", len(k.Sigma), n)}
+	}
+	for i, s := range k.Sigma {
+		at := ""
+		if n > 1 {
+			at = "[" + strconv.Itoa(i) + "]"
+		}
+		if !(s > 0) || math.IsInf(s, 0) {
+			return &KeyError{Key: "sigma", Msg: fmt.Sprintf("σ%s must be > 0 and finite, not %v", at, s)}
+		}
+		if s < MinSigma || s > MaxSigma {
+			return &KeyError{Key: "sigma", Msg: fmt.Sprintf("σ%s = %v: %s", at, s, SigmaRange)}
+		}
+	}
+	return nil
+}
+
+// sigmaWords is σ in words: every width, or the first when more than four
+// are all equal.
+func sigmaWords(k Kernel) string {
+	sig := make([]string, len(k.Sigma))
+	for i, v := range k.Sigma {
+		sig[i] = fmt.Sprint(v)
+	}
+	if len(sig) > 4 && slicesEqual(k.Sigma) {
+		sig = sig[:1]
+	}
+	return strings.Join(sig, ", ")
+}

@@ -189,7 +189,8 @@ var reserved = strings.Fields(`math
 	uint uint8 uint16 uint32 uint64 uintptr any comparable true false iota nil
 	append cap clear close complex copy delete imag len make max min new panic print println real recover
 	out x t a b s c j u o i k p nan dst src
-	ph y z zz q sb cb d`)
+	ph y z zz q sb cb d
+	kv w r ok rows i0 c0 j0 v u`)
 
 // goFileName matches the Go file names the emitted code may have: a plain
 // base name that the go command builds and a //go:embed directive can name

@@ -55,13 +55,27 @@
 //
 // Evaluation:
 //
-//	- Ψ(x) is the formula, computed with: the m = 64 kernel values K(x, l_j), each
-//	  as featmap's reference evaluator computes it (64 squared differences and one
-//	  exp); then the 64 components of W^{+1/2}·k, each one sum of 64 products in
-//	  the reference evaluator's order. Nothing is approximated: the values are the
-//	  reference evaluator's, bit for bit unless the compiler fuses multiply-adds.
-//	- DigitsF32 and DigitsSliceF32 convert the input to float64, evaluate the same
-//	  way and round each component to float32.
+//	- Ψ(x) is the formula, computed with: t = x − c (c the centre of the
+//	  landmarks' box) and q = Σᵢ s2ᵢtᵢ², s2ᵢ = 1/(2σᵢ²) (no division per element);
+//	  the products g_j = Σᵢ tᵢ·2s2ᵢ(l_ji − cᵢ) of the input rows and the m = 64
+//	  packed scaled landmarks (featmapDenseMul64 of the package's
+//	  featmap_dense*.go files: AVX-512 or AVX2+FMA assembly chosen by CPUID at
+//	  init on amd64, register-tiled Go elsewhere); K(x, l_j) = exp(−max(0, q +
+//	  ‖l_j − c‖² − g_j)) by featmapDenseExpDist64 (within 1 ulp of e^x); then the
+//	  64 components of W^{+1/2}·k as a second product, each one chain of fused
+//	  multiply-adds over the landmarks in their order.
+//	- Each kernel value is within e^{−(d²−δ)}·δ + 1 ulp of the exact K(x, l_j) =
+//	  e^{−d²}, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| + |l_ji − cᵢ|)², γ_k = k·2⁻⁵³/(1 − k·2⁻⁵³)
+//	  (docs/measurements/dense.md, "Error bounds"), and each component within Σ_j
+//	  |P_kj|·(that bound) + γ_m·Σ_j |P_kj|·K_j of P·k: the reference evaluator's
+//	  value up to these roundings, not bit for bit.
+//	- A row with some |xᵢ − cᵢ| beyond 9.99910245394125e+91 or not finite takes
+//	  the exact path (digitsExact: the kernel values as the reference evaluator
+//	  computes them, zeros for a non-finite input). DigitsSlice computes tiles of
+//	  12 rows at a time, Digits one row by the one-row kernels: every component is
+//	  the same arithmetic, so DigitsSlice equals Digits row by row bit for bit.
+//	- DigitsF32 and DigitsSliceF32 convert the input to float64, evaluate as
+//	  Digits and round each component to float32.
 
 package digits
 
@@ -96,26 +110,15 @@ const DigitsIn = 64
 // fall to 0.
 func Digits(out *[DigitsDim]float64, x *[DigitsIn]float64) {
 	var t [DigitsIn]float64
-	for j, a := range x {
-		v := a
-		if !(math.Abs(v) <= math.MaxFloat64) {
-			*out = [DigitsDim]float64{}
-			return
-		}
-		t[j] = v
+	q, ok := digitsPrep(&t, x)
+	if !ok {
+		digitsExact(out, x)
+		return
 	}
-	var k [digitsM]float64
-	for j := range k {
-		k[j] = digitsKernel(&t, (*[DigitsIn]float64)(digitsLandmarks[j*DigitsIn:]))
-	}
-	for i := range out {
-		row := (*[digitsM]float64)(digitsProj[i*digitsM:])
-		var v float64
-		for j, c := range row {
-			v += c * k[j]
-		}
-		out[i] = v
-	}
+	var kv [64]float64
+	featmapDenseMul64(kv[:], digitsM, t[:], DigitsIn, digitsLandmarksPacked[:], 16*DigitsIn, 1, DigitsIn, digitsM, false)
+	featmapDenseExpDist64(kv[:digitsM], kv[:digitsM], digitsLandmarkNorms[:], q)
+	featmapDenseMul64(out[:], DigitsDim, kv[:], digitsM, digitsProjPacked[:], 16*digitsM, 1, digitsM, DigitsDim, false)
 }
 
 // DigitsSlice maps the consecutive DigitsIn-tuples
@@ -126,8 +129,29 @@ func DigitsSlice(dst, src []float64) {
 	if len(src)%DigitsIn != 0 || len(dst) != DigitsDim*(len(src)/DigitsIn) {
 		panic("digits: DigitsSlice: len(src) is not a multiple of DigitsIn or len(dst) != DigitsDim*len(src)/DigitsIn")
 	}
-	for i := range len(src) / DigitsIn {
-		Digits((*[DigitsDim]float64)(dst[i*DigitsDim:]), (*[DigitsIn]float64)(src[i*DigitsIn:]))
+	rows := len(src) / DigitsIn
+	var (
+		t  [768]float64
+		q  [12]float64
+		ok [12]bool
+		kv [768]float64
+	)
+	for i0 := 0; i0 < rows; i0 += 12 {
+		r := min(12, rows-i0)
+		d := dst[i0*DigitsDim : (i0+r)*DigitsDim]
+		for i := range r {
+			q[i], ok[i] = digitsPrep((*[DigitsIn]float64)(t[i*DigitsIn:]), (*[DigitsIn]float64)(src[(i0+i)*DigitsIn:]))
+		}
+		featmapDenseMul64(kv[:], digitsM, t[:], DigitsIn, digitsLandmarksPacked[:], 16*DigitsIn, r, DigitsIn, digitsM, false)
+		for i := range r {
+			featmapDenseExpDist64(kv[i*digitsM:(i+1)*digitsM], kv[i*digitsM:(i+1)*digitsM], digitsLandmarkNorms[:], q[i])
+		}
+		featmapDenseMul64(d, DigitsDim, kv[:], digitsM, digitsProjPacked[:], 16*digitsM, r, digitsM, DigitsDim, false)
+		for i := range r {
+			if !ok[i] {
+				digitsExact((*[DigitsDim]float64)(d[i*DigitsDim:]), (*[DigitsIn]float64)(src[(i0+i)*DigitsIn:]))
+			}
+		}
 	}
 }
 
@@ -135,25 +159,13 @@ func DigitsSlice(dst, src []float64) {
 // component to float32, so each component is the float64 value correctly
 // rounded, up to a relative 2⁻²⁴. Edge inputs behave as in Digits.
 func DigitsF32(out *[DigitsDim]float32, x *[DigitsIn]float32) {
-	var t [DigitsIn]float64
+	var x64 [DigitsIn]float64
 	for j, a := range x {
-		v := float64(a)
-		if !(math.Abs(v) <= math.MaxFloat64) {
-			*out = [DigitsDim]float32{}
-			return
-		}
-		t[j] = v
+		x64[j] = float64(a)
 	}
-	var k [digitsM]float64
-	for j := range k {
-		k[j] = digitsKernel(&t, (*[DigitsIn]float64)(digitsLandmarks[j*DigitsIn:]))
-	}
-	for i := range out {
-		row := (*[digitsM]float64)(digitsProj[i*digitsM:])
-		var v float64
-		for j, c := range row {
-			v += c * k[j]
-		}
+	var o [DigitsDim]float64
+	Digits(&o, &x64)
+	for i, v := range o {
 		out[i] = float32(v)
 	}
 }
@@ -295,5 +307,94 @@ func init() {
 	b = b[8*len(digitsScoreW):]
 	for i := range digitsScoreBias {
 		digitsScoreBias[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+}
+
+// digitsCentre is the centre c of the landmarks' box, subtracted from every input.
+var digitsCentre = [DigitsIn]float64{
+	0.0, 1.75, 6.5, 7.808333333333333, 9.088235294117647, 8.0, 7.357142857142857, 3.5714285714285716,
+	0.125, 6.25, 8.0, 10.466666666666667, 9.091346153846153, 8.0, 7.714285714285714, 2.642857142857143,
+	0.07142857142857142, 7.5, 8.016483516483516, 7.9411764705882355, 8.0, 8.0, 6.214285714285714, 0.8666666666666667,
+	0.03571428571428571, 6.0, 7.883928571428571, 7.9411764705882355, 8.0, 8.0, 5.961538461538462, 0.06666666666666667,
+	0.0, 5.791666666666667, 8.0, 8.0, 8.0, 7.9, 4.424242424242424, 0.0,
+	0.15625, 5.388888888888889, 7.763888888888889, 8.0, 8.0, 8.0, 6.529411764705882, 0.4166666666666667,
+	0.4444444444444444, 2.5, 7.011111111111111, 7.764705882352941, 8.694444444444445, 7.95, 7.4411764705882355, 2.1470588235294117,
+	0.0, 1.5, 7.25, 8.0, 7.861111111111111, 7.852941176470588, 7.705882352941177, 5.411764705882353,
+}
+
+// digitsS2 holds the factors s2_i = 1/(2σ_i²).
+var digitsS2 = [DigitsIn]float64{
+	0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023,
+	0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023,
+	0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023,
+	0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023,
+	0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023,
+	0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023,
+	0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023,
+	0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023, 0.0004150260545446023,
+}
+
+// digitsLandmarksPacked holds the landmarks scaled, 2s2⊙(l_j − c), packed for
+// featmapDenseMul64, digitsLandmarkNorms their ‖l_j − c‖² in the scaled
+// coordinates, Σ s2_i(l_ji − c_i)², and digitsProjPacked the projection
+// packed. Computed at init.
+var (
+	digitsLandmarksPacked [4096]float64
+	digitsLandmarkNorms   [digitsM]float64
+	digitsProjPacked      [4096]float64
+)
+
+func init() {
+	w := make([]float64, digitsM*DigitsIn)
+	for j := range digitsM {
+		s := 0.0
+		for i := range DigitsIn {
+			u := digitsLandmarks[j*DigitsIn+i] - digitsCentre[i]
+			w[j*DigitsIn+i] = 2 * digitsS2[i] * u
+			s += digitsS2[i] * u * u
+		}
+		digitsLandmarkNorms[j] = s
+	}
+	featmapDensePack64(digitsLandmarksPacked[:], w, digitsM, DigitsIn)
+	featmapDensePack64(digitsProjPacked[:], digitsProj[:], DigitsDim, digitsM)
+}
+
+// digitsPrep sets t = x − c and returns q = Σ s2_i·t_i², or false if some |x_i
+// − c_i| is beyond 9.99910245394125e+91 or not finite (the exact path's rows).
+func digitsPrep(t, x *[DigitsIn]float64) (q float64, ok bool) {
+	for i, a := range x {
+		v := a - digitsCentre[i]
+		if !(math.Abs(v) <= 9.99910245394125e+91) {
+			return 0, false
+		}
+		t[i] = v
+		q += digitsS2[i] * v * v
+	}
+	return q, true
+}
+
+// digitsExact writes Ψ(x) to out by the formula, each kernel value as
+// featmap's reference evaluator computes it: the rows digitsPrep leaves.
+func digitsExact(out *[DigitsDim]float64, x *[DigitsIn]float64) {
+	var t [DigitsIn]float64
+	for j, a := range x {
+		v := a
+		if !(math.Abs(v) <= math.MaxFloat64) {
+			*out = [DigitsDim]float64{}
+			return
+		}
+		t[j] = v
+	}
+	var k [digitsM]float64
+	for j := range k {
+		k[j] = digitsKernel(&t, (*[DigitsIn]float64)(digitsLandmarks[j*DigitsIn:]))
+	}
+	for i := range out {
+		row := (*[digitsM]float64)(digitsProj[i*digitsM:])
+		var v float64
+		for j, c := range row {
+			v += c * k[j]
+		}
+		out[i] = v
 	}
 }

@@ -315,7 +315,13 @@ func checkAgreement(t *testing.T, g generatedCase, dump string) {
 		for k := range o32 {
 			o32[k] = float64(out32[i*d+k])
 		}
-		if nk := p.asNystroem(); nk != nil && nk.nysDense() {
+		if rk := p.asRandom(); rk != nil && rk.f32 {
+			if msg := rff32Check(p, x32, o32, ref); msg != "" {
+				if fails++; fails <= 10 {
+					t.Errorf("%sF32(%v): %s", g.name, x32, msg)
+				}
+			}
+		} else if nk := p.asNystroem(); nk != nil && nk.nysDense() {
 			if msg := nysDenseCheck(p, x32, o32, ref, 0x1p-24); msg != "" {
 				if fails++; fails <= 10 {
 					t.Errorf("%sF32(%v): %s", g.name, x32, msg)
@@ -770,6 +776,40 @@ func nysDenseCheck(p *plan, x, got, ref []float64, round float64) string {
 		}
 		if d := math.Abs(got[k] - ref[k]); !(d <= tol) {
 			return fmt.Sprintf("component %d is %v, want %v (difference %.3g > the stated bound %.3g)", k, got[k], ref[k], d, tol)
+		}
+	}
+	return ""
+}
+
+// rff32Check checks one output of a random map's float32 path against
+// the reference ref at the float32 input x, within the bound the file
+// states: c·(2⁻²³ + (n + 2)·2⁻²⁴·(Σⱼ|ωᵢⱼxⱼ| + |bᵢ|)) + 2⁻²⁴·|Ψᵢ| per
+// component of frequency i. A row beyond ±L32 or not finite (the float64
+// evaluation rounded) is compare's business.
+func rff32Check(p *plan, x, got, ref []float64) string {
+	k := p.asRandom()
+	for _, v := range x {
+		if !(math.Abs(v) <= k.limit32()) {
+			return compare(p, x, got, ref, 0x1p-24)
+		}
+	}
+	n := k.args
+	per := 2
+	if k.r.Features == fmap.Phase {
+		per = 1
+	}
+	for c := range got {
+		i := c / per
+		s := 0.0
+		for j, v := range x {
+			s += math.Abs(k.r.Freq[i*n+j] * v)
+		}
+		if k.r.Features == fmap.Phase {
+			s += math.Abs(k.r.Phase[i])
+		}
+		tol := math.Abs(k.scale)*(0x1p-23+float64(n+2)*0x1p-24*s)*(1+1e-9) + 0x1p-24*math.Abs(ref[c]) + 0x1p-149
+		if d := math.Abs(got[c] - ref[c]); !(d <= tol) {
+			return fmt.Sprintf("component %d is %v, want %v (difference %.3g > the stated bound %.3g)", c, got[c], ref[c], d, tol)
 		}
 	}
 	return ""

@@ -64,7 +64,14 @@ func (k *randomKind) denseLimit() float64 {
 // denseFeatures is the loop over the chunks of frequencies of a tile of
 // rows rows (an expression) of the arguments a (lda apart) into dst (ldd
 // apart), the phases in the scratch ph.
-func (k *randomKind) denseFeatures(e *emitter, rows jen.Code, one bool, dst, a string, lda, ldd jen.Code) []jen.Code {
+// With is32 the products, the features and the scratch are float32.
+func (k *randomKind) denseFeatures(e *emitter, is32 bool, rows jen.Code, one bool, dst, a string, lda, ldd jen.Code) []jen.Code {
+	mulFn, cosSinFn, cosFn, packedName, bName, panel := "featmapDenseMul64", "featmapDenseCosSin64", "featmapDenseCos64", e.packedName(), e.bName(), 16
+	scale := e.lit.f64(k.scale)
+	if is32 {
+		mulFn, cosSinFn, cosFn, packedName, bName, panel = "featmapDenseMul32", "featmapDenseCosSin32", "featmapDenseCos32", e.packed32Name(), e.b32Name(), 32
+		scale = e.lit.f32(float32(k.scale))
+	}
 	m := k.freqs
 	cols := min(m, denseCols)
 	loop := m > cols
@@ -81,12 +88,12 @@ func (k *randomKind) denseFeatures(e *emitter, rows jen.Code, one bool, dst, a s
 		return jen.Id(e.freqsName())
 	}
 	args := func() *jen.Statement { return jen.Id(e.argsName()) }
-	packed := jen.Id(e.packedName()).Index(jen.Op(":"))
+	packed := jen.Id(packedName).Index(jen.Op(":"))
 	if loop {
-		packed = jen.Id(e.packedName()).Index(jen.Id("c0").Op("*").Add(args()).Op(":"))
+		packed = jen.Id(packedName).Index(jen.Id("c0").Op("*").Add(args()).Op(":"))
 	}
-	mul := jen.Id("featmapDenseMul64").Call(jen.Id("ph").Index(jen.Op(":")), cb(), jen.Id(a), lda, packed,
-		jen.Lit(16).Op("*").Add(args()), rows, args(), cb(), jen.False())
+	mul := jen.Id(mulFn).Call(jen.Id("ph").Index(jen.Op(":")), cb(), jen.Id(a), lda, packed,
+		jen.Lit(panel).Op("*").Add(args()), rows, args(), cb(), jen.False())
 	// elem is the elementwise function of row i (nil: the one row).
 	elem := func(i jen.Code) jen.Code {
 		// off is the row's slice of dst from frequency c0 on (mult
@@ -115,11 +122,10 @@ func (k *randomKind) denseFeatures(e *emitter, rows jen.Code, one bool, dst, a s
 		if i != nil {
 			phases = jen.Id("ph").Index(jen.Add(i).Op("*").Add(cb()).Op(":").Parens(jen.Add(i).Op("+").Lit(1)).Op("*").Add(cb()))
 		}
-		scale := e.lit.f64(k.scale)
 		if k.r.Features == fmap.Phase {
-			return jen.Id("featmapDenseCos64").Call(jen.Id(dst).Index(off(1)), phases, jen.Id(e.bName()).Index(c0().Op(":")), scale)
+			return jen.Id(cosFn).Call(jen.Id(dst).Index(off(1)), phases, jen.Id(bName).Index(c0().Op(":")), scale)
 		}
-		return jen.Id("featmapDenseCosSin64").Call(jen.Id(dst).Index(off(2)), phases, scale)
+		return jen.Id(cosSinFn).Call(jen.Id(dst).Index(off(2)), phases, scale)
 	}
 	body := []jen.Code{mul}
 	if one {
@@ -176,15 +182,19 @@ func (k *randomKind) denseN(e *emitter) []jen.Code {
 	body = append(body,
 		jen.Id("a").Op(":=").Add(t),
 		jen.Var().Id("ph").Index(integer(min(k.freqs, denseCols))).Float64())
-	return append(body, k.denseFeatures(e, jen.Lit(1), true, "out", "a", jen.Id(e.argsName()), nil)...)
+	return append(body, k.denseFeatures(e, false, jen.Lit(1), true, "out", "a", jen.Id(e.argsName()), nil)...)
 }
 
 // denseSlice is the body of NSlice of a dense map: the lengths checked,
 // then tiles of denseRows rows, their phases and features, and the rows
 // with a coordinate beyond ±L or not finite again by N.
-func (k *randomKind) denseSlice(e *emitter) []jen.Code {
+func (k *randomKind) denseSlice(e *emitter, is32 bool) []jen.Code {
 	p := e.p
-	body := e.rowsBody(e.sliceName(), p.name, jen.Float64)[:1] // the length check
+	elem, name, fn, beyond, lim := jen.Float64, e.sliceName(), p.name, "featmapDenseBeyond64", e.lit.f64(k.denseLimit())
+	if is32 {
+		elem, name, fn, beyond, lim = jen.Float32, e.slice32Name(), e.name32(), "featmapDenseBeyond32", e.lit.f32(float32(k.limit32()))
+	}
+	body := e.rowsBody(name, fn, elem)[:1] // the length check
 	in := func() *jen.Statement { return jen.Id(e.argsName()) }
 	dim := func() *jen.Statement { return jen.Id(e.dimName()) }
 	row := func(arr string, w func() *jen.Statement) *jen.Statement {
@@ -192,23 +202,23 @@ func (k *randomKind) denseSlice(e *emitter) []jen.Code {
 	}
 	var again jen.Code
 	if p.in == 1 {
-		again = jen.Id(p.name).Call(jen.Parens(e.outType(jen.Float64)).Call(jen.Id("d").Index(jen.Id("i").Op("*").Add(dim()).Op(":"))), jen.Id("a").Index(jen.Id("i")))
+		again = jen.Id(fn).Call(jen.Parens(e.outType(elem)).Call(jen.Id("d").Index(jen.Id("i").Op("*").Add(dim()).Op(":"))), jen.Id("a").Index(jen.Id("i")))
 	} else {
-		again = jen.Id(p.name).Call(jen.Parens(e.outType(jen.Float64)).Call(jen.Id("d").Index(jen.Id("i").Op("*").Add(dim()).Op(":"))),
-			jen.Parens(e.inType(jen.Float64)).Call(jen.Id("a").Index(jen.Id("i").Op("*").Add(in()).Op(":"))))
+		again = jen.Id(fn).Call(jen.Parens(e.outType(elem)).Call(jen.Id("d").Index(jen.Id("i").Op("*").Add(dim()).Op(":"))),
+			jen.Parens(e.inType(elem)).Call(jen.Id("a").Index(jen.Id("i").Op("*").Add(in()).Op(":"))))
 	}
 	tile := []jen.Code{
 		jen.Id("r").Op(":=").Min(jen.Lit(denseRows), jen.Id("rows").Op("-").Id("i0")),
 		jen.Id("a").Op(":=").Id("src").Index(jen.Id("i0").Op("*").Add(in()).Op(":").Parens(jen.Id("i0").Op("+").Id("r")).Op("*").Add(in())),
 		jen.Id("d").Op(":=").Id("dst").Index(jen.Id("i0").Op("*").Add(dim()).Op(":").Parens(jen.Id("i0").Op("+").Id("r")).Op("*").Add(dim())),
 	}
-	tile = append(tile, k.denseFeatures(e, jen.Id("r"), false, "d", "a", in(), dim())...)
+	tile = append(tile, k.denseFeatures(e, is32, jen.Id("r"), false, "d", "a", in(), dim())...)
 	tile = append(tile, jen.For(jen.Id("i").Op(":=").Range().Id("r")).Block(
-		jen.If(jen.Id("featmapDenseBeyond64").Call(row("a", in), e.lit.f64(k.denseLimit()))).Block(again),
+		jen.If(jen.Id(beyond).Call(row("a", in), lim)).Block(again),
 	))
 	return append(body,
 		jen.Id("rows").Op(":=").Len(jen.Id("src")).Op("/").Add(in()),
-		jen.Var().Id("ph").Index(integer(denseRows*min(k.freqs, denseCols))).Float64(),
+		jen.Var().Id("ph").Index(integer(denseRows*min(k.freqs, denseCols))).Add(elem()),
 		jen.For(jen.Id("i0").Op(":=").Lit(0), jen.Id("i0").Op("<").Id("rows"), jen.Id("i0").Op("+=").Lit(denseRows)).Block(tile...),
 	)
 }
@@ -226,6 +236,6 @@ func (k *randomKind) denseEvaluationLines(e *emitter) []string {
 			k.freqs, k.args, fn, what),
 		fmt.Sprintf("%s computes tiles of %d rows at a time, %s one row by the one-row kernels: every component is the same arithmetic, so %s equals %s row by row bit for bit; a row with a coordinate beyond ±L or not finite is %s's.",
 			e.sliceName(), denseRows, e.p.name, e.sliceName(), e.p.name, e.p.name),
-		fmt.Sprintf("%s and %s evaluate the same way in float64 and round each component to float32.", e.name32(), e.slice32Name()),
+		k.dense32Lines(e),
 	}
 }

@@ -69,6 +69,11 @@ type randomKind struct {
 	// block: the stage is a block of a blocks map, which evaluates it
 	// by its own code (stage_blocks.go), not by the dense kernels.
 	block bool
+	// f32: NF32 and NSliceF32 compute in float32 (emit_dense32.go),
+	// with the component and kernel errors err32 and kern32 measured at
+	// generation time.
+	f32           bool
+	err32, kern32 float64
 }
 
 // constants is the number of constants of the random stage (and of the
@@ -130,6 +135,9 @@ func (k *randomKind) plan(p *plan) error {
 		modelW, modelB = mod.W, mod.Bias
 	}
 	k.df = newDataFile(r.Freq, r.Phase, k.projT, k.centredMean(), modelW, modelB)
+	if k.dense() {
+		k.dense32Plan(p)
+	}
 	return nil
 }
 
@@ -169,8 +177,13 @@ func (k *randomKind) header(e *emitter) []string { return e.mapHeader(k) }
 // NF32 is N, rounded.
 func (k *randomKind) api(e *emitter, f *jen.File) {
 	if k.dense() {
-		e.fourFuncs(f, apiFuncs{docN: e.docN(k, ""), n: k.denseN(e), doc32: e.doc32(""), n32: e.linear32Body(),
-			slice: k.denseSlice(e), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)})
+		a := apiFuncs{docN: e.docN(k, ""), n: k.denseN(e), doc32: e.doc32(""), n32: e.linear32Body(),
+			slice: k.denseSlice(e, false), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)}
+		if k.f32 {
+			a.doc32 = paragraphs(fmt.Sprintf("%s is %s in float32: it computes in float32, within the bound the file's header states of the float64 value. Edge inputs behave as in %s.", e.name32(), e.p.name, e.p.name))
+			a.n32, a.slice32 = k.dense32N(e), k.denseSlice(e, true)
+		}
+		e.fourFuncs(f, a)
 		e.modelAPI(f)
 		return
 	}
@@ -223,6 +236,7 @@ func (k *randomKind) helpers(e *emitter, f *jen.File) {
 		e.modelLiterals(f, true)
 		k.linearHelpers(e, f)
 		k.denseHelpers(e, f)
+		k.dense32Helpers(e, f)
 		return
 	}
 	arrays := []embedded{{e.wName(), wDoc, wSize}}
@@ -240,6 +254,7 @@ func (k *randomKind) helpers(e *emitter, f *jen.File) {
 	e.embedData(f, k.df, k.dataLayout(e), arrays...)
 	k.linearHelpers(e, f)
 	k.denseHelpers(e, f)
+	k.dense32Helpers(e, f)
 }
 
 // innerHelpers emits the per-coordinate map ψ of a random map with one

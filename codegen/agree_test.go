@@ -269,7 +269,17 @@ func checkAgreement(t *testing.T, g generatedCase, dump string) {
 				t.Errorf("%s(%v) = %v: non-finite components where the kernel is defined", g.name, x, out64[i*d:(i+1)*d])
 			}
 		}
-		if p.asNystroem() != nil {
+		dense := p.asNystroem() != nil && p.asNystroem().nysDense()
+		if dense {
+			// A dense Nyström map's N is within the bound its file
+			// states of the reference evaluator.
+			if msg := nysDenseCheck(p, x, out64[i*d:(i+1)*d], ref, 0); msg != "" {
+				if fails++; fails <= 5 {
+					t.Errorf("%s(%v): %s", g.name, x, msg)
+				}
+			}
+		}
+		if p.asNystroem() != nil && !dense {
 			// A Nyström map's N is the reference evaluator bit for bit
 			// (its kernel, additive ones included, computed the same way).
 			for k := range ref {
@@ -281,7 +291,7 @@ func checkAgreement(t *testing.T, g generatedCase, dump string) {
 				}
 			}
 		}
-		if msg := compare(p, x, out64[i*d:(i+1)*d], ref, 0); msg != "" {
+		if msg := compare(p, x, out64[i*d:(i+1)*d], ref, 0); !dense && msg != "" {
 			if fails++; fails <= 5 {
 				t.Errorf("%s(%v): %s", g.name, x, msg)
 			}
@@ -305,7 +315,19 @@ func checkAgreement(t *testing.T, g generatedCase, dump string) {
 		for k := range o32 {
 			o32[k] = float64(out32[i*d+k])
 		}
-		if msg := compare(p, x32, o32, ref, 0x1p-24); msg != "" {
+		if rk := p.asRandom(); rk != nil && rk.f32 {
+			if msg := rff32Check(p, x32, o32, ref); msg != "" {
+				if fails++; fails <= 10 {
+					t.Errorf("%sF32(%v): %s", g.name, x32, msg)
+				}
+			}
+		} else if nk := p.asNystroem(); nk != nil && nk.nysDense() {
+			if msg := nysDenseCheck(p, x32, o32, ref, 0x1p-24); msg != "" {
+				if fails++; fails <= 10 {
+					t.Errorf("%sF32(%v): %s", g.name, x32, msg)
+				}
+			}
+		} else if msg := compare(p, x32, o32, ref, 0x1p-24); msg != "" {
 			if fails++; fails <= 10 {
 				t.Errorf("%sF32(%v): %s", g.name, x32, msg)
 			}
@@ -711,4 +733,84 @@ func checkModel(t *testing.T, g generatedCase, dump string) {
 		t.Fatalf("only %d of %d inputs compared with the reference", checked, n)
 	}
 	t.Logf("%d inputs (%d against the reference): scores within %.3g, relative to their sums' scale", n, checked, worst)
+}
+
+// nysDenseCheck checks one output of a dense Nyström map against the
+// reference ref at x, within the bound the file states: each kernel value
+// within e^{−(d²−δ)}·δ + 1 ulp of the exact, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| +
+// |l_ji − cᵢ|)², each component within Σ_j |P_kj|·that + γ_m·Σ_j
+// |P_kj|·K_j (and the reference's own rounding of P·k, as much again),
+// plus the float32 rounding round·|ref_k|. A non-finite input, or one the
+// exact path takes, is compare's business.
+func nysDenseCheck(p *plan, x, got, ref []float64, round float64) string {
+	q := p.asNystroem()
+	gamma := func(k int) float64 { u := float64(k) * 0x1p-53; return u / (1 - u) }
+	for i, v := range x {
+		if !(math.Abs(v-q.centre[i]) <= q.limit) {
+			return compare(p, x, got, ref, round)
+		}
+	}
+	kv := make([]float64, q.m)
+	dk := make([]float64, q.m)
+	for j := range q.m {
+		l := q.s.Landmarks[j*q.n : (j+1)*q.n]
+		kv[j] = q.s.Kernel.Eval(x, l)
+		a, d2 := 0.0, 0.0
+		for i := range q.n {
+			t, u := x[i]-q.centre[i], l[i]-q.centre[i]
+			a += q.s2[i] * (math.Abs(t) + math.Abs(u)) * (math.Abs(t) + math.Abs(u))
+			d2 += q.s2[i] * (x[i] - l[i]) * (x[i] - l[i])
+		}
+		delta := 2 * gamma(q.n+8) * a
+		dk[j] = math.Exp(-(d2-delta))*delta*(1+1e-9) + kv[j]*0x1p-51 + 0x1p-1074
+	}
+	for k := range got {
+		row := q.s.Proj[k*q.m : (k+1)*q.m]
+		tol := 0.0
+		for j, c := range row {
+			tol += math.Abs(c) * (dk[j] + 2*gamma(q.m)*kv[j])
+		}
+		tol = tol*(1+1e-9) + round*math.Abs(ref[k]) + 1e-300
+		if round != 0 {
+			tol += 0x1p-149
+		}
+		if d := math.Abs(got[k] - ref[k]); !(d <= tol) {
+			return fmt.Sprintf("component %d is %v, want %v (difference %.3g > the stated bound %.3g)", k, got[k], ref[k], d, tol)
+		}
+	}
+	return ""
+}
+
+// rff32Check checks one output of a random map's float32 path against
+// the reference ref at the float32 input x, within the bound the file
+// states: c·(2⁻²³ + (n + 2)·2⁻²⁴·(Σⱼ|ωᵢⱼxⱼ| + |bᵢ|)) + 2⁻²⁴·|Ψᵢ| per
+// component of frequency i. A row beyond ±L32 or not finite (the float64
+// evaluation rounded) is compare's business.
+func rff32Check(p *plan, x, got, ref []float64) string {
+	k := p.asRandom()
+	for _, v := range x {
+		if !(math.Abs(v) <= k.limit32()) {
+			return compare(p, x, got, ref, 0x1p-24)
+		}
+	}
+	n := k.args
+	per := 2
+	if k.r.Features == fmap.Phase {
+		per = 1
+	}
+	for c := range got {
+		i := c / per
+		s := 0.0
+		for j, v := range x {
+			s += math.Abs(k.r.Freq[i*n+j] * v)
+		}
+		if k.r.Features == fmap.Phase {
+			s += math.Abs(k.r.Phase[i])
+		}
+		tol := math.Abs(k.scale)*(0x1p-23+float64(n+2)*0x1p-24*s)*(1+1e-9) + 0x1p-24*math.Abs(ref[c]) + 0x1p-149
+		if d := math.Abs(got[c] - ref[c]); !(d <= tol) {
+			return fmt.Sprintf("component %d is %v, want %v (difference %.3g > the stated bound %.3g)", c, got[c], ref[c], d, tol)
+		}
+	}
+	return ""
 }

@@ -50,7 +50,12 @@
 // exp-χ² map: the one-input map ψ of every coordinate, u = [ψ(x_1), …,
 // ψ(x_n)], then random features of u). Their API is the one above; an input
 // with a NaN or ±Inf coordinate, or one whose ψ is not finite, gives zeros.
-// The evaluation is the formula, with nothing approximated: ψ by its
+// Random features of the input itself (the identity transform, no
+// projection) are evaluated by the package's dense kernels (DenseFiles,
+// written by GenerateFiles beside the map): the product of a tile of rows
+// with the packed frequencies, then the vectorised cosines and sines, N the
+// same on one row, so that NSlice equals N bit for bit (docs/gen.md, "Dense
+// maps"). The others' evaluation is the formula, with nothing approximated: ψ by its
 // formula (no fast path), the m dot products ω_i·t as four independent
 // partial sums (one sum in the reference evaluator's order below eight
 // terms), and the sine and cosine of every phase by math.Sincos's own
@@ -77,7 +82,12 @@
 // values K(x, l_j) computed as the reference evaluator computes them (rbf,
 // exp-χ², skewed χ², skewed intersection), then W^{+1/2}·k, each component
 // one sum in the reference evaluator's order, so the values are its own;
-// an input with a NaN or ±Inf coordinate gives zeros.
+// an input with a NaN or ±Inf coordinate gives zeros. The RBF kernel's
+// maps of 2 to 256 inputs are evaluated by the dense kernels instead: the
+// kernel values of a tile of rows from the product with the packed scaled
+// landmarks and a vectorised exponential, then the product with the packed
+// projection, within the bound their header states of the reference's
+// values (docs/gen.md, "Dense maps").
 //
 // Up to 4096 constants (frequency coordinates and phases, and an rf-pca
 // map's projection and mean; landmarks and the projection) are written as Go literals. More go to a little-endian float64 data file beside the Go

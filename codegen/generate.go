@@ -151,6 +151,9 @@ func (info Info) check() error {
 	if reservedName(info.Name) {
 		return fmt.Errorf("codegen: map name %q would collide with an identifier of the emitted code (a predeclared name, the math package or a local variable)", info.Name)
 	}
+	if strings.HasPrefix(private(info.Name), densePrefix) {
+		return fmt.Errorf("codegen: map name %q would give unexported names starting with %s, the prefix of the package's dense kernels", info.Name, densePrefix)
+	}
 	if !isIdent(info.Package) {
 		return fmt.Errorf("codegen: package name %q is not a Go identifier", info.Package)
 	}
@@ -186,7 +189,8 @@ var reserved = strings.Fields(`math
 	uint uint8 uint16 uint32 uint64 uintptr any comparable true false iota nil
 	append cap clear close complex copy delete imag len make max min new panic print println real recover
 	out x t a b s c j u o i k p nan dst src
-	ph y z zz q sb cb d`)
+	ph y z zz q sb cb d
+	kv w r ok rows i0 c0 j0 v u`)
 
 // goFileName matches the Go file names the emitted code may have: a plain
 // base name that the go command builds and a //go:embed directive can name
@@ -258,7 +262,9 @@ func private(name string) string {
 // standard library, byte-identical for the same input. See the package
 // documentation for the emitted API. A map whose constants go to a data file
 // (random features with more than 4096 frequency coordinates and phases) is
-// an error: use GenerateFiles.
+// an error: use GenerateFiles. A random-feature map calls the package's
+// dense kernels (DenseFiles), which GenerateFiles returns beside it and
+// Generate leaves out: the package needs them once, whatever its maps.
 func Generate(vm fmap.Verified, info Info) ([]byte, error) {
 	p, err := newPlan(vm, info)
 	if err != nil {
@@ -272,6 +278,7 @@ func Generate(vm fmap.Verified, info Info) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	files = slices.DeleteFunc(files, func(f File) bool { return IsDenseFile(f.Name) })
 	if len(files) > 1 {
 		return nil, fmt.Errorf("codegen: %s is emitted as %d files (%s beside the Go file): use GenerateFiles", info.Name, len(files), files[1].Name)
 	}

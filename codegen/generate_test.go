@@ -11,6 +11,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,6 +48,15 @@ func TestGenerateProperties(t *testing.T) {
 			a := fa[0].Data
 			if fa[0].Name != info.File {
 				t.Errorf("the Go file is named %q, want %q", fa[0].Name, info.File)
+			}
+			// The dense kernel files come last, exactly DenseFiles of the
+			// package; Generate leaves them out.
+			own := slices.IndexFunc(fa, func(f File) bool { return IsDenseFile(f.Name) })
+			if own >= 0 {
+				if want := DenseFiles(info.Package, info.Version); !slices.EqualFunc(fa[own:], want, func(a, b File) bool { return a.Name == b.Name && bytes.Equal(a.Data, b.Data) }) {
+					t.Errorf("the files after %s are not the package's dense kernel files", fa[own-1].Name)
+				}
+				fa = fa[:own]
 			}
 			src, err := Generate(vm, info)
 			switch {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,8 @@ func TestParseHeader(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The package's dense kernel files carry no header of the map.
+		files = slices.DeleteFunc(files, func(f File) bool { return IsDenseFile(f.Name) })
 		p, err := newPlan(vm, info)
 		if err != nil {
 			t.Fatal(err)

@@ -50,6 +50,7 @@ func (bp *blocksKind) plan(p *plan) error {
 		if !ok || rk.lin != nil {
 			return fmt.Errorf("%w block %d with the stages %s (a block is emitted as random features, after a per-coordinate stage or not)", ErrUnsupported, g, stageNames(bm.Stages))
 		}
+		rk.block = true
 		name := fmt.Sprintf("%sBlock%d", p.priv, g)
 		sp := &plan{m: bm, v: v, info: info, name: name, priv: name, dim: bm.Dim, in: bm.InDim, kind: rk}
 		if err := rk.plan(sp); err != nil {

@@ -13,11 +13,23 @@ import (
 // (nystroem.go), then the projection. Every component is computed by the
 // formula: no fast path, no error beyond rounding.
 type nystroemKind struct {
-	noFiles
 	s    *fmap.Nystroem
 	m, n int       // landmarks, inputs
 	dim  int       // outputs: m, or fewer (a D×m projection)
 	df   *dataFile // the landmarks, then the projection, then the model; nil: Go literals
+	// centre, s2 and limit are the dense evaluation's centre c, factors
+	// 1/(2σ²) and limit on |x − c| (emit_nystroem_dense.go); limit 0:
+	// the map is evaluated by the formula alone.
+	centre, s2 []float64
+	limit      float64
+}
+
+// files are the dense kernel files of a dense map's package.
+func (q *nystroemKind) files(e *emitter) []File {
+	if !q.nysDense() {
+		return nil
+	}
+	return DenseFiles(e.p.info.Package, e.p.info.Version)
 }
 
 // constants is the number of constants of the stage.
@@ -43,6 +55,7 @@ func (q *nystroemKind) plan(p *plan) error {
 		modelW, modelB = mod.W, mod.Bias
 	}
 	q.df = newDataFile(s.Landmarks, s.Proj, modelW, modelB)
+	q.nysPlanDense()
 	return nil
 }
 
@@ -61,6 +74,12 @@ func (e *emitter) sigmaName() string  { return e.p.priv + "Sigma" }
 // api emits N, NSlice, NF32 and NSliceF32 of a Nyström map, then its
 // model's predictor.
 func (q *nystroemKind) api(e *emitter, f *jen.File) {
+	if q.nysDense() {
+		e.fourFuncs(f, apiFuncs{docN: e.docN(q, ""), n: q.nysDenseN(e), doc32: e.doc32(""), n32: e.linear32Body(),
+			slice: q.nysDenseSlice(e), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)})
+		e.modelAPI(f)
+		return
+	}
 	e.fourFuncs(f, e.rows(e.docN(q, ""), q.body(e, false), e.doc32(""), q.body(e, true)))
 	e.modelAPI(f)
 }
@@ -149,11 +168,14 @@ func (q *nystroemKind) helpers(e *emitter, f *jen.File) {
 		f.Comment(commentBody(paragraphs(pDoc)))
 		f.Var().Id(e.projName()).Op("=").Index(pSize).Float64().Custom(multiLine, e.literalRows(q.s.Proj, q.m, 1)...)
 		e.modelLiterals(f, true)
-		return
+	} else {
+		e.modelLiterals(f, false)
+		arrays := append([]embedded{{e.landName(), lDoc, lSize}, {e.projName(), pDoc, pSize}}, e.modelArrays()...)
+		e.embedData(f, q.df, q.dataLayout(e), arrays...)
 	}
-	e.modelLiterals(f, false)
-	arrays := append([]embedded{{e.landName(), lDoc, lSize}, {e.projName(), pDoc, pSize}}, e.modelArrays()...)
-	e.embedData(f, q.df, q.dataLayout(e), arrays...)
+	if q.nysDense() {
+		q.nysDenseHelpers(e, f)
+	}
 }
 
 // dataLayout describes the content of the data file.
@@ -228,6 +250,9 @@ func (q *nystroemKind) parameterLines(e *emitter) []string {
 
 // evaluationLines describes the evaluation of a Nyström map.
 func (q *nystroemKind) evaluationLines(e *emitter) []string {
+	if q.nysDense() {
+		return q.nysDenseEvaluationLines(e)
+	}
 	return []string{
 		fmt.Sprintf("Ψ(x) is the formula, computed with: the m = %d kernel values K(x, l_j), each as featmap's reference evaluator computes it (%s); then the %d components of %s·k, each one sum of %d products in the reference evaluator's order. Nothing is approximated: the values are the reference evaluator's, bit for bit unless the compiler fuses multiply-adds.",
 			q.m, strings.TrimSuffix(kernelCost(q.s.Kernel, q.n), "."), q.dim, q.projText(), q.m),

@@ -42,7 +42,6 @@ const (
 // sines and cosines by math.Sincos's own arithmetic (emitter.sincos): no
 // fast path, no error beyond rounding. Its evaluation is emit_random.go.
 type randomKind struct {
-	noFiles
 	r     *fmap.Random
 	per   *fmap.PerCoordinate // the per-coordinate stage before r, nil without one
 	freqs int                 // m
@@ -67,6 +66,14 @@ type randomKind struct {
 	df *dataFile
 	// model is the map's linear model (nil without one).
 	model *fmap.LinearModel
+	// block: the stage is a block of a blocks map, which evaluates it
+	// by its own code (stage_blocks.go), not by the dense kernels.
+	block bool
+	// f32: NF32 and NSliceF32 compute in float32 (emit_dense32.go),
+	// with the component and kernel errors err32 and kern32 measured at
+	// generation time.
+	f32           bool
+	err32, kern32 float64
 }
 
 // constants is the number of constants of the random stage (and of the
@@ -128,6 +135,9 @@ func (k *randomKind) plan(p *plan) error {
 		modelW, modelB = mod.W, mod.Bias
 	}
 	k.df = newDataFile(r.Freq, r.Phase, k.projT, k.centredMean(), modelW, modelB)
+	if k.dense() {
+		k.dense32Plan(p)
+	}
 	return nil
 }
 
@@ -166,6 +176,17 @@ func (k *randomKind) header(e *emitter) []string { return e.mapHeader(k) }
 // twice so that neither needs a temporary of D components; an rf-pca map's
 // NF32 is N, rounded.
 func (k *randomKind) api(e *emitter, f *jen.File) {
+	if k.dense() {
+		a := apiFuncs{docN: e.docN(k, ""), n: k.denseN(e), doc32: e.doc32(""), n32: e.linear32Body(),
+			slice: k.denseSlice(e, false), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)}
+		if k.f32 {
+			a.doc32 = paragraphs(fmt.Sprintf("%s is %s in float32: it computes in float32, within the bound the file's header states of the float64 value. Edge inputs behave as in %s.", e.name32(), e.p.name, e.p.name))
+			a.n32, a.slice32 = k.dense32N(e), k.denseSlice(e, true)
+		}
+		e.fourFuncs(f, a)
+		e.modelAPI(f)
+		return
+	}
 	n32 := k.body(e, true)
 	if k.lin != nil {
 		n32 = e.linear32Body()
@@ -214,6 +235,8 @@ func (k *randomKind) helpers(e *emitter, f *jen.File) {
 		}
 		e.modelLiterals(f, true)
 		k.linearHelpers(e, f)
+		k.denseHelpers(e, f)
+		k.dense32Helpers(e, f)
 		return
 	}
 	arrays := []embedded{{e.wName(), wDoc, wSize}}
@@ -230,6 +253,8 @@ func (k *randomKind) helpers(e *emitter, f *jen.File) {
 	e.modelLiterals(f, false)
 	e.embedData(f, k.df, k.dataLayout(e), arrays...)
 	k.linearHelpers(e, f)
+	k.denseHelpers(e, f)
+	k.dense32Helpers(e, f)
 }
 
 // innerHelpers emits the per-coordinate map ψ of a random map with one
@@ -457,6 +482,9 @@ func (k *randomKind) parameterLines(e *emitter) []string {
 
 // evaluationLines describes the evaluation of a random map.
 func (k *randomKind) evaluationLines(e *emitter) []string {
+	if k.dense() {
+		return k.denseEvaluationLines(e)
+	}
 	var parts []string
 	if ip := k.inner; ip != nil {
 		parts = append(parts, fmt.Sprintf("ψ of every coordinate by its formula (%s), no fast path", ip.formula().formulaText(&emitter{p: ip})))

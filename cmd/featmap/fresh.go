@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -154,6 +155,20 @@ func staleness(out, mapOut, key string, spec *featmap.Spec, pkg string) string {
 		}
 		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != d.SHA256 {
 			return fmt.Sprintf("its data file %s changed (sha256 %s → %s)", bin, short(d.SHA256), short(hex.EncodeToString(sum[:])))
+		}
+	}
+	if bytes.Contains(src, []byte("featmapDenseMul64(")) {
+		// The map calls the package's dense kernels: they must be the
+		// ones this gen writes.
+		for _, f := range codegen.DenseFiles(pkg, featmap.Version) {
+			path := filepath.Join(filepath.Dir(out), f.Name)
+			b, err := os.ReadFile(path)
+			switch {
+			case err != nil:
+				return fmt.Sprintf("its dense kernel file %s is missing", path)
+			case !bytes.Equal(b, f.Data):
+				return fmt.Sprintf("its dense kernel file %s changed", path)
+			}
 		}
 	}
 	if mapOut != "" {

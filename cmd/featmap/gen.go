@@ -189,6 +189,17 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case err != nil:
 		return failed(stderr, spec.Path, fmt.Errorf("%w: %v", featmap.ErrInternal, err))
 	}
+	dense := slices.ContainsFunc(gen, func(f codegen.File) bool { return codegen.IsDenseFile(f.Name) })
+	switch {
+	case dense && *out == "":
+		fmt.Fprintf(stderr, "featmap gen: %s calls the package's dense kernels, written beside the Go file (featmap_dense*.go): give the Go file's path with -o\n", spec.Name)
+		return exitUsage
+	case dense:
+		if name := cgoFile(filepath.Dir(*out)); name != "" {
+			fmt.Fprintf(stderr, "featmap gen: -o %s: %s imports \"C\": the package's dense kernels (featmap_dense*.go) include assembly, which a cgo package compiles with the C compiler; emit the map into a package without cgo\n", *out, name)
+			return exitUsage
+		}
+	}
 	if *out == "" {
 		if len(gen) > 1 {
 			fmt.Fprintf(stderr, "featmap gen: %s's constants go to a data file beside the Go file (%d bytes, embedded with //go:embed): give the Go file's path with -o\n", spec.Name, len(gen[1].Data))
@@ -487,4 +498,30 @@ func writable(dir string) error {
 	name := f.Name()
 	f.Close()
 	return os.Remove(name)
+}
+
+// cgoFile returns the first non-test Go file of dir, in name order, that
+// imports "C", or "" for none (or an unreadable directory: gen's write
+// reports that).
+func cgoFile(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, n), nil, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, im := range f.Imports {
+			if im.Path.Value == `"C"` {
+				return n
+			}
+		}
+	}
+	return ""
 }

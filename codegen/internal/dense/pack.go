@@ -24,3 +24,18 @@ func Pack64(dst, w []float64, m, k int) { featmapDensePack64(dst, w, m, k) }
 
 // Pack32 is Pack64 in panels of 32, rounded to float32.
 func Pack32(dst []float32, w []float64, m, k int) { featmapDensePack32(dst, w, m, k) }
+
+// Features32 computes random Fourier features of one row in float32 as
+// the emitted float32 functions do, so that gen can measure that path's
+// error: the phases p = W·x by Mul32 against w packed by Pack32 (m
+// frequencies of k inputs), then s·[cos p, sin p] interleaved into dst (2m
+// numbers), or with b (m phases) s·cos(p + b) into dst (m numbers).
+func Features32(dst, x, packed, b []float32, m, k int, s float32) {
+	p := make([]float32, m)
+	featmapDenseMul32(p, m, x, k, packed, featmapDensePanel32*k, 1, k, m, false)
+	if b != nil {
+		featmapDenseCos32(dst, p, b, s)
+		return
+	}
+	featmapDenseCosSin32(dst, p, s)
+}

@@ -1,0 +1,229 @@
+package codegen
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"text/template"
+
+	"github.com/featmap/featmap/codegen/internal/testmaps"
+	"github.com/featmap/featmap/fmap"
+)
+
+// denseBench is the benchmark file of BenchmarkDense's module: for each
+// emitted map, NSlice over denseBenchRows rows, N row by row, NSliceF32,
+// NSlice split over two goroutines (the many-core pattern of docs/gen.md),
+// and a plain Go loop computing the same map (rff: the dot products and
+// math.Cos, math.Sin; Nyström: the kernel values with the factors
+// 1/(2σ²) and the projection), all in ns per row.
+var denseBench = template.Must(template.New("bench").Parse(`package gentest
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+)
+
+const benchRows = 1200
+
+var benchSrc = func() []float64 {
+	r := rand.New(rand.NewPCG(9, 9))
+	xs := make([]float64, benchRows*64)
+	for i := range xs {
+		xs[i] = 16 * r.Float64()
+	}
+	return xs
+}()
+
+var benchSrc32 = func() []float32 {
+	xs := make([]float32, len(benchSrc))
+	for i, v := range benchSrc {
+		xs[i] = float32(v)
+	}
+	return xs
+}()
+
+func perRow(b *testing.B) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchRows), "ns/row")
+}
+{{range .}}
+func Benchmark{{.Name}}Slice(b *testing.B) {
+	dst := make([]float64, benchRows*{{.Name}}Dim)
+	b.ReportAllocs()
+	for b.Loop() {
+		{{.Name}}Slice(dst, benchSrc)
+	}
+	perRow(b)
+}
+
+func Benchmark{{.Name}}One(b *testing.B) {
+	var out [{{.Name}}Dim]float64
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range benchRows {
+			{{.Name}}(&out, (*[64]float64)(benchSrc[i*64:]))
+		}
+	}
+	perRow(b)
+}
+
+func Benchmark{{.Name}}SliceF32(b *testing.B) {
+	dst := make([]float32, benchRows*{{.Name}}Dim)
+	b.ReportAllocs()
+	for b.Loop() {
+		{{.Name}}SliceF32(dst, benchSrc32)
+	}
+	perRow(b)
+}
+
+func Benchmark{{.Name}}Parallel2(b *testing.B) {
+	dst := make([]float64, benchRows*{{.Name}}Dim)
+	const half = benchRows / 2
+	b.ReportAllocs()
+	for b.Loop() {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			{{.Name}}Slice(dst[:half*{{.Name}}Dim], benchSrc[:half*64])
+		}()
+		{{.Name}}Slice(dst[half*{{.Name}}Dim:], benchSrc[half*64:])
+		wg.Wait()
+	}
+	perRow(b)
+}
+
+func Benchmark{{.Name}}Plain(b *testing.B) {
+	dst := make([]float64, benchRows*{{.Name}}Dim)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range benchRows {
+			x := benchSrc[i*64 : (i+1)*64]
+			out := dst[i*{{.Name}}Dim : (i+1)*{{.Name}}Dim]
+{{- if .RFF}}
+			for k := range {{.Priv}}Freqs {
+				w := {{.Priv}}W[k*64 : (k+1)*64]
+				var ph float64
+				for j, v := range x {
+					ph += w[j] * v
+				}
+				out[2*k], out[2*k+1] = {{.Scale}}*math.Cos(ph), {{.Scale}}*math.Sin(ph)
+			}
+{{- else}}
+			var k [{{.Priv}}M]float64
+			for j := range k {
+				l := {{.Priv}}Landmarks[j*64 : (j+1)*64]
+				var s float64
+				for c, v := range x {
+					d := v - l[c]
+					s += d * d * {{.Priv}}S2[c]
+				}
+				k[j] = math.Exp(-s)
+			}
+			for o := range out {
+				p := {{.Priv}}Proj[o*{{.Priv}}M : (o+1)*{{.Priv}}M]
+				var s float64
+				for j, c := range p {
+					s += c * k[j]
+				}
+				out[o] = s
+			}
+{{- end}}
+		}
+	}
+	perRow(b)
+}
+{{end}}`))
+
+// denseBenchMap is one map of BenchmarkDense's module.
+type denseBenchMap struct {
+	Name, Priv string
+	RFF        bool
+	Scale      string
+}
+
+// BenchmarkDense builds, in one temporary module, the emitted Gaussian
+// random features of 64 inputs with D = 256 and D = 1024 and the Nyström
+// maps of the RBF kernel on 64 inputs with D = 64 (64 landmarks) and
+// D = 256 (256 landmarks), and reports per map the median over three runs
+// of the ns per row of NSlice, N row by row, NSliceF32, NSlice on two
+// goroutines and the plain Go loop of the same map (denseBench), and
+// their ratios. Its own ns/op is the build and run, not a measurement.
+// go test -run '^$' -bench Dense ./codegen
+func BenchmarkDense(b *testing.B) {
+	cases := []struct {
+		name string
+		vm   fmap.Verified
+	}{
+		{"RFF256", testmaps.GaussianRFF(64, 128, 64, testmaps.RFF64().Verification)},
+		{"RFF1024", testmaps.RFF64()},
+		{"Nys64", testmaps.NysBig()},
+		{"Nys256", testmaps.NysBig256()},
+	}
+	var maps []emitted
+	var bm []denseBenchMap
+	for _, c := range cases {
+		info := testInfo(c.name)
+		files, err := GenerateFiles(c.vm, info)
+		if err != nil {
+			b.Fatal(err)
+		}
+		maps = append(maps, emitted{Name: c.name, In: 64, Src: files[0].Data, Extra: files[1:]})
+		d := denseBenchMap{Name: c.name, Priv: private(c.name)}
+		if r, ok := c.vm.Map.Stages[0].Kind.(*fmap.Random); ok {
+			d.RFF, d.Scale = true, strconv.FormatFloat(r.ComponentScale(), 'g', -1, 64)
+		}
+		bm = append(bm, d)
+	}
+	dir := writeModule(b, maps)
+	var src bytes.Buffer
+	if err := denseBench.Execute(&src, bm); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bench_test.go"), src.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	out := goRun(b, dir, nil, "test", "-run", "^$", "-bench", ".", "-count", "3")
+	rows := map[string][]float64{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		for i := 1; i+1 < len(f); i++ {
+			if f[i+1] == "ns/row" {
+				v, err := strconv.ParseFloat(f[i], 64)
+				if err != nil {
+					b.Fatal(err)
+				}
+				name, _, _ := strings.Cut(strings.TrimPrefix(f[0], "Benchmark"), "-")
+				rows[name] = append(rows[name], v)
+			}
+		}
+	}
+	med := func(name string) float64 {
+		v := rows[name]
+		if len(v) == 0 {
+			return math.NaN()
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	var table strings.Builder
+	fmt.Fprintf(&table, "%-8s %10s %10s %10s %10s %10s %8s %8s\n", "map", "NSlice", "N", "SliceF32", "parallel2", "plain", "plain/NSlice", "2-core")
+	for _, c := range bm {
+		s := med(c.Name + "Slice")
+		fmt.Fprintf(&table, "%-8s %10.0f %10.0f %10.0f %10.0f %10.0f %8.1f %8.2f\n", c.Name, s, med(c.Name+"One"), med(c.Name+"SliceF32"),
+			med(c.Name+"Parallel2"), med(c.Name+"Plain"), med(c.Name+"Plain")/s, s/med(c.Name+"Parallel2"))
+	}
+	b.Logf("go test -bench in the emitted module, ns per row (medians of 3):\n%s\n%s", table.String(), out)
+	for b.Loop() {
+	}
+	for _, c := range bm {
+		b.ReportMetric(med(c.Name+"Slice"), c.Name+"-ns/row")
+	}
+}

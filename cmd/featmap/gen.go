@@ -199,6 +199,17 @@ func cmdGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "featmap gen: -o %s: %s imports \"C\": the package's dense kernels (featmap_dense*.go) include assembly, which a cgo package compiles with the C compiler; emit the map into a package without cgo\n", *out, name)
 			return exitUsage
 		}
+		// The kernel files are gen's to replace only where gen wrote
+		// them: a hand-written file of the same name is refused.
+		for _, f := range gen {
+			if !codegen.IsDenseFile(f.Name) {
+				continue
+			}
+			if err := ownFile(filepath.Join(filepath.Dir(*out), f.Name)); err != nil {
+				fmt.Fprintf(stderr, "featmap gen: %s (the package's dense kernels go there): %v\n", filepath.Join(filepath.Dir(*out), f.Name), err)
+				return exitUsage
+			}
+		}
 	}
 	if *out == "" {
 		if len(gen) > 1 {

@@ -21,8 +21,9 @@ method: {name: rff, seed: 1}
 // kernel files beside it (featmap_dense*.go), and is fresh with them as
 // written and stale when one is missing or changed; written to standard
 // output (no directory for the kernels) or into a package that imports
-// "C" (whose assembly the C compiler would take), it is refused with exit
-// 2 and nothing is written.
+// "C" (whose assembly the C compiler would take), or over a hand-written
+// file of a kernel file's name, it is refused with exit 2 and nothing is
+// written.
 func TestGenDense(t *testing.T) {
 	t.Setenv("FEATMAP_FORCE", "")
 	spec := writeSpec(t, denseSpec)
@@ -67,5 +68,20 @@ func TestGenDense(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(cgo); len(entries) != 1 {
 		t.Errorf("gen into a cgo package wrote %d files", len(entries)-1)
+	}
+
+	own := t.TempDir()
+	mine := filepath.Join(own, "featmap_dense.go")
+	if err := os.WriteFile(mine, []byte("package maps\n\n// my own code\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI("gen", "-o", filepath.Join(own, "rbf.go"), "-pkg", "maps", spec); code != exitUsage || !strings.Contains(errOut, mine) {
+		t.Errorf("gen over a hand-written %s: exit %d, stderr %q; want exit %d naming it", mine, code, errOut, exitUsage)
+	}
+	if b, _ := os.ReadFile(mine); string(b) != "package maps\n\n// my own code\n" {
+		t.Errorf("gen replaced the hand-written %s", mine)
+	}
+	if entries, _ := os.ReadDir(own); len(entries) != 1 {
+		t.Errorf("gen over a hand-written kernel file wrote %d files", len(entries)-1)
 	}
 }

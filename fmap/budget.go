@@ -144,7 +144,7 @@ func VerifyCostOf(p *Problem, dim int, e *EvalCost) float64 {
 func MaxVerifiedDim(p *Problem) (int, string) {
 	c0, c1 := VerifyCost(p, 0), VerifyCost(p, 1)
 	per := c1 - c0
-	why := fmt.Sprintf("verifying a map of D dimensions on this problem takes about %.3g·D + %.3g multiply-adds, and the verification budget is %d (2^32)", per, c0, VerifyBudget)
+	why := fmt.Sprintf("verifying a map of D dimensions on this problem takes about %.3g·D + %.3g multiply-adds, and the verification budget is %d (2^32)", per, c0, int64(VerifyBudget))
 	if c1 > VerifyBudget || per <= 0 {
 		return 0, why
 	}
@@ -177,11 +177,11 @@ func MaxVerifiedDimOf(p *Problem, e *EvalCost) (int, string) {
 	}
 	if e.Signature != nil && G > 0 {
 		why := fmt.Sprintf("verifying this map of D dimensions evaluates Ψ at %.3g inputs%s, at %s multiply-adds each, and its signature at %.3g points, at %s multiply-adds each (%.3g at D = %d), and the verification budget is %d (2^32)",
-			N, rows, e.Formula, G, e.SignatureFormula, VerifyCostOf(p, hi, e), hi, VerifyBudget)
+			N, rows, e.Formula, G, e.SignatureFormula, VerifyCostOf(p, hi, e), hi, int64(VerifyBudget))
 		return lo, why
 	}
 	why := fmt.Sprintf("verifying this map of D dimensions evaluates Ψ at %.3g inputs and signature points%s, at %s multiply-adds each (%.3g at D = %d), and the verification budget is %d (2^32)",
-		N+2*G, rows, e.Formula, VerifyCostOf(p, hi, e), hi, VerifyBudget)
+		N+2*G, rows, e.Formula, VerifyCostOf(p, hi, e), hi, int64(VerifyBudget))
 	return lo, why
 }
 

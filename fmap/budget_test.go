@@ -65,7 +65,7 @@ func TestVerifyBudgetMaxDim(t *testing.T) {
 			continue
 		}
 		if VerifyCost(p, d) > VerifyBudget || VerifyCost(p, d+1) <= VerifyBudget {
-			t.Errorf("%s: max D %d costs %.4g, D + 1 %.4g: not the largest within %d", name, d, VerifyCost(p, d), VerifyCost(p, d+1), VerifyBudget)
+			t.Errorf("%s: max D %d costs %.4g, D + 1 %.4g: not the largest within %d", name, d, VerifyCost(p, d), VerifyCost(p, d+1), int64(VerifyBudget))
 		}
 	}
 	wideBox := func(n int) *Problem {

@@ -388,7 +388,7 @@ func launch(path string, args []string) int {
 		fmt.Fprintln(os.Stderr, "launch: no rusage on this platform")
 		return 3
 	}
-	if err := os.WriteFile(path, []byte(strconv.FormatInt(ru.Maxrss, 10)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(strconv.FormatInt(int64(ru.Maxrss), 10)), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "launch:", err)
 		return 3
 	}

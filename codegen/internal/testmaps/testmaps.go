@@ -178,7 +178,7 @@ func Chi2Interval() fmap.Verified {
 // many rows for a table. Its error is the 0..255 one scaled by 65535/255
 // (the kernel and the map are 1-homogeneous), not a measurement.
 func Chi2Wide() fmap.Verified {
-	return chi2(intDomain(0, 65535), absolute(3.094, 1.349, 65536*65536, "0..65535, scaled from {0..255} by homogeneity"))
+	return chi2(intDomain(0, 65535), absolute(3.094, 1.349, 65536, "the 65536 ordered pairs of {0..255}, scaled to 0..65535 by homogeneity"))
 }
 
 // vzTerms are VZ's 7-D χ² map (rectangular window, VLFeat's period): the

@@ -109,6 +109,11 @@ func dense32Measure(p *plan, f32 func(o32, x32 []float32, ref []float64)) (worst
 	return worst, kern, true
 }
 
+// doc32Computed is the doc comment of NF32 on a dense map's float32 path.
+func (e *emitter) doc32Computed() []string {
+	return paragraphs(fmt.Sprintf("%s is %s in float32: it computes in float32, within the bound the file's header states of the float64 value. Edge inputs behave as in %s.", e.name32(), e.p.name, e.p.name))
+}
+
 // dense32Helpers emits the float32 frequencies (and phases), packed at
 // init, and the float64 evaluation rounded for the rows the float32 path
 // leaves.

@@ -86,7 +86,7 @@ func (q *nystroemKind) api(e *emitter, f *jen.File) {
 		a := apiFuncs{docN: e.docN(q, ""), n: q.nysDenseN(e), doc32: e.doc32(""), n32: e.linear32Body(),
 			slice: q.nysDenseSlice(e, false), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)}
 		if q.f32 {
-			a.doc32 = paragraphs(fmt.Sprintf("%s is %s in float32: it computes in float32, within the bound the file's header states of the float64 value. Edge inputs behave as in %s.", e.name32(), e.p.name, e.p.name))
+			a.doc32 = e.doc32Computed()
 			a.n32, a.slice32 = q.nys32N(e), q.nysDenseSlice(e, true)
 		}
 		e.fourFuncs(f, a)

@@ -35,19 +35,11 @@ func (k *randomKind) limit32() float64 {
 }
 
 // dense32Plan measures the float32 path on dense32Points seeded points of
-// the domain's box (inputs rounded to float32) against the reference
-// evaluator there: the largest component error and the largest kernel
-// error over their ordered pairs; the path is taken when the latter is
+// the domain's box (dense32Measure) and takes it when the kernel error is
 // within the budget. A domain without a finite box keeps the float64
 // evaluation rounded.
 func (k *randomKind) dense32Plan(p *plan) {
-	m := p.m
 	n := k.args
-	for i := range n {
-		if math.IsInf(m.Domain.Lo[i], 0) || math.IsInf(m.Domain.Hi[i], 0) {
-			return
-		}
-	}
 	packed := make([]float32, dense.Packed32(k.freqs, n))
 	dense.Pack32(packed, k.r.Freq, k.freqs, n)
 	var b32 []float32
@@ -57,6 +49,28 @@ func (k *randomKind) dense32Plan(p *plan) {
 			b32[i] = float32(v)
 		}
 	}
+	worst, kern, ok := dense32Measure(p, func(o32, x32 []float32, _ []float64) {
+		dense.Features32(o32, x32, packed, b32, k.freqs, n, float32(k.scale))
+	})
+	if ok && kern <= p.budget {
+		k.f32, k.err32, k.kern32 = true, worst, kern
+	}
+}
+
+// dense32Measure evaluates f32 (the float32 path: o32 from the float32
+// input x32, given the reference's components ref there) on dense32Points
+// seeded points of the domain's box, inputs rounded to float32, against
+// the reference evaluator: the largest component error and the largest
+// kernel error Ψ(x)·Ψ(y) over their ordered pairs; ok false when the box
+// is not finite.
+func dense32Measure(p *plan, f32 func(o32, x32 []float32, ref []float64)) (worst, kern float64, ok bool) {
+	m := p.m
+	n := p.m.InDim
+	for i := range n {
+		if math.IsInf(m.Domain.Lo[i], 0) || math.IsInf(m.Domain.Hi[i], 0) {
+			return 0, 0, false
+		}
+	}
 	rng := rand.New(rand.NewPCG(32, 32))
 	d := p.dim
 	got := make([][]float64, dense32Points)
@@ -64,7 +78,6 @@ func (k *randomKind) dense32Plan(p *plan) {
 	x32 := make([]float32, n)
 	x := make([]float64, n)
 	o32 := make([]float32, d)
-	worst := 0.0
 	for pt := range dense32Points {
 		for i := range n {
 			lo, hi := m.Domain.Lo[i], m.Domain.Hi[i]
@@ -75,15 +88,14 @@ func (k *randomKind) dense32Plan(p *plan) {
 			x32[i] = float32(v)
 			x[i] = float64(x32[i])
 		}
-		dense.Features32(o32, x32, packed, b32, k.freqs, n, float32(k.scale))
 		got[pt], ref[pt] = make([]float64, d), make([]float64, d)
 		fmap.RowFeatures(m, ref[pt], x)
+		f32(o32, x32, ref[pt])
 		for c := range d {
 			got[pt][c] = float64(o32[c])
 			worst = math.Max(worst, math.Abs(got[pt][c]-ref[pt][c]))
 		}
 	}
-	kern := 0.0
 	for a := range dense32Points {
 		for b := range dense32Points {
 			var g, r float64
@@ -94,9 +106,12 @@ func (k *randomKind) dense32Plan(p *plan) {
 			kern = math.Max(kern, math.Abs(g-r))
 		}
 	}
-	if kern <= p.budget {
-		k.f32, k.err32, k.kern32 = true, worst, kern
-	}
+	return worst, kern, true
+}
+
+// doc32Computed is the doc comment of NF32 on a dense map's float32 path.
+func (e *emitter) doc32Computed() []string {
+	return paragraphs(fmt.Sprintf("%s is %s in float32: it computes in float32, within the bound the file's header states of the float64 value. Edge inputs behave as in %s.", e.name32(), e.p.name, e.p.name))
 }
 
 // dense32Helpers emits the float32 frequencies (and phases), packed at

@@ -122,8 +122,13 @@ func (q *nystroemKind) nysDenseHelpers(e *emitter, f *jen.File) {
 
 // nysChunks is the loop over the chunks of landmarks of a tile of rows
 // (an expression): the kernel values' tile kv, then its projection added
-// to dst (ldd apart).
-func (q *nystroemKind) nysChunks(e *emitter, rows jen.Code, one bool, dst jen.Code) []jen.Code {
+// to dst (ldd apart). With is32 the products, the kernel values and the
+// packed constants are float32 (emit_nystroem_dense32.go).
+func (q *nystroemKind) nysChunks(e *emitter, is32 bool, rows jen.Code, one bool, dst jen.Code) []jen.Code {
+	mulFn, expFn, lpName, nlName, ppName, panel := "featmapDenseMul64", "featmapDenseExpDist64", e.lpName(), e.nlName(), e.ppName(), 16
+	if is32 {
+		mulFn, expFn, lpName, nlName, ppName, panel = "featmapDenseMul32", "featmapDenseExpDist32", e.lp32Name(), e.nl32Name(), e.pp32Name(), 32
+	}
 	in := func() *jen.Statement { return jen.Id(e.inName()) }
 	cols := min(q.m, denseCols)
 	loop := q.m > cols
@@ -133,30 +138,30 @@ func (q *nystroemKind) nysChunks(e *emitter, rows jen.Code, one bool, dst jen.Co
 		}
 		return jen.Id(e.sizeName())
 	}
-	lp := jen.Id(e.lpName()).Index(jen.Op(":"))
-	nl := jen.Id(e.nlName()).Index(jen.Op(":"))
-	pp := jen.Id(e.ppName()).Index(jen.Op(":"))
+	lp := jen.Id(lpName).Index(jen.Op(":"))
+	nl := jen.Id(nlName).Index(jen.Op(":"))
+	pp := jen.Id(ppName).Index(jen.Op(":"))
 	acc := jen.False()
 	if loop {
-		lp = jen.Id(e.lpName()).Index(jen.Id("j0").Op("*").Add(in()).Op(":"))
-		nl = jen.Id(e.nlName()).Index(jen.Id("j0").Op(":"))
-		pp = jen.Id(e.ppName()).Index(jen.Id("j0").Op("*").Lit(16).Op(":"))
+		lp = jen.Id(lpName).Index(jen.Id("j0").Op("*").Add(in()).Op(":"))
+		nl = jen.Id(nlName).Index(jen.Id("j0").Op(":"))
+		pp = jen.Id(ppName).Index(jen.Id("j0").Op("*").Lit(panel).Op(":"))
 		acc = jen.Id("j0").Op(">").Lit(0)
 	}
 	var exp jen.Code
 	if one {
-		exp = jen.Id("featmapDenseExpDist64").Call(jen.Id("kv").Index(jen.Op(":").Add(cb())), jen.Id("kv").Index(jen.Op(":").Add(cb())), nl, jen.Id("q"))
+		exp = jen.Id(expFn).Call(jen.Id("kv").Index(jen.Op(":").Add(cb())), jen.Id("kv").Index(jen.Op(":").Add(cb())), nl, jen.Id("q"))
 	} else {
 		row := func() *jen.Statement {
 			return jen.Id("kv").Index(jen.Id("i").Op("*").Add(cb()).Op(":").Parens(jen.Id("i").Op("+").Lit(1)).Op("*").Add(cb()))
 		}
 		exp = jen.For(jen.Id("i").Op(":=").Range().Add(rows)).Block(
-			jen.Id("featmapDenseExpDist64").Call(row(), row(), nl, jen.Id("q").Index(jen.Id("i"))))
+			jen.Id(expFn).Call(row(), row(), nl, jen.Id("q").Index(jen.Id("i"))))
 	}
 	body := []jen.Code{
-		jen.Id("featmapDenseMul64").Call(jen.Id("kv").Index(jen.Op(":")), cb(), jen.Id("t").Index(jen.Op(":")), in(), lp, jen.Lit(16).Op("*").Add(in()), rows, in(), cb(), jen.False()),
+		jen.Id(mulFn).Call(jen.Id("kv").Index(jen.Op(":")), cb(), jen.Id("t").Index(jen.Op(":")), in(), lp, jen.Lit(panel).Op("*").Add(in()), rows, in(), cb(), jen.False()),
 		exp,
-		jen.Id("featmapDenseMul64").Call(dst, jen.Id(e.dimName()), jen.Id("kv").Index(jen.Op(":")), cb(), pp, jen.Lit(16).Op("*").Id(e.sizeName()), rows, cb(), jen.Id(e.dimName()), acc),
+		jen.Id(mulFn).Call(dst, jen.Id(e.dimName()), jen.Id("kv").Index(jen.Op(":")), cb(), pp, jen.Lit(panel).Op("*").Id(e.sizeName()), rows, cb(), jen.Id(e.dimName()), acc),
 	}
 	if !loop {
 		return body
@@ -174,16 +179,21 @@ func (q *nystroemKind) nysDenseN(e *emitter) []jen.Code {
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Id(e.exactName()).Call(jen.Id("out"), jen.Id("x")), jen.Return()),
 		jen.Var().Id("kv").Index(integer(min(q.m, denseCols))).Float64(),
 	}
-	return append(body, q.nysChunks(e, jen.Lit(1), true, jen.Id("out").Index(jen.Op(":")))...)
+	return append(body, q.nysChunks(e, false, jen.Lit(1), true, jen.Id("out").Index(jen.Op(":")))...)
 }
 
-// nysDenseSlice is the body of NSlice of a dense Nyström map: tiles of
-// denseRows rows, the rows the preparation leaves by the exact path.
-func (q *nystroemKind) nysDenseSlice(e *emitter) []jen.Code {
+// nysDenseSlice is the body of NSlice of a dense Nyström map (NSliceF32
+// with is32): tiles of denseRows rows, the rows the preparation leaves by
+// the exact path (the float64 evaluation rounded).
+func (q *nystroemKind) nysDenseSlice(e *emitter, is32 bool) []jen.Code {
 	p := e.p
+	elem, name, fn, prep, fallback := jen.Float64, e.sliceName(), p.name, e.prepName(), e.exactName()
+	if is32 {
+		elem, name, fn, prep, fallback = jen.Float32, e.slice32Name(), e.name32(), e.prep32Name(), e.round32Name()
+	}
 	in := func() *jen.Statement { return jen.Id(e.inName()) }
 	dim := func() *jen.Statement { return jen.Id(e.dimName()) }
-	body := e.rowsBody(e.sliceName(), p.name, jen.Float64)[:1]
+	body := e.rowsBody(name, fn, elem)[:1]
 	at := func(arr string, w func() *jen.Statement, i jen.Code) *jen.Statement {
 		return jen.Id(arr).Index(jen.Add(i).Op("*").Add(w()).Op(":"))
 	}
@@ -191,25 +201,25 @@ func (q *nystroemKind) nysDenseSlice(e *emitter) []jen.Code {
 		jen.Id("r").Op(":=").Min(jen.Lit(denseRows), jen.Id("rows").Op("-").Id("i0")),
 		jen.Id("d").Op(":=").Id("dst").Index(jen.Id("i0").Op("*").Add(dim()).Op(":").Parens(jen.Id("i0").Op("+").Id("r")).Op("*").Add(dim())),
 		jen.For(jen.Id("i").Op(":=").Range().Id("r")).Block(
-			jen.List(jen.Id("q").Index(jen.Id("i")), jen.Id("ok").Index(jen.Id("i"))).Op("=").Id(e.prepName()).Call(
-				jen.Parens(e.inType(jen.Float64)).Call(at("t", in, jen.Id("i"))),
-				jen.Parens(e.inType(jen.Float64)).Call(at("src", in, jen.Parens(jen.Id("i0").Op("+").Id("i"))))),
+			jen.List(jen.Id("q").Index(jen.Id("i")), jen.Id("ok").Index(jen.Id("i"))).Op("=").Id(prep).Call(
+				jen.Parens(e.inType(elem)).Call(at("t", in, jen.Id("i"))),
+				jen.Parens(e.inType(elem)).Call(at("src", in, jen.Parens(jen.Id("i0").Op("+").Id("i"))))),
 		),
 	}
-	tile = append(tile, q.nysChunks(e, jen.Id("r"), false, jen.Id("d"))...)
+	tile = append(tile, q.nysChunks(e, is32, jen.Id("r"), false, jen.Id("d"))...)
 	tile = append(tile, jen.For(jen.Id("i").Op(":=").Range().Id("r")).Block(
 		jen.If(jen.Op("!").Id("ok").Index(jen.Id("i"))).Block(
-			jen.Id(e.exactName()).Call(jen.Parens(e.outType(jen.Float64)).Call(at("d", dim, jen.Id("i"))),
-				jen.Parens(e.inType(jen.Float64)).Call(at("src", in, jen.Parens(jen.Id("i0").Op("+").Id("i"))))),
+			jen.Id(fallback).Call(jen.Parens(e.outType(elem)).Call(at("d", dim, jen.Id("i"))),
+				jen.Parens(e.inType(elem)).Call(at("src", in, jen.Parens(jen.Id("i0").Op("+").Id("i"))))),
 		),
 	))
 	return append(body,
 		jen.Id("rows").Op(":=").Len(jen.Id("src")).Op("/").Add(in()),
 		jen.Var().Defs(
-			jen.Id("t").Index(integer(denseRows*q.n)).Float64(),
-			jen.Id("q").Index(integer(denseRows)).Float64(),
+			jen.Id("t").Index(integer(denseRows*q.n)).Add(elem()),
+			jen.Id("q").Index(integer(denseRows)).Add(elem()),
 			jen.Id("ok").Index(integer(denseRows)).Bool(),
-			jen.Id("kv").Index(integer(denseRows*min(q.m, denseCols))).Float64(),
+			jen.Id("kv").Index(integer(denseRows*min(q.m, denseCols))).Add(elem()),
 		),
 		jen.For(jen.Id("i0").Op(":=").Lit(0), jen.Id("i0").Op("<").Id("rows"), jen.Id("i0").Op("+=").Lit(denseRows)).Block(tile...),
 	)
@@ -223,6 +233,6 @@ func (q *nystroemKind) nysDenseEvaluationLines(e *emitter) []string {
 		"Each kernel value is within e^{−(d²−δ)}·δ + 1 ulp of the exact K(x, l_j) = e^{−d²}, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| + |l_ji − cᵢ|)², γ_k = k·2⁻⁵³/(1 − k·2⁻⁵³) (docs/measurements/dense.md, \"Error bounds\"), and each component within Σ_j |P_kj|·(that bound) + γ_m·Σ_j |P_kj|·K_j of P·k: the reference evaluator's value up to these roundings, not bit for bit.",
 		fmt.Sprintf("A row with some |xᵢ − cᵢ| beyond %s or not finite takes the exact path (%s: the kernel values as the reference evaluator computes them, zeros for a non-finite input). %s computes tiles of %d rows at a time, %s one row by the one-row kernels: every component is the same arithmetic, so %s equals %s row by row bit for bit.",
 			num(q.limit), e.exactName(), e.sliceName(), denseRows, e.p.name, e.sliceName(), e.p.name),
-		fmt.Sprintf("%s and %s convert the input to float64, evaluate as %s and round each component to float32.", e.name32(), e.slice32Name(), e.p.name),
+		q.nys32Lines(e),
 	}
 }

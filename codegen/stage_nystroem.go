@@ -22,6 +22,11 @@ type nystroemKind struct {
 	// the map is evaluated by the formula alone.
 	centre, s2 []float64
 	limit      float64
+	// f32: NF32 and NSliceF32 compute in float32 (emit_nystroem_dense32.go),
+	// below limit32 on |x − c|; err32 and kern32 are the component and
+	// kernel errors gen measured there.
+	f32                    bool
+	limit32, err32, kern32 float64
 }
 
 // files are the dense kernel files of a dense map's package.
@@ -56,6 +61,9 @@ func (q *nystroemKind) plan(p *plan) error {
 	}
 	q.df = newDataFile(s.Landmarks, s.Proj, modelW, modelB)
 	q.nysPlanDense()
+	if q.nysDense() {
+		q.nys32Plan(p)
+	}
 	return nil
 }
 
@@ -75,8 +83,13 @@ func (e *emitter) sigmaName() string  { return e.p.priv + "Sigma" }
 // model's predictor.
 func (q *nystroemKind) api(e *emitter, f *jen.File) {
 	if q.nysDense() {
-		e.fourFuncs(f, apiFuncs{docN: e.docN(q, ""), n: q.nysDenseN(e), doc32: e.doc32(""), n32: e.linear32Body(),
-			slice: q.nysDenseSlice(e), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)})
+		a := apiFuncs{docN: e.docN(q, ""), n: q.nysDenseN(e), doc32: e.doc32(""), n32: e.linear32Body(),
+			slice: q.nysDenseSlice(e, false), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)}
+		if q.f32 {
+			a.doc32 = e.doc32Computed()
+			a.n32, a.slice32 = q.nys32N(e), q.nysDenseSlice(e, true)
+		}
+		e.fourFuncs(f, a)
 		e.modelAPI(f)
 		return
 	}
@@ -175,6 +188,7 @@ func (q *nystroemKind) helpers(e *emitter, f *jen.File) {
 	}
 	if q.nysDense() {
 		q.nysDenseHelpers(e, f)
+		q.nys32Helpers(e, f)
 	}
 }
 

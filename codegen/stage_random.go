@@ -180,7 +180,7 @@ func (k *randomKind) api(e *emitter, f *jen.File) {
 		a := apiFuncs{docN: e.docN(k, ""), n: k.denseN(e), doc32: e.doc32(""), n32: e.linear32Body(),
 			slice: k.denseSlice(e, false), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)}
 		if k.f32 {
-			a.doc32 = paragraphs(fmt.Sprintf("%s is %s in float32: it computes in float32, within the bound the file's header states of the float64 value. Edge inputs behave as in %s.", e.name32(), e.p.name, e.p.name))
+			a.doc32 = e.doc32Computed()
 			a.n32, a.slice32 = k.dense32N(e), k.denseSlice(e, true)
 		}
 		e.fourFuncs(f, a)

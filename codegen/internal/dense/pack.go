@@ -39,3 +39,16 @@ func Features32(dst, x, packed, b []float32, m, k int, s float32) {
 	}
 	featmapDenseCosSin32(dst, p, s)
 }
+
+// Nystroem32 computes the components of one row of a dense Nyström map of
+// the RBF kernel in float32 as the emitted float32 functions do, so that
+// gen can measure that path's error: g = t·lp by Mul32 (m landmarks of k
+// inputs, the scaled landmarks packed by Pack32), the kernel values
+// e^{−max(0, q + nl − g)} by ExpDist32, then their product with the d×m
+// projection pp (packed by Pack32) into dst (d numbers).
+func Nystroem32(dst, t []float32, q float32, lp, nl, pp []float32, m, k, d int) {
+	kv := make([]float32, m)
+	featmapDenseMul32(kv, m, t, k, lp, featmapDensePanel32*k, 1, k, m, false)
+	featmapDenseExpDist32(kv, kv, nl, q)
+	featmapDenseMul32(dst, d, kv, m, pp, featmapDensePanel32*m, 1, m, d, false)
+}

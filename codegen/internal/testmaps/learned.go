@@ -122,6 +122,14 @@ func NysBigReduced() fmap.Verified {
 	return nystroemReduced(fmap.Kernel{Type: fmap.RBF, Sigma: repeat(40, 64)}, box(64, 0, 16, false), 256, 64, 12, absolute(0.05, 0.01, 1000000, nysOn))
 }
 
+// NysChunked is a Nyström map of the RBF kernel on [0, 4]⁸ with 300
+// landmarks and 16 outputs: more landmarks than the dense evaluation's
+// chunk of 256, so its products run over two chunks, the second
+// accumulating.
+func NysChunked() fmap.Verified {
+	return nystroemReduced(fmap.Kernel{Type: fmap.RBF, Sigma: repeat(2, 8)}, box(8, 0, 4, false), 300, 16, 14, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
 // NysBig256 is a Nyström map of the RBF kernel on [0, 16]⁶⁴ with 256
 // landmarks and 256 outputs (the benchmark's plain map of m landmarks).
 func NysBig256() fmap.Verified {

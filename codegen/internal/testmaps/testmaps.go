@@ -71,6 +71,7 @@ func Cases() []Case {
 		{"NysHell", false, NysHell},
 		{"NysReduced", false, NysReduced},
 		{"NysBigReduced", false, NysBigReduced},
+		{"NysChunked", false, NysChunked},
 		{"AnchorKM", false, AnchorKM},
 		{"AnchorMean", false, AnchorMean},
 		{"AnchorBig", false, AnchorBig},

@@ -23,7 +23,7 @@ type PolynomialOptions struct {
 	// MaxPolyPCAMonomials) or off (the data-free map).
 	PCA string `yaml:"pca" spec:"enum=auto|off,label"`
 	// Rho is ρ, the typical value of scale·‖x‖² that the sketched map
-	// shares its components for (polyAllocation). Default: its mean over
+	// shares its components for (polyAllocations). Default: its mean over
 	// the data's rows to fit, or over the domain's box without data (an
 	// overestimate where the rows fill a small part of the box).
 	Rho float64 `yaml:"rho" spec:"positive"`
@@ -48,7 +48,7 @@ const MaxPolyPCAMonomials = 2048
 //     of the degrees they are cheap for, complex-to-real TensorSRHT
 //     sketches of the others, the D left shared between them in proportion
 //     to a_j·ρ^j, ρ = s·E‖x‖² over the rows to fit, or over the domain
-//     (polyAllocation).
+//     (polyAllocations).
 type Polynomial struct {
 	Opts PolynomialOptions
 }
@@ -250,37 +250,26 @@ func polyRho(p *fmap.Problem, seed int64) float64 {
 	return p.Kernel.Scale * e / float64(len(rows))
 }
 
-// polyAllocation shares dim components between the degrees j of positive
-// a_j. The term of degree j weighs w_j = a_j·(ρ/s)^j = C(d, j)·c^{d−j}·ρ^j
-// at the typical input; a TensorSRHT sketch of it with D_j components
-// leaves a variance of about w_j²·κ_j/D_j, κ_j = 2^j − 1 (a product of j
-// squared complex projections, each of relative variance 1), and its
-// exact map of C(n + j − 1, j) monomials none. Given the exact degrees E,
-// the sketched ones S share what is left, B, as D_j ∝ w_j·√κ_j, for a
-// variance of (Σ_S w_j·√κ_j)²/B; polyAllocation tries every E (degree 0,
-// one component, is always exact) and keeps the least. It returns the
-// exact degrees and the sketch dimension of every degree (0 for the exact
-// ones), every sketched degree at least one component.
-func polyAllocation(k fmap.Kernel, n int, a []float64, rho float64, dim int) (exact []bool, sketch []int) {
-	all := polyAllocations(k, n, a, rho, dim)
-	if len(all) == 0 {
-		return make([]bool, k.Degree+1), make([]int, k.Degree+1)
-	}
-	return all[0].exact, all[0].sketch
-}
-
 // polyAlloc is one way to share a map's components between the degrees:
 // which are exact, the sketch dimension of every other one, and the
-// variance the model of polyAllocation gives it.
+// variance the model of polyAllocations gives it.
 type polyAlloc struct {
 	exact    []bool
 	sketch   []int
 	variance float64
 }
 
-// polyAllocations is every allocation polyAllocation weighs that makes
-// dim components, the least variance first (the order of the sets of
-// exact degrees on a tie).
+// polyAllocations is every allocation of dim components between the
+// degrees j of positive a_j, the least variance of the model below first
+// (the order of the sets of exact degrees on a tie). The term of degree j
+// weighs w_j = a_j·(ρ/s)^j = C(d, j)·c^{d−j}·ρ^j at the typical input; a
+// TensorSRHT sketch of it with D_j components leaves a variance of about
+// w_j²·κ_j/D_j, κ_j = 2^j − 1 (a product of j squared complex projections,
+// each of relative variance 1), and its exact map of C(n + j − 1, j)
+// monomials none. Given the exact degrees E, the sketched ones S share what
+// is left, B, as D_j ∝ w_j·√κ_j, for a variance of (Σ_S w_j·√κ_j)²/B; every
+// E is tried (degree 0, one component, is always exact), every sketched
+// degree at least one component.
 func polyAllocations(k fmap.Kernel, n int, a []float64, rho float64, dim int) []polyAlloc {
 	d := k.Degree
 	w := make([]float64, d+1) // w_j·√κ_j, 0 for a_j = 0
@@ -346,7 +335,7 @@ func polyAllocations(k fmap.Kernel, n int, a []float64, rho float64, dim int) []
 
 // polyShares is the allocation of dim components with the exact degrees
 // of set (bit j: degree j), the others sharing what is left as D_j ∝ w_j
-// (w_j·√κ_j of polyAllocation), every sketched degree at least one.
+// (w_j·√κ_j of polyAllocations), every sketched degree at least one.
 func polyShares(w []float64, cost []int, set, dim int) (exact []bool, sketch []int) {
 	d := len(w) - 1
 	exact, sketch = make([]bool, d+1), make([]int, d+1)
@@ -515,13 +504,4 @@ func (m *Polynomial) polyStage(n int, a []float64, c polyAlloc) *fmap.Polynomial
 		st.Sketch = append(st.Sketch, ps)
 	}
 	return st
-}
-
-// sketchSum is the sum of the sketch dimensions.
-func sketchSum(sketch []int) int {
-	n := 0
-	for _, v := range sketch {
-		n += v
-	}
-	return n
 }

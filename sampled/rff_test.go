@@ -32,12 +32,6 @@ func gramError(m *fmap.Map, xs [][]float64) float64 {
 	return frob
 }
 
-// rffMap designs an rff map of the kernel on [lo, hi]^n at dim.
-func rffMap(t testing.TB, k fmap.Kernel, n int, lo, hi float64, dim int, opts RFFOptions) *fmap.Map {
-	t.Helper()
-	return rffMapOf(t, &RFF{Opts: opts}, k, n, lo, hi, dim)
-}
-
 // rffMapOf designs m's map of the kernel on [lo, hi]^n at dim.
 func rffMapOf(t testing.TB, m *RFF, k fmap.Kernel, n int, lo, hi float64, dim int) *fmap.Map {
 	t.Helper()
@@ -51,16 +45,6 @@ func rffMapOf(t testing.TB, m *RFF, k fmap.Kernel, n int, lo, hi float64, dim in
 		t.Fatalf("D = %d, want %d", res.Map.Dim, dim)
 	}
 	return res.Map
-}
-
-// meanGramError is gramError averaged over the seeds 1..seeds.
-func meanGramError(t testing.TB, k fmap.Kernel, lo, hi float64, dim int, opts RFFOptions, xs [][]float64, seeds int) float64 {
-	var e float64
-	for seed := range int64(seeds) {
-		opts.Seed = seed + 1
-		e += gramError(rffMap(t, k, len(xs[0]), lo, hi, dim, opts), xs)
-	}
-	return e / float64(seeds)
 }
 
 // TestRFFDimensionError: a dimension the method cannot make is an error

@@ -11,18 +11,17 @@ const (
 	Panel32 = featmapDensePanel32
 )
 
-// Packed64 is the length of an m×k matrix packed by Pack64.
+// Packed64 is the length of an m×k matrix packed in float64 panels, as the
+// emitted code packs its constants at init (featmapDensePack64).
 func Packed64(m, k int) int { return featmapDensePacked64(m, k) }
 
 // Packed32 is the length of an m×k matrix packed by Pack32.
 func Packed32(m, k int) int { return featmapDensePacked32(m, k) }
 
-// Pack64 packs the m×k row-major matrix w into dst (Packed64(m, k)
-// numbers) as the emitted products read it: panel p holds rows 16p to
-// 16p + 15 of w, k steps of 16 numbers, zeros beyond row m.
-func Pack64(dst, w []float64, m, k int) { featmapDensePack64(dst, w, m, k) }
-
-// Pack32 is Pack64 in panels of 32, rounded to float32.
+// Pack32 packs the m×k row-major matrix w, rounded to float32, into dst
+// (Packed32(m, k) numbers) as the emitted float32 products read it: panel
+// p holds rows 32p to 32p + 31 of w, k steps of 32 numbers, zeros beyond
+// row m (the float64 panels hold 16 rows the same way).
 func Pack32(dst []float32, w []float64, m, k int) { featmapDensePack32(dst, w, m, k) }
 
 // Features32 computes random Fourier features of one row in float32 as

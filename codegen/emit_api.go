@@ -16,6 +16,30 @@ type apiFuncs struct {
 	slice, slice32 []jen.Code
 }
 
+// densePaths is a kind whose evaluation runs on the package's dense
+// kernels (rff, the RBF Nyström map): N of one row, NSlice in tiles, and
+// the float32 path's N.
+type densePaths interface {
+	mapWords
+	denseN(e *emitter) []jen.Code
+	denseSlice(e *emitter, is32 bool) []jen.Code
+	dense32N(e *emitter) []jen.Code
+}
+
+// denseAPI emits N, NSlice, NF32 and NSliceF32 of a dense kind, then its
+// model's predictor: NF32 and NSliceF32 are its float32 path where gen
+// took it (f32), else the float64 evaluation rounded.
+func (e *emitter) denseAPI(f *jen.File, k densePaths, f32 bool) {
+	a := apiFuncs{docN: e.docN(k, ""), n: k.denseN(e), doc32: e.doc32(""), n32: e.linear32Body(),
+		slice: k.denseSlice(e, false), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)}
+	if f32 {
+		a.doc32 = e.doc32Computed()
+		a.n32, a.slice32 = k.dense32N(e), k.denseSlice(e, true)
+	}
+	e.fourFuncs(f, a)
+	e.modelAPI(f)
+}
+
 // fourFuncs emits N, NSlice, NF32 and NSliceF32, in that order.
 func (e *emitter) fourFuncs(f *jen.File, a apiFuncs) {
 	p := e.p

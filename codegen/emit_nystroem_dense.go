@@ -171,8 +171,8 @@ func (q *nystroemKind) nysChunks(e *emitter, is32 bool, rows jen.Code, one bool,
 	)}
 }
 
-// nysDenseN is the body of N of a dense Nyström map.
-func (q *nystroemKind) nysDenseN(e *emitter) []jen.Code {
+// denseN is the body of N of a dense Nyström map.
+func (q *nystroemKind) denseN(e *emitter) []jen.Code {
 	body := []jen.Code{
 		jen.Var().Id("t").Index(jen.Id(e.inName())).Float64(),
 		jen.List(jen.Id("q"), jen.Id("ok")).Op(":=").Id(e.prepName()).Call(jen.Op("&").Id("t"), jen.Id("x")),
@@ -182,10 +182,10 @@ func (q *nystroemKind) nysDenseN(e *emitter) []jen.Code {
 	return append(body, q.nysChunks(e, false, jen.Lit(1), true, jen.Id("out").Index(jen.Op(":")))...)
 }
 
-// nysDenseSlice is the body of NSlice of a dense Nyström map (NSliceF32
+// denseSlice is the body of NSlice of a dense Nyström map (NSliceF32
 // with is32): tiles of denseRows rows, the rows the preparation leaves by
 // the exact path (the float64 evaluation rounded).
-func (q *nystroemKind) nysDenseSlice(e *emitter, is32 bool) []jen.Code {
+func (q *nystroemKind) denseSlice(e *emitter, is32 bool) []jen.Code {
 	p := e.p
 	elem, name, fn, prep, fallback := jen.Float64, e.sliceName(), p.name, e.prepName(), e.exactName()
 	if is32 {

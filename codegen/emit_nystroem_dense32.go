@@ -147,8 +147,8 @@ func (q *nystroemKind) nys32Helpers(e *emitter, f *jen.File) {
 	f.Func().Id(e.round32Name()).Params(e.params(jen.Float32)...).Block(e.linear32Body()...)
 }
 
-// nys32N is the body of NF32 of a dense Nyström map on the float32 path.
-func (q *nystroemKind) nys32N(e *emitter) []jen.Code {
+// dense32N is the body of NF32 of a dense Nyström map on the float32 path.
+func (q *nystroemKind) dense32N(e *emitter) []jen.Code {
 	body := []jen.Code{
 		jen.Var().Id("t").Index(jen.Id(e.inName())).Float32(),
 		jen.List(jen.Id("q"), jen.Id("ok")).Op(":=").Id(e.prep32Name()).Call(jen.Op("&").Id("t"), jen.Id("x")),

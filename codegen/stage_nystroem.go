@@ -83,14 +83,7 @@ func (e *emitter) sigmaName() string  { return e.p.priv + "Sigma" }
 // model's predictor.
 func (q *nystroemKind) api(e *emitter, f *jen.File) {
 	if q.nysDense() {
-		a := apiFuncs{docN: e.docN(q, ""), n: q.nysDenseN(e), doc32: e.doc32(""), n32: e.linear32Body(),
-			slice: q.nysDenseSlice(e, false), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)}
-		if q.f32 {
-			a.doc32 = e.doc32Computed()
-			a.n32, a.slice32 = q.nys32N(e), q.nysDenseSlice(e, true)
-		}
-		e.fourFuncs(f, a)
-		e.modelAPI(f)
+		e.denseAPI(f, q, q.f32)
 		return
 	}
 	e.fourFuncs(f, e.rows(e.docN(q, ""), q.body(e, false), e.doc32(""), q.body(e, true)))

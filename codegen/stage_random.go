@@ -177,14 +177,7 @@ func (k *randomKind) header(e *emitter) []string { return e.mapHeader(k) }
 // NF32 is N, rounded.
 func (k *randomKind) api(e *emitter, f *jen.File) {
 	if k.dense() {
-		a := apiFuncs{docN: e.docN(k, ""), n: k.denseN(e), doc32: e.doc32(""), n32: e.linear32Body(),
-			slice: k.denseSlice(e, false), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)}
-		if k.f32 {
-			a.doc32 = e.doc32Computed()
-			a.n32, a.slice32 = k.dense32N(e), k.denseSlice(e, true)
-		}
-		e.fourFuncs(f, a)
-		e.modelAPI(f)
+		e.denseAPI(f, k, k.f32)
 		return
 	}
 	n32 := k.body(e, true)

@@ -41,14 +41,23 @@ func Families() []Family { return slices.Clone(families) }
 
 // FamilyOf returns the family of kernel type typ, or nil for an unknown
 // type.
-func FamilyOf(typ string) Family {
+func FamilyOf(typ string) Family { return familyByType[typ] }
+
+// familyByType maps every kernel type to its family. It is built once:
+// Kernel.Eval asks for a family on every call, and a search of the
+// families' Types, each a fresh slice, allocated on each.
+var familyByType = func() map[string]Family {
+	m := map[string]Family{}
 	for _, f := range families {
-		if slices.Contains(f.Types(), typ) {
-			return f
+		for _, typ := range f.Types() {
+			if _, dup := m[typ]; dup {
+				panic("fmap: kernel type " + typ + " in two families")
+			}
+			m[typ] = f
 		}
 	}
-	return nil
-}
+	return m
+}()
 
 // KernelTypes lists every kernel type the spec decoder reads, in
 // documentation order: every family's but the combined kernel's, which

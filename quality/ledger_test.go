@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,9 +26,10 @@ import (
 )
 
 var (
-	ledgerSet = flag.String("ledger", "", "the ledger's problems to design: short, sample or all (default: sample with -long, else short)")
-	ledgerRun = flag.String("ledger.run", "", "design only the ledger's problems whose ID matches this regular expression")
-	update    = flag.Bool("update", false, "write the errors that are better than the ledger's into testdata/ledger.tsv, with the commit that reached them")
+	ledgerSet  = flag.String("ledger", "", "the ledger's problems to design: short, sample or all (default: sample with -long, else short)")
+	ledgerRun  = flag.String("ledger.run", "", "design only the ledger's problems whose ID matches this regular expression")
+	update     = flag.Bool("update", false, "write the errors that are better than the ledger's into testdata/ledger.tsv, with the commit that reached them")
+	ledgerJobs = flag.Int("ledger.jobs", runtime.GOMAXPROCS(0), "how many of the ledger's problems to design at once")
 )
 
 // ledgerPath is the ledger: for every problem of the grid the best
@@ -217,9 +219,45 @@ func selected(t *testing.T) []problem {
 	return ps
 }
 
+// outcome is one problem's design: its metric, its wall time, or why it
+// failed.
+type outcome struct {
+	v    float64
+	took time.Duration
+	err  error
+}
+
+// designAll designs the problems, jobs of them at once, and returns their
+// outcomes in the problems' order. Designs made beside others do not solve
+// ahead (design.Settings.NoAhead), which changes no result, only the time:
+// the ledger compares errors, so the table is the same at any jobs.
+func designAll(ps []problem, dir, digits string, jobs int) []outcome {
+	jobs = max(1, min(jobs, len(ps)))
+	s := featmap.Settings{NoAhead: jobs > 1}
+	out := make([]outcome, len(ps))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				v, took, err := design(ps[i], dir, digits, s)
+				out[i] = outcome{v, took, err}
+			}
+		}()
+	}
+	for i := range ps {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
 // design designs a problem in this process, as featmap design does, and
 // returns its metric and wall time.
-func design(t *testing.T, p problem, dir, digits string) (float64, time.Duration, error) {
+func design(p problem, dir, digits string, s featmap.Settings) (float64, time.Duration, error) {
 	path, err := specFile(p, dir, digits)
 	if err != nil {
 		return 0, 0, err
@@ -230,7 +268,7 @@ func design(t *testing.T, p problem, dir, digits string) (float64, time.Duration
 	if err != nil {
 		return 0, 0, err
 	}
-	d, err := spec.Design(ctx, featmap.Settings{})
+	d, err := spec.Design(ctx, s)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -270,8 +308,12 @@ func TestLedger(t *testing.T) {
 		changed       bool
 	)
 	fmt.Fprintf(&table, "%-44s %12s %12s %8s %8s  %s\n", "problem", "error", "best", "ratio", "seconds", "best from")
-	for _, p := range ps {
-		v, took, err := design(t, p, dir, digits)
+	jobs := max(1, min(*ledgerJobs, len(ps)))
+	start := time.Now()
+	outcomes := designAll(ps, dir, digits, jobs)
+	wall := time.Since(start)
+	for i, p := range ps {
+		v, took, err := outcomes[i].v, outcomes[i].took, outcomes[i].err
 		total += took
 		if err != nil {
 			t.Errorf("%s: %v", p.ID, err)
@@ -311,7 +353,7 @@ func TestLedger(t *testing.T) {
 			}
 		}
 	}
-	fmt.Fprintf(&table, "%d problems, %.1f s of design; %d worse than %g× the best, %d better\n", len(ps), total.Seconds(), len(worse), limit, len(better))
+	fmt.Fprintf(&table, "%d problems, %.1f s of design, %.1f s of wall time (%d at once); %d worse than %g× the best, %d better\n", len(ps), total.Seconds(), wall.Seconds(), jobs, len(worse), limit, len(better))
 	t.Log("\n" + table.String())
 	for _, w := range worse {
 		t.Errorf("worse than the ledger: %s", w)

@@ -180,6 +180,12 @@ func (k *randomKind) api(e *emitter, f *jen.File) {
 		e.denseAPI(f, k, k.f32)
 		return
 	}
+	if k.staged() {
+		e.fourFuncs(f, apiFuncs{docN: e.docN(k, ""), n: k.stagedN(e), doc32: e.doc32(""), n32: e.linear32Body(),
+			slice: k.stagedSlice(e), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)})
+		e.modelAPI(f)
+		return
+	}
 	n32 := k.body(e, true)
 	if k.lin != nil {
 		n32 = e.linear32Body()
@@ -230,6 +236,7 @@ func (k *randomKind) helpers(e *emitter, f *jen.File) {
 		k.linearHelpers(e, f)
 		k.denseHelpers(e, f)
 		k.dense32Helpers(e, f)
+		k.stagedHelpers(e, f)
 		return
 	}
 	arrays := []embedded{{e.wName(), wDoc, wSize}}
@@ -248,6 +255,7 @@ func (k *randomKind) helpers(e *emitter, f *jen.File) {
 	k.linearHelpers(e, f)
 	k.denseHelpers(e, f)
 	k.dense32Helpers(e, f)
+	k.stagedHelpers(e, f)
 }
 
 // innerHelpers emits the per-coordinate map ψ of a random map with one
@@ -477,6 +485,9 @@ func (k *randomKind) parameterLines(e *emitter) []string {
 func (k *randomKind) evaluationLines(e *emitter) []string {
 	if k.dense() {
 		return k.denseEvaluationLines(e)
+	}
+	if k.staged() {
+		return k.stagedEvaluationLines(e)
 	}
 	var parts []string
 	if ip := k.inner; ip != nil {

@@ -184,13 +184,21 @@ func (k *randomKind) stagedZero(e *emitter) []jen.Code {
 
 // stagedScratch declares the scratch of rows rows: the phases ph and, for
 // a projection, the features z of a chunk of frequencies.
-func (k *randomKind) stagedScratch(rows int) []jen.Code {
+func (k *randomKind) stagedScratch(rows int, elem func() *jen.Statement) []jen.Code {
 	c := min(k.freqs, k.stagedCols())
-	s := []jen.Code{jen.Id("ph").Index(integer(rows * c)).Float64()}
+	s := []jen.Code{jen.Id("ph").Index(integer(rows * c)).Add(elem())}
 	if k.lin != nil {
-		s = append(s, jen.Id("z").Index(integer(rows*c*k.perFreq())).Float64())
+		s = append(s, jen.Id("z").Index(integer(rows*c*k.perFreq())).Add(elem()))
 	}
 	return s
+}
+
+// scratchDecl declares the scratch s: one var, or a group.
+func scratchDecl(s []jen.Code) jen.Code {
+	if len(s) == 1 {
+		return jen.Var().Add(s[0])
+	}
+	return jen.Var().Defs(s...)
 }
 
 // stagedChunks is the loop over the chunks of frequencies of a tile of
@@ -198,14 +206,23 @@ func (k *randomKind) stagedScratch(rows int) []jen.Code {
 // dst (ldd = the dimension apart): without a projection, denseFeatures;
 // with one, the features into z, μ subtracted, and z times the packed
 // projection added to dst.
-func (k *randomKind) stagedChunks(e *emitter, rows jen.Code, one bool, dst, a string) []jen.Code {
+//
+// With is32 the products, the features and the scratch are float32
+// (emit_dense_staged32.go).
+func (k *randomKind) stagedChunks(e *emitter, is32 bool, rows jen.Code, one bool, dst, a string) []jen.Code {
 	lda := jen.Id(e.argsName())
 	if k.lin == nil {
 		var ldd jen.Code
 		if !one {
 			ldd = jen.Id(e.dimName())
 		}
-		return k.denseFeatures(e, false, rows, one, dst, a, lda, ldd)
+		return k.denseFeatures(e, is32, rows, one, dst, a, lda, ldd)
+	}
+	mulFn, cosSinFn, cosFn, packedName, bName, meanName, projName, panel := "featmapDenseMul64", "featmapDenseCosSin64", "featmapDenseCos64", e.packedName(), e.bName(), e.meanName(), e.projPackedName(), 16
+	scale := e.lit.f64(k.scale)
+	if is32 {
+		mulFn, cosSinFn, cosFn, packedName, bName, meanName, projName, panel = "featmapDenseMul32", "featmapDenseCosSin32", "featmapDenseCos32", e.packed32Name(), e.b32Name(), e.mean32Name(), e.projPacked32Name(), 32
+		scale = e.lit.f32(float32(k.scale))
 	}
 	per, cols := k.perFreq(), k.stagedCols()
 	loop, c0, cb := e.freqChunks(k.freqs, cols)
@@ -217,9 +234,9 @@ func (k *randomKind) stagedChunks(e *emitter, rows jen.Code, one bool, dst, a st
 		return cb()
 	}
 	args := func() *jen.Statement { return jen.Id(e.argsName()) }
-	packed := jen.Id(e.packedName()).Index(jen.Op(":"))
+	packed := jen.Id(packedName).Index(jen.Op(":"))
 	if loop {
-		packed = jen.Id(e.packedName()).Index(jen.Id("c0").Op("*").Add(args()).Op(":"))
+		packed = jen.Id(packedName).Index(jen.Id("c0").Op("*").Add(args()).Op(":"))
 	}
 	slice := func(arr string, w func() *jen.Statement, i jen.Code) *jen.Statement {
 		if i == nil {
@@ -227,13 +244,12 @@ func (k *randomKind) stagedChunks(e *emitter, rows jen.Code, one bool, dst, a st
 		}
 		return jen.Id(arr).Index(jen.Add(i).Op("*").Add(w()).Op(":").Parens(jen.Add(i).Op("+").Lit(1)).Op("*").Add(w()))
 	}
-	scale := e.lit.f64(k.scale)
 	elem := func(i jen.Code) []jen.Code {
 		var s []jen.Code
 		if k.r.Features == fmap.Phase {
-			s = append(s, jen.Id("featmapDenseCos64").Call(slice("z", fb, i), slice("ph", cb, i), jen.Id(e.bName()).Index(c0().Op(":")), scale))
+			s = append(s, jen.Id(cosFn).Call(slice("z", fb, i), slice("ph", cb, i), jen.Id(bName).Index(c0().Op(":")), scale))
 		} else {
-			s = append(s, jen.Id("featmapDenseCosSin64").Call(slice("z", fb, i), slice("ph", cb, i), scale))
+			s = append(s, jen.Id(cosSinFn).Call(slice("z", fb, i), slice("ph", cb, i), scale))
 		}
 		if k.centred() {
 			f0 := c0()
@@ -242,7 +258,7 @@ func (k *randomKind) stagedChunks(e *emitter, rows jen.Code, one bool, dst, a st
 			}
 			s = append(s,
 				jen.Id("zi").Op(":=").Add(slice("z", fb, i)),
-				jen.For(jen.List(jen.Id("j"), jen.Id("mu")).Op(":=").Range().Id(e.meanName()).Index(jen.Add(f0).Op(":").Add(f0).Op("+").Len(jen.Id("zi")))).Block(
+				jen.For(jen.List(jen.Id("j"), jen.Id("mu")).Op(":=").Range().Id(meanName).Index(jen.Add(f0).Op(":").Add(f0).Op("+").Len(jen.Id("zi")))).Block(
 					jen.Id("zi").Index(jen.Id("j")).Op("-=").Id("mu"),
 				))
 		}
@@ -257,21 +273,21 @@ func (k *randomKind) stagedChunks(e *emitter, rows jen.Code, one bool, dst, a st
 		}
 		acc = jen.Id("c0").Op(">").Lit(0)
 	}
-	proj := jen.Id(e.projPackedName()).Index(jen.Add(f0).Op("*").Lit(16).Op(":"))
+	proj := jen.Id(projName).Index(jen.Add(f0).Op("*").Lit(panel).Op(":"))
 	if !loop {
-		proj = jen.Id(e.projPackedName()).Index(jen.Op(":"))
+		proj = jen.Id(projName).Index(jen.Op(":"))
 	}
 	body := []jen.Code{
-		jen.Id("featmapDenseMul64").Call(jen.Id("ph").Index(jen.Op(":")), cb(), jen.Id(a), lda, packed,
-			jen.Lit(16).Op("*").Add(args()), rows, args(), cb(), jen.False()),
+		jen.Id(mulFn).Call(jen.Id("ph").Index(jen.Op(":")), cb(), jen.Id(a), lda, packed,
+			jen.Lit(panel).Op("*").Add(args()), rows, args(), cb(), jen.False()),
 	}
 	if one {
 		body = append(body, elem(nil)...)
 	} else {
 		body = append(body, jen.For(jen.Id("i").Op(":=").Range().Add(rows)).Block(elem(jen.Id("i"))...))
 	}
-	body = append(body, jen.Id("featmapDenseMul64").Call(jen.Id(dst).Index(jen.Op(":")), jen.Id(e.dimName()), jen.Id("z").Index(jen.Op(":")), fb(), proj,
-		jen.Lit(16).Op("*").Id(e.featsName()), rows, fb(), jen.Id(e.dimName()), acc))
+	body = append(body, jen.Id(mulFn).Call(jen.Id(dst).Index(jen.Op(":")), jen.Id(e.dimName()), jen.Id("z").Index(jen.Op(":")), fb(), proj,
+		jen.Lit(panel).Op("*").Id(e.featsName()), rows, fb(), jen.Id(e.dimName()), acc))
 	if !loop {
 		return body
 	}
@@ -294,12 +310,8 @@ func (k *randomKind) stagedN(e *emitter) []jen.Code {
 	} else {
 		body = k.denseInput(e, k.stagedZero(e))
 	}
-	if s := k.stagedScratch(1); len(s) == 1 {
-		body = append(body, jen.Var().Add(s[0]))
-	} else {
-		body = append(body, jen.Var().Defs(s...))
-	}
-	return append(body, k.stagedChunks(e, jen.Lit(1), true, "out", "a")...)
+	body = append(body, scratchDecl(k.stagedScratch(1, jen.Float64)))
+	return append(body, k.stagedChunks(e, false, jen.Lit(1), true, "out", "a")...)
 }
 
 // stagedSlice is the body of NSlice of a staged map: the lengths checked,
@@ -307,9 +319,16 @@ func (k *randomKind) stagedN(e *emitter) []jen.Code {
 // it is not the input), their chunks, and the rows with an input beyond
 // ±L or not finite (the input itself), or whose t the args helper
 // refused, again by N.
-func (k *randomKind) stagedSlice(e *emitter) []jen.Code {
+//
+// With is32 it is NSliceF32 on the float32 path: the rows beyond ±L32 or
+// not finite again by NF32.
+func (k *randomKind) stagedSlice(e *emitter, is32 bool) []jen.Code {
 	p := e.p
-	body := e.rowsBody(e.sliceName(), p.name, jen.Float64)[:1] // the length check
+	elem, name, fn, beyond, lim := jen.Float64, e.sliceName(), p.name, "featmapDenseBeyond64", e.lit.f64(k.denseLimit())
+	if is32 {
+		elem, name, fn, beyond, lim = jen.Float32, e.slice32Name(), e.name32(), "featmapDenseBeyond32", e.lit.f32(float32(k.limit32()))
+	}
+	body := e.rowsBody(name, fn, elem)[:1] // the length check
 	// in is the length of an input row: NIn, or the literal 1.
 	in := func() *jen.Statement { return jen.Id(e.argsName()) }
 	if p.in == 1 {
@@ -325,14 +344,14 @@ func (k *randomKind) stagedSlice(e *emitter) []jen.Code {
 		if p.in == 1 {
 			return jen.Id("src").Index(i)
 		}
-		return jen.Parens(e.inType(jen.Float64)).Call(jen.Id("src").Index(jen.Parens(i).Op("*").Add(in()).Op(":")))
+		return jen.Parens(e.inType(elem)).Call(jen.Id("src").Index(jen.Parens(i).Op("*").Add(in()).Op(":")))
 	}
-	again := jen.Id(p.name).Call(jen.Parens(e.outType(jen.Float64)).Call(jen.Id("d").Index(jen.Id("i").Op("*").Add(dim()).Op(":"))), src(jen.Id("i0").Op("+").Id("i")))
+	again := jen.Id(fn).Call(jen.Parens(e.outType(elem)).Call(jen.Id("d").Index(jen.Id("i").Op("*").Add(dim()).Op(":"))), src(jen.Id("i0").Op("+").Id("i")))
 	tile := []jen.Code{
 		jen.Id("r").Op(":=").Min(jen.Lit(denseRows), jen.Id("rows").Op("-").Id("i0")),
 		jen.Id("d").Op(":=").Id("dst").Index(jen.Id("i0").Op("*").Add(dim()).Op(":").Parens(jen.Id("i0").Op("+").Id("r")).Op("*").Add(dim())),
 	}
-	scratch := k.stagedScratch(denseRows)
+	scratch := k.stagedScratch(denseRows, elem)
 	var redo jen.Code
 	if k.prepared() {
 		scratch = append(scratch, jen.Id("t").Index(integer(denseRows*k.args)).Float64(), jen.Id("ok").Index(integer(denseRows)).Bool())
@@ -347,9 +366,9 @@ func (k *randomKind) stagedSlice(e *emitter) []jen.Code {
 		redo = jen.If(jen.Op("!").Id("ok").Index(jen.Id("i"))).Block(again)
 	} else {
 		tile = append(tile, jen.Id("a").Op(":=").Id("src").Index(jen.Id("i0").Op("*").Add(in()).Op(":").Parens(jen.Id("i0").Op("+").Id("r")).Op("*").Add(in())))
-		redo = jen.If(jen.Id("featmapDenseBeyond64").Call(row("a", in, jen.Id("i")), e.lit.f64(k.denseLimit()))).Block(again)
+		redo = jen.If(jen.Id(beyond).Call(row("a", in, jen.Id("i")), lim)).Block(again)
 	}
-	tile = append(tile, k.stagedChunks(e, jen.Id("r"), false, "d", "a")...)
+	tile = append(tile, k.stagedChunks(e, is32, jen.Id("r"), false, "d", "a")...)
 	tile = append(tile, jen.For(jen.Id("i").Op(":=").Range().Id("r")).Block(redo))
 	return append(body,
 		jen.Id("rows").Op(":=").Len(jen.Id("src")).Op("/").Add(in()),
@@ -415,6 +434,6 @@ func (k *randomKind) stagedEvaluationLines(e *emitter) []string {
 		fmt.Sprintf("Ψ(x) is the formula, computed with: %s. %s", strings.Join(parts, "; "), bound),
 		fmt.Sprintf("%s computes tiles of %d rows at a time, %s one row by the one-row kernels: every component is the same arithmetic, so %s equals %s row by row bit for bit; %s.",
 			e.sliceName(), denseRows, e.p.name, e.sliceName(), e.p.name, redo),
-		fmt.Sprintf("%s and %s evaluate the same way in float64 and round each component to float32.", e.name32(), e.slice32Name()),
+		k.staged32Lines(e),
 	}
 }

@@ -135,8 +135,11 @@ func (k *randomKind) plan(p *plan) error {
 		modelW, modelB = mod.W, mod.Bias
 	}
 	k.df = newDataFile(r.Freq, r.Phase, k.projT, k.centredMean(), modelW, modelB)
-	if k.dense() {
+	switch {
+	case k.dense():
 		k.dense32Plan(p)
+	case k.staged() && k.lin != nil && !k.prepared():
+		k.staged32Plan(p)
 	}
 	return nil
 }
@@ -181,8 +184,12 @@ func (k *randomKind) api(e *emitter, f *jen.File) {
 		return
 	}
 	if k.staged() {
-		e.fourFuncs(f, apiFuncs{docN: e.docN(k, ""), n: k.stagedN(e), doc32: e.doc32(""), n32: e.linear32Body(),
-			slice: k.stagedSlice(e), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)})
+		a := apiFuncs{docN: e.docN(k, ""), n: k.stagedN(e), doc32: e.doc32(""), n32: e.linear32Body(),
+			slice: k.stagedSlice(e, false), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)}
+		if k.f32 {
+			a.doc32, a.n32, a.slice32 = e.doc32Computed(), k.staged32N(e), k.stagedSlice(e, true)
+		}
+		e.fourFuncs(f, a)
 		e.modelAPI(f)
 		return
 	}
@@ -237,6 +244,7 @@ func (k *randomKind) helpers(e *emitter, f *jen.File) {
 		k.denseHelpers(e, f)
 		k.dense32Helpers(e, f)
 		k.stagedHelpers(e, f)
+		k.staged32Helpers(e, f)
 		return
 	}
 	arrays := []embedded{{e.wName(), wDoc, wSize}}
@@ -256,6 +264,7 @@ func (k *randomKind) helpers(e *emitter, f *jen.File) {
 	k.denseHelpers(e, f)
 	k.dense32Helpers(e, f)
 	k.stagedHelpers(e, f)
+	k.staged32Helpers(e, f)
 }
 
 // innerHelpers emits the per-coordinate map ψ of a random map with one

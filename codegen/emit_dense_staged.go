@@ -437,3 +437,46 @@ func (k *randomKind) stagedEvaluationLines(e *emitter) []string {
 		k.staged32Lines(e),
 	}
 }
+
+// tiled32 reports whether NSliceF32 of a staged map off the float32 path
+// converts tiles of rows to float64 for NSlice (stack scratch of
+// denseRows rows of input and of output, at most 24 and 48 KiB) rather
+// than calling NF32 on every row.
+func (k *randomKind) tiled32(e *emitter) bool {
+	return !k.f32 && denseRows*e.p.in <= 3072 && denseRows*e.p.dim <= 6144
+}
+
+// stagedSlice32 is the body of NSliceF32 of a staged map off the float32
+// path: tiles of denseRows rows converted to float64, NSlice, every
+// component rounded to float32; NF32 is N of the converted input rounded,
+// and NSlice equals N bit for bit, so this equals NF32 row by row.
+func (k *randomKind) stagedSlice32(e *emitter) []jen.Code {
+	if !k.tiled32(e) {
+		return e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)
+	}
+	body := e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)[:1]
+	in := jen.Lit(1)
+	if e.p.in > 1 {
+		in = jen.Id(e.inName())
+	}
+	dim := jen.Id(e.dimName())
+	return append(body,
+		jen.Id("rows").Op(":=").Len(jen.Id("src")).Op("/").Add(in),
+		jen.Var().Defs(
+			jen.Id("x64").Index(integer(denseRows*e.p.in)).Float64(),
+			jen.Id("o").Index(integer(denseRows*e.p.dim)).Float64(),
+		),
+		jen.For(jen.Id("i0").Op(":=").Lit(0), jen.Id("i0").Op("<").Id("rows"), jen.Id("i0").Op("+=").Lit(denseRows)).Block(
+			jen.Id("r").Op(":=").Min(jen.Lit(denseRows), jen.Id("rows").Op("-").Id("i0")),
+			jen.Id("x").Op(":=").Id("x64").Index(jen.Op(":").Id("r").Op("*").Add(in)),
+			jen.For(jen.List(jen.Id("j"), jen.Id("v")).Op(":=").Range().Id("src").Index(jen.Id("i0").Op("*").Add(in).Op(":").Parens(jen.Id("i0").Op("+").Id("r")).Op("*").Add(in))).Block(
+				jen.Id("x").Index(jen.Id("j")).Op("=").Float64().Call(jen.Id("v")),
+			),
+			jen.Id("y").Op(":=").Id("o").Index(jen.Op(":").Id("r").Op("*").Add(dim)),
+			jen.Id(e.sliceName()).Call(jen.Id("y"), jen.Id("x")),
+			jen.For(jen.List(jen.Id("j"), jen.Id("v")).Op(":=").Range().Id("y")).Block(
+				jen.Id("dst").Index(jen.Id("i0").Op("*").Add(dim).Op("+").Id("j")).Op("=").Float32().Call(jen.Id("v")),
+			),
+		),
+	)
+}

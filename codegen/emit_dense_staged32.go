@@ -98,7 +98,11 @@ func (k *randomKind) staged32N(e *emitter) []jen.Code {
 // staged32Lines describes a staged map's float32 functions in the header.
 func (k *randomKind) staged32Lines(e *emitter) string {
 	if !k.f32 {
-		return fmt.Sprintf("%s and %s evaluate the same way in float64 and round each component to float32.", e.name32(), e.slice32Name())
+		s := fmt.Sprintf("%s and %s evaluate the same way in float64 and round each component to float32", e.name32(), e.slice32Name())
+		if k.tiled32(e) {
+			return s + fmt.Sprintf(" (%s converts tiles of %d rows to float64 for %s).", e.slice32Name(), denseRows, e.sliceName())
+		}
+		return s + "."
 	}
 	s := "Σₗ|ωᵢₗxₗ|"
 	if k.r.Features == fmap.Phase {

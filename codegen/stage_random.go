@@ -185,7 +185,7 @@ func (k *randomKind) api(e *emitter, f *jen.File) {
 	}
 	if k.staged() {
 		a := apiFuncs{docN: e.docN(k, ""), n: k.stagedN(e), doc32: e.doc32(""), n32: e.linear32Body(),
-			slice: k.stagedSlice(e, false), slice32: e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)}
+			slice: k.stagedSlice(e, false), slice32: k.stagedSlice32(e)}
 		if k.f32 {
 			a.doc32, a.n32, a.slice32 = e.doc32Computed(), k.staged32N(e), k.stagedSlice(e, true)
 		}

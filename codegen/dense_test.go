@@ -10,10 +10,10 @@ import (
 
 // TestDenseFiles: the dense kernel files depend only on the package and
 // the version (the same bytes twice), carry the generated-code header and
-// the package's clause, and are what GenerateFiles returns after a
-// dense map's own files (rff, Nyström of the RBF kernel) and not after
-// another map; a map whose unexported names would start with the
-// kernels' prefix is refused.
+// the package's clause, and are what GenerateFiles returns after a dense
+// map's own files (rff, rf-pca, exp-χ², log-offset rff, Nyström of the RBF
+// kernel) and not after another map; a map whose unexported names would
+// start with the kernels' prefix is refused.
 func TestDenseFiles(t *testing.T) {
 	a, b := DenseFiles("maps", "1.2.3"), DenseFiles("maps", "1.2.3")
 	if len(a) == 0 || len(a) != len(b) {
@@ -36,7 +36,7 @@ func TestDenseFiles(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		dense bool
-	}{{"RFF64", true}, {"RFF1", true}, {"NysRBF", true}, {"RFPCA", false}, {"NysChi2", false}, {"NysLaplacian", false}} {
+	}{{"RFF64", true}, {"RFF1", true}, {"NysRBF", true}, {"RFPCA", true}, {"ExpChi2", true}, {"RFFSkew", true}, {"NysChi2", false}, {"NysLaplacian", false}} {
 		vm := testmaps.Case{}
 		for _, tc := range testmaps.Cases() {
 			if tc.Name == c.name {

@@ -50,13 +50,15 @@
 // exp-χ² map: the one-input map ψ of every coordinate, u = [ψ(x_1), …,
 // ψ(x_n)], then random features of u). Their API is the one above; an input
 // with a NaN or ±Inf coordinate, or one whose ψ is not finite, gives zeros.
-// Random features of the input itself (the identity transform, no
-// projection) are evaluated by the package's dense kernels (DenseFiles,
-// written by GenerateFiles beside the map): the product of a tile of rows
-// with the packed frequencies, then the vectorised cosines and sines, N the
-// same on one row, so that NSlice equals N bit for bit (docs/gen.md, "Dense
-// maps"). The others' evaluation is the formula, with nothing approximated: ψ by its
-// formula (no fast path), the m dot products ω_i·t as four independent
+// They are evaluated by the package's dense kernels (DenseFiles, written
+// by GenerateFiles beside the map): the argument t of a tile of rows (the
+// input itself, or ψ of every coordinate by its formula, or the logs,
+// computed row by row), its product with the packed frequencies, then the
+// vectorised cosines and sines, N the same on one row, so that NSlice
+// equals N bit for bit (docs/gen.md, "Dense maps"). A map whose computed t
+// (after ψ or the logs) has more than 256 values, and a block of a blocks
+// map, keep the formula,
+// with nothing approximated: the m dot products ω_i·t as four independent
 // partial sums (one sum in the reference evaluator's order below eight
 // terms), and the sine and cosine of every phase by math.Sincos's own
 // reduction and polynomials written out without its branches, which a
@@ -67,14 +69,14 @@
 // # PCA of random features
 //
 // rf-pca maps (a random-feature map, either of the above, followed by an
-// fmap.Linear stage) have the same API with NDim = k outputs: N computes
-// the random features z_j as above and, as each is computed, adds
-// P_ij·z_j (P_ij·(z_j − μ_j) for a centred map) to every output: no
-// scratch of the m features, and each output is one sum over j in the
-// reference evaluator's order, so the projection adds no rounding of its
-// own. N32 converts its input, calls N and rounds. A non-finite input gives
-// zero random features, so Ψ = P·(0 − μ) (zeros when uncentred), as the
-// reference evaluator gives.
+// fmap.Linear stage) have the same API with NDim = k outputs: the random
+// features z of a chunk of frequencies as above, μ subtracted from each
+// for a centred map, then their product with the packed projection,
+// accumulated over the chunks, within the bound the header states of the
+// reference evaluator. NF32 computes in float32 where gen's measurement
+// allows (the input itself, not after ψ), else converts its input, calls
+// N and rounds. A non-finite input gives zero random features, so Ψ =
+// P·(0 − μ) (zeros when uncentred), by the reference evaluator's sums.
 //
 // # Nyström maps
 //

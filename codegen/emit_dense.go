@@ -26,7 +26,7 @@ func (k *randomKind) dense() bool {
 
 // files are the dense kernel files of a dense map's package.
 func (k *randomKind) files(e *emitter) []File {
-	if !k.dense() {
+	if !k.denseKernels() {
 		return nil
 	}
 	return DenseFiles(e.p.info.Package, e.p.info.Version)
@@ -39,7 +39,7 @@ func (e *emitter) packedName() string { return e.p.priv + "Packed" }
 // packs them from the frequency matrix (after the data file's decoding,
 // which an earlier init function of the file does).
 func (k *randomKind) denseHelpers(e *emitter, f *jen.File) {
-	if !k.dense() {
+	if !k.denseKernels() {
 		return
 	}
 	f.Line()
@@ -72,21 +72,7 @@ func (k *randomKind) denseFeatures(e *emitter, is32 bool, rows jen.Code, one boo
 		mulFn, cosSinFn, cosFn, packedName, bName, panel = "featmapDenseMul32", "featmapDenseCosSin32", "featmapDenseCos32", e.packed32Name(), e.b32Name(), 32
 		scale = e.lit.f32(float32(k.scale))
 	}
-	m := k.freqs
-	cols := min(m, denseCols)
-	loop := m > cols
-	c0 := func() *jen.Statement {
-		if loop {
-			return jen.Id("c0")
-		}
-		return jen.Lit(0)
-	}
-	cb := func() *jen.Statement {
-		if loop {
-			return jen.Id("cb")
-		}
-		return jen.Id(e.freqsName())
-	}
+	loop, c0, cb := e.freqChunks(k.freqs, denseCols)
 	args := func() *jen.Statement { return jen.Id(e.argsName()) }
 	packed := jen.Id(packedName).Index(jen.Op(":"))
 	if loop {
@@ -141,13 +127,44 @@ func (k *randomKind) denseFeatures(e *emitter, is32 bool, rows jen.Code, one boo
 	)}
 }
 
+// freqChunks describes the chunks of cols frequencies of a map of m:
+// whether there are several (a loop over c0), and c0 and cb, the chunk's
+// first frequency and its size, as expressions (0 and the number of
+// frequencies without a loop).
+func (e *emitter) freqChunks(m, cols int) (loop bool, c0, cb func() *jen.Statement) {
+	loop = m > cols
+	c0 = func() *jen.Statement {
+		if loop {
+			return jen.Id("c0")
+		}
+		return jen.Lit(0)
+	}
+	cb = func() *jen.Statement {
+		if loop {
+			return jen.Id("cb")
+		}
+		return jen.Id(e.freqsName())
+	}
+	return loop, c0, cb
+}
+
 // denseN is the body of N of a dense map: zeros for a non-finite input,
 // the input within ±L beyond it (limit.go), then the phases of the one
 // row and their features.
 func (k *randomKind) denseN(e *emitter) []jen.Code {
+	zero := []jen.Code{jen.Op("*").Id("out").Op("=").Index(jen.Id(e.dimName())).Float64().Values(), jen.Return()}
+	body := k.denseInput(e, zero)
+	body = append(body,
+		jen.Var().Id("ph").Index(integer(min(k.freqs, denseCols))).Float64())
+	return append(body, k.denseFeatures(e, false, jen.Lit(1), true, "out", "a", jen.Id(e.argsName()), nil)...)
+}
+
+// denseInput is the start of N of a dense map of the input itself: a, the
+// input within ±L (a copy when some coordinate is beyond it), or zero (the
+// statements that end N) for a non-finite input.
+func (k *randomKind) denseInput(e *emitter, zero []jen.Code) []jen.Code {
 	p := e.p
 	lim := k.denseLimit()
-	zero := []jen.Code{jen.Op("*").Id("out").Op("=").Index(jen.Id(e.dimName())).Float64().Values(), jen.Return()}
 	notFinite := func(v *jen.Statement) *jen.Statement {
 		return jen.Op("!").Parens(jen.Qual("math", "Abs").Call(v).Op("<=").Qual("math", "MaxFloat64"))
 	}
@@ -179,10 +196,7 @@ func (k *randomKind) denseN(e *emitter) []jen.Code {
 		body = append(body, jen.If(jen.Id("featmapDenseBeyond64").Call(jen.Id("x").Index(jen.Op(":")), e.lit.f64(lim))).Block(fix...))
 		t = jen.Id("t").Index(jen.Op(":"))
 	}
-	body = append(body,
-		jen.Id("a").Op(":=").Add(t),
-		jen.Var().Id("ph").Index(integer(min(k.freqs, denseCols))).Float64())
-	return append(body, k.denseFeatures(e, false, jen.Lit(1), true, "out", "a", jen.Id(e.argsName()), nil)...)
+	return append(body, jen.Id("a").Op(":=").Add(t))
 }
 
 // denseSlice is the body of NSlice of a dense map: the lengths checked,

@@ -40,21 +40,28 @@ func (k *randomKind) limit32() float64 {
 // evaluation rounded.
 func (k *randomKind) dense32Plan(p *plan) {
 	n := k.args
-	packed := make([]float32, dense.Packed32(k.freqs, n))
-	dense.Pack32(packed, k.r.Freq, k.freqs, n)
-	var b32 []float32
-	if k.r.Features == fmap.Phase {
-		b32 = make([]float32, k.freqs)
-		for i, v := range k.r.Phase {
-			b32[i] = float32(v)
-		}
-	}
+	packed, b32 := k.freqs32()
 	worst, kern, ok := dense32Measure(p, func(o32, x32 []float32, _ []float64) {
 		dense.Features32(o32, x32, packed, b32, k.freqs, n, float32(k.scale))
 	})
 	if ok && kern <= p.budget {
 		k.f32, k.err32, k.kern32 = true, worst, kern
 	}
+}
+
+// freqs32 are the frequencies rounded to float32 and packed for
+// featmapDenseMul32, and the phases rounded (nil for cos-sin features),
+// as the emitted float32 path packs them at init.
+func (k *randomKind) freqs32() (packed, b32 []float32) {
+	packed = make([]float32, dense.Packed32(k.freqs, k.args))
+	dense.Pack32(packed, k.r.Freq, k.freqs, k.args)
+	if k.r.Features == fmap.Phase {
+		b32 = make([]float32, k.freqs)
+		for i, v := range k.r.Phase {
+			b32[i] = float32(v)
+		}
+	}
+	return packed, b32
 }
 
 // dense32Measure evaluates f32 (the float32 path: o32 from the float32

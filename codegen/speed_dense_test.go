@@ -3,10 +3,6 @@ package codegen
 import (
 	"bytes"
 	"fmt"
-	"math"
-	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,7 +21,6 @@ import (
 var denseBench = template.Must(template.New("bench").Parse(`package gentest
 
 import (
-	"math"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -187,32 +182,8 @@ func BenchmarkDense(b *testing.B) {
 	if err := denseBench.Execute(&src, bm); err != nil {
 		b.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "bench_test.go"), src.Bytes(), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	out := goRun(b, dir, nil, "test", "-run", "^$", "-bench", ".", "-count", "3")
-	rows := map[string][]float64{}
-	for _, line := range strings.Split(out, "\n") {
-		f := strings.Fields(line)
-		for i := 1; i+1 < len(f); i++ {
-			if f[i+1] == "ns/row" {
-				v, err := strconv.ParseFloat(f[i], 64)
-				if err != nil {
-					b.Fatal(err)
-				}
-				name, _, _ := strings.Cut(strings.TrimPrefix(f[0], "Benchmark"), "-")
-				rows[name] = append(rows[name], v)
-			}
-		}
-	}
-	med := func(name string) float64 {
-		v := rows[name]
-		if len(v) == 0 {
-			return math.NaN()
-		}
-		slices.Sort(v)
-		return v[len(v)/2]
-	}
+	out := benchModule(b, dir, src.Bytes(), 3)
+	med := nsPerRow(b, out)
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-8s %10s %10s %10s %10s %10s %8s %8s\n", "map", "NSlice", "N", "SliceF32", "parallel2", "plain", "plain/NSlice", "2-core")
 	for _, c := range bm {

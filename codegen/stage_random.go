@@ -135,8 +135,11 @@ func (k *randomKind) plan(p *plan) error {
 		modelW, modelB = mod.W, mod.Bias
 	}
 	k.df = newDataFile(r.Freq, r.Phase, k.projT, k.centredMean(), modelW, modelB)
-	if k.dense() {
+	switch {
+	case k.dense():
 		k.dense32Plan(p)
+	case k.staged() && k.lin != nil && !k.prepared():
+		k.staged32Plan(p)
 	}
 	return nil
 }
@@ -178,6 +181,16 @@ func (k *randomKind) header(e *emitter) []string { return e.mapHeader(k) }
 func (k *randomKind) api(e *emitter, f *jen.File) {
 	if k.dense() {
 		e.denseAPI(f, k, k.f32)
+		return
+	}
+	if k.staged() {
+		a := apiFuncs{docN: e.docN(k, ""), n: k.stagedN(e), doc32: e.doc32(""), n32: e.linear32Body(),
+			slice: k.stagedSlice(e, false), slice32: k.stagedSlice32(e)}
+		if k.f32 {
+			a.doc32, a.n32, a.slice32 = e.doc32Computed(), k.staged32N(e), k.stagedSlice(e, true)
+		}
+		e.fourFuncs(f, a)
+		e.modelAPI(f)
 		return
 	}
 	n32 := k.body(e, true)
@@ -230,6 +243,8 @@ func (k *randomKind) helpers(e *emitter, f *jen.File) {
 		k.linearHelpers(e, f)
 		k.denseHelpers(e, f)
 		k.dense32Helpers(e, f)
+		k.stagedHelpers(e, f)
+		k.staged32Helpers(e, f)
 		return
 	}
 	arrays := []embedded{{e.wName(), wDoc, wSize}}
@@ -248,6 +263,8 @@ func (k *randomKind) helpers(e *emitter, f *jen.File) {
 	k.linearHelpers(e, f)
 	k.denseHelpers(e, f)
 	k.dense32Helpers(e, f)
+	k.stagedHelpers(e, f)
+	k.staged32Helpers(e, f)
 }
 
 // innerHelpers emits the per-coordinate map ψ of a random map with one
@@ -477,6 +494,9 @@ func (k *randomKind) parameterLines(e *emitter) []string {
 func (k *randomKind) evaluationLines(e *emitter) []string {
 	if k.dense() {
 		return k.denseEvaluationLines(e)
+	}
+	if k.staged() {
+		return k.stagedEvaluationLines(e)
 	}
 	var parts []string
 	if ip := k.inner; ip != nil {

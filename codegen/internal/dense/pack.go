@@ -51,3 +51,10 @@ func Nystroem32(dst, t []float32, q float32, lp, nl, pp []float32, m, k, d int) 
 	featmapDenseExpDist32(kv, kv, nl, q)
 	featmapDenseMul32(dst, d, kv, m, pp, featmapDensePanel32*m, 1, m, d, false)
 }
+
+// Project32 computes the product of one row z (k numbers) with the d×k
+// matrix pp packed by Pack32 into dst (d numbers), as the emitted float32
+// projection of an rf-pca map does.
+func Project32(dst, z, pp []float32, k, d int) {
+	featmapDenseMul32(dst, d, z, k, pp, featmapDensePanel32*k, 1, k, d, false)
+}

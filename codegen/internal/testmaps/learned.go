@@ -281,6 +281,27 @@ func RFPCA64() fmap.Verified {
 	return rfpca(GaussianRFF(64, 96, 64, nil), 64, true, 4, absolute(0.1, 0.02, 1000000, rfpcaOn))
 }
 
+// RFPCAChunked projects 300 cos-sin frequencies of the RBF kernel on
+// [0, 1]⁸ (600 features) onto k = 20, centred: more frequencies than the
+// dense evaluation's chunk of 128 before a projection, so that its
+// products run over three chunks, the projection's accumulating.
+func RFPCAChunked() fmap.Verified {
+	return rfpca(GaussianRFF(8, 300, 66, nil), 20, true, 5, absolute(0.1, 0.02, 1000000, rfpcaOn))
+}
+
+// RFPCAPhase projects 300 phase features of the RBF kernel on [0, 1]⁴ onto
+// k = 260, centred: the phase features' path of the dense projection, two
+// chunks of frequencies and more than 256 outputs.
+func RFPCAPhase() fmap.Verified {
+	return rfpca(PhaseRFF(4, 300, 67), 260, true, 6, absolute(0.1, 0.02, 1000000, rfpcaOn))
+}
+
+// RFPCA256 projects 384 cos-sin frequencies of the RBF kernel on [0, 1]⁶⁴
+// (768 features, rf-pca's default 3·D) onto k = 256, centred.
+func RFPCA256() fmap.Verified {
+	return rfpca(GaussianRFF(64, 384, 68, nil), 256, true, 7, absolute(0.1, 0.02, 1000000, rfpcaOn))
+}
+
 // WithModel returns vm with a linear model of its features attached:
 // weights and biases drawn from N(0, 1) by a PCG seeded with (seed, 2),
 // for the given class labels (nil: a regression model), as a learn

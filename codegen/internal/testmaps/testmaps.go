@@ -78,6 +78,9 @@ func Cases() []Case {
 		{"RFPCAExpChi2", false, RFPCAExpChi2},
 		{"RFPCAExpChi2Phase", false, RFPCAExpChi2Phase},
 		{"RFPCA64", false, RFPCA64},
+		{"RFPCAChunked", false, RFPCAChunked},
+		{"RFPCAPhase", false, RFPCAPhase},
+		{"ExpChi2Chunked", false, ExpChi2Chunked},
 		{"RFFReg", false, RFFReg},
 		{"RFF64Model", false, RFF64Model},
 		{"PolyExact", false, PolyExact},
@@ -480,6 +483,19 @@ func GaussianRFF(n, m int, seed uint64, v *fmap.Verification) fmap.Verified {
 	}, v)
 }
 
+// PhaseRFF is GaussianRFF with phase features √(2/m)·cos(ω·x + b): m
+// frequencies and phases seeded with (seed, 3). D = m.
+func PhaseRFF(n, m int, seed uint64) fmap.Verified {
+	const sigma = 3
+	r := rand.New(rand.NewPCG(seed, 3))
+	rs := &fmap.Random{Features: fmap.Phase, Transform: fmap.Identity, In: n, Freq: gaussianFreqs(r, m, n, 1.0/sigma)}
+	rs.Phase = uniformPhases(r, m)
+	return random(&fmap.Map{
+		Kernel: fmap.Kernel{Type: fmap.RBF, Sigma: repeat(sigma, n)}, InDim: n, Dim: m, Domain: box(n, 0, 1, false),
+		Method: "rff", Stages: []fmap.Stage{{Kind: rs}},
+	}, nil)
+}
+
 // RFF64 is GaussianRFF with n = 64 inputs and D = 1024 (m = 512): its 32768
 // frequency coordinates go to a data file.
 func RFF64() fmap.Verified {
@@ -601,6 +617,19 @@ func ExpChi2Cheb() fmap.Verified {
 func ExpChi21() fmap.Verified {
 	return expChi2(1, box(1, 0, 1, false), 1, chi2Inner3(), 3, fmap.CosSin, 6, 4,
 		absolute(0.1923, 0.05724, 4004001, "all 4004001 ordered pairs of x, y on 2001 equally spaced points of [0, 1]"))
+}
+
+// ExpChi2Chunked is the exp-χ² kernel, β = 1, on [0, 1]³: the 3-D χ² map
+// of every coordinate, then 300 random frequencies in ℝ⁹ (D = 600), more
+// than the dense evaluation's chunk of 256.
+func ExpChi2Chunked() fmap.Verified {
+	return expChi2(3, box(3, 0, 1, false), 1, chi2Inner3(), 3, fmap.CosSin, 300, 8, absolute(0.2, 0.05, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
+}
+
+// ExpChi264 is the exp-χ² kernel, β = 1, on [0, 1]⁶⁴: the 3-D χ² map of
+// every coordinate, then 256 random frequencies in ℝ¹⁹² (D = 512).
+func ExpChi264() fmap.Verified {
+	return expChi2(64, box(64, 0, 1, false), 1, chi2Inner3(), 3, fmap.CosSin, 256, 9, absolute(0.2, 0.05, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
 }
 
 // RFFSkew is the skewed χ² kernel, σ = (0.5, 1, 2) and c = 0.01, on

@@ -238,8 +238,7 @@ func parseCommand(ctx context.Context, fs *flag.FlagSet, c *commonFlags, args []
 		fs.Usage()
 		return nil, featmap.Settings{}, exitUsage
 	}
-	sv, err := solver.Get(c.solver)
-	if err != nil {
+	if _, err := solver.Get(c.solver); err != nil {
 		fmt.Fprintln(stderr, "featmap:", err)
 		return nil, featmap.Settings{}, exitUsage
 	}
@@ -256,5 +255,5 @@ func parseCommand(ctx context.Context, fs *flag.FlagSet, c *commonFlags, args []
 	for _, w := range spec.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
-	return spec, featmap.Settings{Solver: sv, Progress: prog}, exitOK
+	return spec, featmap.Settings{Solver: c.solver, Progress: prog}, exitOK
 }

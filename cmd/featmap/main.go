@@ -6,6 +6,7 @@
 //	featmap design [-json] [-solver purego|clp] SPEC.yaml
 //	featmap gen [-o FILE [-check | -force]] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
 //	featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
+//	featmap eval [-json] [-label-column N] MAP.json DATA
 //	featmap init KERNEL
 //	featmap schema
 //	featmap version

@@ -52,11 +52,7 @@ func TestBackendsAgree(t *testing.T) {
 		s := loadSpec(t, path)
 		var ref *Design
 		for _, name := range names {
-			sv, err := solver.Get(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := mustDesign(t, s, Settings{Solver: sv})
+			d := mustDesign(t, s, Settings{Solver: name})
 			t.Logf("%s with %s: L∞ %.6g RMS %.6g (%d LPs, %.2f s)", path, name, d.Verification.Reported.LInf, d.Verification.Reported.RMS, d.LPs, d.Seconds)
 			if ref == nil {
 				ref = d
@@ -239,5 +235,20 @@ func TestDesignSetError(t *testing.T) {
 	vz := mustDesign(t, loadSpec(t, "specs/table1-vlfeat-chi2-5d.yaml"), Settings{})
 	if e := vz.Verification.Design; e.Points != 0 || e.LInf != 0 {
 		t.Errorf("vz's design set error %+v, want none", e)
+	}
+}
+
+// TestUnknownSolver: a Settings.Solver the build has no backend of is
+// refused before anything is designed, naming the backends there are.
+func TestUnknownSolver(t *testing.T) {
+	s := loadSpec(t, "specs/table1-chi2-7d.yaml")
+	_, err := s.Design(context.Background(), Settings{Solver: "simplex9"})
+	if err == nil {
+		t.Fatal("designed with an unknown backend")
+	}
+	for _, want := range []string{`unknown backend "simplex9"`, solver.DefaultName} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
 	}
 }

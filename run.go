@@ -9,6 +9,7 @@ import (
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/sampled"
+	"github.com/featmap/featmap/solver"
 	"github.com/featmap/featmap/spec"
 )
 
@@ -38,8 +39,12 @@ type run struct {
 // runs its own problem, target and method. Learning waits for this step
 // (not LoadSpec), so that loading a spec stays fast (gen can find its
 // output fresh without learning), and ctx stops it; set.Say hears how far
-// it is.
+// it is. An LP backend set.Solver names that the build does not have is
+// refused first, before anything is learned.
 func (s *Spec) newRun(ctx context.Context, set Settings) (*run, error) {
+	if _, err := solver.Get(set.Solver); err != nil {
+		return nil, fmt.Errorf("featmap: %w", err)
+	}
 	r := &run{spec: s, problem: s.Problem, target: s.Target, method: s.Method}
 	if s.Learn == nil && s.GroupLasso == nil {
 		return r, nil

@@ -100,6 +100,34 @@ type bothBackends struct {
 
 func (b *bothBackends) Name() string { return "purego+clp" }
 
+// bothRegistered is the registered backend "purego+clp", which hands every
+// LP to the bothBackends of the design being made (set before each design):
+// Settings name their backend, so the test's comes through the registry.
+var bothRegistered = &bothForwarder{}
+
+var registerBoth sync.Once
+
+// bothForwarder forwards to the current bothBackends.
+type bothForwarder struct {
+	mu  sync.Mutex
+	cur *bothBackends
+}
+
+func (f *bothForwarder) Name() string { return "purego+clp" }
+
+func (f *bothForwarder) set(b *bothBackends) {
+	f.mu.Lock()
+	f.cur = b
+	f.mu.Unlock()
+}
+
+func (f *bothForwarder) Solve(p *solver.Problem, o solver.Options) (*solver.Solution, error) {
+	f.mu.Lock()
+	b := f.cur
+	f.mu.Unlock()
+	return b.Solve(p, o)
+}
+
 func (b *bothBackends) progress(msg string) {
 	if ph := table2LPPhase(msg); ph != "" {
 		b.mu.Lock()
@@ -215,7 +243,9 @@ func TestTable2D73LPs(t *testing.T) {
 			name := "s" + sigma[2:] + "-" + m.name
 			s := parse(t, fmt.Sprintf("version: 1\nname: T2D73\nkernel: {type: rbf, sigma: %s}\ndomain: {dims: 2, interval: [0, 3.141592653589793]}\nmethod: %s\ntarget: {dim: 73}\n", sigma, m.yaml))
 			b := &bothBackends{pg: pg, clp: clp, cell: name, phase: "axes", stats: map[string]*table2LPStat{}, sample: map[string]*table2LPSample{}}
-			d, err := s.Design(context.Background(), Settings{Solver: b, Progress: b.progress, NoAhead: true})
+			registerBoth.Do(func() { solver.Register(bothRegistered) })
+			bothRegistered.set(b)
+			d, err := s.Design(context.Background(), Settings{Solver: bothRegistered.Name(), Progress: b.progress, NoAhead: true})
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

@@ -104,7 +104,11 @@ func (c *Chum) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Se
 	if err != nil {
 		return nil, err
 	}
-	key := chainKey{p, s.Backend().Name()}
+	sv, err := backend(s)
+	if err != nil {
+		return nil, err
+	}
+	key := chainKey{p, sv.Name()}
 	c.mu.Lock()
 	if c.chains == nil {
 		c.chains = map[chainKey]*chain{}

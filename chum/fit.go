@@ -126,9 +126,13 @@ func newFitter(ctx context.Context, p *FitProblem, dim int, opt FitOptions, s de
 	case p.Signature == nil || p.NewMap == nil:
 		return nil, errors.New("chum: fitting problem without signature or map builder")
 	}
+	sv, err := backend(s)
+	if err != nil {
+		return nil, err
+	}
 	opt = opt.fitDefaults()
 	fit := newFitSet(p.Form, p.Norm, p.Z, p.ZWeight, p.Signature)
-	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: s.Backend(), refineLarge: p.RefineLarge}, progress: s.Say, gate: shared, shared: shared != nil}
+	c := &fitter{ctx: ctx, p: p, dim: dim, opt: opt, lp: &lpSolver{ctx: ctx, fit: fit, sv: sv, refineLarge: p.RefineLarge}, progress: s.Say, gate: shared, shared: shared != nil}
 	if c.gate == nil {
 		c.gate = newGate(workers(s))
 		c.ahead = workers(s) >= 2 && !s.NoAhead

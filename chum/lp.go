@@ -7,10 +7,17 @@ import (
 	"math"
 	"slices"
 
+	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/solver"
 	_ "github.com/featmap/featmap/solver/backends" // the backends the design's LPs are solved by: purego (the default) and, with -tags clp, clp
 )
+
+// backend returns the LP backend s names, from the solver registry ("" the
+// default): an unknown name is an error naming the backends there are.
+func backend(s design.Settings) (solver.Backend, error) {
+	return solver.Get(s.Solver)
+}
 
 // lpSolver builds and solves the design LPs of one fitting set.
 type lpSolver struct {

@@ -69,9 +69,9 @@
 //
 // # Settings
 //
-// Settings go down to every method: the LP backend (a solver.Backend,
-// nil for the default: design imports package solver for this alone),
-// where progress goes, how many goroutines a design may use and whether
+// Settings go down to every method: the LP backend's name (the solver
+// registry's, "" for the default; a method that solves LPs looks it up
+// there, so that design compiles no solver), where progress goes, how many goroutines a design may use and whether
 // it may solve ahead. Design also takes a context.Context, which a method
 // checks before each expensive step (an LP, a polish step), so that a
 // cancelled or timed-out design ends there.

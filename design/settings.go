@@ -1,12 +1,13 @@
 package design
 
-import "github.com/featmap/featmap/solver"
-
 // Settings are how a design runs: the LP backend, where progress goes and
 // how many goroutines it may use. The zero value is usable.
 type Settings struct {
-	// Solver is the LP backend (nil: the default, pure Go).
-	Solver solver.Backend
+	// Solver names the LP backend, as the solver registry knows it ("": the
+	// default, pure Go). The method that solves LPs looks it up there, so
+	// that design, and every package that only names a backend, compiles no
+	// solver.
+	Solver string
 	// Progress, if not nil, receives progress messages.
 	Progress func(string)
 	// Workers bounds the goroutines of one design (0: 2).
@@ -17,14 +18,6 @@ type Settings struct {
 	// designs made beside others, which have no worker to spare (featmap
 	// compare). It changes no result, only the time.
 	NoAhead bool
-}
-
-// Backend returns the LP backend.
-func (s Settings) Backend() solver.Backend {
-	if s.Solver == nil {
-		return solver.Default()
-	}
-	return s.Solver
 }
 
 // Say reports progress.

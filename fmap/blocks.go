@@ -199,6 +199,8 @@ func (combinedFamily) Types() []string { return []string{Combined} }
 // Keys are parts.
 func (combinedFamily) Keys() []string { return []string{"parts"} }
 
+func (combinedFamily) named() string { return "a combined kernel" }
+
 func (combinedFamily) check(k Kernel, n int) error { return k.checkCombined(n) }
 
 func (combinedFamily) eval(k Kernel, x, y []float64) float64 { return k.evalCombined(x, y) }

@@ -20,6 +20,8 @@ func (expChi2Family) Types() []string { return []string{ExpChi2} }
 // Keys are beta.
 func (expChi2Family) Keys() []string { return []string{"beta"} }
 
+func (f expChi2Family) named() string { return f.Types()[0] }
+
 func (expChi2Family) check(k Kernel, _ int) error {
 	if !(k.Beta > 0) || math.IsInf(k.Beta, 0) {
 		return &KeyError{Key: "beta", Msg: fmt.Sprintf("must be > 0 and finite, not %v", k.Beta)}

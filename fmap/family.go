@@ -31,6 +31,9 @@ type Family interface {
 	signature(k Kernel, lambda []float64) float64
 	// describe names k in words.
 	describe(k Kernel) string
+	// named names the family's kernels in a message, as the owners of a
+	// key: its type, or the group ("the skewed kernels").
+	named() string
 }
 
 // families are the kernel families, in documentation order.
@@ -70,6 +73,81 @@ func KernelTypes() []string {
 		}
 	}
 	return out
+}
+
+// A KeyHint is a key a kernel section must give, and the words a spec
+// that lacks it is told what it takes.
+type KeyHint struct {
+	Key, Hint string
+}
+
+// requirer is a family with keys a spec must give (poly's degree,
+// matern's nu), beyond those the decoder knows (sigma, beta).
+type requirer interface {
+	required() []KeyHint
+}
+
+// RequiredKeys lists the keys of kernel type typ's family that a kernel
+// section must give, with what each takes (none for most families).
+func RequiredKeys(typ string) []KeyHint {
+	if r, ok := FamilyOf(typ).(requirer); ok {
+		return r.required()
+	}
+	return nil
+}
+
+// vectorKernels are the kernels of vectors, every type of a family but
+// the additive (homogeneous) kernels and the combined kernel, in the
+// order messages name them (TestVectorKernels holds it to the families).
+var vectorKernels = []string{RBF, Laplacian, Matern, Poly, SkewedChi2, SkewedIntersection, ExpChi2}
+
+// VectorKernels lists the kernels of vectors (those a spec may give more
+// than one input axis), in the order messages name them.
+func VectorKernels() []string { return slices.Clone(vectorKernels) }
+
+// SigmaKernels lists the kernels with a width σ, those whose family owns
+// the key sigma (the shift-invariant kernels), in VectorKernels' order.
+func SigmaKernels() []string {
+	var out []string
+	for _, typ := range vectorKernels {
+		if owns(typ, "sigma") {
+			out = append(out, typ)
+		}
+	}
+	return out
+}
+
+// JoinList joins items as a message lists them: "a", "a and b", "a, b
+// and c" (conj "and"; "or" for alternatives).
+func JoinList(items []string, conj string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
+}
+
+// keyOwners names, for a message, the kernels whose family owns key: the
+// families of the kernels of vectors in VectorKernels' order, then the
+// others ("rbf, laplacian, matern and the skewed kernels").
+func keyOwners(key string) string {
+	var order []Family
+	for _, typ := range vectorKernels {
+		if f := FamilyOf(typ); !slices.Contains(order, f) {
+			order = append(order, f)
+		}
+	}
+	for _, f := range families {
+		if !slices.Contains(order, f) {
+			order = append(order, f)
+		}
+	}
+	var names []string
+	for _, f := range order {
+		if slices.Contains(f.Keys(), key) {
+			names = append(names, f.named())
+		}
+	}
+	return JoinList(names, "and")
 }
 
 // owns reports whether the family of typ owns key.

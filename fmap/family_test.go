@@ -43,3 +43,38 @@ func TestFamilies(t *testing.T) {
 		t.Error("FamilyOf found a family for an unknown type")
 	}
 }
+
+// TestVectorKernelTypes: VectorKernels are every family's types but the
+// homogeneous kernels' and the combined kernel's, each once, so that a new
+// family's kernel is named in the messages that list the kernels of
+// vectors (or the test fails); SigmaKernels are those owning sigma.
+func TestVectorKernelTypes(t *testing.T) {
+	var want []string
+	for _, typ := range KernelTypes() {
+		if !(Kernel{Type: typ}).Homogeneous() {
+			want = append(want, typ)
+		}
+	}
+	got := VectorKernels()
+	if slices.Sort(got); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+		t.Errorf("VectorKernels %v, want the types %v", got, want)
+	}
+	for _, typ := range SigmaKernels() {
+		if !(Kernel{Type: typ}).ShiftInvariant() {
+			t.Errorf("SigmaKernels holds %s, which has no σ", typ)
+		}
+	}
+	for _, c := range []struct{ key, want string }{
+		{"sigma", "rbf, laplacian, matern and the skewed kernels"},
+		{"gamma", "the homogeneous kernels"},
+		{"parts", "a combined kernel"},
+		{"degree", "poly"},
+	} {
+		if got := keyOwners(c.key); got != c.want {
+			t.Errorf("keyOwners(%s) = %q, want %q", c.key, got, c.want)
+		}
+	}
+	if got := JoinList([]string{"a", "b", "c"}, "or"); got != "a, b or c" {
+		t.Errorf("JoinList = %q", got)
+	}
+}

@@ -51,6 +51,8 @@ func (homogeneousFamily) Types() []string { return HomogeneousTypes() }
 // Keys are gamma.
 func (homogeneousFamily) Keys() []string { return []string{"gamma"} }
 
+func (homogeneousFamily) named() string { return "the homogeneous kernels" }
+
 func (homogeneousFamily) check(k Kernel, _ int) error {
 	if g := k.gamma(); !(g > 0) || math.IsInf(g, 0) {
 		return &KeyError{Key: "gamma", Msg: fmt.Sprintf("the homogeneity degree must be > 0 and finite, not %v", k.Gamma)}

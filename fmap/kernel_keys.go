@@ -33,25 +33,24 @@ func (k Kernel) checkKeys(n int) error {
 	if f == nil {
 		return bad("type", "unknown kernel %q (want one of %s)", k.Type, strings.Join(KernelTypes(), ", "))
 	}
-	// Keys of other kernels, set on this one.
+	// Keys of other kernels, set on this one; the families say whose.
 	other := []struct {
-		key  string
-		set  bool
-		owns string
+		key string
+		set bool
 	}{
-		{"gamma", k.Gamma != 0, "the homogeneous kernels"},
-		{"c", k.C != 0, "the skewed kernels"},
-		{"beta", k.Beta != 0, "exp-chi2"},
-		{"degree", k.Degree != 0, "poly"},
-		{"scale", k.Scale != 0, "poly"},
-		{"offset", k.Offset != 0, "poly"},
-		{"nu", k.Nu != 0, "matern"},
-		{"sigma", len(k.Sigma) > 0, "rbf, laplacian, matern and the skewed kernels"},
-		{"parts", len(k.Parts) > 0, "a combined kernel"},
+		{"gamma", k.Gamma != 0},
+		{"c", k.C != 0},
+		{"beta", k.Beta != 0},
+		{"degree", k.Degree != 0},
+		{"scale", k.Scale != 0},
+		{"offset", k.Offset != 0},
+		{"nu", k.Nu != 0},
+		{"sigma", len(k.Sigma) > 0},
+		{"parts", len(k.Parts) > 0},
 	}
 	for _, o := range other {
 		if o.set && !slices.Contains(f.Keys(), o.key) {
-			return bad(o.key, "%s is a key of %s; %s has none", o.key, o.owns, k.Type)
+			return bad(o.key, "%s is a key of %s; %s has none", o.key, keyOwners(o.key), k.Type)
 		}
 	}
 	return f.check(k, n)

@@ -20,6 +20,8 @@ func (laplacianFamily) Types() []string { return []string{Laplacian} }
 // Keys are sigma.
 func (laplacianFamily) Keys() []string { return []string{"sigma"} }
 
+func (f laplacianFamily) named() string { return f.Types()[0] }
+
 func (laplacianFamily) check(k Kernel, n int) error { return checkSigma(k, n) }
 
 func (laplacianFamily) eval(k Kernel, x, y []float64) float64 {

@@ -29,6 +29,13 @@ func (maternFamily) Types() []string { return []string{Matern} }
 // Keys are sigma and nu.
 func (maternFamily) Keys() []string { return []string{"sigma", "nu"} }
 
+func (f maternFamily) named() string { return f.Types()[0] }
+
+// The smoothness ν has no default.
+func (maternFamily) required() []KeyHint {
+	return []KeyHint{{"nu", "the smoothness: 0.5, 1.5 or 2.5"}}
+}
+
 func (maternFamily) check(k Kernel, n int) error {
 	if !slices.Contains(MaternNus, k.Nu) {
 		return &KeyError{Key: "nu", Msg: fmt.Sprintf("must be 0.5, 1.5 or 2.5 (the Matérn kernels of a closed form), not %v", k.Nu)}

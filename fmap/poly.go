@@ -25,6 +25,13 @@ func (polyFamily) Types() []string { return []string{Poly} }
 // Keys are degree, scale and offset.
 func (polyFamily) Keys() []string { return []string{"degree", "scale", "offset"} }
 
+func (f polyFamily) named() string { return f.Types()[0] }
+
+// The degree has no default.
+func (polyFamily) required() []KeyHint {
+	return []KeyHint{{"degree", "an integer from 1 to 8: the power of (scale·x·y + offset)"}}
+}
+
 func (polyFamily) check(k Kernel, _ int) error {
 	bad := func(key, format string, a ...any) error { return &KeyError{Key: key, Msg: fmt.Sprintf(format, a...)} }
 	switch {

@@ -20,6 +20,8 @@ func (rbfFamily) Types() []string { return []string{RBF} }
 // Keys are sigma.
 func (rbfFamily) Keys() []string { return []string{"sigma"} }
 
+func (f rbfFamily) named() string { return f.Types()[0] }
+
 func (rbfFamily) check(k Kernel, n int) error { return checkSigma(k, n) }
 
 func (rbfFamily) eval(k Kernel, x, y []float64) float64 {

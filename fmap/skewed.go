@@ -33,6 +33,8 @@ func (skewedFamily) Types() []string { return []string{SkewedChi2, SkewedInterse
 // Keys are sigma and c.
 func (skewedFamily) Keys() []string { return []string{"sigma", "c"} }
 
+func (skewedFamily) named() string { return "the skewed kernels" }
+
 func (skewedFamily) check(k Kernel, n int) error {
 	if math.IsNaN(k.C) || math.IsInf(k.C, 0) {
 		return &KeyError{Key: "c", Msg: fmt.Sprintf("the offset must be finite, not %v", k.C)}

@@ -44,7 +44,7 @@ type learner struct {
 func newLearner(ctx context.Context, rows [][]float64, labels []float64, o LearnOptions, train, val []int) (*learner, error) {
 	k := o.Kernel
 	if !k.ShiftInvariant() {
-		return nil, fmt.Errorf("learn: learning σ: kernel %q: want rbf, laplacian, matern, skewed-chi2 or skewed-intersection", k.Type)
+		return nil, fmt.Errorf("learn: learning σ: kernel %q: want %s", k.Type, fmap.JoinList(fmap.SigmaKernels(), "or"))
 	}
 	if len(rows) < 4 || len(rows) != len(labels) {
 		return nil, fmt.Errorf("learn: learning σ: %d rows and %d labels (want as many, at least 4)", len(rows), len(labels))
@@ -129,22 +129,10 @@ func newLearner(ctx context.Context, rows [][]float64, labels []float64, o Learn
 	if seed == 0 {
 		seed = 1
 	}
+	// The standard frequencies (σ = 1), which the widths scale.
 	var err error
-	if k.Type == fmap.Matern {
-		// Matérn's law is no product over the inputs: its standard
-		// frequencies (σ = 1), which the widths scale as rbf's.
-		if l.base, err = sampled.MaternFrequencies(ctx, l.m, n, k.Nu, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
-			return nil, fmt.Errorf("learn: learning σ: %w", err)
-		}
-	} else {
-		law, ok := sampled.KernelLaw(k.Type, 1)
-		if !ok {
-			return nil, fmt.Errorf("learn: learning σ: kernel %q has no spectral law", k.Type)
-		}
-		laws := slices.Repeat([]sampled.Law{law}, n)
-		if l.base, err = sampled.FrequenciesContext(ctx, l.m, n, laws, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
-			return nil, fmt.Errorf("learn: learning σ: %w", err)
-		}
+	if l.base, err = sampled.KernelFrequencies(ctx, k, l.m, n, slices.Repeat([]float64{1}, n), sampling, seed); err != nil {
+		return nil, fmt.Errorf("learn: learning σ: %w", err)
 	}
 	if !l.cosSin {
 		l.phase = sampled.Phases(l.m, sampling, seed)

@@ -52,8 +52,9 @@
 // LaplacianLaw for the Laplacian kernel, the Cauchy law of scale 1/σ.
 // KernelLaw names the law of each kernel (spectra, one entry a kernel). The Matérn kernel's law is not
 // a product over the inputs but the multivariate t law of 2ν degrees of
-// freedom scaled by 1/σ, a Gaussian scale mixture that MaternFrequencies
-// draws from n + 2ν normals per frequency. The samplings (sampling.go)
+// freedom scaled by 1/σ, a Gaussian scale mixture that its entry in
+// spectra draws whole (KernelFrequencies) from n + 2ν normals per
+// frequency. The samplings (sampling.go)
 // draw the uniforms u: random (independent), qmc (a shifted Kronecker
 // sequence, stratified per coordinate) and orthogonal (blocks of
 // orthogonal Gaussian directions with χ-distributed norms: Yu et al.,

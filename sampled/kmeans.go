@@ -62,9 +62,9 @@ func euclidean(a, b []float64) float64 {
 
 // distFor returns the squared distance k-means++ and k-means use for
 // kernel k on its inputs: the Euclidean distance of the kernel's
-// arguments, scaled by σ_j for rbf, laplacian and matern (the Laplacian's
-// L1 distance has no mean; the scaled Euclidean one keeps centroids as
-// landmarks), in t = log(x + c) for the skewed
+// arguments, scaled by σ_j for the shift-invariant kernels of x (rbf,
+// laplacian, Matérn: the Laplacian's L1 distance has no mean; the scaled
+// Euclidean one keeps centroids as landmarks), in t = log(x + c) for the skewed
 // kernels and in √x for exp-χ² (k-means runs on √x and on t with the
 // plain Euclidean distance, which equals this: kmeansSpace).
 func distFor(k fmap.Kernel) func(a, b []float64) float64 {
@@ -87,7 +87,7 @@ func distFor(k fmap.Kernel) func(a, b []float64) float64 {
 			}
 			return s
 		}
-	case k.Type == fmap.RBF, k.Type == fmap.Laplacian, k.Type == fmap.Matern:
+	case k.ShiftInvariant(): // x/σ: the shift-invariant kernels but the skewed
 		return func(a, b []float64) float64 {
 			var s float64
 			for i := range a {

@@ -1,6 +1,8 @@
 package sampled
 
 import (
+	"context"
+	"fmt"
 	"math"
 
 	"github.com/featmap/featmap/fmap"
@@ -12,25 +14,69 @@ type Law func(u float64) float64
 
 // spectrum is how rff draws the frequencies of a kernel's random
 // features: by a product of one-axis laws (law, of width σ), or by a
-// spherical law drawn whole (law nil: Matérn's, by MaternFrequencies;
-// exp-χ²'s, the Gaussian of width 1/√(2β) on its inner map's outputs),
+// spherical law drawn whole (draw: a law that is no product over the
+// inputs, such as Matérn's, matern.go; exp-χ²'s, law and draw nil, is the
+// Gaussian of width 1/√(2β) on its inner map's outputs, which rff draws),
 // and whether that law is spherical, so that orthogonal sampling draws it.
 type spectrum struct {
 	law       func(sigma float64) Law
+	draw      drawFunc
 	spherical bool
 }
+
+// drawFunc draws m frequencies of n inputs (row-major) of kernel k at
+// widths sigmas (one per input) by the sampling named; the same arguments
+// give the same frequencies.
+type drawFunc func(ctx context.Context, k fmap.Kernel, m, n int, sigmas []float64, sampling string, seed int64) ([]float64, error)
 
 // spectra are the spectral laws, keyed by kernel type: every kernel rff
 // draws random features of has one (TestSpectra), and it is the one place
 // that names a kernel's law. A new kernel's law is an entry here with its
-// quantile; see the package doc for what else it decides.
+// quantile, or the function that draws it whole in a file named for the
+// kernel; see the package doc for what else it decides.
 var spectra = map[string]spectrum{
 	fmap.RBF:                {law: GaussianLaw, spherical: true},
 	fmap.SkewedChi2:         {law: SkewedChi2Law},
 	fmap.SkewedIntersection: {law: SkewedIntersectionLaw},
 	fmap.Laplacian:          {law: LaplacianLaw},
-	fmap.Matern:             {spherical: true},
+	fmap.Matern:             {draw: maternDraw, spherical: true},
 	fmap.ExpChi2:            {spherical: true},
+}
+
+// drawnTypes lists the kernel types of types that rff draws random
+// features of (spectra has an entry), in that order; spherical keeps only
+// those of a spherical law.
+func drawnTypes(types []string, spherical bool) []string {
+	var out []string
+	for _, typ := range types {
+		if sp, ok := spectra[typ]; ok && (sp.spherical || !spherical) {
+			out = append(out, typ)
+		}
+	}
+	return out
+}
+
+// KernelFrequencies draws m frequencies of n inputs (row-major) of the
+// shift-invariant kernel k at widths sigmas, one per input: by its law
+// drawn whole (a spectrum's draw) or by the product of its one-axis laws
+// of those widths (KernelLaw, through FrequenciesContext, which gives
+// orthogonal sampling's Gaussian the widths sigmas). rff draws a map's
+// frequencies at the kernel's σ, learning σ the standard ones at σ = 1.
+func KernelFrequencies(ctx context.Context, k fmap.Kernel, m, n int, sigmas []float64, sampling string, seed int64) ([]float64, error) {
+	sp := spectra[k.Type]
+	switch {
+	case len(sigmas) != n:
+		return nil, fmt.Errorf("sampled: %d widths for %d inputs", len(sigmas), n)
+	case sp.draw != nil:
+		return sp.draw(ctx, k, m, n, sigmas, sampling, seed)
+	case sp.law == nil:
+		return nil, fmt.Errorf("sampled: no spectral law for %s", k.Type)
+	}
+	laws := make([]Law, n)
+	for j, s := range sigmas {
+		laws[j] = sp.law(s)
+	}
+	return FrequenciesContext(ctx, m, n, laws, sigmas, sampling, seed)
 }
 
 // KernelLaw is the spectral law of the factor of width sigma that the
@@ -38,8 +84,8 @@ var spectra = map[string]spectrum{
 // rff draws that input's frequency coordinates from, and at σ = 1 the law
 // of the standard frequencies package learn scales by the widths. ok is
 // false for a kernel without one (exp-χ²'s random features are the
-// Gaussian's, on its inner map's outputs; Matérn's law is not a product
-// over the inputs: MaternFrequencies draws it).
+// Gaussian's, on its inner map's outputs; a law drawn whole, such as
+// Matérn's, is not a product over the inputs: KernelFrequencies draws it).
 func KernelLaw(typ string, sigma float64) (law Law, ok bool) {
 	if sp := spectra[typ]; sp.law != nil {
 		return sp.law(sigma), true

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -63,8 +64,8 @@ const eigenFloor = 0x1p-52
 // 2001; with k-means landmarks, Zhang, Tsang and Kwok, 2008): Ψ(x) =
 // W^{+1/2}·[K(x, l_1) … K(x, l_D)] for D landmarks learned from the data's
 // rows to fit, W the landmarks' kernel matrix. It needs only the exact
-// kernel: the kernels of vectors (rbf, laplacian, matern, poly, the
-// skewed kernels, exp-chi2) and the additive kernels (χ², intersection,
+// kernel: the kernels of vectors (fmap.VectorKernels: rbf, laplacian,
+// Matérn, poly, the skewed kernels, exp-chi2) and the additive kernels (χ², intersection,
 // JS, Hellinger summed over the coordinates of a row, K(x, y) =
 // Σ_j k(x_j, y_j)).
 //
@@ -106,7 +107,7 @@ func (m *Nystroem) Options() any { return &m.Opts }
 func (*Nystroem) Applies(p *fmap.Problem) error {
 	switch k := p.Kernel; {
 	case !k.ShiftInvariant() && k.Type != fmap.ExpChi2 && k.Type != fmap.Poly && !k.Homogeneous():
-		return fmt.Errorf("nystroem designs maps of rbf, laplacian, matern, poly, skewed-chi2, skewed-intersection, exp-chi2 and the additive kernels, not %s", k.Type)
+		return fmt.Errorf("nystroem designs maps of %s and the additive kernels, not %s", strings.Join(fmap.VectorKernels(), ", "), k.Type)
 	case p.Data == nil:
 		return fmt.Errorf("nystroem learns its landmarks from data: the spec needs a data section")
 	}

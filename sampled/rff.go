@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/featmap/featmap/design"
@@ -18,8 +19,9 @@ type RFFOptions struct {
 	// randomised low-discrepancy sequence through the quantile h(u)) or
 	// orthogonal (blocks of orthogonal directions with χ-distributed
 	// norms; the spherical laws only: Gaussian, and Matérn's Gaussian
-	// scale mixture). Default: orthogonal for rbf, exp-chi2 and matern,
-	// qmc for the skewed kernels and laplacian (DefaultSampling).
+	// scale mixture). Default: orthogonal for the spherical laws (rbf,
+	// exp-chi2, Matérn), qmc for the others, products of one-axis laws
+	// (the skewed kernels, laplacian: DefaultSampling).
 	Sampling string `yaml:"sampling" spec:"enum=random|qmc|orthogonal,label"`
 	// Features is cos-sin (pairs [cos ω·t, sin ω·t]/√m, D even; the
 	// default: its Ψ(x)·Ψ(y) = (1/m) Σ cos(ω·(t_x − t_y)) is exactly
@@ -49,8 +51,8 @@ const MaxRFFEntries = 1 << 24
 // quantile parametrisation of Băzăvan, Li & Sminchisescu, §2 and Table 1)
 // for the shift-invariant kernels of vectors of any length: RBF (Gaussian
 // frequencies), the Laplacian (Cauchy frequencies per axis), Matérn (the
-// multivariate t law of 2ν degrees of freedom scaled by 1/σ:
-// MaternFrequencies), skewed χ² and skewed intersection (frequencies of
+// multivariate t law of 2ν degrees of freedom scaled by 1/σ, drawn
+// whole: KernelFrequencies), skewed χ² and skewed intersection (frequencies of
 // log(x + c) from their quantiles), and exp-χ² as a two-stage map (Li et
 // al., Algorithm 2): the inner χ² map ψ on every coordinate, so that
 // ‖ψ(x) − ψ(y)‖² ≈ Σ_j (x_j − y_j)²/(x_j + y_j), then Gaussian frequencies
@@ -92,11 +94,11 @@ func (*RFF) Name() string { return "rff" }
 // Options returns the options.
 func (m *RFF) Options() any { return &m.Opts }
 
-// Applies accepts rbf, laplacian, matern, the skewed kernels and exp-chi2,
-// on any number of axes.
+// Applies accepts the kernels with a spectral law (spectra: the
+// shift-invariant kernels and exp-chi2), on any number of axes.
 func (*RFF) Applies(p *fmap.Problem) error {
 	if k := p.Kernel; !k.ShiftInvariant() && k.Type != fmap.ExpChi2 {
-		return fmt.Errorf("rff designs maps of rbf, laplacian, matern, skewed-chi2, skewed-intersection and exp-chi2, not %s", k.Type)
+		return fmt.Errorf("rff designs maps of %s, not %s", fmap.JoinList(drawnTypes(fmap.VectorKernels(), false), "and"), k.Type)
 	}
 	return nil
 }
@@ -200,7 +202,7 @@ func (m *RFF) sampling(k fmap.Kernel) string {
 // options name none: qmc for the skewed kernels and the Laplacian (laws
 // that are products over the axes, not spherical), orthogonal for the
 // spherical ones (rbf, exp-chi2, Matérn: for Matérn with radii stratified
-// over the frequencies, MaternFrequencies). Learning σ draws by it too, so
+// over the frequencies, as its law draws them: KernelFrequencies). Learning σ draws by it too, so
 // that its features are rff's. The measurements behind it: docs/rff.md
 // and, for the Laplacian and Matérn kernels, docs/kernels.md.
 func DefaultSampling(k fmap.Kernel) string {
@@ -311,7 +313,7 @@ func (m *RFF) CheckOptions(p *fmap.Problem) error {
 	k := p.Kernel
 	switch {
 	case m.Opts.Sampling == SamplingOrthogonal && !Spherical(k):
-		return &design.OptionError{Key: "sampling", Msg: fmt.Sprintf("orthogonal frequencies are spherical (rbf, exp-chi2, matern); %s's are a product of one-axis laws: use random or qmc", k.Type)}
+		return &design.OptionError{Key: "sampling", Msg: fmt.Sprintf("orthogonal frequencies are spherical (%s); %s's are a product of one-axis laws: use random or qmc", strings.Join(drawnTypes(fmap.KernelTypes(), true), ", "), k.Type)}
 	case m.Opts.Inner != nil && k.Type != fmap.ExpChi2:
 		return &design.OptionError{Key: "inner", Msg: fmt.Sprintf("the inner map is exp-chi2's; %s has none", k.Type)}
 	case k.Type != fmap.ExpChi2:
@@ -358,22 +360,11 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	var laws []Law
 	var sigmas []float64
 	switch {
-	case k.Type == fmap.Matern:
-		sigmas = k.Sigma
-	case k.ShiftInvariant():
+	case k.ShiftInvariant(): // drawn by its law (KernelFrequencies)
 		if k.Skewed() {
 			rs.Transform, rs.Offset = fmap.LogOffset, k.C
 		}
-		for j := range n {
-			law, ok := KernelLaw(k.Type, k.Sigma[j])
-			if !ok {
-				return nil, fmt.Errorf("sampled: no spectral law for %s", k.Type)
-			}
-			laws = append(laws, law)
-			if k.Type == fmap.RBF { // orthogonal sampling's Gaussian widths
-				sigmas = append(sigmas, k.Sigma[j])
-			}
-		}
+		sigmas = k.Sigma
 	case k.Type == fmap.ExpChi2:
 		in := m.inner()
 		s.Say(fmt.Sprintf("exp-chi2: the inner χ² map, %s of %d dimensions", in.Method.Name(), in.Dim))
@@ -408,8 +399,8 @@ func (m *RFF) Design(ctx context.Context, p *fmap.Problem, dim int, s design.Set
 	s.Say(fmt.Sprintf("rff: %d %s frequencies of %d inputs", freqs, sampling, n))
 	var err error
 	rs.In = n
-	if k.Type == fmap.Matern {
-		rs.Freq, err = MaternFrequencies(ctx, freqs, n, k.Nu, sigmas, sampling, seed)
+	if laws == nil {
+		rs.Freq, err = KernelFrequencies(ctx, k, freqs, n, sigmas, sampling, seed)
 	} else {
 		rs.Freq, err = FrequenciesContext(ctx, freqs, n, laws, sigmas, sampling, seed)
 	}

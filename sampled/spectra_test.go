@@ -17,6 +17,9 @@ func TestSpectra(t *testing.T) {
 		if applies != ok {
 			t.Errorf("%s: rff applies %v, spectral law %v", typ, applies, ok)
 		}
+		if (fmap.Kernel{Type: typ}).ShiftInvariant() && sp.law == nil && sp.draw == nil {
+			t.Errorf("%s: shift-invariant, but its spectrum neither has a law nor draws one", typ)
+		}
 		if !ok || sp.law == nil {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/design"
+	"github.com/featmap/featmap/fmap"
 )
 
 // This file reads the tags of the structs a spec decodes into: each
@@ -24,7 +25,8 @@ type structField struct {
 // tagRules are the rules of a `spec:"..."` tag: positive (a finite number
 // > 0, or a list of them), min=N and max=N (integers), nonempty (a
 // string), enum=a|b (one of the strings; what=w names them in messages,
-// by default the key), maxlen=N (a list), label (a method label shows the
+// by default the key), enumof=name (one of the strings of a list another
+// package owns, enumLists: the kernel types are fmap's), maxlen=N (a list), label (a method label shows the
 // value alone), default=V (the value, as JSON, that the option's zero
 // value stands for: a seed of 0 is seed 1; two compared methods that
 // differ only there are the same).
@@ -35,6 +37,13 @@ type tagRules struct {
 	enum                      []string
 	what                      string
 	def                       string
+}
+
+// enumLists are the lists an enumof tag names: the kernel types are the
+// kernel families' (fmap.KernelTypes), so that a new family's kernel is a
+// type the decoder and the schema take without a change here.
+var enumLists = map[string]func() []string{
+	"kernels": fmap.KernelTypes,
 }
 
 // structFields lists the fields of the struct v with a yaml key, inline
@@ -70,6 +79,8 @@ func structFields(v reflect.Value) []structField {
 				r.maxlen = int(n)
 			case "enum":
 				r.enum = strings.Split(val, "|")
+			case "enumof":
+				r.enum = enumLists[val]()
 			case "what":
 				r.what = val
 			case "default":

@@ -92,7 +92,7 @@ type (
 		Holdout     kv     `yaml:"holdout"`
 	}
 	kernelDoc struct {
-		Type  string  `yaml:"type" spec:"enum=chi2|intersection|js|hellinger|rbf|skewed-chi2|skewed-intersection|exp-chi2|poly|laplacian|matern,what=kernel"`
+		Type  string  `yaml:"type" spec:"enumof=kernels,what=kernel"`
 		Gamma float64 `yaml:"gamma" spec:"positive"`
 		Sigma kv      `yaml:"sigma"`
 		C     float64 `yaml:"c"`
@@ -299,7 +299,7 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 	case s.Target.Dim > learnplan.MaxLearnDim:
 		return p.errAt(n.K, "learn", "learning σ with target.dim %d: at most %d features (learn.MaxLearnDim: every step factors a D × D matrix, 185 MB at D = 2048; below it, learning's cost is checked against its budget once the data is read)", s.Target.Dim, learnplan.MaxLearnDim)
 	case !s.Problem.Kernel.ShiftInvariant():
-		return p.errAt(n.K, "learn", "learning σ is for the kernels with a σ (rbf, laplacian, matern, skewed-chi2, skewed-intersection), not %s", s.Problem.Kernel.Type)
+		return p.errAt(n.K, "learn", "learning σ is for the kernels with a σ (%s), not %s", strings.Join(fmap.SigmaKernels(), ", "), s.Problem.Kernel.Type)
 	}
 	s.Learn = l
 	return nil

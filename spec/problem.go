@@ -51,7 +51,7 @@ func (p *parser) kernel(top *mapping, n kv, pr *fmap.Problem) (*yaml.Node, error
 	case s == nil && sigma:
 		return nil, p.missing(m, "sigma", fmt.Sprintf("the %s width: a number > 0, or one per axis", k.Type))
 	case s != nil && !sigma:
-		return nil, p.errAt(s, "kernel.sigma", "sigma is the width of kernels rbf, laplacian, matern, skewed-chi2 and skewed-intersection; %s has none", k.Type)
+		return nil, p.errAt(s, "kernel.sigma", "sigma is the width of kernels %s; %s has none", fmap.JoinList(fmap.SigmaKernels(), "and"), k.Type)
 	}
 	if d.Sigma.V == nil {
 		return nil, nil
@@ -95,11 +95,13 @@ func (p *parser) kernelKeys(m *mapping, d kernelDoc, k *fmap.Kernel) error {
 			return p.errAt(m.keys[key], "kernel."+key, "%s is a key of kernel %s; %s has none", key, owner, k.Type)
 		}
 	}
-	switch k.Type {
-	case fmap.Poly:
-		if m.keys["degree"] == nil {
-			return p.missing(m, "degree", "an integer from 1 to 8: the power of (scale·x·y + offset)")
+	for _, r := range fmap.RequiredKeys(k.Type) {
+		if m.keys[r.Key] == nil {
+			return p.missing(m, r.Key, r.Hint)
 		}
+	}
+	switch {
+	case k.Type == fmap.Poly:
 		k.Degree, k.Scale, k.Offset = d.Degree, d.Scale, 1
 		if m.keys["offset"] != nil {
 			k.Offset = d.Offset
@@ -107,10 +109,7 @@ func (p *parser) kernelKeys(m *mapping, d kernelDoc, k *fmap.Kernel) error {
 		if m.keys["scale"] == nil {
 			k.Scale = 1 // the check's stand-in for 1/n, set by kernelDefaults
 		}
-	case fmap.Matern:
-		if m.keys["nu"] == nil {
-			return p.missing(m, "nu", "the smoothness: 0.5, 1.5 or 2.5")
-		}
+	case keyOwner("nu") == k.Type:
 		k.Nu = d.Nu
 	default:
 		return nil
@@ -197,7 +196,7 @@ func (p *parser) domain(top *mapping, n kv, pr *fmap.Problem) error {
 	}
 	homog := pr.Kernel.Homogeneous()
 	if d.Dims > 1 && homog {
-		return p.errAt(m.value("dims"), "domain.dims", "%s is additive, a sum over input dimensions: dims > 1 needs a kernel of vectors (rbf, laplacian, matern, poly, skewed-chi2, skewed-intersection, exp-chi2)", pr.Kernel.Type)
+		return p.errAt(m.value("dims"), "domain.dims", "%s is additive, a sum over input dimensions: dims > 1 needs a kernel of vectors (%s)", pr.Kernel.Type, strings.Join(fmap.VectorKernels(), ", "))
 	}
 	if err := p.exclusive(m, "integers", "interval", "give exactly one"); err != nil {
 		return err

@@ -6,6 +6,7 @@
 //	featmap design [-json] [-solver purego|clp] SPEC.yaml
 //	featmap gen [-o FILE [-check | -force]] [-map FILE.json] [-pkg NAME] [-solver purego|clp] SPEC.yaml
 //	featmap compare [-o DIR] [-solver purego|clp] SPEC.yaml
+//	featmap eval [-json] [-label-column N] MAP.json DATA
 //	featmap init KERNEL
 //	featmap schema
 //	featmap version
@@ -238,8 +239,7 @@ func parseCommand(ctx context.Context, fs *flag.FlagSet, c *commonFlags, args []
 		fs.Usage()
 		return nil, featmap.Settings{}, exitUsage
 	}
-	sv, err := solver.Get(c.solver)
-	if err != nil {
+	if _, err := solver.Get(c.solver); err != nil {
 		fmt.Fprintln(stderr, "featmap:", err)
 		return nil, featmap.Settings{}, exitUsage
 	}
@@ -256,5 +256,5 @@ func parseCommand(ctx context.Context, fs *flag.FlagSet, c *commonFlags, args []
 	for _, w := range spec.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
-	return spec, featmap.Settings{Solver: sv, Progress: prog}, exitOK
+	return spec, featmap.Settings{Solver: c.solver, Progress: prog}, exitOK
 }

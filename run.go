@@ -29,6 +29,9 @@ type run struct {
 	// learnDim is the number of random Fourier features σ was learned
 	// with (target.dim for rff; NystroemLearnDim for nystroem).
 	learnDim int
+	// section is the section learning learned from (nil without
+	// learning), which trains the model a learned map carries.
+	section *learnSection
 	// seed is the seed of the method learning designs for (its Learned's),
 	// which a Nyström model's ridge: auto draws its folds by.
 	seed int64
@@ -84,7 +87,8 @@ func derive(p *fmap.Problem, k fmap.Kernel) *fmap.Problem {
 // map the rff-group-lasso method holding their blocks designs, of its
 // dimension (dim_per_kernel per kept kernel).
 func (r *run) learn(ctx context.Context, say func(string)) error {
-	s, sec := r.spec, r.spec.learnSection()
+	s := r.spec
+	sec := s.learnSection()
 	learner, ok := learn.For(s.Method.Method)
 	if !ok || learner.Section() != sec.name {
 		return sec.refuse(sec.needs, nil)
@@ -96,6 +100,7 @@ func (r *run) learn(ctx context.Context, say func(string)) error {
 	if err != nil {
 		return sec.wrap(err)
 	}
+	r.section = &sec
 	r.learned, r.groupLasso = learn.Results(res)
 	r.problem, r.learnDim, r.seed = derive(s.Problem, res.Kernel), res.LearnDim, res.Seed
 	if res.Method == nil {
@@ -135,6 +140,11 @@ type learnSection struct {
 	// kernels section's.
 	refuse func(msg string, err error) error
 	wrap   func(err error) error
+	// field and line name the section in the model's errors; ridge is the
+	// λ, target coding and λ's origin of the model a learned map carries.
+	field string
+	line  int
+	ridge func(r *run, m *fmap.Map) (lambda float64, classes bool, from string, err error)
 }
 
 // learnSection is s's learn section, or else its kernels section.
@@ -156,6 +166,9 @@ func (s *Spec) learnSection() learnSection {
 			progress: "learning σ from the labels",
 			refuse:   at(l.Line, "learn"),
 			wrap:     func(err error) error { return fmt.Errorf("%w (learning from %s)", err, s.Problem.Data.File) },
+			field:    "learn",
+			line:     l.Line,
+			ridge:    sigmaRidge,
 		}
 	}
 	refuse := at(s.GroupLasso.Line, "kernels")
@@ -165,6 +178,9 @@ func (s *Spec) learnSection() learnSection {
 		needs:   "kernels need method rff-group-lasso",
 		refuse:  refuse,
 		wrap:    func(err error) error { return refuse(err.Error(), err) },
+		field:   "kernels",
+		line:    s.GroupLasso.Line,
+		ridge:   kernelsRidge,
 	}
 }
 
@@ -187,45 +203,50 @@ func kernelGroups(s *Spec) []learn.KernelGroup {
 }
 
 // trainModel trains the ridge model a learned map m carries
-// (learn.Model): with a learn section at the learned σ with learning's
-// ridge λ (learn.ridge, or with ridge: auto the λ chosen at the learned
-// σ) and target coding; with kernels on the combined map's Ψ (the kept
-// kernels' blocks scaled by √d_g), with λ = learn.GroupLassoRidge and the
-// group lasso's target coding.
+// (learn.Model) with the λ and target coding of the section learning
+// learned from (learnSection's ridge).
 func (r *run) trainModel(m *fmap.Map) (*fmap.LinearModel, error) {
-	s, d := r.spec, r.problem.Data
-	var lambda float64
-	var classes bool
-	var line int
-	var field, from string
-	if r.learned != nil {
-		// Learning's λ: the spec's (the parser's default 1e-3 when not
-		// given), or with ridge auto the one chosen at the learned σ.
-		lambda, classes, line, field = r.learned.Ridge, r.learned.Classes != nil, s.Learn.Line, "learn"
-		_, nystroem := m.Stages[0].Kind.(*fmap.Nystroem)
-		switch {
-		case s.Learn.RidgeAuto && len(m.Stages) == 1 && nystroem:
-			// λ chosen on the Nyström map's own features, not on the
-			// random features σ was learned with.
-			var err error
-			if lambda, _, err = learn.ModelRidge(m, d, classes, s.Learn.Validation, r.seed); err != nil {
-				return nil, fmt.Errorf("%w (choosing the model's λ on %s)", err, d.File)
-			}
-			from = fmap.RidgeValidation
-		case s.Learn.RidgeAuto:
-			from = fmap.RidgeValidation
-		case s.Learn.RidgeLine > 0:
-			from = fmap.RidgeGiven
-		default:
-			from = fmap.RidgeDefault
-		}
-	} else {
-		lambda, classes, line, field, from = learn.GroupLassoRidge, r.groupLasso.Classes != nil, s.GroupLasso.Line, "kernels", fmap.RidgeFixed
+	s, d, sec := r.spec, r.problem.Data, r.section
+	lambda, classes, from, err := sec.ridge(r, m)
+	if err != nil {
+		return nil, err
 	}
 	model, err := learn.Model(m, d, classes, lambda)
 	if err != nil {
-		return nil, fmt.Errorf("%s (%s:%d): %w (training the model on %s)", field, s.Path, line, err, d.File)
+		return nil, fmt.Errorf("%s (%s:%d): %w (training the model on %s)", sec.field, s.Path, sec.line, err, d.File)
 	}
 	model.RidgeFrom = from
 	return model, nil
+}
+
+// sigmaRidge is the model's λ after a learn section: learning's (the
+// spec's learn.ridge, the parser's default 1e-3 when not given, or with
+// ridge: auto the one chosen at the learned σ), for a Nyström map with
+// ridge: auto chosen again on the map's own features, not on the random
+// features σ was learned with; with the target coding σ was learned by.
+func sigmaRidge(r *run, m *fmap.Map) (lambda float64, classes bool, from string, err error) {
+	s, d, l := r.spec, r.problem.Data, r.learned
+	lambda, classes = l.Ridge, l.Classes != nil
+	_, nystroem := m.Stages[0].Kind.(*fmap.Nystroem)
+	switch {
+	case s.Learn.RidgeAuto && len(m.Stages) == 1 && nystroem:
+		if lambda, _, err = learn.ModelRidge(m, d, classes, s.Learn.Validation, r.seed); err != nil {
+			return 0, false, "", fmt.Errorf("%w (choosing the model's λ on %s)", err, d.File)
+		}
+		from = fmap.RidgeValidation
+	case s.Learn.RidgeAuto:
+		from = fmap.RidgeValidation
+	case s.Learn.RidgeLine > 0:
+		from = fmap.RidgeGiven
+	default:
+		from = fmap.RidgeDefault
+	}
+	return lambda, classes, from, nil
+}
+
+// kernelsRidge is the model's λ after a kernels section: on the combined
+// map's Ψ (the kept kernels' blocks scaled by √d_g), λ =
+// learn.GroupLassoRidge with the group lasso's target coding.
+func kernelsRidge(r *run, _ *fmap.Map) (float64, bool, string, error) {
+	return learn.GroupLassoRidge, r.groupLasso.Classes != nil, fmap.RidgeFixed, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/featmap/featmap/datafile"
+	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/registry"
 	"github.com/featmap/featmap/spec"
@@ -27,14 +28,11 @@ func (d *Design) Describe() []string {
 		for g, k := range gl.Kernels {
 			lines[0] += fmt.Sprintf(" %d. %s on data columns %d..%d;", g, k.Kernel.Describe(), k.Columns[0]+s.Data.First, k.Columns[1]+s.Data.First)
 		}
-		o := groupLassoOptions(s)
-		lam := "auto (relaxed-lasso validation)"
-		if o.Lambda > 0 {
-			lam = fmt.Sprintf("%g", o.Lambda)
+		if m, ok := s.Method.Method.(design.Describer); ok {
+			lines = append(lines, "method: "+m.Describe())
 		}
-		lines = append(lines, fmt.Sprintf("method: rff-group-lasso, %d features per kernel, λ %s, seed %d", o.DimPerKernel, lam, o.Seed))
 		if r := d.GroupLasso; r != nil {
-			lines = append(lines, strings.Split(r.Describe(kernelGroups(s), o.DimPerKernel), "\n")...)
+			lines = append(lines, strings.Split(r.Describe(kernelGroups(s), r.DimPerKernel), "\n")...)
 			lines = append(lines, r.LearnedLine(p.Data))
 		}
 	}
@@ -94,15 +92,6 @@ func (d *Design) ModelLines() []string {
 	return learn.ModelLines(d.Map.Model, d.Problem.Data, t)
 }
 
-// groupLassoOptions are the options of a kernels section's method,
-// rff-group-lasso.
-func groupLassoOptions(s *Spec) learn.RFFGroupLassoOptions {
-	if m, ok := s.Method.Method.(*learn.RFFGroupLasso); ok {
-		return m.Opts
-	}
-	return learn.RFFGroupLassoOptions{}
-}
-
 // LearnedLine states what a learn section learned, in one line: σ from its
 // start, from how many rows of which data, and the validation error before
 // and after; for an rff-group-lasso spec, in several lines, every kernel's
@@ -111,7 +100,7 @@ func groupLassoOptions(s *Spec) learn.RFFGroupLassoOptions {
 func (d *Design) LearnedLine() string {
 	data := d.Problem.Data
 	if d.Spec.GroupLasso != nil && d.GroupLasso != nil {
-		return d.GroupLasso.Describe(kernelGroups(d.Spec), groupLassoOptions(d.Spec).DimPerKernel) + "\n" + d.GroupLasso.LearnedLine(data)
+		return d.GroupLasso.Describe(kernelGroups(d.Spec), d.GroupLasso.DimPerKernel) + "\n" + d.GroupLasso.LearnedLine(data)
 	}
 	ls := d.Spec.Learn
 	if d.Learned == nil || ls == nil {

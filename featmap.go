@@ -231,7 +231,7 @@ func (r *run) designDim(ctx context.Context, m spec.MethodSpec, dim int, set Set
 		// ones, plus this call's verification.
 		d.Seconds = res.Seconds + time.Since(verified).Seconds()
 	}
-	if r.learned != nil || r.groupLasso != nil {
+	if r.section != nil {
 		// A copy: methods may remember res.Map.
 		withModel := *d.Map
 		if withModel.Model, err = r.trainModel(&withModel); err != nil {

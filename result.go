@@ -194,7 +194,7 @@ func (d *Design) groupLassoJSON() *GroupLassoJSON {
 		return nil
 	}
 	data := d.Problem.Data
-	out := &GroupLassoJSON{Lambda: r.Lambda, LambdaMax: r.LambdaMax, DimPerKernel: groupLassoOptions(s).DimPerKernel, Train: r.Train, Validation: r.Held,
+	out := &GroupLassoJSON{Lambda: r.Lambda, LambdaMax: r.LambdaMax, DimPerKernel: r.DimPerKernel, Train: r.Train, Validation: r.Held,
 		ValidationNone: r.ValidationNone, ValidationBefore: r.ValidationAll, ValidationAfter: r.RelaxedValidation,
 		DataFile: data.File, DataSHA256: data.SHA256, DataRows: data.Rows}
 	for g, k := range s.GroupLasso.Kernels {

@@ -55,7 +55,19 @@
 //   - AutoVarier: variants besides the default that method auto tries
 //     (nystroem's);
 //   - EvalCoster: maps that cost more than D·n multiply-adds per input to
-//     evaluate, priced for the verification budget (MaxVerifiedDim).
+//     evaluate, priced for the verification budget (MaxVerifiedDim);
+//   - Describer: words of its own in a design's description
+//     (rff-group-lasso's).
+//
+// # Learning
+//
+// A learned map's design starts with learning, by the method's Learner
+// (learner.go): it names the spec section it learns from, takes that
+// section's options and the problem in a Learning, and returns what it
+// learned (the kernel and, where learning makes them, the method and D) in
+// a Learned. Package learn holds the learners (rff's and nystroem's σ,
+// rff-group-lasso's group lasso); design holds only the contract, so that
+// it imports no method.
 //
 // Their errors about an option are an *OptionError naming the option's
 // key (and Other, the key it conflicts with); the spec decoder turns it

@@ -123,6 +123,8 @@ type GroupLassoResult struct {
 	// MKLObjective): d_g = ‖W_g‖/√2, the d at which the MKL objective with
 	// C = √2/λ equals the group-lasso objective. KernelShares are d_g/Σd.
 	KernelWeights, KernelShares []float64
+	// DimPerKernel is every kernel's number of random features.
+	DimPerKernel int
 	// Lambda is the λ of the solution, LambdaMax = max_g ‖Z_gᵀY‖/N the
 	// smallest λ at which every group is zero.
 	Lambda, LambdaMax float64
@@ -211,7 +213,7 @@ func GroupLasso(ctx context.Context, rows [][]float64, labels []float64, opts Gr
 	if err != nil {
 		return GroupLassoResult{}, err
 	}
-	res := GroupLassoResult{LambdaMax: p.lambdaMax, Classes: p.classes, Intercept: p.intercept, Train: p.n, Held: p.nv}
+	res := GroupLassoResult{LambdaMax: p.lambdaMax, Classes: p.classes, Intercept: p.intercept, Train: p.n, Held: p.nv, DimPerKernel: opts.DimPerKernel}
 	var lambdas []float64
 	if opts.Lambda > 0 {
 		lambdas = []float64{opts.Lambda}

@@ -2,52 +2,21 @@ package learn
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/featmap/featmap/design"
-	"github.com/featmap/featmap/fmap"
 	"github.com/featmap/featmap/sampled"
 )
 
-// Learner learns, from the labelled rows to fit of a problem's data (the
-// held-out rows are never seen), what a learned map is designed for: the
-// learned kernel and, where learning makes them, the method and dimension.
-// A learn section's σ is learned for rff and nystroem (Sigma, by their
-// SigmaFeatures), a kernels section's combined kernel by rff-group-lasso
-// (RFFGroupLasso); For finds a method's.
-type Learner interface {
-	Learn(ctx context.Context, l Learning) (*Learned, error)
-}
-
-// Learning is what a Learner learns from.
-type Learning struct {
-	// Problem is the spec's problem, its data read.
-	Problem *fmap.Problem
-	// Dim is the map's D (target.dim) for a learn section.
-	Dim int
-	// Sigma are a learn section's options for LearnSigma; the method sets
-	// its features (Dim, Sampling, Features, Seed).
-	Sigma LearnOptions
-	// Kernels are a kernels section's kernels, for the group lasso.
-	Kernels []KernelGroup
-	// Progress, if not nil, hears how far learning is.
-	Progress func(string)
-}
-
-// Learned is what a Learner learned.
-type Learned struct {
-	// Kernel is the learned kernel (σ learned, or the combined kernel).
-	Kernel fmap.Kernel
-	// Method, if not nil, designs the map in place of the spec's, of
-	// dimension Dim (rff-group-lasso with the kept kernels' blocks).
-	Method design.Method
-	Dim    int
-	// LearnDim is the number of random features σ was learned with.
-	LearnDim int
-	// Sigma is what LearnSigma learned, GroupLasso what the group lasso
-	// did (one of them, by the learner).
-	Sigma      *LearnResult
-	GroupLasso *GroupLassoResult
-}
+// Sections are the spec sections learning learns from, as
+// design.Learner's Section names them.
+const (
+	// SigmaSection is a learn section: a kernel's σ (Sigma).
+	SigmaSection = "learn"
+	// KernelsSection is a kernels section: their combination by the
+	// group lasso (RFFGroupLasso).
+	KernelsSection = "kernels"
+)
 
 // SigmaMethod is a method whose map is of a kernel's σ learned on random
 // Fourier features (rff, nystroem): SigmaFeatures says which, for its map
@@ -63,16 +32,24 @@ type SigmaMethod interface {
 type Sigma struct{ Method SigmaMethod }
 
 var (
-	_ Learner     = Sigma{}
-	_ Learner     = (*RFFGroupLasso)(nil)
-	_ SigmaMethod = (*sampled.RFF)(nil)
-	_ SigmaMethod = (*sampled.Nystroem)(nil)
+	_ design.Learner   = Sigma{}
+	_ design.Learner   = (*RFFGroupLasso)(nil)
+	_ design.Describer = (*RFFGroupLasso)(nil)
+	_ SigmaMethod      = (*sampled.RFF)(nil)
+	_ SigmaMethod      = (*sampled.Nystroem)(nil)
 )
 
-// Learn learns σ on the rows to fit of l.Problem's data with l.Sigma's
-// options and the method's features at l.Dim.
-func (s Sigma) Learn(ctx context.Context, l Learning) (*Learned, error) {
-	d, o := l.Problem.Data, l.Sigma
+// Section is SigmaSection: σ is a learn section's.
+func (Sigma) Section() string { return SigmaSection }
+
+// Learn learns σ on the rows to fit of l.Problem's data with l.Options
+// (a LearnOptions) and the method's features at l.Dim.
+func (s Sigma) Learn(ctx context.Context, l design.Learning) (*design.Learned, error) {
+	d := l.Problem.Data
+	o, ok := l.Options.(LearnOptions)
+	if !ok {
+		return nil, fmt.Errorf("learning σ takes learn.LearnOptions, not %T", l.Options)
+	}
 	o.Dim, o.Sampling, o.Features, o.Seed = s.Method.SigmaFeatures(l.Dim)
 	o.Progress = l.Progress
 	res, err := LearnSigma(ctx, d.Fit, d.FitLabels, o)
@@ -81,17 +58,26 @@ func (s Sigma) Learn(ctx context.Context, l Learning) (*Learned, error) {
 	}
 	k := l.Problem.Kernel
 	k.Sigma = res.Sigma
-	return &Learned{Kernel: k, LearnDim: o.Dim, Sigma: &res}, nil
+	return &design.Learned{Kernel: k, LearnDim: o.Dim, Seed: o.Seed, Result: &res}, nil
 }
 
 // For returns the learner of method m: itself, or Sigma for a
 // SigmaMethod; false for a method that learns nothing.
-func For(m design.Method) (Learner, bool) {
+func For(m design.Method) (design.Learner, bool) {
 	switch m := m.(type) {
-	case Learner:
+	case design.Learner:
 		return m, true
 	case SigmaMethod:
 		return Sigma{m}, true
 	}
 	return nil, false
+}
+
+// Results are what package learn's learners learned, from their Learned:
+// σ's LearnResult (Sigma) or the group lasso's GroupLassoResult
+// (RFFGroupLasso), the other nil; both nil for another learner's.
+func Results(l *design.Learned) (*LearnResult, *GroupLassoResult) {
+	sigma, _ := l.Result.(*LearnResult)
+	gl, _ := l.Result.(*GroupLassoResult)
+	return sigma, gl
 }

@@ -128,8 +128,12 @@ func (m *RFFGroupLasso) Design(_ context.Context, p *fmap.Problem, dim int, _ de
 // rff's inner χ² map, whose stage the group lasso applies to the rows
 // first), so that the kept blocks of the map are exactly the features the
 // group lasso weighed.
-func (m *RFFGroupLasso) Learn(ctx context.Context, l Learning) (*Learned, error) {
-	p, kernels, progress := l.Problem, l.Kernels, l.Progress
+func (m *RFFGroupLasso) Learn(ctx context.Context, l design.Learning) (*design.Learned, error) {
+	p, progress := l.Problem, l.Progress
+	kernels, ok := l.Options.([]KernelGroup)
+	if !ok {
+		return nil, fmt.Errorf("the group lasso takes []learn.KernelGroup, not %T", l.Options)
+	}
 	d := p.Data
 	maps, err := m.kernelMaps(ctx, p, kernels)
 	if err != nil {
@@ -165,7 +169,21 @@ func (m *RFFGroupLasso) Learn(ctx context.Context, l Learning) (*Learned, error)
 		}
 		return nil, fmt.Errorf("group lasso on %s: every kernel's group is zero at λ = %.4g: there is no map to make (give a smaller method.lambda)", d.File, res.Lambda)
 	}
-	return &Learned{Kernel: fmap.Kernel{Type: fmap.Combined, Parts: parts}, Method: method, Dim: len(method.Blocks) * m.Opts.DimPerKernel, GroupLasso: &res}, nil
+	return &design.Learned{Kernel: fmap.Kernel{Type: fmap.Combined, Parts: parts}, Method: method, Dim: len(method.Blocks) * m.Opts.DimPerKernel, Seed: m.Opts.Seed, Result: &res}, nil
+}
+
+// Section is KernelsSection: the group lasso learns a kernels section's
+// combination.
+func (*RFFGroupLasso) Section() string { return KernelsSection }
+
+// Describe is the method's words in a design's description: its
+// features per kernel, λ (or how it is chosen) and seed.
+func (m *RFFGroupLasso) Describe() string {
+	lam := "auto (relaxed-lasso validation)"
+	if m.Opts.Lambda > 0 {
+		lam = fmt.Sprintf("%g", m.Opts.Lambda)
+	}
+	return fmt.Sprintf("rff-group-lasso, %d features per kernel, λ %s, seed %d", m.Opts.DimPerKernel, lam, m.Opts.Seed)
 }
 
 // kernelMaps designs rff's map of every kernel on its column group (its

@@ -21,6 +21,10 @@ type kernelCode struct {
 	// widths: the kernel has one width σᵢ per input, which the emitted
 	// kernel reads from an array.
 	widths bool
+	// nysDense is the dense form of a Nyström map of kernel k
+	// (emit_nystroem_forms.go); nil, or a nil result: evaluated row by
+	// row.
+	nysDense func(k fmap.Kernel) *nysForm
 	// edges is what a Nyström map's header adds about the inputs where
 	// the kernel is not defined ("": nothing).
 	edges string
@@ -56,6 +60,12 @@ func kernelText(m *fmap.Map, g float64, rows bool) string {
 func kernelCost(k fmap.Kernel, n int) string {
 	return kernelCodeOf(k.Type).cost(k, n)
 }
+
+// gammaWords defines γ_k in a header's bound.
+const gammaWords = "γ_k = k·2⁻⁵³/(1 − k·2⁻⁵³)"
+
+// deltaWords is the error bound δ of d² from its parts.
+const deltaWords = "δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| + |l_ji − cᵢ|)²"
 
 // nysLoop is the loop over the inputs of a Nyström kernel's body.
 func nysLoop(inner ...jen.Code) jen.Code {
@@ -120,6 +130,15 @@ var rbfCode = kernelCode{
 	},
 	cost:   func(k fmap.Kernel, n int) string { return fmt.Sprintf("%d squared differences and one exp", n) },
 	widths: true,
+	nysDense: func(k fmap.Kernel) *nysForm {
+		return &nysForm{prod: nysParts, half: true, f32: true,
+			values: func(e *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code {
+				return []jen.Code{jen.Id("featmapDenseExpDist64").Call(row(), row(), nl, q)}
+			},
+			words: "K(x, l_j) = exp(−max(0, q + ‖l_j − c‖² − g_j)) by featmapDenseExpDist64 (within 1 ulp of e^x)",
+			bound: "e^{−(d²−δ)}·δ + 1 ulp of the exact K(x, l_j) = e^{−d²}, " + deltaWords + ", " + gammaWords + " (docs/measurements/dense.md, \"Error bounds\")",
+		}
+	},
 }
 
 // skewedCode is the skewed kernels': skewed χ² and skewed intersection.
@@ -214,6 +233,15 @@ var polyCode = kernelCode{
 	cost: func(k fmap.Kernel, n int) string {
 		return fmt.Sprintf("a dot product of %d terms and %d multiplications", n, k.Degree-1)
 	},
+	nysDense: func(k fmap.Kernel) *nysForm {
+		return &nysForm{prod: nysDot,
+			values: func(e *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
+				return []jen.Code{jen.Id("featmapDensePoly64").Call(row(), row(), e.lit.f64(k.Scale), e.lit.f64(k.Offset), integer(k.Degree))}
+			},
+			words: fmt.Sprintf("K(x, l_j) = (s·g_j + c)^%d by featmapDensePoly64 (the base rounded as the reference evaluator rounds it, then %d multiplications in order)", k.Degree, k.Degree-1),
+			bound: fmt.Sprintf("d·(|b_j| + δ_j)^{d−1}·δ_j + γ_{d−1}·(|b_j| + δ_j)^d of the exact K(x, l_j) = b_j^d, d = %d, b_j = s·x·l_j + c, δ_j = |s|·γ_{n+2}·Σᵢ|xᵢl_ji| + γ_2·(|s·x·l_j| + |c|), %s (docs/gen.md, \"Dense maps\")", k.Degree, gammaWords),
+		}
+	},
 }
 
 // laplacianCode is the Laplacian kernel's.
@@ -230,6 +258,12 @@ var laplacianCode = kernelCode{
 	},
 	cost:   func(k fmap.Kernel, n int) string { return fmt.Sprintf("%d absolute differences and one exp", n) },
 	widths: true,
+	nysDense: func(k fmap.Kernel) *nysForm {
+		return &nysForm{prod: nysL1, values: nysExp,
+			words: "K(x, l_j) = exp(−Σᵢ|tᵢ − l'_ji|) by featmapDenseExp64 (within 1 ulp of e^x)",
+			bound: "e^{−(s−ε)}·ε + 2⁻⁵² of the exact K(x, l_j) = e^{−s}, s = Σᵢ|xᵢ − l_ji|/σᵢ, ε = γ_{n+3}·(s + Σᵢ(|tᵢ| + |l'_ji|)), " + gammaWords + " (docs/gen.md, \"Dense maps\")",
+		}
+	},
 }
 
 // maternCode is the Matérn kernel's (ν = ½, 3/2 or 5/2).
@@ -263,7 +297,42 @@ var maternCode = kernelCode{
 	cost: func(k fmap.Kernel, n int) string {
 		return fmt.Sprintf("%d squared differences, one square root and one exp", n)
 	},
-	widths: true,
+	widths:   true,
+	nysDense: maternDense,
+}
+
+// maternDense is the Matérn kernel's dense Nyström form: ν = ½, whose
+// e^{−r} has a cusp at r = 0, from the squared distances themselves;
+// ν = 3/2 and 5/2, flat in d² at 0, from d²'s parts as the RBF kernel's.
+// The slope of (1 + a)·e^{−a} in d² is at most 3/2 (a = √3·r), of
+// (1 + a + a²/3)·e^{−a} at most 5/6 (a = √5·r).
+func maternDense(k fmap.Kernel) *nysForm {
+	nu := k.Nu
+	call := func(e *emitter, r func() *jen.Statement) jen.Code {
+		return jen.Id("featmapDenseMatern64").Call(r(), r(), e.lit.f64(nu))
+	}
+	if nu == 0.5 {
+		return &nysForm{prod: nysSq,
+			values: func(e *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
+				body, r := nysNegate(row)
+				return append(body, call(e, r))
+			},
+			words: "K(x, l_j) = e^{−r}, r = √(Σᵢ(tᵢ − l'_ji)²), by featmapDenseMatern64 (e^{−r} by featmapDenseExp64, within 1 ulp)",
+			bound: "e^{−(r−ε)}·ε + 2⁻⁵² of the exact K(x, l_j) = e^{−r}, r = ‖(x − l_j)/σ‖, ε = γ_{n+5}·(r + (Σᵢ(|tᵢ| + |l'_ji|)²)^{1/2}), " + gammaWords + " (docs/gen.md, \"Dense maps\")",
+		}
+	}
+	slope := "3/2"
+	if nu == 2.5 {
+		slope = "5/6"
+	}
+	return &nysForm{prod: nysParts,
+		values: func(e *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code {
+			body, r := nysPartsD2(row, nl, q)
+			return append(body, call(e, r))
+		},
+		words: fmt.Sprintf("d² = q + ‖l_j − c‖² − g_j, then K(x, l_j) = %s of r = √max(0, d²) by featmapDenseMatern64 (e^{−a} by featmapDenseExp64, within 1 ulp)", maternText(nu)),
+		bound: fmt.Sprintf("%s·δ + 2⁻⁴⁸ of the exact K(x, l_j) (the kernel's slope in d² is at most %s), %s, %s (docs/gen.md, \"Dense maps\")", slope, slope, deltaWords, gammaWords),
+	}
 }
 
 // maternText is the Matérn function of smoothness ν.

@@ -17,9 +17,10 @@ type nystroemKind struct {
 	m, n int       // landmarks, inputs
 	dim  int       // outputs: m, or fewer (a D×m projection)
 	df   *dataFile // the landmarks, then the projection, then the model; nil: Go literals
-	// centre, s2 and limit are the dense evaluation's centre c, factors
-	// 1/(2σ²) and limit on |x − c| (emit_nystroem_dense.go); limit 0:
-	// the map is evaluated by the formula alone.
+	// dform, centre, s2 and limit are the dense evaluation's form, centre
+	// c, factors s2 and limit on |x − c| (emit_nystroem_dense.go); dform
+	// nil: the map is evaluated by the formula alone.
+	dform      *nysForm
 	centre, s2 []float64
 	limit      float64
 	// f32: NF32 and NSliceF32 compute in float32 (emit_nystroem_dense32.go),
@@ -60,7 +61,7 @@ func (q *nystroemKind) plan(p *plan) error {
 	}
 	q.df = newDataFile(s.Landmarks, s.Proj, modelW, modelB)
 	q.nysPlanDense()
-	if q.nysDense() {
+	if q.nysDense() && q.dform.f32 {
 		q.nys32Plan(p)
 	}
 	return nil

@@ -149,11 +149,17 @@ func nys32Check(p *plan, x, got, ref []float64) string {
 			return nysDenseCheck(p, x, got, ref, 0x1p-24)
 		}
 	}
-	kv, a, d2 := nysTerms(q, x)
-	dk := make([]float64, q.m)
-	for j := range q.m {
-		delta := 2 * gamma(q.n+8) * a[j]
-		dk[j] = math.Exp(-(d2[j]-delta))*(delta+0x1p-22)*(1+1e-9) + 0x1p-148
+	var kv, dk []float64
+	if q.dform.prod == nysL1 {
+		kv, dk = lap32Bounds(q, x)
+	} else {
+		var a, d2 []float64
+		kv, a, d2 = nysTerms(q, x)
+		dk = make([]float64, q.m)
+		for j := range q.m {
+			delta := 2 * gamma(q.n+8) * a[j]
+			dk[j] = math.Exp(-(d2[j]-delta))*(delta+0x1p-22)*(1+1e-9) + 0x1p-148
+		}
 	}
 	for k := range got {
 		row := q.s.Proj[k*q.m : (k+1)*q.m]
@@ -167,4 +173,28 @@ func nys32Check(p *plan, x, got, ref []float64) string {
 		}
 	}
 	return ""
+}
+
+// lap32Bounds are the exact kernel values of a dense Nyström map of the
+// Laplacian kernel at the float32 input x and the bound its file states
+// of its float32 path's values: e^{−(s−ε)}·(ε + 2⁻²³) + 2⁻¹⁴⁹, ε =
+// γ_{n+3}·(s + Σᵢ(|tᵢ| + |l'_ji|)) with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴), and the
+// reference's own float64 rounding beside it.
+func lap32Bounds(q *nystroemKind, x []float64) (kv, dk []float64) {
+	k := q.s.Kernel
+	n := q.n
+	gamma := func(k int) float64 { u := float64(k) * 0x1p-24; return u / (1 - u) }
+	kv, dk = make([]float64, q.m), make([]float64, q.m)
+	for j := range q.m {
+		l := q.s.Landmarks[j*n : (j+1)*n]
+		kv[j] = k.Eval(x, l)
+		s, a := 0.0, 0.0
+		for i := range n {
+			s += math.Abs(x[i]-l[i]) / k.Sigma[i]
+			a += math.Abs((x[i]-q.centre[i])/k.Sigma[i]) + math.Abs((l[i]-q.centre[i])/k.Sigma[i])
+		}
+		eps, epsRef := gamma(n+3)*(s+a), gamma53(n+2)*s
+		dk[j] = math.Exp(-(s-eps))*(eps+0x1p-23)*(1+1e-9) + 0x1p-148 + math.Exp(-(s-epsRef))*epsRef + 0x1p-52
+	}
+	return kv, dk
 }

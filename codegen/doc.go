@@ -134,7 +134,7 @@
 //
 // The float32 functions evaluate in float64 (or read the float32 table) and
 // round each component, except on the float32 paths of the dense rff and
-// Nyström RBF maps, which compute in float32 within the bound the header
+// Nyström RBF and Laplacian maps, which compute in float32 within the bound the header
 // states where gen measured their error within the budget (docs/gen.md,
 // "Dense maps").
 package codegen

@@ -147,7 +147,6 @@ func (q *nystroemKind) nysDenseHelpers(e *emitter, f *jen.File) {
 		f.Var().Id(e.s2Name()).Op("=").Index(in()).Float64().Custom(multiLine, e.literalRows(q.s2, len(q.s2), 1)...)
 	}
 	f.Line()
-	at := jen.Id("j").Op("*").Add(in()).Op("+").Id("i")
 	switch prod {
 	case nysParts:
 		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s holds the landmarks scaled, 2s2⊙(l_j − c), packed for featmapDenseMul64, %s their ‖l_j − c‖² in the scaled coordinates, Σ s2_i(l_ji − c_i)², and %s the projection packed. Computed at init.",
@@ -180,16 +179,10 @@ func (q *nystroemKind) nysDenseHelpers(e *emitter, f *jen.File) {
 			jen.Id(e.ppName()).Index(integer(dense.Packed64(q.dim, q.m))).Float64(),
 		)
 		f.Line()
-		f.Func().Id("init").Params().Block(
-			jen.Id("w").Op(":=").Make(jen.Index().Float64(), size().Op("*").Add(in())),
-			jen.For(jen.Id("j").Op(":=").Range().Add(size())).Block(
-				jen.For(jen.Id("i").Op(":=").Range().Add(in())).Block(
-					jen.Id("w").Index(at).Op("=").Parens(jen.Id(e.landName()).Index(jen.Id("j").Op("*").Add(in()).Op("+").Id("i")).Op("-").Id(e.centreName()).Index(jen.Id("i"))).Op("/").Id(e.sigmaName()).Index(jen.Id("i")),
-				),
-			),
+		f.Func().Id("init").Params().Block(append(e.nysScaled(),
 			jen.Id("featmapDensePack64").Call(jen.Id(e.lpName()).Index(jen.Op(":")), jen.Id("w"), size(), in()),
 			jen.Id("featmapDensePack64").Call(jen.Id(e.ppName()).Index(jen.Op(":")), jen.Id(e.projName()).Index(jen.Op(":")), jen.Id(e.dimName()), size()),
-		)
+		)...)
 	case nysDot:
 		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s holds the landmarks packed for featmapDenseMul64, and %s the projection packed. Computed at init.",
 			e.lpName(), e.ppName()))))
@@ -207,6 +200,22 @@ func (q *nystroemKind) nysDenseHelpers(e *emitter, f *jen.File) {
 	f.Line()
 	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes Ψ(x) to out by the formula, each kernel value as featmap's reference evaluator computes it: the rows %s leaves.", e.exactName(), e.prepName()))))
 	f.Func().Id(e.exactName()).Params(e.params(jen.Float64)...).Block(q.body(e, false)...)
+}
+
+// nysScaled is the statements of an init function that set w to the
+// landmarks scaled, (l_j − c)/σ, row-major.
+func (e *emitter) nysScaled() []jen.Code {
+	in := func() *jen.Statement { return jen.Id(e.inName()) }
+	size := func() *jen.Statement { return jen.Id(e.sizeName()) }
+	at := func() *jen.Statement { return jen.Id("j").Op("*").Add(in()).Op("+").Id("i") }
+	return []jen.Code{
+		jen.Id("w").Op(":=").Make(jen.Index().Float64(), size().Op("*").Add(in())),
+		jen.For(jen.Id("j").Op(":=").Range().Add(size())).Block(
+			jen.For(jen.Id("i").Op(":=").Range().Add(in())).Block(
+				jen.Id("w").Index(at()).Op("=").Parens(jen.Id(e.landName()).Index(at()).Op("-").Id(e.centreName()).Index(jen.Id("i"))).Op("/").Id(e.sigmaName()).Index(jen.Id("i")),
+			),
+		),
+	}
 }
 
 // nysPrep emits the row preparation of the map's form: t and q (nysParts)
@@ -286,6 +295,12 @@ func (q *nystroemKind) nysChunks(e *emitter, is32 bool, rows jen.Code, one bool,
 		mulFn, prodFn, lpName, nlName, ppName, panel = "featmapDenseMul32", "featmapDenseMul32", e.lp32Name(), e.nl32Name(), e.pp32Name(), 32
 		values = func(_ *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code {
 			return []jen.Code{jen.Id("featmapDenseExpDist32").Call(row(), row(), nl, q)}
+		}
+		if q.dform.prod == nysL1 {
+			prodFn = "featmapDenseNegL1Dist32"
+			values = func(_ *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
+				return []jen.Code{jen.Id("featmapDenseExp32").Call(row(), row())}
+			}
 		}
 	}
 	in := func() *jen.Statement { return jen.Id(e.inName()) }

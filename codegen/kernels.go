@@ -259,7 +259,7 @@ var laplacianCode = kernelCode{
 	cost:   func(k fmap.Kernel, n int) string { return fmt.Sprintf("%d absolute differences and one exp", n) },
 	widths: true,
 	nysDense: func(k fmap.Kernel) *nysForm {
-		return &nysForm{prod: nysL1, values: nysExp,
+		return &nysForm{prod: nysL1, values: nysExp, f32: true,
 			words: "K(x, l_j) = exp(−Σᵢ|tᵢ − l'_ji|) by featmapDenseExp64 (within 1 ulp of e^x)",
 			bound: "e^{−(s−ε)}·ε + 2⁻⁵² of the exact K(x, l_j) = e^{−s}, s = Σᵢ|xᵢ − l_ji|/σᵢ, ε = γ_{n+3}·(s + Σᵢ(|tᵢ| + |l'_ji|)), " + gammaWords + " (docs/gen.md, \"Dense maps\")",
 		}

@@ -121,7 +121,8 @@ func tablesVariants(t *testing.T, cases []testmaps.Case) []generatedCase {
 //     pieces, within rounding (scaled by the phase size) elsewhere, and the
 //     kernel error added on the domain ≤ 1e-3 × the design's L∞ error;
 //   - slices: bit for bit equal to the scalar function;
-//   - Nyström maps: bit for bit equal to the reference evaluator;
+//   - Nyström maps: bit for bit equal to the reference evaluator, the
+//     dense ones within the bound their header states (nysDenseCheck);
 //   - float32: within 2⁻²⁴ of each component plus the float64 tolerance.
 //
 // The maps with polynomial pieces are checked the same way emitted with
@@ -660,95 +661,4 @@ func checkModel(t *testing.T, g generatedCase, dump string) {
 		t.Fatalf("only %d of %d inputs compared with the reference", checked, n)
 	}
 	t.Logf("%d inputs (%d against the reference): scores within %.3g, relative to their sums' scale", n, checked, worst)
-}
-
-// nysDenseCheck checks one output of a dense Nyström map against the
-// reference ref at x, within the bound the file states: each kernel value
-// within e^{−(d²−δ)}·δ + 1 ulp of the exact, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| +
-// |l_ji − cᵢ|)², each component within Σ_j |P_kj|·that + γ_m·Σ_j
-// |P_kj|·K_j (and the reference's own rounding of P·k, as much again),
-// plus the float32 rounding round·|ref_k|. A non-finite input, or one the
-// exact path takes, is compare's business.
-func nysDenseCheck(p *plan, x, got, ref []float64, round float64) string {
-	q := p.asNystroem()
-	gamma := func(k int) float64 { u := float64(k) * 0x1p-53; return u / (1 - u) }
-	for i, v := range x {
-		if !(math.Abs(v-q.centre[i]) <= q.limit) {
-			return compare(p, x, got, ref, round)
-		}
-	}
-	kv, a, d2 := nysTerms(q, x)
-	dk := make([]float64, q.m)
-	for j := range q.m {
-		delta := 2 * gamma(q.n+8) * a[j]
-		dk[j] = math.Exp(-(d2[j]-delta))*delta*(1+1e-9) + kv[j]*0x1p-51 + 0x1p-1074
-	}
-	for k := range got {
-		row := q.s.Proj[k*q.m : (k+1)*q.m]
-		tol := 0.0
-		for j, c := range row {
-			tol += math.Abs(c) * (dk[j] + 2*gamma(q.m)*kv[j])
-		}
-		tol = tol*(1+1e-9) + round*math.Abs(ref[k]) + 1e-300
-		if round != 0 {
-			tol += 0x1p-149
-		}
-		if d := math.Abs(got[k] - ref[k]); !(d <= tol) {
-			return fmt.Sprintf("component %d is %v, want %v (difference %.3g > the stated bound %.3g)", k, got[k], ref[k], d, tol)
-		}
-	}
-	return ""
-}
-
-// nysTerms are the exact kernel values K(x, l_j) of a dense Nyström map,
-// the sums Σᵢ s2ᵢ(|tᵢ| + |l_ji − cᵢ|)² of its bounds and the scaled squared
-// distances d²(x, l_j).
-func nysTerms(q *nystroemKind, x []float64) (kv, a, d2 []float64) {
-	kv, a, d2 = make([]float64, q.m), make([]float64, q.m), make([]float64, q.m)
-	for j := range q.m {
-		l := q.s.Landmarks[j*q.n : (j+1)*q.n]
-		kv[j] = q.s.Kernel.Eval(x, l)
-		for i := range q.n {
-			t, u := x[i]-q.centre[i], l[i]-q.centre[i]
-			a[j] += q.s2[i] * (math.Abs(t) + math.Abs(u)) * (math.Abs(t) + math.Abs(u))
-			d2[j] += q.s2[i] * (x[i] - l[i]) * (x[i] - l[i])
-		}
-	}
-	return kv, a, d2
-}
-
-// nys32Check checks one output of a dense Nyström map's float32 path
-// against the reference ref at the float32 input x, within the bound the
-// file states: each kernel value within e^{−(d²−δ)}·(δ + 2⁻²²) + 2⁻¹⁴⁸ of
-// the exact, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| + |l_ji − cᵢ|)² with γ_k =
-// k·2⁻²⁴/(1 − k·2⁻²⁴), each component within Σ_j |P_kj|·that +
-// γ_{m+2}·Σ_j |P_kj|·K_j + 2⁻¹⁴⁹ (and the reference's own rounding of
-// P·k). A row beyond L32 or not finite (the float64 evaluation rounded)
-// is nysDenseCheck's business.
-func nys32Check(p *plan, x, got, ref []float64) string {
-	q := p.asNystroem()
-	gamma := func(k int) float64 { u := float64(k) * 0x1p-24; return u / (1 - u) }
-	for i, v := range x {
-		if !(math.Abs(v-q.centre[i]) <= q.limit32) {
-			return nysDenseCheck(p, x, got, ref, 0x1p-24)
-		}
-	}
-	kv, a, d2 := nysTerms(q, x)
-	dk := make([]float64, q.m)
-	for j := range q.m {
-		delta := 2 * gamma(q.n+8) * a[j]
-		dk[j] = math.Exp(-(d2[j]-delta))*(delta+0x1p-22)*(1+1e-9) + 0x1p-148
-	}
-	for k := range got {
-		row := q.s.Proj[k*q.m : (k+1)*q.m]
-		tol := 0.0
-		for j, c := range row {
-			tol += math.Abs(c) * (dk[j] + (gamma(q.m+2)+0x1p-50)*kv[j])
-		}
-		tol = tol*(1+1e-9) + 0x1p-149
-		if d := math.Abs(got[k] - ref[k]); !(d <= tol) {
-			return fmt.Sprintf("component %d is %v, want %v (difference %.3g > the stated bound %.3g)", k, got[k], ref[k], d, tol)
-		}
-	}
-	return ""
 }

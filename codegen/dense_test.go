@@ -36,7 +36,7 @@ func TestDenseFiles(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		dense bool
-	}{{"RFF64", true}, {"RFF1", true}, {"NysRBF", true}, {"RFPCA", true}, {"ExpChi2", true}, {"RFFSkew", true}, {"NysChi2", false}, {"NysLaplacian", false}} {
+	}{{"RFF64", true}, {"RFF1", true}, {"NysRBF", true}, {"RFPCA", true}, {"ExpChi2", true}, {"RFFSkew", true}, {"NysChi2", false}, {"NysLaplacian", true}, {"NysPoly", true}, {"NysSkew", false}} {
 		vm := testmaps.Case{}
 		for _, tc := range testmaps.Cases() {
 			if tc.Name == c.name {

@@ -78,64 +78,6 @@ func sup(n int) string {
 	return b.String()
 }
 
-// kernelText names the kernel of m with its formula: a homogeneous
-// kernel's of degree g (the map's γ), summed over the coordinates of a
-// row when rows (a Nyström map of whole rows of an additive kernel).
-func kernelText(m *fmap.Map, g float64, rows bool) string {
-	homog := func(name, one, general string) string {
-		t := fmt.Sprintf("%s-homogeneous %s kernel K(x, y) = %s, γ = %s", num(g), name, general, num(g))
-		if g == 1 {
-			t = name + " kernel K(x, y) = " + one
-		}
-		if rows {
-			t = fmt.Sprintf("additive %s, summed over the %d coordinates of a row", t, m.InDim)
-		}
-		return t
-	}
-	switch m.Kernel.Type {
-	case "chi2":
-		return homog("χ²", "2xy/(x+y)", "(xy)^{γ/2}·sech(log(y/x)/2)")
-	case "intersection":
-		return homog("intersection", "min(x, y)", "(xy)^{γ/2}·e^{−|log(y/x)|/2}")
-	case "js":
-		return homog("Jensen–Shannon", "(x/2)·log₂((x+y)/x) + (y/2)·log₂((x+y)/y)", "(xy)^{γ/2}·k_JS(log(y/x))")
-	case "hellinger":
-		return homog("Hellinger", "√(xy)", "(xy)^{γ/2}")
-	case "rbf":
-		if m.InDim == 1 {
-			return fmt.Sprintf("Gaussian RBF kernel K(x, y) = exp(−(x−y)²/(2σ²)), σ = %s", num(m.Kernel.Sigma[0]))
-		}
-		return fmt.Sprintf("Gaussian RBF kernel K(x, y) = exp(−Σᵢ(xᵢ−yᵢ)²/(2σᵢ²)), σ = %s", sigmaText(m.Kernel.Sigma))
-	case fmap.SkewedChi2:
-		return fmt.Sprintf("skewed χ² kernel K(x, y) = Πᵢ sech(σᵢ·(log(xᵢ+c) − log(yᵢ+c))), σ = %s, c = %s", sigmaText(m.Kernel.Sigma), num(m.Kernel.C))
-	case fmap.SkewedIntersection:
-		return fmt.Sprintf("skewed intersection kernel K(x, y) = exp(−Σᵢ σᵢ·|log(xᵢ+c) − log(yᵢ+c)|), σ = %s, c = %s", sigmaText(m.Kernel.Sigma), num(m.Kernel.C))
-	case fmap.ExpChi2:
-		return fmt.Sprintf("exponential χ² kernel K(x, y) = exp(−β·Σᵢ (xᵢ−yᵢ)²/(xᵢ+yᵢ)), β = %s", num(m.Kernel.Beta))
-	case fmap.Laplacian:
-		return fmt.Sprintf("Laplacian kernel K(x, y) = exp(−Σᵢ|xᵢ−yᵢ|/σᵢ), σ = %s", sigmaText(m.Kernel.Sigma))
-	case fmap.Matern:
-		return fmt.Sprintf("Matérn kernel K(x, y) = %s of r = ‖(x−y)/σ‖, ν = %s, σ = %s", maternText(m.Kernel.Nu), num(m.Kernel.Nu), sigmaText(m.Kernel.Sigma))
-	case fmap.Poly:
-		return fmt.Sprintf("polynomial kernel K(x, y) = (s·x·y + c)^%d, s = %s, c = %s", m.Kernel.Degree, num(m.Kernel.Scale), num(m.Kernel.Offset))
-	}
-	if m.Homogeneous() {
-		return fmt.Sprintf("%q kernel (γ = %s)", m.Kernel.Type, num(g))
-	}
-	return fmt.Sprintf("%q kernel", m.Kernel.Type)
-}
-
-// maternText is the Matérn function of smoothness ν.
-func maternText(nu float64) string {
-	switch nu {
-	case 0.5:
-		return "e^{−r}"
-	case 1.5:
-		return "(1 + √3r)·e^{−√3r}"
-	}
-	return "(1 + √5r + 5r²/3)·e^{−√5r}"
-}
-
 // sigmaText lists the per-axis σ of an n-D kernel: "(0.3, 0.3)", or
 // "3 on every axis" for more than three equal values.
 func sigmaText(sig []float64) string {

@@ -81,13 +81,15 @@
 // # Nyström maps
 //
 // Maps with a Nyström stage (fmap.Nystroem) have the same API: the m kernel
-// values K(x, l_j) computed as the reference evaluator computes them (rbf,
-// exp-χ², skewed χ², skewed intersection), then W^{+1/2}·k, each component
-// one sum in the reference evaluator's order, so the values are its own;
-// an input with a NaN or ±Inf coordinate gives zeros. The RBF kernel's
-// maps of 2 to 256 inputs are evaluated by the dense kernels instead: the
-// kernel values of a tile of rows from the product with the packed scaled
-// landmarks and a vectorised exponential, then the product with the packed
+// values K(x, l_j) computed as the reference evaluator computes them (the
+// additive kernels, exp-χ², skewed χ², skewed intersection), then
+// W^{+1/2}·k, each component one sum in the reference evaluator's order, so
+// the values are its own; an input with a NaN or ±Inf coordinate gives
+// zeros. The maps of 2 to 256 inputs of the RBF, Laplacian, Matérn and
+// polynomial kernels are evaluated by the dense kernels instead: the
+// kernel values of a tile of rows from a product with the packed scaled
+// landmarks (dot products or distances, the kernel's form) and a
+// vectorised function over the tile, then the product with the packed
 // projection, within the bound their header states of the reference's
 // values (docs/gen.md, "Dense maps").
 //
@@ -132,7 +134,7 @@
 //
 // The float32 functions evaluate in float64 (or read the float32 table) and
 // round each component, except on the float32 paths of the dense rff and
-// Nyström RBF maps, which compute in float32 within the bound the header
+// Nyström RBF and Laplacian maps, which compute in float32 within the bound the header
 // states where gen measured their error within the budget (docs/gen.md,
 // "Dense maps").
 package codegen

@@ -26,6 +26,13 @@ type densePaths interface {
 	dense32N(e *emitter) []jen.Code
 }
 
+// tiler32 is a dense kind whose NSliceF32 off its float32 path converts
+// tiles of rows to float64 for NSlice (e.tiledSlice32) where it reports
+// tiles32.
+type tiler32 interface {
+	tiles32(e *emitter) bool
+}
+
 // denseAPI emits N, NSlice, NF32 and NSliceF32 of a dense kind, then its
 // model's predictor: NF32 and NSliceF32 are its float32 path where gen
 // took it (f32), else the float64 evaluation rounded.
@@ -35,6 +42,8 @@ func (e *emitter) denseAPI(f *jen.File, k densePaths, f32 bool) {
 	if f32 {
 		a.doc32 = e.doc32Computed()
 		a.n32, a.slice32 = k.dense32N(e), k.denseSlice(e, true)
+	} else if t, ok := k.(tiler32); ok && t.tiles32(e) {
+		a.slice32 = e.tiledSlice32()
 	}
 	e.fourFuncs(f, a)
 	e.modelAPI(f)

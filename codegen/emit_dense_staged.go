@@ -439,21 +439,31 @@ func (k *randomKind) stagedEvaluationLines(e *emitter) []string {
 }
 
 // tiled32 reports whether NSliceF32 of a staged map off the float32 path
-// converts tiles of rows to float64 for NSlice (stack scratch of
-// denseRows rows of input and of output, at most 24 and 48 KiB) rather
-// than calling NF32 on every row.
-func (k *randomKind) tiled32(e *emitter) bool {
-	return !k.f32 && denseRows*e.p.in <= 3072 && denseRows*e.p.dim <= 6144
-}
+// converts tiles of rows to float64 for NSlice (e.tiled32).
+func (k *randomKind) tiled32(e *emitter) bool { return !k.f32 && e.tiled32() }
 
 // stagedSlice32 is the body of NSliceF32 of a staged map off the float32
-// path: tiles of denseRows rows converted to float64, NSlice, every
-// component rounded to float32; NF32 is N of the converted input rounded,
-// and NSlice equals N bit for bit, so this equals NF32 row by row.
+// path (e.tiledSlice32).
 func (k *randomKind) stagedSlice32(e *emitter) []jen.Code {
 	if !k.tiled32(e) {
 		return e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)
 	}
+	return e.tiledSlice32()
+}
+
+// tiled32 reports whether the map's NSliceF32, off a float32 path, can
+// convert tiles of rows to float64 for NSlice (stack scratch of denseRows
+// rows of input and of output, at most 24 and 48 KiB) rather than call
+// NF32 on every row.
+func (e *emitter) tiled32() bool {
+	return denseRows*e.p.in <= 3072 && denseRows*e.p.dim <= 6144
+}
+
+// tiledSlice32 is the body of NSliceF32 of a dense map off its float32
+// path: tiles of denseRows rows converted to float64, NSlice, every
+// component rounded to float32; NF32 is N of the converted input rounded,
+// and NSlice equals N bit for bit, so this equals NF32 row by row.
+func (e *emitter) tiledSlice32() []jen.Code {
 	body := e.rowsBody(e.slice32Name(), e.name32(), jen.Float32)[:1]
 	in := jen.Lit(1)
 	if e.p.in > 1 {

@@ -3,20 +3,24 @@ package codegen
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/featmap/featmap/codegen/internal/dense"
 	"github.com/featmap/featmap/fmap"
 )
 
-// The dense evaluation of a Nyström map of the RBF kernel (docs/
-// measurements/dense.md, "Integration design" and "Error bounds"): with
-// t = x − c (c the centre of the landmarks' box) and s2 = 1/(2σ²),
-// d²(x, l_j) = q + nl_j − g_j, q = Σ s2·t², nl_j = Σ s2·(l_j − c)² and
-// g_j = Σ t·2s2·(l_j − c), the last a product of the tile of rows with the
-// packed scaled landmarks; then K = exp(−max(0, d²)) over the tile and the
-// projection, a second product, chunk by chunk of landmarks. N is the same
-// sequence on one row, so that NSlice equals N bit for bit.
+// The dense evaluation of a Nyström map (docs/measurements/dense.md,
+// "Integration design" and "Error bounds"), in its kernel's form
+// (emit_nystroem_forms.go). The RBF kernel's: with t = x − c (c the
+// centre of the landmarks' box) and s2 = 1/(2σ²), d²(x, l_j) = q + nl_j −
+// g_j, q = Σ s2·t², nl_j = Σ s2·(l_j − c)² and g_j = Σ t·2s2·(l_j − c), the
+// last a product of the tile of rows with the packed scaled landmarks;
+// then K = exp(−max(0, d²)) over the tile and the projection, a second
+// product, chunk by chunk of landmarks. The other forms change the
+// product (L1 or squared distances of the scaled rows, or dot products)
+// and the function over the tile. N is the same sequence on one row, so
+// that NSlice equals N bit for bit.
 
 // nysMaxIn caps the inputs of a dense Nyström map: NSlice keeps a tile of
 // denseRows rows of t on the stack (24 KiB at 256 inputs) beside the
@@ -24,24 +28,46 @@ import (
 const nysMaxIn = 256
 
 // nysDense reports whether the Nyström map is evaluated by the dense
-// kernels: the RBF kernel, more than one input and at most nysMaxIn, and
-// widths and landmarks whose scaled squares stay far from overflow
-// (nysLimit finite).
+// kernels: a kernel with a dense form (kernelCode.nysDense), more than one
+// input and at most nysMaxIn, and widths and landmarks whose scaled
+// values stay far from overflow (nysLimit finite).
 func (q *nystroemKind) nysDense() bool {
-	return q.s.Kernel.Type == fmap.RBF && q.n > 1 && q.n <= nysMaxIn && q.limit > 0
+	return q.dform != nil && q.n > 1 && q.n <= nysMaxIn && q.limit > 0
 }
 
-// nysPlanDense sets the centre c, the factors s2 and the limit L of a
-// dense Nyström map (L = 0: not dense). The centre is the midpoint of the
-// landmarks' box; L bounds |x_i − c_i| so that every s2_i·t_i² and the
-// sums of n of them stay below 2⁶⁰⁰ (rows beyond take the exact path).
+// nysPlanDense sets the form, the centre c, the factors s2 and the limit
+// L of a dense Nyström map (L = 0: not dense). The centre is the midpoint
+// of the landmarks' box; L bounds |x_i − c_i| (|x_i| for the dot
+// product's form) so that the products and their sums over the n inputs
+// stay below 2⁶⁰⁰ (rows beyond take the exact path).
 func (q *nystroemKind) nysPlanDense() {
 	k := q.s.Kernel
-	if k.Type != fmap.RBF || q.n <= 1 || q.n > nysMaxIn {
+	c := kernelCodeOf(k.Type)
+	if c == nil || c.nysDense == nil || q.n <= 1 || q.n > nysMaxIn || rowPathOnly {
 		return
 	}
-	q.centre, q.s2 = make([]float64, q.n), make([]float64, q.n)
-	maxS2, spread := 0.0, 0.0
+	form := c.nysDense(k)
+	if form == nil {
+		return
+	}
+	if form.prod == nysDot {
+		q.planDot(k)
+	} else {
+		q.planCentred(k, form)
+	}
+	if q.limit > 0 {
+		q.dform = form
+	}
+}
+
+// planCentred sets the centre, the factors and the limit of the forms
+// of t = x − c (nysParts) and t = (x − c)/σ (the distances).
+func (q *nystroemKind) planCentred(k fmap.Kernel, form *nysForm) {
+	q.centre = make([]float64, q.n)
+	if form.prod == nysParts {
+		q.s2 = make([]float64, q.n)
+	}
+	maxS2, spread, minSigma := 0.0, 0.0, math.Inf(1)
 	for i := range q.n {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for j := range q.m {
@@ -49,12 +75,47 @@ func (q *nystroemKind) nysPlanDense() {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
 		q.centre[i] = lo/2 + hi/2
-		q.s2[i] = 1 / (2 * k.Sigma[i] * k.Sigma[i])
-		maxS2 = math.Max(maxS2, q.s2[i])
+		if q.s2 != nil {
+			q.s2[i] = 1 / (k.Sigma[i] * k.Sigma[i])
+			if form.half {
+				q.s2[i] = 1 / (2 * k.Sigma[i] * k.Sigma[i])
+			}
+			maxS2 = math.Max(maxS2, q.s2[i])
+		}
+		minSigma = math.Min(minSigma, k.Sigma[i])
 		spread = math.Max(spread, hi-lo)
 	}
-	lim := math.Sqrt(0x1p600 / maxS2)
+	// The distances' scaled coordinates stay within 2²⁰⁰, their squares
+	// and sums far below overflow.
+	lim := minSigma * 0x1p200
+	if q.s2 != nil {
+		lim = math.Sqrt(0x1p600 / maxS2)
+	}
 	if !(lim > spread) || math.IsInf(lim, 0) || math.IsInf(maxS2, 0) {
+		return
+	}
+	q.limit = lim
+}
+
+// planDot sets the limit of the dot product's form: with |x_i| ≤ L every
+// base s·x·l_j + c of the polynomial kernel stays within 2^{500/degree},
+// its power below 2⁵⁰⁰.
+func (q *nystroemKind) planDot(k fmap.Kernel) {
+	maxL1, maxAbs := 0.0, 0.0
+	for j := range q.m {
+		s := 0.0
+		for _, v := range q.s.Landmarks[j*q.n : (j+1)*q.n] {
+			s += math.Abs(v)
+			maxAbs = math.Max(maxAbs, math.Abs(v))
+		}
+		maxL1 = math.Max(maxL1, s)
+	}
+	room := math.Pow(2, 500/float64(max(k.Degree, 1))) - math.Abs(k.Offset)
+	lim := 0x1p200
+	if d := math.Abs(k.Scale) * maxL1; d > 0 {
+		lim = math.Min(lim, room/d)
+	}
+	if !(lim > maxAbs) || !(room > 0) || math.IsInf(lim, 0) {
 		return
 	}
 	q.limit = lim
@@ -74,50 +135,153 @@ func (e *emitter) exactName() string  { return e.p.priv + "Exact" }
 func (q *nystroemKind) nysDenseHelpers(e *emitter, f *jen.File) {
 	in := func() *jen.Statement { return jen.Id(e.inName()) }
 	size := func() *jen.Statement { return jen.Id(e.sizeName()) }
+	prod := q.dform.prod
+	if prod != nysDot {
+		f.Line()
+		f.Comment(fmt.Sprintf("%s is the centre c of the landmarks' box, subtracted from every input.", e.centreName()))
+		f.Var().Id(e.centreName()).Op("=").Index(in()).Float64().Custom(multiLine, e.literalRows(q.centre, len(q.centre), 1)...)
+	}
+	if prod == nysParts {
+		f.Line()
+		f.Comment(fmt.Sprintf("%s holds the factors s2_i = %s.", e.s2Name(), q.s2Words()))
+		f.Var().Id(e.s2Name()).Op("=").Index(in()).Float64().Custom(multiLine, e.literalRows(q.s2, len(q.s2), 1)...)
+	}
 	f.Line()
-	f.Comment(fmt.Sprintf("%s is the centre c of the landmarks' box, subtracted from every input.", e.centreName()))
-	f.Var().Id(e.centreName()).Op("=").Index(in()).Float64().Custom(multiLine, e.literalRows(q.centre, len(q.centre), 1)...)
-	f.Line()
-	f.Comment(fmt.Sprintf("%s holds the factors s2_i = 1/(2σ_i²).", e.s2Name()))
-	f.Var().Id(e.s2Name()).Op("=").Index(in()).Float64().Custom(multiLine, e.literalRows(q.s2, len(q.s2), 1)...)
-	f.Line()
-	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s holds the landmarks scaled, 2s2⊙(l_j − c), packed for featmapDenseMul64, %s their ‖l_j − c‖² in the scaled coordinates, Σ s2_i(l_ji − c_i)², and %s the projection packed. Computed at init.",
-		e.lpName(), e.nlName(), e.ppName()))))
-	f.Var().Defs(
-		jen.Id(e.lpName()).Index(integer(dense.Packed64(q.m, q.n))).Float64(),
-		jen.Id(e.nlName()).Index(size()).Float64(),
-		jen.Id(e.ppName()).Index(integer(dense.Packed64(q.dim, q.m))).Float64(),
-	)
-	f.Line()
-	f.Func().Id("init").Params().Block(
-		jen.Id("w").Op(":=").Make(jen.Index().Float64(), size().Op("*").Add(in())),
-		jen.For(jen.Id("j").Op(":=").Range().Add(size())).Block(
-			jen.Id("s").Op(":=").Lit(0.0),
-			jen.For(jen.Id("i").Op(":=").Range().Add(in())).Block(
-				jen.Id("u").Op(":=").Id(e.landName()).Index(jen.Id("j").Op("*").Add(in()).Op("+").Id("i")).Op("-").Id(e.centreName()).Index(jen.Id("i")),
-				jen.Id("w").Index(jen.Id("j").Op("*").Add(in()).Op("+").Id("i")).Op("=").Lit(2).Op("*").Id(e.s2Name()).Index(jen.Id("i")).Op("*").Id("u"),
-				jen.Id("s").Op("+=").Id(e.s2Name()).Index(jen.Id("i")).Op("*").Id("u").Op("*").Id("u"),
+	switch prod {
+	case nysParts:
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s holds the landmarks scaled, 2s2⊙(l_j − c), packed for featmapDenseMul64, %s their ‖l_j − c‖² in the scaled coordinates, Σ s2_i(l_ji − c_i)², and %s the projection packed. Computed at init.",
+			e.lpName(), e.nlName(), e.ppName()))))
+		f.Var().Defs(
+			jen.Id(e.lpName()).Index(integer(dense.Packed64(q.m, q.n))).Float64(),
+			jen.Id(e.nlName()).Index(size()).Float64(),
+			jen.Id(e.ppName()).Index(integer(dense.Packed64(q.dim, q.m))).Float64(),
+		)
+		f.Line()
+		f.Func().Id("init").Params().Block(
+			jen.Id("w").Op(":=").Make(jen.Index().Float64(), size().Op("*").Add(in())),
+			jen.For(jen.Id("j").Op(":=").Range().Add(size())).Block(
+				jen.Id("s").Op(":=").Lit(0.0),
+				jen.For(jen.Id("i").Op(":=").Range().Add(in())).Block(
+					jen.Id("u").Op(":=").Id(e.landName()).Index(jen.Id("j").Op("*").Add(in()).Op("+").Id("i")).Op("-").Id(e.centreName()).Index(jen.Id("i")),
+					jen.Id("w").Index(jen.Id("j").Op("*").Add(in()).Op("+").Id("i")).Op("=").Lit(2).Op("*").Id(e.s2Name()).Index(jen.Id("i")).Op("*").Id("u"),
+					jen.Id("s").Op("+=").Id(e.s2Name()).Index(jen.Id("i")).Op("*").Id("u").Op("*").Id("u"),
+				),
+				jen.Id(e.nlName()).Index(jen.Id("j")).Op("=").Id("s"),
 			),
-			jen.Id(e.nlName()).Index(jen.Id("j")).Op("=").Id("s"),
-		),
-		jen.Id("featmapDensePack64").Call(jen.Id(e.lpName()).Index(jen.Op(":")), jen.Id("w"), size(), in()),
-		jen.Id("featmapDensePack64").Call(jen.Id(e.ppName()).Index(jen.Op(":")), jen.Id(e.projName()).Index(jen.Op(":")), jen.Id(e.dimName()), size()),
-	)
-	f.Line()
-	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s sets t = x − c and returns q = Σ s2_i·t_i², or false if some |x_i − c_i| is beyond %s or not finite (the exact path's rows).",
-		e.prepName(), num(q.limit)))))
-	f.Func().Id(e.prepName()).Params(jen.List(jen.Id("t"), jen.Id("x")).Op("*").Index(in()).Float64()).Params(jen.Id("q").Float64(), jen.Id("ok").Bool()).Block(
-		jen.For(jen.List(jen.Id("i"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
-			jen.Id("v").Op(":=").Id("a").Op("-").Id(e.centreName()).Index(jen.Id("i")),
-			jen.If(jen.Op("!").Parens(jen.Qual("math", "Abs").Call(jen.Id("v")).Op("<=").Add(e.lit.f64(q.limit)))).Block(jen.Return(jen.Lit(0), jen.False())),
-			jen.Id("t").Index(jen.Id("i")).Op("=").Id("v"),
-			jen.Id("q").Op("+=").Id(e.s2Name()).Index(jen.Id("i")).Op("*").Id("v").Op("*").Id("v"),
-		),
-		jen.Return(jen.Id("q"), jen.True()),
-	)
+			jen.Id("featmapDensePack64").Call(jen.Id(e.lpName()).Index(jen.Op(":")), jen.Id("w"), size(), in()),
+			jen.Id("featmapDensePack64").Call(jen.Id(e.ppName()).Index(jen.Op(":")), jen.Id(e.projName()).Index(jen.Op(":")), jen.Id(e.dimName()), size()),
+		)
+	case nysL1, nysSq:
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s holds the landmarks scaled, (l_j − c)/σ, packed for %s, and %s the projection packed. Computed at init.",
+			e.lpName(), q.productName(), e.ppName()))))
+		f.Var().Defs(
+			jen.Id(e.lpName()).Index(integer(dense.Packed64(q.m, q.n))).Float64(),
+			jen.Id(e.ppName()).Index(integer(dense.Packed64(q.dim, q.m))).Float64(),
+		)
+		f.Line()
+		f.Func().Id("init").Params().Block(append(e.nysScaled(),
+			jen.Id("featmapDensePack64").Call(jen.Id(e.lpName()).Index(jen.Op(":")), jen.Id("w"), size(), in()),
+			jen.Id("featmapDensePack64").Call(jen.Id(e.ppName()).Index(jen.Op(":")), jen.Id(e.projName()).Index(jen.Op(":")), jen.Id(e.dimName()), size()),
+		)...)
+	case nysDot:
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s holds the landmarks packed for featmapDenseMul64, and %s the projection packed. Computed at init.",
+			e.lpName(), e.ppName()))))
+		f.Var().Defs(
+			jen.Id(e.lpName()).Index(integer(dense.Packed64(q.m, q.n))).Float64(),
+			jen.Id(e.ppName()).Index(integer(dense.Packed64(q.dim, q.m))).Float64(),
+		)
+		f.Line()
+		f.Func().Id("init").Params().Block(
+			jen.Id("featmapDensePack64").Call(jen.Id(e.lpName()).Index(jen.Op(":")), jen.Id(e.landName()).Index(jen.Op(":")), size(), in()),
+			jen.Id("featmapDensePack64").Call(jen.Id(e.ppName()).Index(jen.Op(":")), jen.Id(e.projName()).Index(jen.Op(":")), jen.Id(e.dimName()), size()),
+		)
+	}
+	q.nysPrep(e, f)
 	f.Line()
 	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes Ψ(x) to out by the formula, each kernel value as featmap's reference evaluator computes it: the rows %s leaves.", e.exactName(), e.prepName()))))
 	f.Func().Id(e.exactName()).Params(e.params(jen.Float64)...).Block(q.body(e, false)...)
+}
+
+// nysScaled is the statements of an init function that set w to the
+// landmarks scaled, (l_j − c)/σ, row-major.
+func (e *emitter) nysScaled() []jen.Code {
+	in := func() *jen.Statement { return jen.Id(e.inName()) }
+	size := func() *jen.Statement { return jen.Id(e.sizeName()) }
+	at := func() *jen.Statement { return jen.Id("j").Op("*").Add(in()).Op("+").Id("i") }
+	return []jen.Code{
+		jen.Id("w").Op(":=").Make(jen.Index().Float64(), size().Op("*").Add(in())),
+		jen.For(jen.Id("j").Op(":=").Range().Add(size())).Block(
+			jen.For(jen.Id("i").Op(":=").Range().Add(in())).Block(
+				jen.Id("w").Index(at()).Op("=").Parens(jen.Id(e.landName()).Index(at()).Op("-").Id(e.centreName()).Index(jen.Id("i"))).Op("/").Id(e.sigmaName()).Index(jen.Id("i")),
+			),
+		),
+	}
+}
+
+// nysPrep emits the row preparation of the map's form: t and q (nysParts)
+// or t alone, false for a row beyond the limit or not finite.
+func (q *nystroemKind) nysPrep(e *emitter, f *jen.File) {
+	in := func() *jen.Statement { return jen.Id(e.inName()) }
+	lim := e.lit.f64(q.limit)
+	beyond := func(v jen.Code, ret ...jen.Code) jen.Code {
+		return jen.If(jen.Op("!").Parens(jen.Qual("math", "Abs").Call(v).Op("<=").Add(lim))).Block(jen.Return(ret...))
+	}
+	params := jen.List(jen.Id("t"), jen.Id("x")).Op("*").Index(in()).Float64()
+	f.Line()
+	switch q.dform.prod {
+	case nysParts:
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s sets t = x − c and returns q = Σ s2_i·t_i², or false if some |x_i − c_i| is beyond %s or not finite (the exact path's rows).",
+			e.prepName(), num(q.limit)))))
+		f.Func().Id(e.prepName()).Params(params).Params(jen.Id("q").Float64(), jen.Id("ok").Bool()).Block(
+			jen.For(jen.List(jen.Id("i"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
+				jen.Id("v").Op(":=").Id("a").Op("-").Id(e.centreName()).Index(jen.Id("i")),
+				beyond(jen.Id("v"), jen.Lit(0), jen.False()),
+				jen.Id("t").Index(jen.Id("i")).Op("=").Id("v"),
+				jen.Id("q").Op("+=").Id(e.s2Name()).Index(jen.Id("i")).Op("*").Id("v").Op("*").Id("v"),
+			),
+			jen.Return(jen.Id("q"), jen.True()),
+		)
+	case nysL1, nysSq:
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s sets t = (x − c)/σ and reports true, or false if some |x_i − c_i| is beyond %s or not finite (the exact path's rows).",
+			e.prepName(), num(q.limit)))))
+		f.Func().Id(e.prepName()).Params(params).Bool().Block(
+			jen.For(jen.List(jen.Id("i"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
+				jen.Id("v").Op(":=").Id("a").Op("-").Id(e.centreName()).Index(jen.Id("i")),
+				beyond(jen.Id("v"), jen.False()),
+				jen.Id("t").Index(jen.Id("i")).Op("=").Id("v").Op("/").Id(e.sigmaName()).Index(jen.Id("i")),
+			),
+			jen.Return(jen.True()),
+		)
+	case nysDot:
+		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s sets t = x and reports true, or false if some |x_i| is beyond %s or not finite (the exact path's rows).",
+			e.prepName(), num(q.limit)))))
+		f.Func().Id(e.prepName()).Params(params).Bool().Block(
+			jen.For(jen.List(jen.Id("i"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
+				beyond(jen.Id("a"), jen.False()),
+				jen.Id("t").Index(jen.Id("i")).Op("=").Id("a"),
+			),
+			jen.Return(jen.True()),
+		)
+	}
+}
+
+// s2Words is the formula of the factors s2.
+func (q *nystroemKind) s2Words() string {
+	if q.dform.half {
+		return "1/(2σ_i²)"
+	}
+	return "1/σ_i²"
+}
+
+// productName is the dense kernel of the form's product.
+func (q *nystroemKind) productName() string {
+	switch q.dform.prod {
+	case nysL1:
+		return "featmapDenseNegL1Dist64"
+	case nysSq:
+		return "featmapDenseNegSqDist64"
+	}
+	return "featmapDenseMul64"
 }
 
 // nysChunks is the loop over the chunks of landmarks of a tile of rows
@@ -125,9 +289,19 @@ func (q *nystroemKind) nysDenseHelpers(e *emitter, f *jen.File) {
 // to dst (ldd apart). With is32 the products, the kernel values and the
 // packed constants are float32 (emit_nystroem_dense32.go).
 func (q *nystroemKind) nysChunks(e *emitter, is32 bool, rows jen.Code, one bool, dst jen.Code) []jen.Code {
-	mulFn, expFn, lpName, nlName, ppName, panel := "featmapDenseMul64", "featmapDenseExpDist64", e.lpName(), e.nlName(), e.ppName(), 16
+	mulFn, prodFn, lpName, nlName, ppName, panel := "featmapDenseMul64", q.productName(), e.lpName(), e.nlName(), e.ppName(), 16
+	values := q.dform.values
 	if is32 {
-		mulFn, expFn, lpName, nlName, ppName, panel = "featmapDenseMul32", "featmapDenseExpDist32", e.lp32Name(), e.nl32Name(), e.pp32Name(), 32
+		mulFn, prodFn, lpName, nlName, ppName, panel = "featmapDenseMul32", "featmapDenseMul32", e.lp32Name(), e.nl32Name(), e.pp32Name(), 32
+		values = func(_ *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code {
+			return []jen.Code{jen.Id("featmapDenseExpDist32").Call(row(), row(), nl, q)}
+		}
+		if q.dform.prod == nysL1 {
+			prodFn = "featmapDenseNegL1Dist32"
+			values = func(_ *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
+				return []jen.Code{jen.Id("featmapDenseExp32").Call(row(), row())}
+			}
+		}
 	}
 	in := func() *jen.Statement { return jen.Id(e.inName()) }
 	cols := min(q.m, denseCols)
@@ -148,21 +322,21 @@ func (q *nystroemKind) nysChunks(e *emitter, is32 bool, rows jen.Code, one bool,
 		pp = jen.Id(ppName).Index(jen.Id("j0").Op("*").Lit(panel).Op(":"))
 		acc = jen.Id("j0").Op(">").Lit(0)
 	}
-	var exp jen.Code
+	body := []jen.Code{
+		jen.Id(prodFn).Call(jen.Id("kv").Index(jen.Op(":")), cb(), jen.Id("t").Index(jen.Op(":")), in(), lp, jen.Lit(panel).Op("*").Add(in()), rows, in(), cb(), jen.False()),
+	}
 	if one {
-		exp = jen.Id(expFn).Call(jen.Id("kv").Index(jen.Op(":").Add(cb())), jen.Id("kv").Index(jen.Op(":").Add(cb())), nl, jen.Id("q"))
+		body = append(body, values(e, func() *jen.Statement { return jen.Id("kv").Index(jen.Op(":").Add(cb())) }, nl, jen.Id("q"))...)
 	} else {
 		row := func() *jen.Statement {
 			return jen.Id("kv").Index(jen.Id("i").Op("*").Add(cb()).Op(":").Parens(jen.Id("i").Op("+").Lit(1)).Op("*").Add(cb()))
 		}
-		exp = jen.For(jen.Id("i").Op(":=").Range().Add(rows)).Block(
-			jen.Id(expFn).Call(row(), row(), nl, jen.Id("q").Index(jen.Id("i"))))
+		body = append(body, jen.For(jen.Id("i").Op(":=").Range().Add(rows)).Block(
+			values(e, row, nl, jen.Id("q").Index(jen.Id("i")))...))
 	}
-	body := []jen.Code{
-		jen.Id(mulFn).Call(jen.Id("kv").Index(jen.Op(":")), cb(), jen.Id("t").Index(jen.Op(":")), in(), lp, jen.Lit(panel).Op("*").Add(in()), rows, in(), cb(), jen.False()),
-		exp,
+	body = append(body,
 		jen.Id(mulFn).Call(dst, jen.Id(e.dimName()), jen.Id("kv").Index(jen.Op(":")), cb(), pp, jen.Lit(panel).Op("*").Id(e.sizeName()), rows, cb(), jen.Id(e.dimName()), acc),
-	}
+	)
 	if !loop {
 		return body
 	}
@@ -175,7 +349,7 @@ func (q *nystroemKind) nysChunks(e *emitter, is32 bool, rows jen.Code, one bool,
 func (q *nystroemKind) denseN(e *emitter) []jen.Code {
 	body := []jen.Code{
 		jen.Var().Id("t").Index(jen.Id(e.inName())).Float64(),
-		jen.List(jen.Id("q"), jen.Id("ok")).Op(":=").Id(e.prepName()).Call(jen.Op("&").Id("t"), jen.Id("x")),
+		q.prepCall(jen.Id("q"), jen.Id("ok"), true, jen.Op("&").Id("t"), jen.Id("x"), e.prepName()),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Id(e.exactName()).Call(jen.Id("out"), jen.Id("x")), jen.Return()),
 		jen.Var().Id("kv").Index(integer(min(q.m, denseCols))).Float64(),
 	}
@@ -201,9 +375,9 @@ func (q *nystroemKind) denseSlice(e *emitter, is32 bool) []jen.Code {
 		jen.Id("r").Op(":=").Min(jen.Lit(denseRows), jen.Id("rows").Op("-").Id("i0")),
 		jen.Id("d").Op(":=").Id("dst").Index(jen.Id("i0").Op("*").Add(dim()).Op(":").Parens(jen.Id("i0").Op("+").Id("r")).Op("*").Add(dim())),
 		jen.For(jen.Id("i").Op(":=").Range().Id("r")).Block(
-			jen.List(jen.Id("q").Index(jen.Id("i")), jen.Id("ok").Index(jen.Id("i"))).Op("=").Id(prep).Call(
+			q.prepCall(jen.Id("q").Index(jen.Id("i")), jen.Id("ok").Index(jen.Id("i")), false,
 				jen.Parens(e.inType(elem)).Call(at("t", in, jen.Id("i"))),
-				jen.Parens(e.inType(elem)).Call(at("src", in, jen.Parens(jen.Id("i0").Op("+").Id("i"))))),
+				jen.Parens(e.inType(elem)).Call(at("src", in, jen.Parens(jen.Id("i0").Op("+").Id("i")))), prep),
 		),
 	}
 	tile = append(tile, q.nysChunks(e, is32, jen.Id("r"), false, jen.Id("d"))...)
@@ -215,24 +389,61 @@ func (q *nystroemKind) denseSlice(e *emitter, is32 bool) []jen.Code {
 	))
 	return append(body,
 		jen.Id("rows").Op(":=").Len(jen.Id("src")).Op("/").Add(in()),
-		jen.Var().Defs(
-			jen.Id("t").Index(integer(denseRows*q.n)).Add(elem()),
-			jen.Id("q").Index(integer(denseRows)).Add(elem()),
-			jen.Id("ok").Index(integer(denseRows)).Bool(),
-			jen.Id("kv").Index(integer(denseRows*min(q.m, denseCols))).Add(elem()),
-		),
+		jen.Var().DefsFunc(func(g *jen.Group) {
+			g.Id("t").Index(integer(denseRows * q.n)).Add(elem())
+			if q.dform.prod == nysParts {
+				g.Id("q").Index(integer(denseRows)).Add(elem())
+			}
+			g.Id("ok").Index(integer(denseRows)).Bool()
+			g.Id("kv").Index(integer(denseRows * min(q.m, denseCols))).Add(elem())
+		}),
 		jen.For(jen.Id("i0").Op(":=").Lit(0), jen.Id("i0").Op("<").Id("rows"), jen.Id("i0").Op("+=").Lit(denseRows)).Block(tile...),
 	)
 }
 
+// prepCall is the call of the row preparation prep on t and x: its q
+// and ok (nysParts) or its ok alone, declared (define) or assigned.
+func (q *nystroemKind) prepCall(qv, ok jen.Code, define bool, t, x jen.Code, prep string) jen.Code {
+	op := "="
+	if define {
+		op = ":="
+	}
+	if q.dform.prod == nysParts {
+		return jen.List(qv, ok).Op(op).Id(prep).Call(t, x)
+	}
+	return jen.Add(ok).Op(op).Id(prep).Call(t, x)
+}
+
 // nysDenseEvaluationLines describes the dense evaluation of a Nyström map.
 func (q *nystroemKind) nysDenseEvaluationLines(e *emitter) []string {
+	gemm := "AVX-512 or AVX2+FMA assembly chosen by CPUID at init on amd64, register-tiled Go elsewhere"
+	var first string
+	switch q.dform.prod {
+	case nysParts:
+		first = fmt.Sprintf("t = x − c (c the centre of the landmarks' box) and q = Σᵢ s2ᵢtᵢ², s2ᵢ = %s (no division per element); the products g_j = Σᵢ tᵢ·2s2ᵢ(l_ji − cᵢ) of the input rows and the m = %d packed scaled landmarks (featmapDenseMul64 of the package's featmap_dense*.go files: %s)",
+			strings.ReplaceAll(q.s2Words(), "_i", "ᵢ"), q.m, gemm)
+	case nysL1:
+		first = fmt.Sprintf("t = (x − c)/σ (c the centre of the landmarks' box); minus the L1 distances −Σᵢ|tᵢ − l'_ji| of the input rows to the m = %d packed scaled landmarks l'_j = (l_j − c)/σ (featmapDenseNegL1Dist64 of the package's featmap_dense*.go files: %s)",
+			q.m, gemm)
+	case nysSq:
+		first = fmt.Sprintf("t = (x − c)/σ (c the centre of the landmarks' box); minus the squared distances −Σᵢ(tᵢ − l'_ji)² of the input rows to the m = %d packed scaled landmarks l'_j = (l_j − c)/σ, each difference formed before it is squared (featmapDenseNegSqDist64 of the package's featmap_dense*.go files: %s)",
+			q.m, gemm)
+	case nysDot:
+		first = fmt.Sprintf("the products g_j = x·l_j of the input rows and the m = %d packed landmarks (featmapDenseMul64 of the package's featmap_dense*.go files: %s)", q.m, gemm)
+	}
+	kj, beyond := "|K_j|", "|xᵢ − cᵢ|"
+	if q.dform.f32 {
+		kj = "K_j"
+	}
+	if q.dform.prod == nysDot {
+		beyond = "|xᵢ|"
+	}
 	return []string{
-		fmt.Sprintf("Ψ(x) is the formula, computed with: t = x − c (c the centre of the landmarks' box) and q = Σᵢ s2ᵢtᵢ², s2ᵢ = 1/(2σᵢ²) (no division per element); the products g_j = Σᵢ tᵢ·2s2ᵢ(l_ji − cᵢ) of the input rows and the m = %d packed scaled landmarks (featmapDenseMul64 of the package's featmap_dense*.go files: AVX-512 or AVX2+FMA assembly chosen by CPUID at init on amd64, register-tiled Go elsewhere); K(x, l_j) = exp(−max(0, q + ‖l_j − c‖² − g_j)) by featmapDenseExpDist64 (within 1 ulp of e^x); then the %d components of %s·k as a second product, each one chain of fused multiply-adds over the landmarks in their order.",
-			q.m, q.dim, q.projText()),
-		"Each kernel value is within e^{−(d²−δ)}·δ + 1 ulp of the exact K(x, l_j) = e^{−d²}, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| + |l_ji − cᵢ|)², γ_k = k·2⁻⁵³/(1 − k·2⁻⁵³) (docs/measurements/dense.md, \"Error bounds\"), and each component within Σ_j |P_kj|·(that bound) + γ_m·Σ_j |P_kj|·K_j of P·k: the reference evaluator's value up to these roundings, not bit for bit.",
-		fmt.Sprintf("A row with some |xᵢ − cᵢ| beyond %s or not finite takes the exact path (%s: the kernel values as the reference evaluator computes them, zeros for a non-finite input). %s computes tiles of %d rows at a time, %s one row by the one-row kernels: every component is the same arithmetic, so %s equals %s row by row bit for bit.",
-			num(q.limit), e.exactName(), e.sliceName(), denseRows, e.p.name, e.sliceName(), e.p.name),
+		fmt.Sprintf("Ψ(x) is the formula, computed with: %s; %s; then the %d components of %s·k as a second product, each one chain of fused multiply-adds over the landmarks in their order.",
+			first, q.dform.words, q.dim, q.projText()),
+		fmt.Sprintf("Each kernel value is within %s, and each component within Σ_j |P_kj|·(that bound) + γ_m·Σ_j |P_kj|·%s of P·k: the reference evaluator's value up to these roundings, not bit for bit.", q.dform.bound, kj),
+		fmt.Sprintf("A row with some %s beyond %s or not finite takes the exact path (%s: the kernel values as the reference evaluator computes them, zeros for a non-finite input). %s computes tiles of %d rows at a time, %s one row by the one-row kernels: every component is the same arithmetic, so %s equals %s row by row bit for bit.",
+			beyond, num(q.limit), e.exactName(), e.sliceName(), denseRows, e.p.name, e.sliceName(), e.p.name),
 		q.nys32Lines(e),
 	}
 }

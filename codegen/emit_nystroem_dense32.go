@@ -63,6 +63,10 @@ func (q *nystroemKind) nys32Prep(t, x []float32, lim float64) (float32, bool) {
 // value rounded) and takes it when the kernel error is within the budget.
 // A domain without a finite box keeps the float64 evaluation rounded.
 func (q *nystroemKind) nys32Plan(p *plan) {
+	if q.dform.prod == nysL1 {
+		q.lap32Plan(p)
+		return
+	}
 	n := q.n
 	lim := q.nys32Limit()
 	if lim == 0 {
@@ -103,6 +107,10 @@ func (q *nystroemKind) nys32Plan(p *plan) {
 // float32 path leaves.
 func (q *nystroemKind) nys32Helpers(e *emitter, f *jen.File) {
 	if !q.f32 {
+		return
+	}
+	if q.dform.prod == nysL1 {
+		q.lap32Helpers(e, f)
 		return
 	}
 	in := func() *jen.Statement { return jen.Id(e.inName()) }
@@ -151,7 +159,7 @@ func (q *nystroemKind) nys32Helpers(e *emitter, f *jen.File) {
 func (q *nystroemKind) dense32N(e *emitter) []jen.Code {
 	body := []jen.Code{
 		jen.Var().Id("t").Index(jen.Id(e.inName())).Float32(),
-		jen.List(jen.Id("q"), jen.Id("ok")).Op(":=").Id(e.prep32Name()).Call(jen.Op("&").Id("t"), jen.Id("x")),
+		q.prepCall(jen.Id("q"), jen.Id("ok"), true, jen.Op("&").Id("t"), jen.Id("x"), e.prep32Name()),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Id(e.round32Name()).Call(jen.Id("out"), jen.Id("x")), jen.Return()),
 		jen.Var().Id("kv").Index(integer(min(q.m, denseCols))).Float32(),
 	}
@@ -161,8 +169,19 @@ func (q *nystroemKind) dense32N(e *emitter) []jen.Code {
 // nys32Lines describes the float32 path in the header.
 func (q *nystroemKind) nys32Lines(e *emitter) string {
 	if !q.f32 {
-		return fmt.Sprintf("%s and %s convert the input to float64, evaluate as %s and round each component to float32.", e.name32(), e.slice32Name(), e.p.name)
+		s := fmt.Sprintf("%s and %s convert the input to float64, evaluate as %s and round each component to float32", e.name32(), e.slice32Name(), e.p.name)
+		if q.tiles32(e) {
+			return s + fmt.Sprintf(" (%s converts tiles of %d rows to float64 for %s).", e.slice32Name(), denseRows, e.sliceName())
+		}
+		return s + "."
+	}
+	if q.dform.prod == nysL1 {
+		return q.lap32Lines(e)
 	}
 	return fmt.Sprintf("%s and %s compute in float32: t = x − c and q rounded to float32, the products by featmapDenseMul32 with the scaled landmarks, their norms and the projection rounded to float32, the kernel values by featmapDenseExpDist32. Each kernel value is within e^{−(d²−δ)}·(δ + 2⁻²²) + 2⁻¹⁴⁸ of the exact K(x, l_j) at the float32 input, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| + |l_ji − cᵢ|)² with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴), and each component within Σ_j |P_kj|·(that bound) + γ_{m+2}·Σ_j |P_kj|·K_j + 2⁻¹⁴⁹ of P·k; measured on %d seeded points of the domain: components within %.2g, kernel values Ψ(x)·Ψ(y) within %.2g of the float64 map's (the float32 path is taken because that is within 10⁻³ of the map's L∞ error). A row with some |xᵢ − cᵢ| beyond %s or not finite is evaluated in float64 and rounded. %s equals %s row by row bit for bit.",
 		e.name32(), e.slice32Name(), dense32Points, q.err32, q.kern32, num(q.limit32), e.slice32Name(), e.name32())
 }
+
+// tiles32 reports whether NSliceF32 of a dense Nyström map off the
+// float32 path converts tiles of rows to float64 for NSlice.
+func (q *nystroemKind) tiles32(e *emitter) bool { return !q.f32 && e.tiled32() }

@@ -120,37 +120,12 @@ func BenchmarkStaged(b *testing.B) {
 		{"ExpChi264", testmaps.ExpChi264()},
 		{"Skew16", testmaps.RFFIntersect()},
 	}
-	var maps []emitted
 	var names []string
-	for _, row := range []bool{false, true} {
-		rowPathOnly = row
-		for _, c := range cases {
-			name := c.name
-			if row {
-				name += "Row"
-			}
-			e, err := emitMap(name, c.vm)
-			if err != nil {
-				rowPathOnly = false
-				b.Fatal(err)
-			}
-			maps = append(maps, e)
-		}
-	}
-	rowPathOnly = false
+	var vms []fmap.Verified
 	for _, c := range cases {
-		names = append(names, c.name)
+		names, vms = append(names, c.name), append(vms, c.vm)
 	}
-	dir := writeModule(b, maps)
-	var src bytes.Buffer
-	if err := stagedBench.Execute(&src, names); err != nil {
-		b.Fatal(err)
-	}
-	out := benchModule(b, dir, src.Bytes(), 3)
-	if strings.Contains(out, " allocs/op") && !allZeroAllocs(out) {
-		b.Fatalf("an emitted function allocates:\n%s", out)
-	}
-	rows := nsPerRow(b, out)
+	rows, out := benchDenseAndRow(b, names, vms)
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-10s %10s %10s %10s %12s %10s %10s %10s %12s\n", "map", "NSlice", "N", "row path", "row/NSlice", "N/NSlice", "SliceF32", "row F32", "rowF32/F32")
 	for _, c := range names {
@@ -164,6 +139,41 @@ func BenchmarkStaged(b *testing.B) {
 	for _, c := range names {
 		b.ReportMetric(rows(c+"RowSlice")/rows(c+"Slice"), c+"-row/NSlice")
 	}
+}
+
+// benchDenseAndRow emits each map vms[i] twice in one module, as names[i]
+// with the dense evaluation and as names[i]+"Row" with the row-by-row one
+// (rowPathOnly), runs stagedBench's file three times, fails on any
+// allocation, and returns the medians of the ns per row and the output.
+func benchDenseAndRow(b *testing.B, names []string, vms []fmap.Verified) (func(string) float64, string) {
+	b.Helper()
+	var maps []emitted
+	defer func() { rowPathOnly = false }()
+	for _, row := range []bool{false, true} {
+		rowPathOnly = row
+		for i, vm := range vms {
+			name := names[i]
+			if row {
+				name += "Row"
+			}
+			e, err := emitMap(name, vm)
+			if err != nil {
+				b.Fatal(err)
+			}
+			maps = append(maps, e)
+		}
+	}
+	rowPathOnly = false
+	dir := writeModule(b, maps)
+	var src bytes.Buffer
+	if err := stagedBench.Execute(&src, names); err != nil {
+		b.Fatal(err)
+	}
+	out := benchModule(b, dir, src.Bytes(), 3)
+	if strings.Contains(out, " allocs/op") && !allZeroAllocs(out) {
+		b.Fatalf("an emitted function allocates:\n%s", out)
+	}
+	return nsPerRow(b, out), out
 }
 
 // benchModule writes src as the benchmark file of the emitted module in

@@ -17,9 +17,10 @@ type nystroemKind struct {
 	m, n int       // landmarks, inputs
 	dim  int       // outputs: m, or fewer (a D×m projection)
 	df   *dataFile // the landmarks, then the projection, then the model; nil: Go literals
-	// centre, s2 and limit are the dense evaluation's centre c, factors
-	// 1/(2σ²) and limit on |x − c| (emit_nystroem_dense.go); limit 0:
-	// the map is evaluated by the formula alone.
+	// dform, centre, s2 and limit are the dense evaluation's form, centre
+	// c, factors s2 and limit on |x − c| (emit_nystroem_dense.go); dform
+	// nil: the map is evaluated by the formula alone.
+	dform      *nysForm
 	centre, s2 []float64
 	limit      float64
 	// f32: NF32 and NSliceF32 compute in float32 (emit_nystroem_dense32.go),
@@ -46,14 +47,13 @@ func (q *nystroemKind) plan(p *plan) error {
 	if q.n > maxArgs || q.m > maxArgs {
 		return fmt.Errorf("codegen: a Nyström map of %d inputs and %d landmarks; the emitted code keeps each in a stack array of at most %d", q.n, q.m, maxArgs)
 	}
-	switch k := s.Kernel; {
-	case k.Type == fmap.RBF, k.Skewed(), k.Type == fmap.Laplacian, k.Type == fmap.Matern:
-		if len(k.Sigma) != q.n {
-			return fmt.Errorf("codegen: the Nyström kernel has %d widths for %d inputs", len(k.Sigma), q.n)
-		}
-	case k.Type == fmap.ExpChi2, k.Homogeneous(), k.Type == fmap.Poly:
-	default:
+	k := s.Kernel
+	c := kernelCodeOf(k.Type)
+	if c == nil || c.body == nil {
 		return fmt.Errorf("%w a Nyström map of the %s kernel", ErrUnsupported, k.Type)
+	}
+	if c.widths && len(k.Sigma) != q.n {
+		return fmt.Errorf("codegen: the Nyström kernel has %d widths for %d inputs", len(k.Sigma), q.n)
 	}
 	var modelW, modelB []float64
 	if mod := p.m.Model; mod != nil {
@@ -61,7 +61,7 @@ func (q *nystroemKind) plan(p *plan) error {
 	}
 	q.df = newDataFile(s.Landmarks, s.Proj, modelW, modelB)
 	q.nysPlanDense()
-	if q.nysDense() {
+	if q.nysDense() && q.dform.f32 {
 		q.nys32Plan(p)
 	}
 	return nil
@@ -146,7 +146,7 @@ func (q *nystroemKind) helpers(e *emitter, f *jen.File) {
 		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is one coordinate's kernel K_γ(x, y) = (xy)^{γ/2}·k(log(y/x)), K_γ(0, ·) = 0, computed as featmap's reference evaluator computes it; a negative input gives NaN.", e.k1Name()))))
 		f.Func().Id(e.k1Name()).Params(jen.List(jen.Id("x"), jen.Id("y")).Float64()).Float64().Block(e.nysKernel1Body(k)...)
 	}
-	if k.Type != fmap.ExpChi2 && k.Type != fmap.Poly && !k.Homogeneous() {
+	if kernelCodeOf(k.Type).widths {
 		f.Line()
 		f.Comment(fmt.Sprintf("%s holds the kernel's widths σ_i.", e.sigmaName()))
 		f.Var().Id(e.sigmaName()).Op("=").Index(jen.Id(e.inName())).Float64().Custom(multiLine, e.literalRows(k.Sigma, len(k.Sigma), 1)...)
@@ -237,12 +237,7 @@ func (q *nystroemKind) edges(e *emitter) string {
 		return "An input with a NaN or ±Inf coordinate gives zeros in every component, as featmap's reference evaluator does; a negative coordinate, where the additive kernel is not defined, gives NaN, as it does there. Other inputs outside the domain get the formula's value."
 	}
 	s := "An input with a NaN or ±Inf coordinate gives zeros in every component, as featmap's reference evaluator does."
-	switch k := m.Kernel; {
-	case k.Type == fmap.ExpChi2:
-		s += " A negative coordinate, where the exp-χ² kernel is not defined (its (x−y)²/(x+y) is negative for x + y < 0), gives the formula's value, as it does there: possibly huge, ±Inf or NaN."
-	case k.Skewed():
-		s += " A coordinate with x + c < 0, where the skewed kernel is not defined (no log(x + c)), gives NaN, as it does there."
-	}
+	s += kernelCodeOf(m.Kernel.Type).edges
 	return s + " Other inputs outside the domain get the formula's value: far from every landmark the kernel values, and so Ψ, fall to 0."
 }
 

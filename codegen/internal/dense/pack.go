@@ -58,3 +58,16 @@ func Nystroem32(dst, t []float32, q float32, lp, nl, pp []float32, m, k, d int) 
 func Project32(dst, z, pp []float32, k, d int) {
 	featmapDenseMul32(dst, d, z, k, pp, featmapDensePanel32*k, 1, k, d, false)
 }
+
+// Laplacian32 computes the components of one row of a dense Nyström map
+// of the Laplacian kernel in float32 as the emitted float32 functions do,
+// so that gen can measure that path's error: minus the L1 distances of t
+// to the m scaled landmarks of k inputs (lp, packed by Pack32) by
+// NegL1Dist32, the kernel values by Exp32, then their product with the
+// d×m projection pp (packed by Pack32) into dst (d numbers).
+func Laplacian32(dst, t, lp, pp []float32, m, k, d int) {
+	kv := make([]float32, m)
+	featmapDenseNegL1Dist32(kv, m, t, k, lp, featmapDensePanel32*k, 1, k, m, false)
+	featmapDenseExp32(kv, kv)
+	featmapDenseMul32(dst, d, kv, m, pp, featmapDensePanel32*m, 1, m, d, false)
+}

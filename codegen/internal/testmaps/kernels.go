@@ -110,6 +110,37 @@ func NysPoly() fmap.Verified {
 	return nystroem(polyKernel, box(4, -1, 1, false), 5, 24, absolute(0.05, 0.01, 1000000, nysOn))
 }
 
+// NysMatern12 is a Nyström map of the Matérn kernel (ν = ½, σ = 0.8, 1.2)
+// on [−1, 1]² with 5 landmarks.
+func NysMatern12() fmap.Verified {
+	return nystroem(fmap.Kernel{Type: fmap.Matern, Nu: 0.5, Sigma: []float64{0.8, 1.2}}, box(2, -1, 1, false), 5, 25, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysLaplacianChunked is a Nyström map of the Laplacian kernel (σ = 3) on
+// [0, 4]⁸ with 300 landmarks and 16 outputs: more landmarks than the dense
+// evaluation's chunk of 256, so its products run over two chunks.
+func NysLaplacianChunked() fmap.Verified {
+	return nystroemReduced(fmap.Kernel{Type: fmap.Laplacian, Sigma: repeat(3, 8)}, box(8, 0, 4, false), 300, 16, 26, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysMatern12Chunked is a Nyström map of the Matérn kernel (ν = ½, σ = 2)
+// on [0, 4]⁸ with 300 landmarks and 16 outputs (two chunks).
+func NysMatern12Chunked() fmap.Verified {
+	return nystroemReduced(fmap.Kernel{Type: fmap.Matern, Nu: 0.5, Sigma: repeat(2, 8)}, box(8, 0, 4, false), 300, 16, 27, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysMatern52Chunked is a Nyström map of the Matérn kernel (ν = 5/2,
+// σ = 2) on [0, 4]⁸ with 300 landmarks and 16 outputs (two chunks).
+func NysMatern52Chunked() fmap.Verified {
+	return nystroemReduced(fmap.Kernel{Type: fmap.Matern, Nu: 2.5, Sigma: repeat(2, 8)}, box(8, 0, 4, false), 300, 16, 28, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
+// NysPolyChunked is a Nyström map of (0.3·x·y + 1)³ on [−1, 1]⁶ with 300
+// landmarks and 16 outputs (two chunks).
+func NysPolyChunked() fmap.Verified {
+	return nystroemReduced(polyKernel, box(6, -1, 1, false), 300, 16, 29, absolute(0.05, 0.01, 1000000, nysOn))
+}
+
 // RFFLaplacian is random Fourier features of the Laplacian kernel (σ = 2)
 // on [0, 1]⁴: 16 frequencies of Cauchy coordinates of scale 1/σ.
 func RFFLaplacian() fmap.Verified {
@@ -146,4 +177,11 @@ func abs(v float64) float64 {
 		return -v
 	}
 	return v
+}
+
+// NysKernel256 is a Nyström map of kernel k on [0, 1]⁶⁴ with 256 landmarks
+// and 256 outputs (the benchmarks' map of the kernels beside the RBF
+// kernel's NysBig256).
+func NysKernel256(k fmap.Kernel) fmap.Verified {
+	return nystroem(k, box(64, 0, 1, false), 256, 30, absolute(0.05, 0.01, 1000000, nysOn))
 }

@@ -91,6 +91,11 @@ func Cases() []Case {
 		{"NysMatern", false, NysMatern},
 		{"NysMatern52", false, NysMatern52},
 		{"NysPoly", false, NysPoly},
+		{"NysMatern12", false, NysMatern12},
+		{"NysLaplacianChunked", false, NysLaplacianChunked},
+		{"NysMatern12Chunked", false, NysMatern12Chunked},
+		{"NysMatern52Chunked", false, NysMatern52Chunked},
+		{"NysPolyChunked", false, NysPolyChunked},
 		{"RFFLaplacian", false, RFFLaplacian},
 		{"RFFMatern", false, RFFMatern},
 	}

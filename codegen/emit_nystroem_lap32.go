@@ -1,0 +1,130 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/featmap/featmap/codegen/internal/dense"
+)
+
+// The float32 evaluation of a dense Nyström map of the Laplacian kernel:
+// the float64 sequence (emit_nystroem_dense.go) with t = (x − c)/σ
+// computed in float64 and rounded to float32, the scaled landmarks and the
+// projection rounded to float32 (packed at init), and the float32 kernels
+// featmapDenseNegL1Dist32, featmapDenseExp32 and featmapDenseMul32, where
+// the error that adds to the kernel (measured at generation time,
+// lap32Plan) stays within the budget of the map's fast paths; rows with
+// some |x_i − c_i| beyond L32 or not finite are the float64 evaluation
+// rounded.
+
+// lap32Limit is L32, the largest |x_i − c_i| the float32 path takes: every
+// scaled coordinate within 2¹⁰⁰/n, so that the L1 distances stay far from
+// float32's overflow. Zero when L32 would not hold the landmarks' box.
+func (q *nystroemKind) lap32Limit() float64 {
+	k := q.s.Kernel
+	minSigma, spread := math.Inf(1), 0.0
+	for i := range q.n {
+		minSigma = math.Min(minSigma, k.Sigma[i])
+		for j := range q.m {
+			spread = math.Max(spread, 2*math.Abs(q.s.Landmarks[j*q.n+i]-q.centre[i]))
+		}
+	}
+	lim := math.Min(q.limit, float64(float32(minSigma*0x1p100/float64(q.n))))
+	if !(lim > spread) || math.IsInf(lim, 0) {
+		return 0
+	}
+	return lim
+}
+
+// lap32Prep is the emitted Prep32 at generation time: t = (x − c)/σ in
+// float64, rounded to float32; false beyond L32 or not finite.
+func (q *nystroemKind) lap32Prep(t, x []float32, lim float64) bool {
+	for i, a := range x {
+		v := float64(a) - q.centre[i]
+		if !(math.Abs(v) <= lim) {
+			return false
+		}
+		t[i] = float32(v / q.s.Kernel.Sigma[i])
+	}
+	return true
+}
+
+// lap32Scaled is the scaled landmarks (l_j − c)/σ, row-major, in float64.
+func (q *nystroemKind) lap32Scaled() []float64 {
+	w := make([]float64, q.m*q.n)
+	for j := range q.m {
+		for i := range q.n {
+			w[j*q.n+i] = (q.s.Landmarks[j*q.n+i] - q.centre[i]) / q.s.Kernel.Sigma[i]
+		}
+	}
+	return w
+}
+
+// lap32Plan measures the float32 path on dense32Points seeded points of
+// the domain's box (dense32Measure; a row Prep32 leaves is the float64
+// value rounded) and takes it when the kernel error is within the budget.
+func (q *nystroemKind) lap32Plan(p *plan) {
+	lim := q.lap32Limit()
+	if lim == 0 {
+		return
+	}
+	lp := make([]float32, dense.Packed32(q.m, q.n))
+	dense.Pack32(lp, q.lap32Scaled(), q.m, q.n)
+	pp := make([]float32, dense.Packed32(q.dim, q.m))
+	dense.Pack32(pp, q.s.Proj, q.dim, q.m)
+	t := make([]float32, q.n)
+	worst, kern, ok := dense32Measure(p, func(o32, x32 []float32, ref []float64) {
+		if q.lap32Prep(t, x32, lim) {
+			dense.Laplacian32(o32, t, lp, pp, q.m, q.n, len(o32))
+			return
+		}
+		for c, v := range ref {
+			o32[c] = float32(v)
+		}
+	})
+	if ok && kern <= p.budget {
+		q.f32, q.limit32, q.err32, q.kern32 = true, lim, worst, kern
+	}
+}
+
+// lap32Helpers emits the float32 constants, packed at init, the float32
+// row preparation and the float64 evaluation rounded for the rows the
+// float32 path leaves.
+func (q *nystroemKind) lap32Helpers(e *emitter, f *jen.File) {
+	in := func() *jen.Statement { return jen.Id(e.inName()) }
+	size := func() *jen.Statement { return jen.Id(e.sizeName()) }
+	f.Line()
+	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s and %s are the scaled landmarks (l_j − c)/σ and the projection rounded to float32 and packed for featmapDenseNegL1Dist32 and featmapDenseMul32 (panels of 32). Computed at init.",
+		e.lp32Name(), e.pp32Name()))))
+	f.Var().Defs(
+		jen.Id(e.lp32Name()).Index(integer(dense.Packed32(q.m, q.n))).Float32(),
+		jen.Id(e.pp32Name()).Index(integer(dense.Packed32(q.dim, q.m))).Float32(),
+	)
+	f.Line()
+	f.Func().Id("init").Params().Block(append(e.nysScaled(),
+		jen.Id("featmapDensePack32").Call(jen.Id(e.lp32Name()).Index(jen.Op(":")), jen.Id("w"), size(), in()),
+		jen.Id("featmapDensePack32").Call(jen.Id(e.pp32Name()).Index(jen.Op(":")), jen.Id(e.projName()).Index(jen.Op(":")), jen.Id(e.dimName()), size()),
+	)...)
+	f.Line()
+	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s sets t = (x − c)/σ (in float64, rounded to float32) and reports true, or false if some |x_i − c_i| is beyond %s or not finite (the rows %s leaves to %s).",
+		e.prep32Name(), num(q.limit32), e.name32(), e.round32Name()))))
+	f.Func().Id(e.prep32Name()).Params(jen.List(jen.Id("t"), jen.Id("x")).Op("*").Index(in()).Float32()).Bool().Block(
+		jen.For(jen.List(jen.Id("i"), jen.Id("a")).Op(":=").Range().Id("x")).Block(
+			jen.Id("v").Op(":=").Float64().Call(jen.Id("a")).Op("-").Id(e.centreName()).Index(jen.Id("i")),
+			jen.If(jen.Op("!").Parens(jen.Qual("math", "Abs").Call(jen.Id("v")).Op("<=").Add(e.lit.f64(q.limit32)))).Block(jen.Return(jen.False())),
+			jen.Id("t").Index(jen.Id("i")).Op("=").Float32().Call(jen.Id("v").Op("/").Id(e.sigmaName()).Index(jen.Id("i"))),
+		),
+		jen.Return(jen.True()),
+	)
+	f.Line()
+	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s is %s of the input converted to float64, each component rounded to float32: %s of the rows %s leaves.",
+		e.round32Name(), e.p.name, e.name32(), e.prep32Name()))))
+	f.Func().Id(e.round32Name()).Params(e.params(jen.Float32)...).Block(e.linear32Body()...)
+}
+
+// lap32Lines describes the Laplacian kernel's float32 path in the header.
+func (q *nystroemKind) lap32Lines(e *emitter) string {
+	return fmt.Sprintf("%s and %s compute in float32: t = (x − c)/σ in float64, rounded to float32, minus the L1 distances to the scaled landmarks rounded to float32 by featmapDenseNegL1Dist32, the kernel values by featmapDenseExp32, the projection rounded to float32 by featmapDenseMul32. Each kernel value is within e^{−(s−ε)}·(ε + 2⁻²³) + 2⁻¹⁴⁹ of the exact K(x, l_j) = e^{−s} at the float32 input, ε = γ_{n+3}·(s + Σᵢ(|tᵢ| + |l'_ji|)) with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴), and each component within Σ_j |P_kj|·(that bound) + γ_{m+2}·Σ_j |P_kj|·K_j + 2⁻¹⁴⁹ of P·k; measured on %d seeded points of the domain: components within %.2g, kernel values Ψ(x)·Ψ(y) within %.2g of the float64 map's (the float32 path is taken because that is within 10⁻³ of the map's L∞ error). A row with some |xᵢ − cᵢ| beyond %s or not finite is evaluated in float64 and rounded. %s equals %s row by row bit for bit.",
+		e.name32(), e.slice32Name(), dense32Points, q.err32, q.kern32, num(q.limit32), e.slice32Name(), e.name32())
+}

@@ -21,34 +21,13 @@ import (
 var denseBench = template.Must(template.New("bench").Parse(`package gentest
 
 import (
+	"math"
 	"math/rand/v2"
 	"sync"
 	"testing"
 )
 
-const benchRows = 1200
-
-var benchSrc = func() []float64 {
-	r := rand.New(rand.NewPCG(9, 9))
-	xs := make([]float64, benchRows*64)
-	for i := range xs {
-		xs[i] = 16 * r.Float64()
-	}
-	return xs
-}()
-
-var benchSrc32 = func() []float32 {
-	xs := make([]float32, len(benchSrc))
-	for i, v := range benchSrc {
-		xs[i] = float32(v)
-	}
-	return xs
-}()
-
-func perRow(b *testing.B) {
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchRows), "ns/row")
-}
-{{range .}}
+` + benchModuleInputs("16 * ") + `{{range .}}
 func Benchmark{{.Name}}Slice(b *testing.B) {
 	dst := make([]float64, benchRows*{{.Name}}Dim)
 	b.ReportAllocs()
@@ -197,4 +176,34 @@ func BenchmarkDense(b *testing.B) {
 	for _, c := range bm {
 		b.ReportMetric(med(c.Name+"Slice"), c.Name+"-ns/row")
 	}
+}
+
+// benchModuleInputs is the part of an emitted benchmark module's file that
+// every benchmark uses: benchRows seeded rows of 64 inputs, each scale
+// (a Go expression ending in "* ", or "") times a uniform draw in [0, 1),
+// the same rows in float32, and perRow, which reports ns per row.
+func benchModuleInputs(scale string) string {
+	return `const benchRows = 1200
+
+var benchSrc = func() []float64 {
+	r := rand.New(rand.NewPCG(9, 9))
+	xs := make([]float64, benchRows*64)
+	for i := range xs {
+		xs[i] = ` + scale + `r.Float64()
+	}
+	return xs
+}()
+
+var benchSrc32 = func() []float32 {
+	xs := make([]float32, len(benchSrc))
+	for i, v := range benchSrc {
+		xs[i] = float32(v)
+	}
+	return xs
+}()
+
+func perRow(b *testing.B) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchRows), "ns/row")
+}
+`
 }

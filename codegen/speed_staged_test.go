@@ -27,29 +27,7 @@ import (
 	"testing"
 )
 
-const benchRows = 1200
-
-var benchSrc = func() []float64 {
-	r := rand.New(rand.NewPCG(9, 9))
-	xs := make([]float64, benchRows*64)
-	for i := range xs {
-		xs[i] = r.Float64()
-	}
-	return xs
-}()
-
-var benchSrc32 = func() []float32 {
-	xs := make([]float32, len(benchSrc))
-	for i, v := range benchSrc {
-		xs[i] = float32(v)
-	}
-	return xs
-}()
-
-func perRow(b *testing.B) {
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchRows), "ns/row")
-}
-{{range .}}
+` + benchModuleInputs("") + `{{range .}}
 func Benchmark{{.}}Slice(b *testing.B) {
 	dst := make([]float64, benchRows*{{.}}Dim)
 	b.ReportAllocs()

@@ -88,9 +88,22 @@ func (q *nystroemKind) nys32Plan(p *plan) {
 	pp := make([]float32, dense.Packed32(q.dim, q.m))
 	dense.Pack32(pp, q.s.Proj, q.dim, q.m)
 	t := make([]float32, n)
-	worst, kern, ok := dense32Measure(p, func(o32, x32 []float32, ref []float64) {
-		if qq, ok := q.nys32Prep(t, x32, lim); ok {
+	q.take32(p, lim, func(o32, x32 []float32) bool {
+		qq, ok := q.nys32Prep(t, x32, lim)
+		if ok {
 			dense.Nystroem32(o32, t, qq, lp, nl, pp, q.m, n, len(o32))
+		}
+		return ok
+	})
+}
+
+// take32 measures a float32 path, eval (false for a row it leaves, whose
+// value is then the float64 value rounded), on dense32Points seeded points
+// of the domain's box (dense32Measure) and takes it, with its limit lim,
+// when the kernel error is within the budget.
+func (q *nystroemKind) take32(p *plan, lim float64, eval func(o32, x32 []float32) bool) {
+	worst, kern, ok := dense32Measure(p, func(o32, x32 []float32, ref []float64) {
+		if eval(o32, x32) {
 			return
 		}
 		for c, v := range ref {

@@ -74,18 +74,13 @@ func (q *nystroemKind) lap32Plan(p *plan) {
 	pp := make([]float32, dense.Packed32(q.dim, q.m))
 	dense.Pack32(pp, q.s.Proj, q.dim, q.m)
 	t := make([]float32, q.n)
-	worst, kern, ok := dense32Measure(p, func(o32, x32 []float32, ref []float64) {
-		if q.lap32Prep(t, x32, lim) {
+	q.take32(p, lim, func(o32, x32 []float32) bool {
+		ok := q.lap32Prep(t, x32, lim)
+		if ok {
 			dense.Laplacian32(o32, t, lp, pp, q.m, q.n, len(o32))
-			return
 		}
-		for c, v := range ref {
-			o32[c] = float32(v)
-		}
+		return ok
 	})
-	if ok && kern <= p.budget {
-		q.f32, q.limit32, q.err32, q.kern32 = true, lim, worst, kern
-	}
 }
 
 // lap32Helpers emits the float32 constants, packed at init, the float32

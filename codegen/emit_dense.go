@@ -199,15 +199,22 @@ func (k *randomKind) denseInput(e *emitter, zero []jen.Code) []jen.Code {
 	return append(body, jen.Id("a").Op(":=").Add(t))
 }
 
+// slicePath names what NSlice (is32: NSliceF32) of a dense random map
+// works in: its element type, its own name, the function that evaluates
+// one row, the helper that finds a row beyond the limit, and that limit.
+func (k *randomKind) slicePath(e *emitter, is32 bool) (elem func() *jen.Statement, name, fn, beyond string, lim jen.Code) {
+	if is32 {
+		return jen.Float32, e.slice32Name(), e.name32(), "featmapDenseBeyond32", e.lit.f32(float32(k.limit32()))
+	}
+	return jen.Float64, e.sliceName(), e.p.name, "featmapDenseBeyond64", e.lit.f64(k.denseLimit())
+}
+
 // denseSlice is the body of NSlice of a dense map: the lengths checked,
 // then tiles of denseRows rows, their phases and features, and the rows
 // with a coordinate beyond ±L or not finite again by N.
 func (k *randomKind) denseSlice(e *emitter, is32 bool) []jen.Code {
 	p := e.p
-	elem, name, fn, beyond, lim := jen.Float64, e.sliceName(), p.name, "featmapDenseBeyond64", e.lit.f64(k.denseLimit())
-	if is32 {
-		elem, name, fn, beyond, lim = jen.Float32, e.slice32Name(), e.name32(), "featmapDenseBeyond32", e.lit.f32(float32(k.limit32()))
-	}
+	elem, name, fn, beyond, lim := k.slicePath(e, is32)
 	body := e.rowsBody(name, fn, elem)[:1] // the length check
 	in := func() *jen.Statement { return jen.Id(e.argsName()) }
 	dim := func() *jen.Statement { return jen.Id(e.dimName()) }

@@ -324,10 +324,7 @@ func (k *randomKind) stagedN(e *emitter) []jen.Code {
 // not finite again by NF32.
 func (k *randomKind) stagedSlice(e *emitter, is32 bool) []jen.Code {
 	p := e.p
-	elem, name, fn, beyond, lim := jen.Float64, e.sliceName(), p.name, "featmapDenseBeyond64", e.lit.f64(k.denseLimit())
-	if is32 {
-		elem, name, fn, beyond, lim = jen.Float32, e.slice32Name(), e.name32(), "featmapDenseBeyond32", e.lit.f32(float32(k.limit32()))
-	}
+	elem, name, fn, beyond, lim := k.slicePath(e, is32)
 	body := e.rowsBody(name, fn, elem)[:1] // the length check
 	// in is the length of an input row: NIn, or the literal 1.
 	in := func() *jen.Statement { return jen.Id(e.argsName()) }

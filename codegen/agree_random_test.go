@@ -59,14 +59,7 @@ func rfpcaBounds(p *plan, x []float64) (b64, b32 []float64) {
 	n, per := k.args, k.perFreq()
 	dz, dz32 := make([]float64, len(z)), make([]float64, len(z))
 	for j := range z {
-		i := j / per
-		s := 0.0
-		for l, v := range x {
-			s += math.Abs(k.r.Freq[i*n+l] * v)
-		}
-		if k.r.Features == fmap.Phase {
-			s += math.Abs(k.r.Phase[i])
-		}
+		s := phaseSum(k, x, j/per)
 		dz[j] = math.Abs(k.scale)*(2*gamma(n+1, 0x1p-53)*s+0x1p-53) + 0x1p-52*math.Abs(z[j])
 		dz32[j] = math.Abs(k.scale)*(0x1p-23+float64(n+2)*0x1p-24*s) + 0x1p-24*math.Abs(z[j])
 	}
@@ -125,20 +118,9 @@ func rff32Check(p *plan, x, got, ref []float64) string {
 			return compare(p, x, got, ref, 0x1p-24)
 		}
 	}
-	n := k.args
-	per := 2
-	if k.r.Features == fmap.Phase {
-		per = 1
-	}
+	n, per := k.args, k.perFreq()
 	for c := range got {
-		i := c / per
-		s := 0.0
-		for j, v := range x {
-			s += math.Abs(k.r.Freq[i*n+j] * v)
-		}
-		if k.r.Features == fmap.Phase {
-			s += math.Abs(k.r.Phase[i])
-		}
+		s := phaseSum(k, x, c/per)
 		tol := math.Abs(k.scale)*(0x1p-23+float64(n+2)*0x1p-24*s)*(1+1e-9) + 0x1p-24*math.Abs(ref[c]) + 0x1p-149
 		if d := math.Abs(got[c] - ref[c]); !(d <= tol) {
 			return fmt.Sprintf("component %d is %v, want %v (difference %.3g > the stated bound %.3g)", c, got[c], ref[c], d, tol)
@@ -249,4 +231,17 @@ func kernelErrors(g generatedCase, out64 []float64, out32 []float32) (k64, k32, 
 		}
 	}
 	return k64, k32, r2
+}
+
+// phaseSum is Σₗ|ωᵢₗxₗ| (+ |bᵢ| for phase features) of frequency i at x,
+// the scale of its phase's rounding in the bounds above.
+func phaseSum(k *randomKind, x []float64, i int) float64 {
+	s := 0.0
+	for l, v := range x {
+		s += math.Abs(k.r.Freq[i*k.args+l] * v)
+	}
+	if k.r.Features == fmap.Phase {
+		s += math.Abs(k.r.Phase[i])
+	}
+	return s
 }

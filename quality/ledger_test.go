@@ -230,9 +230,9 @@ type outcome struct {
 // designAll designs the problems, jobs of them at once, and returns their
 // outcomes in the problems' order. Designs made beside others do not solve
 // ahead (design.Settings.NoAhead), which changes no result, only the time:
-// the ledger compares errors, so the table is the same at any jobs.
+// the ledger compares errors, so the table is the same at any jobs (at
+// least 1).
 func designAll(ps []problem, dir, digits string, jobs int) []outcome {
-	jobs = max(1, min(jobs, len(ps)))
 	s := featmap.Settings{NoAhead: jobs > 1}
 	out := make([]outcome, len(ps))
 	next := make(chan int)

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +11,15 @@ import (
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
 	"github.com/featmap/featmap/fmap"
+)
+
+// benchRowsFlag and benchRunFlag set the emitted benchmark modules' batch (the
+// rows of one NSlice call; docs/measurements/dense_maps_run.sh passes the
+// issue's 100 000) and which of their benchmarks run (go test's -bench of
+// the module).
+var (
+	benchRowsFlag = flag.Int("dense.rows", 1200, "BenchmarkDense, BenchmarkStaged, BenchmarkNystroemKernels: rows per NSlice call in the emitted module")
+	benchRunFlag  = flag.String("dense.run", ".", "BenchmarkDense, BenchmarkStaged, BenchmarkNystroemKernels: the emitted module's -bench pattern")
 )
 
 // denseBench is the benchmark file of BenchmarkDense's module: for each
@@ -183,7 +193,7 @@ func BenchmarkDense(b *testing.B) {
 // (a Go expression ending in "* ", or "") times a uniform draw in [0, 1),
 // the same rows in float32, and perRow, which reports ns per row.
 func benchModuleInputs(scale string) string {
-	return `const benchRows = 1200
+	return `const benchRows = ` + strconv.Itoa(*benchRowsFlag) + `
 
 var benchSrc = func() []float64 {
 	r := rand.New(rand.NewPCG(9, 9))

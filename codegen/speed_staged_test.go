@@ -161,7 +161,7 @@ func benchModule(b *testing.B, dir string, src []byte, count int) string {
 	if err := os.WriteFile(filepath.Join(dir, "bench_test.go"), src, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	return goRun(b, dir, nil, "test", "-run", "^$", "-bench", ".", "-count", strconv.Itoa(count))
+	return goRun(b, dir, nil, "test", "-run", "^$", "-bench", *benchRunFlag, "-count", strconv.Itoa(count))
 }
 
 // allZeroAllocs reports whether every benchmark line of out that counts

@@ -29,7 +29,7 @@ time (1000 calls), on one thread (threadpoolctl), and numpy's a @ b of
 the time other processes held the core; the Go benchmark reports both.)
 
 Not a test dependency. Run it with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE
-unset (docs/measurements/dense_run.sh alternates it with the Go benchmark).
+unset (--coretype NAME sets the first) (docs/measurements/dense_run.sh alternates it with the Go benchmark).
 """
 
 import argparse
@@ -39,7 +39,17 @@ import time
 
 for v in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
     if v in os.environ:
-        sys.exit(f"dense_numpy.py: unset {v} first")
+        sys.exit(f"dense_numpy.py: unset {v} first (--coretype sets the core type)")
+# --coretype NAME picks OpenBLAS's kernels (OPENBLAS_CORETYPE) before numpy
+# loads it: OpenBLAS 0.3.21 does not recognise every CPU (on an Intel Xeon
+# with AVX-512 whose model it does not know it falls back to Prescott's SSE3
+# kernels, a third of its SkylakeX rate), and numpy should be timed at its
+# best. The header line names the kernels that ran.
+if "--coretype" in sys.argv:
+    i = sys.argv.index("--coretype")
+    if i + 1 >= len(sys.argv):
+        sys.exit("dense_numpy.py: --coretype needs a name (SkylakeX, Haswell, Zen, ...)")
+    os.environ["OPENBLAS_CORETYPE"] = sys.argv[i + 1]
 
 import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
@@ -132,6 +142,7 @@ def main():
     ap.add_argument("--reps", type=int, default=3, help="repetitions per measurement (the median is printed)")
     ap.add_argument("--maps", default=",".join(s[0] for s in SHAPES))
     ap.add_argument("--no-gemm", action="store_true")
+    ap.add_argument("--coretype", help="OpenBLAS's kernels (OPENBLAS_CORETYPE); default: its own detection")
     a = ap.parse_args()
     with threadpool_limits(limits=1):
         for info in threadpool_info():

@@ -63,6 +63,14 @@ func blocksRBF() fmap.Verified {
 	return blocksMap(v, []float64{0.8, 0.3}, testmaps.GaussianRFF(8, 300, 5, v), testmaps.PhaseRFF(4, 40, 6))
 }
 
+// blocksMixed: a Gaussian rff on x_0..x_3 (dense) and an exp-χ² map on
+// x_4..x_40 whose t of 259 values keeps the row path.
+func blocksMixed() fmap.Verified {
+	v := &fmap.Verification{Measure: fmap.Absolute,
+		Reported: fmap.Measurement{On: "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)", Points: 1000000, LInf: 0.3, RMS: 0.05}}
+	return blocksMap(v, []float64{0.6, 0.4}, testmaps.GaussianRFF(4, 16, 7, v), testmaps.ExpChi2Wide())
+}
+
 // withModel returns vm with a linear model of seeded weights on its
 // features: classes 0, 3, 7 or (classes nil) regression.
 func withModel(vm fmap.Verified, classes []float64) fmap.Verified {
@@ -118,7 +126,7 @@ func TestBlocksAgree(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		vm   fmap.Verified
-	}{{"Blocks", blocksSmall()}, {"BlocksBig", blocksBig()}, {"BlocksRBF", blocksRBF()},
+	}{{"Blocks", blocksSmall()}, {"BlocksBig", blocksBig()}, {"BlocksRBF", blocksRBF()}, {"BlocksMixed", blocksMixed()},
 		{"BlocksClasses", withModel(blocksSmall(), []float64{0, 3, 7})}, {"BlocksBigReg", withModel(blocksBig(), nil)}} {
 		m := c.vm.Map
 		r := rand.New(rand.NewPCG(3, uint64(m.InDim)))
@@ -194,6 +202,11 @@ func TestBlocksAgree(t *testing.T) {
 			bk := p.asBlocks()
 			if want := c.name == "BlocksRBF"; bk.f32 != want {
 				t.Errorf("%s: float32 path %v, want %v", c.name, bk.f32, want)
+			}
+			paths := map[string][]blockPath{"Blocks": {blockStaged, blockStaged, blockStaged}, "BlocksBig": {blockStaged, blockDense},
+				"BlocksRBF": {blockDense, blockDense}, "BlocksMixed": {blockDense, blockRow}}
+			if want, ok := paths[strings.TrimSuffix(strings.TrimSuffix(c.name, "Classes"), "Reg")]; ok && !slices.Equal(bk.paths, want) {
+				t.Errorf("%s: the blocks' paths are %v, want %v", c.name, bk.paths, want)
 			}
 			for i, x := range c.xs[c.huge:] {
 				// No phase keeps a correct digit, but the file's promise

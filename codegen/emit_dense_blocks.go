@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/featmap/featmap/codegen/internal/dense"
@@ -299,24 +300,32 @@ func (bp *blocksKind) evaluationText(e *emitter) []string {
 	const prepared = "ψ of every input coordinate (exp-χ²) or log(max(x_j + c, 2⁻¹⁰²²)) (the skewed kernels), computed by the block's formula into a scratch, each value beyond ±L taken as ±L"
 	switch {
 	case len(staged) == 0:
-		t = fmt.Sprintf(" t is the block's inputs themselves, each beyond ±L taken as ±L (limit.go); a block with a non-finite input gives zeros.")
+		t = " t is the block's inputs themselves, each beyond ±L taken as ±L (limit.go); a block with a non-finite input gives zeros."
 	case len(dense) == 0:
 		t = " t is " + prepared + "; a block whose t is not finite gives zeros."
 	default:
-		t = fmt.Sprintf(" t is the block's inputs themselves for blocks %s, each beyond ±L taken as ±L (limit.go), and for blocks %s %s; a block with a non-finite input or t gives zeros.", joinList(dense), joinList(staged), prepared)
+		t = fmt.Sprintf(" t is the block's inputs themselves for %s, each beyond ±L taken as ±L (limit.go), and for %s %s; a block with a non-finite input or t gives zeros.", strings.ToLower(blocksWord(dense)), strings.ToLower(blocksWord(staged)), prepared)
 	}
 	who := "Every block's"
 	if len(rows) > 0 {
-		who = fmt.Sprintf("Blocks %s: each block's", joinList(append(dense, staged...)))
+		who = fmt.Sprintf("%s: each block's", blocksWord(append(dense, staged...)))
 	}
 	lines := []string{fmt.Sprintf("%s components are its random features, computed with: the phases ωᵢ·t as a product of the rows of t and the block's packed frequencies (featmapDenseMul64 of the package's featmap_dense*.go files: AVX-512 or AVX2+FMA assembly chosen by CPUID at init on amd64, register-tiled Go elsewhere), each phase one chain of fused multiply-adds over the block's values of t in their order; the cosine and sine of every phase ωᵢ·t (phase features: the cosine of ωᵢ·t + bᵢ) by featmapDenseCosSin64 (featmapDenseCos64), within 1 ulp of math.Cos and math.Sin (math.Sincos itself for NaN, ±Inf and |ωᵢ·t| ≥ 2²⁹), multiplied by s_g·c, the block's scale √d_g times its features' scale c, rounded once.%s The phases differ from the reference evaluator's by the rounding of the sums, the cosines and sines by at most 1 ulp more, and each component by one rounding more (the reference multiplies by c, then by s_g; docs/gen.md).",
 		who, t)}
 	if len(rows) > 0 {
-		lines = append(lines, fmt.Sprintf("Blocks %s are evaluated by their formula as featmap emits random features (the dot products ωᵢ·t as partial sums, the sines and cosines by math.Sincos's own arithmetic), then multiplied by the block's scale √d_g, as the reference evaluator does.", joinList(rows)))
+		lines = append(lines, fmt.Sprintf("%s: each block is evaluated by its formula as featmap emits random features (the dot products ωᵢ·t as partial sums, the sines and cosines by math.Sincos's own arithmetic), then multiplied by the block's scale √d_g, as the reference evaluator does.", blocksWord(rows)))
 	}
 	lines = append(lines, fmt.Sprintf("%s computes tiles of %d rows at a time, block after block (the block's columns of the tile read in place, its components written in place), %s one row by the one-row kernels: every component is the same arithmetic, so %s equals %s row by row bit for bit; a block of a row with a coordinate beyond ±L or not finite, or whose t is not finite, is that block's one-row function's. %s allocates nothing.",
 		e.sliceName(), denseRows, p.name, e.sliceName(), p.name, p.name))
 	return append(lines, bp.blocks32Line(e))
+}
+
+// blocksWord is "Block 0" or "Blocks 0 and 2".
+func blocksWord(gs []string) string {
+	if len(gs) == 1 {
+		return "Block " + gs[0]
+	}
+	return "Blocks " + joinList(gs)
 }
 
 // joinList is "0", "0 and 1", "0, 1 and 2".

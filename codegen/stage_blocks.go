@@ -136,11 +136,15 @@ func (bp *blocksKind) body(e *emitter, is32 bool) []jen.Code {
 // scaleLoop multiplies the components of row block g by its scale: out
 // from off on (nil: from 0).
 func (bp *blocksKind) scaleLoop(e *emitter, g int, out string, off jen.Code) jen.Code {
-	idx := jen.Id("i")
-	if bp.offsets[g] > 0 && off != nil {
-		idx = jen.Id("i").Op("+").Add(off)
+	i := "i"
+	if off == nil {
+		i = "j" // inside a loop over rows i
 	}
-	return jen.For(jen.Id("i").Op(":=").Range().Id(bp.subs[g].name+"Dim")).Block(
+	idx := jen.Id(i)
+	if bp.offsets[g] > 0 && off != nil {
+		idx = jen.Id(i).Op("+").Add(off)
+	}
+	return jen.For(jen.Id(i).Op(":=").Range().Id(bp.subs[g].name + "Dim")).Block(
 		jen.Id(out).Index(idx).Op("*=").Add(e.lit.f64(bp.b.Parts[g].Scale)),
 	)
 }

@@ -12,7 +12,8 @@ import (
 // the version (the same bytes twice), carry the generated-code header and
 // the package's clause, and are what GenerateFiles returns after a dense
 // map's own files (rff, rf-pca, exp-χ², log-offset rff, Nyström of the RBF
-// kernel) and not after another map; a map whose unexported names would
+// kernel, a blocks map with a dense block) and not after another map (nor
+// a blocks map of row-path blocks); a map whose unexported names would
 // start with the kernels' prefix is refused.
 func TestDenseFiles(t *testing.T) {
 	a, b := DenseFiles("maps", "1.2.3"), DenseFiles("maps", "1.2.3")
@@ -56,6 +57,25 @@ func TestDenseFiles(t *testing.T) {
 		}
 		if want := len(DenseFiles(info.Package, info.Version)); c.dense && n != want || !c.dense && n != 0 {
 			t.Errorf("%s: %d dense kernel files", c.name, n)
+		}
+	}
+	// A blocks map: the kernel files with its dense blocks, none when
+	// every block takes the row path.
+	for _, row := range []bool{false, true} {
+		rowPathOnly = row
+		files, err := GenerateFiles(blocksSmall(), testInfo("Blocks"))
+		rowPathOnly = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range files {
+			if IsDenseFile(f.Name) {
+				n++
+			}
+		}
+		if want := len(DenseFiles("gentest", "v0.0.1-test")); !row && n != want || row && n != 0 {
+			t.Errorf("Blocks (row path only: %v): %d dense kernel files", row, n)
 		}
 	}
 	info := testInfo("FeatmapDenseRBF")

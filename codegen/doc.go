@@ -55,9 +55,11 @@
 // input itself, or ψ of every coordinate by its formula, or the logs,
 // computed row by row), its product with the packed frequencies, then the
 // vectorised cosines and sines, N the same on one row, so that NSlice
-// equals N bit for bit (docs/gen.md, "Dense maps"). A map whose computed t
-// (after ψ or the logs) has more than 256 values, and a block of a blocks
-// map, keep the formula,
+// equals N bit for bit (docs/gen.md, "Dense maps"). The blocks of a
+// blocks map are evaluated the same way, block after block on the tile's
+// columns of the block, each block's features scaled by s_g·c. A map (or
+// a block) whose computed t (after ψ or the logs) has more than 256
+// values keeps the formula,
 // with nothing approximated: the m dot products ω_i·t as four independent
 // partial sums (one sum in the reference evaluator's order below eight
 // terms), and the sine and cosine of every phase by math.Sincos's own

@@ -42,6 +42,12 @@ func (k *randomKind) denseHelpers(e *emitter, f *jen.File) {
 	if !k.denseKernels() {
 		return
 	}
+	k.packedHelpers(e, f)
+}
+
+// packedHelpers emits the packed frequencies and their init function, as
+// denseHelpers does, for a map or a block of a blocks map.
+func (k *randomKind) packedHelpers(e *emitter, f *jen.File) {
 	f.Line()
 	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s holds the frequencies of %s packed for featmapDenseMul64: panels of 16 frequencies, %s numbers per panel (%s[p*16*%s + j*16 + i] is coordinate j of frequency 16p + i), zeros beyond the last frequency. Packed at init.",
 		e.packedName(), e.wName(), "16·"+e.argsName(), e.packedName(), e.argsName()))))
@@ -50,6 +56,17 @@ func (k *randomKind) denseHelpers(e *emitter, f *jen.File) {
 	f.Func().Id("init").Params().Block(
 		jen.Id("featmapDensePack64").Call(jen.Id(e.packedName()).Index(jen.Op(":")), jen.Id(e.wName()).Index(jen.Op(":")), jen.Id(e.freqsName()), jen.Id(e.argsName())),
 	)
+}
+
+// featScale is the factor the dense path multiplies every cosine and
+// sine by: the component scale c, or for a block of a blocks map s_g·c
+// (the block's scale times it, rounded once), so that the block's
+// components are written scaled.
+func (k *randomKind) featScale() float64 {
+	if k.block {
+		return k.blockScale * k.scale
+	}
+	return k.scale
 }
 
 // denseLimit is the largest |x_j| N takes as it is: the limit L of the
@@ -67,10 +84,10 @@ func (k *randomKind) denseLimit() float64 {
 // With is32 the products, the features and the scratch are float32.
 func (k *randomKind) denseFeatures(e *emitter, is32 bool, rows jen.Code, one bool, dst, a string, lda, ldd jen.Code) []jen.Code {
 	mulFn, cosSinFn, cosFn, packedName, bName, panel := "featmapDenseMul64", "featmapDenseCosSin64", "featmapDenseCos64", e.packedName(), e.bName(), 16
-	scale := e.lit.f64(k.scale)
+	scale := e.lit.f64(k.featScale())
 	if is32 {
 		mulFn, cosSinFn, cosFn, packedName, bName, panel = "featmapDenseMul32", "featmapDenseCosSin32", "featmapDenseCos32", e.packed32Name(), e.b32Name(), 32
-		scale = e.lit.f32(float32(k.scale))
+		scale = e.lit.f32(float32(k.featScale()))
 	}
 	loop, c0, cb := e.freqChunks(k.freqs, denseCols)
 	args := func() *jen.Statement { return jen.Id(e.argsName()) }

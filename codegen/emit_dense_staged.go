@@ -101,9 +101,14 @@ func (k *randomKind) stagedHelpers(e *emitter, f *jen.File) {
 			jen.Id("featmapDensePack64").Call(jen.Id(e.projPackedName()).Index(jen.Op(":")), jen.Id("w"), dim(), feats()),
 		)
 	}
-	if !k.prepared() {
-		return
+	if k.prepared() {
+		k.targsHelper(e, f)
 	}
+}
+
+// targsHelper emits the helper that computes t of a map (or a block of a
+// blocks map) whose t is computed into a scratch.
+func (k *randomKind) targsHelper(e *emitter, f *jen.File) {
 	what := fmt.Sprintf("t_j = log(max(x_j + %s, 2⁻¹⁰²²))", num(k.r.Offset))
 	if k.inner != nil {
 		what = fmt.Sprintf("ψ(x_i) of every input coordinate by %s, at t[i*%s:]", k.inner.name, k.inner.name+"Dim")

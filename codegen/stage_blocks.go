@@ -11,12 +11,13 @@ import (
 // blocksKind emits a map of column groups (one fmap.Blocks stage:
 // rff-group-lasso's learned multiple-kernel map): every block is a
 // random-feature map of its own inputs, emitted as an unexported function
-// by the random-feature emitter (its formula, nothing approximated), and N
-// calls them in order on their columns, each writing its slice of out,
-// then multiplies the block's components by its scale √d_g, as the
-// reference evaluator does.
+// that writes its slice of out scaled by √d_g, and N calls them in order
+// on their columns. A block is evaluated by the dense kernels (of its
+// inputs in place, or of its t computed into a scratch;
+// emit_dense_blocks.go) or, where they do not apply, by the
+// random-feature emitter's formula (nothing approximated) and then
+// multiplied by its scale, as the reference evaluator does.
 type blocksKind struct {
-	noFiles
 	b *fmap.Blocks
 	// subs are the blocks' plans (random maps named <priv>Block<g>, their
 	// constants never in a data file of their own), and kinds their
@@ -28,6 +29,13 @@ type blocksKind struct {
 	// df is the data file of every block's constants (ω row-major, then
 	// the phases, block after block), nil when they are Go literals.
 	df *dataFile
+	// paths are the blocks' evaluations.
+	paths []blockPath
+	// f32: NF32 and NSliceF32 compute in float32 (every block dense and
+	// the measured kernel error within the budget, blocks32Plan), with the
+	// component and kernel errors err32 and kern32.
+	f32           bool
+	err32, kern32 float64
 }
 
 func (bp *blocksKind) plan(p *plan) error {
@@ -50,7 +58,7 @@ func (bp *blocksKind) plan(p *plan) error {
 		if !ok || rk.lin != nil {
 			return fmt.Errorf("%w block %d with the stages %s (a block is emitted as random features, after a per-coordinate stage or not)", ErrUnsupported, g, stageNames(bm.Stages))
 		}
-		rk.block = true
+		rk.block, rk.blockScale = true, bp.b.Parts[g].Scale
 		name := fmt.Sprintf("%sBlock%d", p.priv, g)
 		sp := &plan{m: bm, v: v, info: info, name: name, priv: name, dim: bm.Dim, in: bm.InDim, kind: rk}
 		if err := rk.plan(sp); err != nil {
@@ -60,6 +68,7 @@ func (bp *blocksKind) plan(p *plan) error {
 		bp.subs = append(bp.subs, sp)
 		bp.kinds = append(bp.kinds, rk)
 		bp.offsets = append(bp.offsets, o)
+		bp.paths = append(bp.paths, blockPathOf(rk))
 		o += bm.Dim
 		consts = append(consts, rk.r.Freq, rk.r.Phase)
 	}
@@ -67,30 +76,46 @@ func (bp *blocksKind) plan(p *plan) error {
 		consts = append(consts, mod.W, mod.Bias)
 	}
 	bp.df = newDataFile(consts...)
+	bp.blocks32Plan(p)
 	return nil
 }
 
 func (bp *blocksKind) data() *dataFile { return bp.df }
 
-// api emits N (the blocks in order, each scaled), NSlice, NF32 (N
-// in float64, rounded) and NSliceF32 of a blocks map.
+// api emits N (the blocks in order, each scaled), NSlice (tiles of rows
+// when a block is dense, else N row by row), NF32 (in float32 on the
+// float32 path, else N in float64, rounded) and NSliceF32 of a blocks map.
 func (bp *blocksKind) api(e *emitter, f *jen.File) {
 	p := e.p
 	doc32 := paragraphs(fmt.Sprintf("%s is %s in float32: it converts x to float64, evaluates %s in stack arrays and rounds every component to float32, so each component is the float64 value correctly rounded, up to a relative 2⁻²⁴.",
 		e.name32(), p.name, p.name))
-	e.fourFuncs(f, e.rows(bp.docN(e), bp.body(e), doc32, bp.body32(e)))
+	a := e.rows(bp.docN(e), bp.body(e, false), doc32, bp.body32(e))
+	if bp.anyDense() {
+		a.slice = bp.sliceBody(e, false)
+		if e.tiled32() {
+			a.slice32 = e.tiledSlice32()
+		}
+	}
+	if bp.f32 {
+		a.doc32, a.n32, a.slice32 = e.doc32Computed(), bp.body(e, true), bp.sliceBody(e, true)
+	}
+	e.fourFuncs(f, a)
 	e.modelAPI(f)
 }
 
-// body calls every block's function on its columns and scales its
-// components.
-func (bp *blocksKind) body(e *emitter) []jen.Code {
+// body calls every block's function (is32: its float32 function) on its
+// columns, which writes its components, scaled.
+func (bp *blocksKind) body(e *emitter, is32 bool) []jen.Code {
 	p := e.p
+	elem, suffix := jen.Float64, ""
+	if is32 {
+		elem, suffix = jen.Float32, "F32"
+	}
 	var body []jen.Code
 	for g, sp := range bp.subs {
 		b := &bp.b.Parts[g]
 		o := bp.offsets[g]
-		out := jen.Parens(jen.Op("*").Index(jen.Id(sp.name + "Dim")).Float64()).Call(jen.Id("out").Index(jen.Add(integer(o)).Op(":")))
+		out := jen.Parens(jen.Op("*").Index(jen.Id(sp.name + "Dim")).Add(elem())).Call(jen.Id("out").Index(jen.Add(integer(o)).Op(":")))
 		var x jen.Code
 		switch {
 		case p.in == 1:
@@ -98,20 +123,30 @@ func (bp *blocksKind) body(e *emitter) []jen.Code {
 		case sp.in == 1:
 			x = jen.Id("x").Index(integer(b.First))
 		default:
-			x = jen.Parens(jen.Op("*").Index(jen.Id(sp.name + "In")).Float64()).Call(jen.Id("x").Index(jen.Add(integer(b.First)).Op(":")))
+			x = jen.Parens(jen.Op("*").Index(jen.Id(sp.name + "In")).Add(elem())).Call(jen.Id("x").Index(jen.Add(integer(b.First)).Op(":")))
 		}
-		idx := jen.Id("i")
-		if o > 0 {
-			idx = jen.Id("i").Op("+").Add(integer(o))
+		body = append(body, jen.Id(sp.name+suffix).Call(out, x))
+		if bp.paths[g] == blockRow {
+			body = append(body, bp.scaleLoop(e, g, "out", integer(o)))
 		}
-		body = append(body,
-			jen.Id(sp.name).Call(out, x),
-			jen.For(jen.Id("i").Op(":=").Range().Id(sp.name+"Dim")).Block(
-				jen.Id("out").Index(idx).Op("*=").Add(e.lit.f64(b.Scale)),
-			),
-		)
 	}
 	return body
+}
+
+// scaleLoop multiplies the components of row block g by its scale: out
+// from off on (nil: from 0).
+func (bp *blocksKind) scaleLoop(e *emitter, g int, out string, off jen.Code) jen.Code {
+	i := "i"
+	if off == nil {
+		i = "j" // inside a loop over rows i
+	}
+	idx := jen.Id(i)
+	if bp.offsets[g] > 0 && off != nil {
+		idx = jen.Id(i).Op("+").Add(off)
+	}
+	return jen.For(jen.Id(i).Op(":=").Range().Id(bp.subs[g].name + "Dim")).Block(
+		jen.Id(out).Index(idx).Op("*=").Add(e.lit.f64(bp.b.Parts[g].Scale)),
+	)
 }
 
 // body32 is NF32: N on x in float64, rounded.
@@ -178,9 +213,20 @@ func (bp *blocksKind) helpers(e *emitter, f *jen.File) {
 			}
 		}
 		f.Line()
-		f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes block %d's random features z_%d of its inputs to out, unscaled (%s scales them by √d_%d): %s",
-			sp.name, g, g, e.p.name, g, strings.Join(rp.evaluationLines(se)[:1], " ")))))
-		f.Func().Id(sp.name).Params(se.params(jen.Float64)...).Block(rp.body(se, false)...)
+		switch bp.paths[g] {
+		case blockDense, blockStaged:
+			f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes block %d's components of Ψ to out: its random features z_%d of its inputs, scaled by √d_%d: %s",
+				sp.name, g, g, g, bp.blockEvaluation(se, g)))))
+			n := rp.denseN(se)
+			if bp.paths[g] == blockStaged {
+				n = rp.stagedN(se)
+			}
+			f.Func().Id(sp.name).Params(se.params(jen.Float64)...).Block(n...)
+		default:
+			f.Comment(commentBody(paragraphs(fmt.Sprintf("%s writes block %d's random features z_%d of its inputs to out, unscaled (%s scales them by √d_%d): %s",
+				sp.name, g, g, e.p.name, g, strings.Join(rp.evaluationLines(se)[:1], " ")))))
+			f.Func().Id(sp.name).Params(se.params(jen.Float64)...).Block(rp.body(se, false)...)
+		}
 		if se.lit.err != nil && e.lit.err == nil {
 			e.lit.err = se.lit.err
 		}
@@ -188,6 +234,9 @@ func (bp *blocksKind) helpers(e *emitter, f *jen.File) {
 	e.modelLiterals(f, bp.df == nil)
 	if bp.df != nil {
 		e.embedData(f, bp.df, bp.dataLayout(e), append(arrays, e.modelArrays()...)...)
+	}
+	for g := range bp.subs {
+		bp.blockHelpers(e, f, g)
 	}
 }
 
@@ -248,6 +297,9 @@ func (bp *blocksKind) header(e *emitter) []string {
 		what := fmt.Sprintf("%d %s frequencies of %s", rp.freqs, rp.r.Features, rp.argsText(&emitter{p: sp}))
 		l := fmt.Sprintf("block %d: %s on x_%d..x_%d, weight d_%d = %s (scale √d = %s), components out[%d:%d]: %s (%s).",
 			g, b.Kernel.Describe(), b.First, b.Last, g, fmt.Sprintf("%.6g", b.Scale*b.Scale), num(b.Scale), o, o+sp.dim, what, sp.name)
+		if bp.f32 {
+			l += fmt.Sprintf(" L32 = %s.", num(rp.limit32()))
+		}
 		w := wrap(l)
 		lines = append(lines, "\t- "+w[0])
 		for _, c := range w[1:] {
@@ -264,10 +316,7 @@ func (bp *blocksKind) header(e *emitter) []string {
 	lines = append(lines, "")
 	lines = append(lines, wrap("The frequencies and phases are "+where+".")...)
 	lines = append(lines, "", "Evaluation:", "")
-	for _, l := range []string{
-		fmt.Sprintf("Every block is a random-feature map of its own inputs, evaluated by its formula as featmap emits random features (nothing approximated: the dot products ωᵢ·t as partial sums, the sines and cosines by math.Sincos's own arithmetic), then its components are multiplied by the block's scale √d_g, as the reference evaluator does. %s allocates nothing.", p.name),
-		fmt.Sprintf("%s and %s evaluate %s in float64 and round each component to float32.", e.name32(), e.slice32Name(), p.name),
-	} {
+	for _, l := range bp.evaluationText(e) {
 		w := wrap(l)
 		lines = append(lines, "\t- "+w[0])
 		for _, c := range w[1:] {

@@ -67,8 +67,12 @@ type randomKind struct {
 	// model is the map's linear model (nil without one).
 	model *fmap.LinearModel
 	// block: the stage is a block of a blocks map, which evaluates it
-	// by its own code (stage_blocks.go), not by the dense kernels.
+	// by its own code (stage_blocks.go, emit_dense_blocks.go): dense()
+	// and staged() are false for it.
 	block bool
+	// blockScale is a block's scale s_g (its components are s_g times
+	// the block map's), which its dense path folds into featScale.
+	blockScale float64
 	// f32: NF32 and NSliceF32 compute in float32 (emit_dense32.go),
 	// with the component and kernel errors err32 and kern32 measured at
 	// generation time.

@@ -617,6 +617,20 @@ func ExpChi2Cheb() fmap.Verified {
 		absolute(0.3553, 0.1252, 50625, "all 50625 ordered pairs of a 15×15 grid on the box"))
 }
 
+// ExpChi216 is the exp-χ² kernel, β = 1, on [0, 1]¹⁶: the 3-D χ² map per
+// coordinate, then 64 cos-sin frequencies in ℝ⁴⁸ (D = 128).
+func ExpChi216() fmap.Verified {
+	return expChi2(16, box(16, 0, 1, false), 1, chi2Inner3(), 3, fmap.CosSin, 64, 10, absolute(0.2, 0.05, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
+}
+
+// ExpChi2Wide is ExpChi2Li's kernel and series on [0, 1]³⁷: t of 259
+// values, beyond the 256 a dense blocks map's tile computes into a scratch
+// (its block keeps the row path), and 12 phase features.
+func ExpChi2Wide() fmap.Verified {
+	inner := fmap.Stage{Kind: &fmap.Series{Form: fmap.LiSeries, K: append([]float64(nil), liK...), Dim: 7, Negative: fmap.NegativeZero}}
+	return expChi2(37, box(37, 0, 1, false), 0.5, inner, 7, fmap.Phase, 12, 5, absolute(0.65, 0.17, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
+}
+
 // ExpChi21 is the exp-χ² kernel of one coordinate, β = 1, on [0, 1]: the
 // 3-D χ² map, then 6 random frequencies in ℝ³.
 func ExpChi21() fmap.Verified {

@@ -94,13 +94,15 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 	if dec == nil {
 		return p.errAt(d.Kernels.K, "kernels", "this program reads no kernels section: it gave package spec no decoder for one (spec.UseKernels)")
 	}
-	const either = "a spec has either kernel (one kernel) or kernels (rff-group-lasso's column groups), not both"
+	// A spec with kernels has their method and no target: its map's
+	// dimension is the decoder's method's to make.
+	either := fmt.Sprintf("a spec has either kernel (one kernel) or kernels (%s's column groups), not both", dec.Method())
 	if err := p.exclusive(top, "kernel", "kernels", either); err != nil {
 		return err
 	}
 	for _, k := range []string{"target", "compare", "learn"} {
 		if n := top.keys[k]; n != nil {
-			return p.errAt(n, k, "not with kernels: method rff-group-lasso's map has dim_per_kernel features per kept kernel (the group lasso chooses which), so there is no %s", k)
+			return p.errAt(n, k, "not with kernels: method %s's map has dim_per_kernel features per kept kernel (the group lasso chooses which), so there is no %s", dec.Method(), k)
 		}
 	}
 	if err := p.dataSection(d.Data, s); err != nil {

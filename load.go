@@ -3,13 +3,18 @@ package featmap
 import (
 	"context"
 
+	"github.com/featmap/featmap/learn"
 	"github.com/featmap/featmap/registry"
 	"github.com/featmap/featmap/spec"
 )
 
 // Specs name featmap's methods: registry's table, given to package spec,
-// which imports no method (spec.UseMethods).
-func init() { spec.UseMethods(registry.Table{}) }
+// which imports no method (spec.UseMethods); a kernels section means what
+// package learn says it means (learn.Kernels, spec.UseKernels).
+func init() {
+	spec.UseMethods(registry.Table{})
+	spec.UseKernels(learn.Kernels{})
+}
 
 // Spec is a loaded spec: the decoded spec value (spec.Spec: its sections,
 // its problem, its data read), which nothing changes once it is loaded,

@@ -67,7 +67,9 @@
 // learned (the kernel and, where learning makes them, the method and D) in
 // a Learned. Package learn holds the learners (rff's and nystroem's σ,
 // rff-group-lasso's group lasso); design holds only the contract, so that
-// it imports no method.
+// it imports no method. A section decoder's errors (the kernels
+// section's, learn.Kernels) are a *SectionError naming the key; the spec
+// decoder places it at that key's line.
 //
 // Their errors about an option are an *OptionError naming the option's
 // key (and Other, the key it conflicts with); the spec decoder turns it

@@ -61,3 +61,36 @@ type Learned struct {
 type Describer interface {
 	Describe() string
 }
+
+// SectionError is an error at one key of the spec section a learner
+// learns from, found by the section's decoder (a kernels section's:
+// package learn's Kernels), which names keys, not lines: the spec decoder
+// places it in the spec (file:line: key: message), as it places an
+// OptionError.
+type SectionError struct {
+	// Key is the key path the error names: kernels[1].columns,
+	// method.dim_per_kernel, data.label_column.
+	Key string
+	// Missing says that Key is a required key its mapping lacks: the
+	// error is at that mapping, and Msg says what the key holds ("missing
+	// required key (Msg)").
+	Missing bool
+	// Value places the error at Key's value rather than at the key (a
+	// list's errors at the list).
+	Value bool
+	// Ref, if set, is another key the message refers to, whose line the
+	// spec decoder adds: "Msg (Ref, line N)".
+	Ref string
+	Msg string
+}
+
+// Error names the key: "key: msg", "key: missing required key (msg)".
+func (e *SectionError) Error() string {
+	switch {
+	case e.Missing:
+		return e.Key + ": missing required key (" + e.Msg + ")"
+	case e.Ref != "":
+		return e.Key + ": " + e.Msg + " (" + e.Ref + ")"
+	}
+	return e.Key + ": " + e.Msg
+}

@@ -32,10 +32,18 @@
 //     kernels and returns the combined kernel Σ_g d_g K_g and a method
 //     holding the kept kernels' blocks, whose Design makes the map
 //     (fmap.Blocks).
+//   - Kernels (kernelsection.go): what a spec's kernels section means —
+//     its keys (KernelItem, KernelsMethod: tagged structs, as a method's
+//     options), their checks, the kernels' columns against the data's and
+//     the domain's, the kernels and rff-group-lasso with its options —
+//     the decoder package spec is given for it (spec.UseKernels), which
+//     reads the YAML and places the errors, named by key
+//     (design.SectionError), at their lines.
 //
 // Learning is one interface, Learner (learning.go): For gives a method's,
 // Sigma (LearnSigma on the features of a SigmaMethod: rff, nystroem) or
-// RFFGroupLasso. Nothing here reads a spec: the root package's run of a
-// spec with a learn or a kernels section calls its method's Learner and
-// Model, and designs for the problem they derive.
+// RFFGroupLasso. Nothing here reads YAML (Kernels works on what spec
+// decoded): the root package's run of a spec with a learn or a kernels
+// section calls its method's Learner and Model, and designs for the
+// problem they derive.
 package learn

@@ -21,9 +21,9 @@ type RFFGroupLassoOptions struct {
 	// DimPerKernel is every kernel's number of random features (even:
 	// cos-sin pairs).
 	DimPerKernel int `yaml:"dim_per_kernel" spec:"min=2,max=65536"`
-	// Lambda is the group penalty λ; 0 (lambda: auto) chooses it on a
-	// validation split of the rows to fit.
-	Lambda float64 `yaml:"lambda" spec:"positive"`
+	// Lambda is the group penalty λ; 0 (lambda: auto, or not given)
+	// chooses it on a validation split of the rows to fit.
+	Lambda float64 `yaml:"lambda" spec:"positive,auto"`
 	// Seed seeds the split, and kernel g's features with Seed + g
 	// (default 1).
 	Seed int64 `yaml:"seed"`

@@ -394,8 +394,8 @@ func suggest(key string, allowed []string) string {
 
 // value decodes the node vn of key kn into the field f at key path field:
 // kv fields take the nodes; float64, *float64 (nil when absent), int,
-// int64, bool, *bool, strings and []float64 are read with the checks their
-// kind and tag ask for.
+// int64, bool, *bool, strings, []float64 and [2]int, *[2]int (a pair
+// [first, last]) are read with the checks their kind and tag ask for.
 func (p *parser) value(f structField, kn, vn *yaml.Node, field string) error {
 	v, r := f.v, f.tag
 	switch v.Type() {
@@ -408,10 +408,28 @@ func (p *parser) value(f structField, kn, vn *yaml.Node, field string) error {
 			v.Set(reflect.ValueOf(in))
 		}
 		return err
+	case reflect.TypeOf([2]int{}), reflect.TypeOf((*[2]int)(nil)):
+		xy, err := p.intPair(vn, field, r.what, r.min, r.max)
+		if err != nil {
+			return err
+		}
+		pair := [2]int{int(xy[0]), int(xy[1])}
+		if v.Kind() == reflect.Pointer {
+			v.Set(reflect.ValueOf(&pair))
+		} else {
+			v.Set(reflect.ValueOf(pair))
+		}
+		return nil
 	}
 	switch v.Kind() {
 	case reflect.Float64:
-		x, err := p.number(vn, field, r.positive)
+		var x float64
+		var err error
+		if r.auto {
+			x, _, err = p.numberOrAuto(vn, field, r.positive)
+		} else {
+			x, err = p.number(vn, field, r.positive)
+		}
 		v.SetFloat(x)
 		return err
 	case reflect.Int, reflect.Int64:
@@ -536,6 +554,37 @@ func (p *parser) number(n *yaml.Node, field string, positive bool) (float64, err
 		return 0, p.errAt(n, field, "must be > 0, not %s", n.Value)
 	}
 	return v, nil
+}
+
+// numberOrAuto reads a number for field (> 0 if positive is set) or the
+// word auto (auto true, the number 0); anything else is "must be a number
+// or auto".
+func (p *parser) numberOrAuto(n *yaml.Node, field string, positive bool) (x float64, auto bool, err error) {
+	if n.Kind == yaml.ScalarNode && n.Value == "auto" {
+		return 0, true, nil
+	}
+	if x, err = p.number(n, field, positive); err != nil {
+		want := "a number"
+		if positive {
+			want += " > 0"
+		}
+		return 0, false, p.errAt(n, field, "must be %s or auto, not %s", want, describe(n))
+	}
+	return x, false, nil
+}
+
+// intPair reads a list [first, last] of two integers in [lo, hi] for field;
+// what names them in messages ("column numbers").
+func (p *parser) intPair(n *yaml.Node, field, what string, lo, hi int64) ([2]int64, error) {
+	items, err := p.list(n, field, "a list [first, last] of two "+what)
+	if err == nil && len(items) != 2 {
+		err = p.errAt(n, field, "must be a list [first, last] of two %s, not a list of %d", what, len(items))
+	}
+	var v [2]int64
+	for i := 0; err == nil && i < 2; i++ {
+		v[i], err = p.intIn(items[i], elem(field, i), lo, hi)
+	}
+	return v, err
 }
 
 // intIn reads a YAML integer (not a float) in [lo, hi] for field.

@@ -23,20 +23,22 @@ type structField struct {
 }
 
 // tagRules are the rules of a `spec:"..."` tag: positive (a finite number
-// > 0, or a list of them), min=N and max=N (integers), nonempty (a
+// > 0, or a list of them), auto (a number, or the word auto, read as 0),
+// min=N and max=N (integers, and each of a [2]int pair), nonempty (a
 // string), enum=a|b (one of the strings; what=w names them in messages,
-// by default the key), enumof=name (one of the strings of a list another
-// package owns, enumLists: the kernel types are fmap's), maxlen=N (a list), label (a method label shows the
-// value alone), default=V (the value, as JSON, that the option's zero
+// by default the key; a pair's what names its two numbers), enumof=name
+// (one of the strings of a list another package owns, enumLists: the
+// kernel types are fmap's), maxlen=N (a list), label (a method label shows
+// the value alone), default=V (the value, as JSON, that the option's zero
 // value stands for: a seed of 0 is seed 1; two compared methods that
 // differ only there are the same).
 type tagRules struct {
-	positive, nonempty, label bool
-	min, max                  int64
-	maxlen                    int
-	enum                      []string
-	what                      string
-	def                       string
+	positive, auto, nonempty, label bool
+	min, max                        int64
+	maxlen                          int
+	enum                            []string
+	what                            string
+	def                             string
 }
 
 // enumLists are the lists an enumof tag names: the kernel types are the
@@ -67,6 +69,8 @@ func structFields(v reflect.Value) []structField {
 			switch k {
 			case "positive":
 				r.positive = true
+			case "auto":
+				r.auto = true
 			case "nonempty":
 				r.nonempty = true
 			case "label":

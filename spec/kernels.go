@@ -1,14 +1,23 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
-	"reflect"
 	"slices"
+	"strings"
 
+	"github.com/featmap/featmap/datafile"
 	"github.com/featmap/featmap/design"
 	"github.com/featmap/featmap/fmap"
 	"gopkg.in/yaml.v3"
 )
+
+// This file reads a spec's kernels section for the decoder it is given
+// (KernelsDecoder, UseKernels): the YAML — the list, each item and the
+// method section decoded strictly into the decoder's tagged structs, the
+// errors placed at their lines — while the decoder says what the keys
+// mean, checks them against the data's columns and makes the kernels and
+// their method.
 
 // GroupLassoSpec is a spec's kernels section, whose method is
 // rff-group-lasso (its options: the features per kernel, λ and the seed,
@@ -32,56 +41,79 @@ type KernelGroup struct {
 	Columns [2]int
 }
 
-// KernelsMethod is the method of a spec with kernels, the one a method
-// table must have for them.
-const KernelsMethod = "rff-group-lasso"
+// A KernelsDecoder gives a spec's kernels section its meaning, as a
+// method gives its options theirs: spec decodes each item of the list and
+// the method section strictly into the tagged structs it returns (their
+// yaml and spec tags, as a method's options struct), and it checks them
+// and makes the kernels and their method. Its errors name keys, not lines
+// (a *design.SectionError), and spec places them in the spec. It is given
+// (UseKernels), not imported, so that reading a spec compiles none of the
+// design stack; package learn's Kernels is featmap's, which package featmap
+// gives.
+type KernelsDecoder interface {
+	// Method is the name of the method that combines the kernels, the
+	// one a spec with kernels names in its method section.
+	Method() string
+	// NewItem returns a pointer to a new struct one item of the kernels
+	// list decodes into; NewMethod one the method section decodes into.
+	NewItem() any
+	NewMethod() any
+	// CheckData checks the data section the kernels learn from (nil
+	// without one).
+	CheckData(d *datafile.Section) error
+	// CheckItem checks the last of items (kernels[len(items)-1]), each
+	// decoded into a NewItem struct, against the data section and the
+	// items before it.
+	CheckItem(items []any, d *datafile.Section) error
+	// Kernels returns the kernels of the checked items, their columns
+	// relative to the data's first, and the method with the options of
+	// method (decoded into a NewMethod struct; nil without a method
+	// section), or why not.
+	Kernels(items []any, method any, d *datafile.Section) ([]fmap.KernelPart, design.Method, error)
+	// CheckDomain checks the kernels against the domain, read after
+	// them.
+	CheckDomain(kernels []fmap.KernelPart, dom *fmap.Domain, d *datafile.Section) error
+}
 
-// The kernels section's items and the rff-group-lasso method section.
-type (
-	glKernelDoc struct {
-		Type    string  `yaml:"type" spec:"enum=rbf|skewed-chi2|skewed-intersection|exp-chi2,what=kernel"`
-		Sigma   float64 `yaml:"sigma" spec:"positive"`
-		C       float64 `yaml:"c"`
-		Beta    float64 `yaml:"beta" spec:"positive"`
-		Columns kv      `yaml:"columns"`
-	}
-	glMethodDoc struct {
-		Name         string `yaml:"name"`
-		DimPerKernel int    `yaml:"dim_per_kernel" spec:"min=2,max=65536"`
-		Lambda       kv     `yaml:"lambda"`
-		Seed         int64  `yaml:"seed"`
-	}
-)
+// kernelsDec is the decoder given to UseKernels.
+var kernelsDec KernelsDecoder
+
+// UseKernels gives spec the decoder of a kernels section. It is called
+// once, before any spec is read (package featmap does so when it is
+// initialised); without it a spec with kernels is refused.
+func UseKernels(d KernelsDecoder) { kernelsDec = d }
 
 // kernelsSpec reads a spec with kernels (in place of kernel): the data
-// section (with columns and label_column), the kernels, each on a column
-// group inside the data's columns, no two overlapping, and method
-// rff-group-lasso (its section read here, not as other methods': its
-// lambda may be auto, and its keys are checked against the kernels). A
-// target is refused: the map's dimension is dim_per_kernel times the
+// section, the kernels and the method section, each checked by the
+// kernels decoder, then the domain, which the kernels are checked
+// against, and the error section. A target, a comparison and a learn
+// section are refused: the map's dimension is dim_per_kernel times the
 // number of kernels the group lasso keeps.
 func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
-	const either = "a spec has either kernel (one kernel) or kernels (rff-group-lasso's column groups), not both"
+	dec := kernelsDec
+	if dec == nil {
+		return p.errAt(d.Kernels.K, "kernels", "this program reads no kernels section: it gave package spec no decoder for one (spec.UseKernels)")
+	}
+	// A spec with kernels has their method and no target: its map's
+	// dimension is the decoder's method's to make.
+	either := fmt.Sprintf("a spec has either kernel (one kernel) or kernels (%s's column groups), not both", dec.Method())
 	if err := p.exclusive(top, "kernel", "kernels", either); err != nil {
 		return err
 	}
 	for _, k := range []string{"target", "compare", "learn"} {
 		if n := top.keys[k]; n != nil {
-			return p.errAt(n, k, "not with kernels: method rff-group-lasso's map has dim_per_kernel features per kept kernel (the group lasso chooses which), so there is no %s", k)
+			return p.errAt(n, k, "not with kernels: method %s's map has dim_per_kernel features per kept kernel (the group lasso chooses which), so there is no %s", dec.Method(), k)
 		}
 	}
 	if err := p.dataSection(d.Data, s); err != nil {
 		return err
 	}
-	if s.Data == nil {
-		return p.missing(top, "data", "kernels learn from labelled data: data: {file, columns, label_column}")
+	at := keyNodes{maps: map[string]*mapping{"": top}, written: map[string]*yaml.Node{}}
+	if s.Data != nil {
+		at.maps["data"], _ = p.keys(d.Data.V, "data")
 	}
-	dm, _ := p.keys(d.Data.V, "data")
-	if s.Data.Label < 0 {
-		return p.missing(dm, "label_column", "the group lasso learns the kernels' weights from the labels")
-	}
-	if s.Data.Last < 0 {
-		return p.missing(dm, "columns", "the kernels' column groups must lie in [first, last]")
+	if err := dec.CheckData(s.Data); err != nil {
+		return p.keyErr(at, err)
 	}
 	items, err := p.list(d.Kernels.V, "kernels", "a list of kernels, each {type, its parameters, columns: [first, last]}")
 	if err != nil {
@@ -90,171 +122,112 @@ func (p *parser) kernelsSpec(top *mapping, d specDoc, s *Spec) error {
 	if len(items) == 0 {
 		return p.errAt(d.Kernels.V, "kernels", "an empty list: give at least one kernel")
 	}
-	gl := &GroupLassoSpec{Line: d.Kernels.K.Line}
-	var spans [][3]int       // first, last, item
-	var offsets []*yaml.Node // each kernel's c, or its item without one
+	var decoded []any
 	for i, it := range items {
 		field := elem("kernels", i)
-		var kd glKernelDoc
-		m, err := p.section(it, field, &kd)
+		v := dec.NewItem()
+		m, err := p.section(it, field, v)
 		if err != nil {
 			return err
 		}
-		if kd.Type == "" {
-			return p.missing(m, "type", "rbf, skewed-chi2, skewed-intersection or exp-chi2")
+		at.maps[field], at.written[field] = m, it
+		decoded = append(decoded, v)
+		if err := dec.CheckItem(decoded, s.Data); err != nil {
+			return p.keyErr(at, err)
 		}
-		k := fmap.Kernel{Type: kd.Type, C: kd.C, Beta: kd.Beta}
-		switch {
-		case k.Type == fmap.ExpChi2:
-			switch {
-			case m.keys["beta"] == nil:
-				return p.missing(m, "beta", "the exp-chi2 scale β: a number > 0")
-			case m.keys["sigma"] != nil:
-				return p.errAt(m.keys["sigma"], child(field, "sigma"), "sigma is the width of rbf and the skewed kernels; exp-chi2 has beta")
-			case m.keys["c"] != nil:
-				return p.errAt(m.keys["c"], child(field, "c"), "c is the offset of the skewed kernels; exp-chi2 has none")
-			}
-		case !k.ShiftInvariant():
-			return p.errAt(m.keys["type"], child(field, "type"), "the group lasso's random features are for rbf, skewed-chi2, skewed-intersection and exp-chi2 (learn.GroupLasso); %s is not supported yet", kd.Type)
-		case m.keys["sigma"] == nil:
-			return p.missing(m, "sigma", fmt.Sprintf("the %s width: a number > 0", kd.Type))
-		case m.keys["beta"] != nil:
-			return p.errAt(m.keys["beta"], child(field, "beta"), "beta is the scale of kernel exp-chi2; %s has none", kd.Type)
-		case m.keys["c"] != nil && !k.Skewed():
-			return p.errAt(m.keys["c"], child(field, "c"), "c is the offset of the skewed kernels; %s has none", kd.Type)
-		}
-		if kd.Columns.V == nil {
-			return p.missing(m, "columns", "the kernel's column group [first, last] of data columns")
-		}
-		if k.Type != fmap.ExpChi2 {
-			k.Sigma = []float64{kd.Sigma}
-			if kd.Sigma < fmap.MinSigma || kd.Sigma > fmap.MaxSigma {
-				return p.errAt(m.keys["sigma"], child(field, "sigma"), "%g: %s", kd.Sigma, fmap.SigmaRange)
-			}
-		}
-		cols, err := p.list(kd.Columns.V, child(field, "columns"), "a list [first, last] of two column numbers")
-		if err == nil && len(cols) != 2 {
-			err = p.errAt(kd.Columns.V, child(field, "columns"), "must be a list [first, last] of two column numbers, not a list of %d", len(cols))
-		}
-		var v [2]int64
-		for j := 0; err == nil && j < 2; j++ {
-			v[j], err = p.intIn(cols[j], elem(child(field, "columns"), j), 0, MaxInputs*16)
-		}
-		if err != nil {
+	}
+	var method any
+	if d.Method.V != nil {
+		method = dec.NewMethod()
+		if at.maps["method"], err = p.section(d.Method.V, "method", method); err != nil {
 			return err
 		}
-		a, b := int(v[0]), int(v[1])
-		switch {
-		case a > b:
-			return p.errAt(kd.Columns.V, child(field, "columns"), "first must be <= last")
-		case a < s.Data.First || b > s.Data.Last:
-			return p.errAt(kd.Columns.V, child(field, "columns"), "[%d, %d] is not inside the data columns [%d, %d] (data.columns, line %d)", a, b, s.Data.First, s.Data.Last, dm.keys["columns"].Line)
-		case s.Data.Label >= a && s.Data.Label <= b:
-			return p.errAt(kd.Columns.V, child(field, "columns"), "[%d, %d] holds the label column %d", a, b, s.Data.Label)
-		}
-		for _, sp := range spans {
-			if a <= sp[1] && sp[0] <= b {
-				return p.errAt(kd.Columns.V, child(field, "columns"), "[%d, %d] overlaps kernels[%d].columns [%d, %d]: column groups must not overlap", a, b, sp[2], sp[0], sp[1])
-			}
-		}
-		spans = append(spans, [3]int{a, b, i})
-		offsets = append(offsets, m.keys["c"])
-		if offsets[i] == nil {
-			offsets[i] = it
-		}
-		gl.Kernels = append(gl.Kernels, KernelGroup{Kernel: k, Columns: [2]int{a - s.Data.First, b - s.Data.First}})
 	}
-	if d.Method.V == nil {
-		return p.missing(top, "method", "method: {name: rff-group-lasso, dim_per_kernel, lambda, seed}")
-	}
-	var md glMethodDoc
-	mm, err := p.section(d.Method.V, "method", &md)
+	parts, m, err := dec.Kernels(decoded, method, s.Data)
 	if err != nil {
-		return err
-	}
-	switch {
-	case md.Name == "":
-		return p.missing(mm, "name", "rff-group-lasso")
-	case md.Name != "rff-group-lasso":
-		return p.errAt(mm.keys["name"], "method.name", "kernels are combined by method rff-group-lasso, not %q", md.Name)
-	case mm.keys["dim_per_kernel"] == nil:
-		return p.missing(mm, "dim_per_kernel", "every kernel's number of random features: an even number ≥ 2")
-	case md.DimPerKernel%2 != 0:
-		return p.errAt(mm.keys["dim_per_kernel"], "method.dim_per_kernel", "must be even (cos-sin pairs), not %d", md.DimPerKernel)
-	case len(gl.Kernels)*md.DimPerKernel > MaxGroupLassoFeatures:
-		return p.errAt(mm.keys["dim_per_kernel"], "method.dim_per_kernel", "%d kernels × %d = %d random features, more than the %d the group lasso may weigh (it holds their D × D moment matrices for the rows to fit and to validate: 256 MB at %d)",
-			len(gl.Kernels), md.DimPerKernel, len(gl.Kernels)*md.DimPerKernel, MaxGroupLassoFeatures, MaxGroupLassoFeatures)
-	}
-	var lambda float64 // 0: auto
-	if ln := md.Lambda.V; ln != nil && !(ln.Kind == yaml.ScalarNode && ln.Value == "auto") {
-		if lambda, err = p.number(ln, "method.lambda", true); err != nil {
-			return p.errAt(ln, "method.lambda", "must be a number > 0 or auto, not %s", describe(ln))
-		}
-	}
-	m := methodTable().New(KernelsMethod)
-	setOptions(m.Options(), map[string]any{"dim_per_kernel": md.DimPerKernel, "lambda": lambda, "seed": md.Seed})
-	if d, ok := m.Options().(design.Defaulter); ok {
-		d.SetDefaults()
+		return p.keyErr(at, err)
 	}
 	ms := &MethodSpec{Method: m, Line: d.Method.K.Line, field: "method", keys: map[string]int{}}
-	for k, kn := range mm.keys {
+	for k, kn := range at.maps["method"].keys {
 		ms.keys[k] = kn.Line
 	}
-	// Every kernel is shift-invariant; the domain is every column's.
-	s.Problem.Kernel = gl.Kernels[0].Kernel
+	// The problem's kernel stands for the kernels until learning combines
+	// them: the first one's (every kernel is shift-invariant; the domain
+	// is every column's), its σ on every input, so that it is a kernel of
+	// the whole domain (fmap.Problem.Check holds one σ per axis). A skewed
+	// kernel's offset is checked against its own columns by the decoder
+	// once the domain is read, at its key, not as kernel.c.
+	s.Problem.Kernel = parts[0].Kernel
 	p.groups = true
 	err = p.domain(top, d.Domain, s.Problem)
 	p.groups = false
 	if err != nil {
 		return err
 	}
-	// The problem's kernel stands for the kernels until learning combines
-	// them: the first one's, its σ on every input, so that it is a kernel of
-	// the whole domain (fmap.Problem.Check holds one σ per axis).
 	if k := &s.Problem.Kernel; len(k.Sigma) == 1 {
-		n := s.Problem.Domain.Dims()
-		k.Sigma = slices.Repeat(k.Sigma, n)
+		k.Sigma = slices.Repeat(k.Sigma, s.Problem.Domain.Dims())
 	}
-	// The domain comes after the kernels: a skewed kernel's offset is
-	// checked against its own columns' lower ends here, at its key.
-	dom := s.Problem.Domain
-	for i, g := range gl.Kernels {
-		if !g.Kernel.Skewed() {
-			continue
-		}
-		for c := g.Columns[0]; c <= g.Columns[1]; c++ {
-			if lo := dom.Lo[min(c, len(dom.Lo)-1)]; !(lo+g.Kernel.C > 0) {
-				return p.errAt(offsets[i], child(elem("kernels", i), "c"), "lo + c must be > 0 on the kernel's columns (it is a function of log(x + c)); data column %d starts at %g (domain) and c is %g",
-					c+s.Data.First, lo, g.Kernel.C)
-			}
-		}
+	if err := dec.CheckDomain(parts, &s.Problem.Domain, s.Data); err != nil {
+		return p.keyErr(at, err)
 	}
 	if err := p.errorSection(d.Error, s.Problem); err != nil {
 		return err
+	}
+	gl := &GroupLassoSpec{Line: d.Kernels.K.Line}
+	for _, k := range parts {
+		gl.Kernels = append(gl.Kernels, KernelGroup{Kernel: k.Kernel, Columns: [2]int{k.First, k.Last}})
 	}
 	s.GroupLasso, s.Method = gl, ms
 	return nil
 }
 
-// MaxGroupLassoFeatures bounds the random features of every kernel
-// together (kernels × dim_per_kernel): the group lasso accumulates their
-// D × D moment matrices ZᵀZ for the rows to fit and to validate, memory
-// growing as D² (two kernels of 65 536 features crashed out of memory).
-const MaxGroupLassoFeatures = 4096
+// keyNodes are the mappings of a spec with kernels that its kernels
+// decoder's errors may name, by key path ("" the spec's, data, kernels[i],
+// method), and where each list item was written (an item may be an alias
+// of a mapping elsewhere).
+type keyNodes struct {
+	maps    map[string]*mapping
+	written map[string]*yaml.Node
+}
 
-// setOptions sets a method's options (opts, a pointer to its options
-// struct) by their keys: the kernels section's method is decoded with its
-// own rules (glMethodDoc: lambda may be auto), into its options struct as
-// the method keeps them.
-func setOptions(opts any, values map[string]any) {
-	set := 0
-	for _, f := range structFields(reflect.ValueOf(opts).Elem()) {
-		if v, ok := values[f.name]; ok {
-			f.v.Set(reflect.ValueOf(v))
-			set++
+// keyErr places a kernels decoder's *design.SectionError in the spec: a
+// missing key at the mapping that lacks it, a key's error at the key (or
+// its value), the error of a key not given at where its mapping is
+// written; a referred key's line is added. Another error is the kernels
+// section's.
+func (p *parser) keyErr(at keyNodes, err error) error {
+	var se *design.SectionError
+	if !errors.As(err, &se) {
+		return p.errAt(at.maps[""].keys["kernels"], "kernels", "%s", err)
+	}
+	split := func(path string) (*mapping, string) {
+		i := strings.LastIndexByte(path, '.')
+		if i < 0 {
+			return at.maps[""], path
 		}
+		return at.maps[path[:i]], path[i+1:]
 	}
-	if set != len(values) {
-		panic(fmt.Sprintf("spec: %T lacks an option of %v", opts, values))
+	m, key := split(se.Key)
+	if m == nil {
+		panic(fmt.Sprintf("spec: the kernels decoder named %s, a key of no mapping spec read", se.Key))
 	}
+	var n *yaml.Node
+	switch {
+	case se.Missing:
+		return p.missing(m, key, se.Msg)
+	case m.keys[key] == nil:
+		if n = at.written[m.field]; n == nil {
+			n = m.node
+		}
+	case se.Value:
+		n = m.value(key)
+	default:
+		n = m.keys[key]
+	}
+	msg := se.Msg
+	if se.Ref != "" {
+		rm, rk := split(se.Ref)
+		msg += fmt.Sprintf(" (%s, line %d)", se.Ref, rm.keys[rk].Line)
+	}
+	return p.errAt(n, se.Key, "%s", msg)
 }

@@ -166,12 +166,14 @@ func checkDataOptions(s *Spec) error {
 	return nil
 }
 
-// methods returns the spec's method, or its compared methods.
+// methods returns the spec's method (a spec with kernels has one too,
+// rff-group-lasso's), or its compared methods; none for a Spec of neither
+// shape, which Parse never returns.
 func (s *Spec) methods() []*MethodSpec {
 	if s.Method != nil {
 		return []*MethodSpec{s.Method}
 	}
-	if s.Compare == nil { // kernels: rff-group-lasso is no registry method
+	if s.Compare == nil {
 		return nil
 	}
 	var out []*MethodSpec

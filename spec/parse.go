@@ -277,10 +277,8 @@ func (p *parser) learnSection(n kv, s *Spec) error {
 	}
 	if rn := d.Ridge.V; rn != nil {
 		l.RidgeLine = rn.Line
-		if rn.Kind == yaml.ScalarNode && rn.Value == "auto" {
-			l.Ridge, l.RidgeAuto = 0, true
-		} else if l.Ridge, err = p.number(rn, "learn.ridge", true); err != nil {
-			return p.errAt(rn, "learn.ridge", "must be a number > 0 or auto, not %s", describe(rn))
+		if l.Ridge, l.RidgeAuto, err = p.numberOrAuto(rn, "learn.ridge", true); err != nil {
+			return err
 		}
 	}
 	if m.keys["penalty"] != nil {
@@ -343,14 +341,7 @@ func (p *parser) dataSection(n kv, s *Spec) error {
 		ds.Holdout, ds.HoldoutLine = h, hn.Line
 	}
 	if d.Columns.V != nil {
-		items, err := p.list(d.Columns.V, "data.columns", "a list [first, last] of two column numbers")
-		if err == nil && len(items) != 2 {
-			err = p.errAt(d.Columns.V, "data.columns", "must be a list [first, last] of two column numbers, not a list of %d", len(items))
-		}
-		var v [2]int64
-		for i := 0; err == nil && i < 2; i++ {
-			v[i], err = p.intIn(items[i], elem("data.columns", i), 0, MaxInputs*16)
-		}
+		v, err := p.intPair(d.Columns.V, "data.columns", "column numbers", 0, MaxInputs*16)
 		if err == nil && v[0] > v[1] {
 			err = p.errAt(d.Columns.V, "data.columns", "first must be <= last")
 		}

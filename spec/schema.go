@@ -54,11 +54,9 @@ func kvSchemas() map[string]obj {
 		"domain.integers": pair(obj{"type": "integer"}),
 		"domain.interval": {"oneOf": []any{pair(obj{"type": "number"}),
 			obj{"type": "array", "items": pair(obj{"type": "number"}), "minItems": 1}}},
-		"kernels.columns": pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
-		"method.lambda":   {"oneOf": []any{positive, obj{"const": "auto"}}},
-		"learn.ridge":     {"oneOf": []any{positive, obj{"const": "auto"}}},
-		"data.columns":    pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
-		"data.holdout":    {"type": "number", "minimum": 0, "maximum": datafile.MaxHoldout},
+		"learn.ridge":  {"oneOf": []any{positive, obj{"const": "auto"}}},
+		"data.columns": pair(obj{"type": "integer", "minimum": 0, "maximum": MaxInputs * 16}),
+		"data.holdout": {"type": "number", "minimum": 0, "maximum": datafile.MaxHoldout},
 		"compare.methods": {"type": "array", "minItems": 1, "items": obj{"oneOf": []any{
 			obj{"type": "string", "enum": anys(schemaMethods())}, obj{"$ref": "#/$defs/method"}}}},
 		"compare.dims":   {"type": "array", "minItems": 1, "items": obj{"type": "integer", "minimum": 1, "maximum": MaxDim}},
@@ -109,14 +107,14 @@ var schemaDocs = map[string]string{
 }
 
 // schemaMethods are the registered methods whose schema comes from their
-// options struct: all but rff-group-lasso, which a spec names with
-// kernels, in a method section of its own schema (glMethodDoc: its lambda
-// may be auto); named elsewhere (a comparison, an inner option), the
-// decoder refuses it with its reason (Applies).
+// options struct: all but the kernels' method (rff-group-lasso), which a
+// spec names with kernels, in a method section of its own schema (the
+// kernels decoder's NewMethod struct); named elsewhere (a comparison, an
+// inner option), the decoder refuses it with its reason (Applies).
 func schemaMethods() []string {
 	var out []string
 	for _, name := range methodTable().Names() {
-		if name != KernelsMethod {
+		if kernelsDec == nil || name != kernelsDec.Method() {
 			out = append(out, name)
 		}
 	}
@@ -143,12 +141,16 @@ func Schema() (out []byte, err error) {
 			out, err = nil, fmt.Errorf("internal error: spec schema: %v", r)
 		}
 	}()
+	if kernelsDec == nil {
+		return nil, fmt.Errorf("spec: no kernels decoder: call spec.UseKernels first (package featmap gives learn.Kernels)")
+	}
 	kvs := kvSchemas()
 	top := obj{}
-	// A kernels item: exp-chi2 with beta (no sigma, no c), or rbf and the
-	// skewed kernels with sigma (no beta).
+	// A kernels item (the kernels decoder's NewItem struct): exp-chi2 with
+	// beta (no sigma, no c), or rbf and the skewed kernels with sigma (no
+	// beta), as the decoder checks them.
 	glItem := func(types []any, drop string, need ...any) obj {
-		props := optionProps(reflect.TypeOf(glKernelDoc{}), "kernels", kvs)
+		props := optionProps(reflect.TypeOf(kernelsDec.NewItem()).Elem(), "kernels", kvs)
 		delete(props, drop)
 		if drop == "sigma" {
 			delete(props, "c")
@@ -185,12 +187,13 @@ func Schema() (out []byte, err error) {
 		methods = append(methods, obj{"$ref": "#/$defs/method-" + name})
 		inners = append(inners, obj{"$ref": "#/$defs/inner-" + name})
 	}
-	glProps := optionProps(reflect.TypeOf(glMethodDoc{}), "method", kvs)
-	glProps["name"] = obj{"const": "rff-group-lasso"}
-	defs["method-rff-group-lasso"] = obj{"type": "object", "properties": glProps,
+	glName := kernelsDec.Method()
+	glProps := optionProps(reflect.TypeOf(kernelsDec.NewMethod()).Elem(), "method", kvs)
+	glProps["name"] = obj{"const": glName}
+	defs["method-"+glName] = obj{"type": "object", "properties": glProps,
 		"required": []any{"name", "dim_per_kernel"}, "additionalProperties": false,
 		"description": "With kernels: the group lasso over the kernels' random features."}
-	methods = append(methods, obj{"$ref": "#/$defs/method-rff-group-lasso"})
+	methods = append(methods, obj{"$ref": "#/$defs/method-" + glName})
 	defs["method"] = obj{"oneOf": methods, "description": "A method: name (one of the registered methods) and that method's options."}
 	defs["inner"] = obj{"oneOf": inners, "description": "Another method, applied first: name, dim and its options."}
 	s := obj{
@@ -295,10 +298,7 @@ func fieldSchema(f structField, path string, kvs map[string]obj) obj {
 		}
 		return obj{"type": "number"}
 	}
-	switch t.Kind() {
-	case reflect.Float64:
-		return number()
-	case reflect.Int, reflect.Int64:
+	integer := func() obj {
 		s := obj{"type": "integer"}
 		if r.min != math.MinInt64 {
 			s["minimum"] = r.min
@@ -307,6 +307,17 @@ func fieldSchema(f structField, path string, kvs map[string]obj) obj {
 			s["maximum"] = r.max
 		}
 		return s
+	}
+	switch t.Kind() {
+	case reflect.Float64:
+		if r.auto {
+			return obj{"oneOf": []any{number(), obj{"const": "auto"}}}
+		}
+		return number()
+	case reflect.Int, reflect.Int64:
+		return integer()
+	case reflect.Array: // [2]int: a pair [first, last]
+		return obj{"type": "array", "items": integer(), "minItems": 2, "maxItems": 2}
 	case reflect.Bool:
 		return obj{"type": "boolean"}
 	case reflect.String:

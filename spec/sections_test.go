@@ -111,6 +111,10 @@ func TestGroupLassoSpecErrors(t *testing.T) {
 		{"other method", glSpec(glKernels, "{name: rff, dim_per_kernel: 64}", data), "method.name"},
 		{"odd dim", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 63}", data), "method.dim_per_kernel: must be even"},
 		{"unknown key", glSpec(glKernels, "{name: rff-group-lasso, dim_per_kernel: 64, sampling: qmc}", data), "method.sampling"},
+		// Two errors in one item or method section: a value the decoder
+		// refuses on its own comes before the checks across keys.
+		{"bad columns and no sigma", glSpec(strings.Replace(glKernels, "sigma: 1, columns: [2, 3]", "columns: [2]", 1), m, data), "spec.yaml:5: kernels[1].columns: must be a list [first, last] of two column numbers, not a list of 1"},
+		{"bad lambda and no dim_per_kernel", glSpec(glKernels, "{name: rff-group-lasso, lambda: best}", data), "spec.yaml:8: method.lambda: must be a number > 0 or auto, not the string \"best\""},
 		{"skewed offset on the domain", glSpec(strings.Replace(glKernels, "rbf, sigma: 1, columns: [2, 3]", "skewed-chi2, sigma: 1, c: 2, columns: [2, 3]", 1), m, data),
 			"spec.yaml:5: kernels[1].c: lo + c must be > 0 on the kernel's columns (it is a function of log(x + c)); data column 2 starts at -3 (domain) and c is 2"},
 	}

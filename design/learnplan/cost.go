@@ -156,7 +156,7 @@ const MinNystroemLearnDim = 256
 // memory about 5.8·D² numbers (with ridge auto) and a D³/3 Cholesky that
 // Ctrl-C cannot interrupt. It is
 // the group lasso's bound on its features (MaxGroupLassoFeatures in
-// package featmap).
+// package learn).
 const MaxLearnDim = 4096
 
 // RidgeGrid is the grid learn.LearnOptions.RidgeAuto chooses λ from: 15 values

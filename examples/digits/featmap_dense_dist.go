@@ -372,8 +372,17 @@ func featmapDenseMatern32(dst, d2 []float32, nu float64) {
 	case 2.5:
 		c = float32(math.Sqrt(5))
 	}
+	// Comparisons rather than min and max, which order ±0 and NaN at a
+	// cost; a NaN d² stays NaN.
 	for j, v := range d2 {
-		dst[j] = min(c*float32(math.Sqrt(float64(max(v, 0)))), 104)
+		if v < 0 {
+			v = 0
+		}
+		a := c * float32(math.Sqrt(float64(v)))
+		if a > 104 {
+			a = 104
+		}
+		dst[j] = a
 	}
 	if nu == 0.5 {
 		for j, a := range dst {
@@ -391,12 +400,14 @@ func featmapDenseMatern32(dst, d2 []float32, nu float64) {
 			part[j] = -v
 		}
 		featmapDenseExp32(part, part)
-		for j := range part {
-			if nu == 1.5 {
-				part[j] *= 1 + a[j]
-			} else {
-				part[j] *= 1 + a[j] + a[j]*a[j]/3
+		if nu == 1.5 {
+			for j, v := range a[:len(part)] {
+				part[j] *= 1 + v
 			}
+			continue
+		}
+		for j, v := range a[:len(part)] {
+			part[j] *= 1 + v + v*v/3
 		}
 	}
 }

@@ -135,24 +135,34 @@ func nysTerms(q *nystroemKind, x []float64) (kv, a, d2 []float64) {
 
 // nys32Check checks one output of a dense Nyström map's float32 path
 // against the reference ref at the float32 input x, within the bound the
-// file states: each kernel value within e^{−(d²−δ)}·(δ + 2⁻²²) + 2⁻¹⁴⁸ of
-// the exact, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| + |l_ji − cᵢ|)² with γ_k =
-// k·2⁻²⁴/(1 − k·2⁻²⁴), each component within Σ_j |P_kj|·that +
-// γ_{m+2}·Σ_j |P_kj|·K_j + 2⁻¹⁴⁹ (and the reference's own rounding of
+// file states: each kernel value within its form's bound of the exact (the
+// RBF kernel's e^{−(d²−δ)}·(δ + 2⁻²²) + 2⁻¹⁴⁸, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| +
+// |l_ji − cᵢ|)² with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴); lap32Bounds,
+// matern32Bounds, poly32Bounds), each component within Σ_j |P_kj|·that +
+// γ_{m+2}·Σ_j |P_kj|·|K_j| + 2⁻¹⁴⁹ (and the reference's own rounding of
 // P·k). A row beyond L32 or not finite (the float64 evaluation rounded)
 // is nysDenseCheck's business.
 func nys32Check(p *plan, x, got, ref []float64) string {
 	q := p.asNystroem()
 	gamma := func(k int) float64 { u := float64(k) * 0x1p-24; return u / (1 - u) }
 	for i, v := range x {
-		if !(math.Abs(v-q.centre[i]) <= q.limit32) {
+		c := 0.0
+		if q.centre != nil {
+			c = q.centre[i]
+		}
+		if !(math.Abs(v-c) <= q.limit32) {
 			return nysDenseCheck(p, x, got, ref, 0x1p-24)
 		}
 	}
 	var kv, dk []float64
-	if q.dform.prod == nysL1 {
+	switch q.dform.prod32 {
+	case nysL1:
 		kv, dk = lap32Bounds(q, x)
-	} else {
+	case nysSq:
+		kv, dk = matern32Bounds(q, x)
+	case nysDot:
+		kv, dk = poly32Bounds(q, x)
+	default:
 		var a, d2 []float64
 		kv, a, d2 = nysTerms(q, x)
 		dk = make([]float64, q.m)
@@ -165,7 +175,7 @@ func nys32Check(p *plan, x, got, ref []float64) string {
 		row := q.s.Proj[k*q.m : (k+1)*q.m]
 		tol := 0.0
 		for j, c := range row {
-			tol += math.Abs(c) * (dk[j] + (gamma(q.m+2)+0x1p-50)*kv[j])
+			tol += math.Abs(c) * (dk[j] + (gamma(q.m+2)+0x1p-50)*math.Abs(kv[j]))
 		}
 		tol = tol*(1+1e-9) + 0x1p-149
 		if d := math.Abs(got[k] - ref[k]); !(d <= tol) {
@@ -195,6 +205,71 @@ func lap32Bounds(q *nystroemKind, x []float64) (kv, dk []float64) {
 		}
 		eps, epsRef := gamma(n+3)*(s+a), gamma53(n+2)*s
 		dk[j] = math.Exp(-(s-eps))*(eps+0x1p-23)*(1+1e-9) + 0x1p-148 + math.Exp(-(s-epsRef))*epsRef + 0x1p-52
+	}
+	return kv, dk
+}
+
+// gamma24 is γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴).
+func gamma24(k int) float64 { u := float64(k) * 0x1p-24; return u / (1 - u) }
+
+// matern32Bounds are the exact kernel values of a dense Nyström map of the
+// Matérn kernel at the float32 input x and the bound its file states of
+// its float32 path's values: ν = ½ e^{−(r−ε)}·(ε + 2⁻²³) + 2⁻¹⁴⁹, ε =
+// γ_{n+5}·(r + (Σᵢ(|tᵢ| + |l'_ji|)²)^{1/2}) + 2⁻⁷⁰; ν = 3/2 and 5/2
+// (2/3)·ε + 2⁻²⁰, ε = γ_{n+7}·(…) + 2⁻⁷⁰ (γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴)); and
+// the reference's own float64 rounding beside it (at most the float64
+// path's bound, nysKernelBounds).
+func matern32Bounds(q *nystroemKind, x []float64) (kv, dk []float64) {
+	k := q.s.Kernel
+	n := q.n
+	kv, dk = make([]float64, q.m), make([]float64, q.m)
+	_, ref := nysKernelBounds(q, x)
+	for j := range q.m {
+		l := q.s.Landmarks[j*n : (j+1)*n]
+		kv[j] = k.Eval(x, l)
+		s, a2 := 0.0, 0.0
+		for i := range n {
+			d := (x[i] - l[i]) / k.Sigma[i]
+			b := math.Abs((x[i]-q.centre[i])/k.Sigma[i]) + math.Abs((l[i]-q.centre[i])/k.Sigma[i])
+			s += d * d
+			a2 += b * b
+		}
+		r := math.Sqrt(s)
+		if k.Nu == 0.5 {
+			eps := gamma24(n+5)*(r+math.Sqrt(a2)) + 0x1p-70
+			dk[j] = math.Exp(-(r-eps))*(eps+0x1p-23)*(1+1e-9) + 0x1p-149 + ref[j]
+			continue
+		}
+		eps := gamma24(n+7)*(r+math.Sqrt(a2)) + 0x1p-70
+		dk[j] = (2.0/3*eps+0x1p-20)*(1+1e-9) + ref[j]
+	}
+	return kv, dk
+}
+
+// poly32Bounds are the exact kernel values of a dense Nyström map of the
+// polynomial kernel at the float32 input x and the bound its file states
+// of its float32 path's values: d·(|b_j| + δ_j)^{d−1}·δ_j + γ_{d−1}·(|b_j|
+// + δ_j)^d + d·2⁻¹⁴⁹, δ_j = |s|·γ_{n+4}·Σᵢ|xᵢl_ji| + γ₃·(|s·x·l_j| + |c|) +
+// (n + 3)·2⁻¹⁴⁹ (γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴)); and the reference's own
+// float64 rounding beside it (at most the float64 path's bound,
+// nysKernelBounds).
+func poly32Bounds(q *nystroemKind, x []float64) (kv, dk []float64) {
+	k := q.s.Kernel
+	n, d := q.n, k.Degree
+	kv, dk = make([]float64, q.m), make([]float64, q.m)
+	_, ref := nysKernelBounds(q, x)
+	for j := range q.m {
+		l := q.s.Landmarks[j*n : (j+1)*n]
+		kv[j] = k.Eval(x, l)
+		g, gAbs := 0.0, 0.0
+		for i := range n {
+			g += x[i] * l[i]
+			gAbs += math.Abs(x[i] * l[i])
+		}
+		b := k.Scale*g + k.Offset
+		delta := math.Abs(k.Scale)*gamma24(n+4)*gAbs + gamma24(3)*(math.Abs(k.Scale*g)+math.Abs(k.Offset)) + float64(n+3)*0x1p-149
+		hi := math.Abs(b) + delta
+		dk[j] = (float64(d)*math.Pow(hi, float64(d-1))*delta+gamma24(d-1)*math.Pow(hi, float64(d))+float64(d)*0x1p-149)*(1+1e-9) + ref[j]
 	}
 	return kv, dk
 }

@@ -135,8 +135,8 @@
 //     recurrence.
 //
 // The float32 functions evaluate in float64 (or read the float32 table) and
-// round each component, except on the float32 paths of the dense rff and
-// Nyström RBF and Laplacian maps, which compute in float32 within the bound the header
-// states where gen measured their error within the budget (docs/gen.md,
-// "Dense maps").
+// round each component, except on the float32 paths of the dense rff,
+// rf-pca, blocks and Nyström maps (RBF, Laplacian, Matérn, polynomial), which
+// compute in float32 within the bound the header states where gen measured
+// their error within the budget (docs/gen.md, "Dense maps").
 package codegen

@@ -284,6 +284,26 @@ func (q *nystroemKind) productName() string {
 	return "featmapDenseMul64"
 }
 
+// product32Name is the dense kernel of the float32 path's product.
+func (q *nystroemKind) product32Name() string {
+	switch q.dform.prod32 {
+	case nysL1:
+		return "featmapDenseNegL1Dist32"
+	case nysSq:
+		return "featmapDenseNegSqDist32"
+	}
+	return "featmapDenseMul32"
+}
+
+// prodOf is the product of the float64 path, or with is32 of the float32
+// one.
+func (q *nystroemKind) prodOf(is32 bool) nysProduct {
+	if is32 {
+		return q.dform.prod32
+	}
+	return q.dform.prod
+}
+
 // nysChunks is the loop over the chunks of landmarks of a tile of rows
 // (an expression): the kernel values' tile kv, then its projection added
 // to dst (ldd apart). With is32 the products, the kernel values and the
@@ -292,16 +312,8 @@ func (q *nystroemKind) nysChunks(e *emitter, is32 bool, rows jen.Code, one bool,
 	mulFn, prodFn, lpName, nlName, ppName, panel := "featmapDenseMul64", q.productName(), e.lpName(), e.nlName(), e.ppName(), 16
 	values := q.dform.values
 	if is32 {
-		mulFn, prodFn, lpName, nlName, ppName, panel = "featmapDenseMul32", "featmapDenseMul32", e.lp32Name(), e.nl32Name(), e.pp32Name(), 32
-		values = func(_ *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code {
-			return []jen.Code{jen.Id("featmapDenseExpDist32").Call(row(), row(), nl, q)}
-		}
-		if q.dform.prod == nysL1 {
-			prodFn = "featmapDenseNegL1Dist32"
-			values = func(_ *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
-				return []jen.Code{jen.Id("featmapDenseExp32").Call(row(), row())}
-			}
-		}
+		mulFn, prodFn, lpName, nlName, ppName, panel = "featmapDenseMul32", q.product32Name(), e.lp32Name(), e.nl32Name(), e.pp32Name(), 32
+		values = q.dform.values32
 	}
 	in := func() *jen.Statement { return jen.Id(e.inName()) }
 	cols := min(q.m, denseCols)
@@ -349,7 +361,7 @@ func (q *nystroemKind) nysChunks(e *emitter, is32 bool, rows jen.Code, one bool,
 func (q *nystroemKind) denseN(e *emitter) []jen.Code {
 	body := []jen.Code{
 		jen.Var().Id("t").Index(jen.Id(e.inName())).Float64(),
-		q.prepCall(jen.Id("q"), jen.Id("ok"), true, jen.Op("&").Id("t"), jen.Id("x"), e.prepName()),
+		q.prepCall(false, jen.Id("q"), jen.Id("ok"), true, jen.Op("&").Id("t"), jen.Id("x"), e.prepName()),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Id(e.exactName()).Call(jen.Id("out"), jen.Id("x")), jen.Return()),
 		jen.Var().Id("kv").Index(integer(min(q.m, denseCols))).Float64(),
 	}
@@ -375,7 +387,7 @@ func (q *nystroemKind) denseSlice(e *emitter, is32 bool) []jen.Code {
 		jen.Id("r").Op(":=").Min(jen.Lit(denseRows), jen.Id("rows").Op("-").Id("i0")),
 		jen.Id("d").Op(":=").Id("dst").Index(jen.Id("i0").Op("*").Add(dim()).Op(":").Parens(jen.Id("i0").Op("+").Id("r")).Op("*").Add(dim())),
 		jen.For(jen.Id("i").Op(":=").Range().Id("r")).Block(
-			q.prepCall(jen.Id("q").Index(jen.Id("i")), jen.Id("ok").Index(jen.Id("i")), false,
+			q.prepCall(is32, jen.Id("q").Index(jen.Id("i")), jen.Id("ok").Index(jen.Id("i")), false,
 				jen.Parens(e.inType(elem)).Call(at("t", in, jen.Id("i"))),
 				jen.Parens(e.inType(elem)).Call(at("src", in, jen.Parens(jen.Id("i0").Op("+").Id("i")))), prep),
 		),
@@ -391,7 +403,7 @@ func (q *nystroemKind) denseSlice(e *emitter, is32 bool) []jen.Code {
 		jen.Id("rows").Op(":=").Len(jen.Id("src")).Op("/").Add(in()),
 		jen.Var().DefsFunc(func(g *jen.Group) {
 			g.Id("t").Index(integer(denseRows * q.n)).Add(elem())
-			if q.dform.prod == nysParts {
+			if q.prodOf(is32) == nysParts {
 				g.Id("q").Index(integer(denseRows)).Add(elem())
 			}
 			g.Id("ok").Index(integer(denseRows)).Bool()
@@ -401,14 +413,15 @@ func (q *nystroemKind) denseSlice(e *emitter, is32 bool) []jen.Code {
 	)
 }
 
-// prepCall is the call of the row preparation prep on t and x: its q
-// and ok (nysParts) or its ok alone, declared (define) or assigned.
-func (q *nystroemKind) prepCall(qv, ok jen.Code, define bool, t, x jen.Code, prep string) jen.Code {
+// prepCall is the call of the row preparation prep (of the float32 path
+// with is32) on t and x: its q and ok (nysParts) or its ok alone, declared
+// (define) or assigned.
+func (q *nystroemKind) prepCall(is32 bool, qv, ok jen.Code, define bool, t, x jen.Code, prep string) jen.Code {
 	op := "="
 	if define {
 		op = ":="
 	}
-	if q.dform.prod == nysParts {
+	if q.prodOf(is32) == nysParts {
 		return jen.List(qv, ok).Op(op).Id(prep).Call(t, x)
 	}
 	return jen.Add(ok).Op(op).Id(prep).Call(t, x)
@@ -432,7 +445,7 @@ func (q *nystroemKind) nysDenseEvaluationLines(e *emitter) []string {
 		first = fmt.Sprintf("the products g_j = x·l_j of the input rows and the m = %d packed landmarks (featmapDenseMul64 of the package's featmap_dense*.go files: %s)", q.m, gemm)
 	}
 	kj, beyond := "|K_j|", "|xᵢ − cᵢ|"
-	if q.dform.f32 {
+	if q.dform.posK {
 		kj = "K_j"
 	}
 	if q.dform.prod == nysDot {

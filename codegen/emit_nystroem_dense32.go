@@ -8,8 +8,9 @@ import (
 	"github.com/featmap/featmap/codegen/internal/dense"
 )
 
-// The float32 evaluation of a dense Nyström map of the RBF kernel: the
-// same sequence as the float64 one (emit_nystroem_dense.go) with t = x − c
+// The float32 evaluation of a dense Nyström map (the other kernels' in
+// emit_nystroem_dist32.go and emit_nystroem_dot32.go), the RBF kernel's:
+// the same sequence as the float64 one (emit_nystroem_dense.go) with t = x − c
 // rounded to float32, the scaled landmarks, their norms and the projection
 // rounded to float32 (packed at init), and the float32 kernels
 // featmapDenseMul32 and featmapDenseExpDist32, where the error that adds to
@@ -63,8 +64,12 @@ func (q *nystroemKind) nys32Prep(t, x []float32, lim float64) (float32, bool) {
 // value rounded) and takes it when the kernel error is within the budget.
 // A domain without a finite box keeps the float64 evaluation rounded.
 func (q *nystroemKind) nys32Plan(p *plan) {
-	if q.dform.prod == nysL1 {
-		q.lap32Plan(p)
+	switch q.dform.prod32 {
+	case nysL1, nysSq:
+		q.dist32Plan(p)
+		return
+	case nysDot:
+		q.dot32Plan(p)
 		return
 	}
 	n := q.n
@@ -110,8 +115,11 @@ func (q *nystroemKind) take32(p *plan, lim float64, eval func(o32, x32 []float32
 			o32[c] = float32(v)
 		}
 	})
+	if ok {
+		q.measured32, q.err32, q.kern32, q.budget32 = true, worst, kern, p.budget
+	}
 	if ok && kern <= p.budget {
-		q.f32, q.limit32, q.err32, q.kern32 = true, lim, worst, kern
+		q.f32, q.limit32 = true, lim
 	}
 }
 
@@ -122,8 +130,12 @@ func (q *nystroemKind) nys32Helpers(e *emitter, f *jen.File) {
 	if !q.f32 {
 		return
 	}
-	if q.dform.prod == nysL1 {
-		q.lap32Helpers(e, f)
+	switch q.dform.prod32 {
+	case nysL1, nysSq:
+		q.dist32Helpers(e, f)
+		return
+	case nysDot:
+		q.dot32Helpers(e, f)
 		return
 	}
 	in := func() *jen.Statement { return jen.Id(e.inName()) }
@@ -172,7 +184,7 @@ func (q *nystroemKind) nys32Helpers(e *emitter, f *jen.File) {
 func (q *nystroemKind) dense32N(e *emitter) []jen.Code {
 	body := []jen.Code{
 		jen.Var().Id("t").Index(jen.Id(e.inName())).Float32(),
-		q.prepCall(jen.Id("q"), jen.Id("ok"), true, jen.Op("&").Id("t"), jen.Id("x"), e.prep32Name()),
+		q.prepCall(true, jen.Id("q"), jen.Id("ok"), true, jen.Op("&").Id("t"), jen.Id("x"), e.prep32Name()),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Id(e.round32Name()).Call(jen.Id("out"), jen.Id("x")), jen.Return()),
 		jen.Var().Id("kv").Index(integer(min(q.m, denseCols))).Float32(),
 	}
@@ -184,12 +196,20 @@ func (q *nystroemKind) nys32Lines(e *emitter) string {
 	if !q.f32 {
 		s := fmt.Sprintf("%s and %s convert the input to float64, evaluate as %s and round each component to float32", e.name32(), e.slice32Name(), e.p.name)
 		if q.tiles32(e) {
-			return s + fmt.Sprintf(" (%s converts tiles of %d rows to float64 for %s).", e.slice32Name(), denseRows, e.sliceName())
+			s += fmt.Sprintf(" (%s converts tiles of %d rows to float64 for %s)", e.slice32Name(), denseRows, e.sliceName())
+		}
+		if q.measured32 {
+			s += fmt.Sprintf(": gen measured the float32 evaluation on %d seeded points of the domain, kernel values Ψ(x)·Ψ(y) within %.2g of the float64 map's, beyond the budget %.2g (10⁻³ of the map's L∞ error)", dense32Points, q.kern32, q.budget32)
 		}
 		return s + "."
 	}
-	if q.dform.prod == nysL1 {
+	switch q.dform.prod32 {
+	case nysL1:
 		return q.lap32Lines(e)
+	case nysSq:
+		return q.matern32Lines(e)
+	case nysDot:
+		return q.poly32Lines(e)
 	}
 	return fmt.Sprintf("%s and %s compute in float32: t = x − c and q rounded to float32, the products by featmapDenseMul32 with the scaled landmarks, their norms and the projection rounded to float32, the kernel values by featmapDenseExpDist32. Each kernel value is within e^{−(d²−δ)}·(δ + 2⁻²²) + 2⁻¹⁴⁸ of the exact K(x, l_j) at the float32 input, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| + |l_ji − cᵢ|)² with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴), and each component within Σ_j |P_kj|·(that bound) + γ_{m+2}·Σ_j |P_kj|·K_j + 2⁻¹⁴⁹ of P·k; measured on %d seeded points of the domain: components within %.2g, kernel values Ψ(x)·Ψ(y) within %.2g of the float64 map's (the float32 path is taken because that is within 10⁻³ of the map's L∞ error). A row with some |xᵢ − cᵢ| beyond %s or not finite is evaluated in float64 and rounded. %s equals %s row by row bit for bit.",
 		e.name32(), e.slice32Name(), dense32Points, q.err32, q.kern32, num(q.limit32), e.slice32Name(), e.name32())

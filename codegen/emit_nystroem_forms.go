@@ -44,8 +44,14 @@ type nysForm struct {
 	// header; bound states each kernel value's error against the exact
 	// K(x, l_j).
 	words, bound string
-	// f32: the form has a float32 path (emit_nystroem_dense32.go).
-	f32 bool
+	// prod32 and values32 are the float32 path's product and values
+	// (emit_nystroem_dense32.go), as prod and values; values32 nil: no
+	// float32 path.
+	prod32   nysProduct
+	values32 func(e *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code
+	// posK: the kernel values are positive (the header's component bound
+	// writes K_j for |K_j|).
+	posK bool
 }
 
 // nysRow binds row, an expression, to the variable row for a form's
@@ -60,6 +66,12 @@ func nysRow(row func() *jen.Statement) (jen.Code, func() *jen.Statement) {
 // L1 distance the product leaves.
 func nysExp(e *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
 	return []jen.Code{jen.Id("featmapDenseExp64").Call(row(), row())}
+}
+
+// nysExp32 is the float32 values of the Laplacian form: K = exp(−s) by
+// featmapDenseExp32.
+func nysExp32(e *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
+	return []jen.Code{jen.Id("featmapDenseExp32").Call(row(), row())}
 }
 
 // nysPartsD2 is d² = q + ‖l_j − c‖² − g_j in place of the product g of a

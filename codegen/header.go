@@ -16,7 +16,7 @@ import (
 // (testdata/format.txt): a change of the output without a new version
 // fails them. A file that states no format (written before the format
 // line existed) is format 1.
-const FormatVersion = 11
+const FormatVersion = 12
 
 // Header is what an emitted Go file says of itself for machines, in the
 // comment before its package clause: written by Generate, read back by

@@ -131,9 +131,12 @@ var rbfCode = kernelCode{
 	cost:   func(k fmap.Kernel, n int) string { return fmt.Sprintf("%d squared differences and one exp", n) },
 	widths: true,
 	nysDense: func(k fmap.Kernel) *nysForm {
-		return &nysForm{prod: nysParts, half: true, f32: true,
+		return &nysForm{prod: nysParts, half: true, prod32: nysParts, posK: true,
 			values: func(e *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code {
 				return []jen.Code{jen.Id("featmapDenseExpDist64").Call(row(), row(), nl, q)}
+			},
+			values32: func(e *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code {
+				return []jen.Code{jen.Id("featmapDenseExpDist32").Call(row(), row(), nl, q)}
 			},
 			words: "K(x, l_j) = exp(−max(0, q + ‖l_j − c‖² − g_j)) by featmapDenseExpDist64 (within 1 ulp of e^x)",
 			bound: "e^{−(d²−δ)}·δ + 1 ulp of the exact K(x, l_j) = e^{−d²}, " + deltaWords + ", " + gammaWords + " (docs/measurements/dense.md, \"Error bounds\")",
@@ -234,9 +237,12 @@ var polyCode = kernelCode{
 		return fmt.Sprintf("a dot product of %d terms and %d multiplications", n, k.Degree-1)
 	},
 	nysDense: func(k fmap.Kernel) *nysForm {
-		return &nysForm{prod: nysDot,
+		return &nysForm{prod: nysDot, prod32: nysDot,
 			values: func(e *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
 				return []jen.Code{jen.Id("featmapDensePoly64").Call(row(), row(), e.lit.f64(k.Scale), e.lit.f64(k.Offset), integer(k.Degree))}
+			},
+			values32: func(e *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
+				return []jen.Code{jen.Id("featmapDensePoly32").Call(row(), row(), e.lit.f32(float32(k.Scale)), e.lit.f32(float32(k.Offset)), integer(k.Degree))}
 			},
 			words: fmt.Sprintf("K(x, l_j) = (s·g_j + c)^%d by featmapDensePoly64 (the base rounded as the reference evaluator rounds it, then %d multiplications in order)", k.Degree, k.Degree-1),
 			bound: fmt.Sprintf("d·(|b_j| + δ_j)^{d−1}·δ_j + γ_{d−1}·(|b_j| + δ_j)^d of the exact K(x, l_j) = b_j^d, d = %d, b_j = s·x·l_j + c, δ_j = |s|·γ_{n+2}·Σᵢ|xᵢl_ji| + γ_2·(|s·x·l_j| + |c|), %s (docs/gen.md, \"Dense maps\")", k.Degree, gammaWords),
@@ -259,7 +265,7 @@ var laplacianCode = kernelCode{
 	cost:   func(k fmap.Kernel, n int) string { return fmt.Sprintf("%d absolute differences and one exp", n) },
 	widths: true,
 	nysDense: func(k fmap.Kernel) *nysForm {
-		return &nysForm{prod: nysL1, values: nysExp, f32: true,
+		return &nysForm{prod: nysL1, values: nysExp, prod32: nysL1, values32: nysExp32, posK: true,
 			words: "K(x, l_j) = exp(−Σᵢ|tᵢ − l'_ji|) by featmapDenseExp64 (within 1 ulp of e^x)",
 			bound: "e^{−(s−ε)}·ε + 2⁻⁵² of the exact K(x, l_j) = e^{−s}, s = Σᵢ|xᵢ − l_ji|/σᵢ, ε = γ_{n+3}·(s + Σᵢ(|tᵢ| + |l'_ji|)), " + gammaWords + " (docs/gen.md, \"Dense maps\")",
 		}
@@ -311,8 +317,14 @@ func maternDense(k fmap.Kernel) *nysForm {
 	call := func(e *emitter, r func() *jen.Statement) jen.Code {
 		return jen.Id("featmapDenseMatern64").Call(r(), r(), e.lit.f64(nu))
 	}
+	// The float32 path takes the squared distances for every ν: d² from
+	// its parts would lose to cancellation most of float32's digits.
+	values32 := func(e *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
+		body, r := nysNegate(row)
+		return append(body, jen.Id("featmapDenseMatern32").Call(r(), r(), e.lit.f64(nu)))
+	}
 	if nu == 0.5 {
-		return &nysForm{prod: nysSq,
+		return &nysForm{prod: nysSq, prod32: nysSq, values32: values32,
 			values: func(e *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
 				body, r := nysNegate(row)
 				return append(body, call(e, r))
@@ -325,7 +337,7 @@ func maternDense(k fmap.Kernel) *nysForm {
 	if nu == 2.5 {
 		slope = "5/6"
 	}
-	return &nysForm{prod: nysParts,
+	return &nysForm{prod: nysParts, prod32: nysSq, values32: values32,
 		values: func(e *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code {
 			body, r := nysPartsD2(row, nl, q)
 			return append(body, call(e, r))

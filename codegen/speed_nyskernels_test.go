@@ -15,9 +15,8 @@ import (
 // emitted twice, with the dense evaluation and with the row-by-row one
 // (rowPathOnly), and reports per map the median over three runs of the ns
 // per row of NSlice, of N row by row and of the row-by-row evaluation's
-// NSlice, and their ratios, and NSliceF32 (stagedBench's file; the
-// Laplacian map's dense NSliceF32 is its float32 path, the others' the
-// float64 evaluation rounded); any
+// NSlice, and their ratios, and NSliceF32 (stagedBench's file; the dense
+// NSliceF32 is each map's float32 path, where gen takes it); any
 // allocation fails it. Its own ns/op is the build and run, not a
 // measurement.
 // go test -run '^$' -bench NystroemKernels ./codegen

@@ -24,10 +24,11 @@ type nystroemKind struct {
 	centre, s2 []float64
 	limit      float64
 	// f32: NF32 and NSliceF32 compute in float32 (emit_nystroem_dense32.go),
-	// below limit32 on |x − c|; err32 and kern32 are the component and
-	// kernel errors gen measured there.
-	f32                    bool
-	limit32, err32, kern32 float64
+	// below limit32 on |x − c|; measured32: gen measured the float32 path,
+	// err32 and kern32 its component and kernel errors there, beside the
+	// budget32 they were held to (taken or not).
+	f32, measured32                  bool
+	limit32, err32, kern32, budget32 float64
 }
 
 // files are the dense kernel files of a dense map's package.
@@ -61,7 +62,7 @@ func (q *nystroemKind) plan(p *plan) error {
 	}
 	q.df = newDataFile(s.Landmarks, s.Proj, modelW, modelB)
 	q.nysPlanDense()
-	if q.nysDense() && q.dform.f32 {
+	if q.nysDense() && q.dform.values32 != nil {
 		q.nys32Plan(p)
 	}
 	return nil

@@ -355,3 +355,74 @@ func featmapDensePoly64(dst, g []float64, scale, offset float64, degree int) {
 		dst[j] = p
 	}
 }
+
+// featmapDenseMatern32 is featmapDenseMatern64 in float32: r = √d² the
+// float64 square root of the float32 d² (clamped at 0), rounded (the
+// correctly rounded float32 square root), a = c·r with c rounded to
+// float32 and taken at most 104, where e^{−a} is below half of float32's
+// least subnormal (so the factors stay finite), e^{−a} by
+// featmapDenseExp32. dst may be d2 itself but must not overlap it
+// otherwise.
+func featmapDenseMatern32(dst, d2 []float32, nu float64) {
+	dst = dst[:len(d2)]
+	c := float32(1)
+	switch nu {
+	case 1.5:
+		c = float32(math.Sqrt(3))
+	case 2.5:
+		c = float32(math.Sqrt(5))
+	}
+	// Comparisons rather than min and max, which order ±0 and NaN at a
+	// cost; a NaN d² stays NaN.
+	for j, v := range d2 {
+		if v < 0 {
+			v = 0
+		}
+		a := c * float32(math.Sqrt(float64(v)))
+		if a > 104 {
+			a = 104
+		}
+		dst[j] = a
+	}
+	if nu == 0.5 {
+		for j, a := range dst {
+			dst[j] = -a
+		}
+		featmapDenseExp32(dst, dst)
+		return
+	}
+	const chunk = 64
+	var a [chunk]float32
+	for j0 := 0; j0 < len(dst); j0 += chunk {
+		part := dst[j0:min(j0+chunk, len(dst))]
+		for j, v := range part {
+			a[j] = v
+			part[j] = -v
+		}
+		featmapDenseExp32(part, part)
+		if nu == 1.5 {
+			for j, v := range a[:len(part)] {
+				part[j] *= 1 + v
+			}
+			continue
+		}
+		for j, v := range a[:len(part)] {
+			part[j] *= 1 + v + v*v/3
+		}
+	}
+}
+
+// featmapDensePoly32 is featmapDensePoly64 in float32: dst[j] =
+// (scale·g[j] + offset)^degree, the product and the sum each rounded,
+// then degree − 1 multiplications in order. dst may be g itself.
+func featmapDensePoly32(dst, g []float32, scale, offset float32, degree int) {
+	dst = dst[:len(g)]
+	for j, v := range g {
+		b := float32(scale*v) + offset
+		p := b
+		for range degree - 1 {
+			p *= b
+		}
+		dst[j] = p
+	}
+}

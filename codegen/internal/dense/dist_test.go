@@ -163,3 +163,68 @@ func TestMaternPoly(t *testing.T) {
 		}
 	})
 }
+
+// TestMaternPoly32: featmapDenseMatern32 is the Matérn function of the
+// float32 r = √d² rounded, a = c·r (c rounded to float32): e^{−r} within
+// 2⁻²³ relative + 2⁻¹⁴⁹, the other two within the rounding of a times
+// their slope (at most 1/e in a) + 2⁻²¹ (the exp's and the factor's
+// roundings, each value at most 1), in place too, finite and at most
+// 2⁻¹³⁰ far beyond; featmapDensePoly32 is (scale·g + offset)^degree in
+// float32 bit for bit.
+func TestMaternPoly32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(63, 65))
+	d2 := make([]float32, 1003)
+	for j := range d2 {
+		d2[j] = float32(30 * rng.Float64() * rng.Float64())
+	}
+	d2[0], d2[1], d2[2], d2[3], d2[4] = 0, -1e-17, 800*800, 1e36, 0x1p-140
+	eachPath(t, func(t *testing.T) {
+		for _, nu := range []float64{0.5, 1.5, 2.5} {
+			got := make([]float32, len(d2))
+			featmapDenseMatern32(got, d2, nu)
+			in := append([]float32(nil), d2...)
+			featmapDenseMatern32(in, in, nu)
+			c := 1.0
+			switch nu {
+			case 1.5:
+				c = float64(float32(math.Sqrt(3)))
+			case 2.5:
+				c = float64(float32(math.Sqrt(5)))
+			}
+			for j, v := range d2 {
+				r := float64(float32(math.Sqrt(float64(max(v, 0)))))
+				a := c * r
+				var want, tol float64
+				switch nu {
+				case 0.5:
+					want = math.Exp(-r)
+					tol = 0x1p-23*want + 0x1p-149
+				case 1.5:
+					want = (1 + a) * math.Exp(-a)
+					tol = a*0x1p-24/math.E + 0x1p-21
+				default:
+					want = (1 + a + a*a/3) * math.Exp(-a)
+					tol = a*0x1p-24/math.E + 0x1p-21
+				}
+				if a > 104 {
+					tol = 0x1p-130
+				}
+				if g := float64(got[j]); !(math.Abs(g-want) <= tol) || in[j] != got[j] {
+					t.Fatalf("ν %v at d² %v: %v (in place %v), want %v ± %.3g", nu, v, got[j], in[j], want, tol)
+				}
+			}
+		}
+		g := make([]float32, 100)
+		for j := range g {
+			g[j] = float32(4*rng.Float64() - 2)
+		}
+		p := make([]float32, len(g))
+		featmapDensePoly32(p, g, 0.5, 1, 3)
+		for j, v := range g {
+			b := float32(0.5*v) + 1
+			if want := b * b * b; p[j] != want {
+				t.Fatalf("poly(%v) = %v, want %v", v, p[j], want)
+			}
+		}
+	})
+}

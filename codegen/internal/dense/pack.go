@@ -71,3 +71,33 @@ func Laplacian32(dst, t, lp, pp []float32, m, k, d int) {
 	featmapDenseExp32(kv, kv)
 	featmapDenseMul32(dst, d, kv, m, pp, featmapDensePanel32*m, 1, m, d, false)
 }
+
+// Matern32 computes the components of one row of a dense Nyström map of
+// the Matérn kernel of smoothness nu in float32 as the emitted float32
+// functions do, so that gen can measure that path's error: minus the
+// squared distances of t to the m scaled landmarks of k inputs (lp,
+// packed by Pack32) by NegSqDist32, negated, the kernel values by
+// Matern32, then their product with the d×m projection pp (packed by
+// Pack32) into dst (d numbers).
+func Matern32(dst, t, lp, pp []float32, m, k, d int, nu float64) {
+	kv := make([]float32, m)
+	featmapDenseNegSqDist32(kv, m, t, k, lp, featmapDensePanel32*k, 1, k, m, false)
+	for j, v := range kv {
+		kv[j] = -v
+	}
+	featmapDenseMatern32(kv, kv, nu)
+	featmapDenseMul32(dst, d, kv, m, pp, featmapDensePanel32*m, 1, m, d, false)
+}
+
+// Poly32 computes the components of one row of a dense Nyström map of the
+// polynomial kernel in float32 as the emitted float32 functions do, so
+// that gen can measure that path's error: the dot products of x with the
+// m landmarks of k inputs (lp, packed by Pack32) by Mul32, the kernel
+// values (scale·g + offset)^degree by Poly32, then their product with the
+// d×m projection pp (packed by Pack32) into dst (d numbers).
+func Poly32(dst, x, lp, pp []float32, m, k, d int, scale, offset float32, degree int) {
+	kv := make([]float32, m)
+	featmapDenseMul32(kv, m, x, k, lp, featmapDensePanel32*k, 1, k, m, false)
+	featmapDensePoly32(kv, kv, scale, offset, degree)
+	featmapDenseMul32(dst, d, kv, m, pp, featmapDensePanel32*m, 1, m, d, false)
+}

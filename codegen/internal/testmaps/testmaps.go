@@ -96,6 +96,7 @@ func Cases() []Case {
 		{"NysMatern12Chunked", false, NysMatern12Chunked},
 		{"NysMatern52Chunked", false, NysMatern52Chunked},
 		{"NysPolyChunked", false, NysPolyChunked},
+		{"NysMaternTight", false, NysMaternTight},
 		{"RFFLaplacian", false, RFFLaplacian},
 		{"RFFMatern", false, RFFMatern},
 	}

@@ -34,8 +34,9 @@ const (
 )
 
 // blockPathOf chooses the evaluation of block rk: dense for random
-// features of its inputs, staged for a t of at most stagedMaxArgs values
-// computed into a scratch, the row path otherwise (and under rowPathOnly).
+// features of its inputs, staged for a t computed into a scratch (at most
+// stagedMaxArgs values, or chunk by chunk of that many: wideOK), the row
+// path otherwise (and under rowPathOnly).
 func blockPathOf(rk *randomKind) blockPath {
 	switch {
 	case rowPathOnly || rk.lin != nil:

@@ -26,7 +26,8 @@ import (
 
 // stagedMaxArgs caps the argument t of a staged map whose t is computed
 // into a scratch (after ψ or a log): NSlice keeps denseRows rows of it on
-// the stack (24 KiB at 256).
+// the stack (24 KiB at 256). A longer t is computed in chunks of at most
+// that many values (emit_dense_wide.go).
 const stagedMaxArgs = 256
 
 // rowPathOnly, when set, makes staged false: the maps it covers then take

@@ -64,7 +64,8 @@ func blocksRBF() fmap.Verified {
 }
 
 // blocksMixed: a Gaussian rff on x_0..x_3 (dense) and an exp-χ² map on
-// x_4..x_40 whose t of 259 values keeps the row path.
+// x_4..x_40 whose t of 259 values is computed in two chunks (staged,
+// emit_dense_wide.go).
 func blocksMixed() fmap.Verified {
 	v := &fmap.Verification{Measure: fmap.Absolute,
 		Reported: fmap.Measurement{On: "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)", Points: 1000000, LInf: 0.3, RMS: 0.05}}
@@ -146,11 +147,15 @@ func TestBlocksAgree(t *testing.T) {
 			}
 			xs = append(xs, x)
 		}
-		// Edges: the corners, and a NaN or Inf in the first block only.
+		// Edges: the corners, a NaN or Inf in the first block only, and
+		// a NaN in the last block's first coordinate and in the last
+		// coordinate (a wide block's first and last chunks of t).
 		lo, hi := append([]float64(nil), m.Domain.Lo...), append([]float64(nil), m.Domain.Hi...)
 		nan, inf := append([]float64(nil), xs[0]...), append([]float64(nil), xs[1]...)
-		nan[0], inf[0] = math.NaN(), math.Inf(1)
-		xs = append([][]float64{lo, hi, nan, inf}, xs...)
+		nanFirst, nanLast := append([]float64(nil), xs[2]...), append([]float64(nil), xs[3]...)
+		parts := m.Blocks().Parts
+		nan[0], inf[0], nanFirst[parts[len(parts)-1].First], nanLast[len(nanLast)-1] = math.NaN(), math.Inf(1), math.NaN(), math.NaN()
+		xs = append([][]float64{lo, hi, nan, inf, nanFirst, nanLast}, xs...)
 		huge := len(xs)
 		for _, sign := range []float64{1, -1, 0} {
 			x := make([]float64, m.InDim)
@@ -212,7 +217,7 @@ func TestBlocksAgree(t *testing.T) {
 				t.Errorf("%s: float32 path %v, want %v", c.name, bk.f32, want)
 			}
 			paths := map[string][]blockPath{"Blocks": {blockStaged, blockStaged, blockStaged}, "BlocksBig": {blockStaged, blockDense},
-				"BlocksRBF": {blockDense, blockDense}, "BlocksMixed": {blockDense, blockRow}, "BlocksOne": {blockDense}}
+				"BlocksRBF": {blockDense, blockDense}, "BlocksMixed": {blockDense, blockStaged}, "BlocksOne": {blockDense}}
 			if want, ok := paths[strings.TrimSuffix(strings.TrimSuffix(c.name, "Classes"), "Reg")]; ok && !slices.Equal(bk.paths, want) {
 				t.Errorf("%s: the blocks' paths are %v, want %v", c.name, bk.paths, want)
 			}

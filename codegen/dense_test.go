@@ -11,10 +11,12 @@ import (
 // TestDenseFiles: the dense kernel files depend only on the package and
 // the version (the same bytes twice), carry the generated-code header and
 // the package's clause, and are what GenerateFiles returns after a dense
-// map's own files (rff, rf-pca, exp-χ², log-offset rff, Nyström of the RBF
-// kernel, a blocks map with a dense block) and not after another map (nor
-// a blocks map of row-path blocks); a map whose unexported names would
-// start with the kernels' prefix is refused.
+// map's own files (rff, rf-pca, exp-χ², log-offset rff — also with t of
+// more than 256 values, computed in chunks —, Nyström of the RBF kernel, a
+// blocks map with a dense block) and not after another map (nor a blocks
+// map of row-path blocks, nor an rf-pca map after ψ whose t of more than
+// 256 values meets more than one chunk of frequencies); a map whose
+// unexported names would start with the kernels' prefix is refused.
 func TestDenseFiles(t *testing.T) {
 	a, b := DenseFiles("maps", "1.2.3"), DenseFiles("maps", "1.2.3")
 	if len(a) == 0 || len(a) != len(b) {
@@ -37,8 +39,9 @@ func TestDenseFiles(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		dense bool
-	}{{"RFF64", true}, {"RFF1", true}, {"NysRBF", true}, {"RFPCA", true}, {"ExpChi2", true}, {"RFFSkew", true}, {"NysChi2", false}, {"NysLaplacian", true}, {"NysPoly", true}, {"NysSkew", false}} {
-		vm := testmaps.Case{}
+	}{{"RFF64", true}, {"RFF1", true}, {"NysRBF", true}, {"RFPCA", true}, {"ExpChi2", true}, {"RFFSkew", true}, {"NysChi2", false}, {"NysLaplacian", true}, {"NysPoly", true}, {"NysSkew", false},
+		{"ExpChi2Wide", true}, {"ExpChi2WideChunked", true}, {"RFFSkewWide", true}, {"RFPCAExpChi2Wide", true}, {"RFPCAExpChi2WideChunked", false}} {
+		vm := testmaps.Case{Map: testmaps.RFPCAExpChi2WideChunked}
 		for _, tc := range testmaps.Cases() {
 			if tc.Name == c.name {
 				vm = tc

@@ -34,15 +34,16 @@ const (
 )
 
 // blockPathOf chooses the evaluation of block rk: dense for random
-// features of its inputs, staged for a t of at most stagedMaxArgs values
-// computed into a scratch, the row path otherwise (and under rowPathOnly).
+// features of its inputs, staged for a t computed into a scratch (at most
+// stagedMaxArgs values, or chunk by chunk of that many: wideOK), the row
+// path otherwise (and under rowPathOnly).
 func blockPathOf(rk *randomKind) blockPath {
 	switch {
 	case rowPathOnly || rk.lin != nil:
 		return blockRow
 	case rk.inner == nil && rk.r.Transform == fmap.Identity:
 		return blockDense
-	case (rk.r.Transform == fmap.Identity || rk.r.Transform == fmap.LogOffset) && rk.args <= stagedMaxArgs:
+	case (rk.r.Transform == fmap.Identity || rk.r.Transform == fmap.LogOffset) && (rk.args <= stagedMaxArgs || rk.wideOK()):
 		return blockStaged
 	}
 	return blockRow
@@ -197,7 +198,11 @@ func (bp *blocksKind) rowsBody(e, se *emitter, g int, is32 bool) []jen.Code {
 	c := min(rk.freqs, denseCols)
 	body := []jen.Code{jen.Var().Id("ph").Index(integer(denseRows * c)).Add(elem())}
 	var redo jen.Code
-	if path == blockStaged {
+	if path == blockStaged && rk.wide() {
+		body = []jen.Code{jen.Var().Defs(rk.wideScratch()...)}
+		body = append(body, rk.wideTile(se, in(), "d", dim())...)
+		redo = jen.If(jen.Op("!").Id("ok").Index(jen.Id("i"))).Block(again(fn))
+	} else if path == blockStaged {
 		body = []jen.Code{jen.Var().Defs(
 			jen.Id("ph").Index(integer(denseRows*c)).Float64(),
 			jen.Id("t").Index(integer(denseRows*rk.args)).Float64(),
@@ -305,6 +310,11 @@ func (bp *blocksKind) evaluationText(e *emitter) []string {
 		t = " t is " + prepared + "; a block whose t is not finite gives zeros."
 	default:
 		t = fmt.Sprintf(" t is the block's inputs themselves for %s, each beyond ±L taken as ±L (limit.go), and for %s %s; a block with a non-finite input or t gives zeros.", strings.ToLower(blocksWord(dense)), strings.ToLower(blocksWord(staged)), prepared)
+	}
+	for g, rk := range bp.kinds {
+		if bp.paths[g] == blockStaged && rk.wide() {
+			t += fmt.Sprintf(" Block %d's t has %d values: %s.", g, rk.args, rk.wideText())
+		}
 	}
 	who := "Every block's"
 	if len(rows) > 0 {

@@ -26,7 +26,8 @@ import (
 
 // stagedMaxArgs caps the argument t of a staged map whose t is computed
 // into a scratch (after ψ or a log): NSlice keeps denseRows rows of it on
-// the stack (24 KiB at 256).
+// the stack (24 KiB at 256). A longer t is computed in chunks of at most
+// that many values (emit_dense_wide.go).
 const stagedMaxArgs = 256
 
 // rowPathOnly, when set, makes staged false: the maps it covers then take
@@ -37,7 +38,9 @@ var rowPathOnly bool
 // staged reports whether the random map is evaluated by the dense kernels
 // with its stage before or after the random features: not a block, not
 // dense (rff of the input itself), the identity or the log-offset
-// transform, and a t computed into a scratch of at most stagedMaxArgs.
+// transform, and a t computed into a scratch of at most stagedMaxArgs, or
+// computed chunk by chunk of that many values (wideOK,
+// emit_dense_wide.go).
 func (k *randomKind) staged() bool {
 	if k.block || k.dense() || rowPathOnly {
 		return false
@@ -45,7 +48,7 @@ func (k *randomKind) staged() bool {
 	if k.r.Transform != fmap.Identity && k.r.Transform != fmap.LogOffset {
 		return false
 	}
-	return !k.prepared() || k.args <= stagedMaxArgs
+	return !k.prepared() || k.args <= stagedMaxArgs || k.wideOK()
 }
 
 // prepared reports whether t is computed into a scratch (the args helper)
@@ -115,6 +118,10 @@ func (k *randomKind) targsHelper(e *emitter, f *jen.File) {
 	}
 	if lim := randomLimit(k.r); !math.IsInf(lim, 1) {
 		what += fmt.Sprintf(", each value beyond ±%s taken as ±%s", num(lim), num(lim))
+	}
+	if k.wide() {
+		k.wideHelper(e, f, what)
+		return
 	}
 	f.Line()
 	f.Comment(commentBody(paragraphs(fmt.Sprintf("%s sets t, the random features' argument: %s. It returns false, t unfinished, if an input coordinate or a value of t is not finite (Ψ is then that of zero random features).",
@@ -286,6 +293,11 @@ func (k *randomKind) stagedChunks(e *emitter, is32 bool, rows jen.Code, one bool
 		jen.Id(mulFn).Call(jen.Id("ph").Index(jen.Op(":")), cb(), jen.Id(a), lda, packed,
 			jen.Lit(panel).Op("*").Add(args()), rows, args(), cb(), jen.False()),
 	}
+	if k.wide() {
+		// The chunked products have set the phases (wideProducts; one
+		// chunk of frequencies).
+		body = body[:0]
+	}
 	if one {
 		body = append(body, elem(nil)...)
 	} else {
@@ -305,6 +317,9 @@ func (k *randomKind) stagedChunks(e *emitter, is32 bool, rows jen.Code, one bool
 // the args helper's), zeros or P·(0 − μ) where the random features are
 // zeros, then the one row's chunks.
 func (k *randomKind) stagedN(e *emitter) []jen.Code {
+	if k.wide() {
+		return k.wideN(e)
+	}
 	var body []jen.Code
 	if k.prepared() {
 		body = append(body,
@@ -355,6 +370,17 @@ func (k *randomKind) stagedSlice(e *emitter, is32 bool) []jen.Code {
 	}
 	scratch := k.stagedScratch(denseRows, elem)
 	var redo jen.Code
+	if k.wide() {
+		scratch = k.wideScratch()
+		tile = append(tile, jen.Id("x").Op(":=").Id("src").Index(jen.Id("i0").Op("*").Add(in()).Op(":").Parens(jen.Id("i0").Op("+").Id("r")).Op("*").Add(in())))
+		tile = append(tile, k.wideTile(e, in(), "d", dim())...)
+		tile = append(tile, jen.For(jen.Id("i").Op(":=").Range().Id("r")).Block(jen.If(jen.Op("!").Id("ok").Index(jen.Id("i"))).Block(again)))
+		return append(body,
+			jen.Id("rows").Op(":=").Len(jen.Id("src")).Op("/").Add(in()),
+			jen.Var().Defs(scratch...),
+			jen.For(jen.Id("i0").Op(":=").Lit(0), jen.Id("i0").Op("<").Id("rows"), jen.Id("i0").Op("+=").Lit(denseRows)).Block(tile...),
+		)
+	}
 	if k.prepared() {
 		scratch = append(scratch, jen.Id("t").Index(integer(denseRows*k.args)).Float64(), jen.Id("ok").Index(integer(denseRows)).Bool())
 		tile = append(tile,
@@ -399,6 +425,9 @@ func (k *randomKind) stagedEvaluationLines(e *emitter) []string {
 	}
 	parts = append(parts, fmt.Sprintf("the m = %d phases ωᵢ·%s as a product of the rows of %s and the packed frequencies (featmapDenseMul64 of the package's featmap_dense*.go files: AVX-512 or AVX2+FMA assembly chosen by CPUID at init on amd64, register-tiled Go elsewhere), each phase one chain of fused multiply-adds over the %d values of %s in their order; %s, within 1 ulp of math.Cos and math.Sin (math.Sincos itself for NaN, ±Inf and |%s| ≥ 2²⁹)",
 		k.freqs, t, t, k.args, t, fn, what))
+	if k.wide() {
+		parts = append(parts, k.wideText())
+	}
 	var bound string
 	if l := k.lin; l != nil {
 		z := "the projection P·z"

@@ -42,7 +42,7 @@ func Benchmark{{.Name}}Slice(b *testing.B) {
 	dst := make([]float64, benchRows*{{.Name}}Dim)
 	b.ReportAllocs()
 	for b.Loop() {
-		{{.Name}}Slice(dst, benchSrc)
+		{{.Name}}Slice(dst, benchSrc[:benchRows*64])
 	}
 	perRow(b)
 }
@@ -62,7 +62,7 @@ func Benchmark{{.Name}}SliceF32(b *testing.B) {
 	dst := make([]float32, benchRows*{{.Name}}Dim)
 	b.ReportAllocs()
 	for b.Loop() {
-		{{.Name}}SliceF32(dst, benchSrc32)
+		{{.Name}}SliceF32(dst, benchSrc32[:benchRows*64])
 	}
 	perRow(b)
 }
@@ -78,7 +78,7 @@ func Benchmark{{.Name}}Parallel2(b *testing.B) {
 			defer wg.Done()
 			{{.Name}}Slice(dst[:half*{{.Name}}Dim], benchSrc[:half*64])
 		}()
-		{{.Name}}Slice(dst[half*{{.Name}}Dim:], benchSrc[half*64:])
+		{{.Name}}Slice(dst[half*{{.Name}}Dim:], benchSrc[half*64:benchRows*64])
 		wg.Wait()
 	}
 	perRow(b)
@@ -189,7 +189,9 @@ func BenchmarkDense(b *testing.B) {
 }
 
 // benchModuleInputs is the part of an emitted benchmark module's file that
-// every benchmark uses: benchRows seeded rows of 64 inputs, each scale
+// every benchmark uses: benchRows seeded rows of 128 inputs (the widest
+// benchmark map's; the first benchRows·64 numbers are the rows of 64
+// inputs the maps of 64 take), each scale
 // (a Go expression ending in "* ", or "") times a uniform draw in [0, 1),
 // the same rows in float32, and perRow, which reports ns per row.
 func benchModuleInputs(scale string) string {
@@ -197,7 +199,7 @@ func benchModuleInputs(scale string) string {
 
 var benchSrc = func() []float64 {
 	r := rand.New(rand.NewPCG(9, 9))
-	xs := make([]float64, benchRows*64)
+	xs := make([]float64, benchRows*128)
 	for i := range xs {
 		xs[i] = ` + scale + `r.Float64()
 	}

@@ -79,8 +79,10 @@ func Benchmark{{.}}RowSliceF32(b *testing.B) {
 // BenchmarkStaged builds, in one temporary module, the random maps with a
 // stage before or after the random features — rf-pca on 64 inputs with
 // k = 64 (192 features) and k = 256 (768 features), both centred, exp-χ²
-// on 64 inputs (the 3-D χ² map per coordinate, D = 512) and the skewed
-// intersection kernel's log-offset features on 16 inputs (D = 512) —
+// on 64 inputs (the 3-D χ² map per coordinate, D = 512), exp-χ² on 128
+// inputs (t of 384 values, computed in chunks: emit_dense_wide.go;
+// D = 512) and the skewed intersection kernel's log-offset features on 16
+// inputs (D = 512) —
 // each emitted twice, with the dense evaluation and with the row-by-row
 // one (rowPathOnly), and reports per map the median over three runs of
 // the ns per row of NSlice, of N row by row and of the row-by-row
@@ -96,6 +98,7 @@ func BenchmarkStaged(b *testing.B) {
 		{"PCA64", testmaps.RFPCA64()},
 		{"PCA256", testmaps.RFPCA256()},
 		{"ExpChi264", testmaps.ExpChi264()},
+		{"ExpChi2128", testmaps.ExpChi2128()},
 		{"Skew16", testmaps.RFFIntersect()},
 	}
 	var names []string

@@ -274,6 +274,21 @@ func RFPCAExpChi2Phase() fmap.Verified {
 	return rfpca(ExpChi2Li(), 12, false, 3, absolute(0.5, 0.1, 1000000, rfpcaOn))
 }
 
+// RFPCAExpChi2Wide projects an exp-χ² map (β = 1 on [0, 1]⁹⁰, the 3-D χ²
+// map per coordinate: t of 270 values, two chunks of t; 40 cos-sin
+// frequencies, 80 features) onto k = 10, centred.
+func RFPCAExpChi2Wide() fmap.Verified {
+	base := expChi2(90, box(90, 0, 1, false), 1, chi2Inner3(), 3, fmap.CosSin, 40, 13, nil)
+	return rfpca(base, 10, true, 8, absolute(0.5, 0.1, 1000000, rfpcaOn))
+}
+
+// RFPCAExpChi2WideChunked projects ExpChi2WideChunked (t of 300 values,
+// 300 cos-sin frequencies: more than one chunk of 128 before a
+// projection) onto k = 8, uncentred.
+func RFPCAExpChi2WideChunked() fmap.Verified {
+	return rfpca(ExpChi2WideChunked(), 8, false, 9, absolute(0.5, 0.1, 1000000, rfpcaOn))
+}
+
 // RFPCA64 projects 96 cos-sin frequencies of the RBF kernel on [0, 1]⁶⁴
 // (192 features, rf-pca's default 3·D) onto k = 64, centred: its 18624
 // constants (frequencies, projection, mean) go to a data file.

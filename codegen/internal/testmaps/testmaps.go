@@ -81,6 +81,10 @@ func Cases() []Case {
 		{"RFPCAChunked", false, RFPCAChunked},
 		{"RFPCAPhase", false, RFPCAPhase},
 		{"ExpChi2Chunked", false, ExpChi2Chunked},
+		{"ExpChi2Wide", false, ExpChi2Wide},
+		{"ExpChi2WideChunked", false, ExpChi2WideChunked},
+		{"RFFSkewWide", false, RFFSkewWide},
+		{"RFPCAExpChi2Wide", false, RFPCAExpChi2Wide},
 		{"RFFReg", false, RFFReg},
 		{"RFF64Model", false, RFF64Model},
 		{"PolyExact", false, PolyExact},
@@ -625,11 +629,26 @@ func ExpChi216() fmap.Verified {
 }
 
 // ExpChi2Wide is ExpChi2Li's kernel and series on [0, 1]³⁷: t of 259
-// values, beyond the 256 a dense blocks map's tile computes into a scratch
-// (its block keeps the row path), and 12 phase features.
+// values, beyond the 256 the dense evaluation computes into a scratch at a
+// time (two chunks of t: 36 coordinates, then 1), and 12 phase features.
 func ExpChi2Wide() fmap.Verified {
 	inner := fmap.Stage{Kind: &fmap.Series{Form: fmap.LiSeries, K: append([]float64(nil), liK...), Dim: 7, Negative: fmap.NegativeZero}}
 	return expChi2(37, box(37, 0, 1, false), 0.5, inner, 7, fmap.Phase, 12, 5, absolute(0.65, 0.17, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
+}
+
+// ExpChi2WideChunked is the exp-χ² kernel, β = 1, on [0, 1]¹⁰⁰: the 3-D
+// χ² map of every coordinate (t of 300 values: two chunks of t, 85
+// coordinates then 15), then 300 cos-sin frequencies (D = 600, two chunks
+// of frequencies).
+func ExpChi2WideChunked() fmap.Verified {
+	return expChi2(100, box(100, 0, 1, false), 1, chi2Inner3(), 3, fmap.CosSin, 300, 11, absolute(0.2, 0.05, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
+}
+
+// ExpChi2128 is the exp-χ² kernel, β = 1, on [0, 1]¹²⁸: the 3-D χ² map of
+// every coordinate (t of 384 values), then 256 cos-sin frequencies
+// (D = 512).
+func ExpChi2128() fmap.Verified {
+	return expChi2(128, box(128, 0, 1, false), 1, chi2Inner3(), 3, fmap.CosSin, 256, 12, absolute(0.2, 0.05, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
 }
 
 // ExpChi21 is the exp-χ² kernel of one coordinate, β = 1, on [0, 1]: the
@@ -684,6 +703,20 @@ func RFFIntersect() fmap.Verified {
 		Kernel: fmap.Kernel{Type: fmap.SkewedIntersection, Sigma: sigma, C: 0.5}, InDim: 16, Dim: 512, Domain: box(16, 0, 1, false),
 		Method: "rff", Stages: []fmap.Stage{{Kind: rs}},
 	}, absolute(0.2139, 0.04424, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
+}
+
+// RFFSkewWide is the skewed intersection kernel, σ = 1 and c = 0.5, on
+// [0, 1]³⁰⁰: 24 phase features in t = log(x + c), t of 300 values (two
+// chunks of 256 and 44), whose 7224 constants go to a data file.
+func RFFSkewWide() fmap.Verified {
+	sigma := repeat(1, 300)
+	r := rand.New(rand.NewPCG(14, 3))
+	rs := &fmap.Random{Features: fmap.Phase, Transform: fmap.LogOffset, Offset: 0.5, In: 300, Freq: cauchyFreqs(r, 24, sigma)}
+	rs.Phase = uniformPhases(r, 24)
+	return random(&fmap.Map{
+		Kernel: fmap.Kernel{Type: fmap.SkewedIntersection, Sigma: sigma, C: 0.5}, InDim: 300, Dim: 24, Domain: box(300, 0, 1, false),
+		Method: "rff", Stages: []fmap.Stage{{Kind: rs}},
+	}, absolute(0.5, 0.1, 1000000, "all 1000000 ordered pairs of 1000 points drawn uniformly from the box (seed 1)"))
 }
 
 // RFF1 is the Gaussian RBF kernel, σ = 0.3, on [0, π] with 24 phase

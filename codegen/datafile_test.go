@@ -57,7 +57,7 @@ func TestDataFileMismatchPanics(t *testing.T) {
 		write(bin.Name, c.data)
 		cmd := exec.Command(goTool(t), "test", "-count=1", ".")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-buildvcs=false")
+		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-buildvcs=false -trimpath")
 		out, err := cmd.CombinedOutput()
 		want := "the embedded " + bin.Name + " is not the data file " + goFile.Name + " was generated with"
 		switch {

@@ -21,11 +21,7 @@ func TestDataFileMismatchPanics(t *testing.T) {
 	var files []File
 	var name string
 	for _, c := range testmaps.Cases() {
-		fs, err := GenerateFiles(c.Map(), testInfo(c.Name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(fs) == 2 {
+		if fs := sharedFiles(t, c, Fast); len(fs) == 2 {
 			files, name = fs, c.Name
 			break
 		}

@@ -181,10 +181,7 @@ func TestRandomAllocFree(t *testing.T) {
 			if c.Name != name {
 				continue
 			}
-			files, err := GenerateFiles(c.Map(), testInfo(name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			files := sharedFiles(t, c, Fast)
 			ems = append(ems, emitted{Name: name, In: c.Map().Map.InDim, Src: files[0].Data, Extra: files[1:]})
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 )
@@ -401,24 +402,56 @@ func hasTests(dir string) bool {
 // testNames lists the tests, fuzz tests and examples, and the benchmarks,
 // declared in the test files of dirs.
 func testNames(dirs []string) (tests, benches []string, err error) {
-	decl := regexp.MustCompile(`(?m)^func ((Test|Fuzz|Example|Benchmark)\w*)\(`)
 	for _, d := range dirs {
-		files, _ := filepath.Glob(filepath.Join(d, "*_test.go"))
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				return nil, nil, err
-			}
-			for _, m := range decl.FindAllStringSubmatch(string(b), -1) {
-				if m[2] == "Benchmark" {
-					benches = append(benches, m[1])
-				} else {
-					tests = append(tests, m[1])
-				}
+		n, err := dirTestNames(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		tests, benches = append(tests, n.tests...), append(benches, n.benches...)
+	}
+	return tests, benches, nil
+}
+
+// declNames are the tests (fuzz tests and examples with them) and the
+// benchmarks one directory's test files declare.
+type declNames struct{ tests, benches []string }
+
+// dirNames holds dirTestNames' answers: the docs' many `go test ./...`
+// commands would read every test file of the repository once each.
+var dirNames struct {
+	sync.Mutex
+	m map[string]declNames
+}
+
+// dirTestNames returns the names the test files of directory d declare,
+// read once per test binary.
+func dirTestNames(d string) (declNames, error) {
+	dirNames.Lock()
+	defer dirNames.Unlock()
+	if n, ok := dirNames.m[d]; ok {
+		return n, nil
+	}
+	decl := regexp.MustCompile(`(?m)^func ((Test|Fuzz|Example|Benchmark)\w*)\(`)
+	var n declNames
+	files, _ := filepath.Glob(filepath.Join(d, "*_test.go"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return declNames{}, err
+		}
+		for _, m := range decl.FindAllStringSubmatch(string(b), -1) {
+			if m[2] == "Benchmark" {
+				n.benches = append(n.benches, m[1])
+			} else {
+				n.tests = append(n.tests, m[1])
 			}
 		}
 	}
-	return tests, benches, nil
+	if dirNames.m == nil {
+		dirNames.m = map[string]declNames{}
+	}
+	dirNames.m[d] = n
+	return n, nil
 }
 
 // modulePath is the module path go.mod declares.

@@ -37,7 +37,7 @@ func generateCases(t *testing.T, cases []testmaps.Case) []generatedCase {
 	t.Helper()
 	var gs []generatedCase
 	for _, c := range cases {
-		gs = append(gs, generateCase(t, c.Name, c.Map(), Fast))
+		gs = append(gs, planCase(t, c.Name, c.Map(), Fast, sharedFiles(t, c, Fast)))
 	}
 	return gs
 }
@@ -51,6 +51,15 @@ func generateCase(t *testing.T, name string, m fmap.Verified, tb Tables) generat
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	return planCase(t, name, m, tb, files)
+}
+
+// planCase is the generatedCase of the map m named name, emitted with
+// tables tb as files.
+func planCase(t *testing.T, name string, m fmap.Verified, tb Tables, files []File) generatedCase {
+	t.Helper()
+	info := testInfo(name)
+	info.Tables = tb
 	p, err := newPlan(m, info)
 	if err != nil {
 		t.Fatal(err)

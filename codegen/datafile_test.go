@@ -21,11 +21,7 @@ func TestDataFileMismatchPanics(t *testing.T) {
 	var files []File
 	var name string
 	for _, c := range testmaps.Cases() {
-		fs, err := GenerateFiles(c.Map(), testInfo(c.Name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(fs) == 2 {
+		if fs := sharedFiles(t, c, Fast); len(fs) == 2 {
 			files, name = fs, c.Name
 			break
 		}
@@ -57,7 +53,7 @@ func TestDataFileMismatchPanics(t *testing.T) {
 		write(bin.Name, c.data)
 		cmd := exec.Command(goTool(t), "test", "-count=1", ".")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-buildvcs=false")
+		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-buildvcs=false -trimpath")
 		out, err := cmd.CombinedOutput()
 		want := "the embedded " + bin.Name + " is not the data file " + goFile.Name + " was generated with"
 		switch {

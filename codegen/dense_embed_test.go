@@ -148,9 +148,9 @@ func TestUse(t *testing.T) {
 		}
 	}
 	for _, arch := range []string{"amd64", "arm64", "386"} {
-		run([]string{"GOARCH=" + arch, "GOFLAGS=-mod=mod"}, "vet", ".")
+		run([]string{"GOARCH=" + arch, "GOFLAGS=-mod=mod -trimpath"}, "vet", ".")
 	}
-	run([]string{"GOFLAGS=-mod=mod"}, "test", "-count=1", ".")
+	run([]string{"GOFLAGS=-mod=mod -trimpath"}, "test", "-count=1", ".")
 }
 
 // declNames are the names a top-level declaration declares (methods

@@ -25,15 +25,18 @@ var formatFile = filepath.Join("testdata", "format.txt")
 func formatFingerprint(t *testing.T) string {
 	t.Helper()
 	h := sha256.New()
+	write := func(id string, files []File) {
+		for _, f := range files {
+			fmt.Fprintf(h, "%s %s %d\n", id, f.Name, len(f.Data))
+			h.Write(f.Data)
+		}
+	}
 	emit := func(id string, vm fmap.Verified, info Info) {
 		files, err := GenerateFiles(vm, info)
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
-		for _, f := range files {
-			fmt.Fprintf(h, "%s %s %d\n", id, f.Name, len(f.Data))
-			h.Write(f.Data)
-		}
+		write(id, files)
 	}
 	for _, c := range testmaps.Cases() {
 		tables := []Tables{Fast}
@@ -41,9 +44,7 @@ func formatFingerprint(t *testing.T) string {
 			tables = append(tables, Compact, Small)
 		}
 		for _, tb := range tables {
-			info := testInfo(c.Name)
-			info.Tables = tb
-			emit(c.Name+" "+tb.String(), c.Map(), info)
+			write(c.Name+" "+tb.String(), sharedFiles(t, c, tb))
 		}
 	}
 	emit("Blocks", blocksSmall(), testInfo("Blocks"))

@@ -29,10 +29,7 @@ func TestGenerateProperties(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			vm := c.Map()
 			info := testInfo(c.Name)
-			fa, err := GenerateFiles(vm, info)
-			if err != nil {
-				t.Fatal(err)
-			}
+			fa := sharedFiles(t, c, info.Tables)
 			fb, err := GenerateFiles(c.Map(), info)
 			if err != nil {
 				t.Fatal(err)

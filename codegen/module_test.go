@@ -76,7 +76,7 @@ func goRun(t testing.TB, dir string, env []string, args ...string) string {
 	cmd.Dir = dir
 	// The caller's GOFLAGS go on (GOARCH=arm64 GOFLAGS=-exec=qemu-aarch64
 	// runs these tests as arm64 under qemu).
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off", strings.TrimSpace("GOFLAGS=-buildvcs=false "+os.Getenv("GOFLAGS")))
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off", strings.TrimSpace("GOFLAGS=-buildvcs=false -trimpath "+os.Getenv("GOFLAGS")))
 	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -47,10 +47,7 @@ func TestTablesChoice(t *testing.T) {
 		for _, tb := range []Tables{Fast, Compact, Small} {
 			info := testInfo(c.Name)
 			info.Tables = tb
-			files, err := GenerateFiles(vm, info)
-			if err != nil {
-				t.Fatalf("%s %v: %v", c.Name, tb, err)
-			}
+			files := sharedFiles(t, c, tb)
 			p, err := newPlan(vm, info)
 			if err != nil {
 				t.Fatal(err)

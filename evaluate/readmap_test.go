@@ -172,12 +172,17 @@ func TestReadMapShipped(t *testing.T) {
 type spaces struct{ n int64 }
 
 func (s *spaces) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = " \n\t"[i%3]
+	// p[i] = " \n\t"[i%3], copied from spacePattern a block at a time:
+	// the stream is half a GiB, too long to fill byte by byte.
+	for off := 0; off < len(p); {
+		off += copy(p[off:], spacePattern[off%3:])
 	}
 	s.n += int64(len(p))
 	return len(p), nil
 }
+
+// spacePattern is " \n\t" repeated, what spaces.Read copies from.
+var spacePattern = bytes.Repeat([]byte(" \n\t"), 64<<10)
 
 // TestMapReader: a map file's whitespace outside strings is squeezed to
 // one space (so that two tokens stay two, and a string keeps its spaces),

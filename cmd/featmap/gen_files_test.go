@@ -103,7 +103,7 @@ const annfmKMeans = "kernel: {type: chi2}\ndomain: {integers: [0, 16]}\ntarget: 
 func TestGenKeepsForeignBin(t *testing.T) {
 	t.Setenv("FEATMAP_FORCE", "")
 	vz := writeSpec(t, vzSpec)
-	rff := writeSpec(t, rffSpec)
+	rff := writeSpec(t, rffBinSpec())
 	stopped, stop := context.WithCancel(context.Background())
 	stop()
 	precious := "my own constants\n"
@@ -164,7 +164,7 @@ func TestGenKeepsForeignBin(t *testing.T) {
 		t.Fatalf("gen: exit %d: %s", code, errOut)
 	}
 	first, _ := os.ReadFile(bin)
-	rff2 := writeSpec(t, strings.Replace(rffSpec, "seed: 1", "seed: 2", 1))
+	rff2 := writeSpec(t, strings.Replace(rffBinSpec(), "seed: 1", "seed: 2", 1))
 	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", rff2); code != exitOK {
 		t.Errorf("gen of a changed spec over the files gen wrote: exit %d: %s", code, errOut)
 	}

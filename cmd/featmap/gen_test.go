@@ -268,6 +268,25 @@ target: {dim: 1024}
 method: {name: rff, seed: 1}
 `
 
+// rffSpecShort has rffSpec's 8192 frequency coordinates as 128 × 64: the
+// same .bin of 8192 float64s, from a design of half the time.
+const rffSpecShort = `version: 1
+name: RBF64
+kernel: {type: rbf, sigma: 4}
+domain: {dims: 64, interval: [0, 16]}
+target: {dim: 256}
+method: {name: rff, seed: 1}
+`
+
+// rffBinSpec is the spec of the tests of gen's .bin handling: rffSpec, or
+// under -short rffSpecShort, whose constants are as many.
+func rffBinSpec() string {
+	if testing.Short() {
+		return rffSpecShort
+	}
+	return rffSpec
+}
+
 // expChi2Ahead is an exp-chi2 random-feature map whose 32 frequencies
 // take the inner map's 64 × 5 outputs: 10 240 constants, though 32 × 64
 // are fewer than codegen writes as Go literals.
@@ -287,7 +306,7 @@ const learnAhead = "kernel: {type: rbf, sigma: 49}\ndomain: {dims: 64, interval:
 // the design does (annfm's k-means anchors: no count); a bad -o name is a
 // usage error before any design.
 func TestGenDataFile(t *testing.T) {
-	spec := writeSpec(t, rffSpec)
+	spec := writeSpec(t, rffBinSpec())
 	dir := t.TempDir()
 	out := filepath.Join(dir, "rbf16.go")
 	if code, _, errOut := runCLI("gen", "-o", out, "-pkg", "maps", spec); code != exitOK {
@@ -605,7 +624,7 @@ method: {name: rff, seed: 1}
 // gen then writes it again; with the .bin as written it is fresh.
 func TestGenCheckDataFile(t *testing.T) {
 	t.Setenv("FEATMAP_FORCE", "")
-	spec := writeSpec(t, rffSpec)
+	spec := writeSpec(t, rffBinSpec())
 	dir := t.TempDir()
 	out, bin := filepath.Join(dir, "rbf16.go"), filepath.Join(dir, "rbf16.bin")
 	args := []string{"-o", out, "-pkg", "maps", spec}

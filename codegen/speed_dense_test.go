@@ -22,13 +22,19 @@ var (
 	benchRunFlag  = flag.String("dense.run", ".", "BenchmarkDense, BenchmarkStaged, BenchmarkNystroemKernels: the emitted module's -bench pattern")
 )
 
+// benchFuncs are the benchmark templates' functions: benchRows, the rows
+// of -dense.rows, read when the template runs (the templates are parsed
+// at package initialisation, before the flags are).
+var benchFuncs = template.FuncMap{"benchRows": func() int { return *benchRowsFlag }}
+
 // denseBench is the benchmark file of BenchmarkDense's module: for each
 // emitted map, NSlice over denseBenchRows rows, N row by row, NSliceF32,
 // NSlice split over two goroutines (the many-core pattern of docs/gen.md),
-// and a plain Go loop computing the same map (rff: the dot products and
+// a plain Go loop computing the same map (rff: the dot products and
 // math.Cos, math.Sin; Nyström: the kernel values with the factors
-// 1/(2σ²) and the projection), all in ns per row.
-var denseBench = template.Must(template.New("bench").Parse(`package gentest
+// 1/(2σ²) and the projection), all in ns per row, and a control of pure
+// computation on one goroutine and on two (controlWork).
+var denseBench = template.Must(template.New("bench").Funcs(benchFuncs).Parse(`package gentest
 
 import (
 	"math"
@@ -124,7 +130,42 @@ func Benchmark{{.Name}}Plain(b *testing.B) {
 	}
 	perRow(b)
 }
-{{end}}`))
+{{end}}
+// controlWork is a chain of n multiply-adds and square roots: work with
+// no memory traffic, the machine's own two-core ratio beside the maps'.
+func controlWork(n int) float64 {
+	x := 1.0
+	for range n {
+		x = math.Sqrt(math.FMA(x, 1.0000001, 0.5))
+	}
+	return x
+}
+
+var controlSink float64
+
+func BenchmarkControlSlice(b *testing.B) {
+	for b.Loop() {
+		controlSink = controlWork(benchRows * 64)
+	}
+	perRow(b)
+}
+
+func BenchmarkControlParallel2(b *testing.B) {
+	for b.Loop() {
+		var wg sync.WaitGroup
+		var other float64
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			other = controlWork(benchRows * 32)
+		}()
+		mine := controlWork(benchRows * 32)
+		wg.Wait()
+		controlSink = mine + other
+	}
+	perRow(b)
+}
+`))
 
 // denseBenchMap is one map of BenchmarkDense's module.
 type denseBenchMap struct {
@@ -180,7 +221,9 @@ func BenchmarkDense(b *testing.B) {
 		fmt.Fprintf(&table, "%-8s %10.0f %10.0f %10.0f %10.0f %10.0f %8.1f %8.2f\n", c.Name, s, med(c.Name+"One"), med(c.Name+"SliceF32"),
 			med(c.Name+"Parallel2"), med(c.Name+"Plain"), med(c.Name+"Plain")/s, s/med(c.Name+"Parallel2"))
 	}
-	b.Logf("go test -bench in the emitted module, ns per row (medians of 3):\n%s\n%s", table.String(), out)
+	cs, cp := med("ControlSlice"), med("ControlParallel2")
+	fmt.Fprintf(&table, "%-8s %10.0f %10s %10s %10.0f %10s %8s %8.2f\n", "control", cs, "", "", cp, "", "", cs/cp)
+	b.Logf("go test -bench in the emitted module, ns per row (medians of 3; control: 64 dependent FMA+sqrt steps per row, one goroutine and two halves on two):\n%s\n%s", table.String(), out)
 	for b.Loop() {
 	}
 	for _, c := range bm {
@@ -195,7 +238,7 @@ func BenchmarkDense(b *testing.B) {
 // (a Go expression ending in "* ", or "") times a uniform draw in [0, 1),
 // the same rows in float32, and perRow, which reports ns per row.
 func benchModuleInputs(scale string) string {
-	return `const benchRows = ` + strconv.Itoa(*benchRowsFlag) + `
+	return `const benchRows = {{benchRows}}
 
 var benchSrc = func() []float64 {
 	r := rand.New(rand.NewPCG(9, 9))

@@ -20,7 +20,7 @@ import (
 // map, NSlice over benchRows rows of its dense evaluation, its N row by
 // row, and NSlice of the same map emitted with the row-by-row evaluation
 // (the twin named NAMERow), and NSliceF32 of both, in ns per row.
-var stagedBench = template.Must(template.New("bench").Parse(`package gentest
+var stagedBench = template.Must(template.New("bench").Funcs(benchFuncs).Parse(`package gentest
 
 import (
 	"math/rand/v2"

@@ -15,11 +15,11 @@ import (
 
 // benchRowsFlag and benchRunFlag set the emitted benchmark modules' batch (the
 // rows of one NSlice call; docs/measurements/dense_maps_run.sh passes the
-// issue's 100 000) and which of their benchmarks run (go test's -bench of
+// 100 000 rows) and which of their benchmarks run (go test's -bench of
 // the module).
 var (
-	benchRowsFlag = flag.Int("dense.rows", 1200, "BenchmarkDense, BenchmarkStaged, BenchmarkNystroemKernels: rows per NSlice call in the emitted module")
-	benchRunFlag  = flag.String("dense.run", ".", "BenchmarkDense, BenchmarkStaged, BenchmarkNystroemKernels: the emitted module's -bench pattern")
+	benchRowsFlag = flag.Int("dense.rows", 1200, "BenchmarkDense, BenchmarkStaged, BenchmarkBlocks, BenchmarkNystroemKernels: rows per NSlice call in the emitted module")
+	benchRunFlag  = flag.String("dense.run", ".", "BenchmarkDense, BenchmarkStaged, BenchmarkBlocks, BenchmarkNystroemKernels: the emitted module's -bench pattern")
 )
 
 // benchFuncs are the benchmark templates' functions: benchRows, the rows

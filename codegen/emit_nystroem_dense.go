@@ -97,11 +97,9 @@ func (q *nystroemKind) planCentred(k fmap.Kernel, form *nysForm) {
 	q.limit = lim
 }
 
-// planDot sets the limit of the dot product's form: with |x_i| ≤ L every
-// base s·x·l_j + c of the polynomial kernel stays within 2^{500/degree},
-// its power below 2⁵⁰⁰.
-func (q *nystroemKind) planDot(k fmap.Kernel) {
-	maxL1, maxAbs := 0.0, 0.0
+// landmarkNorms returns the largest L1 norm of a landmark, max_j Σᵢ|l_ji|,
+// and the largest |l_ji|: the dot product forms' limits are set by them.
+func (q *nystroemKind) landmarkNorms() (maxL1, maxAbs float64) {
 	for j := range q.m {
 		s := 0.0
 		for _, v := range q.s.Landmarks[j*q.n : (j+1)*q.n] {
@@ -110,6 +108,14 @@ func (q *nystroemKind) planDot(k fmap.Kernel) {
 		}
 		maxL1 = math.Max(maxL1, s)
 	}
+	return maxL1, maxAbs
+}
+
+// planDot sets the limit of the dot product's form: with |x_i| ≤ L every
+// base s·x·l_j + c of the polynomial kernel stays within 2^{500/degree},
+// its power below 2⁵⁰⁰.
+func (q *nystroemKind) planDot(k fmap.Kernel) {
+	maxL1, maxAbs := q.landmarkNorms()
 	room := math.Pow(2, 500/float64(max(k.Degree, 1))) - math.Abs(k.Offset)
 	lim := 0x1p200
 	if d := math.Abs(k.Scale) * maxL1; d > 0 {

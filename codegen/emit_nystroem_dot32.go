@@ -29,15 +29,7 @@ func (q *nystroemKind) dot32Limit() float64 {
 	if !normal(k.Scale) || !normal(k.Offset) {
 		return 0
 	}
-	maxL1, maxAbs := 0.0, 0.0
-	for j := range q.m {
-		s := 0.0
-		for _, v := range q.s.Landmarks[j*q.n : (j+1)*q.n] {
-			s += math.Abs(v)
-			maxAbs = math.Max(maxAbs, math.Abs(v))
-		}
-		maxL1 = math.Max(maxL1, s)
-	}
+	maxL1, maxAbs := q.landmarkNorms()
 	room := math.Pow(2, 100/float64(max(k.Degree, 1))) - math.Abs(k.Offset)
 	lim := q.limit
 	if maxL1 > 0 {

@@ -101,11 +101,7 @@ func nysKernelBounds(q *nystroemKind, x []float64) (kv, dk []float64) {
 		for j := range q.m {
 			l := q.s.Landmarks[j*n : (j+1)*n]
 			kv[j] = k.Eval(x, l)
-			g, gAbs := 0.0, 0.0
-			for i := range n {
-				g += x[i] * l[i]
-				gAbs += math.Abs(x[i] * l[i])
-			}
+			g, gAbs := dotAbs(x, l)
 			b := k.Scale*g + k.Offset
 			delta := math.Abs(k.Scale)*gamma53(n+2)*gAbs + gamma53(2)*(math.Abs(k.Scale*g)+math.Abs(k.Offset))
 			hi := math.Abs(b) + delta
@@ -261,15 +257,21 @@ func poly32Bounds(q *nystroemKind, x []float64) (kv, dk []float64) {
 	for j := range q.m {
 		l := q.s.Landmarks[j*n : (j+1)*n]
 		kv[j] = k.Eval(x, l)
-		g, gAbs := 0.0, 0.0
-		for i := range n {
-			g += x[i] * l[i]
-			gAbs += math.Abs(x[i] * l[i])
-		}
+		g, gAbs := dotAbs(x, l)
 		b := k.Scale*g + k.Offset
 		delta := math.Abs(k.Scale)*gamma24(n+4)*gAbs + gamma24(3)*(math.Abs(k.Scale*g)+math.Abs(k.Offset)) + float64(n+3)*0x1p-149
 		hi := math.Abs(b) + delta
 		dk[j] = (float64(d)*math.Pow(hi, float64(d-1))*delta+gamma24(d-1)*math.Pow(hi, float64(d))+float64(d)*0x1p-149)*(1+1e-9) + ref[j]
 	}
 	return kv, dk
+}
+
+// dotAbs returns x·l and Σᵢ|xᵢlᵢ|, the dot product and the sum its
+// rounding error is bounded by.
+func dotAbs(x, l []float64) (g, gAbs float64) {
+	for i := range x {
+		g += x[i] * l[i]
+		gAbs += math.Abs(x[i] * l[i])
+	}
+	return g, gAbs
 }

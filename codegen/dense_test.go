@@ -52,12 +52,7 @@ func TestDenseFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := 0
-		for _, f := range files {
-			if IsDenseFile(f.Name) {
-				n++
-			}
-		}
+		n := denseFileCount(files)
 		if want := len(DenseFiles(info.Package, info.Version)); c.dense && n != want || !c.dense && n != 0 {
 			t.Errorf("%s: %d dense kernel files", c.name, n)
 		}
@@ -71,12 +66,7 @@ func TestDenseFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := 0
-		for _, f := range files {
-			if IsDenseFile(f.Name) {
-				n++
-			}
-		}
+		n := denseFileCount(files)
 		if want := len(DenseFiles("gentest", "v0.0.1-test")); !row && n != want || row && n != 0 {
 			t.Errorf("Blocks (row path only: %v): %d dense kernel files", row, n)
 		}
@@ -85,4 +75,15 @@ func TestDenseFiles(t *testing.T) {
 	if _, err := GenerateFiles(testmaps.RFF1(), info); err == nil || !strings.Contains(err.Error(), "featmapDense") {
 		t.Errorf("a map named FeatmapDenseRBF: error %v, want one naming the prefix", err)
 	}
+}
+
+// denseFileCount is the number of files that are dense kernel files.
+func denseFileCount(files []File) int {
+	n := 0
+	for _, f := range files {
+		if IsDenseFile(f.Name) {
+			n++
+		}
+	}
+	return n
 }

@@ -1,8 +1,6 @@
 package codegen
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/featmap/featmap/codegen/internal/testmaps"
@@ -35,18 +33,5 @@ func BenchmarkBlocks(b *testing.B) {
 			b.Fatalf("%s: %d inputs, D = %d", names[i], vm.Map.InDim, vm.Map.Dim)
 		}
 	}
-	rows, out := benchDenseAndRow(b, names, vms)
-	var table strings.Builder
-	fmt.Fprintf(&table, "%-10s %10s %10s %10s %12s %10s %10s %10s %12s\n", "map", "NSlice", "N", "row path", "row/NSlice", "N/NSlice", "SliceF32", "row F32", "rowF32/F32")
-	for _, c := range names {
-		s, s32 := rows(c+"Slice"), rows(c+"SliceF32")
-		fmt.Fprintf(&table, "%-10s %10.0f %10.0f %10.0f %12.2f %10.2f %10.0f %10.0f %12.2f\n", c, s, rows(c+"One"), rows(c+"RowSlice"), rows(c+"RowSlice")/s, rows(c+"One")/s,
-			s32, rows(c+"RowSliceF32"), rows(c+"RowSliceF32")/s32)
-	}
-	b.Logf("go test -bench in the emitted module, ns per row (medians of 3):\n%s\n%s", table.String(), out)
-	for b.Loop() {
-	}
-	for _, c := range names {
-		b.ReportMetric(rows(c+"RowSlice")/rows(c+"Slice"), c+"-row/NSlice")
-	}
+	reportDenseAndRow(b, names, vms)
 }

@@ -106,6 +106,13 @@ func BenchmarkStaged(b *testing.B) {
 	for _, c := range cases {
 		names, vms = append(names, c.name), append(vms, c.vm)
 	}
+	reportDenseAndRow(b, names, vms)
+}
+
+// reportDenseAndRow times the maps vms (benchDenseAndRow) and logs per
+// map NSlice, N row by row, the row path's NSlice, both NSliceF32 and
+// their ratios, reporting each map's row path / NSlice as a metric.
+func reportDenseAndRow(b *testing.B, names []string, vms []fmap.Verified) {
 	rows, out := benchDenseAndRow(b, names, vms)
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-10s %10s %10s %10s %12s %10s %10s %10s %12s\n", "map", "NSlice", "N", "row path", "row/NSlice", "N/NSlice", "SliceF32", "row F32", "rowF32/F32")

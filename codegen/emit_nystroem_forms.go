@@ -49,6 +49,15 @@ type nysForm struct {
 	// float32 path.
 	prod32   nysProduct
 	values32 func(e *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code
+	// eval32 computes at generation time, as the emitted float32 path
+	// does, the d components of one row from t and the packed scaled
+	// landmarks lp and projection pp (m landmarks of n inputs), so that
+	// gen measures that path (dist32Plan); nil for the forms the distance
+	// plan does not take.
+	eval32 func(dst, t, lp, pp []float32, m, n, d int)
+	// lines32 describes the float32 path in the header; nil: the
+	// description of nysParts' path (nys32Lines).
+	lines32 func(q *nystroemKind, e *emitter) string
 	// posK: the kernel values are positive (the header's component bound
 	// writes K_j for |K_j|).
 	posK bool

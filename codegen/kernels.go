@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/featmap/featmap/codegen/internal/dense"
 	"github.com/featmap/featmap/fmap"
 )
 
@@ -237,7 +238,7 @@ var polyCode = kernelCode{
 		return fmt.Sprintf("a dot product of %d terms and %d multiplications", n, k.Degree-1)
 	},
 	nysDense: func(k fmap.Kernel) *nysForm {
-		return &nysForm{prod: nysDot, prod32: nysDot,
+		return &nysForm{prod: nysDot, prod32: nysDot, lines32: (*nystroemKind).poly32Lines,
 			values: func(e *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
 				return []jen.Code{jen.Id("featmapDensePoly64").Call(row(), row(), e.lit.f64(k.Scale), e.lit.f64(k.Offset), integer(k.Degree))}
 			},
@@ -266,6 +267,7 @@ var laplacianCode = kernelCode{
 	widths: true,
 	nysDense: func(k fmap.Kernel) *nysForm {
 		return &nysForm{prod: nysL1, values: nysExp, prod32: nysL1, values32: nysExp32, posK: true,
+			eval32: dense.Laplacian32, lines32: lap32Lines,
 			words: "K(x, l_j) = exp(−Σᵢ|tᵢ − l'_ji|) by featmapDenseExp64 (within 1 ulp of e^x)",
 			bound: "e^{−(s−ε)}·ε + 2⁻⁵² of the exact K(x, l_j) = e^{−s}, s = Σᵢ|xᵢ − l_ji|/σᵢ, ε = γ_{n+3}·(s + Σᵢ(|tᵢ| + |l'_ji|)), " + gammaWords + " (docs/gen.md, \"Dense maps\")",
 		}
@@ -323,8 +325,9 @@ func maternDense(k fmap.Kernel) *nysForm {
 		body, r := nysNegate(row)
 		return append(body, jen.Id("featmapDenseMatern32").Call(r(), r(), e.lit.f64(nu)))
 	}
+	eval32 := func(dst, t, lp, pp []float32, m, n, d int) { dense.Matern32(dst, t, lp, pp, m, n, d, nu) }
 	if nu == 0.5 {
-		return &nysForm{prod: nysSq, prod32: nysSq, values32: values32,
+		return &nysForm{prod: nysSq, prod32: nysSq, values32: values32, eval32: eval32, lines32: matern32Lines,
 			values: func(e *emitter, row func() *jen.Statement, _, _ jen.Code) []jen.Code {
 				body, r := nysNegate(row)
 				return append(body, call(e, r))
@@ -337,7 +340,7 @@ func maternDense(k fmap.Kernel) *nysForm {
 	if nu == 2.5 {
 		slope = "5/6"
 	}
-	return &nysForm{prod: nysParts, prod32: nysSq, values32: values32,
+	return &nysForm{prod: nysParts, prod32: nysSq, values32: values32, eval32: eval32, lines32: matern32Lines,
 		values: func(e *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code {
 			body, r := nysPartsD2(row, nl, q)
 			return append(body, call(e, r))
@@ -345,6 +348,27 @@ func maternDense(k fmap.Kernel) *nysForm {
 		words: fmt.Sprintf("d² = q + ‖l_j − c‖² − g_j, then K(x, l_j) = %s of r = √max(0, d²) by featmapDenseMatern64 (e^{−a} by featmapDenseExp64, within 1 ulp)", maternText(nu)),
 		bound: fmt.Sprintf("%s·δ + 2⁻⁴⁸ of the exact K(x, l_j) (the kernel's slope in d² is at most %s), %s, %s (docs/gen.md, \"Dense maps\")", slope, slope, deltaWords, gammaWords),
 	}
+}
+
+// lap32Lines describes the Laplacian kernel's float32 path in the header.
+func lap32Lines(q *nystroemKind, e *emitter) string {
+	return fmt.Sprintf("%s and %s compute in float32: t = (x − c)/σ in float64, rounded to float32, minus the L1 distances to the scaled landmarks rounded to float32 by featmapDenseNegL1Dist32, the kernel values by featmapDenseExp32, the projection rounded to float32 by featmapDenseMul32. Each kernel value is within e^{−(s−ε)}·(ε + 2⁻²³) + 2⁻¹⁴⁹ of the exact K(x, l_j) = e^{−s} at the float32 input, ε = γ_{n+3}·(s + Σᵢ(|tᵢ| + |l'_ji|)) with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴), and each component within Σ_j |P_kj|·(that bound) + γ_{m+2}·Σ_j |P_kj|·K_j + 2⁻¹⁴⁹ of P·k; measured on %d seeded points of the domain: components within %.2g, kernel values Ψ(x)·Ψ(y) within %.2g of the float64 map's (the float32 path is taken because that is within 10⁻³ of the map's L∞ error). A row with some |xᵢ − cᵢ| beyond %s or not finite is evaluated in float64 and rounded. %s equals %s row by row bit for bit.",
+		e.name32(), e.slice32Name(), dense32Points, q.err32, q.kern32, num(q.limit32), e.slice32Name(), e.name32())
+}
+
+// matern32Lines describes the Matérn kernel's float32 path in the header.
+func matern32Lines(q *nystroemKind, e *emitter) string {
+	nu := q.s.Kernel.Nu
+	value := "e^{−(r−ε)}·(ε + 2⁻²³) + 2⁻¹⁴⁹ of the exact K(x, l_j) = e^{−r} at the float32 input, r = ‖(x − l_j)/σ‖, ε = γ_{n+5}·(r + (Σᵢ(|tᵢ| + |l'_ji|)²)^{1/2}) + 2⁻⁷⁰"
+	if nu != 0.5 {
+		slope, c := "√3/e", "√3"
+		if nu == 2.5 {
+			slope, c = "0.63", "√5"
+		}
+		value = fmt.Sprintf("(2/3)·ε + 2⁻²⁰ of the exact K(x, l_j) at the float32 input, r = ‖(x − l_j)/σ‖, ε = γ_{n+7}·(r + (Σᵢ(|tᵢ| + |l'_ji|)²)^{1/2}) + 2⁻⁷⁰ (%s·ε bounds the error of the computed a = %s·r, %s rounded to float32; the kernel's slope in r is at most %s)", c, c, c, slope)
+	}
+	return fmt.Sprintf("%s and %s compute in float32: t = (x − c)/σ in float64, rounded to float32, minus the squared distances to the scaled landmarks rounded to float32 by featmapDenseNegSqDist32 (each difference formed before it is squared, for every ν), the kernel values %s of r = √d² by featmapDenseMatern32 (the square root correctly rounded, e^{−a} by featmapDenseExp32), the projection rounded to float32 by featmapDenseMul32. Each kernel value is within %s, with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴), and each component within Σ_j |P_kj|·(that bound) + γ_{m+2}·Σ_j |P_kj|·K_j + 2⁻¹⁴⁹ of P·k; measured on %d seeded points of the domain: components within %.2g, kernel values Ψ(x)·Ψ(y) within %.2g of the float64 map's (the float32 path is taken because that is within 10⁻³ of the map's L∞ error). A row with some |xᵢ − cᵢ| beyond %s or not finite is evaluated in float64 and rounded. %s equals %s row by row bit for bit.",
+		e.name32(), e.slice32Name(), maternText(nu), value, dense32Points, q.err32, q.kern32, num(q.limit32), e.slice32Name(), e.name32())
 }
 
 // maternText is the Matérn function of smoothness ν.

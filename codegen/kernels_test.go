@@ -34,3 +34,61 @@ func TestKernelCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestNysFormsComplete holds every dense Nyström form's float32 path
+// whole: a form of L1 or squared distances has the float32 values, the
+// evaluator gen measures that path by and the header words that describe
+// it, and a form of dot products its header words, so that a new form
+// cannot turn off its float32 path's measurement or words unseen.
+func TestNysFormsComplete(t *testing.T) {
+	forms := 0
+	for _, typ := range fmap.VectorKernels() {
+		c := kernelCodeOf(typ)
+		if c == nil || c.nysDense == nil {
+			continue
+		}
+		for _, nu := range []float64{0.5, 1.5, 2.5} {
+			k := fmap.Kernel{Type: typ}
+			for _, key := range fmap.FamilyOf(typ).Keys() {
+				switch key {
+				case "sigma":
+					k.Sigma = []float64{1, 2}
+				case "c":
+					k.C = 1
+				case "beta":
+					k.Beta = 1
+				case "degree":
+					k.Degree = 2
+				case "scale":
+					k.Scale = 1
+				case "offset":
+					k.Offset = 1
+				case "nu":
+					k.Nu = nu
+				}
+			}
+			if err := k.Check(2); err != nil {
+				t.Fatalf("%s: the test's kernel: %v", typ, err)
+			}
+			f := c.nysDense(k)
+			if f == nil {
+				continue
+			}
+			forms++
+			switch f.prod32 {
+			case nysL1, nysSq:
+				if f.values32 == nil || f.eval32 == nil || f.lines32 == nil {
+					t.Errorf("%s (ν %v): a distance form's float32 values, evaluator or words missing (values32 %v, eval32 %v, lines32 %v)",
+						typ, nu, f.values32 != nil, f.eval32 != nil, f.lines32 != nil)
+				}
+			case nysDot:
+				if f.lines32 == nil {
+					t.Errorf("%s: a dot-product form without its float32 words", typ)
+				}
+			}
+		}
+	}
+	if forms == 0 {
+		t.Fatal("no dense Nyström form checked")
+	}
+}

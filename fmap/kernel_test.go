@@ -2,6 +2,7 @@ package fmap
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -176,4 +177,71 @@ func TestSignatureExtreme(t *testing.T) {
 			t.Errorf("%s: NaN does not propagate", typ)
 		}
 	}
+}
+
+// TestHomogeneousEvalSumsEval1 holds the additive kernels' Eval to the sum
+// of Eval1 over the coordinates, bit for bit, on every kind of coordinate
+// pair: the direct forms for positive finite pairs take a loop of their
+// own, which must compute the same operations.
+func TestHomogeneousEvalSumsEval1(t *testing.T) {
+	edges := []float64{0, math.Copysign(0, -1), -1, 1, 0.5, 3, 0x1p-1074, 0x1p-1022, math.MaxFloat64, math.MaxFloat64 / 2, math.Inf(1), math.Inf(-1), math.NaN()}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 50 {
+		edges = append(edges, rng.Float64(), math.Exp(60*rng.NormFloat64()))
+	}
+	for _, typ := range []string{Chi2, Intersection, JS, Hellinger} {
+		for _, g := range []float64{0, 1, 0.5} {
+			k := Kernel{Type: typ, Gamma: g}
+			for _, a := range edges {
+				x, y := make([]float64, 0, len(edges)), make([]float64, 0, len(edges))
+				want := 0.0
+				for _, b := range edges {
+					x, y = append(x, a), append(y, b)
+					want += k.Eval1(a, b)
+				}
+				if got := k.Eval(x, y); math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+					t.Fatalf("%s γ = %v, x = %v against the edges: Eval %v, Σ Eval1 %v", typ, g, a, got, want)
+				}
+				// Each pair alone, so that a NaN elsewhere hides nothing.
+				for _, b := range edges {
+					got, want := k.Eval([]float64{a}, []float64{b}), k.Eval1(a, b)
+					if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+						t.Fatalf("%s γ = %v: Eval(%v, %v) = %v, Eval1 %v", typ, g, a, b, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkAdditiveEval: the χ² kernel of two 64-bin histograms (a tenth
+// of the bins empty) by Eval against the sum of Eval1 over the bins, the
+// path every coordinate took before Eval's loop of direct forms.
+func BenchmarkAdditiveEval(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	x, y := make([]float64, 64), make([]float64, 64)
+	for i := range x {
+		if rng.IntN(10) > 0 {
+			x[i], y[i] = rng.Float64(), rng.Float64()
+		}
+	}
+	k := Kernel{Type: Chi2}
+	var sink float64
+	b.Run("eval", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sink += k.Eval(x, y)
+		}
+	})
+	b.Run("sum-of-eval1", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s := 0.0
+			for i := range x {
+				s += k.Eval1(x[i], y[i])
+			}
+			sink += s
+		}
+	})
+	_ = sink
 }

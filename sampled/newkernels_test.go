@@ -62,9 +62,7 @@ func TestLaplacianMaternLaws(t *testing.T) {
 			if k.Type == fmap.Matern {
 				w, err = MaternFrequencies(context.Background(), m, 3, k.Nu, sig, sampling, 7)
 			} else {
-				law, _ := KernelLaw(k.Type, 1)
 				laws := []Law{LaplacianLaw(sig[0]), LaplacianLaw(sig[1]), LaplacianLaw(sig[2])}
-				_ = law
 				w, err = Frequencies(m, 3, laws, nil, sampling, 7)
 			}
 			if err != nil {

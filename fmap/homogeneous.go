@@ -70,16 +70,12 @@ func (homogeneousFamily) eval(k Kernel, x, y []float64) float64 {
 		for i, a := range x {
 			b := y[i]
 			if a > 0 && b > 0 && a <= math.MaxFloat64 && b <= math.MaxFloat64 {
-				lo, hi := a, b
-				if b < a {
-					lo, hi = b, a
-				}
 				if !chi2 {
-					s += lo
+					s += min(a, b)
 					continue
 				}
-				if t := a + b; t <= math.MaxFloat64 {
-					s += float64(2 * lo * (hi / t)) // rounded, as Eval1's result: never fused into the sum
+				if v, ok := chi2Direct(a, b); ok {
+					s += float64(v) // rounded, as Eval1's result: never fused into the sum
 					continue
 				}
 			}
@@ -135,6 +131,18 @@ func homogeneousSignature(typ string, lambda float64) float64 {
 	return math.NaN()
 }
 
+// chi2Direct is the χ² kernel of γ = 1 at x, y > 0 finite by its direct
+// form 2·min·(max/(x+y)): the ratio lies in [1/2, 1], so nothing
+// underflows unless the result does; ok is false where x + y overflows.
+func chi2Direct(x, y float64) (v float64, ok bool) {
+	lo, hi := x, y
+	if y < x {
+		lo, hi = y, x
+	}
+	s := x + y
+	return 2 * lo * (hi / s), s <= math.MaxFloat64
+}
+
 // Eval1 returns the kernel of one input coordinate. For a homogeneous kernel
 // it is K_γ(x, y) = (xy)^{γ/2}·k(log(y/x)) for x, y ≥ 0, with
 // K_γ(0, ·) = K_γ(·, 0) = 0; negative, infinite or NaN inputs give NaN, and
@@ -165,12 +173,10 @@ func (k Kernel) Eval1(x, y float64) float64 {
 		// several times faster than the signature form).
 		switch k.Type {
 		case Intersection:
-			return math.Min(x, y)
+			return min(x, y)
 		case Chi2:
-			// 2·min·(max/(x+y)): the ratio lies in [1/2, 1], so nothing
-			// underflows unless the result does.
-			if s := x + y; s <= math.MaxFloat64 {
-				return 2 * math.Min(x, y) * (math.Max(x, y) / s)
+			if v, ok := chi2Direct(x, y); ok {
+				return v
 			}
 		case Hellinger:
 			return math.Sqrt(x) * math.Sqrt(y)

@@ -22,6 +22,13 @@ import (
 // kernel's).
 const dense32Points = 200
 
+// measured32Words states a float32 path's measurement in its header: the
+// largest component and kernel errors dense32Measure found, and why the
+// path is taken.
+func measured32Words(err32, kern32 float64) string {
+	return fmt.Sprintf("measured on %d seeded points of the domain: components within %.2g, kernel values Ψ(x)·Ψ(y) within %.2g of the float64 map's (the float32 path is taken because that is within 10⁻³ of the map's L∞ error)", dense32Points, err32, kern32)
+}
+
 // Names of the float32 path's identifiers.
 func (e *emitter) packed32Name() string { return e.p.priv + "Packed32" }
 func (e *emitter) b32Name() string      { return e.p.priv + "B32" }
@@ -178,6 +185,6 @@ func (k *randomKind) dense32Lines(e *emitter) string {
 	if k.r.Features == fmap.Phase {
 		b = "(Σⱼ|ωᵢⱼxⱼ| + |bᵢ|)"
 	}
-	return fmt.Sprintf("%s and %s compute in float32: the phases by featmapDenseMul32 with the frequencies rounded to float32, the cosines and sines by the float32 functions (within 2⁻²³ of the exact ones of the float32 phase), so each component is within c·(2⁻²³ + (n + 2)·2⁻²⁴·%s) + 2⁻²⁴·|Ψᵢ| of the float64 value at the float32 input, c = %s the components' scale; measured on %d seeded points of the domain: components within %.2g, kernel values Ψ(x)·Ψ(y) within %.2g of the float64 map's (the float32 path is taken because that is within 10⁻³ of the map's L∞ error). A row with a coordinate beyond ±%s or not finite is evaluated in float64 and rounded. %s equals %s row by row bit for bit.",
-		e.name32(), e.slice32Name(), b, num(k.scale), dense32Points, k.err32, k.kern32, num(k.limit32()), e.slice32Name(), e.name32())
+	return fmt.Sprintf("%s and %s compute in float32: the phases by featmapDenseMul32 with the frequencies rounded to float32, the cosines and sines by the float32 functions (within 2⁻²³ of the exact ones of the float32 phase), so each component is within c·(2⁻²³ + (n + 2)·2⁻²⁴·%s) + 2⁻²⁴·|Ψᵢ| of the float64 value at the float32 input, c = %s the components' scale; %s. A row with a coordinate beyond ±%s or not finite is evaluated in float64 and rounded. %s equals %s row by row bit for bit.",
+		e.name32(), e.slice32Name(), b, num(k.scale), measured32Words(k.err32, k.kern32), num(k.limit32()), e.slice32Name(), e.name32())
 }

@@ -203,11 +203,16 @@ func (q *nystroemKind) nys32Lines(e *emitter) string {
 		}
 		return s + "."
 	}
-	if q.dform.lines32 != nil {
-		return q.dform.lines32(q, e)
-	}
-	return fmt.Sprintf("%s and %s compute in float32: t = x − c and q rounded to float32, the products by featmapDenseMul32 with the scaled landmarks, their norms and the projection rounded to float32, the kernel values by featmapDenseExpDist32. Each kernel value is within e^{−(d²−δ)}·(δ + 2⁻²²) + 2⁻¹⁴⁸ of the exact K(x, l_j) at the float32 input, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| + |l_ji − cᵢ|)² with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴), and each component within Σ_j |P_kj|·(that bound) + γ_{m+2}·Σ_j |P_kj|·K_j + 2⁻¹⁴⁹ of P·k; measured on %d seeded points of the domain: components within %.2g, kernel values Ψ(x)·Ψ(y) within %.2g of the float64 map's (the float32 path is taken because that is within 10⁻³ of the map's L∞ error). A row with some |xᵢ − cᵢ| beyond %s or not finite is evaluated in float64 and rounded. %s equals %s row by row bit for bit.",
-		e.name32(), e.slice32Name(), dense32Points, q.err32, q.kern32, num(q.limit32), e.slice32Name(), e.name32())
+	return q.dform.lines32(q, e)
+}
+
+// nys32Tail ends the header words of a dense Nyström map's float32 path:
+// each component's bound (kj: the kernel values' magnitudes in it), the
+// measurement, the rows left to the float64 evaluation (coord: what L32
+// bounds) and NSliceF32's agreement with NF32.
+func (q *nystroemKind) nys32Tail(e *emitter, kj, coord string) string {
+	return fmt.Sprintf(", and each component within Σ_j |P_kj|·(that bound) + γ_{m+2}·Σ_j |P_kj|·%s + 2⁻¹⁴⁹ of P·k; %s. A row with some %s beyond %s or not finite is evaluated in float64 and rounded. %s equals %s row by row bit for bit.",
+		kj, measured32Words(q.err32, q.kern32), coord, num(q.limit32), e.slice32Name(), e.name32())
 }
 
 // tiles32 reports whether NSliceF32 of a dense Nyström map off the

@@ -55,8 +55,8 @@ type nysForm struct {
 	// gen measures that path (dist32Plan); nil for the forms the distance
 	// plan does not take.
 	eval32 func(dst, t, lp, pp []float32, m, n, d int)
-	// lines32 describes the float32 path in the header; nil: the
-	// description of nysParts' path (nys32Lines).
+	// lines32 describes the float32 path in the header (nys32Lines);
+	// every form with values32 has one.
 	lines32 func(q *nystroemKind, e *emitter) string
 	// posK: the kernel values are positive (the header's component bound
 	// writes K_j for |K_j|).

@@ -132,7 +132,7 @@ var rbfCode = kernelCode{
 	cost:   func(k fmap.Kernel, n int) string { return fmt.Sprintf("%d squared differences and one exp", n) },
 	widths: true,
 	nysDense: func(k fmap.Kernel) *nysForm {
-		return &nysForm{prod: nysParts, half: true, prod32: nysParts, posK: true,
+		return &nysForm{prod: nysParts, half: true, prod32: nysParts, posK: true, lines32: rbf32Lines,
 			values: func(e *emitter, row func() *jen.Statement, nl, q jen.Code) []jen.Code {
 				return []jen.Code{jen.Id("featmapDenseExpDist64").Call(row(), row(), nl, q)}
 			},
@@ -350,10 +350,16 @@ func maternDense(k fmap.Kernel) *nysForm {
 	}
 }
 
+// rbf32Lines describes the RBF kernel's float32 path in the header.
+func rbf32Lines(q *nystroemKind, e *emitter) string {
+	return fmt.Sprintf("%s and %s compute in float32: t = x − c and q rounded to float32, the products by featmapDenseMul32 with the scaled landmarks, their norms and the projection rounded to float32, the kernel values by featmapDenseExpDist32. Each kernel value is within e^{−(d²−δ)}·(δ + 2⁻²²) + 2⁻¹⁴⁸ of the exact K(x, l_j) at the float32 input, δ = 2γ_{n+8}·Σᵢ s2ᵢ(|tᵢ| + |l_ji − cᵢ|)² with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴)",
+		e.name32(), e.slice32Name()) + q.nys32Tail(e, "K_j", "|xᵢ − cᵢ|")
+}
+
 // lap32Lines describes the Laplacian kernel's float32 path in the header.
 func lap32Lines(q *nystroemKind, e *emitter) string {
-	return fmt.Sprintf("%s and %s compute in float32: t = (x − c)/σ in float64, rounded to float32, minus the L1 distances to the scaled landmarks rounded to float32 by featmapDenseNegL1Dist32, the kernel values by featmapDenseExp32, the projection rounded to float32 by featmapDenseMul32. Each kernel value is within e^{−(s−ε)}·(ε + 2⁻²³) + 2⁻¹⁴⁹ of the exact K(x, l_j) = e^{−s} at the float32 input, ε = γ_{n+3}·(s + Σᵢ(|tᵢ| + |l'_ji|)) with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴), and each component within Σ_j |P_kj|·(that bound) + γ_{m+2}·Σ_j |P_kj|·K_j + 2⁻¹⁴⁹ of P·k; measured on %d seeded points of the domain: components within %.2g, kernel values Ψ(x)·Ψ(y) within %.2g of the float64 map's (the float32 path is taken because that is within 10⁻³ of the map's L∞ error). A row with some |xᵢ − cᵢ| beyond %s or not finite is evaluated in float64 and rounded. %s equals %s row by row bit for bit.",
-		e.name32(), e.slice32Name(), dense32Points, q.err32, q.kern32, num(q.limit32), e.slice32Name(), e.name32())
+	return fmt.Sprintf("%s and %s compute in float32: t = (x − c)/σ in float64, rounded to float32, minus the L1 distances to the scaled landmarks rounded to float32 by featmapDenseNegL1Dist32, the kernel values by featmapDenseExp32, the projection rounded to float32 by featmapDenseMul32. Each kernel value is within e^{−(s−ε)}·(ε + 2⁻²³) + 2⁻¹⁴⁹ of the exact K(x, l_j) = e^{−s} at the float32 input, ε = γ_{n+3}·(s + Σᵢ(|tᵢ| + |l'_ji|)) with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴)",
+		e.name32(), e.slice32Name()) + q.nys32Tail(e, "K_j", "|xᵢ − cᵢ|")
 }
 
 // matern32Lines describes the Matérn kernel's float32 path in the header.
@@ -367,8 +373,8 @@ func matern32Lines(q *nystroemKind, e *emitter) string {
 		}
 		value = fmt.Sprintf("(2/3)·ε + 2⁻²⁰ of the exact K(x, l_j) at the float32 input, r = ‖(x − l_j)/σ‖, ε = γ_{n+7}·(r + (Σᵢ(|tᵢ| + |l'_ji|)²)^{1/2}) + 2⁻⁷⁰ (%s·ε bounds the error of the computed a = %s·r, %s rounded to float32; the kernel's slope in r is at most %s)", c, c, c, slope)
 	}
-	return fmt.Sprintf("%s and %s compute in float32: t = (x − c)/σ in float64, rounded to float32, minus the squared distances to the scaled landmarks rounded to float32 by featmapDenseNegSqDist32 (each difference formed before it is squared, for every ν), the kernel values %s of r = √d² by featmapDenseMatern32 (the square root correctly rounded, e^{−a} by featmapDenseExp32), the projection rounded to float32 by featmapDenseMul32. Each kernel value is within %s, with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴), and each component within Σ_j |P_kj|·(that bound) + γ_{m+2}·Σ_j |P_kj|·K_j + 2⁻¹⁴⁹ of P·k; measured on %d seeded points of the domain: components within %.2g, kernel values Ψ(x)·Ψ(y) within %.2g of the float64 map's (the float32 path is taken because that is within 10⁻³ of the map's L∞ error). A row with some |xᵢ − cᵢ| beyond %s or not finite is evaluated in float64 and rounded. %s equals %s row by row bit for bit.",
-		e.name32(), e.slice32Name(), maternText(nu), value, dense32Points, q.err32, q.kern32, num(q.limit32), e.slice32Name(), e.name32())
+	return fmt.Sprintf("%s and %s compute in float32: t = (x − c)/σ in float64, rounded to float32, minus the squared distances to the scaled landmarks rounded to float32 by featmapDenseNegSqDist32 (each difference formed before it is squared, for every ν), the kernel values %s of r = √d² by featmapDenseMatern32 (the square root correctly rounded, e^{−a} by featmapDenseExp32), the projection rounded to float32 by featmapDenseMul32. Each kernel value is within %s, with γ_k = k·2⁻²⁴/(1 − k·2⁻²⁴)",
+		e.name32(), e.slice32Name(), maternText(nu), value) + q.nys32Tail(e, "K_j", "|xᵢ − cᵢ|")
 }
 
 // maternText is the Matérn function of smoothness ν.

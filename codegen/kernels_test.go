@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/featmap/featmap/fmap"
@@ -36,10 +37,10 @@ func TestKernelCodes(t *testing.T) {
 }
 
 // TestNysFormsComplete holds every dense Nyström form's float32 path
-// whole: a form of L1 or squared distances has the float32 values, the
-// evaluator gen measures that path by and the header words that describe
-// it, and a form of dot products its header words, so that a new form
-// cannot turn off its float32 path's measurement or words unseen.
+// whole: a form with float32 values has the header words that describe
+// them, and a form of L1 or squared distances also the evaluator gen
+// measures that path by, so that a new form cannot turn off its float32
+// path's measurement or words unseen.
 func TestNysFormsComplete(t *testing.T) {
 	forms := 0
 	for _, typ := range fmap.VectorKernels() {
@@ -47,9 +48,14 @@ func TestNysFormsComplete(t *testing.T) {
 		if c == nil || c.nysDense == nil {
 			continue
 		}
-		for _, nu := range []float64{0.5, 1.5, 2.5} {
-			k := fmap.Kernel{Type: typ}
-			for _, key := range fmap.FamilyOf(typ).Keys() {
+		keys := fmap.FamilyOf(typ).Keys()
+		nus := []float64{0}
+		if slices.Contains(keys, "nu") {
+			nus = fmap.MaternNus
+		}
+		for _, nu := range nus {
+			k := fmap.Kernel{Type: typ, Nu: nu}
+			for _, key := range keys {
 				switch key {
 				case "sigma":
 					k.Sigma = []float64{1, 2}
@@ -63,8 +69,6 @@ func TestNysFormsComplete(t *testing.T) {
 					k.Scale = 1
 				case "offset":
 					k.Offset = 1
-				case "nu":
-					k.Nu = nu
 				}
 			}
 			if err := k.Check(2); err != nil {
@@ -75,16 +79,11 @@ func TestNysFormsComplete(t *testing.T) {
 				continue
 			}
 			forms++
-			switch f.prod32 {
-			case nysL1, nysSq:
-				if f.values32 == nil || f.eval32 == nil || f.lines32 == nil {
-					t.Errorf("%s (ν %v): a distance form's float32 values, evaluator or words missing (values32 %v, eval32 %v, lines32 %v)",
-						typ, nu, f.values32 != nil, f.eval32 != nil, f.lines32 != nil)
-				}
-			case nysDot:
-				if f.lines32 == nil {
-					t.Errorf("%s: a dot-product form without its float32 words", typ)
-				}
+			if f.values32 != nil && f.lines32 == nil {
+				t.Errorf("%s (ν %v): a form with float32 values and no words for them", typ, nu)
+			}
+			if (f.prod32 == nysL1 || f.prod32 == nysSq) && (f.values32 == nil || f.eval32 == nil) {
+				t.Errorf("%s (ν %v): a distance form's float32 values or evaluator missing (values32 %v, eval32 %v)", typ, nu, f.values32 != nil, f.eval32 != nil)
 			}
 		}
 	}

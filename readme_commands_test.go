@@ -241,7 +241,7 @@ func (r *readmeRunner) command(line int, cmd string) string {
 			t.Errorf("README.md:%d: %s: featmap help %s does not show its usage:\n%s", line, cmd, sub[1], out)
 		}
 		return out
-	case testing.Short() && strings.Contains(featmapCommand.ReplaceAllString(cmd, "${1}featmap${3}"), "featmap compare "):
+	case testing.Short() && strings.Contains(binaryScript(cmd), "featmap compare "):
 		// The README's compare designs 45 maps (5 methods at 9 D); the
 		// quick loop leaves it to the full run.
 		t.Logf("README.md:%d: %s: not run with -short", line, cmd)
@@ -252,12 +252,15 @@ func (r *readmeRunner) command(line int, cmd string) string {
 	}
 }
 
+// binaryScript is cmd with each way of running featmap (featmapCommand)
+// replaced by the built binary's name.
+func binaryScript(cmd string) string { return featmapCommand.ReplaceAllString(cmd, "${1}featmap${3}") }
+
 // run runs a featmap command through sh in the scratch directory, its
 // featmap the built binary, and fails the test unless it exits 0.
 func (r *readmeRunner) run(line int, cmd string, env ...string) string {
 	t := r.t
-	script := featmapCommand.ReplaceAllString(cmd, "${1}featmap${3}")
-	sh := exec.Command("sh", "-c", script)
+	sh := exec.Command("sh", "-c", binaryScript(cmd))
 	sh.Dir = r.dir
 	sh.Env = append(os.Environ(), "PATH="+r.bin+string(os.PathListSeparator)+os.Getenv("PATH"), "FEATMAP_FORCE=")
 	sh.Env = append(sh.Env, env...)
